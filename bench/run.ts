@@ -1,0 +1,45 @@
+import { readdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import type { BenchEntry, BenchModule } from './lib.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+
+const files = readdirSync(here)
+  .filter((f) => f.endsWith('.bench.ts'))
+  .sort();
+const modules: BenchModule[] = [];
+for (const file of files) {
+  const mod = (await import(pathToFileURL(join(here, file)).href)) as { default: BenchModule };
+  if (wanted.length === 0 || wanted.includes(mod.default.name)) modules.push(mod.default);
+}
+if (modules.length === 0) {
+  const names = [];
+  for (const file of files) names.push(((await import(pathToFileURL(join(here, file)).href)) as { default: BenchModule }).default.name);
+  console.error(`no benchmark named ${wanted.join(', ')}; available: ${names.join(', ')}`);
+  process.exit(2);
+}
+
+function fmt(n: number | null): string {
+  if (n === null) return '—';
+  if (Math.abs(n) >= 1000) return Math.round(n).toLocaleString('en-US');
+  if (Math.abs(n) >= 10) return n.toFixed(1);
+  return n.toPrecision(3);
+}
+
+const all: BenchEntry[] = [];
+for (const mod of modules) {
+  console.log(`\n## ${mod.name} — ${mod.description}`);
+  const entries = await mod.run();
+  const rows = entries.map((e) => [e.name, e.unit, fmt(e.ours), fmt(e.peer), e.ratio === null ? '—' : `${e.ratio.toFixed(2)}×`, e.note ?? '']);
+  const header = ['figure', 'unit', 'ours', 'peer', 'ratio', 'note'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i]!)).join('  ');
+  console.log(line(header));
+  console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  for (const r of rows) console.log(line(r));
+  for (const e of entries) all.push({ name: e.name, unit: e.unit, ours: e.ours, peer: e.peer, ratio: e.ratio });
+}
+writeFileSync(join(here, 'results.json'), JSON.stringify(all, null, 2) + '\n');
+console.log(`\nwrote ${all.length} figures to bench/results.json`);

@@ -1,0 +1,44 @@
+// Builds every shipped artifact with esbuild: the extension and language-server bundles (CommonJS,
+// what VS Code loads), the CLI bundle, and the SDK's per-file ES modules.
+import { build } from 'esbuild';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const production = process.argv.includes('--production');
+const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: !production, minify: production, logLevel: 'warning' };
+
+const jobs = [];
+const entry = (p) => join(root, p);
+
+if (existsSync(entry('extension/src/extension.ts'))) {
+  jobs.push(build({ ...common, entryPoints: [entry('extension/src/extension.ts')], outfile: entry('dist/extension.cjs'), format: 'cjs', external: ['vscode'] }));
+}
+if (existsSync(entry('server/src/main.ts'))) {
+  jobs.push(build({ ...common, entryPoints: [entry('server/src/main.ts')], outfile: entry('dist/server.cjs'), format: 'cjs' }));
+}
+jobs.push(
+  build({
+    ...common,
+    entryPoints: [entry('sdk/src/cli/main.ts')],
+    outfile: entry('sdk/dist/cli.js'),
+    format: 'esm',
+    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __twCreateRequire } from 'node:module'; const require = __twCreateRequire(import.meta.url);" },
+  }),
+);
+
+function sources(dir) {
+  const out = [];
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) out.push(...sources(p));
+    else if (name.endsWith('.ts') && !name.endsWith('.d.ts')) out.push(p);
+  }
+  return out;
+}
+jobs.push(
+  build({ entryPoints: sources(entry('sdk/src')), outdir: entry('sdk/dist'), outbase: entry('sdk/src'), format: 'esm', platform: 'neutral', target: 'es2022', bundle: false, logLevel: 'warning' }),
+);
+
+await Promise.all(jobs);
+console.log(`built ${jobs.length} bundle groups${production ? ' (production)' : ''}`);

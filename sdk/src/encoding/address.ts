@@ -1,0 +1,113 @@
+import { sha512_256 } from '@noble/hashes/sha2.js';
+import { ValidationError } from '../errors.js';
+import { bytesEqual, concatBytes, uint64ToBytes, utf8 } from './bytes.js';
+import { fromBase32, toBase32 } from './base32.js';
+
+export const PUBLIC_KEY_LENGTH = 32;
+export const CHECKSUM_LENGTH = 4;
+export const ADDRESS_LENGTH = 58;
+
+/** The all-zero address, which the chain treats as "not set". */
+export const ZERO_ADDRESS_STRING = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAY5HFKQ';
+
+function checksum(publicKey: Uint8Array): Uint8Array {
+  return sha512_256(publicKey).slice(32 - CHECKSUM_LENGTH);
+}
+
+/** A 32-byte account key with its 58-character text form. Immutable. */
+export class Address {
+  readonly publicKey: Uint8Array;
+
+  constructor(publicKey: Uint8Array) {
+    if (!(publicKey instanceof Uint8Array) || publicKey.length !== PUBLIC_KEY_LENGTH) {
+      throw new ValidationError(
+        `address public key must be ${PUBLIC_KEY_LENGTH} bytes, got ${publicKey instanceof Uint8Array ? publicKey.length : typeof publicKey}`,
+      );
+    }
+    this.publicKey = publicKey;
+  }
+
+  static fromString(text: string): Address {
+    return new Address(decodeAddress(text));
+  }
+
+  static zero(): Address {
+    return new Address(new Uint8Array(PUBLIC_KEY_LENGTH));
+  }
+
+  /** The address an application's account lives at. */
+  static forApp(appId: bigint | number): Address {
+    return new Address(sha512_256(concatBytes(utf8('appID'), uint64ToBytes(appId))));
+  }
+
+  isZero(): boolean {
+    return this.publicKey.every((b) => b === 0);
+  }
+
+  equals(other: Address | string): boolean {
+    const otherKey = typeof other === 'string' ? decodeAddress(other) : other.publicKey;
+    return bytesEqual(this.publicKey, otherKey);
+  }
+
+  toString(): string {
+    return encodeAddress(this.publicKey);
+  }
+
+  toJSON(): string {
+    return this.toString();
+  }
+}
+
+export function encodeAddress(publicKey: Uint8Array): string {
+  if (publicKey.length !== PUBLIC_KEY_LENGTH) {
+    throw new ValidationError(`address public key must be ${PUBLIC_KEY_LENGTH} bytes, got ${publicKey.length}`);
+  }
+  return toBase32(concatBytes(publicKey, checksum(publicKey)));
+}
+
+/** Parses a 58-character address, verifying its checksum; returns the 32-byte public key. */
+export function decodeAddress(text: string): Uint8Array {
+  if (typeof text !== 'string') throw new ValidationError(`address must be a string, got ${typeof text}`);
+  if (text.length !== ADDRESS_LENGTH) {
+    throw new ValidationError(`address must be ${ADDRESS_LENGTH} characters, got ${text.length}: ${JSON.stringify(text)}`);
+  }
+  let raw: Uint8Array;
+  try {
+    raw = fromBase32(text, { padding: 'forbidden' });
+  } catch (e) {
+    throw new ValidationError(`address is not valid base32: ${JSON.stringify(text)}`, { cause: e });
+  }
+  const publicKey = raw.slice(0, PUBLIC_KEY_LENGTH);
+  if (!bytesEqual(raw.slice(PUBLIC_KEY_LENGTH), checksum(publicKey))) {
+    throw new ValidationError(`address checksum does not match: ${JSON.stringify(text)}`);
+  }
+  // Reject non-canonical spellings (different trailing bits) so one key has one text form.
+  if (encodeAddress(publicKey) !== text) {
+    throw new ValidationError(`address is not in canonical form: ${JSON.stringify(text)}`);
+  }
+  return publicKey;
+}
+
+export function isValidAddress(text: string): boolean {
+  try {
+    decodeAddress(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export type AddressLike = Address | string | Uint8Array;
+
+/** Accepts the forms users pass around and returns the 32-byte key. */
+export function addressBytes(value: AddressLike): Uint8Array {
+  if (value instanceof Address) return value.publicKey;
+  if (typeof value === 'string') return decodeAddress(value);
+  if (value instanceof Uint8Array && value.length === PUBLIC_KEY_LENGTH) return value;
+  throw new ValidationError(`not an address: ${describe(value)}`);
+}
+
+function describe(value: unknown): string {
+  if (value instanceof Uint8Array) return `${value.length}-byte array`;
+  return typeof value;
+}

@@ -1,0 +1,67 @@
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+const utf8StrictDecoder = new TextDecoder('utf-8', { fatal: true });
+
+export function utf8(text: string): Uint8Array {
+  return utf8Encoder.encode(text);
+}
+
+export function fromUtf8(bytes: Uint8Array): string {
+  return utf8Decoder.decode(bytes);
+}
+
+/** Decodes UTF-8, or returns undefined when the bytes are not valid UTF-8. */
+export function tryFromUtf8(bytes: Uint8Array): string | undefined {
+  try {
+    return utf8StrictDecoder.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  let total = 0;
+  for (const p of parts) total += p.length;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}
+
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Bytewise lexicographic order, the order canonical msgpack uses for map keys. */
+export function compareBytes(a: Uint8Array, b: Uint8Array): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const d = a[i]! - b[i]!;
+    if (d !== 0) return d;
+  }
+  return a.length - b.length;
+}
+
+export function isAllZero(bytes: Uint8Array): boolean {
+  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
+  return true;
+}
+
+/** Big-endian 8-byte encoding of a uint64. */
+export function uint64ToBytes(value: bigint | number): Uint8Array {
+  const out = new Uint8Array(8);
+  new DataView(out.buffer).setBigUint64(0, BigInt(value));
+  return out;
+}
+
+export function bytesToUint64(bytes: Uint8Array): bigint {
+  if (bytes.length > 8) throw new RangeError(`uint64 needs at most 8 bytes, got ${bytes.length}`);
+  let v = 0n;
+  for (const b of bytes) v = (v << 8n) | BigInt(b);
+  return v;
+}

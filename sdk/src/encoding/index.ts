@@ -1,0 +1,5 @@
+export * from './bytes.js';
+export * from './hex.js';
+export * from './base64.js';
+export * from './base32.js';
+export * from './address.js';

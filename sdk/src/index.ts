@@ -1,0 +1,3 @@
+export * from './errors.js';
+export * from './encoding/index.js';
+export * from './crypto/index.js';

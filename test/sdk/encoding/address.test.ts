@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { Address, decodeAddress, encodeAddress, ZERO_ADDRESS_STRING } from '../../../sdk/src/encoding/address.js';
+import { fromBase64, toBase64, fromBase64Lenient } from '../../../sdk/src/encoding/base64.js';
+import { fromBase32, toBase32 } from '../../../sdk/src/encoding/base32.js';
+import { fromHex, toHex } from '../../../sdk/src/encoding/hex.js';
+import { ValidationError } from '../../../sdk/src/errors.js';
+
+describe('encoding: addresses', () => {
+  it('round-trips the zero address', () => {
+    assert.equal(encodeAddress(new Uint8Array(32)), ZERO_ADDRESS_STRING);
+    assert.deepEqual(decodeAddress(ZERO_ADDRESS_STRING), new Uint8Array(32));
+  });
+
+  it('derives the application address of app 77 (protocol.md §3.7)', () => {
+    assert.equal(Address.forApp(77).toString(), 'PCYUFPA2ZTOYWTP43MX2MOX2OWAIAXUDNC2WFCXAGMRUZ3DYD6BWFDL5YM');
+  });
+
+  it('rejects a bad checksum with a specific message', () => {
+    const good = '47YPQTIGQEO7T4Y4RWDYWEKV6RTR2UNBQXBABEEGM72ESWDQNCQ52OPASU';
+    decodeAddress(good);
+    const bad = good.slice(0, -1) + 'A';
+    assert.throws(() => decodeAddress(bad), (e: unknown) => e instanceof ValidationError && /checksum/.test(e.message));
+    assert.throws(() => decodeAddress('SHORT'), /58 characters/);
+  });
+});
+
+describe('encoding: base64/base32/hex', () => {
+  it('round-trips random bytes', () => {
+    for (let n = 0; n < 40; n++) {
+      const bytes = new Uint8Array(n).map((_, i) => (i * 37 + n) & 0xff);
+      assert.deepEqual(fromBase64(toBase64(bytes)), bytes);
+      assert.equal(toBase64(bytes), btoa(String.fromCharCode(...bytes)));
+      assert.deepEqual(fromBase32(toBase32(bytes)), bytes);
+      assert.deepEqual(fromBase32(toBase32(bytes, true), { padding: 'required' }), bytes);
+      assert.deepEqual(fromHex(toHex(bytes)), bytes);
+    }
+  });
+
+  it('reports the offending character', () => {
+    assert.throws(() => fromBase64('ab!d'), /illegal character "!" at index 2/);
+    assert.throws(() => fromHex('0g'), /invalid hex character "g" at index 1/);
+    assert.deepEqual(fromBase64Lenient('-_8'), fromBase64('+/8='));
+  });
+});
