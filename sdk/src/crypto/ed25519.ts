@@ -1,0 +1,143 @@
+import * as ed from '@noble/ed25519';
+import { sha512 } from '@noble/hashes/sha2.js';
+import { ValidationError } from '../errors.js';
+import { toBase64Url } from '../encoding/base64.js';
+import { toHex } from '../encoding/hex.js';
+
+ed.hashes.sha512 = sha512;
+
+export const SEED_LENGTH = 32;
+export const SIGNATURE_LENGTH = 64;
+
+/**
+ * The slice of Node's crypto module we use. Reached through `process.getBuiltinModule` so this
+ * file has no Node import and still runs unchanged in a browser or webview (where the pure
+ * @noble path is used).
+ */
+interface NodeKeyObject {
+  readonly type: string;
+}
+interface NodeCrypto {
+  createPrivateKey(key: { key: object; format: 'jwk' }): NodeKeyObject;
+  createPublicKey(key: { key: object; format: 'jwk' }): NodeKeyObject;
+  sign(algorithm: null, data: Uint8Array, key: NodeKeyObject): Uint8Array;
+  verify(algorithm: null, data: Uint8Array, key: NodeKeyObject, signature: Uint8Array): boolean;
+}
+
+function loadNodeCrypto(): NodeCrypto | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  try {
+    const mod = proc?.getBuiltinModule?.('node:crypto') as NodeCrypto | undefined;
+    return mod && typeof mod.sign === 'function' ? mod : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+let nodeCrypto: NodeCrypto | undefined = loadNodeCrypto();
+
+/** Forces the pure-JS implementation (tests compare both paths; benchmarks pick between them). */
+export function setNativeEd25519(enabled: boolean): void {
+  nodeCrypto = enabled ? loadNodeCrypto() : undefined;
+}
+
+export function nativeEd25519Available(): boolean {
+  return nodeCrypto !== undefined;
+}
+
+function asView(bytes: Uint8Array): Uint8Array {
+  // Node returns a Buffer; callers get a plain Uint8Array over the same memory.
+  return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
+/**
+ * An ed25519 key pair made from a 32-byte seed. Keeps the native key object (when available) so
+ * repeated signing does not re-import the key.
+ */
+export class Ed25519KeyPair {
+  readonly seed: Uint8Array;
+  readonly publicKey: Uint8Array;
+  #native: NodeKeyObject | undefined;
+
+  private constructor(seed: Uint8Array, publicKey: Uint8Array) {
+    this.seed = seed;
+    this.publicKey = publicKey;
+  }
+
+  static fromSeed(seed: Uint8Array): Ed25519KeyPair {
+    if (!(seed instanceof Uint8Array) || seed.length !== SEED_LENGTH) {
+      throw new ValidationError(`ed25519 seed must be ${SEED_LENGTH} bytes, got ${seed instanceof Uint8Array ? seed.length : typeof seed}`);
+    }
+    const copy = seed.slice();
+    return new Ed25519KeyPair(copy, ed.getPublicKey(copy));
+  }
+
+  /** Accepts the 64-byte "secret key" form (seed ‖ public key) that other SDKs use. */
+  static fromSecretKey(secretKey: Uint8Array): Ed25519KeyPair {
+    if (!(secretKey instanceof Uint8Array) || secretKey.length !== 64) {
+      throw new ValidationError(`ed25519 secret key must be 64 bytes (seed ‖ public key), got ${secretKey instanceof Uint8Array ? secretKey.length : typeof secretKey}`);
+    }
+    const pair = Ed25519KeyPair.fromSeed(secretKey.subarray(0, 32));
+    if (toHex(pair.publicKey) !== toHex(secretKey.subarray(32))) {
+      throw new ValidationError('ed25519 secret key: the public half does not belong to the seed');
+    }
+    return pair;
+  }
+
+  static generate(): Ed25519KeyPair {
+    return Ed25519KeyPair.fromSeed(ed.utils.randomSecretKey());
+  }
+
+  /** seed ‖ public key, the 64-byte form other SDKs call the secret key. */
+  get secretKey(): Uint8Array {
+    const out = new Uint8Array(64);
+    out.set(this.seed, 0);
+    out.set(this.publicKey, 32);
+    return out;
+  }
+
+  sign(message: Uint8Array): Uint8Array {
+    if (nodeCrypto) {
+      this.#native ??= nodeCrypto.createPrivateKey({
+        key: { kty: 'OKP', crv: 'Ed25519', d: toBase64Url(this.seed), x: toBase64Url(this.publicKey) },
+        format: 'jwk',
+      });
+      return asView(nodeCrypto.sign(null, message, this.#native));
+    }
+    return ed.sign(message, this.seed);
+  }
+}
+
+const publicKeyCache = new Map<string, NodeKeyObject>();
+
+/** Verifies with the strict (RFC 8032, non-ZIP-215) rules, so both paths accept the same signatures. */
+export function ed25519Verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+  if (publicKey.length !== 32 || signature.length !== SIGNATURE_LENGTH) return false;
+  if (nodeCrypto) {
+    const id = toHex(publicKey);
+    let key = publicKeyCache.get(id);
+    if (!key) {
+      try {
+        key = nodeCrypto.createPublicKey({ key: { kty: 'OKP', crv: 'Ed25519', x: toBase64Url(publicKey) }, format: 'jwk' });
+      } catch {
+        return false;
+      }
+      if (publicKeyCache.size > 4096) publicKeyCache.clear();
+      publicKeyCache.set(id, key);
+    }
+    try {
+      return nodeCrypto.verify(null, message, key, signature);
+    } catch {
+      return false;
+    }
+  }
+  try {
+    return ed.verify(signature, message, publicKey, { zip215: false });
+  } catch {
+    return false;
+  }
+}
+
+export function ed25519PublicKeyFromSeed(seed: Uint8Array): Uint8Array {
+  return Ed25519KeyPair.fromSeed(seed).publicKey;
+}
