@@ -265,14 +265,24 @@ class Parser {
     if (text.charCodeAt(pos) === Ch.Minus) pos++;
     const intStart = pos;
     let c = text.charCodeAt(pos);
+    // Small integers are accumulated while scanning, which spares a slice and Number() call.
+    let small = 0;
     if (c === Ch.Zero) {
       pos++;
     } else if (c >= Ch.Zero + 1 && c <= Ch.Nine) {
-      while ((c = text.charCodeAt(pos)) >= Ch.Zero && c <= Ch.Nine) pos++;
+      while ((c = text.charCodeAt(pos)) >= Ch.Zero && c <= Ch.Nine) {
+        small = small * 10 + (c - Ch.Zero);
+        pos++;
+      }
     } else {
       this.fail('expected a digit', pos);
     }
     const intDigits = pos - intStart;
+    c = text.charCodeAt(pos);
+    if (intDigits < 16 && c !== Ch.Dot && c !== Ch.LowerE && c !== Ch.UpperE && this.mode !== 'always' && !(key !== undefined && this.keys?.has(key))) {
+      this.pos = pos;
+      return intStart === start ? small : small === 0 ? -0 : -small;
+    }
     let integer = true;
     if (text.charCodeAt(pos) === Ch.Dot) {
       integer = false;

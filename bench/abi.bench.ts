@@ -1,0 +1,90 @@
+import algosdk from 'algosdk';
+import { AbiMethod, parseAbiType, type AbiValue } from '../sdk/src/abi/index.js';
+import { encodeAddress } from '../sdk/src/encoding/address.js';
+import { opsPerSecond, throughputEntry, type BenchEntry, type BenchModule } from './lib.js';
+
+/** Deterministic filler so runs compare like with like. */
+function bytes(n: number, seed: number): Uint8Array {
+  return Uint8Array.from({ length: n }, (_, i) => (i * 31 + seed * 17) & 0xff);
+}
+
+interface Case {
+  name: string;
+  type: string;
+  value: AbiValue;
+  /** Operations per timed call (small cases are batched to keep timer overhead out). */
+  batch: number;
+}
+
+const ADDRESS = encodeAddress(bytes(32, 1));
+const cases: Case[] = [
+  { name: 'uint64', type: 'uint64', value: 18446744073709551615n, batch: 2000 },
+  { name: '(uint64,address,string,bool[])', type: '(uint64,address,string,bool[])', value: [123456789n, ADDRESS, 'hello, world', [true, false, true, true, false]], batch: 500 },
+  {
+    name: '(uint64,string,bool)[] ×50',
+    type: '(uint64,string,bool)[]',
+    value: Array.from({ length: 50 }, (_, i) => [BigInt(i) * 1_000_003n, `item-${i}`, i % 2 === 0]),
+    batch: 20,
+  },
+];
+
+/** Results land here so the JIT cannot drop the work as dead code. */
+let sink: unknown;
+export function lastResult(): unknown {
+  return sink;
+}
+
+const SIGNATURES = [
+  'add(uint64,uint64)uint128',
+  'swap(axfer,pay,asset,uint64,(address,uint64)[])(uint64,uint64)',
+  'register(string,byte[32],account,application,(bool,bool,uint8)[3])void',
+];
+
+const bench: BenchModule = {
+  name: 'abi',
+  description: 'ARC-4 encode/decode throughput and method selectors, ours vs algosdk',
+  async run(): Promise<BenchEntry[]> {
+    const out: BenchEntry[] = [];
+    for (const c of cases) {
+      const ours = parseAbiType(c.type);
+      const theirs = algosdk.ABIType.from(c.type);
+      const encoded = ours.encode(c.value);
+      const peerValue = c.value as algosdk.ABIValue;
+      const n = c.batch;
+      const oursEnc = await opsPerSecond(() => {
+        for (let i = 0; i < n; i++) sink = ours.encode(c.value);
+      }, { unitsPerCall: n });
+      const peerEnc = await opsPerSecond(() => {
+        for (let i = 0; i < n; i++) sink = theirs.encode(peerValue);
+      }, { unitsPerCall: n });
+      out.push(throughputEntry(`encode ${c.name}`, 'ops/s', oursEnc, peerEnc));
+      const oursDec = await opsPerSecond(() => {
+        for (let i = 0; i < n; i++) sink = ours.decode(encoded);
+      }, { unitsPerCall: n });
+      const peerDec = await opsPerSecond(() => {
+        for (let i = 0; i < n; i++) sink = theirs.decode(encoded);
+      }, { unitsPerCall: n });
+      out.push(throughputEntry(`decode ${c.name}`, 'ops/s', oursDec, peerDec));
+    }
+    const batch = 300;
+    const oursSel = await opsPerSecond(() => {
+      for (let i = 0; i < batch; i++) for (const s of SIGNATURES) sink = AbiMethod.fromSignature(s).selector;
+    }, { unitsPerCall: batch * SIGNATURES.length });
+    const peerSel = await opsPerSecond(() => {
+      for (let i = 0; i < batch; i++) for (const s of SIGNATURES) sink = algosdk.ABIMethod.fromSignature(s).getSelector();
+    }, { unitsPerCall: batch * SIGNATURES.length });
+    out.push(throughputEntry('method selector, repeated signatures', 'ops/s', oursSel, peerSel, 'our type and selector caches are warm'));
+    // Fresh signatures every time: no cache helps, so this is parse + sha512_256 on both sides.
+    let k = 0;
+    const oursFresh = await opsPerSecond(() => {
+      for (let i = 0; i < batch; i++) sink = AbiMethod.fromSignature(`m${k++}(uint64,(address,uint64)[],string)bool`).selector;
+    }, { unitsPerCall: batch });
+    const peerFresh = await opsPerSecond(() => {
+      for (let i = 0; i < batch; i++) sink = algosdk.ABIMethod.fromSignature(`m${k++}(uint64,(address,uint64)[],string)bool`).getSelector();
+    }, { unitsPerCall: batch });
+    out.push(throughputEntry('method selector, unique signatures', 'ops/s', oursFresh, peerFresh, 'no caching possible; @noble sha512_256 vs js-sha512'));
+    return out;
+  },
+};
+
+export default bench;

@@ -1,0 +1,295 @@
+import { toHex } from '../encoding/hex.js';
+import { utf8 } from '../encoding/bytes.js';
+import { sha512_256 } from '../crypto/hash.js';
+import { AbiLookupError, AbiTypeError } from './errors.js';
+import { parseAbiType, splitTupleElements } from './parse-type.js';
+import type { AbiType } from './types.js';
+
+/** Transaction argument types: the caller supplies a whole transaction placed before the app call. */
+export const TRANSACTION_ARG_TYPES = ['txn', 'pay', 'keyreg', 'acfg', 'axfer', 'afrz', 'appl'] as const;
+export type AbiTransactionArgType = (typeof TRANSACTION_ARG_TYPES)[number];
+
+/** Reference types: encoded as a uint8 index into the app call's foreign arrays. */
+export const REFERENCE_ARG_TYPES = ['account', 'asset', 'application'] as const;
+export type AbiReferenceArgType = (typeof REFERENCE_ARG_TYPES)[number];
+
+export function isTransactionArgType(type: string): type is AbiTransactionArgType {
+  return (TRANSACTION_ARG_TYPES as readonly string[]).includes(type);
+}
+
+export function isReferenceArgType(type: string): type is AbiReferenceArgType {
+  return (REFERENCE_ARG_TYPES as readonly string[]).includes(type);
+}
+
+/** The ARC-4 JSON description of a method (also the core of an ARC-56 method). */
+export interface AbiMethodArgJson {
+  type: string;
+  name?: string;
+  desc?: string;
+}
+export interface AbiMethodJson {
+  name: string;
+  desc?: string;
+  args: AbiMethodArgJson[];
+  returns: { type: string; desc?: string };
+}
+
+export type AbiMethodArg =
+  | { kind: 'value'; type: string; abiType: AbiType; name?: string; desc?: string }
+  | { kind: 'reference'; type: AbiReferenceArgType; name?: string; desc?: string }
+  | { kind: 'transaction'; type: AbiTransactionArgType; name?: string; desc?: string };
+
+export interface AbiMethodReturn {
+  type: string;
+  /** Undefined for `void`. */
+  abiType: AbiType | undefined;
+  desc?: string;
+}
+
+/** An argument to the AbiMethod constructor: only `type` is required. */
+export interface AbiMethodArgInput {
+  type: string | AbiType;
+  name?: string;
+  desc?: string;
+}
+
+/** The 4-byte prefix an ABI method's return value carries in the app call's last log. */
+export const RETURN_PREFIX = new Uint8Array([0x15, 0x1f, 0x7c, 0x75]);
+
+/** Method names follow the ARC-4 rule: a C-style identifier. */
+const METHOD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function makeArg(input: AbiMethodArgInput, where: string): AbiMethodArg {
+  const type = typeof input.type === 'string' ? input.type : input.type.toString();
+  const extras = { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.desc !== undefined ? { desc: input.desc } : {}) };
+  if (isTransactionArgType(type)) return { kind: 'transaction', type, ...extras };
+  if (isReferenceArgType(type)) return { kind: 'reference', type, ...extras };
+  let abiType: AbiType;
+  try {
+    abiType = typeof input.type === 'string' ? parseAbiType(input.type) : input.type;
+  } catch (e) {
+    throw new AbiTypeError(`${where}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return { kind: 'value', type: abiType.toString(), abiType, ...extras };
+}
+
+export class AbiMethod {
+  readonly name: string;
+  readonly desc: string | undefined;
+  readonly args: readonly AbiMethodArg[];
+  readonly returns: AbiMethodReturn;
+  #signature: string | undefined;
+  #selector: Uint8Array | undefined;
+
+  constructor(init: { name: string; desc?: string; args: readonly AbiMethodArgInput[]; returns?: { type: string | AbiType; desc?: string } }) {
+    if (typeof init.name !== 'string' || init.name === '') throw new AbiTypeError('method name must be a non-empty string');
+    this.name = init.name;
+    this.desc = init.desc;
+    if (!Array.isArray(init.args)) throw new AbiTypeError(`method ${init.name}: args must be a list`);
+    this.args = Object.freeze(init.args.map((a, i) => makeArg(a, `method ${init.name} argument ${i}`)));
+    const retType = init.returns?.type ?? 'void';
+    const retText = typeof retType === 'string' ? retType : retType.toString();
+    let abiType: AbiType | undefined;
+    if (retText !== 'void') {
+      try {
+        abiType = typeof retType === 'string' ? parseAbiType(retType) : retType;
+      } catch (e) {
+        throw new AbiTypeError(`method ${init.name} return type: ${e instanceof Error ? e.message : String(e)}`);
+      }
+    }
+    this.returns = { type: abiType ? abiType.toString() : 'void', abiType, ...(init.returns?.desc !== undefined ? { desc: init.returns.desc } : {}) };
+  }
+
+  /** Parses `name(arg,…)ret`, e.g. `add(uint64,uint64)uint128` or `pay(pay,account)void`. */
+  static fromSignature(signature: string): AbiMethod {
+    const { name, args, returns } = parseMethodSignature(signature);
+    return new AbiMethod({ name, args: args.map((type) => ({ type })), returns: { type: returns } });
+  }
+
+  static fromJson(json: AbiMethodJson): AbiMethod {
+    if (!json || typeof json !== 'object') throw new AbiTypeError('method description must be an object');
+    if (!Array.isArray(json.args)) throw new AbiTypeError(`method ${String(json.name)}: "args" must be a list`);
+    return new AbiMethod({
+      name: json.name,
+      ...(json.desc !== undefined ? { desc: json.desc } : {}),
+      args: json.args,
+      returns: json.returns ?? { type: 'void' },
+    });
+  }
+
+  /** `name(types)ret`, the text the selector hashes. */
+  get signature(): string {
+    return (this.#signature ??= `${this.name}(${this.args.map((a) => a.type).join(',')})${this.returns.type}`);
+  }
+
+  /** sha512_256(signature)[0:4]. */
+  get selector(): Uint8Array {
+    return (this.#selector ??= methodSelector(this.signature)).slice();
+  }
+
+  get selectorHex(): string {
+    return toHex((this.#selector ??= methodSelector(this.signature)));
+  }
+
+  /** Transactions this call occupies in a group: the app call plus one per transaction argument. */
+  get txnCount(): number {
+    let n = 1;
+    for (const a of this.args) if (a.kind === 'transaction') n++;
+    return n;
+  }
+
+  toJson(): AbiMethodJson {
+    return {
+      name: this.name,
+      ...(this.desc !== undefined ? { desc: this.desc } : {}),
+      args: this.args.map((a) => ({
+        ...(a.name !== undefined ? { name: a.name } : {}),
+        type: a.type,
+        ...(a.desc !== undefined ? { desc: a.desc } : {}),
+      })),
+      returns: { type: this.returns.type, ...(this.returns.desc !== undefined ? { desc: this.returns.desc } : {}) },
+    };
+  }
+
+  toString(): string {
+    return this.signature;
+  }
+}
+
+// App clients recompute the selectors of the same few methods over and over; hashing dominates.
+const selectorCache = new Map<string, Uint8Array>();
+const SELECTOR_CACHE_LIMIT = 4096;
+
+/** sha512_256(signature)[0:4] (a fresh copy each call). */
+export function methodSelector(signature: string): Uint8Array {
+  let selector = selectorCache.get(signature);
+  if (!selector) {
+    selector = sha512_256(utf8(signature)).slice(0, 4);
+    if (selectorCache.size >= SELECTOR_CACHE_LIMIT) selectorCache.clear();
+    selectorCache.set(signature, selector);
+  }
+  return selector.slice();
+}
+
+/** Splits a method signature into name, argument type strings and return type string. */
+export function parseMethodSignature(signature: string): { name: string; args: string[]; returns: string } {
+  if (typeof signature !== 'string') throw new AbiTypeError(`method signature must be a string, got ${typeof signature}`);
+  const open = signature.indexOf('(');
+  if (open < 0) throw new AbiTypeError(`invalid method signature ${JSON.stringify(signature)}: missing "("`);
+  let depth = 0;
+  let close = -1;
+  for (let i = open; i < signature.length; i++) {
+    const c = signature[i];
+    if (c === '(') depth++;
+    else if (c === ')' && --depth === 0) {
+      close = i;
+      break;
+    }
+  }
+  if (close < 0) throw new AbiTypeError(`invalid method signature ${JSON.stringify(signature)}: unbalanced parentheses`);
+  const name = signature.slice(0, open);
+  if (!METHOD_NAME.test(name)) throw new AbiTypeError(`invalid method signature ${JSON.stringify(signature)}: ${JSON.stringify(name)} is not a valid method name`);
+  const returns = signature.slice(close + 1);
+  if (returns === '') throw new AbiTypeError(`invalid method signature ${JSON.stringify(signature)}: missing return type (use "void")`);
+  let args: string[];
+  try {
+    args = splitTupleElements(signature.slice(open + 1, close));
+  } catch (e) {
+    throw new AbiTypeError(`invalid method signature ${JSON.stringify(signature)}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return { name, args, returns };
+}
+
+/** Finds the one method called `nameOrSignature` (a bare name must be unambiguous). */
+export function findMethod(methods: readonly AbiMethod[], nameOrSignature: string): AbiMethod {
+  if (nameOrSignature.includes('(')) {
+    const found = methods.find((m) => m.signature === nameOrSignature);
+    if (!found) throw new AbiLookupError(`found 0 methods with the signature ${nameOrSignature}`);
+    return found;
+  }
+  const matches = methods.filter((m) => m.name === nameOrSignature);
+  if (matches.length !== 1) {
+    const detail = matches.length > 1 ? ` (${matches.map((m) => m.signature).join(', ')}); use the full signature` : '';
+    throw new AbiLookupError(`found ${matches.length} methods with the name ${nameOrSignature}${detail}`);
+  }
+  return matches[0]!;
+}
+
+/** ARC-4 interface: a named list of methods. */
+export interface AbiInterfaceJson {
+  name: string;
+  desc?: string;
+  methods: AbiMethodJson[];
+}
+
+export class AbiInterface {
+  readonly name: string;
+  readonly desc: string | undefined;
+  readonly methods: readonly AbiMethod[];
+
+  constructor(init: { name: string; desc?: string; methods: readonly AbiMethod[] }) {
+    this.name = init.name;
+    this.desc = init.desc;
+    this.methods = Object.freeze([...init.methods]);
+  }
+
+  static fromJson(json: AbiInterfaceJson): AbiInterface {
+    if (!json || !Array.isArray(json.methods)) throw new AbiTypeError('interface description needs a "methods" list');
+    return new AbiInterface({ name: json.name, ...(json.desc !== undefined ? { desc: json.desc } : {}), methods: json.methods.map((m) => AbiMethod.fromJson(m)) });
+  }
+
+  getMethod(nameOrSignature: string): AbiMethod {
+    return findMethod(this.methods, nameOrSignature);
+  }
+
+  toJson(): AbiInterfaceJson {
+    return { name: this.name, ...(this.desc !== undefined ? { desc: this.desc } : {}), methods: this.methods.map((m) => m.toJson()) };
+  }
+}
+
+/** ARC-4 contract: an interface plus the app id per network (keyed by genesis hash, base64). */
+export interface AbiContractJson {
+  name: string;
+  desc?: string;
+  networks?: Record<string, { appID: number | bigint }>;
+  methods: AbiMethodJson[];
+}
+
+export class AbiContract {
+  readonly name: string;
+  readonly desc: string | undefined;
+  readonly networks: Record<string, { appID: bigint }>;
+  readonly methods: readonly AbiMethod[];
+
+  constructor(init: { name: string; desc?: string; networks?: Record<string, { appID: number | bigint }>; methods: readonly AbiMethod[] }) {
+    this.name = init.name;
+    this.desc = init.desc;
+    this.networks = {};
+    for (const [hash, info] of Object.entries(init.networks ?? {})) this.networks[hash] = { appID: BigInt(info.appID) };
+    this.methods = Object.freeze([...init.methods]);
+  }
+
+  static fromJson(json: AbiContractJson): AbiContract {
+    if (!json || !Array.isArray(json.methods)) throw new AbiTypeError('contract description needs a "methods" list');
+    return new AbiContract({
+      name: json.name,
+      ...(json.desc !== undefined ? { desc: json.desc } : {}),
+      ...(json.networks !== undefined ? { networks: json.networks } : {}),
+      methods: json.methods.map((m) => AbiMethod.fromJson(m)),
+    });
+  }
+
+  getMethod(nameOrSignature: string): AbiMethod {
+    return findMethod(this.methods, nameOrSignature);
+  }
+
+  /** JSON object; app ids are bigint, so write it with stringifyJson. */
+  toJson(): { name: string; desc?: string; networks: Record<string, { appID: bigint }>; methods: AbiMethodJson[] } {
+    return {
+      name: this.name,
+      ...(this.desc !== undefined ? { desc: this.desc } : {}),
+      networks: this.networks,
+      methods: this.methods.map((m) => m.toJson()),
+    };
+  }
+}

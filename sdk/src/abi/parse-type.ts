@@ -1,0 +1,105 @@
+import { AbiTypeError } from './errors.js';
+import {
+  AbiAddressType,
+  AbiBoolType,
+  AbiByteType,
+  AbiDynamicArrayType,
+  AbiStaticArrayType,
+  AbiStringType,
+  AbiTupleType,
+  AbiType,
+  AbiUfixedType,
+  AbiUintType,
+} from './types.js';
+
+/**
+ * Type strings → AbiType. Types are immutable, so parsed strings are cached: method signatures
+ * and app specs name the same few types over and over.
+ */
+const cache = new Map<string, AbiType>();
+const CACHE_LIMIT = 4096;
+
+const UINT = /^uint([1-9][0-9]*)$/;
+const UFIXED = /^ufixed([1-9][0-9]*)x([1-9][0-9]*)$/;
+const ARRAY_LENGTH = /^(0|[1-9][0-9]*)$/;
+
+export function parseAbiType(text: string): AbiType {
+  if (typeof text !== 'string') throw new AbiTypeError(`ABI type must be a string, got ${typeof text}`);
+  let type = cache.get(text);
+  if (type) return type;
+  type = parseUncached(text, text);
+  if (cache.size >= CACHE_LIMIT) cache.clear();
+  cache.set(text, type);
+  return type;
+}
+
+function bad(whole: string, reason: string): never {
+  throw new AbiTypeError(`invalid ABI type ${JSON.stringify(whole)}: ${reason}`);
+}
+
+function parseUncached(text: string, whole: string): AbiType {
+  if (text.endsWith(']')) {
+    const open = text.lastIndexOf('[');
+    if (open <= 0) bad(whole, `unbalanced "]" in ${JSON.stringify(text)}`);
+    const child = parseUncached(text.slice(0, open), whole);
+    const inner = text.slice(open + 1, -1);
+    if (inner === '') return new AbiDynamicArrayType(child);
+    if (!ARRAY_LENGTH.test(inner)) bad(whole, `array length ${JSON.stringify(inner)} is not a non-negative integer`);
+    const length = Number(inner);
+    if (length > 0xffff) bad(whole, `static array length ${length} is larger than 65535`);
+    return new AbiStaticArrayType(child, length);
+  }
+  if (text.startsWith('(')) {
+    if (!text.endsWith(')')) bad(whole, `tuple ${JSON.stringify(text)} does not end with ")"`);
+    return new AbiTupleType(splitTupleElements(text.slice(1, -1), whole).map((part) => parseUncached(part, whole)));
+  }
+  switch (text) {
+    case 'bool':
+      return new AbiBoolType();
+    case 'byte':
+      return new AbiByteType();
+    case 'address':
+      return new AbiAddressType();
+    case 'string':
+      return new AbiStringType();
+  }
+  let m = UINT.exec(text);
+  if (m) {
+    const bits = Number(m[1]);
+    if (bits % 8 !== 0 || bits > 512) bad(whole, `uint size ${bits} must be a multiple of 8 between 8 and 512`);
+    return new AbiUintType(bits);
+  }
+  m = UFIXED.exec(text);
+  if (m) {
+    const bits = Number(m[1]);
+    const precision = Number(m[2]);
+    if (bits % 8 !== 0 || bits > 512) bad(whole, `ufixed size ${bits} must be a multiple of 8 between 8 and 512`);
+    if (precision > 160) bad(whole, `ufixed precision ${precision} must be between 1 and 160`);
+    return new AbiUfixedType(bits, precision);
+  }
+  if (text === '') bad(whole, 'empty type');
+  bad(whole, `unknown type ${JSON.stringify(text)}`);
+}
+
+/** Splits the inside of a tuple at its top-level commas. */
+export function splitTupleElements(inner: string, whole = inner): string[] {
+  if (inner === '') return [];
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < inner.length; i++) {
+    const c = inner[i];
+    if (c === '(') depth++;
+    else if (c === ')') {
+      depth--;
+      if (depth < 0) bad(whole, `unbalanced ")" at index ${i}`);
+    } else if (c === ',' && depth === 0) {
+      parts.push(inner.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (depth !== 0) bad(whole, 'unbalanced "("');
+  parts.push(inner.slice(start));
+  for (const p of parts) if (p === '') bad(whole, 'empty tuple element (stray comma)');
+  return parts;
+}
