@@ -2,16 +2,52 @@ import { sha256 as nobleSha256, sha512 as nobleSha512, sha512_256 as nobleSha512
 import { keccak_256, sha3_256 as nobleSha3_256 } from '@noble/hashes/sha3.js';
 import { concatBytes, utf8 } from '../encoding/bytes.js';
 
+/**
+ * Node's hashing is several times faster than pure JS for the transaction-sized inputs we hash
+ * constantly (txids, addresses, program hashes). It is reached through `process.getBuiltinModule`
+ * so this file has no Node import and stays usable in a webview, where @noble is used.
+ */
+interface NodeHash {
+  update(data: Uint8Array): NodeHash;
+  digest(): Uint8Array;
+}
+interface NodeCryptoHashing {
+  createHash(algorithm: string): NodeHash;
+}
+
+function loadNativeHashing(): NodeCryptoHashing | undefined {
+  const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+  try {
+    const mod = proc?.getBuiltinModule?.('node:crypto') as NodeCryptoHashing | undefined;
+    if (!mod || typeof mod.createHash !== 'function') return undefined;
+    mod.createHash('sha512-256'); // some OpenSSL builds lack it
+    return mod;
+  } catch {
+    return undefined;
+  }
+}
+
+let native = loadNativeHashing();
+
+/** Switches between Node's hashing and the portable one (tests compare both). */
+export function setNativeHashing(enabled: boolean): void {
+  native = enabled ? loadNativeHashing() : undefined;
+}
+
+function view(bytes: Uint8Array): Uint8Array {
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+}
+
 export function sha512_256(data: Uint8Array): Uint8Array {
-  return nobleSha512_256(data);
+  return native ? view(native.createHash('sha512-256').update(data).digest()) : nobleSha512_256(data);
 }
 
 export function sha256(data: Uint8Array): Uint8Array {
-  return nobleSha256(data);
+  return native ? view(native.createHash('sha256').update(data).digest()) : nobleSha256(data);
 }
 
 export function sha512(data: Uint8Array): Uint8Array {
-  return nobleSha512(data);
+  return native ? view(native.createHash('sha512').update(data).digest()) : nobleSha512(data);
 }
 
 export function keccak256(data: Uint8Array): Uint8Array {
@@ -22,10 +58,19 @@ export function sha3_256(data: Uint8Array): Uint8Array {
   return nobleSha3_256(data);
 }
 
+const prefixCache = new Map<string, Uint8Array>();
+
+function prefixBytes(prefix: string): Uint8Array {
+  let bytes = prefixCache.get(prefix);
+  if (!bytes) prefixCache.set(prefix, (bytes = utf8(prefix)));
+  return bytes;
+}
+
 /**
  * Domain-separated hash: every object the chain hashes is prefixed with a short tag
  * ("TX", "TG", "Program", …) so that bytes of one kind can never be passed off as another.
  */
 export function hashWithPrefix(prefix: string, data: Uint8Array): Uint8Array {
-  return nobleSha512_256(concatBytes(utf8(prefix), data));
+  if (native) return view(native.createHash('sha512-256').update(prefixBytes(prefix)).update(data).digest());
+  return nobleSha512_256(concatBytes(prefixBytes(prefix), data));
 }
