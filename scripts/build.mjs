@@ -16,6 +16,8 @@ if (existsSync(entry('extension/src/extension.ts'))) {
 }
 if (existsSync(entry('server/src/main.ts'))) {
   jobs.push(build({ ...common, entryPoints: [entry('server/src/main.ts')], outfile: entry('dist/server.cjs'), format: 'cjs' }));
+  // A copy beside the CLI bundle so `tealworks lsp` works from the published sdk package too.
+  jobs.push(build({ ...common, entryPoints: [entry('server/src/main.ts')], outfile: entry('sdk/dist/server.cjs'), format: 'cjs' }));
 }
 jobs.push(
   build({

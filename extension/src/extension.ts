@@ -1,0 +1,48 @@
+// VS Code entry point: starts the bundled TEAL language server over IPC and shows the active
+// document's AVM version, mode and assembled size in the status bar.
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node.js';
+import { StatusItem, type DocumentInfo } from './status.js';
+
+let client: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const module = context.asAbsolutePath('dist/server.cjs');
+  const serverOptions: ServerOptions = {
+    run: { module, transport: TransportKind.ipc },
+    debug: { module, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+  };
+  const config = vscode.workspace.getConfiguration('tealworks');
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', language: 'teal' },
+      { scheme: 'untitled', language: 'teal' },
+    ],
+    initializationOptions: { defaultMode: config.get<string>('defaultMode', 'auto') },
+    synchronize: { configurationSection: 'tealworks' },
+    outputChannelName: 'Tealworks TEAL',
+  };
+  client = new LanguageClient('tealworks', 'Tealworks TEAL', serverOptions, clientOptions);
+
+  const status = new StatusItem();
+  context.subscriptions.push(status);
+  client.onNotification('tealworks/documentInfoChanged', (info: DocumentInfo) => status.update(info));
+  const refresh = async (editor: vscode.TextEditor | undefined) => {
+    if (!editor || editor.document.languageId !== 'teal' || !client) {
+      status.hide();
+      return;
+    }
+    const info = await client.sendRequest<DocumentInfo | null>('tealworks/documentInfo', { uri: editor.document.uri.toString() });
+    if (info) status.update(info);
+  };
+  status.follow(() => vscode.window.activeTextEditor?.document.uri.toString());
+  context.subscriptions.push(vscode.window.onDidChangeActiveTextEditor((e) => void refresh(e).catch(() => undefined)));
+
+  await client.start();
+  await refresh(vscode.window.activeTextEditor).catch(() => undefined);
+}
+
+export async function deactivate(): Promise<void> {
+  await client?.stop();
+  client = undefined;
+}

@@ -1,0 +1,70 @@
+// `tealworks lsp --stdio`: runs the TEAL language server for editors other than VS Code (Neovim,
+// Helix, Emacs …). The server lives outside the SDK (server/ sits above the CLI in the layering), so
+// this command locates its bundle and runs it as a child process that inherits stdin/stdout — the
+// editor talks to the server directly, byte for byte.
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { UsageError, type Command } from '../command.js';
+
+const USAGE = 'tealworks lsp [--stdio | --socket=PORT]';
+
+interface ServerEntry {
+  /** Arguments for `node` before the server's own arguments. */
+  nodeArgs: string[];
+  path: string;
+}
+
+/** Where the server can be: an explicit override, next to the bundled CLI, the repo build, the sources. */
+export function locateServer(from: string = dirname(fileURLToPath(import.meta.url)), env: NodeJS.ProcessEnv = process.env): ServerEntry | undefined {
+  const override = env.TEALWORKS_LSP_SERVER;
+  if (override) return existsSync(override) ? { nodeArgs: override.endsWith('.ts') ? tsxLoader() : [], path: override } : undefined;
+  const bundles = [
+    resolve(from, 'server.cjs'), // sdk/dist/cli.js → sdk/dist/server.cjs (published package)
+    resolve(from, '../../dist/server.cjs'), // sdk/dist/cli.js → dist/server.cjs (repository build)
+  ];
+  for (const path of bundles) if (existsSync(path)) return { nodeArgs: [], path };
+  // Running the CLI from its TypeScript sources (sdk/src/cli/commands): run the server's sources too.
+  const source = resolve(from, '../../../../server/src/main.ts');
+  if (existsSync(source)) return { nodeArgs: tsxLoader(), path: source };
+  return undefined;
+}
+
+/** `--import` for tsx, resolved from here so it works whatever the editor's working directory is. */
+function tsxLoader(): string[] {
+  try {
+    return ['--import', import.meta.resolve('tsx')];
+  } catch {
+    return ['--import', 'tsx'];
+  }
+}
+
+export const lspCommand: Command = {
+  name: 'lsp',
+  summary: 'Run the TEAL language server (for Neovim, Helix and other LSP editors)',
+  usage: USAGE,
+  async run(args) {
+    const transport = args.length ? args : ['--stdio'];
+    for (const a of transport) {
+      if (a !== '--stdio' && !/^--socket=\d+$/.test(a)) throw new UsageError(`unknown option ${a}`);
+    }
+    const entry = locateServer();
+    if (!entry) throw new UsageError('the language server bundle was not found; run `npm run build` or set TEALWORKS_LSP_SERVER');
+    const child = spawn(process.execPath, [...entry.nodeArgs, entry.path, ...transport], { stdio: 'inherit' });
+    const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+    const onTerm = forward('SIGTERM');
+    const onInt = forward('SIGINT');
+    process.on('SIGTERM', onTerm);
+    process.on('SIGINT', onInt);
+    try {
+      return await new Promise<number>((res, rej) => {
+        child.once('error', rej);
+        child.once('exit', (code, signal) => res(code ?? (signal ? 128 : 1)));
+      });
+    } finally {
+      process.off('SIGTERM', onTerm);
+      process.off('SIGINT', onInt);
+    }
+  },
+};

@@ -1,0 +1,131 @@
+// One analysis object per open document. Every feature reads from it; it is rebuilt whole on each
+// change (TEAL programs are small) and cached by document version.
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { lex, parseGoUint, statementsOf, type LexedLine, type Token } from './lexer.js';
+import { MAX_AVM_VERSION, modeBit, opAt, type Mode } from './language.js';
+import { fieldByName } from '../../sdk/src/teal/spec/index.js';
+import { collectDiagnostics, type Analysis, type ProgramFacts } from './teal.js';
+import type { TealDiagnostic } from '../../sdk/src/teal/types.js';
+
+export interface MacroDefinition {
+  name: string;
+  /** The name token on the `#define` line. */
+  token: Token;
+  body: Token[];
+}
+
+export interface DocumentModel {
+  uri: string;
+  version: number;
+  text: string;
+  lines: LexedLine[];
+  /** `#pragma version` value (1 when absent, as the assembler assumes). */
+  avmVersion: number;
+  /** True when the document states its version. */
+  versionDeclared: boolean;
+  /** Known when the program uses an op or field available in only one mode, or assumed from settings. */
+  mode?: Mode;
+  /** True when `mode` comes from the `defaultMode` setting rather than the program. */
+  modeAssumed?: boolean;
+  /** Last definition of each macro in file order (redefinition replaces). */
+  macros: Map<string, MacroDefinition>;
+  /** Label definitions written literally in the source (`name:` at statement start). */
+  labels: Map<string, Token>;
+  /** Assembler diagnostics and facts, when the SDK assembler is available. */
+  diagnostics: TealDiagnostic[];
+  program?: ProgramFacts;
+  /** The SDK's macro-expanded analysis: what definition, references, rename, symbols … build on. */
+  analysis?: Analysis;
+}
+
+export interface ModelOptions {
+  /** A mode to assume when the source does not reveal one. */
+  defaultMode?: Mode;
+}
+
+export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'>, options: ModelOptions = {}): DocumentModel {
+  const text = doc.getText();
+  const lines = lex(text);
+  let avmVersion = 1;
+  let versionDeclared = false;
+  const macros = new Map<string, MacroDefinition>();
+  const labels = new Map<string, Token>();
+  for (const l of lines) {
+    // A line is a directive only when its very first token starts with `#` (a leading `;` is a token).
+    const first = l.tokens[0];
+    if (first?.text === '#pragma' && l.tokens[1]?.text === 'version' && l.tokens[2] && !versionDeclared) {
+      const v = parseGoUint(l.tokens[2].text);
+      if (v !== undefined && v <= BigInt(MAX_AVM_VERSION)) {
+        avmVersion = Number(v);
+        versionDeclared = true;
+      }
+      continue;
+    }
+    if (first?.text === '#define') {
+      const name = l.tokens[1];
+      if (name && l.tokens.length >= 3) macros.set(name.text, { name: name.text, token: name, body: l.tokens.slice(2) });
+      continue;
+    }
+    if (first?.text.startsWith('#')) continue;
+    for (const st of statementsOf(l.tokens)) {
+      const head = st[0]!;
+      if (head.text.endsWith(':') && head.text.length > 1 && !head.text.startsWith('"')) {
+        const name = head.text.slice(0, -1);
+        if (!labels.has(name)) labels.set(name, { ...head, text: name, end: head.end - 1 });
+      }
+    }
+  }
+  const model: DocumentModel = {
+    uri: doc.uri,
+    version: doc.version,
+    text,
+    lines,
+    avmVersion,
+    versionDeclared,
+    macros,
+    labels,
+    diagnostics: [],
+  };
+  const collected = collectDiagnostics(text);
+  model.diagnostics = collected.diagnostics;
+  if (collected.analysis) model.analysis = collected.analysis;
+  if (collected.program) model.program = collected.program;
+  // The assembler sees through macros, so its verdict on the mode wins over the token sniff.
+  const mode = collected.program?.mode ?? sniffMode(model);
+  if (mode) model.mode = mode;
+  else if (options.defaultMode) {
+    model.mode = options.defaultMode;
+    model.modeAssumed = true;
+  }
+  return model;
+}
+
+/** Each statement's tokens, with an optional leading label definition removed. */
+export function* instructions(model: DocumentModel): Generator<Token[]> {
+  for (const l of model.lines) {
+    if (l.tokens[0]?.text.startsWith('#')) continue;
+    for (const st of statementsOf(l.tokens)) {
+      const rest = st[0]!.text.endsWith(':') ? st.slice(1) : st;
+      if (rest.length) yield rest;
+    }
+  }
+}
+
+/**
+ * Guesses the run mode from ops and fields that exist in only one mode (e.g. `arg` → logicsig,
+ * `app_global_get` → application). Undefined when nothing in the source decides it.
+ */
+export function sniffMode(model: DocumentModel): Mode | undefined {
+  const both = modeBit(undefined);
+  for (const st of instructions(model)) {
+    const op = opAt(st[0]!.text, model.avmVersion);
+    if (!op) continue;
+    let modes = op.modes;
+    const fieldIndex = op.immediates.findIndex((imm) => imm.fieldGroup !== undefined);
+    const fieldToken = fieldIndex >= 0 ? st[fieldIndex + 1] : undefined;
+    const field = fieldToken ? fieldByName(op, fieldToken.text) : undefined;
+    if (field) modes &= field.modes;
+    if (modes !== both && modes !== 0) return modes === modeBit('logicsig') ? 'logicsig' : 'application';
+  }
+  return undefined;
+}

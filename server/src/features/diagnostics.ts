@@ -1,0 +1,28 @@
+// Converts the assembler's diagnostics to LSP: shown at the use site, with the `#define` token that
+// produced the offending code as related information.
+import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
+import type { SourceRange, TealDiagnostic } from '../../../sdk/src/teal/types.js';
+import type { DocumentModel } from '../document.js';
+
+export function toLspRange(r: SourceRange) {
+  return { start: { line: r.line, character: r.utf16Column }, end: { line: r.line, character: Math.max(r.utf16EndColumn, r.utf16Column) } };
+}
+
+export function toLspDiagnostic(uri: string, d: TealDiagnostic): Diagnostic {
+  const out: Diagnostic = {
+    severity: d.severity === 'error' ? DiagnosticSeverity.Error : DiagnosticSeverity.Warning,
+    range: toLspRange(d.range),
+    message: d.message,
+    source: 'tealworks',
+  };
+  if (d.code) out.code = d.code;
+  if (d.definition) {
+    const chain = d.macros?.length ? ` (${d.macros.join(' → ')})` : '';
+    out.relatedInformation = [{ location: { uri, range: toLspRange(d.definition) }, message: `expanded from this macro definition${chain}` }];
+  }
+  return out;
+}
+
+export function diagnostics(model: DocumentModel): Diagnostic[] {
+  return model.diagnostics.map((d) => toLspDiagnostic(model.uri, d));
+}

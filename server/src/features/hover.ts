@@ -1,0 +1,71 @@
+// Hover: opcodes, fields, named constants and directives are documented by the SDK's docs renderer
+// (sdk/src/teal/docs); macros show their body. The table-built fact lines are only a fallback for
+// names the renderer does not know.
+import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
+import { fieldByName, opSpecByName } from '../../../sdk/src/teal/spec/index.js';
+import type { DocumentModel } from '../document.js';
+import { opAt, PSEUDO_OPS } from '../language.js';
+import { constantMarkdown, fieldMarkdown, opcodeMarkdown } from '../teal.js';
+import { classify, tokenAt } from './classify.js';
+import { signature } from './completion.js';
+
+function fenced(text: string): string {
+  return '```teal\n' + text + '\n```';
+}
+
+export function hover(model: DocumentModel, position: Position): Hover | null {
+  const token = tokenAt(classify(model), position.line, position.character);
+  if (!token) return null;
+  const range = { start: { line: token.line, character: token.start }, end: { line: token.line, character: token.end } };
+  const markdown = (value: string): Hover => ({ contents: { kind: MarkupKind.Markdown, value }, range });
+  switch (token.role) {
+    case 'opcode': {
+      const rendered = opcodeMarkdown(token.text, model.avmVersion);
+      if (rendered) return markdown(rendered);
+      const op = opAt(token.text, model.avmVersion);
+      if (op) return markdown(fenced(signature(op)) + `\n\n${op.spec.groups.join(', ')} · AVM v${op.spec.introduced}+`);
+      const spec = opSpecByName(token.text);
+      if (spec) return markdown(`\`${spec.name}\` needs AVM v${spec.introduced}; this program is v${model.avmVersion}.`);
+      return null;
+    }
+    case 'pseudoOp': {
+      const rendered = opcodeMarkdown(token.text, model.avmVersion);
+      if (rendered) return markdown(rendered);
+      const p = PSEUDO_OPS.find((x) => x.name === token.text);
+      return p ? markdown(`\`${p.name}\` — ${p.summary}`) : null;
+    }
+    case 'field': {
+      const spec = token.op ? opSpecByName(token.op) : undefined;
+      const group = spec?.fieldGroup;
+      const rendered = group ? fieldMarkdown(group, token.text, model.avmVersion, token.op) : undefined;
+      if (rendered) return markdown(rendered);
+      const op = token.op ? opAt(token.op, model.avmVersion) : undefined;
+      const field = op ? fieldByName(op, token.text) : undefined;
+      if (!field) return null;
+      return markdown(`\`${token.op} ${field.name}\` → \`${field.type}\` · field ${field.value} · AVM v${field.version}+`);
+    }
+    case 'constant': {
+      const rendered = token.op === 'int' ? constantMarkdown(token.text) : undefined;
+      return rendered ? markdown(rendered) : null;
+    }
+    case 'pragmaKey': {
+      const line = model.lines[token.line];
+      const rendered = line?.tokens[0]?.text === '#pragma' ? constantMarkdown(`#pragma ${token.text}`) : undefined;
+      return rendered ? markdown(rendered) : null;
+    }
+    case 'macro':
+    case 'macroDefinition': {
+      const m = model.macros.get(token.text);
+      if (!m) return null;
+      return markdown(fenced(`#define ${m.name} ${m.body.map((t) => t.text).join(' ')}`));
+    }
+    case 'directive': {
+      const line = model.lines[token.line];
+      const key = token.text === '#pragma' && line?.tokens[1] ? `#pragma ${line.tokens[1].text}` : token.text;
+      const rendered = constantMarkdown(key) ?? constantMarkdown(token.text);
+      return rendered ? markdown(rendered) : null;
+    }
+    default:
+      return null;
+  }
+}

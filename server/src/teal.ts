@@ -1,0 +1,57 @@
+// The seam between the server and the SDK's TEAL toolchain (assembler diagnostics, analysis, hover
+// docs). Features call these functions only, so swapping in richer SDK APIs touches this file alone.
+import type { TealDiagnostic } from '../../sdk/src/teal/types.js';
+import { renderConstantMarkdown, renderFieldMarkdown, renderOpcodeMarkdown } from '../../sdk/src/teal/docs/index.js';
+import { analyze, type Analysis } from '../../sdk/src/teal/assembler/index.js';
+import type { Mode } from './language.js';
+
+export type { Analysis };
+
+/** What the assembler knows about the whole program, for the status bar and mode filtering. */
+export interface ProgramFacts {
+  /** Assembled size in bytes (only when the program assembles without errors). */
+  size?: number;
+  version?: number;
+  mode?: Mode;
+}
+
+export interface Collected {
+  diagnostics: TealDiagnostic[];
+  program?: ProgramFacts;
+  /** The macro-expanded analysis (statements with provenance, labels, macros, stack states). */
+  analysis?: Analysis;
+}
+
+/**
+ * Runs the SDK assembler's analysis over a whole document. An exception inside the assembler is
+ * a bug there, not a problem in the user's file: it is reported once as a diagnostic on line 1 so
+ * the other features keep working.
+ */
+export function collectDiagnostics(source: string): Collected {
+  let analysis: Analysis;
+  try {
+    analysis = analyze(source);
+  } catch (e) {
+    const message = `internal assembler error: ${e instanceof Error ? e.message : String(e)}`;
+    return { diagnostics: [{ severity: 'warning', message, range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 }, code: 'internal' }] };
+  }
+  const program: ProgramFacts = { version: analysis.version };
+  if (analysis.program) program.size = analysis.program.length;
+  if (analysis.mode !== 'any') program.mode = analysis.mode;
+  return { diagnostics: analysis.diagnostics, program, analysis };
+}
+
+/** Hover Markdown for an opcode or pseudo-op as it is at `version` (the SDK's docs renderer). */
+export function opcodeMarkdown(name: string, version: number): string | undefined {
+  return renderOpcodeMarkdown(name, version);
+}
+
+/** Hover Markdown for a field of `group` as `opName` sees it. */
+export function fieldMarkdown(group: string, field: string, version: number, opName?: string): string | undefined {
+  return renderFieldMarkdown(group, field, version, opName);
+}
+
+/** Hover Markdown for a named `int` constant or a directive (`#define`, `#pragma version`). */
+export function constantMarkdown(name: string): string | undefined {
+  return renderConstantMarkdown(name);
+}
