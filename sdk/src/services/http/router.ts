@@ -1,0 +1,127 @@
+import { ValidationError } from '../../errors.js';
+import type { Handler } from './types.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
+
+export interface RouteOptions {
+  /** Served without the service's API token (e.g. `/versions`, `/health`). */
+  public?: boolean;
+  /** Overrides the service's request body limit for this route (bytes). */
+  maxBodyBytes?: number;
+}
+
+export interface Route {
+  method: HttpMethod;
+  pattern: string;
+  handler: Handler;
+  options: RouteOptions;
+}
+
+type Segment = { literal: string } | { param: string };
+
+interface CompiledRoute extends Route {
+  segments: Segment[];
+}
+
+export type RouteMatch =
+  | { kind: 'found'; route: Route; params: Record<string, string> }
+  | { kind: 'wrong-method'; allowed: HttpMethod[] }
+  | { kind: 'none' };
+
+function splitPath(path: string): string[] {
+  // A trailing slash names the same resource: "/v1/wallets/" is "/v1/wallets".
+  const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
+  return trimmed.split('/').slice(1);
+}
+
+function compile(pattern: string): Segment[] {
+  if (!pattern.startsWith('/')) throw new ValidationError(`route pattern must start with "/": ${JSON.stringify(pattern)}`);
+  return splitPath(pattern).map((s) => {
+    if (!s.startsWith(':')) return { literal: s };
+    const name = s.slice(1);
+    if (!/^[A-Za-z_][A-Za-z0-9_-]*$/.test(name)) throw new ValidationError(`bad path parameter name in route ${JSON.stringify(pattern)}`);
+    return { param: name };
+  });
+}
+
+/**
+ * Method + path table with `:name` parameters. Literal segments win over parameters at the same
+ * position, so `/v2/blocks/latest` can sit beside `/v2/blocks/:round` in either order.
+ */
+export class Router {
+  readonly #routes: CompiledRoute[] = [];
+
+  add(method: HttpMethod, pattern: string, handler: Handler, options: RouteOptions = {}): this {
+    const segments = compile(pattern);
+    const clash = this.#routes.find((r) => r.method === method && sameShape(r.segments, segments));
+    if (clash) throw new ValidationError(`route ${method} ${pattern} duplicates ${clash.method} ${clash.pattern}`);
+    this.#routes.push({ method, pattern, handler, options, segments });
+    return this;
+  }
+
+  get(pattern: string, handler: Handler, options?: RouteOptions): this {
+    return this.add('GET', pattern, handler, options);
+  }
+
+  post(pattern: string, handler: Handler, options?: RouteOptions): this {
+    return this.add('POST', pattern, handler, options);
+  }
+
+  put(pattern: string, handler: Handler, options?: RouteOptions): this {
+    return this.add('PUT', pattern, handler, options);
+  }
+
+  delete(pattern: string, handler: Handler, options?: RouteOptions): this {
+    return this.add('DELETE', pattern, handler, options);
+  }
+
+  routes(): readonly Route[] {
+    return this.#routes;
+  }
+
+  /** Throws ValidationError when a parameter is not valid percent-encoding. */
+  match(method: string, path: string): RouteMatch {
+    const parts = splitPath(path);
+    let best: { route: CompiledRoute; params: Record<string, string>; score: number } | undefined;
+    const allowed = new Set<HttpMethod>();
+    for (const route of this.#routes) {
+      const m = matchSegments(route.segments, parts);
+      if (!m) continue;
+      if (route.method !== method && !(method === 'HEAD' && route.method === 'GET')) {
+        allowed.add(route.method);
+        continue;
+      }
+      if (!best || m.score > best.score) best = { route, params: m.params, score: m.score };
+    }
+    if (best) return { kind: 'found', route: best.route, params: best.params };
+    if (allowed.size > 0) return { kind: 'wrong-method', allowed: [...allowed].sort() };
+    return { kind: 'none' };
+  }
+}
+
+function sameShape(a: Segment[], b: Segment[]): boolean {
+  return a.length === b.length && a.every((s, i) => ('literal' in s ? 'literal' in b[i]! && b[i]!.literal === s.literal : 'param' in b[i]!));
+}
+
+function matchSegments(segments: Segment[], parts: string[]): { params: Record<string, string>; score: number } | undefined {
+  if (segments.length !== parts.length) return undefined;
+  const params: Record<string, string> = {};
+  let score = 0;
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i]!;
+    const part = parts[i]!;
+    if ('literal' in seg) {
+      if (seg.literal !== part) return undefined;
+      // Earlier literal positions weigh more, so the most specific route wins.
+      score += 2 ** (segments.length - i);
+    } else {
+      if (part === '') return undefined;
+      try {
+        params[seg.param] = decodeURIComponent(part);
+      } catch {
+        throw new ValidationError(`path parameter ${seg.param} is not valid percent-encoding`);
+      }
+    }
+  }
+  return { params, score };
+}

@@ -1,0 +1,370 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DecodeError, TealworksError, ValidationError } from '../../errors.js';
+import { parseJson, stringifyJson, type JsonParseOptions, type JsonStringifyOptions } from '../../encoding/json.js';
+import { decodeMsgpack, encodeMsgpack, type MsgpackValue } from '../../encoding/msgpack.js';
+import { TokenChecker, type TokenAuth } from './auth.js';
+import {
+  BadRequestError,
+  HttpError,
+  InternalServerError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ServiceUnavailableError,
+  UnauthorizedError,
+} from './errors.js';
+import type { Router } from './router.js';
+import type { ErrorFormat, Reply, RequestContext, RequestLogHook } from './types.js';
+
+export const DEFAULT_MAX_BODY_BYTES = 1 << 20;
+const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
+
+/** A service is a router plus the conventions of its spec: token header, error shape, JSON style. */
+export interface ServiceDefinition {
+  name: string;
+  router: Router;
+  errors: ErrorFormat;
+  /** Omit for a service without an API token. */
+  auth?: TokenAuth;
+  /** How JSON replies are written (indent, key order, byte form). */
+  json?: JsonStringifyOptions;
+  maxBodyBytes?: number;
+  /** Answer CORS preflights and allow any origin (the token still guards every call). Default true. */
+  cors?: boolean;
+  /** Runs after the last in-flight request finished during close: flush state here. */
+  onClose?: () => Promise<void> | void;
+}
+
+export interface ServeOptions {
+  /** Default 127.0.0.1: a devnet is a local tool and must not listen on the network unasked. */
+  host?: string;
+  /** 0 (default) picks a free port. */
+  port?: number;
+  log?: RequestLogHook;
+  /** How long close() lets in-flight requests finish before cutting connections. */
+  closeTimeoutMs?: number;
+}
+
+export interface RunningService {
+  readonly name: string;
+  readonly host: string;
+  readonly port: number;
+  /** e.g. `http://127.0.0.1:40123` (no trailing slash). */
+  readonly url: string;
+  readonly server: Server;
+  /** Stops accepting, lets in-flight requests finish, then runs the service's flush. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Maps anything a handler throws to the status and client-facing message it deserves. */
+export function toHttpError(error: unknown): HttpError {
+  if (error instanceof HttpError) return error;
+  // Our own typed input errors explain the problem without echoing secrets (a project rule).
+  if (error instanceof ValidationError || error instanceof DecodeError) return new BadRequestError(error.message);
+  return new InternalServerError();
+}
+
+function failureName(error: unknown): string | undefined {
+  if (error instanceof HttpError && error.status < 500) return undefined;
+  if (error instanceof Error) return error.name;
+  return error === undefined ? undefined : typeof error;
+}
+
+interface Serialized {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array | undefined;
+}
+
+function serialize(reply: Reply, json: JsonStringifyOptions): Serialized {
+  const headers: Record<string, string> = { ...(reply.headers ?? {}) };
+  switch (reply.kind) {
+    case 'json':
+      headers['content-type'] = 'application/json';
+      return { status: reply.status, headers, body: new TextEncoder().encode(stringifyJson(reply.value, json) + '\n') };
+    case 'msgpack':
+      headers['content-type'] = 'application/msgpack';
+      return { status: reply.status, headers, body: encodeMsgpack(reply.value as MsgpackValue) };
+    case 'text':
+      headers['content-type'] = reply.contentType ?? 'text/plain; charset=utf-8';
+      return { status: reply.status, headers, body: new TextEncoder().encode(reply.text) };
+    case 'bytes':
+      headers['content-type'] = reply.contentType;
+      return { status: reply.status, headers, body: reply.bytes };
+    case 'empty':
+      return { status: reply.status, headers, body: undefined };
+  }
+}
+
+class Context implements RequestContext {
+  readonly #req: IncomingMessage;
+  readonly #limit: number;
+  #body: Promise<Uint8Array> | undefined;
+  bytesRead = 0;
+
+  constructor(
+    readonly service: string,
+    req: IncomingMessage,
+    readonly path: string,
+    readonly query: URLSearchParams,
+    readonly params: Readonly<Record<string, string>>,
+    limit: number,
+    readonly signal: AbortSignal,
+  ) {
+    this.#req = req;
+    this.#limit = limit;
+  }
+
+  get method(): string {
+    return this.#req.method ?? 'GET';
+  }
+
+  get headers() {
+    return this.#req.headers;
+  }
+
+  body(): Promise<Uint8Array> {
+    this.#body ??= this.#read();
+    return this.#body;
+  }
+
+  #read(): Promise<Uint8Array> {
+    const req = this.#req;
+    const declared = Number(req.headers['content-length'] ?? NaN);
+    if (Number.isFinite(declared) && declared > this.#limit) return Promise.reject(new PayloadTooLargeError(this.#limit));
+    return new Promise((resolve, reject) => {
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      let done = false;
+      const finish = (error?: unknown) => {
+        if (done) return;
+        done = true;
+        req.off('data', onData);
+        req.off('end', onEnd);
+        req.off('error', onError);
+        if (error) return reject(error);
+        const out = new Uint8Array(size);
+        let off = 0;
+        for (const c of chunks) {
+          out.set(c, off);
+          off += c.length;
+        }
+        resolve(out);
+      };
+      const onData = (chunk: Buffer) => {
+        size += chunk.length;
+        this.bytesRead = size;
+        if (size > this.#limit) {
+          req.pause();
+          finish(new PayloadTooLargeError(this.#limit));
+          return;
+        }
+        chunks.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      };
+      const onEnd = () => finish();
+      const onError = () => finish(new BadRequestError('request body could not be read'));
+      req.on('data', onData);
+      req.on('end', onEnd);
+      req.on('error', onError);
+    });
+  }
+
+  async json<T>(options?: JsonParseOptions): Promise<T | undefined> {
+    const bytes = await this.body();
+    if (bytes.length === 0) return undefined;
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      throw new BadRequestError('request body is not valid UTF-8');
+    }
+    if (text.trim() === '') return undefined;
+    try {
+      return parseJson<T>(text, options);
+    } catch (e) {
+      throw new BadRequestError(e instanceof TealworksError ? e.message : 'request body is not valid JSON');
+    }
+  }
+
+  async msgpack(): Promise<unknown> {
+    const bytes = await this.body();
+    if (bytes.length === 0) return undefined;
+    try {
+      return decodeMsgpack(bytes);
+    } catch (e) {
+      throw new BadRequestError(e instanceof TealworksError ? e.message : 'request body is not valid msgpack');
+    }
+  }
+
+  wantsMsgpack(): boolean {
+    if (this.query.get('format') === 'msgpack') return true;
+    const accept = this.#req.headers.accept ?? '';
+    return /application\/(x-)?msgpack/i.test(accept);
+  }
+}
+
+const CORS_HEADERS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+};
+
+class Service implements RunningService {
+  readonly server: Server;
+  readonly #def: ServiceDefinition;
+  readonly #opts: ServeOptions;
+  readonly #auth: TokenChecker | undefined;
+  readonly #inFlight = new Set<AbortController>();
+  #idle: (() => void) | undefined;
+  #closing: Promise<void> | undefined;
+  host = '';
+  port = 0;
+
+  constructor(def: ServiceDefinition, opts: ServeOptions) {
+    this.#def = def;
+    this.#opts = opts;
+    this.#auth = def.auth ? new TokenChecker(def.auth) : undefined;
+    this.server = createServer((req, res) => void this.#handle(req, res));
+  }
+
+  get name(): string {
+    return this.#def.name;
+  }
+
+  get url(): string {
+    const host = this.host.includes(':') ? `[${this.host}]` : this.host;
+    return `http://${host}:${this.port}`;
+  }
+
+  async listen(): Promise<void> {
+    const host = this.#opts.host ?? '127.0.0.1';
+    const port = this.#opts.port ?? 0;
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ValidationError(`port must be an integer in 0..65535, got ${port}`);
+    await new Promise<void>((resolve, reject) => {
+      const onError = (e: Error) => reject(e);
+      this.server.once('error', onError);
+      this.server.listen(port, host, () => {
+        this.server.off('error', onError);
+        resolve();
+      });
+    });
+    const addr = this.server.address() as AddressInfo;
+    this.host = addr.address;
+    this.port = addr.port;
+  }
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now();
+    const controller = new AbortController();
+    this.#inFlight.add(controller);
+    res.once('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    const method = (req.method ?? 'GET').toUpperCase();
+    let path = '/';
+    let ctx: Context | undefined;
+    let reply: Reply;
+    let failure: string | undefined;
+    try {
+      const url = new URL(req.url ?? '/', 'http://service.invalid');
+      path = url.pathname;
+      if (this.#closing) throw new ServiceUnavailableError();
+      if (method === 'OPTIONS' && (this.#def.cors ?? true)) {
+        reply = this.#preflight(path);
+      } else {
+        const match = this.#def.router.match(method, path);
+        if (match.kind === 'none') throw new NotFoundError(`no such endpoint: ${method} ${path}`);
+        if (match.kind === 'wrong-method') throw new MethodNotAllowedError(match.allowed);
+        const route = match.route;
+        if (this.#auth && !route.options.public && !this.#auth.accepts(req.headers)) throw new UnauthorizedError();
+        const limit = route.options.maxBodyBytes ?? this.#def.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+        ctx = new Context(this.#def.name, req, path, url.searchParams, match.params, limit, controller.signal);
+        reply = await route.handler(ctx);
+      }
+    } catch (error) {
+      failure = failureName(error);
+      const httpError = toHttpError(error);
+      reply = this.#def.errors(httpError);
+      if (httpError instanceof MethodNotAllowedError) reply = { ...reply, headers: { ...(reply.headers ?? {}), allow: httpError.allowed.join(', ') } };
+      // An oversized body is still arriving; do not keep reading it on a kept-alive connection.
+      if (httpError.status === 413) reply = { ...reply, headers: { ...(reply.headers ?? {}), connection: 'close' } };
+    }
+    let sent = 0;
+    try {
+      let out: Serialized;
+      try {
+        out = serialize(reply, this.#def.json ?? {});
+      } catch (error) {
+        failure ??= failureName(error);
+        out = serialize(this.#def.errors(new InternalServerError()), {});
+      }
+      if (this.#def.cors ?? true) Object.assign(out.headers, CORS_HEADERS);
+      if (this.#closing) out.headers.connection = 'close';
+      sent = out.body?.length ?? 0;
+      if (!res.headersSent && !res.destroyed) {
+        res.writeHead(out.status, { ...out.headers, 'content-length': String(sent) });
+        res.end(out.body);
+      }
+      if (out.headers.connection === 'close' && ctx && ctx.bytesRead > 0) res.once('finish', () => req.destroy());
+      this.#opts.log?.({
+        service: this.#def.name,
+        method,
+        path,
+        status: out.status,
+        durationMs: performance.now() - started,
+        requestBytes: ctx?.bytesRead ?? 0,
+        responseBytes: sent,
+        ...(failure ? { failure } : {}),
+      });
+    } catch {
+      // The log hook or the socket failed; neither may take the server down.
+    } finally {
+      this.#inFlight.delete(controller);
+      if (this.#inFlight.size === 0) this.#idle?.();
+    }
+  }
+
+  #preflight(path: string): Reply {
+    const allowed = new Set<string>();
+    for (const r of this.#def.router.routes()) {
+      if (this.#def.router.match(r.method, path).kind === 'found') allowed.add(r.method);
+    }
+    if (allowed.size === 0) throw new NotFoundError(`no such endpoint: OPTIONS ${path}`);
+    const headers: Record<string, string> = {
+      'access-control-allow-methods': [...allowed, 'OPTIONS'].join(', '),
+      'access-control-allow-headers': ['content-type', 'authorization', ...(this.#auth ? [this.#auth.headerName] : [])].join(', '),
+      'access-control-max-age': '600',
+      allow: [...allowed, 'OPTIONS'].join(', '),
+    };
+    return { kind: 'empty', status: 204, headers };
+  }
+
+  close(): Promise<void> {
+    this.#closing ??= this.#shutdown();
+    return this.#closing;
+  }
+
+  async #shutdown(): Promise<void> {
+    const closed = new Promise<void>((resolve) => this.server.close(() => resolve()));
+    this.server.closeIdleConnections();
+    const timeoutMs = this.#opts.closeTimeoutMs ?? DEFAULT_CLOSE_TIMEOUT_MS;
+    if (this.#inFlight.size > 0) {
+      const drained = new Promise<void>((resolve) => (this.#idle = resolve));
+      let timer: NodeJS.Timeout | undefined;
+      const expired = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
+      const outcome = await Promise.race([drained, expired]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') for (const c of this.#inFlight) c.abort();
+    }
+    // Whatever is left is idle keep-alive or a stuck client: cut it.
+    this.server.closeAllConnections();
+    await closed;
+    await this.#def.onClose?.();
+  }
+}
+
+/** Starts one service on its own port. */
+export async function serve(def: ServiceDefinition, options: ServeOptions = {}): Promise<RunningService> {
+  const service = new Service(def, options);
+  await service.listen();
+  return service;
+}

@@ -1,0 +1,50 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { JsonParseOptions } from '../../encoding/json.js';
+import type { HttpError } from './errors.js';
+
+/** What a route sees of a request. Bodies are read lazily and only once, within the size limit. */
+export interface RequestContext {
+  readonly service: string;
+  readonly method: string;
+  /** Path without the query string. */
+  readonly path: string;
+  readonly params: Readonly<Record<string, string>>;
+  readonly query: URLSearchParams;
+  readonly headers: IncomingHttpHeaders;
+  /** Aborted when the client goes away or the server is force-closed. */
+  readonly signal: AbortSignal;
+  body(): Promise<Uint8Array>;
+  /** Bigint-safe JSON; `undefined` for an empty body. Malformed text → BadRequestError. */
+  json<T = unknown>(options?: JsonParseOptions): Promise<T | undefined>;
+  /** Decoded msgpack; `undefined` for an empty body. Malformed bytes → BadRequestError. */
+  msgpack(): Promise<unknown>;
+  /** True when the caller asked for msgpack (`format=msgpack` or an msgpack Accept header). */
+  wantsMsgpack(): boolean;
+}
+
+export type Reply =
+  | { kind: 'json'; status: number; value: unknown; headers?: Record<string, string> }
+  | { kind: 'msgpack'; status: number; value: unknown; headers?: Record<string, string> }
+  | { kind: 'text'; status: number; text: string; contentType?: string; headers?: Record<string, string> }
+  | { kind: 'bytes'; status: number; bytes: Uint8Array; contentType: string; headers?: Record<string, string> }
+  | { kind: 'empty'; status: number; headers?: Record<string, string> };
+
+export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
+
+/** Renders a failure in the service's own error shape (JSON envelope, plain text, no content…). */
+export type ErrorFormat = (error: HttpError) => Reply;
+
+/** One line per request for a log hook. Carries no headers, query strings or bodies by design. */
+export interface RequestLogEntry {
+  service: string;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  requestBytes: number;
+  responseBytes: number;
+  /** Class name of an unexpected error, never its message (which might echo input). */
+  failure?: string;
+}
+
+export type RequestLogHook = (entry: RequestLogEntry) => void;
