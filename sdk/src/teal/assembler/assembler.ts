@@ -1,0 +1,981 @@
+/**
+ * The TEAL assembler: one pass over the source that expands macros, tracks stack types, emits
+ * bytes with placeholder branch offsets and constant references, then optimises constant blocks,
+ * shrinks v13 varint branches, resolves labels and (for v13 logicsigs) salts the program so its
+ * address is off the ed25519 curve. Behaviour and error texts follow the reference node's
+ * assembler, so that the same source gives the same bytes and the same verdicts.
+ */
+import { AssembleError, type PcMapping, type SourceRange, type TealDiagnostic } from '../types.js';
+import { MODE_APP } from '../spec/types.js';
+import { hashWithPrefix } from '../../crypto/hash.js';
+import { encodeAddress } from '../../encoding/address.js';
+import { ByteBuffer, putVarint, varintLength } from './bytes-buffer.js';
+import {
+  ASSEMBLER_DEFAULT_VERSION,
+  ASSEMBLER_MAX_VERSION,
+  BACK_BRANCH_VERSION,
+  NO_VERSION,
+  OFF_CURVE_VERSION,
+  OPTIMIZE_CONSTANTS_VERSION,
+  OP_BYTEC,
+  OP_BYTEC_0,
+  OP_BYTECBLOCK,
+  OP_INTC,
+  OP_INTC_0,
+  OP_INTCBLOCK,
+  OP_PUSHBYTES,
+  OP_PUSHINT,
+  SALT_SEARCH_LIMIT,
+} from './constants.js';
+import type { AssemblerContext, ConstRef } from './context.js';
+import { isEdwards25519Point } from './curve.js';
+import { goQuote, isGoBlank, parseBool, parseUint } from './goparse.js';
+import { macroNameProblem } from './macros.js';
+import { ASM, asmDefault, DEADENING, joinIntsOnOr, LITERAL_PSEUDOS, mergeProtos, PSEUDO_LITERAL_SPECS, PSEUDO_TABLE, pseudoSpec } from './op-assemblers.js';
+import { asmOp, firstVersionOf, type AsmOp } from './optable.js';
+import type { AnalyzedStatement, Analysis, AssembledProgram, AssembleOptions, InferredMode, LabelInfo, MacroInfo, StackSnapshot, TokenInfo } from './results.js';
+import { Avm, overlaps, StackAny, StackNone, StackZeroUint64, type StackType } from './stacktypes.js';
+import { replaceTemplateVariables } from './template.js';
+import { REFINERS, type Knowledge } from './type-refiners.js';
+import { rangeAfter, splitLines, tokenizeLine, tokenRange, type Token } from './tokenizer.js';
+
+export { ASSEMBLER_DEFAULT_VERSION, ASSEMBLER_MAX_VERSION } from './constants.js';
+export type * from './results.js';
+
+interface LabelRef {
+  pos: number;
+  label: Token;
+  offsetPos: number;
+  varint: boolean;
+}
+
+interface Edit {
+  pos: number;
+  oldLen: number;
+  bytes: Uint8Array;
+}
+
+function hexOf(b: Uint8Array): string {
+  let s = '';
+  for (const x of b) s += (x < 16 ? '0' : '') + x.toString(16);
+  return s;
+}
+
+function bytesKey(b: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
+  return s;
+}
+
+function keyBytes(k: string): Uint8Array {
+  const out = new Uint8Array(k.length);
+  for (let i = 0; i < k.length; i++) out[i] = k.charCodeAt(i);
+  return out;
+}
+
+
+function reJoin(instruction: string, args: readonly Token[]): string {
+  let s = instruction;
+  for (const t of args) s += ' ' + t.str;
+  return s;
+}
+
+/** Go's getImm: an immediate read for type refinement, tolerant of anything -256..255. */
+
+interface MacroEntry {
+  tokens: Token[];
+  info?: MacroInfo;
+}
+
+export class Assembler implements AssemblerContext {
+  version: number;
+  readonly forcedVersion: boolean;
+  readonly errors: TealDiagnostic[] = [];
+  readonly warnings: TealDiagnostic[] = [];
+  pending = new ByteBuffer(4096);
+
+  intc: bigint[] = [];
+  intcIndex = new Map<bigint, number>();
+  intcRefs: ConstRef[] = [];
+  cntIntcBlock = 0;
+  hasPseudoInt = false;
+
+  bytec: Uint8Array[] = [];
+  bytecIndex = new Map<string, number>();
+  bytecRefs: ConstRef[] = [];
+  cntBytecBlock = 0;
+  hasPseudoByte = false;
+
+  known: Knowledge = { stack: [], bottom: StackNone, deadcode: false, fp: -1, scratch: new Array<StackType>(256).fill(StackZeroUint64) };
+  typeTracking: boolean;
+
+  sourceLine = 0;
+  labels = new Map<string, number>();
+  labelRefs: LabelRef[] = [];
+  srcPc: number[] = [];
+  srcTok: Token[] = [];
+
+  hasStatefulOps = false;
+  /** Mode bits of fields used that are restricted to one mode (for the analysis view's mode guess). */
+  fieldModes = 0;
+  autoSalt: 'default' | 'on' | 'off' = 'default';
+  autoSaltToken: Token | undefined;
+  macros = new Map<string, MacroEntry>();
+
+  /** Analysis bookkeeping (only when requested). */
+  readonly analysis: boolean;
+  statements: AnalyzedStatement[] = [];
+  stmtPc: number[] = [];
+  labelInfos = new Map<string, LabelInfo>();
+  labelRefTokens: Token[] = [];
+  macroInfos: MacroInfo[] = [];
+
+  constructor(options: AssembleOptions, analysis: boolean) {
+    this.version = options.version ?? NO_VERSION;
+    this.forcedVersion = options.version !== undefined;
+    this.typeTracking = options.typetrack ?? true;
+    if (options.autosalt !== undefined) this.autoSalt = options.autosalt ? 'on' : 'off';
+    this.analysis = analysis;
+  }
+
+  // ---- diagnostics -------------------------------------------------------------------------
+
+  private diag(list: TealDiagnostic[], severity: 'error' | 'warning', tok: Token | undefined, message: string, after = false, code?: string): void {
+    const d: TealDiagnostic = { severity, message, range: zeroRange(0) };
+    if (tok) {
+      const own = after ? rangeAfter(tok) : tokenRange(tok);
+      if (tok.use) {
+        d.range = tokenRange(tok.use);
+        d.definition = own;
+        if (tok.macros) d.macros = [...tok.macros];
+      } else d.range = own;
+    }
+    if (code) d.code = code;
+    list.push(d);
+  }
+
+  error(tok: Token | undefined, message: string, code?: string): void {
+    this.diag(this.errors, 'error', tok, message, false, code);
+  }
+
+  errorAfter(tok: Token, message: string, code?: string): void {
+    this.diag(this.errors, 'error', tok, message, true, code);
+  }
+
+  errorAtLine(line: number, message: string): void {
+    this.errors.push({ severity: 'error', message, range: zeroRange(line) });
+  }
+
+  warn(tok: Token | undefined, message: string): void {
+    this.diag(this.warnings, 'warning', tok, message);
+  }
+
+  typeError(tok: Token, message: string): void {
+    if (this.typeTracking) this.error(tok, message, 'type');
+  }
+
+  // ---- driver --------------------------------------------------------------------------------
+
+  parse(text: string): void {
+    if (this.version > ASSEMBLER_MAX_VERSION) {
+      this.errorAtLine(0, `Can not assemble version ${this.version}`);
+      return;
+    }
+    if (isGoBlank(text)) {
+      this.errorAtLine(0, 'Cannot assemble empty program text');
+      return;
+    }
+    const { lines, tooLong } = splitLines(text);
+    for (let ln = 0; ln < lines.length; ln++) {
+      this.sourceLine = ln;
+      const tokens = tokenizeLine(lines[ln]!, ln);
+      if (tokens.length > 0 && tokens[0]!.str.charCodeAt(0) === 35) {
+        const first = tokens[0]!;
+        const directive = first.str.slice(1);
+        if (directive === 'pragma') this.pragma(tokens);
+        else if (directive === 'define') this.define(tokens);
+        else this.error(first, `unknown directive: ${directive}`, 'directive');
+        continue;
+      }
+      this.statements_(tokens);
+    }
+    if (tooLong !== undefined) this.errorAtLine(tooLong, 'line too long');
+
+    if (this.version >= OPTIMIZE_CONSTANTS_VERSION || this.version === NO_VERSION) {
+      this.optimizeInts();
+      this.optimizeBytes();
+    }
+    this.findBranchSizes();
+    this.resolveLabels();
+  }
+
+  /**
+   * Runs the statements of one line. Macros are expanded lazily, left to right, and `;` cuts
+   * statements only after expansion (so one use can end or start statements). Lazily matters:
+   * settling the version at a line's first statement can delete macros used later on the line.
+   */
+  private statements_(tokens: Token[]): void {
+    let toks = tokens;
+    let start = 0;
+    let i = 0;
+    const checkMacros = this.macros.size > 0;
+    while (i < toks.length) {
+      const tok = toks[i]!;
+      const macro = checkMacros || this.macros.size > 0 ? this.macros.get(tok.str) : undefined;
+      if (macro) {
+        const use = tok.use ?? tok;
+        const chain = tok.macros ? [...tok.macros, tok.str] : [tok.str];
+        const body = macro.tokens;
+        const expanded: Token[] = new Array(body.length - 1);
+        for (let j = 1; j < body.length; j++) expanded[j - 1] = { ...body[j]!, use, macros: chain };
+        toks = toks.slice(0, i).concat(expanded, toks.slice(i + 1));
+        if (this.analysis && macro.info) macro.info.uses.push(tokenInfo(tok));
+        continue;
+      }
+      if (tok.str === ';') {
+        if (i > start) this.statement(toks.slice(start, i));
+        start = i + 1;
+      }
+      i++;
+    }
+    if (toks.length > start) this.statement(start === 0 ? toks : toks.slice(start));
+  }
+
+  private statement(tokens: Token[]): void {
+    let current = tokens;
+    if (this.version === NO_VERSION) {
+      this.version = ASSEMBLER_DEFAULT_VERSION;
+      this.recheckMacroNames();
+    }
+    const stmt: AnalyzedStatement | undefined = this.analysis ? { tokens: current.map(tokenInfo) } : undefined;
+    let stmtIndex = -1;
+    if (stmt) {
+      stmtIndex = this.statements.length;
+      this.statements.push(stmt);
+      this.stmtPc.push(-1);
+    }
+    const opstring = current[0]!.str;
+    if (opstring.charCodeAt(opstring.length - 1) === 58) {
+      const name = opstring.slice(0, -1);
+      if (this.macros.has(name)) this.error(current[0], `Cannot create label with same name as macro: ${name}`, 'label');
+      else this.createLabel(current[0]!, name);
+      if (stmt) stmt.label = name;
+      current = current.slice(1);
+      if (current.length === 0) return;
+    }
+    const mnemonic = current[0]!;
+    const args = current.slice(1);
+    if (stmt) {
+      stmt.op = mnemonic.str;
+      if (!this.known.deadcode) stmt.stackBefore = this.snapshot();
+    }
+    const found = this.getSpec(mnemonic, args.length);
+    if (!found) return;
+    const [spec, expandedName] = found;
+    this.recordSource(mnemonic);
+    if (stmt) this.stmtPc[stmtIndex] = this.pending.length;
+    if (spec.modes === MODE_APP) this.hasStatefulOps = true;
+    let opArgs = spec.args;
+    let opReturns = spec.returns;
+    const refine = Object.hasOwn(REFINERS, spec.real) ? REFINERS[spec.real] : undefined;
+    if (refine) {
+      const r = refine(this.known, args);
+      if (r.error) this.typeError(mnemonic, r.error);
+      if (r.args) opArgs = r.args;
+      if (r.returns) opReturns = r.returns;
+    }
+    this.trackStack(opArgs, opReturns, expandedName, mnemonic, args);
+    const asm = Object.hasOwn(ASM, spec.real) ? ASM[spec.real]! : asmDefault;
+    asm(this, spec, mnemonic, args);
+    if (DEADENING.has(spec.name)) {
+      this.known.stack = [];
+      this.known.deadcode = true;
+    }
+    if (spec.name === 'callsub') this.labelKnowledge();
+    if (stmt && !this.known.deadcode) stmt.stackAfter = this.snapshot();
+  }
+
+  private lastSnap: StackSnapshot | undefined;
+  private lastSnapStack: StackType[] = [];
+
+  /** The tracked stack as names; consecutive statements usually share one (after of one = before of the next). */
+  private snapshot(): StackSnapshot {
+    const stack = this.known.stack;
+    const exact = this.known.bottom.avm === Avm.None;
+    const prev = this.lastSnap;
+    if (prev && prev.exact === exact && this.lastSnapStack.length === stack.length && this.lastSnapStack.every((t, i) => t === stack[i])) return prev;
+    const snap: StackSnapshot = { types: stack.map((t) => t.name), exact };
+    this.lastSnap = snap;
+    this.lastSnapStack = stack.slice();
+    return snap;
+  }
+
+  private recordSource(tok: Token): void {
+    const pc = this.pending.length;
+    const n = this.srcPc.length;
+    if (n > 0 && this.srcPc[n - 1] === pc) this.srcTok[n - 1] = tok;
+    else {
+      this.srcPc.push(pc);
+      this.srcTok.push(tok);
+    }
+  }
+
+  private getSpec(mnemonic: Token, argCount: number): [AsmOp, string] | undefined {
+    const name = mnemonic.str;
+    const pseudo = Object.hasOwn(PSEUDO_TABLE, name) ? PSEUDO_TABLE[name] : undefined;
+    if (pseudo || LITERAL_PSEUDOS.has(name)) {
+      let spec: AsmOp | undefined;
+      if (LITERAL_PSEUDOS.has(name)) spec = PSEUDO_LITERAL_SPECS[name]!;
+      else {
+        const real = pseudo![argCount];
+        if (real !== undefined) {
+          spec = pseudoSpec(name, real, this.version);
+        } else {
+          const counts = Object.keys(pseudo!).map(Number);
+          this.error(mnemonic, `${name} expects ${joinIntsOnOr('immediate argument', counts)}`, 'immediates');
+          const merged = mergeProtos(Object.values(pseudo!).map((r) => asmOp(r, this.version) ?? asmOp(r, ASSEMBLER_MAX_VERSION)!));
+          if (!merged) return undefined;
+          spec = { name, real: '(mock)', opcode: -1, prefix: undefined, size: 0, modes: 0, introduced: merged.introduced, args: merged.args, returns: merged.returns, immediates: [], spec: undefined };
+        }
+      }
+      if (spec.introduced > Math.max(1, this.version)) {
+        this.error(mnemonic, `${name} opcode with ${joinIntsOnOr('immediate', [argCount])} was introduced in v${spec.introduced}`, 'version');
+      }
+      return [spec, argCount === 0 ? `${name} without immediates` : name];
+    }
+    const spec = asmOp(name, this.version);
+    if (!spec) {
+      const first = firstVersionOf(name);
+      if (first !== undefined && first > this.version) this.error(mnemonic, `${name} opcode was introduced in v${first}`, 'version');
+      else this.error(mnemonic, `unknown opcode: ${name}`, 'unknown-opcode');
+      return undefined;
+    }
+    return [spec, spec.name];
+  }
+
+  private trackStack(args: StackType[], returns: StackType[], instruction: string, mnemonic: Token, immArgs: Token[]): void {
+    const k = this.known;
+    if (k.deadcode) return;
+    const argcount = args.length;
+    if (argcount > k.stack.length && k.bottom.avm === Avm.None) {
+      this.typeError(mnemonic, `${reJoin(instruction, immArgs)} expects ${argcount} stack arguments but stack height is ${k.stack.length}`);
+    } else {
+      for (let i = argcount - 1; i >= 0; i--) {
+        const want = args[i]!;
+        const got = k.stack.length ? k.stack.pop()! : k.bottom;
+        if (!overlaps(got, want)) this.typeError(mnemonic, `${reJoin(instruction, immArgs)} arg ${i} wanted type ${want.name} got ${got.name}`);
+      }
+    }
+    for (const r of returns) k.stack.push(r);
+  }
+
+  /** Narrows the first `any` among the just-pushed results to a field's type. */
+  refineReturn(spec: AsmOp, t: StackType): void {
+    const k = this.known;
+    if (k.deadcode) return;
+    const end = k.stack.length;
+    for (let i = Math.max(0, end - spec.returns.length); i < end; i++) {
+      if (k.stack[i]!.avm === Avm.Any) {
+        k.stack[i] = t;
+        return;
+      }
+    }
+  }
+
+  private labelKnowledge(): void {
+    if (this.known.deadcode) this.resetKnowledge();
+  }
+
+  private resetKnowledge(): void {
+    const k = this.known;
+    k.stack = [];
+    k.bottom = StackAny;
+    k.fp = -1;
+    k.deadcode = false;
+    k.scratch.fill(StackAny);
+  }
+
+  private createLabel(tok: Token, name: string): void {
+    if (this.labels.has(name)) this.error(tok, `duplicate label ${goQuote(name)}`, 'label');
+    this.labels.set(name, this.pending.length);
+    this.labelKnowledge();
+    if (this.analysis) {
+      const existing = this.labelInfos.get(name);
+      if (!existing) this.labelInfos.set(name, { name, definition: tokenInfo(tok), references: [], macroBodyMentions: [] });
+    }
+  }
+
+  referLabel(pos: number, label: Token, offsetPos: number, varint: boolean): void {
+    this.labelRefs.push({ pos, label, offsetPos, varint });
+    if (this.analysis) this.labelRefTokens.push(label);
+  }
+
+  // ---- directives ----------------------------------------------------------------------------
+
+  private pragma(tokens: Token[]): void {
+    if (tokens[0]!.str !== '#pragma') return this.error(tokens[0], `invalid syntax: ${tokens[0]!.str}`);
+    if (tokens.length < 2) return this.error(tokens[0], 'empty pragma', 'pragma');
+    const key = tokens[1]!.str;
+    const extra = () => this.error(tokens[3], `unexpected extra tokens:${reJoin('', tokens.slice(3))}`, 'pragma');
+    switch (key) {
+      case 'version': {
+        if (tokens.length < 3) return this.error(tokens[1], 'no version value', 'pragma');
+        if (tokens.length > 3) return extra();
+        if (this.pending.length > 0) return this.error(tokens[0], '#pragma version is only allowed before instructions', 'pragma');
+        const value = tokens[2]!.str;
+        const ver = parseUint(value);
+        if (ver === undefined) return this.error(tokens[2], `bad #pragma version: ${goQuote(value)}`, 'pragma');
+        if (ver > BigInt(ASSEMBLER_MAX_VERSION)) return this.error(tokens[2], `unsupported version: ${ver}`, 'pragma');
+        const v = Number(ver);
+        if (this.version === NO_VERSION) {
+          this.version = v;
+          if (!this.recheckMacroNames()) this.error(tokens[2], 'version is incompatible with defined macros', 'pragma');
+          return;
+        }
+        if (this.version !== v) this.error(tokens[2], `version mismatch: assembling v${v} with v${this.version} assembler`, 'pragma');
+        return;
+      }
+      case 'typetrack': {
+        if (tokens.length < 3) return this.error(tokens[1], 'no typetrack value', 'pragma');
+        if (tokens.length > 3) return extra();
+        const value = tokens[2]!.str;
+        const on = parseBool(value);
+        if (on === undefined) return this.error(tokens[2], `bad #pragma typetrack: ${goQuote(value)}`, 'pragma');
+        if (!this.typeTracking && on) this.resetKnowledge();
+        this.typeTracking = on;
+        return;
+      }
+      case 'autosalt': {
+        if (tokens.length < 3) return this.error(tokens[1], 'no autosalt value', 'pragma');
+        if (tokens.length > 3) return extra();
+        if (this.pending.length > 0) return this.error(tokens[0], '#pragma autosalt is only allowed before instructions', 'pragma');
+        const value = tokens[2]!.str;
+        const on = parseBool(value);
+        if (on === undefined) return this.error(tokens[2], `bad #pragma autosalt: ${goQuote(value)}`, 'pragma');
+        this.autoSalt = on ? 'on' : 'off';
+        this.autoSaltToken = tokens[0];
+        return;
+      }
+      default:
+        return this.error(tokens[0], `unsupported pragma directive: ${goQuote(key)}`, 'pragma');
+    }
+  }
+
+  private define(tokens: Token[]): void {
+    if (tokens[0]!.str !== '#define') return this.error(tokens[0], `invalid syntax: ${tokens[0]!.str}`);
+    if (tokens.length < 3) return this.error(tokens[tokens.length - 1], 'define directive requires a name and body', 'macro');
+    const nameTok = tokens[1]!;
+    const name = nameTok.str;
+    const problem = macroNameProblem(name, this.version === NO_VERSION ? undefined : this.version, this.labels);
+    if (problem) return this.error(nameTok, problem, 'macro');
+    const saved = this.macros.get(name);
+    const entry: MacroEntry = { tokens: tokens.slice(1) };
+    this.macros.set(name, entry);
+    const cycle = this.findCycle(name);
+    if (cycle) {
+      if (saved) this.macros.set(name, saved);
+      else this.macros.delete(name);
+      return this.error(nameTok, `macro expansion cycle discovered: ${cycle.join(' -> ')}`, 'macro');
+    }
+    if (this.analysis) {
+      if (saved?.info) saved.info.current = false;
+      entry.info = { name, definition: tokenRange(nameTok), body: tokens.slice(2).map(tokenInfo), uses: [], current: true };
+      this.macroInfos.push(entry.info);
+    }
+  }
+
+  /** A path from the new macro back to itself through body tokens, depth first as the reference searches. */
+  private findCycle(start: string): string[] | undefined {
+    const dead = new Set<string>();
+    const walk = (name: string, path: string[]): string[] | undefined => {
+      const m = this.macros.get(name);
+      if (!m) return undefined;
+      if (path.length > 0 && name === path[0]) return [...path, name];
+      if (dead.has(name)) return undefined;
+      path.push(name);
+      for (let i = 1; i < m.tokens.length; i++) {
+        const found = walk(m.tokens[i]!.str, path);
+        if (found) return found;
+      }
+      path.pop();
+      if (path.length > 0) dead.add(name);
+      return undefined;
+    };
+    return walk(start, []);
+  }
+
+  /** Re-applies the version-dependent name rules once the version is known; returns false if any macro was dropped. */
+  private recheckMacroNames(): boolean {
+    let ok = true;
+    for (const [name, entry] of [...this.macros]) {
+      const problem = macroNameProblem(name, this.version, this.labels);
+      if (problem) {
+        this.error(entry.tokens[0], problem, 'macro');
+        this.macros.delete(name);
+        if (entry.info) entry.info.current = false;
+        ok = false;
+      }
+    }
+    return ok;
+  }
+
+  // ---- constants -----------------------------------------------------------------------------
+
+  writeIntc(index: number, tok: Token): void {
+    if (index <= 3) this.pending.byte(OP_INTC_0 + index);
+    else {
+      if (index > 0xff) return this.error(tok, 'cannot have more than 256 int constants');
+      this.pending.byte(OP_INTC);
+      this.pending.byte(index);
+    }
+    if (index >= this.intc.length) this.error(tok, `intc ${index} is not defined`);
+  }
+
+  writeBytec(index: number, tok: Token): void {
+    if (index <= 3) this.pending.byte(OP_BYTEC_0 + index);
+    else {
+      if (index > 0xff) return this.error(tok, 'cannot have more than 256 byte constants');
+      this.pending.byte(OP_BYTEC);
+      this.pending.byte(index);
+    }
+    if (index >= this.bytec.length) this.error(tok, `bytec ${index} is not defined`);
+  }
+
+  intLiteral(value: bigint, tok: Token): void {
+    this.hasPseudoInt = true;
+    let index = this.intcIndex.get(value);
+    if (index === undefined) {
+      if (this.cntIntcBlock > 0) return this.error(tok, `value ${value} does not appear in existing intcblock`);
+      index = this.intc.length;
+      this.intc.push(value);
+      this.intcIndex.set(value, index);
+    }
+    this.intcRefs.push({ pos: this.pending.length, key: value });
+    this.writeIntc(index, tok);
+  }
+
+  byteLiteral(value: Uint8Array, tok: Token): void {
+    this.hasPseudoByte = true;
+    const key = bytesKey(value);
+    let index = this.bytecIndex.get(key);
+    if (index === undefined) {
+      if (this.cntBytecBlock > 0) return this.error(tok, `value 0x${hexOf(value)} does not appear in existing bytecblock`);
+      index = this.bytec.length;
+      this.bytec.push(value);
+      this.bytecIndex.set(key, index);
+    }
+    this.bytecRefs.push({ pos: this.pending.length, key });
+    this.writeBytec(index, tok);
+  }
+
+  setIntc(values: bigint[]): void {
+    this.intc = values;
+    this.intcIndex = new Map();
+    values.forEach((v, i) => {
+      if (!this.intcIndex.has(v)) this.intcIndex.set(v, i);
+    });
+  }
+
+  setBytec(values: Uint8Array[]): void {
+    this.bytec = values;
+    this.bytecIndex = new Map();
+    values.forEach((v, i) => {
+      const k = bytesKey(v);
+      if (!this.bytecIndex.has(k)) this.bytecIndex.set(k, i);
+    });
+  }
+
+  private optimizeInts(): void {
+    if (this.cntIntcBlock > 0) return;
+    const refs = this.intcRefs;
+    this.intcRefs = [];
+    const block = this.optimizeConstants(
+      refs,
+      this.intc,
+      (v, single, idx) => (single ? pushIntBytes(v as bigint) : constRefBytes(OP_INTC_0, OP_INTC, idx)),
+      (op) => (op >= OP_INTC_0 && op <= OP_INTC_0 + 3 ? 1 : op === OP_INTC ? 2 : 0),
+      'intReference',
+    );
+    if (block) this.setIntc(block as bigint[]);
+  }
+
+  private optimizeBytes(): void {
+    if (this.cntBytecBlock > 0) return;
+    const refs = this.bytecRefs;
+    this.bytecRefs = [];
+    const keys = this.bytec.map(bytesKey);
+    const block = this.optimizeConstants(
+      refs,
+      keys,
+      (k, single, idx) => (single ? pushBytesBytes(keyBytes(k as string)) : constRefBytes(OP_BYTEC_0, OP_BYTEC, idx)),
+      (op) => (op >= OP_BYTEC_0 && op <= OP_BYTEC_0 + 3 ? 1 : op === OP_BYTEC ? 2 : 0),
+      'byteReference',
+    );
+    if (block) this.setBytec((block as string[]).map(keyBytes));
+  }
+
+  /** Most-referenced constants first (stable), singletons become push ops; returns the new block. */
+  private optimizeConstants(
+    refs: ConstRef[],
+    block: readonly (bigint | string)[],
+    encode: (key: bigint | string, singleton: boolean, index: number) => Uint8Array,
+    lengthOf: (op: number) => number,
+    refKind: string,
+  ): (bigint | string)[] | undefined {
+    const freq = new Map<bigint | string, number>();
+    const order: (bigint | string)[] = [];
+    for (const v of block) {
+      if (!freq.has(v)) {
+        freq.set(v, 0);
+        order.push(v);
+      }
+    }
+    for (const r of refs) {
+      const f = freq.get(r.key);
+      if (f === undefined) {
+        this.errorAtLine(this.sourceLine, `value not found in constant block: ${String(r.key)}`);
+        return undefined;
+      }
+      freq.set(r.key, f + 1);
+    }
+    const entries = order.map((v) => ({ v, f: freq.get(v)! }));
+    for (const e of entries) {
+      if (e.f === 0) {
+        this.errorAtLine(this.sourceLine, `member of constant block is not used: ${String(e.v)}`);
+        return undefined;
+      }
+    }
+    const sorted = entries.map((e, i) => ({ ...e, i })).sort((a, b) => b.f - a.f || a.i - b.i);
+    const newIndex = new Map<bigint | string, { idx: number; single: boolean }>();
+    sorted.forEach((e, idx) => {
+      if (!newIndex.has(e.v)) newIndex.set(e.v, { idx, single: e.f === 1 });
+    });
+    const raw = this.pending.data;
+    const edits: Edit[] = [];
+    for (const r of refs) {
+      const ni = newIndex.get(r.key)!;
+      const oldLen = lengthOf(raw[r.pos]!);
+      if (oldLen === 0) {
+        this.errorAtLine(this.sourceLine, `unexpected op at ${refKind}: ${raw[r.pos] ?? 0}`);
+        return undefined;
+      }
+      edits.push({ pos: r.pos, oldLen, bytes: encode(r.key, ni.single, ni.idx) });
+    }
+    edits.sort((a, b) => a.pos - b.pos);
+    this.applyEdits(edits);
+    const out: (bigint | string)[] = [];
+    for (const e of sorted) {
+      if (e.f === 1) break;
+      out.push(e.v);
+    }
+    return out;
+  }
+
+  /** Splices edits into the pending bytes and moves every recorded position accordingly. */
+  private applyEdits(edits: Edit[]): void {
+    if (edits.length === 0) return;
+    const raw = this.pending.view();
+    let total = 0;
+    for (const e of edits) total += e.bytes.length - e.oldLen;
+    const out = new Uint8Array(raw.length + total);
+    const cum = new Int32Array(raw.length + 1);
+    let running = 0;
+    let prev = 0;
+    let w = 0;
+    for (const e of edits) {
+      for (let p = prev; p < e.pos + e.oldLen; p++) cum[p] = running;
+      out.set(raw.subarray(prev, e.pos), w);
+      w += e.pos - prev;
+      out.set(e.bytes, w);
+      w += e.bytes.length;
+      running += e.bytes.length - e.oldLen;
+      prev = e.pos + e.oldLen;
+    }
+    for (let p = prev; p <= raw.length; p++) cum[p] = running;
+    out.set(raw.subarray(prev), w);
+    for (const r of this.intcRefs) r.pos += cum[r.pos]!;
+    for (const r of this.bytecRefs) r.pos += cum[r.pos]!;
+    for (const [name, pos] of this.labels) this.labels.set(name, pos + cum[pos]!);
+    for (const r of this.labelRefs) {
+      r.pos += cum[r.pos]!;
+      r.offsetPos += cum[r.offsetPos]!;
+    }
+    for (let i = 0; i < this.srcPc.length; i++) this.srcPc[i]! += cum[this.srcPc[i]!]!;
+    for (let i = 0; i < this.stmtPc.length; i++) if (this.stmtPc[i]! >= 0) this.stmtPc[i]! += cum[this.stmtPc[i]!]!;
+    this.pending.replace(out);
+  }
+
+  // ---- branches --------------------------------------------------------------------------------
+
+  private findBranchSizes(): void {
+    for (;;) {
+      const edits: Edit[] = [];
+      for (const r of this.labelRefs) {
+        if (!r.varint) continue;
+        const dest = this.labels.get(r.label.str);
+        if (dest === undefined) continue;
+        const opPos = r.pos - 1;
+        if (dest === opPos) continue;
+        const jump = dest < opPos ? dest - opPos : dest - r.offsetPos;
+        const needed = varintLength(jump);
+        const oldLen = r.offsetPos - r.pos;
+        if (needed < oldLen) edits.push({ pos: r.pos, oldLen, bytes: new Uint8Array(needed) });
+      }
+      if (edits.length === 0) return;
+      edits.sort((a, b) => a.pos - b.pos);
+      this.applyEdits(edits);
+    }
+  }
+
+  private resolveLabels(): void {
+    const raw = this.pending.data;
+    const len = this.pending.length;
+    const reported = new Set<string>();
+    for (const r of this.labelRefs) {
+      const name = r.label.str;
+      const dest = this.labels.get(name);
+      if (dest === undefined) {
+        if (!reported.has(name)) this.error(r.label, `reference to undefined label ${goQuote(name)}`, 'label');
+        reported.add(name);
+        continue;
+      }
+      if (this.version <= 1 && dest === len) this.error(r.label, `label ${goQuote(name)} is too far away`, 'label');
+      if (this.version < BACK_BRANCH_VERSION && dest < r.offsetPos) {
+        this.error(r.label, `label ${goQuote(name)} is a back reference, back jump support was introduced in v4`, 'label');
+        continue;
+      }
+      let jump = dest - r.offsetPos;
+      if (r.varint) {
+        const opPos = r.pos - 1;
+        if (dest === opPos) {
+          this.error(r.label, `branch to start of same instruction: ${goQuote(name)} `, 'label');
+          continue;
+        }
+        if (dest < opPos) jump = dest - opPos;
+        const size = r.offsetPos - r.pos;
+        const limit = 2 ** (7 * size - 1);
+        if (jump < -limit || jump >= limit) {
+          this.error(r.label, `label ${goQuote(name)} is too far away`, 'label');
+          continue;
+        }
+        putVarint(raw, r.pos, jump);
+      } else {
+        if (jump > 0x7fff || jump < -0x8000) {
+          this.error(r.label, `label ${goQuote(name)} is too far away`, 'label');
+          continue;
+        }
+        raw[r.pos] = (jump >> 8) & 0xff;
+        raw[r.pos + 1] = jump & 0xff;
+      }
+    }
+  }
+
+  // ---- finalisation ------------------------------------------------------------------------------
+
+  private prependCBlocks(intc: readonly bigint[]): [Uint8Array, number] {
+    const pre = new ByteBuffer(64);
+    pre.uvarint(this.version === NO_VERSION ? (1n << 64n) - 1n : this.version);
+    if (intc.length > 0 && this.cntIntcBlock === 0) {
+      pre.byte(OP_INTCBLOCK);
+      pre.uvarint(intc.length);
+      for (const v of intc) pre.uvarint(v);
+    }
+    if (this.bytec.length > 0 && this.cntBytecBlock === 0) {
+      pre.byte(OP_BYTECBLOCK);
+      pre.uvarint(this.bytec.length);
+      for (const b of this.bytec) {
+        pre.uvarint(b.length);
+        pre.bytes(b);
+      }
+    }
+    const prefix = pre.view();
+    const out = new Uint8Array(prefix.length + this.pending.length);
+    out.set(prefix);
+    out.set(this.pending.view(), prefix.length);
+    return [out, prefix.length];
+  }
+
+  /** Size of the version and automatic constant blocks that will precede the code. */
+  prefixLength(): number {
+    const saved = this.pending;
+    this.pending = new ByteBuffer(1);
+    const [, len] = this.prependCBlocks(this.intc);
+    this.pending = saved;
+    return len;
+  }
+
+  finalize(): [Uint8Array, number] | undefined {
+    const [program, prefixLen] = this.prependCBlocks(this.intc);
+    if (!this.shouldAutoSalt(program)) return [program, prefixLen];
+    if (this.intc.length > 0 && this.cntIntcBlock === 0) {
+      const salted = [...this.intc, 0n];
+      for (let s = 0; s < SALT_SEARCH_LIMIT; s++) {
+        salted[salted.length - 1] = BigInt(s);
+        const [candidate, pl] = this.prependCBlocks(salted);
+        if (!hashOnCurve(candidate)) return [candidate, pl];
+      }
+      this.errorAtLine(this.sourceLine, 'could not find an automatic intcblock salt that yields an off-curve program');
+      return undefined;
+    }
+    const candidate = new Uint8Array(program.length + 3);
+    candidate.set(program);
+    candidate[program.length] = OP_INTCBLOCK;
+    candidate[program.length + 1] = 1;
+    for (let s = 0; s < SALT_SEARCH_LIMIT; s++) {
+      candidate[program.length + 2] = s;
+      if (!hashOnCurve(candidate)) return [candidate, prefixLen];
+    }
+    this.errorAtLine(this.sourceLine, 'could not find a trailing intcblock salt that yields an off-curve program');
+    return undefined;
+  }
+
+  private shouldAutoSalt(program: Uint8Array): boolean {
+    if (this.autoSalt === 'off') {
+      if (!this.hasStatefulOps && hashOnCurve(program)) this.warn(this.autoSaltToken, '#pragma autosalt false leaves program hash on curve');
+      return false;
+    }
+    if (this.autoSalt === 'on') {
+      if (this.hasStatefulOps) this.warn(this.autoSaltToken, '#pragma autosalt true used with stateful opcodes');
+      return hashOnCurve(program);
+    }
+    const v = this.version === NO_VERSION ? Number.MAX_SAFE_INTEGER : this.version;
+    return v >= OFF_CURVE_VERSION && !this.hasStatefulOps && hashOnCurve(program);
+  }
+
+  sourceMap(prefixLen: number): PcMapping[] {
+    const out: PcMapping[] = new Array(this.srcPc.length);
+    for (let i = 0; i < this.srcPc.length; i++) {
+      const tok = this.srcTok[i]!;
+      const m: PcMapping = { pc: this.srcPc[i]! + prefixLen, use: tokenRange(tok.use ?? tok) };
+      if (tok.use) m.definition = tokenRange(tok);
+      out[i] = m;
+    }
+    return out;
+  }
+}
+
+
+function hashOnCurve(program: Uint8Array): boolean {
+  return isEdwards25519Point(programHash(program));
+}
+
+/** The logicsig account hash: sha512_256("Program" || program). */
+export function programHash(program: Uint8Array): Uint8Array {
+  return hashWithPrefix('Program', program);
+}
+
+function zeroRange(line: number): SourceRange {
+  return { line, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 };
+}
+
+function tokenInfo(t: Token): TokenInfo {
+  const info: TokenInfo = { text: t.str, range: tokenRange(t.use ?? t) };
+  if (t.use) {
+    info.definition = tokenRange(t);
+    if (t.macros) info.macros = t.macros;
+  }
+  return info;
+}
+
+
+function constRefBytes(op0: number, opN: number, index: number): Uint8Array {
+  return index <= 3 ? Uint8Array.of(op0 + index) : Uint8Array.of(opN, index & 0xff);
+}
+
+function pushIntBytes(v: bigint): Uint8Array {
+  const b = new ByteBuffer(11);
+  b.byte(OP_PUSHINT);
+  b.uvarint(v);
+  return b.view().slice();
+}
+
+function pushBytesBytes(v: Uint8Array): Uint8Array {
+  const b = new ByteBuffer(v.length + 6);
+  b.byte(OP_PUSHBYTES);
+  b.uvarint(v.length);
+  b.bytes(v);
+  return b.view().slice();
+}
+
+
+// ---- public entry points ------------------------------------------------------------------------
+
+
+function run(source: string, options: AssembleOptions, analysis: boolean): { asm: Assembler; program?: Uint8Array; prefixLen: number } {
+  const text = options.templateVars ? replaceTemplateVariables(source, options.templateVars) : source;
+  const asm = new Assembler(options, analysis);
+  asm.parse(text);
+  if (asm.errors.length === 0) {
+    const done = asm.finalize();
+    if (done && asm.errors.length === 0) return { asm, program: done[0], prefixLen: done[1] };
+  }
+  return { asm, prefixLen: asm.prefixLength() };
+}
+
+function resultOf(asm: Assembler, program: Uint8Array, prefixLen: number): AssembledProgram {
+  let map: PcMapping[] | undefined;
+  return {
+    program,
+    version: asm.version === NO_VERSION ? ASSEMBLER_DEFAULT_VERSION : asm.version,
+    address: encodeAddress(programHash(program)),
+    // Built on first use: most callers only want the bytes.
+    get sourceMap(): PcMapping[] {
+      return (map ??= asm.sourceMap(prefixLen));
+    },
+    warnings: asm.warnings,
+    stateful: asm.hasStatefulOps,
+  };
+}
+
+/** Assembles TEAL source; throws AssembleError carrying every diagnostic if it does not assemble. */
+export function assemble(source: string, options: AssembleOptions = {}): AssembledProgram {
+  const { asm, program, prefixLen } = run(source, options, false);
+  if (!program) throw new AssembleError([...asm.errors, ...asm.warnings]);
+  return resultOf(asm, program, prefixLen);
+}
+
+/** Like assemble, but never throws: the result when it assembled, and all diagnostics either way. */
+export function assembleCollect(source: string, options: AssembleOptions = {}): { result?: AssembledProgram; diagnostics: TealDiagnostic[] } {
+  const { asm, program, prefixLen } = run(source, options, false);
+  const diagnostics = [...asm.errors, ...asm.warnings];
+  return program ? { result: resultOf(asm, program, prefixLen), diagnostics } : { diagnostics };
+}
+
+/** The expanded program as an editor needs it: statements with pcs and stack states, labels, macros, diagnostics. */
+export function analyze(source: string, options: AssembleOptions = {}): Analysis {
+  const { asm, program, prefixLen } = run(source, options, true);
+  const pcOf = (i: number) => (asm.stmtPc[i]! >= 0 ? asm.stmtPc[i]! + prefixLen : undefined);
+  asm.statements.forEach((s, i) => {
+    const pc = pcOf(i);
+    if (pc !== undefined) s.pc = pc;
+  });
+  for (const tok of asm.labelRefTokens) asm.labelInfos.get(tok.str)?.references.push(tokenInfo(tok));
+  for (const m of asm.macroInfos) {
+    for (const t of m.body) asm.labelInfos.get(t.text)?.macroBodyMentions.push(t);
+  }
+  for (const info of asm.labelInfos.values()) {
+    const pos = asm.labels.get(info.name);
+    if (pos !== undefined) info.pc = pos + prefixLen;
+  }
+  const mode: InferredMode =
+    asm.hasStatefulOps || asm.fieldModes & MODE_APP ? 'application' : asm.fieldModes & 1 || usesLogicSigOnly(asm) ? 'logicsig' : 'any';
+  const result: Analysis = {
+    version: asm.version === NO_VERSION ? ASSEMBLER_DEFAULT_VERSION : asm.version,
+    mode,
+    statements: asm.statements,
+    labels: [...asm.labelInfos.values()],
+    macros: asm.macroInfos,
+    diagnostics: [...asm.errors, ...asm.warnings],
+  };
+  if (program) result.program = program;
+  return result;
+}
+
+function usesLogicSigOnly(asm: Assembler): boolean {
+  const v = asm.version === NO_VERSION ? 1 : asm.version;
+  for (const s of asm.statements) {
+    if (s.op && asmOp(s.op, v)?.modes === 1) return true;
+  }
+  return false;
+}
+
