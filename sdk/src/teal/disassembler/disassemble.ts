@@ -1,0 +1,130 @@
+import { programHashIsOnCurve } from '../oncurve.js';
+import { decodeProgram, type DecodedInstruction, type DecodedProgram } from './decode.js';
+import { describeBytes, hexLiteral } from './format.js';
+
+/** First version whose stateless programs must have an off-curve hash (auto-salt applies). */
+export const OFF_CURVE_VERSION = 13;
+
+export interface DisassembleOptions {
+  /** Print absolute pcs instead of `labelN` names (not reassemblable; for reading). */
+  numericTargets?: boolean;
+  /**
+   * Throw DisassembleError when a branch targets something other than an instruction start or the
+   * program end (default true). With false such targets get a name but no `labelN:` line, as the
+   * reference prints them — the text then does not reassemble.
+   */
+  strictTargets?: boolean;
+}
+
+export interface Disassembly {
+  text: string;
+  version: number;
+  /** For every instruction, the 0-based line of `text` that shows it. */
+  lines: { pc: number; line: number }[];
+  /** Branch target pc → label name. */
+  labels: Map<number, string>;
+  /** True when `#pragma autosalt false` was printed (v13+ stateless program hashing on curve). */
+  autosaltOff: boolean;
+  decoded: DecodedProgram;
+}
+
+/** Bytes → TEAL text that reassembles to the same bytes. Throws DisassembleError for bad input. */
+export function disassemble(program: Uint8Array, options: DisassembleOptions = {}): string {
+  return disassembleDetailed(program, options).text;
+}
+
+/** Names branch targets `label1`, `label2`, … in order of first reference (a `proto` counts). */
+function nameLabels(instructions: DecodedInstruction[]): Map<number, string> {
+  const labels = new Map<number, string>();
+  const name = (pc: number): void => {
+    if (!labels.has(pc)) labels.set(pc, `label${labels.size + 1}`);
+  };
+  for (const ins of instructions) {
+    // A subroutine entry must carry a label even when nothing calls it: the assembler only
+    // accepts `proto` right after a label.
+    if (ins.op.name === 'proto') name(ins.pc);
+    for (const target of ins.targets) name(target);
+  }
+  return labels;
+}
+
+export function disassembleDetailed(program: Uint8Array, options: DisassembleOptions = {}): Disassembly {
+  const decoded = decodeProgram(program, { checkTargets: options.strictTargets ?? true });
+  const labels = nameLabels(decoded.instructions);
+  const out: string[] = [`#pragma version ${decoded.version}`];
+  const autosaltOff = decoded.version >= OFF_CURVE_VERSION && !decoded.hasStatefulOps && programHashIsOnCurve(program);
+  if (autosaltOff) out.push('#pragma autosalt false');
+
+  const constants: ConstantBlocks = { intc: [], bytec: [] };
+  const lines: { pc: number; line: number }[] = [];
+  const targetName = (target: number): string => (options.numericTargets ? String(target) : labels.get(target)!);
+  for (const ins of decoded.instructions) {
+    const label = labels.get(ins.pc);
+    if (label !== undefined && !options.numericTargets) out.push(`${label}:`);
+    lines.push({ pc: ins.pc, line: out.length });
+    out.push(formatInstruction(ins, constants, targetName));
+  }
+  const endLabel = labels.get(program.length);
+  if (endLabel !== undefined && !options.numericTargets) out.push(`${endLabel}:`);
+  return { text: out.join('\n') + '\n', version: decoded.version, lines, labels, autosaltOff, decoded };
+}
+
+/** The constant blocks seen so far (in byte order), for `intc`/`bytec` comments. */
+export interface ConstantBlocks {
+  intc: bigint[];
+  bytec: Uint8Array[];
+}
+
+function constantComment(opName: string, index: number, constants: ConstantBlocks): string {
+  if (opName === 'intc' || opName.startsWith('intc_')) {
+    const v = constants.intc[index];
+    return v === undefined ? '' : ` // ${v}`;
+  }
+  if (opName === 'bytec' || opName.startsWith('bytec_')) {
+    const v = constants.bytec[index];
+    return v === undefined ? '' : ` // ${describeBytes(v)}`;
+  }
+  return '';
+}
+
+/** One instruction in the reference's text form. Updates `constants` on a cblock. */
+export function formatInstruction(ins: DecodedInstruction, constants: ConstantBlocks, targetName: (pc: number) => string): string {
+  const name = ins.op.name;
+  let out = name;
+  for (const imm of ins.immediates) {
+    out += ' ';
+    switch (imm.encoding) {
+      case 'uint8':
+        out += imm.field ? imm.field.name : String(imm.value);
+        out += constantComment(name, imm.value, constants);
+        break;
+      case 'int8':
+        out += String(imm.value);
+        break;
+      case 'varuint':
+        out += imm.value.toString();
+        break;
+      case 'bytes':
+        out += `${hexLiteral(imm.value)} // ${describeBytes(imm.value)}`;
+        break;
+      case 'uints':
+        if (name === 'intcblock') constants.intc = imm.values;
+        out += imm.values.join(' ');
+        break;
+      case 'bytesList':
+        if (name === 'bytecblock') constants.bytec = imm.values;
+        out += imm.values.map(hexLiteral).join(' ');
+        break;
+      case 'label':
+      case 'varintLabel':
+        out += targetName(imm.target);
+        break;
+      case 'labels':
+        out += imm.targets.map(targetName).join(' ');
+        break;
+    }
+  }
+  const shortForm = /^(intc|bytec)_(\d)$/.exec(name);
+  if (shortForm) out += constantComment(name, Number(shortForm[2]), constants);
+  return out;
+}
