@@ -457,8 +457,9 @@ function source(bytes: Uint8Array, options: DecodeOptions): Uint8Array {
 }
 
 function plainView(bytes: Uint8Array): Uint8Array {
-  // msgpackr returns bin values as subarrays of its input's class; keep them plain Uint8Arrays.
-  return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // Always a fresh view: msgpackr caches a `dataView` property on the array it is given, which
+  // must not land on the caller's object; and bins come out as plain Uint8Arrays, not Buffers.
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /**

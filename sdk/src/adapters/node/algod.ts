@@ -1,0 +1,223 @@
+import { toBase64 } from '../../encoding/base64.js';
+import { HttpClient, pathOf } from '../http/client.js';
+import { HttpError } from '../http/errors.js';
+import { arr, bytes, camelize, obj, str } from '../wire.js';
+import { BaseNodeAdapter, simulateRequestBody } from './adapter.js';
+import { TransactionNotFoundError } from './errors.js';
+import { httpClientFor, type ConnectionOptions } from '../http/connection.js';
+import { toAccountInfo, toAppInfo, toAssetInfo, toBlockInfo, toBox, toNodeStatus, toPending, toSimulateResult, toSuggestedParams, toSupply, toSyncRound } from './normalize.js';
+import type { AccountInfo, AppInfo, AssetInfo, BlockInfo, BoxValue, CompileResult, NodeStatus, PendingTransaction, SimulateOptions, SimulateResult, SuggestedParams, Supply } from './types.js';
+import type { NodeVersion } from './v1-model.js';
+import { toNodeVersion } from './v1-model.js';
+
+export const ALGOD_TOKEN_HEADER = 'X-Algo-API-Token';
+
+export type AccountExclude = 'all' | 'none' | 'created-apps-params' | 'created-assets-params';
+
+/** Box names go on the wire as `b64:<base64>`, the one encoding that carries any bytes. */
+export function boxNameParam(name: Uint8Array): string {
+  return `b64:${toBase64(name)}`;
+}
+
+/**
+ * The public network's node API (`/v2`, token header `X-Algo-API-Token`), normalised into the
+ * same model as the node service. Also offers the /v2-only reads the SDK uses (boxes, proofs,
+ * compile) as thin typed calls.
+ */
+export class AlgodAdapter extends BaseNodeAdapter {
+  readonly kind = 'algod' as const;
+  readonly http: HttpClient;
+
+  constructor(options: ConnectionOptions | HttpClient) {
+    super();
+    this.http = options instanceof HttpClient ? options : httpClientFor(options, ALGOD_TOKEN_HEADER);
+  }
+
+  async health(): Promise<void> {
+    await this.http.send({ method: 'GET', path: '/health' });
+  }
+
+  async ready(): Promise<void> {
+    await this.http.send({ method: 'GET', path: '/ready' });
+  }
+
+  async versions(): Promise<NodeVersion> {
+    return toNodeVersion(await this.http.json({ method: 'GET', path: '/versions' }));
+  }
+
+  async genesis(): Promise<unknown> {
+    return this.http.json({ method: 'GET', path: '/genesis' });
+  }
+
+  async status(): Promise<NodeStatus> {
+    return toNodeStatus(await this.http.json({ method: 'GET', path: '/v2/status' }));
+  }
+
+  async waitForBlockAfter(round: bigint, options: { signal?: AbortSignal } = {}): Promise<NodeStatus> {
+    const body = await this.http.json({ method: 'GET', path: pathOf('v2', 'status', 'wait-for-block-after', round), timeoutMs: 90_000, ...(options.signal ? { signal: options.signal } : {}) });
+    return toNodeStatus(body);
+  }
+
+  async suggestedParams(): Promise<SuggestedParams> {
+    return toSuggestedParams(await this.http.json({ method: 'GET', path: '/v2/transactions/params' }));
+  }
+
+  protected async postRaw(raw: Uint8Array, signal?: AbortSignal): Promise<string> {
+    const body = await this.http.json({ method: 'POST', path: '/v2/transactions', body: raw, contentType: 'application/x-binary', idempotent: false, ...(signal ? { signal } : {}) });
+    return str(obj(body, 'submit').txId, 'txId');
+  }
+
+  async pending(txid: string): Promise<PendingTransaction> {
+    try {
+      return toPending(await this.http.msgpack({ method: 'GET', path: pathOf('v2', 'transactions', 'pending', txid), query: { format: 'msgpack' } }), txid);
+    } catch (e) {
+      if (e instanceof HttpError && e.status === 404) throw new TransactionNotFoundError(txid);
+      throw e;
+    }
+  }
+
+  /** The pool's transactions (`max` 0 or unset = all). */
+  async pendingTransactions(query: { max?: number } = {}): Promise<{ totalTransactions: bigint; transactions: PendingTransaction[] }> {
+    return pendingList(await this.http.msgpack({ method: 'GET', path: '/v2/transactions/pending', query: { format: 'msgpack', max: query.max || undefined } }));
+  }
+
+  async pendingByAddress(address: string, query: { max?: number } = {}): Promise<{ totalTransactions: bigint; transactions: PendingTransaction[] }> {
+    return pendingList(await this.http.msgpack({ method: 'GET', path: pathOf('v2', 'accounts', address, 'transactions', 'pending'), query: { format: 'msgpack', max: query.max || undefined } }));
+  }
+
+  async account(address: string, options: { exclude?: AccountExclude | readonly AccountExclude[] } = {}): Promise<AccountInfo> {
+    const exclude = typeof options.exclude === 'string' ? [options.exclude] : options.exclude;
+    return toAccountInfo(await this.http.json({ method: 'GET', path: pathOf('v2', 'accounts', address), query: { exclude } }));
+  }
+
+  async accountAsset(address: string, assetId: bigint): Promise<unknown> {
+    return camelize(await this.http.json({ method: 'GET', path: pathOf('v2', 'accounts', address, 'assets', assetId) }));
+  }
+
+  async accountApplication(address: string, appId: bigint): Promise<unknown> {
+    return camelize(await this.http.json({ method: 'GET', path: pathOf('v2', 'accounts', address, 'applications', appId) }));
+  }
+
+  async accountAssets(address: string, query: { limit?: number; next?: string } = {}): Promise<unknown> {
+    return camelize(await this.http.json({ method: 'GET', path: pathOf('v2', 'accounts', address, 'assets'), query: { limit: query.limit || undefined, next: query.next || undefined } }));
+  }
+
+  async accountApplications(address: string, query: { limit?: number; next?: string; include?: 'params' } = {}): Promise<unknown> {
+    return camelize(await this.http.json({ method: 'GET', path: pathOf('v2', 'accounts', address, 'applications'), query: { limit: query.limit || undefined, next: query.next || undefined, include: query.include } }));
+  }
+
+  async asset(id: bigint): Promise<AssetInfo> {
+    return toAssetInfo(await this.http.json({ method: 'GET', path: pathOf('v2', 'assets', id) }));
+  }
+
+  async application(id: bigint): Promise<AppInfo> {
+    return toAppInfo(await this.http.json({ method: 'GET', path: pathOf('v2', 'applications', id) }));
+  }
+
+  async box(appId: bigint, name: Uint8Array): Promise<BoxValue> {
+    return toBox(await this.http.json({ method: 'GET', path: pathOf('v2', 'applications', appId, 'box'), query: { name: boxNameParam(name) } }));
+  }
+
+  /** Box names of an application (`max` 0 or unset = all). */
+  async boxes(appId: bigint, query: { max?: number } = {}): Promise<Uint8Array[]> {
+    const body = obj(await this.http.json({ method: 'GET', path: pathOf('v2', 'applications', appId, 'boxes'), query: { max: query.max || undefined } }), 'boxes');
+    return arr(body.boxes, 'boxes.boxes').map((b, i) => bytes(obj(b, `boxes[${i}]`).name, `boxes[${i}].name`));
+  }
+
+  async block(round: bigint, options: { headerOnly?: boolean } = {}): Promise<BlockInfo> {
+    return toBlockInfo(await this.http.msgpack({ method: 'GET', path: pathOf('v2', 'blocks', round), query: { format: 'msgpack', 'header-only': options.headerOnly ? true : undefined } }));
+  }
+
+  async blockHash(round: bigint): Promise<string> {
+    return str(obj(await this.http.json({ method: 'GET', path: pathOf('v2', 'blocks', round, 'hash') }), 'block hash').blockHash, 'blockHash');
+  }
+
+  async blockTxids(round: bigint): Promise<string[]> {
+    const body = obj(await this.http.json({ method: 'GET', path: pathOf('v2', 'blocks', round, 'txids') }), 'block txids');
+    return arr(body.blockTxids, 'blockTxids').map((t, i) => str(t, `blockTxids[${i}]`));
+  }
+
+  async transactionProof(round: bigint, txid: string, options: { hashType?: 'sha512_256' | 'sha256' } = {}): Promise<unknown> {
+    return this.http.msgpack({ method: 'GET', path: pathOf('v2', 'blocks', round, 'transactions', txid, 'proof'), query: { format: 'msgpack', hashtype: options.hashType } });
+  }
+
+  async lightBlockHeaderProof(round: bigint): Promise<unknown> {
+    return camelize(await this.http.json({ method: 'GET', path: pathOf('v2', 'blocks', round, 'lightheader', 'proof') }));
+  }
+
+  async stateProof(round: bigint): Promise<unknown> {
+    return camelize(await this.http.json({ method: 'GET', path: pathOf('v2', 'stateproofs', round) }));
+  }
+
+  async supply(): Promise<Supply> {
+    return toSupply(await this.http.json({ method: 'GET', path: '/v2/ledger/supply' }));
+  }
+
+  async simulate(signed: readonly Uint8Array[], options: SimulateOptions = {}): Promise<SimulateResult> {
+    const body = await this.http.json({ method: 'POST', path: '/v2/transactions/simulate', body: simulateRequestBody(signed, options), contentType: 'application/msgpack', idempotent: true });
+    return toSimulateResult(body);
+  }
+
+  async getSyncRound(): Promise<bigint | undefined> {
+    try {
+      return toSyncRound(await this.http.json({ method: 'GET', path: '/v2/ledger/sync' }));
+    } catch (e) {
+      if (e instanceof HttpError && e.status === 404) return undefined;
+      throw e;
+    }
+  }
+
+  async setSyncRound(round: bigint): Promise<void> {
+    await this.http.send({ method: 'POST', path: pathOf('v2', 'ledger', 'sync', round), idempotent: true });
+  }
+
+  async unsetSyncRound(): Promise<void> {
+    await this.http.send({ method: 'DELETE', path: '/v2/ledger/sync' });
+  }
+
+  /** Decoded with `Map`s: delta maps are keyed by structs and integers, not only strings. */
+  async deltas(round: bigint): Promise<unknown> {
+    return this.http.msgpack({ method: 'GET', path: pathOf('v2', 'deltas', round), query: { format: 'msgpack' } }, { maps: true });
+  }
+
+  async transactionGroupDeltas(round: bigint): Promise<unknown> {
+    return this.http.msgpack({ method: 'GET', path: pathOf('v2', 'deltas', round, 'txn', 'group'), query: { format: 'msgpack' } }, { maps: true });
+  }
+
+  async deltasForTransactionGroup(id: string): Promise<unknown> {
+    return this.http.msgpack({ method: 'GET', path: pathOf('v2', 'deltas', 'txn', 'group', id), query: { format: 'msgpack' } }, { maps: true });
+  }
+
+  async setBlockTimestampOffset(seconds: number): Promise<void> {
+    await this.http.send({ method: 'POST', path: pathOf('v2', 'devmode', 'blocks', 'offset', seconds), idempotent: true });
+  }
+
+  async getBlockTimestampOffset(): Promise<number> {
+    return Number(obj(await this.http.json({ method: 'GET', path: '/v2/devmode/blocks/offset' }), 'offset').offset);
+  }
+
+  async compile(source: string): Promise<CompileResult> {
+    const body = obj(await this.http.json({ method: 'POST', path: '/v2/teal/compile', body: source, contentType: 'text/plain', idempotent: true }), 'compile');
+    return { hash: str(body.hash, 'compile.hash'), program: bytes(body.result, 'compile.result') };
+  }
+
+  async disassemble(program: Uint8Array): Promise<string> {
+    const body = obj(await this.http.json({ method: 'POST', path: '/v2/teal/disassemble', body: program, contentType: 'application/x-binary', idempotent: true }), 'disassemble');
+    return str(body.result, 'disassemble.result');
+  }
+
+  async close(): Promise<void> {
+    await this.http.close();
+  }
+
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}
+
+function pendingList(body: unknown): { totalTransactions: bigint; transactions: PendingTransaction[] } {
+  const o = obj(body, 'pending transactions');
+  const list = arr(o['top-transactions'], 'top-transactions').map((t) => toPending({ txn: t }));
+  const total = o['total-transactions'];
+  return { totalTransactions: typeof total === 'bigint' ? total : BigInt((total as number | undefined) ?? list.length), transactions: list };
+}

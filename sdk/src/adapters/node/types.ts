@@ -1,0 +1,191 @@
+/**
+ * One typed model for both node APIs (the /v1 node service and the public /v2 node API). Every
+ * uint64 is a bigint; members a service does not report are absent, never zero-filled.
+ */
+
+export interface NodeStatus {
+  lastRound: bigint;
+  lastVersion: string;
+  nextVersion: string;
+  nextVersionRound: bigint;
+  nextVersionSupported: boolean;
+  stoppedAtUnsupportedRound: boolean;
+  /** Nanoseconds. */
+  timeSinceLastRound: bigint;
+  /** Nanoseconds. */
+  catchupTime: bigint;
+  hasSyncedSinceStartup?: boolean;
+}
+
+export interface SuggestedParams {
+  /** Fee per byte, micro-units (may be 0). */
+  feePerByte: bigint;
+  /** The protocol minimum fee; a transaction pays at least this even when `feePerByte` is 0. */
+  minFee: bigint;
+  /** Latest round: the natural first-valid round. */
+  lastRound: bigint;
+  genesisId: string;
+  genesisHash: Uint8Array;
+  consensusVersion: string;
+}
+
+export interface SubmitResult {
+  /** Id of the first transaction submitted. */
+  txid: string;
+  /** True when the first attempt's outcome was unknown and the transaction was found at the node rather than sent again. */
+  recoveredAfterFailure?: boolean;
+}
+
+/** Pending-pool condition (node-service.md "States"). */
+export type PendingState = 'committed' | 'in-pool' | 'rejected';
+
+export interface PendingTransaction {
+  state: PendingState;
+  /** 0n while not committed. */
+  confirmedRound: bigint;
+  /** Non-empty: this node evicted the transaction (other nodes may still commit it). */
+  poolError: string;
+  txid?: string;
+  sender?: string;
+  assetIndex?: bigint;
+  applicationIndex?: bigint;
+  logs?: Uint8Array[];
+  /** Decoded signed transaction, as the service returned it. */
+  txn?: unknown;
+  innerTxns?: PendingTransaction[];
+}
+
+export interface AssetHolding {
+  assetId: bigint;
+  amount: bigint;
+  frozen: boolean;
+}
+
+export interface AssetParams {
+  creator: string;
+  total: bigint;
+  decimals: number;
+  defaultFrozen: boolean;
+  name?: string;
+  unitName?: string;
+  url?: string;
+  metadataHash?: Uint8Array;
+  manager?: string;
+  reserve?: string;
+  freeze?: string;
+  clawback?: string;
+}
+
+export interface AssetInfo {
+  index: bigint;
+  params: AssetParams;
+}
+
+export interface StateSchema {
+  numUint: number;
+  numByteSlice: number;
+}
+
+export interface TealKeyValue {
+  key: Uint8Array;
+  /** bytes for byte-slice values, bigint for uint values. */
+  value: Uint8Array | bigint;
+}
+
+export interface AppParams {
+  creator?: string;
+  approvalProgram: Uint8Array;
+  clearStateProgram: Uint8Array;
+  globalState: TealKeyValue[];
+  globalSchema?: StateSchema;
+  localSchema?: StateSchema;
+  extraProgramPages?: number;
+}
+
+export interface AppInfo {
+  id: bigint;
+  params: AppParams;
+}
+
+export interface AccountInfo {
+  address: string;
+  amount: bigint;
+  amountWithoutPendingRewards: bigint;
+  pendingRewards: bigint;
+  rewards: bigint;
+  round: bigint;
+  /** `Offline`, `Online` or `NotParticipating` (both spellings of the last one fold to this). */
+  status: string;
+  minBalance?: bigint;
+  authAddress?: string;
+  assets: AssetHolding[];
+  createdAssets: AssetInfo[];
+  createdApps: AppInfo[];
+}
+
+export interface BoxValue {
+  name: Uint8Array;
+  value: Uint8Array;
+  round?: bigint;
+}
+
+export interface BlockInfo {
+  round: bigint;
+  /** Seconds since the epoch. */
+  timestamp: bigint;
+  genesisId?: string;
+  genesisHash?: Uint8Array;
+  proposer?: string;
+  /** The service's block record, decoded but otherwise untouched. */
+  raw: unknown;
+}
+
+export interface Supply {
+  round: bigint;
+  totalMoney: bigint;
+  onlineMoney: bigint;
+}
+
+export interface SimulateOptions {
+  allowEmptySignatures?: boolean;
+  allowUnnamedResources?: boolean;
+  allowMoreLogging?: boolean;
+  extraOpcodeBudget?: number;
+  round?: bigint;
+  execTrace?: boolean;
+  fixSigners?: boolean;
+}
+
+export interface SimulatedTxn {
+  result: PendingTransaction;
+  missingSignature?: boolean;
+  appBudgetConsumed?: number;
+  logicSigBudgetConsumed?: number;
+  fixedSigner?: string;
+  raw: unknown;
+}
+
+export interface SimulateResult {
+  /** False on any failure; the older (version 1) responses also count a missing signature as failure. */
+  wouldSucceed: boolean;
+  /** Path to the failing transaction (top index, inner index, …); empty on success. */
+  failedAt: number[];
+  failureMessage?: string;
+  lastRound?: bigint;
+  version?: number;
+  txns: SimulatedTxn[];
+  appBudgetAdded?: number;
+  appBudgetConsumed?: number;
+  raw: unknown;
+}
+
+export interface CompileResult {
+  hash: string;
+  program: Uint8Array;
+}
+
+export interface WaitOptions {
+  /** Rounds to wait after the current one before giving up. Default 10. */
+  maxRounds?: number;
+  signal?: AbortSignal;
+}
