@@ -1,4 +1,4 @@
-import { readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { BenchEntry, BenchModule } from './lib.js';
@@ -41,5 +41,17 @@ for (const mod of modules) {
   for (const r of rows) console.log(line(r));
   for (const e of entries) all.push({ name: e.name, unit: e.unit, ours: e.ours, peer: e.peer, ratio: e.ratio });
 }
-writeFileSync(join(here, 'results.json'), JSON.stringify(all, null, 2) + '\n');
-console.log(`\nwrote ${all.length} figures to bench/results.json`);
+// A partial run (`npm run bench -- NAME`) refreshes its own figures and keeps the others'.
+const resultsPath = join(here, 'results.json');
+let merged = all;
+if (wanted.length > 0 && existsSync(resultsPath)) {
+  try {
+    const previous = JSON.parse(readFileSync(resultsPath, 'utf8')) as BenchEntry[];
+    const fresh = new Set(all.map((e) => e.name));
+    merged = [...previous.filter((e) => !fresh.has(e.name)), ...all];
+  } catch {
+    merged = all;
+  }
+}
+writeFileSync(resultsPath, JSON.stringify(merged, null, 2) + '\n');
+console.log(`\nwrote ${all.length} figures to bench/results.json (${merged.length} in the file)`);
