@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node.js';
 import { StatusItem, type DocumentInfo } from './status.js';
+import { registerCommands } from './commands.js';
 
 let client: LanguageClient | undefined;
 
@@ -23,6 +24,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     outputChannelName: 'Tealworks TEAL',
   };
   client = new LanguageClient('tealworks', 'Tealworks TEAL', serverOptions, clientOptions);
+
+  registerCommands(context, () => client);
 
   const status = new StatusItem();
   context.subscriptions.push(status);

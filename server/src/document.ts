@@ -41,6 +41,11 @@ export interface DocumentModel {
 export interface ModelOptions {
   /** A mode to assume when the source does not reveal one. */
   defaultMode?: Mode;
+  /**
+   * Build without the assembler (no diagnostics, program or analysis): for completion and hover
+   * while the analysis of a fresh edit is still pending. `mode` carries over the last analysed mode.
+   */
+  light?: { mode?: Mode };
 }
 
 export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'>, options: ModelOptions = {}): DocumentModel {
@@ -86,12 +91,14 @@ export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'
     labels,
     diagnostics: [],
   };
-  const collected = collectDiagnostics(text);
-  model.diagnostics = collected.diagnostics;
-  if (collected.analysis) model.analysis = collected.analysis;
-  if (collected.program) model.program = collected.program;
+  const collected = options.light ? undefined : collectDiagnostics(text);
+  if (collected) {
+    model.diagnostics = collected.diagnostics;
+    if (collected.analysis) model.analysis = collected.analysis;
+    if (collected.program) model.program = collected.program;
+  }
   // The assembler sees through macros, so its verdict on the mode wins over the token sniff.
-  const mode = collected.program?.mode ?? sniffMode(model);
+  const mode = collected?.program?.mode ?? sniffMode(model) ?? options.light?.mode;
   if (mode) model.mode = mode;
   else if (options.defaultMode) {
     model.mode = options.defaultMode;

@@ -12,10 +12,24 @@ import { buildModel, type DocumentModel, type ModelOptions } from './document.js
 import type { Mode } from './language.js';
 import { complete, resolveCompletion } from './features/completion.js';
 import { diagnostics } from './features/diagnostics.js';
-import { foldingRanges } from './features/folding.js';
 import { hover } from './features/hover.js';
 import { semanticTokens, semanticTokensLegend } from './features/semanticTokens.js';
 import { documentInfo, documentInfoNotification, documentInfoRequest } from './features/status.js';
+import { definition, highlights, prepareRename, references, rename } from './features/navigation.js';
+import { documentSymbols, flatSymbols } from './features/symbols.js';
+import { WorkspaceFiles } from './features/workspaceFiles.js';
+import { allFoldingRanges } from './features/folds.js';
+import { selectionRanges } from './features/selection.js';
+import { formatEdits } from './features/format.js';
+import { inlayHints } from './features/inlayHints.js';
+import { codeLenses } from './features/codeLens.js';
+import { codeActions } from './features/codeActions.js';
+import { signatureHelp } from './features/signatureHelp.js';
+import { lints } from './features/lints.js';
+import { labelHover } from './features/labelHover.js';
+import { readSettings, DEFAULT_SETTINGS, type FeatureSettings } from './features/settings.js';
+import { assembled, assembledRequest, expandedRequest, expandedText, pcLocation, pcLocationRequest } from './features/commands.js';
+import { CodeActionKind } from 'vscode-languageserver';
 
 export const SERVER_NAME = 'tealworks-teal';
 export const SERVER_VERSION = '0.1.0';
@@ -27,14 +41,22 @@ export interface ServerOptions {
 
 interface InitOptions {
   defaultMode?: 'auto' | Mode;
+  inlayHints?: unknown;
+  format?: unknown;
+  /** Debounce between an edit and its diagnostics (ms); benchmarks and tests set 0. */
+  diagnosticsDelay?: number;
 }
 
 export function startServer(connection: Connection, serverOptions: ServerOptions = {}): void {
   const documents = new TextDocuments(TextDocument);
   const models = new Map<string, DocumentModel>();
+  /** Lexed-only models of versions whose analysis has not run yet (see quickModelFor). */
+  const lightModels = new Map<string, DocumentModel>();
   const pending = new Map<string, ReturnType<typeof setTimeout>>();
-  const delay = serverOptions.diagnosticsDelay ?? 150;
+  let delay = serverOptions.diagnosticsDelay ?? 150;
   let modelOptions: ModelOptions = {};
+  let settings: FeatureSettings = DEFAULT_SETTINGS;
+  const workspaceFiles = new WorkspaceFiles();
 
   const modelFor = (uri: string): DocumentModel | undefined => {
     const doc = documents.get(uri);
@@ -43,13 +65,29 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
     if (cached && cached.version === doc.version) return cached;
     const fresh = buildModel(doc, modelOptions);
     models.set(uri, fresh);
+    lightModels.delete(uri);
+    return fresh;
+  };
+
+  // Completion and hover need the text, not the assembler: right after an edit (before the
+  // debounced analysis) they get a lexed-only model instead of re-analysing the document.
+  const quickModelFor = (uri: string): DocumentModel | undefined => {
+    const doc = documents.get(uri);
+    if (!doc) return undefined;
+    const full = models.get(uri);
+    if (full && full.version === doc.version) return full;
+    const light = lightModels.get(uri);
+    if (light && light.version === doc.version) return light;
+    const carried = full?.mode && !full.modeAssumed ? { mode: full.mode } : {};
+    const fresh = buildModel(doc, { ...modelOptions, light: carried });
+    lightModels.set(uri, fresh);
     return fresh;
   };
 
   const publish = (uri: string) => {
     const model = modelFor(uri);
     if (!model) return;
-    void connection.sendDiagnostics({ uri, version: model.version, diagnostics: diagnostics(model) });
+    void connection.sendDiagnostics({ uri, version: model.version, diagnostics: [...diagnostics(model), ...lints(model, modelOptions)] });
     void connection.sendNotification(documentInfoNotification, documentInfo(model));
   };
 
@@ -67,6 +105,10 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
   connection.onInitialize((params: InitializeParams): InitializeResult => {
     const init = (params.initializationOptions ?? {}) as InitOptions;
     if (init.defaultMode === 'logicsig' || init.defaultMode === 'application') modelOptions = { defaultMode: init.defaultMode };
+    settings = readSettings(init);
+    if (typeof init.diagnosticsDelay === 'number' && init.diagnosticsDelay >= 0) delay = init.diagnosticsDelay;
+    const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+    workspaceFiles.setFolders(folders);
     return {
       serverInfo: { name: SERVER_NAME, version: SERVER_VERSION },
       capabilities: {
@@ -74,7 +116,19 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
         completionProvider: { triggerCharacters: [' ', '#'], resolveProvider: true },
         hoverProvider: true,
         foldingRangeProvider: true,
-        semanticTokensProvider: { legend: semanticTokensLegend, full: true },
+        semanticTokensProvider: { legend: semanticTokensLegend, full: true, range: true },
+        definitionProvider: true,
+        referencesProvider: true,
+        documentHighlightProvider: true,
+        renameProvider: { prepareProvider: true },
+        documentSymbolProvider: true,
+        workspaceSymbolProvider: true,
+        selectionRangeProvider: true,
+        documentFormattingProvider: true,
+        inlayHintProvider: true,
+        codeLensProvider: { resolveProvider: false },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.RefactorRewrite, CodeActionKind.RefactorInline] },
+        signatureHelpProvider: { triggerCharacters: [' '], retriggerCharacters: [' '] },
       },
     };
   });
@@ -83,10 +137,13 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
   connection.onDidChangeConfiguration((change) => {
     const section = (change.settings as { tealworks?: InitOptions } | null | undefined)?.tealworks;
     if (!section) return;
+    settings = readSettings(section);
+    void connection.languages.inlayHint.refresh().catch(() => undefined);
     const next: ModelOptions = section.defaultMode === 'logicsig' || section.defaultMode === 'application' ? { defaultMode: section.defaultMode } : {};
     if (next.defaultMode === modelOptions.defaultMode) return;
     modelOptions = next;
     models.clear();
+    lightModels.clear();
     for (const doc of documents.all()) publish(doc.uri);
   });
 
@@ -96,25 +153,98 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
     clearTimeout(pending.get(e.document.uri));
     pending.delete(e.document.uri);
     models.delete(e.document.uri);
+    lightModels.delete(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
 
   connection.onCompletion((params) => {
-    const model = modelFor(params.textDocument.uri);
+    const model = quickModelFor(params.textDocument.uri);
     return model ? complete(model, params) : [];
   });
   connection.onCompletionResolve((item) => resolveCompletion(item));
   connection.onHover((params) => {
-    const model = modelFor(params.textDocument.uri);
-    return model ? hover(model, params.position) : null;
+    const model = quickModelFor(params.textDocument.uri);
+    if (!model) return null;
+    // Labels need the analysis: only once it exists for this version (never re-analyse for hover).
+    const found = hover(model, params.position);
+    return found ?? (model.analysis ? labelHover(model, params.position) : null);
   });
   connection.onFoldingRanges((params) => {
     const model = modelFor(params.textDocument.uri);
-    return model ? foldingRanges(model) : [];
+    return model ? allFoldingRanges(model) : [];
   });
   connection.languages.semanticTokens.on((params) => {
     const model = modelFor(params.textDocument.uri);
     return model ? semanticTokens(model) : { data: [] };
+  });
+  connection.languages.semanticTokens.onRange((params) => {
+    const model = modelFor(params.textDocument.uri);
+    return model ? semanticTokens(model, params.range) : { data: [] };
+  });
+  connection.onDefinition((params) => {
+    const model = modelFor(params.textDocument.uri);
+    return model ? definition(model, params.position) : [];
+  });
+  connection.onReferences((params) => {
+    const model = modelFor(params.textDocument.uri);
+    return model ? references(model, params.position, params.context.includeDeclaration) : [];
+  });
+  connection.onDocumentHighlight((params) => {
+    const model = modelFor(params.textDocument.uri);
+    return model ? highlights(model, params.position) : [];
+  });
+  connection.onPrepareRename((params) => {
+    const model = modelFor(params.textDocument.uri);
+    return model ? prepareRename(model, params.position) : null;
+  });
+  connection.onRenameRequest((params) => {
+    const model = modelFor(params.textDocument.uri);
+    return model ? rename(model, params.position, params.newName) : null;
+  });
+  connection.onDocumentSymbol((params) => {
+    const model = modelFor(params.textDocument.uri);
+    return model ? documentSymbols(model) : [];
+  });
+  connection.onWorkspaceSymbol((params) => {
+    const open = documents.all().map((d) => modelFor(d.uri)!).filter(Boolean);
+    const onDisk = workspaceFiles.models(new Set(open.map((m) => m.uri)));
+    return [...open, ...onDisk].flatMap((m) => flatSymbols(m, params.query));
+  });
+  connection.onSelectionRanges((params) => {
+    const model = modelFor(params.textDocument.uri);
+    return model ? selectionRanges(model, params.positions) : [];
+  });
+  connection.onDocumentFormatting((params) => {
+    const model = modelFor(params.textDocument.uri);
+    return model ? formatEdits(model, settings.format) : [];
+  });
+  connection.languages.inlayHint.on((params) => {
+    const model = modelFor(params.textDocument.uri);
+    return model ? inlayHints(model, params.range, settings.inlayHints) : [];
+  });
+  connection.onCodeLens((params) => {
+    const model = modelFor(params.textDocument.uri);
+    return model ? codeLenses(model) : [];
+  });
+  connection.onCodeAction((params) => {
+    const model = modelFor(params.textDocument.uri);
+    return model ? codeActions(model, params) : [];
+  });
+  connection.onSignatureHelp((params) => {
+    const model = modelFor(params.textDocument.uri);
+    return model ? signatureHelp(model, params.position) : null;
+  });
+  connection.onRequest(expandedRequest, ({ uri }) => {
+    const model = modelFor(uri);
+    return model ? { text: expandedText(model) } : null;
+  });
+  connection.onRequest(assembledRequest, ({ uri }) => {
+    const model = modelFor(uri);
+    return model ? assembled(model) : null;
+  });
+  connection.onRequest(pcLocationRequest, ({ uri, pc }) => {
+    const model = modelFor(uri);
+    return model ? pcLocation(model, pc) : null;
   });
   connection.onRequest(documentInfoRequest, ({ uri }) => {
     const model = modelFor(uri);

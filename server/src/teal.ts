@@ -4,6 +4,8 @@ import type { TealDiagnostic } from '../../sdk/src/teal/types.js';
 import { renderConstantMarkdown, renderFieldMarkdown, renderOpcodeMarkdown } from '../../sdk/src/teal/docs/index.js';
 import { analyze, type Analysis } from '../../sdk/src/teal/assembler/index.js';
 import type { Mode } from './language.js';
+import { fieldNamesAt } from '../../sdk/src/teal/assembler/optable.js';
+import { macroNameProblem, ON_COMPLETION_CONSTANTS, PSEUDO_OP_NAMES as ASSEMBLER_PSEUDO_OPS, TXN_TYPE_CONSTANTS } from '../../sdk/src/teal/assembler/macros.js';
 
 export type { Analysis };
 
@@ -54,4 +56,27 @@ export function fieldMarkdown(group: string, field: string, version: number, opN
 /** Hover Markdown for a named `int` constant or a directive (`#define`, `#pragma version`). */
 export function constantMarkdown(name: string): string | undefined {
   return renderConstantMarkdown(name);
+}
+
+// Name rules the rename refactoring must respect. They live inside the assembler (not its public
+// barrel), so they are reached through here only.
+
+/** The assembler's reason `name` cannot name a macro at `version` (label clashes not included). */
+export function macroNameError(name: string, version: number): string | undefined {
+  return macroNameProblem(name, version, new Map());
+}
+
+/** True for any field or enum name usable as an immediate at `version`. */
+export function isFieldName(name: string, version: number): boolean {
+  return fieldNamesAt(version).has(name);
+}
+
+/** Named `int` constants (transaction types, OnCompletion actions). */
+export function isNamedConstant(name: string): boolean {
+  return TXN_TYPE_CONSTANTS.has(name) || ON_COMPLETION_CONSTANTS.has(name);
+}
+
+/** Names the assembler treats as pseudo-ops (a macro may not take them). */
+export function isAssemblerPseudoOp(name: string): boolean {
+  return ASSEMBLER_PSEUDO_OPS.has(name);
 }

@@ -17,7 +17,7 @@ export interface TestClient {
   stop(): Promise<void>;
 }
 
-export async function startClient(options: { args?: string[]; initializationOptions?: unknown } = {}): Promise<TestClient> {
+export async function startClient(options: { args?: string[]; initializationOptions?: unknown; rootUri?: string } = {}): Promise<TestClient> {
   const args = options.args ?? ['--import', 'tsx', resolve(repoRoot, 'server/src/main.ts'), '--stdio'];
   const child = spawn(process.execPath, args, { cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'] });
   const connection = createMessageConnection(new StreamMessageReader(child.stdout!), new StreamMessageWriter(child.stdin!));
@@ -33,7 +33,7 @@ export async function startClient(options: { args?: string[]; initializationOpti
   connection.listen();
   const initializeResult = await connection.sendRequest<InitializeResult>('initialize', {
     processId: process.pid,
-    rootUri: null,
+    rootUri: options.rootUri ?? null,
     capabilities: { textDocument: { completion: { completionItem: { snippetSupport: true } } } },
     initializationOptions: options.initializationOptions ?? {},
   });

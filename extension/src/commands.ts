@@ -1,0 +1,84 @@
+// The editor commands backed by the language server's custom requests: show the macro-expanded
+// program, show the assembled bytes with a disassembly, and jump to the source of a pc.
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node.js';
+
+interface AssembledResult {
+  hex?: string;
+  size?: number;
+  pages?: number;
+  disassembly?: string;
+  errors: number;
+}
+
+interface PcLocation {
+  location: { uri: string; range: { start: { line: number; character: number }; end: { line: number; character: number } } };
+  pc: number;
+}
+
+function activeTeal(): vscode.TextEditor | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (editor?.document.languageId === 'teal') return editor;
+  void vscode.window.showWarningMessage('Open a TEAL file first.');
+  return undefined;
+}
+
+function toRange(r: PcLocation['location']['range']): vscode.Range {
+  return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
+}
+
+export function registerCommands(context: vscode.ExtensionContext, client: () => LanguageClient | undefined): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('tealworks.showExpanded', async () => {
+      const editor = activeTeal();
+      const c = client();
+      if (!editor || !c) return;
+      const result = await c.sendRequest<{ text: string } | null>('tealworks/expanded', { uri: editor.document.uri.toString() });
+      if (!result) return;
+      const doc = await vscode.workspace.openTextDocument({ language: 'teal', content: result.text });
+      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+    }),
+    vscode.commands.registerCommand('tealworks.showAssembled', async () => {
+      const editor = activeTeal();
+      const c = client();
+      if (!editor || !c) return;
+      const result = await c.sendRequest<AssembledResult | null>('tealworks/assembled', { uri: editor.document.uri.toString() });
+      if (!result) return;
+      if (!result.hex) {
+        void vscode.window.showErrorMessage(`The program does not assemble (${result.errors} ${result.errors === 1 ? 'error' : 'errors'}).`);
+        return;
+      }
+      const hexLines = result.hex.match(/.{1,64}/g) ?? [];
+      const content = [
+        `// ${result.size} bytes, ${result.pages} ${result.pages === 1 ? 'page' : 'pages'} of 2048`,
+        ...hexLines.map((l) => `// ${l}`),
+        '',
+        result.disassembly ?? '',
+      ].join('\n');
+      const doc = await vscode.workspace.openTextDocument({ language: 'teal', content });
+      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+    }),
+    vscode.commands.registerCommand('tealworks.goToPc', async (pcArg?: number) => {
+      const editor = activeTeal();
+      const c = client();
+      if (!editor || !c) return;
+      let pc = typeof pcArg === 'number' ? pcArg : undefined;
+      if (pc === undefined) {
+        const input = await vscode.window.showInputBox({
+          prompt: 'Program counter (decimal or 0x hex)',
+          validateInput: (v) => (/^(0x[0-9a-f]+|\d+)$/i.test(v.trim()) ? undefined : 'Enter a number'),
+        });
+        if (input === undefined) return;
+        pc = Number(input.trim());
+      }
+      const found = await c.sendRequest<PcLocation | null>('tealworks/pcLocation', { uri: editor.document.uri.toString(), pc });
+      if (!found) {
+        void vscode.window.showWarningMessage(`No instruction at pc ${pc} (does the program assemble?).`);
+        return;
+      }
+      const range = toRange(found.location.range);
+      editor.selection = new vscode.Selection(range.start, range.end);
+      editor.revealRange(range, vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+    }),
+  );
+}

@@ -1,0 +1,42 @@
+// Inlay hints at the end of code lines: the stack height after the line (when the assembler knows
+// the whole stack), the line's program counter, and the name of a number compared with TypeEnum or
+// OnCompletion. Each kind has its own setting; hints are short and padded so they stay quiet.
+import { InlayHintKind, type InlayHint, type Range } from 'vscode-languageserver';
+import type { DocumentModel } from '../document.js';
+import { namedNumbers } from './namedConstants.js';
+import type { FeatureSettings } from './settings.js';
+import { symbolIndex } from './symbolIndex.js';
+
+export function inlayHints(model: DocumentModel, range: Range, settings: FeatureSettings['inlayHints']): InlayHint[] {
+  const a = model.analysis;
+  if (!a) return [];
+  const out: InlayHint[] = [];
+  const inRange = (line: number) => line >= range.start.line && line <= range.end.line;
+  if (settings.constants) {
+    for (const n of namedNumbers(model)) {
+      const r = n.token.range;
+      if (!inRange(r.line)) continue;
+      out.push({ position: { line: r.line, character: r.utf16EndColumn }, label: `= ${n.name}`, kind: InlayHintKind.Parameter, paddingLeft: true, tooltip: `${n.field} ${n.value} is \`${n.name}\`` });
+    }
+  }
+  if (settings.stackDepth || settings.pc) {
+    for (const [line, indices] of symbolIndex(model).statementsByLine) {
+      if (!inRange(line)) continue;
+      const text = model.lines[line];
+      if (!text || text.tokens[0]?.text.startsWith('#')) continue;
+      const withOp = indices.map((i) => a.statements[i]!).filter((s) => s.op);
+      if (!withOp.length) continue;
+      const end = text.tokens[text.tokens.length - 1]!.end;
+      const parts: string[] = [];
+      const firstPc = withOp.find((s) => s.pc !== undefined)?.pc;
+      if (settings.pc && firstPc !== undefined) parts.push(`pc ${firstPc}`);
+      const after = withOp[withOp.length - 1]!.stackAfter;
+      if (settings.stackDepth && after?.exact) parts.push(`stack ${after.types.length}`);
+      if (!parts.length) continue;
+      const hint: InlayHint = { position: { line, character: end }, label: parts.join(' · '), paddingLeft: true };
+      if (after?.exact && settings.stackDepth) hint.tooltip = after.types.length ? `stack after this line (top last): ${after.types.join(', ')}` : 'stack empty after this line';
+      out.push(hint);
+    }
+  }
+  return out.sort((x, y) => x.position.line - y.position.line || x.position.character - y.position.character);
+}

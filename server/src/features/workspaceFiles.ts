@@ -1,0 +1,65 @@
+// `.teal` files on disk under the workspace folders, for workspace symbol search. Files are
+// re-read only when their modification time changes; the walk is bounded so a huge folder (or a
+// node_modules tree) cannot stall the server.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildModel, type DocumentModel } from '../document.js';
+
+const MAX_FILES = 2000;
+const MAX_BYTES = 1 << 20;
+const SKIP = new Set(['node_modules', '.git', 'dist', 'out', '.venv']);
+
+export class WorkspaceFiles {
+  private folders: string[] = [];
+  private cache = new Map<string, { mtime: number; model: DocumentModel }>();
+
+  setFolders(uris: readonly string[]): void {
+    this.folders = uris.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u));
+  }
+
+  /** Models of every `.teal` file found, except those the editor has open (`skip`, by URI). */
+  models(skip: ReadonlySet<string>): DocumentModel[] {
+    const out: DocumentModel[] = [];
+    for (const path of this.files()) {
+      const uri = pathToFileURL(path).toString();
+      if (skip.has(uri)) continue;
+      try {
+        const st = statSync(path);
+        if (st.size > MAX_BYTES) continue;
+        const hit = this.cache.get(path);
+        if (hit && hit.mtime === st.mtimeMs) {
+          out.push(hit.model);
+          continue;
+        }
+        const text = readFileSync(path, 'utf8');
+        const model = buildModel({ uri, version: 0, getText: () => text });
+        this.cache.set(path, { mtime: st.mtimeMs, model });
+        out.push(model);
+      } catch {
+        // Unreadable or vanished between listing and reading: not a symbol source.
+      }
+    }
+    return out;
+  }
+
+  private files(): string[] {
+    const found: string[] = [];
+    const stack = [...this.folders];
+    while (stack.length && found.length < MAX_FILES) {
+      const dir = stack.pop()!;
+      let entries;
+      try {
+        entries = readdirSync(dir, { withFileTypes: true });
+      } catch {
+        continue;
+      }
+      for (const e of entries) {
+        if (e.isDirectory()) {
+          if (!SKIP.has(e.name) && !e.name.startsWith('.')) stack.push(join(dir, e.name));
+        } else if (e.isFile() && e.name.endsWith('.teal')) found.push(join(dir, e.name));
+      }
+    }
+    return found.slice(0, MAX_FILES);
+  }
+}
