@@ -1,0 +1,75 @@
+import { TealworksError } from '../errors.js';
+
+/**
+ * The reason an instruction failed, thrown by op handlers. The run loop turns it into a
+ * `LogicError` carrying where it happened; handlers never need to know the pc.
+ */
+export class AvmFault extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'AvmFault';
+  }
+}
+
+/** Thrown for opcodes this interpreter cannot evaluate faithfully (never a guessed answer). */
+export class AvmUnsupportedFault extends AvmFault {
+  constructor(readonly opcode: string, detail?: string) {
+    super(`not supported by this interpreter: ${opcode}${detail ? ` (${detail})` : ''}`);
+    this.name = 'AvmUnsupportedFault';
+  }
+}
+
+export function fault(message: string): never {
+  throw new AvmFault(message);
+}
+
+export type RunMode = 'logicsig' | 'app';
+
+export interface LogicErrorInfo {
+  /** The failure itself, worded like the reference node so users can search for it. */
+  reason: string;
+  /** Program counter of the failing instruction (or of the check that rejected the program). */
+  pc: number;
+  /** Name of the failing opcode when one was being executed. */
+  opcode?: string;
+  mode: RunMode;
+  /** App id for application programs. */
+  appId?: bigint;
+  /** Index path: [top-level group index, inner index, inner index …]. */
+  groupPath: readonly number[];
+  /** True when the static check (decoding, versions, static cost) rejected the program. */
+  duringCheck?: boolean;
+}
+
+/**
+ * A program failed. The message follows the node's shape — `logic eval error: <reason>. Details:
+ * app=<id>, pc=<pc>` for applications and `rejected by logic err=<reason>. Details: pc=<pc>` for
+ * logic signatures — so existing searches and tooling keep working.
+ */
+export class LogicError extends TealworksError {
+  readonly reason: string;
+  readonly pc: number;
+  readonly opcode: string | undefined;
+  readonly mode: RunMode;
+  readonly appId: bigint | undefined;
+  readonly groupPath: readonly number[];
+  readonly duringCheck: boolean;
+
+  constructor(info: LogicErrorInfo, options?: { cause?: unknown }) {
+    const details = info.mode === 'app' ? `app=${info.appId ?? 0n}, pc=${info.pc}` : `pc=${info.pc}`;
+    const head = info.mode === 'app' ? `logic eval error: ${info.reason}` : `rejected by logic err=${info.reason}`;
+    super(`${head}. Details: ${details}`, options);
+    this.reason = info.reason;
+    this.pc = info.pc;
+    this.opcode = info.opcode;
+    this.mode = info.mode;
+    this.appId = info.appId;
+    this.groupPath = info.groupPath;
+    this.duringCheck = info.duringCheck ?? false;
+  }
+
+  /** True when the failure is an opcode this interpreter does not support. */
+  get unsupported(): boolean {
+    return this.reason.startsWith('not supported by this interpreter');
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * The AVM interpreter: evaluates logic signatures and application programs (versions 1–13) from
+ * their bytes, with the node's costs, budgets, limits, state and inner-transaction rules.
+ *
+ * Entry point: `new AvmGroupEvaluator(group, ledger, options)`, then `evalLogicSig(i)` /
+ * `evalApp(i)`. State is read and written through a `LedgerView`; `InMemoryLedgerView` is a
+ * complete in-memory one. Failures are `LogicError`s carrying pc, opcode and group path.
+ */
+export { AvmGroupEvaluator } from './evaluator.js';
+export type { AvmOptions, ProgramResult, AppCallResult } from './evaluator.js';
+export { LogicError, AvmFault, AvmUnsupportedFault } from './errors.js';
+export type { RunMode, LogicErrorInfo } from './errors.js';
+export { InMemoryLedgerView } from './in-memory-ledger.js';
+export type * from './ledger-view.js';
+export type { ApplyData, InnerTxnResult, AvmLimits, TraceOptions, ValueDelta, UnnamedResources } from './context.js';
+export { DEFAULT_LIMITS } from './context.js';
+export type { ProgramTrace, TraceStep, StateChange, SimulateAvmValue } from './trace.js';
+export { toSimulateSteps } from './trace.js';
+export { compileProgram, programVersion } from './program.js';
+export type { CompiledProgram } from './program.js';
+export { hasImplementation } from './ops/registry.js';
+export type { AvmValue } from './value.js';

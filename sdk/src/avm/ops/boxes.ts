@@ -1,0 +1,215 @@
+import { fault } from '../errors.js';
+import { defineOp } from './registry.js';
+import type { EvalContext } from '../context.js';
+import { big, goHex, hexOf, asIndex } from '../value.js';
+import type { StackValue } from '../value.js';
+import { boxKey } from '../resources.js';
+import { extractCarefully } from './bytes.js';
+
+type U = number | bigint;
+type BoxOp = 'create' | 'read' | 'write' | 'delete' | 'resize';
+
+function authorize(cx: EvalContext, owner: bigint, op: BoxOp): void {
+  if (owner === cx.appId) return;
+  const ownerParams = cx.ledger.appParams(owner);
+  if (!ownerParams) fault(`app ${owner} does not exist`);
+  const mine = cx.ledger.appParams(cx.appId);
+  const inFamily = !!mine && hexOf(mine.creator) === hexOf(ownerParams!.creator);
+  const isRead = op === 'read';
+  if (isRead && ownerParams!.foreignBoxReads) return;
+  if (ownerParams!.familyBoxAccess && inFamily) return;
+  fault(`${inFamily ? 'family' : 'foreign'} app ${cx.appId} may not ${isRead ? 'read' : 'write'} box of ${owner}`);
+}
+
+function lengthChecks(cx: EvalContext, name: Uint8Array, size: bigint): void {
+  if (name.length === 0) fault('box names may not be zero length');
+  const maxKey = cx.group.limits.maxAppKeyLen;
+  if (name.length > maxKey) fault(`name too long: length was ${name.length}, maximum is ${maxKey}`);
+  const maxBox = BigInt(cx.group.limits.maxBoxSize);
+  if (size > maxBox) fault(`box size too large: ${size}, maximum is ${maxBox}`);
+}
+
+/** Availability, authorization and I/O budget accounting for one box access (box.go's rules). */
+function access(cx: EvalContext, app: bigint, name: Uint8Array, op: BoxOp, size: number): Uint8Array | undefined {
+  if (cx.clearState) fault('boxes may not be accessed from ClearState program');
+  const g = cx.group;
+  const key = boxKey(app, name);
+  if (!g.available.boxes.has(key)) {
+    if (!g.allowUnnamedResources) fault(`invalid Box reference ${goHex(name)}`);
+    g.unnamed.boxes.set(key, { app, name });
+  }
+  authorize(cx, app, op);
+  const content = cx.ledger.getBox(app, name);
+  let verb = 'accessing';
+  let dirty = g.dirtyBoxes.has(key);
+  switch (op) {
+    case 'create':
+    case 'write': {
+      if (op === 'create') {
+        verb = 'creating';
+        if (content) {
+          if (content.length !== size) fault(`box size mismatch ${content.length} ${size}`);
+          return content;
+        }
+      } else verb = 'writing';
+      const writeSize = content ? content.length : size;
+      if (!dirty) g.dirtyBytes += writeSize;
+      dirty = true;
+      break;
+    }
+    case 'resize':
+      verb = 'resizing';
+      if (dirty && content) g.dirtyBytes -= content.length;
+      g.dirtyBytes += size;
+      dirty = true;
+      break;
+    case 'delete':
+      if (dirty && content) g.dirtyBytes -= content.length;
+      dirty = false;
+      break;
+    case 'read':
+      break;
+  }
+  if (dirty) g.dirtyBoxes.add(key);
+  else g.dirtyBoxes.delete(key);
+  g.available.boxes.add(key);
+  if (g.dirtyBytes > g.ioBudget) fault(`write budget exceeded (${g.dirtyBytes} > ${g.ioBudget}) while ${verb} box ${goHex(name)}`);
+  return content;
+}
+
+function put(cx: EvalContext, app: bigint, name: Uint8Array, value: Uint8Array): void {
+  cx.ledger.putBox(app, name, value);
+  cx.trace?.state({ operation: 'w', appStateType: 'b', key: name, newValue: value });
+}
+
+/** The app a box op addresses: the current app, or (app_box_*) one removed from deep in the stack. */
+function popDeepApp(cx: EvalContext, depth: number): bigint {
+  const s = cx.stack;
+  const deep = cx.sp - 1 - depth;
+  const app = big(s[deep] as U);
+  for (let i = deep; i < cx.sp - 1; i++) s[i] = s[i + 1]!;
+  cx.sp--;
+  return app === 0n ? cx.appId : app;
+}
+
+type Impl = (cx: EvalContext, app: bigint) => void;
+function both(name: string, depth: number, impl: Impl): void {
+  defineOp(name, (cx) => impl(cx, cx.appId));
+  defineOp(`app_${name}`, (cx) => impl(cx, popDeepApp(cx, depth)));
+}
+
+both('box_create', 2, (cx, app) => {
+  const s = cx.stack;
+  const name = s[cx.sp - 2] as Uint8Array;
+  const size = big(s[cx.sp - 1] as U);
+  lengthChecks(cx, name, size);
+  const existing = access(cx, app, name, 'create', Number(size));
+  if (!existing) put(cx, app, name, new Uint8Array(Number(size)));
+  cx.sp--;
+  s[cx.sp - 1] = existing ? 0 : 1;
+});
+both('box_extract', 3, (cx, app) => {
+  const s = cx.stack;
+  const name = s[cx.sp - 3] as Uint8Array;
+  const start = s[cx.sp - 2] as U;
+  const length = s[cx.sp - 1] as U;
+  const end = big(start) + big(length);
+  lengthChecks(cx, name, end > 0xffffffffffffffffn ? 0xffffffffffffffffn : end);
+  const content = access(cx, app, name, 'read', 0);
+  if (!content) fault(`no such box ${goHex(name)}`);
+  cx.sp -= 2;
+  s[cx.sp - 1] = extractCarefully(content!, start, length);
+});
+both('box_replace', 3, (cx, app) => {
+  const s = cx.stack;
+  const name = s[cx.sp - 3] as Uint8Array;
+  const start = s[cx.sp - 2] as U;
+  const repl = s[cx.sp - 1] as Uint8Array;
+  lengthChecks(cx, name, big(start) + BigInt(repl.length));
+  const content = access(cx, app, name, 'write', 0);
+  if (!content) fault(`no such box ${goHex(name)}`);
+  if (start > content!.length) fault(`replacement start ${start} beyond length: ${content!.length}`);
+  const st = Number(start);
+  const end = st + repl.length;
+  if (end > content!.length) fault(`replacement end ${end} beyond original length: ${content!.length}`);
+  const out = content!.slice();
+  out.set(repl, st);
+  cx.sp -= 3;
+  put(cx, app, name, out);
+});
+both('box_splice', 4, (cx, app) => {
+  const s = cx.stack;
+  const name = s[cx.sp - 4] as Uint8Array;
+  const start = s[cx.sp - 3] as U;
+  const olen = s[cx.sp - 2] as U;
+  const repl = s[cx.sp - 1] as Uint8Array;
+  lengthChecks(cx, name, 0n);
+  const content = access(cx, app, name, 'write', 0);
+  if (!content) fault(`no such box ${goHex(name)}`);
+  const c = content!;
+  if (start > c.length) fault(`replacement start ${start} beyond length: ${c.length}`);
+  const oend = big(start) + big(olen);
+  if (oend > BigInt(c.length)) fault(`splice end ${oend} beyond original length: ${c.length}`);
+  const st = Number(start);
+  // The box keeps its size: the replacement must fit in what remains after `start`.
+  if (repl.length > c.length - st) fault('splice inserted bytes too long');
+  const out = new Uint8Array(c.length);
+  out.set(c.subarray(0, st), 0);
+  out.set(repl, st);
+  const tail = c.subarray(Number(oend));
+  out.set(tail.subarray(0, c.length - st - repl.length), st + repl.length);
+  cx.sp -= 4;
+  put(cx, app, name, out);
+});
+both('box_del', 1, (cx, app) => {
+  const s = cx.stack;
+  const name = s[cx.sp - 1] as Uint8Array;
+  lengthChecks(cx, name, 0n);
+  const content = access(cx, app, name, 'delete', 0);
+  if (content) {
+    cx.ledger.delBox(app, name);
+    cx.trace?.state({ operation: 'd', appStateType: 'b', key: name });
+  }
+  s[cx.sp - 1] = content ? 1 : 0;
+});
+both('box_resize', 2, (cx, app) => {
+  const s = cx.stack;
+  const name = s[cx.sp - 2] as Uint8Array;
+  const size = big(s[cx.sp - 1] as U);
+  lengthChecks(cx, name, size);
+  const content = access(cx, app, name, 'resize', Number(size));
+  if (!content) fault(`no such box ${goHex(name)}`);
+  const n = Number(size);
+  const out = new Uint8Array(n);
+  out.set(n > content!.length ? content! : content!.subarray(0, n));
+  cx.sp -= 2;
+  put(cx, app, name, out);
+});
+both('box_len', 1, (cx, app) => {
+  const s = cx.stack;
+  const name = s[cx.sp - 1] as Uint8Array;
+  lengthChecks(cx, name, 0n);
+  const content = access(cx, app, name, 'read', 0);
+  s[cx.sp - 1] = content ? content.length : 0;
+  s[cx.sp++] = content ? 1 : 0;
+});
+both('box_get', 1, (cx, app) => {
+  const s = cx.stack;
+  const name = s[cx.sp - 1] as Uint8Array;
+  lengthChecks(cx, name, 0n);
+  const content = access(cx, app, name, 'read', 0);
+  s[cx.sp - 1] = content ?? new Uint8Array(0);
+  s[cx.sp++] = content ? 1 : 0;
+});
+both('box_put', 2, (cx, app) => {
+  const s = cx.stack;
+  const name = s[cx.sp - 2] as Uint8Array;
+  const value = s[cx.sp - 1] as Uint8Array;
+  lengthChecks(cx, name, BigInt(value.length));
+  const content = access(cx, app, name, 'write', value.length);
+  cx.sp -= 2;
+  if (content && content.length !== value.length) fault(`attempt to box_put wrong size ${content.length} != ${value.length}`);
+  put(cx, app, name, value);
+});
+
+export const boxIndexOf = (v: StackValue): number => asIndex(v as U);
