@@ -1,0 +1,143 @@
+import type { Ledger, BlockEvent } from '../../ledger/ledger.js';
+import type { RoundDelta } from '../../ledger/delta.js';
+import { BadRequestError, NotFoundError } from '../http/errors.js';
+import { buildStateDelta, type DeltaTree } from './state-delta.js';
+
+export interface FollowerOptions {
+  /** node-service.md "EnableFollowMode". */
+  enabled: boolean;
+  /** node-service.md "MaxAcctLookback": width of the delta window (default 64, the suggested value). */
+  lookback?: number;
+  /** Upper bound on deltas kept while the follower is paused far behind the devnet. */
+  maxRetained?: number;
+}
+
+const DEFAULT_LOOKBACK = 64;
+const DEFAULT_MAX_RETAINED = 10_000;
+
+/**
+ * Sync-round bookkeeping and the ledger-delta window of node-service.md ("Follower sync round",
+ * rules 1-6). The devnet's ledger plays the network: it keeps advancing while the follower is
+ * paused, so the follower keeps the deltas of every round from its sync round on (the blocks it
+ * would fetch later) and exposes only those inside the window.
+ *
+ * On a node that is not a follower there is no sync round: setting or deleting one does nothing,
+ * reading it fails with 404 (protocol.md §7.1), and deltas are served for the last `lookback`
+ * rounds, as a node holds them in memory.
+ */
+export class FollowerState {
+  readonly enabled: boolean;
+  readonly lookback: bigint;
+  readonly #maxRetained: number;
+  readonly #ledger: Ledger;
+  readonly #deltas = new Map<bigint, DeltaTree>();
+  /** undefined: no sync round (the node syncs to the latest round). */
+  #syncRound: bigint | undefined;
+  readonly #unsubscribe: () => void;
+  /** Called after the sync round changes (waiters on the fetched round wake up). */
+  onChange: (() => void) | undefined;
+
+  constructor(ledger: Ledger, options: FollowerOptions = { enabled: false }) {
+    this.#ledger = ledger;
+    this.enabled = options.enabled;
+    const lb = options.lookback ?? DEFAULT_LOOKBACK;
+    if (!Number.isInteger(lb) || lb < 1) throw new BadRequestError(`lookback must be a positive integer, got ${lb}`);
+    this.lookback = BigInt(lb);
+    this.#maxRetained = options.maxRetained ?? DEFAULT_MAX_RETAINED;
+    // Rule 1: a freshly started follower is paused at sync round 0.
+    this.#syncRound = this.enabled ? 0n : undefined;
+    // Deltas the ledger still holds for rounds committed before we started.
+    const first = ledger.latestRound > this.lookback ? ledger.latestRound - this.lookback + 1n : 1n;
+    for (let r = first; r <= ledger.latestRound; r++) {
+      try {
+        this.#remember(ledger.delta(r));
+      } catch {
+        // outside the ledger's own window: not available
+      }
+    }
+    this.#unsubscribe = ledger.onBlock((e: BlockEvent) => this.#remember(e.delta));
+  }
+
+  close(): void {
+    this.#unsubscribe();
+  }
+
+  get syncRound(): bigint | undefined {
+    return this.#syncRound;
+  }
+
+  /** The last round this node has "fetched": capped by the sync window on a paused follower. */
+  get fetchedRound(): bigint {
+    const latest = this.#ledger.latestRound;
+    if (this.#syncRound === undefined) return latest;
+    const cap = this.#syncRound + this.lookback - 1n;
+    return latest < cap ? latest : cap;
+  }
+
+  /** Rounds whose deltas can be read now: [first, last], or undefined when none. */
+  window(): { first: bigint; last: bigint } | undefined {
+    const last = this.fetchedRound;
+    let first: bigint;
+    if (this.#syncRound === undefined) first = last >= this.lookback ? last - this.lookback + 1n : 0n;
+    else first = this.#syncRound;
+    // Round 0 (genesis) has no delta.
+    if (first < 1n) first = 1n;
+    return first <= last ? { first, last } : undefined;
+  }
+
+  setSyncRound(round: bigint): void {
+    if (!this.enabled) return;
+    // The node cannot un-fetch blocks: a window that ends before what it already holds is refused.
+    if (round + this.lookback - 1n < this.fetchedRound) throw new BadRequestError('failed to set sync round on the ledger');
+    this.#syncRound = round;
+    this.#prune();
+    this.onChange?.();
+  }
+
+  unsetSyncRound(): void {
+    if (!this.enabled) return;
+    this.#syncRound = undefined;
+    this.#prune();
+    this.onChange?.();
+  }
+
+  getSyncRound(): bigint {
+    if (this.#syncRound === undefined) throw new NotFoundError('failed retrieving sync round from ledger');
+    return this.#syncRound;
+  }
+
+  delta(round: bigint): DeltaTree {
+    const w = this.window();
+    const d = this.#deltas.get(round);
+    if (!w || round < w.first || round > w.last || d === undefined) {
+      const why = !w
+        ? `no deltas are available (latest fetched round ${this.fetchedRound})`
+        : round < w.first
+          ? `round ${round} before the window start ${w.first}`
+          : round > w.last
+            ? `round ${round} too high: the node holds rounds up to ${w.last}`
+            : `round ${round} is no longer held`;
+      throw new NotFoundError(`failed retrieving State Delta: ${why}`);
+    }
+    return d;
+  }
+
+  #remember(delta: RoundDelta): void {
+    const prev = delta.round > 0n ? this.#ledger.block(delta.round - 1n).header.timestamp : 0n;
+    this.#deltas.set(delta.round, buildStateDelta(delta, prev));
+    this.#prune();
+  }
+
+  #prune(): void {
+    const w = this.window();
+    const keepFrom = this.#syncRound ?? (w ? w.first : this.#ledger.latestRound + 1n);
+    for (const r of this.#deltas.keys()) if (r < keepFrom) this.#deltas.delete(r);
+    // While paused the devnet may run far ahead; beyond the bound the newest are dropped, since
+    // the follower reads the oldest first.
+    while (this.#deltas.size > this.#maxRetained) {
+      let newest = -1n;
+      for (const r of this.#deltas.keys()) if (r > newest) newest = r;
+      this.#deltas.delete(newest);
+    }
+  }
+}

@@ -1,0 +1,170 @@
+import { decodeSignedTransactions, encodeSignedTransaction, txid as txidOf } from '../../txn/encode.js';
+import type { SignedTransaction } from '../../txn/types.js';
+import type { Ledger } from '../../ledger/ledger.js';
+import { LedgerRejection } from '../../ledger/errors.js';
+import { BadRequestError } from '../http/errors.js';
+
+/** A transaction the node holds in its pool (waiting for a block) or remembers as evicted. */
+export interface PoolEntry {
+  txid: string;
+  stxn: SignedTransaction;
+  /** Encoded size, for fee-per-byte priority. */
+  size: number;
+  /** Non-empty when the transaction was removed from the pool because it failed. */
+  poolError: string;
+  /** Order of arrival, to keep equal-priority transactions stable. */
+  seq: number;
+}
+
+export interface PoolOptions {
+  /**
+   * 0 or absent: dev mode, every submitted group is committed at once in its own block.
+   * Otherwise: groups wait in the pool and a block is made every this many milliseconds.
+   */
+  blockIntervalMs?: number;
+  /** How many evicted transactions are remembered for lookups (oldest forgotten first). */
+  rememberEvicted?: number;
+  /** Refuse new groups once this many transactions wait. */
+  maxPoolSize?: number;
+}
+
+export interface PoolStats {
+  submittedTxns: number;
+  rejectedTxns: number;
+}
+
+const DEFAULT_REMEMBER = 1000;
+const DEFAULT_MAX_POOL = 15_000;
+
+/**
+ * The node's pending pool. In dev mode it is a pass-through (the ledger commits each group in its
+ * own block before the submission returns) and only remembers what it refused, so a client that
+ * polls the pending lookup learns why. In interval mode it holds checked groups until the next
+ * block; groups that fail there are evicted with the ledger's reason as their pool error.
+ */
+export class TransactionPool {
+  readonly #ledger: Ledger;
+  readonly #intervalMs: number;
+  readonly #remember: number;
+  readonly #maxPool: number;
+  readonly #groups: PoolEntry[][] = [];
+  readonly #waiting = new Map<string, PoolEntry>();
+  readonly #evicted = new Map<string, PoolEntry>();
+  #timer: NodeJS.Timeout | undefined;
+  #seq = 0;
+  readonly stats: PoolStats = { submittedTxns: 0, rejectedTxns: 0 };
+
+  constructor(ledger: Ledger, options: PoolOptions = {}) {
+    this.#ledger = ledger;
+    this.#intervalMs = options.blockIntervalMs ?? 0;
+    if (!Number.isFinite(this.#intervalMs) || this.#intervalMs < 0) throw new BadRequestError(`block interval must be a non-negative number of milliseconds, got ${options.blockIntervalMs}`);
+    this.#remember = options.rememberEvicted ?? DEFAULT_REMEMBER;
+    this.#maxPool = options.maxPoolSize ?? DEFAULT_MAX_POOL;
+  }
+
+  get devMode(): boolean {
+    return this.#intervalMs === 0;
+  }
+
+  /** Starts making blocks on the interval (no-op in dev mode). */
+  start(): void {
+    if (this.devMode || this.#timer) return;
+    this.#timer = setInterval(() => {
+      try {
+        this.produceBlock();
+      } catch {
+        // produceBlock already evicted the groups with the reason; the next tick tries again.
+      }
+    }, this.#intervalMs);
+    this.#timer.unref();
+  }
+
+  stop(): void {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+  }
+
+  /**
+   * Accepts one group (raw concatenated signed transactions). Returns the first transaction's id.
+   * Throws BadRequestError with the ledger's reason when the group cannot be accepted.
+   */
+  submit(raw: Uint8Array, maxGroupSize: number): string {
+    if (raw.length === 0) throw new BadRequestError('empty txgroup');
+    const stxns = decodeSignedTransactions(raw);
+    if (stxns.length === 0) throw new BadRequestError('empty txgroup');
+    if (stxns.length > maxGroupSize) throw new BadRequestError(`max group size is ${maxGroupSize}`);
+    const entries = stxns.map((stxn) => this.#entry(stxn));
+    const first = entries[0]!.txid;
+    if (this.devMode) {
+      try {
+        this.#ledger.submit(stxns);
+      } catch (e) {
+        if (e instanceof LedgerRejection) {
+          this.#evict(entries, e.message);
+          throw new BadRequestError(e.message);
+        }
+        throw e;
+      }
+      this.stats.submittedTxns += entries.length;
+      return first;
+    }
+    if (this.#waiting.size + entries.length > this.#maxPool) throw new BadRequestError(`transaction pool is full (${this.#maxPool} transactions)`);
+    for (const e of entries) if (this.#waiting.has(e.txid)) throw new BadRequestError(`transaction ${e.txid}: transaction already in the pool`);
+    // The same checks a node runs before pooling: signatures, fees, validity window, balances now.
+    const { result } = this.#ledger.dryEvaluate(stxns, {});
+    if (result.failure) {
+      this.#evict(entries, result.failure.message);
+      throw new BadRequestError(result.failure.message);
+    }
+    this.#groups.push(entries);
+    for (const e of entries) {
+      this.#waiting.set(e.txid, e);
+      this.#evicted.delete(e.txid);
+    }
+    this.stats.submittedTxns += entries.length;
+    return first;
+  }
+
+  /** Commits every waiting group that still applies in one block (interval mode). */
+  produceBlock(): void {
+    const groups = this.#groups.splice(0);
+    for (const g of groups) for (const e of g) this.#waiting.delete(e.txid);
+    let rejected: { index: number; error: Error }[];
+    try {
+      rejected = this.#ledger.produceBlock(groups.map((g) => g.map((e) => e.stxn))).rejected;
+    } catch (e) {
+      // The block could not be committed (its journal write failed): nothing of it applies.
+      const reason = `could not commit the block: ${e instanceof Error ? e.message : String(e)}`;
+      for (const g of groups) this.#evict(g, reason);
+      throw e;
+    }
+    for (const r of rejected) this.#evict(groups[r.index]!, r.error.message);
+  }
+
+  /** Waiting transactions, highest fee per byte first (ties: arrival order). */
+  pending(): PoolEntry[] {
+    return [...this.#waiting.values()].sort((a, b) => {
+      const pa = Number(a.stxn.txn.fee) / a.size;
+      const pb = Number(b.stxn.txn.fee) / b.size;
+      return pa !== pb ? pb - pa : a.seq - b.seq;
+    });
+  }
+
+  /** A waiting or evicted transaction, or undefined when the pool does not know (or forgot) it. */
+  lookup(txid: string): PoolEntry | undefined {
+    return this.#waiting.get(txid) ?? this.#evicted.get(txid);
+  }
+
+  #entry(stxn: SignedTransaction): PoolEntry {
+    return { txid: txidOf(stxn.txn), stxn, size: encodeSignedTransaction(stxn).length, poolError: '', seq: this.#seq++ };
+  }
+
+  #evict(entries: PoolEntry[], reason: string): void {
+    this.stats.rejectedTxns += entries.length;
+    for (const e of entries) {
+      this.#evicted.delete(e.txid);
+      this.#evicted.set(e.txid, { ...e, poolError: reason });
+    }
+    while (this.#evicted.size > this.#remember) this.#evicted.delete(this.#evicted.keys().next().value!);
+  }
+}

@@ -1,0 +1,153 @@
+import type { Ledger } from '../../ledger/ledger.js';
+import { nodeServiceErrors, NODE_SERVICE_TOKEN_HEADER } from '../http/presets.js';
+import { serve, type RunningService, type ServeOptions, type ServiceDefinition } from '../http/server.js';
+import type { RequestLogHook } from '../http/types.js';
+import { FollowerState, type FollowerOptions } from './follower.js';
+import { MetricsRegistry } from './metrics.js';
+import { TransactionPool, type PoolOptions } from './pool.js';
+import { nodeRouter, type BuildInfo, type NodeContext } from './routes.js';
+
+export interface NodeServiceOptions extends PoolOptions {
+  ledger: Ledger;
+  /** Value expected in `X-Node-API-Token`. */
+  apiToken: string;
+  /** Follower mode (node-service.md "EnableFollowMode") and its delta window. */
+  follower?: Partial<FollowerOptions>;
+  /** False: `/metrics` answers 404, as a node built without metrics. Default true. */
+  metrics?: boolean;
+  /** Time limit of wait-for-block-after (default 60 s, as the node). */
+  waitTimeoutMs?: number;
+  build?: Partial<BuildInfo>;
+  maxBodyBytes?: number;
+  /** Close the ledger (flushing its snapshot) when the service closes. */
+  ownsLedger?: boolean;
+}
+
+export const DEFAULT_BUILD: BuildInfo = { major: 0, minor: 1, buildNumber: 0, branch: 'main', channel: 'dev', commitHash: '' };
+
+/** The parts of a node service beyond its HTTP definition, for the devnet and for tests. */
+export interface NodeServiceParts {
+  definition: ServiceDefinition;
+  pool: TransactionPool;
+  follower: FollowerState;
+  metrics: MetricsRegistry | undefined;
+  /** Wraps a request log hook so request counts reach `/metrics`. */
+  logHook(next?: RequestLogHook): RequestLogHook;
+}
+
+/** Builds the node service (node-service.md) over a ledger: the pool, follower state, metrics and routes. */
+export function nodeService(options: NodeServiceOptions): NodeServiceParts {
+  const { ledger } = options;
+  const pool = new TransactionPool(ledger, options);
+  const follower = new FollowerState(ledger, { enabled: options.follower?.enabled ?? false, ...(options.follower?.lookback ? { lookback: options.follower.lookback } : {}), ...(options.follower?.maxRetained ? { maxRetained: options.follower.maxRetained } : {}) });
+  const metrics = options.metrics === false ? undefined : new MetricsRegistry();
+  const startedAt = Date.now();
+  let lastBlockAt = startedAt;
+
+  const waiters = new Set<() => void>();
+  const wake = () => {
+    for (const w of [...waiters]) w();
+  };
+  follower.onChange = wake;
+
+  if (metrics) {
+    metrics.define('tealworks_node_http_requests_total', 'counter', 'HTTP requests answered by the node service, by status code.');
+    metrics.define('tealworks_node_transactions_submitted_total', 'counter', 'Transactions accepted through POST /v1/transactions.');
+    metrics.define('tealworks_node_transactions_rejected_total', 'counter', 'Transactions refused at submission or evicted from the pool.');
+    metrics.define('tealworks_node_blocks_committed_total', 'counter', 'Blocks committed since the service started.');
+    metrics.define('tealworks_node_ledger_round', 'gauge', 'Latest round of the ledger.');
+    metrics.define('tealworks_node_pool_transactions', 'gauge', 'Transactions waiting in the pool.');
+    metrics.define('tealworks_node_uptime_seconds', 'gauge', 'Seconds since the node service started.');
+    metrics.onCollect(() => {
+      metrics.set('tealworks_node_transactions_submitted_total', pool.stats.submittedTxns);
+      metrics.set('tealworks_node_transactions_rejected_total', pool.stats.rejectedTxns);
+      metrics.set('tealworks_node_ledger_round', ledger.latestRound);
+      metrics.set('tealworks_node_pool_transactions', pool.pending().length);
+      metrics.set('tealworks_node_uptime_seconds', Math.floor((Date.now() - startedAt) / 1000));
+    });
+  }
+
+  const unsubscribe = ledger.onBlock(() => {
+    lastBlockAt = Date.now();
+    metrics?.inc('tealworks_node_blocks_committed_total');
+    wake();
+  });
+
+  const node: NodeContext = {
+    ledger,
+    pool,
+    follower,
+    metrics,
+    build: { ...DEFAULT_BUILD, ...options.build },
+    waitTimeoutMs: options.waitTimeoutMs ?? 60_000,
+    lastBlockAt: () => lastBlockAt,
+    nextChange(signal, timeoutMs) {
+      return new Promise<void>((resolve) => {
+        const done = () => {
+          waiters.delete(done);
+          clearTimeout(timer);
+          signal.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, timeoutMs);
+        signal.addEventListener('abort', done, { once: true });
+        waiters.add(done);
+      });
+    },
+  };
+
+  pool.start();
+  const definition: ServiceDefinition = {
+    name: 'node',
+    router: nodeRouter(node),
+    errors: nodeServiceErrors,
+    auth: { header: NODE_SERVICE_TOKEN_HEADER, tokens: [options.apiToken] },
+    ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
+    onClose: () => {
+      pool.stop();
+      unsubscribe();
+      follower.close();
+      wake();
+      if (options.ownsLedger) ledger.close();
+    },
+  };
+  return {
+    definition,
+    pool,
+    follower,
+    metrics,
+    logHook: (next) => (entry) => {
+      metrics?.inc('tealworks_node_http_requests_total', { code: String(entry.status) });
+      next?.(entry);
+    },
+  };
+}
+
+export interface RunningNodeService extends RunningService {
+  readonly ledger: Ledger;
+  readonly pool: TransactionPool;
+  readonly follower: FollowerState;
+}
+
+/** Serves the node service on its own port. */
+export async function startNodeService(options: NodeServiceOptions & ServeOptions): Promise<RunningNodeService> {
+  const parts = nodeService(options);
+  let service: RunningService;
+  try {
+    service = await serve(parts.definition, { ...options, log: parts.logHook(options.log) });
+  } catch (e) {
+    await parts.definition.onClose?.();
+    throw e;
+  }
+  return {
+    name: service.name,
+    host: service.host,
+    port: service.port,
+    url: service.url,
+    server: service.server,
+    ledger: options.ledger,
+    pool: parts.pool,
+    follower: parts.follower,
+    close: () => service.close(),
+  };
+}

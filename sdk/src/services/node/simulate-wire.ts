@@ -1,0 +1,158 @@
+import { DecodeError, TealworksError } from '../../errors.js';
+import { decodeMsgpack, toUint64 } from '../../encoding/msgpack.js';
+import { parseJson } from '../../encoding/json.js';
+import { signedTransactionFromWire, signedTransactionToWire } from '../../txn/wire.js';
+import { signedTransactionFromNodeJson, signedTransactionToNodeJson } from '../../txn/json.js';
+import type { SignedTransaction } from '../../txn/types.js';
+import type { SimulateRequest, SimulateResponse } from '../../ledger/simulate.js';
+import { BadRequestError } from '../http/errors.js';
+
+/**
+ * Transport of `POST /v2/transactions/simulate` (protocol.md §4.1-4.3): the request body is read as
+ * msgpack first and as JSON if that fails, whatever the Content-Type says; embedded signed
+ * transactions use the wire form in msgpack and the node's JSON view in JSON.
+ */
+
+const REQUEST_KEYS = new Set([
+  'txn-groups',
+  'round',
+  'allow-empty-signatures',
+  'allow-more-logging',
+  'allow-unnamed-resources',
+  'extra-opcode-budget',
+  'exec-trace-config',
+  'fix-signers',
+]);
+const TRACE_KEYS = new Set(['enable', 'stack-change', 'scratch-change', 'state-change']);
+
+function asObject(v: unknown, what: string): Record<string, unknown> {
+  if (v instanceof Map) return Object.fromEntries([...v].map(([k, x]) => [String(k), x]));
+  if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof Uint8Array) throw new BadRequestError(`${what} must be an object`);
+  return v as Record<string, unknown>;
+}
+
+function flag(v: unknown, what: string): boolean | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== 'boolean') throw new BadRequestError(`${what} must be a boolean`);
+  return v;
+}
+
+function toRequest(body: unknown, decodeTxn: (v: unknown, path: string) => SignedTransaction): SimulateRequest {
+  const o = asObject(body, 'simulate request');
+  for (const k of Object.keys(o)) if (!REQUEST_KEYS.has(k)) throw new BadRequestError(`unknown field "${k}" in the simulate request`);
+  const groupsRaw = o['txn-groups'];
+  if (!Array.isArray(groupsRaw)) throw new BadRequestError('txn-groups must be an array of {txns: [...]}');
+  const groups = groupsRaw.map((g, gi) => {
+    const go = asObject(g, `txn-groups[${gi}]`);
+    const txns = go.txns ?? [];
+    if (!Array.isArray(txns)) throw new BadRequestError(`txn-groups[${gi}].txns must be an array`);
+    return { txns: txns.map((t, ti) => decodeTxn(t, `txn-groups[${gi}].txns[${ti}]`)) };
+  });
+  const req: SimulateRequest = { 'txn-groups': groups };
+  const num = (k: string): bigint | undefined => {
+    if (o[k] === undefined || o[k] === null) return undefined;
+    try {
+      return toUint64(o[k], k);
+    } catch (e) {
+      throw new BadRequestError((e as Error).message);
+    }
+  };
+  const round = num('round');
+  if (round !== undefined) req.round = round;
+  const extra = num('extra-opcode-budget');
+  if (extra !== undefined) req['extra-opcode-budget'] = extra;
+  for (const k of ['allow-empty-signatures', 'allow-more-logging', 'allow-unnamed-resources', 'fix-signers'] as const) {
+    const f = flag(o[k], k);
+    if (f !== undefined) req[k] = f;
+  }
+  if (o['exec-trace-config'] !== undefined && o['exec-trace-config'] !== null) {
+    const tc = asObject(o['exec-trace-config'], 'exec-trace-config');
+    const out: NonNullable<SimulateRequest['exec-trace-config']> = {};
+    for (const [k, v] of Object.entries(tc)) {
+      if (!TRACE_KEYS.has(k)) throw new BadRequestError(`unknown field "${k}" in exec-trace-config`);
+      const f = flag(v, `exec-trace-config.${k}`);
+      if (f !== undefined) (out as Record<string, boolean>)[k] = f;
+    }
+    req['exec-trace-config'] = out;
+  }
+  return req;
+}
+
+function wrapTxnError(decode: (v: unknown) => SignedTransaction): (v: unknown, path: string) => SignedTransaction {
+  return (v, path) => {
+    try {
+      return decode(v);
+    } catch (e) {
+      throw new BadRequestError(`${path}: ${e instanceof TealworksError ? e.message : 'not a signed transaction'}`);
+    }
+  };
+}
+
+/** Decodes a simulate request body: msgpack first, then JSON. */
+export function decodeSimulateRequest(body: Uint8Array): SimulateRequest {
+  if (body.length === 0) throw new BadRequestError('empty simulate request body');
+  let msgpackError: string | undefined;
+  try {
+    const value = decodeMsgpack(body);
+    // JSON text starts with "{" (a positive fixint) and so may decode as a lone number.
+    if (value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array)) {
+      return toRequest(value, wrapTxnError((v) => signedTransactionFromWire(v)));
+    }
+    msgpackError = 'not a msgpack map';
+  } catch (e) {
+    if (e instanceof BadRequestError) throw e;
+    msgpackError = e instanceof DecodeError ? e.message : 'invalid msgpack';
+  }
+  let json: unknown;
+  try {
+    json = parseJson(new TextDecoder('utf-8', { fatal: true }).decode(body));
+  } catch {
+    throw new BadRequestError(`simulate request is neither msgpack nor JSON (${msgpackError})`);
+  }
+  return toRequest(json, wrapTxnError((v) => signedTransactionFromNodeJson(v)));
+}
+
+export type ResponseFormat = 'json' | 'msgpack';
+
+/** `?format=` of the node's /v2 operations: json (default), msgpack or msgp. */
+export function responseFormat(query: URLSearchParams): ResponseFormat {
+  const f = query.get('format');
+  if (f === null || f === '' || f === 'json') return 'json';
+  if (f === 'msgpack' || f === 'msgp') return 'msgpack';
+  throw new BadRequestError('failed to parse the format option');
+}
+
+function pendingToWire(p: Record<string, unknown>, form: ResponseFormat): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...p };
+  const stxn = p.txn as SignedTransaction | undefined;
+  if (stxn) out.txn = form === 'json' ? signedTransactionToNodeJson(stxn) : signedTransactionToWire(stxn);
+  if (Array.isArray(p['inner-txns'])) out['inner-txns'] = (p['inner-txns'] as Record<string, unknown>[]).map((i) => pendingToWire(i, form));
+  return out;
+}
+
+const hasSignature = (s: SignedTransaction): boolean => !!(s.sig || s.msig || s.lsig || s.pqsig);
+
+/**
+ * The response for the wire. Besides the ledger's version-2 fields it carries the result fields
+ * node-service.md names: `would_succeed`, `failed_at`, `failure_message` and, per transaction,
+ * `missing_signature`.
+ */
+export function simulateResponseToWire(res: SimulateResponse, request: SimulateRequest, form: ResponseFormat): Record<string, unknown> {
+  const groups = (res['txn-groups'] as Record<string, unknown>[]).map((g, gi) => {
+    const txns = request['txn-groups'][gi]?.txns ?? [];
+    const results = (g['txn-results'] as Record<string, unknown>[]).map((r, ti) => {
+      const out: Record<string, unknown> = { ...r, 'txn-result': pendingToWire(r['txn-result'] as Record<string, unknown>, form) };
+      const stxn = txns[ti];
+      out.missing_signature = stxn ? !hasSignature(stxn) : false;
+      return out;
+    });
+    const out: Record<string, unknown> = { ...g, 'txn-results': results };
+    out.failed_at = g['failed-at'] ?? [];
+    if (g['failure-message'] !== undefined) out.failure_message = g['failure-message'];
+    return out;
+  });
+  const failed = groups.some((g) => (g.failed_at as unknown[]).length > 0 || g.failure_message !== undefined);
+  const missing = groups.some((g) => (g['txn-results'] as Record<string, unknown>[]).some((r) => r.missing_signature === true));
+  return { ...res, 'txn-groups': groups, would_succeed: !failed && !missing };
+}
+
