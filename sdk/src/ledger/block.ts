@@ -1,0 +1,337 @@
+import { encodeMsgpack, encodeMsgpackWithPrefix, decodeMsgpack, toUint64, type MsgpackValue } from '../encoding/msgpack.js';
+import { sha512_256, sha256 } from '../crypto/hash.js';
+import { utf8, fromUtf8, concatBytes } from '../encoding/bytes.js';
+import { toBase32 } from '../encoding/base32.js';
+import type { SignedTransaction, Transaction } from '../txn/types.js';
+import { signedTransactionToWire, signedTransactionFromWire, transactionToWire, transactionFromWire } from '../txn/wire.js';
+import { txidBytes } from '../txn/encode.js';
+import type { ValueDelta } from '../avm/context.js';
+import type { TealValue } from '../avm/ledger-view.js';
+import { toHex } from '../encoding/hex.js';
+
+type WireMap = { [key: string]: MsgpackValue };
+
+/** A state change recorded in ApplyData (EvalDelta), keyed by the hex of the state key. */
+export type DeltaMap = Map<string, { key: Uint8Array; delta: ValueDelta }>;
+
+/** ApplyData of a confirmed transaction (protocol.md §3.3), inner transactions included. */
+export interface TxnApplyData {
+  closingAmount?: bigint;
+  assetClosingAmount?: bigint;
+  createdAssetId?: bigint;
+  createdAppId?: bigint;
+  globalDelta: DeltaMap;
+  /** Keyed by hex address. */
+  localDeltas: Map<string, { address: Uint8Array; keys: DeltaMap }>;
+  logs: Uint8Array[];
+  inner: InnerTxn[];
+}
+
+export interface InnerTxn {
+  txn: Transaction;
+  txid: Uint8Array;
+  ad: TxnApplyData;
+}
+
+export function emptyTxnApplyData(): TxnApplyData {
+  return { globalDelta: new Map(), localDeltas: new Map(), logs: [], inner: [] };
+}
+
+export interface BlockHeader {
+  round: bigint;
+  prev: Uint8Array;
+  seed: Uint8Array;
+  /** sha512_256 commitment over the block's transactions (see txnCommitment). */
+  txnRoot: Uint8Array;
+  txnRoot256: Uint8Array;
+  timestamp: bigint;
+  genesisId: string;
+  genesisHash: Uint8Array;
+  feeSink: Uint8Array;
+  rewardsPool: Uint8Array;
+  rewardsLevel: bigint;
+  rewardsRate: bigint;
+  rewardsResidue: bigint;
+  rewardsRecalculationRound: bigint;
+  protocol: string;
+  txnCounter: bigint;
+  feesCollected: bigint;
+}
+
+/** A transaction as the block holds it: the signed transaction, its id and what applying it did. */
+export interface ConfirmedTxn {
+  stxn: SignedTransaction;
+  txid: string;
+  ad: TxnApplyData;
+  round: bigint;
+  /** Position in the block. */
+  intra: number;
+}
+
+export interface Block {
+  header: BlockHeader;
+  txns: ConfirmedTxn[];
+  /** `sha512_256("BH" || msgpack(header))`. */
+  hash: Uint8Array;
+}
+
+// ---- wire forms --------------------------------------------------------------------------------
+
+export function headerToWire(h: BlockHeader): WireMap {
+  return {
+    earn: h.rewardsLevel,
+    fc: h.feesCollected,
+    fees: h.feeSink,
+    frac: h.rewardsResidue,
+    gen: h.genesisId,
+    gh: h.genesisHash,
+    prev: h.prev,
+    proto: h.protocol,
+    rate: h.rewardsRate,
+    rnd: h.round,
+    rwcalr: h.rewardsRecalculationRound,
+    rwd: h.rewardsPool,
+    seed: h.seed,
+    tc: h.txnCounter,
+    ts: h.timestamp,
+    txn: h.txnRoot,
+    txn256: h.txnRoot256,
+  };
+}
+
+const bytesOr = (v: unknown, n: number): Uint8Array => (v instanceof Uint8Array ? v : new Uint8Array(n));
+const u = (v: unknown, what: string): bigint => (v === undefined ? 0n : toUint64(v, what));
+const str = (v: unknown): string => (typeof v === 'string' ? v : v instanceof Uint8Array ? fromUtf8(v) : '');
+
+export function headerFromWire(w: Record<string, unknown>): BlockHeader {
+  return {
+    round: u(w.rnd, 'rnd'),
+    prev: bytesOr(w.prev, 32),
+    seed: bytesOr(w.seed, 32),
+    txnRoot: bytesOr(w.txn, 32),
+    txnRoot256: bytesOr(w.txn256, 32),
+    timestamp: u(w.ts, 'ts'),
+    genesisId: str(w.gen),
+    genesisHash: bytesOr(w.gh, 32),
+    feeSink: bytesOr(w.fees, 32),
+    rewardsPool: bytesOr(w.rwd, 32),
+    rewardsLevel: u(w.earn, 'earn'),
+    rewardsRate: u(w.rate, 'rate'),
+    rewardsResidue: u(w.frac, 'frac'),
+    rewardsRecalculationRound: u(w.rwcalr, 'rwcalr'),
+    protocol: str(w.proto),
+    txnCounter: u(w.tc, 'tc'),
+    feesCollected: u(w.fc, 'fc'),
+  };
+}
+
+export function headerHash(h: BlockHeader): Uint8Array {
+  return sha512_256(encodeMsgpackWithPrefix(utf8('BH'), headerToWire(h)));
+}
+
+/** The text form the node uses for block hashes (`blk-…`). */
+export function blockHashText(hash: Uint8Array): string {
+  return `blk-${toBase32(hash)}`;
+}
+
+function valueDeltaToWire(d: ValueDelta): WireMap {
+  if (d.action === 'delete') return { at: 3 };
+  const v = d.value!;
+  return typeof v === 'bigint' ? { at: 2, ui: v } : { at: 1, bs: v };
+}
+
+function deltaMapToWire(m: DeltaMap): Map<Uint8Array, MsgpackValue> | undefined {
+  if (m.size === 0) return undefined;
+  const out = new Map<Uint8Array, MsgpackValue>();
+  for (const { key, delta } of m.values()) out.set(key, valueDeltaToWire(delta));
+  return out;
+}
+
+/**
+ * Local-delta account indices as the node assigns them: 0 the sender, 1..n the `apat` accounts,
+ * then any other account appended to `sa` (shared accounts).
+ */
+export function localDeltaIndices(txn: Transaction, ad: TxnApplyData): { index: Map<string, number>; shared: Uint8Array[] } {
+  const index = new Map<string, number>();
+  const shared: Uint8Array[] = [];
+  const known = [txn.sender.publicKey, ...(txn.appCall?.accounts.map((a) => a.publicKey) ?? [])];
+  for (const { address } of ad.localDeltas.values()) {
+    const h = toHex(address);
+    if (index.has(h)) continue;
+    let i = known.findIndex((k) => toHex(k) === h);
+    if (i < 0) {
+      i = known.length + shared.length;
+      shared.push(address);
+    }
+    index.set(h, i);
+  }
+  return { index, shared };
+}
+
+/**
+ * ApplyData fields (`ca aca caid apid dt{gd ld sa lg itx}`), zero members left out. TEAL keys,
+ * values and logs are Go strings in the node's encoding; the shared encoder writes them as bin,
+ * which decoders accept alike but which makes these bytes differ from the node's.
+ */
+export function applyDataToWire(txn: Transaction, ad: TxnApplyData): WireMap {
+  const w: WireMap = {};
+  if (ad.assetClosingAmount) w.aca = ad.assetClosingAmount;
+  if (ad.createdAppId) w.apid = ad.createdAppId;
+  if (ad.closingAmount) w.ca = ad.closingAmount;
+  if (ad.createdAssetId) w.caid = ad.createdAssetId;
+  const dt: WireMap = {};
+  const gd = deltaMapToWire(ad.globalDelta);
+  if (gd) dt.gd = gd;
+  if (ad.inner.length) dt.itx = ad.inner.map((i) => ({ ...applyDataToWire(i.txn, i.ad), txn: transactionToWire(i.txn) }));
+  if (ad.localDeltas.size) {
+    const { index, shared } = localDeltaIndices(txn, ad);
+    const ld = new Map<number, MsgpackValue>();
+    for (const [h, { keys }] of ad.localDeltas) {
+      const m = deltaMapToWire(keys);
+      if (m) ld.set(index.get(h)!, m);
+    }
+    dt.ld = ld;
+    if (shared.length) dt.sa = shared;
+  }
+  if (ad.logs.length) dt.lg = ad.logs;
+  if (Object.keys(dt).length) w.dt = dt;
+  return w;
+}
+
+const AD_KEYS = new Set(['aca', 'apid', 'ca', 'caid', 'dt', 'rs', 'rr', 'rc', 'hgi', 'hgh']);
+
+function deltaMapFromWire(v: unknown): DeltaMap {
+  const out: DeltaMap = new Map();
+  if (!(v instanceof Map)) return out;
+  for (const [k, d] of v as Map<unknown, Map<string, unknown>>) {
+    const key = k instanceof Uint8Array ? k : utf8(String(k));
+    const at = Number(d.get('at') ?? 0);
+    let delta: ValueDelta;
+    if (at === 3) delta = { action: 'delete' };
+    else if (at === 2) delta = { action: 'set', value: u(d.get('ui'), 'ui') as TealValue };
+    else {
+      const bs = d.get('bs');
+      delta = { action: 'set', value: bs instanceof Uint8Array ? bs : utf8(String(bs ?? '')) };
+    }
+    out.set(toHex(key), { key, delta });
+  }
+  return out;
+}
+
+function deepObject(v: unknown): unknown {
+  if (v instanceof Map) {
+    const o: Record<string, unknown> = {};
+    for (const [k, x] of v) o[String(k)] = deepObject(x);
+    return o;
+  }
+  if (Array.isArray(v)) return v.map(deepObject);
+  return v;
+}
+
+export function applyDataFromWire(txn: Transaction, w: Map<string, unknown>): TxnApplyData {
+  const ad = emptyTxnApplyData();
+  if (w.has('aca')) ad.assetClosingAmount = u(w.get('aca'), 'aca');
+  if (w.has('apid')) ad.createdAppId = u(w.get('apid'), 'apid');
+  if (w.has('ca')) ad.closingAmount = u(w.get('ca'), 'ca');
+  if (w.has('caid')) ad.createdAssetId = u(w.get('caid'), 'caid');
+  const dt = w.get('dt') as Map<string, unknown> | undefined;
+  if (dt) {
+    ad.globalDelta = deltaMapFromWire(dt.get('gd'));
+    const lg = dt.get('lg');
+    if (Array.isArray(lg)) ad.logs = lg.map((l) => (l instanceof Uint8Array ? l : utf8(String(l))));
+    const ld = dt.get('ld');
+    if (ld instanceof Map) {
+      const known = [txn.sender.publicKey, ...(txn.appCall?.accounts.map((a) => a.publicKey) ?? []), ...((dt.get('sa') as Uint8Array[] | undefined) ?? [])];
+      for (const [i, m] of ld as Map<unknown, unknown>) {
+        const address = known[Number(i)] ?? new Uint8Array(32);
+        ad.localDeltas.set(toHex(address), { address, keys: deltaMapFromWire(m) });
+      }
+    }
+    const itx = dt.get('itx');
+    if (Array.isArray(itx)) {
+      ad.inner = (itx as Map<string, unknown>[]).map((m, i) => {
+        const inner = transactionFromWire(deepObject(m.get('txn')), `itx[${i}].txn`);
+        return { txn: inner, txid: new Uint8Array(32), ad: applyDataFromWire(inner, m) };
+      });
+    }
+  }
+  return ad;
+}
+
+/** SignedTxnInBlock: genesis fields moved to the `hgi`/`hgh` flags, ApplyData alongside. */
+export function stibToWire(stxn: SignedTransaction, ad: TxnApplyData): WireMap {
+  const tw = transactionToWire(stxn.txn);
+  const hgi = tw.gen !== undefined;
+  const hgh = tw.gh !== undefined;
+  delete tw.gen;
+  delete tw.gh;
+  const w: WireMap = { ...signedTransactionToWire(stxn, tw), ...applyDataToWire(stxn.txn, ad) };
+  if (hgi) w.hgi = true;
+  if (hgh) w.hgh = true;
+  return w;
+}
+
+export function stibFromWire(m: Map<string, unknown>, header: BlockHeader): { stxn: SignedTransaction; ad: TxnApplyData } {
+  const plain: Record<string, unknown> = {};
+  for (const [k, v] of m) if (!AD_KEYS.has(k)) plain[k] = deepObject(v);
+  const txn = plain.txn as Record<string, unknown>;
+  if (m.get('hgi')) txn.gen = header.genesisId;
+  if (m.get('hgh')) txn.gh = header.genesisHash;
+  const stxn = signedTransactionFromWire(plain, 'stib');
+  return { stxn, ad: applyDataFromWire(stxn.txn, m) };
+}
+
+export function blockToWire(b: Block): WireMap {
+  const w = headerToWire(b.header);
+  if (b.txns.length) w.txns = b.txns.map((t) => stibToWire(t.stxn, t.ad));
+  return w;
+}
+
+/** The block's canonical msgpack, as `/v2/blocks/{round}?format=msgpack` carries it under `block`. */
+export function encodeBlock(b: Block): Uint8Array {
+  return encodeMsgpack(blockToWire(b));
+}
+
+export function decodeBlock(bytes: Uint8Array): Block {
+  const m = decodeMsgpack(bytes, { maps: true }) as Map<string, unknown>;
+  const hw: Record<string, unknown> = {};
+  for (const [k, v] of m) if (k !== 'txns') hw[k] = v;
+  const header = headerFromWire(hw);
+  const raw = (m.get('txns') as Map<string, unknown>[] | undefined) ?? [];
+  const txns = raw.map((s, intra) => {
+    const { stxn, ad } = stibFromWire(s, header);
+    fillInnerIds(stxn, ad);
+    return { stxn, ad, txid: toBase32(txidBytes(stxn.txn)), round: header.round, intra };
+  });
+  return { header, txns, hash: headerHash(header) };
+}
+
+const TX = utf8('TX');
+function fillInnerIds(stxn: SignedTransaction, ad: TxnApplyData): void {
+  const walk = (parent: Uint8Array, a: TxnApplyData) => {
+    a.inner.forEach((it, i) => {
+      it.txid = sha512_256(concatBytes(TX, parent, u64be(i), encodeMsgpack(transactionToWire(it.txn))));
+      walk(it.txid, it.ad);
+    });
+  };
+  walk(txidBytes(stxn.txn), ad);
+}
+
+function u64be(n: number): Uint8Array {
+  const b = new Uint8Array(8);
+  new DataView(b.buffer).setBigUint64(0, BigInt(n));
+  return b;
+}
+
+/**
+ * Commitments over the block's transactions. The node builds Merkle trees over per-transaction
+ * leaves; the devnet uses a flat deterministic hash of the concatenated txids and ApplyData
+ * hashes instead — equal blocks give equal roots, but the values differ from the node's.
+ */
+export function txnCommitment(txns: readonly ConfirmedTxn[]): { root: Uint8Array; root256: Uint8Array } {
+  if (txns.length === 0) return { root: new Uint8Array(32), root256: new Uint8Array(32) };
+  const parts: Uint8Array[] = [];
+  for (const t of txns) parts.push(encodeMsgpack(stibToWire(t.stxn, t.ad)));
+  const all = concatBytes(...parts);
+  return { root: sha512_256(concatBytes(utf8('TL'), all)), root256: sha256(concatBytes(utf8('TL'), all)) };
+}

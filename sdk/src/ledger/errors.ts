@@ -1,0 +1,59 @@
+import { TealworksError, ValidationError } from '../errors.js';
+
+/** Why the ledger refused a transaction group; stable names for tools to switch on. */
+export type RejectionKind =
+  | 'malformed'
+  | 'group'
+  | 'genesis'
+  | 'txn-dead'
+  | 'fee'
+  | 'duplicate'
+  | 'lease'
+  | 'signature'
+  | 'logic'
+  | 'overspend'
+  | 'below-min'
+  | 'asset'
+  | 'app'
+  | 'account'
+  | 'box';
+
+/**
+ * A transaction group the ledger would not apply. The message keeps the node's wording
+ * (`overspend`, `below min`, `txn dead`, `transaction already in ledger`, `logic eval error`,
+ * `should have been authorized by` …) prefixed by the failing transaction's id, as the node
+ * reports it; `reason` is the text without that prefix.
+ */
+export class LedgerRejection extends TealworksError {
+  constructor(
+    readonly kind: RejectionKind,
+    readonly reason: string,
+    /** Index of the failing transaction in its group, and inner indices below it. */
+    readonly path: readonly number[] = [],
+    readonly txid?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(txid ? `transaction ${txid}: ${reason}` : reason, options);
+  }
+}
+
+/** A failure raised while applying one transaction; located by the group evaluator. */
+export class ApplyError extends Error {
+  constructor(readonly kind: RejectionKind, message: string) {
+    super(message);
+    this.name = 'ApplyError';
+  }
+}
+
+export function reject(kind: RejectionKind, message: string): never {
+  throw new ApplyError(kind, message);
+}
+
+/** A bad request to simulate (the node answers these with HTTP 400). */
+export class SimulateRequestError extends ValidationError {}
+
+/** The data directory cannot be used (corrupt snapshot, unreadable journal, wrong genesis …). */
+export class LedgerStoreError extends TealworksError {}
+
+/** A lookup of something the ledger does not have (round not yet reached or pruned, unknown txid …). */
+export class LedgerNotFoundError extends TealworksError {}

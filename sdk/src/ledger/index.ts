@@ -1,0 +1,29 @@
+/**
+ * The embedded devnet's ledger (layer 7).
+ *
+ *   const ledger = new Ledger({ genesisAccounts, store });   // store: FileLedgerStore (./persistence.js) or none
+ *   ledger.submit(signedGroup | rawBytes)  → { round, txids } | throws LedgerRejection (kind, path, node wording)
+ *   simulate(ledger, request)               → simulate response object (spec key names, bigint uint64s)
+ *   ledger.account / asset / app / globalState / localState / box / boxNames / block / transaction / supply / delta
+ *   ledger.onBlock(listener)                → change feed: { block (txns with ApplyData), delta (RoundDelta) }
+ *   ledger.enqueue / produceBlock / startBlockInterval / pendingStatus   → interval mode with a pending pool
+ *   ledger.stateHash / snapshot / reset / close / setTimestampOffset
+ *
+ * Everything here is portable except `persistence.ts` (Node file system), which is deliberately
+ * not re-exported: import it directly where a data directory is wanted.
+ */
+export { Ledger } from './ledger.js';
+export type { LedgerConfig, LedgerStore, GenesisAccount, SubmitResult, BlockEvent, BlockListener } from './ledger.js';
+export { CONSENSUS_CURRENT, DEFAULT_FEE_SINK, DEFAULT_REWARDS_POOL, DEFAULT_GENESIS_ID } from './params.js';
+export type { ConsensusParams } from './params.js';
+export { LedgerRejection, SimulateRequestError, LedgerStoreError, LedgerNotFoundError } from './errors.js';
+export type { RejectionKind } from './errors.js';
+export { MemoryLedgerStore } from './memory-store.js';
+export type { Block, BlockHeader, ConfirmedTxn, TxnApplyData, InnerTxn } from './block.js';
+export { encodeBlock, decodeBlock, blockToWire, headerHash, blockHashText, applyDataToWire, stibToWire } from './block.js';
+export type { RoundDelta } from './delta.js';
+export { stateDeltaObject } from './delta.js';
+export type { AccountData, AssetData, AppData, Holding, KeyValue } from './state.js';
+export { simulate } from './simulate.js';
+export type { SimulateRequest, SimulateResponse } from './simulate.js';
+export { pendingTransactionResponse } from './response.js';

@@ -1,0 +1,699 @@
+import { Address, addressBytes, type AddressLike } from '../encoding/address.js';
+import { utf8 } from '../encoding/bytes.js';
+import { toHex, fromHex } from '../encoding/hex.js';
+import { encodeMsgpack, decodeMsgpack, toUint64, type MsgpackValue } from '../encoding/msgpack.js';
+import { sha512_256 } from '../crypto/hash.js';
+import { bytesToSign, decodeSignedTransactions, encodeSignedTransaction } from '../txn/encode.js';
+import { toBase32 } from '../encoding/base32.js';
+import type { SignedTransaction } from '../txn/types.js';
+import type { BlockHeaderRecord } from '../avm/ledger-view.js';
+import { headerHash, txnCommitment, decodeBlock, encodeBlock, type Block, type BlockHeader, type ConfirmedTxn } from './block.js';
+import { evaluateGroup, VerifiedCache, type EvalEnv, type EvalOptions, type GroupEvalResult } from './eval.js';
+import { LedgerNotFoundError, LedgerRejection, LedgerStoreError } from './errors.js';
+import { CONSENSUS_CURRENT, DEFAULT_FEE_SINK, DEFAULT_GENESIS_ID, DEFAULT_REWARDS_POOL, type ConsensusParams } from './params.js';
+import { LedgerState, emptyTouchSet, type AccountData, type AppData, type AssetData, type KeyValue, type TouchSet } from './state.js';
+import { stateFromWire, stateHash, stateToWire, encodeSnapshot, decodeSnapshot } from './snapshot.js';
+import { buildRoundDelta, stateDeltaObject, type RoundDelta } from './delta.js';
+import { RoundOverlay, RoundWindow } from './window.js';
+
+export interface GenesisAccount {
+  address: AddressLike;
+  amount: bigint;
+}
+
+/** Durable storage for a ledger (see `FileLedgerStore` in `persistence.ts`; absent = in memory). */
+export interface LedgerStore {
+  readSnapshot(): Uint8Array | undefined;
+  /** Every complete journal record in order; a torn last record is dropped. */
+  readJournal(): Uint8Array[];
+  /** Appends one record and returns only once it is durable. */
+  append(record: Uint8Array): void;
+  /** Replaces the snapshot atomically. */
+  writeSnapshot(bytes: Uint8Array): void;
+  /** Deletes everything (reset). */
+  clear(): void;
+  close?(): void;
+}
+
+export interface LedgerConfig {
+  genesisId?: string;
+  genesisAccounts?: readonly GenesisAccount[];
+  feeSink?: AddressLike;
+  rewardsPool?: AddressLike;
+  /** Balance given to the fee sink and the rewards pool at genesis (default 1 Algo… enough for their minimum). */
+  specialAccountBalance?: bigint;
+  params?: ConsensusParams;
+  /** Genesis block timestamp in seconds (default: the clock at creation). */
+  genesisTimestamp?: bigint;
+  /** Seconds since the epoch (default: `Date.now()`). Injected for deterministic tests. */
+  clock?: () => bigint;
+  /** Value of the transaction counter at genesis; the first created asset/app gets this + 1. */
+  initialTxnCounter?: bigint;
+  store?: LedgerStore;
+  /** Write a snapshot every this many rounds (default 256; 0 = only on close). */
+  snapshotInterval?: number;
+  /** Per-round deltas kept for `delta(round)` (the node's MaxAcctLookback window; default 64). */
+  deltaWindow?: number;
+}
+
+export interface SubmitResult {
+  round: bigint;
+  txids: string[];
+}
+
+/** Emitted after each block commits: the block (txns with ApplyData) and its state delta. */
+export interface BlockEvent {
+  block: Block;
+  delta: RoundDelta;
+}
+
+export type BlockListener = (event: BlockEvent) => void;
+
+const JOURNAL_VERSION = 1;
+const SNAPSHOT_VERSION = 1;
+
+/** Deterministic genesis hash over everything that defines the chain's starting point. */
+function genesisHashOf(id: string, proto: string, accounts: readonly [Uint8Array, bigint][], sink: Uint8Array, pool: Uint8Array, ts: bigint, tc: bigint): Uint8Array {
+  const w: MsgpackValue = { alloc: accounts.map(([a, amt]) => [a, amt]), fees: sink, id, network: 'tealworks-devnet', proto, rwd: pool, tc, timestamp: ts };
+  return sha512_256(new Uint8Array([...utf8('GE'), ...encodeMsgpack(w)]));
+}
+
+/**
+ * The embedded devnet's ledger: applies transaction groups exactly as the chain's evaluator
+ * does (in dev mode one block per group), answers simulate requests, serves reads, and
+ * publishes a change feed of committed blocks. Portable: storage is injected.
+ */
+export class Ledger {
+  readonly params: ConsensusParams;
+  readonly genesisId: string;
+  readonly genesisHash: Uint8Array;
+  readonly feeSink: Uint8Array;
+  readonly rewardsPool: Uint8Array;
+  readonly state: LedgerState;
+  private readonly blocks: Block[] = [];
+  private readonly txIndex = new Map<string, { round: bigint; intra: number }>();
+  private readonly txids = new RoundWindow();
+  private readonly leases = new RoundWindow();
+  private readonly deltas = new Map<bigint, RoundDelta>();
+  private readonly verified = new VerifiedCache();
+  private readonly listeners = new Set<BlockListener>();
+  private readonly clock: () => bigint;
+  private readonly store: LedgerStore | undefined;
+  private readonly snapshotInterval: number;
+  private readonly deltaWindow: number;
+  private readonly config: LedgerConfig;
+  private timestampOffset: bigint | undefined;
+  private lastSnapshotRound = 0n;
+
+  constructor(config: LedgerConfig = {}) {
+    this.config = config;
+    this.params = config.params ?? CONSENSUS_CURRENT;
+    this.genesisId = config.genesisId ?? DEFAULT_GENESIS_ID;
+    this.feeSink = addressBytes(config.feeSink ?? DEFAULT_FEE_SINK);
+    this.rewardsPool = addressBytes(config.rewardsPool ?? DEFAULT_REWARDS_POOL);
+    this.clock = config.clock ?? (() => BigInt(Math.floor(Date.now() / 1000)));
+    this.store = config.store;
+    this.snapshotInterval = config.snapshotInterval ?? 256;
+    this.deltaWindow = config.deltaWindow ?? 64;
+    this.state = new LedgerState(this.params);
+    // A data directory remembers its genesis timestamp (first journal record), so a restart
+    // without an explicit timestamp rebuilds the same chain.
+    const journal = this.store?.readJournal();
+    const stored = journal?.length ? genesisRecordTimestamp(journal[0]!) : undefined;
+    const ts = config.genesisTimestamp ?? stored ?? this.clock();
+    const special = config.specialAccountBalance ?? this.params.minBalance;
+    const alloc: [Uint8Array, bigint][] = (config.genesisAccounts ?? []).map((g) => [addressBytes(g.address), g.amount]);
+    alloc.push([this.feeSink, special], [this.rewardsPool, special]);
+    const tc = config.initialTxnCounter ?? 1000n;
+    this.genesisHash = genesisHashOf(this.genesisId, this.params.protocol, alloc, this.feeSink, this.rewardsPool, ts, tc);
+    this.initGenesis(alloc, ts, tc);
+    if (this.store) {
+      if (journal!.length === 0) this.writeGenesisRecord();
+      this.load(stored !== undefined ? journal!.slice(1) : journal!);
+    }
+  }
+
+  private writeGenesisRecord(): void {
+    const h = this.blocks[0]!.header;
+    this.store!.append(encodeMsgpack({ gh: this.genesisHash, r: 0, t: h.timestamp, v: JOURNAL_VERSION }));
+  }
+
+  private initGenesis(alloc: readonly [Uint8Array, bigint][], ts: bigint, tc: bigint): void {
+    const st = this.state;
+    st.clear();
+    for (const [a, amt] of alloc) st.setBalance(a, st.balanceOf(a) + amt);
+    st.txnCounter = tc;
+    st.commit();
+    st.touched = emptyTouchSet();
+    const header: BlockHeader = {
+      round: 0n,
+      prev: new Uint8Array(32),
+      seed: sha512_256(this.genesisHash),
+      txnRoot: new Uint8Array(32),
+      txnRoot256: new Uint8Array(32),
+      timestamp: ts,
+      genesisId: this.genesisId,
+      genesisHash: this.genesisHash,
+      feeSink: this.feeSink,
+      rewardsPool: this.rewardsPool,
+      rewardsLevel: 0n,
+      rewardsRate: 0n,
+      rewardsResidue: 0n,
+      rewardsRecalculationRound: 500000n,
+      protocol: this.params.protocol,
+      txnCounter: tc,
+      feesCollected: 0n,
+    };
+    this.blocks.length = 0;
+    this.blocks.push({ header, txns: [], hash: headerHash(header) });
+  }
+
+  // ---- chain position -----------------------------------------------------------------------
+
+  get latestRound(): bigint {
+    return BigInt(this.blocks.length - 1);
+  }
+
+  get latestBlock(): Block {
+    return this.blocks[this.blocks.length - 1]!;
+  }
+
+  /** Dev-mode timestamp offset (seconds added to the previous block's timestamp); undefined = wall clock. */
+  setTimestampOffset(seconds: bigint | undefined): void {
+    this.timestampOffset = seconds;
+  }
+
+  getTimestampOffset(): bigint | undefined {
+    return this.timestampOffset;
+  }
+
+  private nextTimestamp(): bigint {
+    const prev = this.latestBlock.header.timestamp;
+    if (this.timestampOffset !== undefined) return prev + this.timestampOffset;
+    const now = this.clock();
+    return now > prev ? now : prev;
+  }
+
+  private env(round: bigint, txids: RoundOverlay, leases: RoundOverlay): EvalEnv {
+    return {
+      state: this.state,
+      params: this.params,
+      genesisId: this.genesisId,
+      genesisHash: this.genesisHash,
+      feeSink: this.feeSink,
+      rewardsPool: this.rewardsPool,
+      round,
+      latestTimestamp: this.latestBlock.header.timestamp,
+      headers: { header: (r) => this.headerRecord(r) },
+      txids,
+      leases,
+      verified: this.verified,
+    };
+  }
+
+  private headerRecord(round: bigint): BlockHeaderRecord | undefined {
+    const b = this.blocks[Number(round)];
+    if (!b || round < 0n) return undefined;
+    const h = b.header;
+    return {
+      seed: h.seed,
+      timestamp: h.timestamp,
+      proposer: new Uint8Array(32),
+      feesCollected: h.feesCollected,
+      bonus: 0n,
+      branch: h.prev,
+      feeSink: h.feeSink,
+      protocol: utf8(h.protocol),
+      txnCounter: h.txnCounter,
+      proposerPayout: 0n,
+      sha512_256TxnCommitment: h.txnRoot,
+      sha256TxnCommitment: h.txnRoot256,
+    };
+  }
+
+  // ---- submit ---------------------------------------------------------------------------------
+
+  /**
+   * Applies one group (signed transactions or their raw concatenated encoding) in a new block.
+   * Returns once the block is committed (journaled and fsync'd when a store is configured);
+   * throws `LedgerRejection` and changes nothing if any transaction fails.
+   */
+  submit(group: readonly SignedTransaction[] | Uint8Array, options: Pick<EvalOptions, 'skipPqAddressCheck'> = {}): SubmitResult {
+    const stxns = group instanceof Uint8Array ? decodeSignedTransactions(group) : [...group];
+    const block = this.commitBlock([stxns], this.nextTimestamp(), options);
+    return { round: block.header.round, txids: block.txns.map((t) => t.txid) };
+  }
+
+  /**
+   * Builds one block from several groups (interval mode); without an argument, from the pending
+   * pool, which it empties. Groups that fail are left out and reported (their txids keep the
+   * failure as pool error); the others commit together. No groups make an empty block.
+   */
+  produceBlock(groups?: readonly (readonly SignedTransaction[])[]): { block: Block; rejected: { index: number; error: LedgerRejection }[] } {
+    const fromPool = groups === undefined;
+    const list = fromPool ? this.pool.map((p) => p.group) : groups.map((g) => [...g]);
+    if (fromPool) this.pool = [];
+    const rejected: { index: number; error: LedgerRejection }[] = [];
+    const block = this.commitBlock(list, this.nextTimestamp(), {}, rejected);
+    for (const r of rejected) for (const s of list[r.index]!) this.poolErrors.set(txidOf(s), r.error.message);
+    return { block, rejected };
+  }
+
+  private pool: { group: SignedTransaction[]; txids: string[] }[] = [];
+  private readonly poolErrors = new Map<string, string>();
+
+  /**
+   * Interval mode: accepts a group into the pending pool after checking that it would apply on
+   * the latest state (as the node's pool does); it commits with the next `produceBlock()`.
+   */
+  enqueue(group: readonly SignedTransaction[] | Uint8Array, options: Pick<EvalOptions, 'skipPqAddressCheck'> = {}): string[] {
+    const stxns = group instanceof Uint8Array ? decodeSignedTransactions(group) : [...group];
+    const { result } = this.dryEvaluate(stxns, options);
+    if (result.failure) throw result.failure;
+    const txids = result.txns.map((t) => t.txid);
+    for (const id of txids) {
+      if (this.pool.some((p) => p.txids.includes(id))) throw new LedgerRejection('duplicate', `transaction already in ledger: ${id}`, [txids.indexOf(id)], id);
+    }
+    this.pool.push({ group: stxns, txids });
+    return txids;
+  }
+
+  /** Transactions waiting in the pool, in arrival order. */
+  pendingTransactions(): { txid: string; stxn: SignedTransaction }[] {
+    return this.pool.flatMap((p) => p.group.map((stxn, i) => ({ txid: p.txids[i]!, stxn })));
+  }
+
+  /**
+   * What the node's pending-transaction lookup reports: committed (with its round), still in the
+   * pool, dropped with a pool error, or unknown.
+   */
+  pendingStatus(txid: string): { state: 'committed'; txn: ConfirmedTxn } | { state: 'pending'; stxn: SignedTransaction } | { state: 'rejected'; poolError: string } | { state: 'unknown' } {
+    const c = this.transaction(txid);
+    if (c) return { state: 'committed', txn: c };
+    for (const p of this.pool) {
+      const i = p.txids.indexOf(txid);
+      if (i >= 0) return { state: 'pending', stxn: p.group[i]! };
+    }
+    const err = this.poolErrors.get(txid);
+    if (err !== undefined) return { state: 'rejected', poolError: err };
+    return { state: 'unknown' };
+  }
+
+  /**
+   * Makes a block every `ms` milliseconds from the pending pool (empty blocks too, like a running
+   * network). Returns a function that stops it.
+   */
+  startBlockInterval(ms: number, onError?: (e: unknown) => void): () => void {
+    const timer = setInterval(() => {
+      try {
+        this.produceBlock();
+      } catch (e) {
+        onError?.(e);
+      }
+    }, ms);
+    return () => clearInterval(timer);
+  }
+
+  private commitBlock(
+    groups: SignedTransaction[][],
+    timestamp: bigint,
+    options: EvalOptions,
+    rejected?: { index: number; error: LedgerRejection }[],
+    replay?: { expectedHash: Uint8Array },
+  ): Block {
+    const st = this.state;
+    const round = this.latestRound + 1n;
+    const blockTxids = new RoundOverlay(this.txids);
+    const blockLeases = new RoundOverlay(this.leases);
+    const txns: ConfirmedTxn[] = [];
+    st.touched = emptyTouchSet();
+    const blockMark = st.checkpoint();
+    let fees = 0n;
+    const acceptedGroups: SignedTransaction[][] = [];
+    for (let gi = 0; gi < groups.length; gi++) {
+      const group = groups[gi]!;
+      const mark = st.checkpoint();
+      const touchedBefore = groups.length > 1 ? cloneTouch(st.touched) : emptyTouchSet();
+      const groupTxids = new RoundOverlay(blockTxids);
+      const groupLeases = new RoundOverlay(blockLeases);
+      const r = evaluateGroup(this.env(round, groupTxids, groupLeases), group, replay ? { ...options, skipSignatures: true } : options);
+      if (r.failure) {
+        st.rollback(mark);
+        st.touched = touchedBefore;
+        if (!rejected) {
+          st.rollback(blockMark);
+          throw r.failure;
+        }
+        rejected.push({ index: gi, error: r.failure });
+        continue;
+      }
+      for (const [k, v] of groupTxids.added) blockTxids.set(k, v);
+      for (const [k, v] of groupLeases.added) blockLeases.set(k, v);
+      acceptedGroups.push(group);
+      for (const t of r.txns) {
+        txns.push({ stxn: t.stxn, txid: t.txid, ad: t.ad, round, intra: txns.length });
+        fees += t.feesPaid;
+      }
+    }
+    const prev = this.latestBlock;
+    const commit = txnCommitment(txns);
+    const header: BlockHeader = {
+      ...prev.header,
+      round,
+      prev: prev.hash,
+      seed: sha512_256(new Uint8Array([...prev.header.seed, ...u64(round)])),
+      txnRoot: commit.root,
+      txnRoot256: commit.root256,
+      timestamp,
+      txnCounter: st.txnCounter,
+      feesCollected: fees,
+    };
+    const block: Block = { header, txns, hash: headerHash(header) };
+    if (replay && toHex(replay.expectedHash) !== toHex(block.hash)) {
+      st.rollback(blockMark);
+      throw new LedgerStoreError(`journal replay of round ${round} produced a different block (expected ${toHex(replay.expectedHash)}, got ${toHex(block.hash)})`);
+    }
+    if (this.store && !replay) {
+      const record = encodeMsgpack({
+        b: encodeBlock(block),
+        g: acceptedGroups.map((g) => g.map(encodeSignedTransaction)),
+        h: block.hash,
+        r: round,
+        t: timestamp,
+        v: JOURNAL_VERSION,
+      });
+      try {
+        this.store.append(record);
+      } catch (e) {
+        st.rollback(blockMark);
+        throw new LedgerStoreError(`could not journal round ${round}: ${(e as Error).message}`, { cause: e });
+      }
+    }
+    st.commit();
+    this.txids.merge(blockTxids);
+    this.leases.merge(blockLeases);
+    this.txids.expireBefore(round + 1n);
+    this.leases.expireBefore(round + 1n);
+    this.blocks.push(block);
+    for (const t of txns) this.txIndex.set(t.txid, { round, intra: t.intra });
+    const delta = buildRoundDelta(st, this.supply(), block, st.touched);
+    st.touched = emptyTouchSet();
+    this.deltas.set(round, delta);
+    this.committedAt = Date.now();
+    const old = round - BigInt(this.deltaWindow);
+    this.deltas.delete(old);
+    if (!replay && this.store && this.snapshotInterval > 0 && round - this.lastSnapshotRound >= BigInt(this.snapshotInterval)) this.snapshot();
+    // The block is committed whatever a listener does; a failing listener must not undo that
+    // for the submitter or starve the listeners after it.
+    for (const l of this.listeners) {
+      try {
+        l({ block, delta });
+      } catch {
+        // Listeners own their errors.
+      }
+    }
+    return block;
+  }
+
+  // ---- simulate support ---------------------------------------------------------------------
+
+  /**
+   * Evaluates a group on top of the current state and discards every change. Used by simulate;
+   * `round` only affects the validity-window check (the state is always the latest).
+   */
+  dryEvaluate(group: readonly SignedTransaction[], options: EvalOptions): { result: GroupEvalResult; round: bigint } {
+    const st = this.state;
+    const round = this.latestRound + 1n;
+    const mark = st.checkpoint();
+    const touched = st.touched;
+    st.touched = emptyTouchSet();
+    try {
+      const result = evaluateGroup(this.env(round, new RoundOverlay(this.txids), new RoundOverlay(this.leases)), [...group], options);
+      return { result, round: this.latestRound };
+    } finally {
+      st.rollback(mark);
+      st.touched = touched;
+    }
+  }
+
+  // ---- change feed ----------------------------------------------------------------------------
+
+  /** Resolves once the ledger has a block at `round` or later (`/status/wait-for-block-after`). */
+  waitForRound(round: bigint, timeoutMs?: number): Promise<boolean> {
+    if (this.latestRound >= round) return Promise.resolve(true);
+    return new Promise((resolveWait) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const off = this.onBlock((e) => {
+        if (e.block.header.round < round) return;
+        off();
+        if (timer) clearTimeout(timer);
+        resolveWait(true);
+      });
+      if (timeoutMs !== undefined) {
+        timer = setTimeout(() => {
+          off();
+          resolveWait(false);
+        }, timeoutMs);
+      }
+    });
+  }
+
+  /** Wall-clock time (ms since the epoch) the latest block was committed; for "time since last round". */
+  get lastBlockCommittedAt(): number {
+    return this.committedAt;
+  }
+
+  private committedAt = Date.now();
+
+  onBlock(listener: BlockListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  // ---- reads ----------------------------------------------------------------------------------
+
+  block(round: bigint): Block {
+    const b = round >= 0n ? this.blocks[Number(round)] : undefined;
+    if (!b) throw new LedgerNotFoundError(`ledger does not have entry ${round} (latest round ${this.latestRound})`);
+    return b;
+  }
+
+  /** A confirmed transaction by id (any round), or undefined. */
+  transaction(txid: string): ConfirmedTxn | undefined {
+    const at = this.txIndex.get(txid);
+    if (!at) return undefined;
+    return this.blocks[Number(at.round)]!.txns[at.intra];
+  }
+
+  account(address: AddressLike): AccountData | undefined {
+    return this.state.get(addressBytes(address));
+  }
+
+  balance(address: AddressLike): bigint {
+    return this.state.balanceOf(addressBytes(address));
+  }
+
+  minBalance(address: AddressLike): bigint {
+    return this.state.minBalanceOf(this.account(address));
+  }
+
+  /** The account's current totals as the node's account record reports them. */
+  accountTotals(address: AddressLike): { minBalance: bigint; totalAssets: number; totalCreatedAssets: number; totalAppsOptedIn: number; totalCreatedApps: number; totalBoxes: bigint; totalBoxBytes: bigint; schema: { nui: bigint; nbs: bigint }; extraPages: bigint } {
+    const a = this.account(address);
+    const s = a ? this.state.schemaTotals(a) : { nui: 0n, nbs: 0n, pages: 0n };
+    return {
+      minBalance: this.state.minBalanceOf(a),
+      totalAssets: a?.holdings.size ?? 0,
+      totalCreatedAssets: a?.createdAssets.size ?? 0,
+      totalAppsOptedIn: a?.locals.size ?? 0,
+      totalCreatedApps: a?.createdApps.size ?? 0,
+      totalBoxes: a?.totalBoxes ?? 0n,
+      totalBoxBytes: a?.totalBoxBytes ?? 0n,
+      schema: { nui: s.nui, nbs: s.nbs },
+      extraPages: s.pages,
+    };
+  }
+
+  asset(id: bigint): AssetData | undefined {
+    return this.state.assets.get(id);
+  }
+
+  assetHolding(address: AddressLike, id: bigint): { amount: bigint; frozen: boolean } | undefined {
+    return this.account(address)?.holdings.get(id);
+  }
+
+  app(id: bigint): AppData | undefined {
+    return this.state.apps.get(id);
+  }
+
+  globalState(id: bigint): KeyValue[] {
+    return [...(this.state.apps.get(id)?.global.values() ?? [])];
+  }
+
+  localState(address: AddressLike, appId: bigint): KeyValue[] | undefined {
+    const kv = this.account(address)?.locals.get(appId);
+    return kv ? [...kv.values()] : undefined;
+  }
+
+  box(appId: bigint, name: Uint8Array): Uint8Array | undefined {
+    return this.state.getBox(appId, name);
+  }
+
+  /** Box names of an app, sorted bytewise. */
+  boxNames(appId: bigint): Uint8Array[] {
+    const prefix = `${appId}/`;
+    const out: Uint8Array[] = [];
+    for (const k of this.state.boxes.keys()) if (k.startsWith(prefix)) out.push(fromHex(k.slice(prefix.length)));
+    return out.sort((a, b) => (toHex(a) < toHex(b) ? -1 : 1));
+  }
+
+  /** Total and online money (no rewards and no online stake on the devnet: online is 0). */
+  supply(): { round: bigint; totalMoney: bigint; onlineMoney: bigint; notParticipatingMoney: bigint } {
+    let total = 0n;
+    let online = 0n;
+    let notpart = 0n;
+    for (const a of this.state.accounts.values()) {
+      total += a.balance;
+      if (a.status === 1) online += a.balance;
+      else if (a.status === 2) notpart += a.balance;
+    }
+    return { round: this.latestRound, totalMoney: total, onlineMoney: online, notParticipatingMoney: notpart };
+  }
+
+  /** State delta of a round still inside the delta window. */
+  delta(round: bigint): RoundDelta {
+    const d = this.deltas.get(round);
+    if (!d) throw new LedgerNotFoundError(`no state delta for round ${round}: outside the window of the last ${this.deltaWindow} rounds (latest ${this.latestRound})`);
+    return d;
+  }
+
+  /** The round's delta in the node's StateDelta shape (for `/v2/deltas/{round}`). */
+  stateDelta(round: bigint): Record<string, unknown> {
+    const d = this.delta(round);
+    const prev = round > 0n ? this.block(round - 1n).header.timestamp : d.block.header.timestamp;
+    return stateDeltaObject(d, prev);
+  }
+
+  /** Digest of all account, asset, app and box state (equal state ⇔ equal hash). */
+  stateHash(): Uint8Array {
+    return stateHash(this.state);
+  }
+
+  addressOf(hex: string): Address {
+    return new Address(fromHex(hex));
+  }
+
+  // ---- persistence ----------------------------------------------------------------------------
+
+  /** Writes a snapshot of the current state (atomically, through the store). */
+  snapshot(): void {
+    if (!this.store) return;
+    const w = {
+      gh: this.genesisHash,
+      leases: this.leases.entries(),
+      r: this.latestRound,
+      state: stateToWire(this.state),
+      txids: this.txids.entries(),
+      v: SNAPSHOT_VERSION,
+    };
+    this.store.writeSnapshot(encodeSnapshot(w));
+    this.lastSnapshotRound = this.latestRound;
+  }
+
+  private load(records: Uint8Array[]): void {
+    const store = this.store!;
+    const snapBytes = store.readSnapshot();
+    let snapRound = -1n;
+    if (snapBytes) {
+      const snap = decodeSnapshot(snapBytes);
+      if (!(snap.gh instanceof Uint8Array) || toHex(snap.gh) !== toHex(this.genesisHash)) {
+        throw new LedgerStoreError('the data directory holds a different chain (genesis hash mismatch); reset it or use the same genesis configuration');
+      }
+      snapRound = toUint64(snap.r, 'snapshot round');
+      stateFromWire(this.state, snap.state as Record<string, unknown>);
+      for (const [k, v] of (snap.txids as [string, unknown][] | undefined) ?? []) this.txids.set(k, toUint64(v, 'txid'));
+      for (const [k, v] of (snap.leases as [string, unknown][] | undefined) ?? []) this.leases.set(k, toUint64(v, 'lease'));
+      this.lastSnapshotRound = snapRound;
+    }
+    for (const raw of records) {
+      let rec: Record<string, unknown>;
+      try {
+        rec = decodeMsgpack(raw) as Record<string, unknown>;
+      } catch (e) {
+        throw new LedgerStoreError(`journal record is unreadable: ${(e as Error).message}`, { cause: e });
+      }
+      const round = toUint64(rec.r, 'journal round');
+      if (round !== this.latestRound + 1n) throw new LedgerStoreError(`journal skips from round ${this.latestRound} to ${round}`);
+      if (round <= snapRound) {
+        const block = decodeBlock(rec.b as Uint8Array);
+        this.blocks.push(block);
+        for (const t of block.txns) this.txIndex.set(t.txid, { round, intra: t.intra });
+        continue;
+      }
+      const groups = ((rec.g as Uint8Array[][] | undefined) ?? []).map((g) => g.map((b) => decodeSignedTransactions(b)[0]!));
+      this.commitBlock(groups, toUint64(rec.t, 'journal timestamp'), {}, undefined, { expectedHash: rec.h as Uint8Array });
+    }
+    if (snapRound > this.latestRound) throw new LedgerStoreError(`snapshot is at round ${snapRound} but the journal ends at ${this.latestRound}`);
+  }
+
+  /** Starts over from genesis, deleting the data directory's contents. */
+  reset(): void {
+    this.store?.clear();
+    this.txids.clear();
+    this.leases.clear();
+    this.txIndex.clear();
+    this.deltas.clear();
+    this.pool = [];
+    this.poolErrors.clear();
+    this.lastSnapshotRound = 0n;
+    this.timestampOffset = undefined;
+    const alloc: [Uint8Array, bigint][] = (this.config.genesisAccounts ?? []).map((g) => [addressBytes(g.address), g.amount]);
+    const special = this.config.specialAccountBalance ?? this.params.minBalance;
+    alloc.push([this.feeSink, special], [this.rewardsPool, special]);
+    this.initGenesis(alloc, this.blocks[0]!.header.timestamp, this.config.initialTxnCounter ?? 1000n);
+    if (this.store) this.writeGenesisRecord();
+  }
+
+  close(): void {
+    if (this.store) {
+      if (this.latestRound > this.lastSnapshotRound) this.snapshot();
+      this.store.close?.();
+    }
+  }
+}
+
+function txidOf(s: SignedTransaction): string {
+  return toBase32(sha512_256(bytesToSign(s.txn)));
+}
+
+function genesisRecordTimestamp(raw: Uint8Array): bigint | undefined {
+  try {
+    const rec = decodeMsgpack(raw) as Record<string, unknown>;
+    if (rec.b !== undefined || !(rec.gh instanceof Uint8Array)) return undefined;
+    return toUint64(rec.t, 'genesis timestamp');
+  } catch {
+    return undefined;
+  }
+}
+
+function u64(n: bigint): Uint8Array {
+  const b = new Uint8Array(8);
+  new DataView(b.buffer).setBigUint64(0, n);
+  return b;
+}
+
+function cloneTouch(t: TouchSet): TouchSet {
+  return {
+    accounts: new Set(t.accounts),
+    assetParams: new Set(t.assetParams),
+    appParams: new Set(t.appParams),
+    holdings: new Set(t.holdings),
+    locals: new Set(t.locals),
+    kv: new Map(t.kv),
+    createdAssets: new Set(t.createdAssets),
+    createdApps: new Set(t.createdApps),
+    deletedCreators: new Map(t.deletedCreators),
+  };
+}
+
+export { LedgerRejection };

@@ -1,0 +1,263 @@
+import { encodeAddress } from '../encoding/address.js';
+import { toHex } from '../encoding/hex.js';
+import { sha512_256 } from '../crypto/hash.js';
+import type { SignedTransaction, Transaction } from '../txn/types.js';
+import { OnComplete } from '../txn/types.js';
+import type { ProgramTrace, TraceStep } from '../avm/trace.js';
+import type { AvmValue } from '../avm/value.js';
+import type { TxnApplyData } from './block.js';
+import type { EvalOptions, TxnEvalResult } from './eval.js';
+import type { UnnamedResources } from '../avm/context.js';
+import { SimulateRequestError } from './errors.js';
+import type { Ledger } from './ledger.js';
+import { pendingTransactionResponse, type ResponseObject } from './response.js';
+
+/** Simulate's request (protocol.md §4.2), in the spec's key names. */
+export interface SimulateRequest {
+  'txn-groups': { txns: SignedTransaction[] }[];
+  round?: bigint | number;
+  'allow-empty-signatures'?: boolean;
+  'allow-more-logging'?: boolean;
+  'allow-unnamed-resources'?: boolean;
+  'extra-opcode-budget'?: bigint | number;
+  'exec-trace-config'?: { enable?: boolean; 'stack-change'?: boolean; 'scratch-change'?: boolean; 'state-change'?: boolean };
+  'fix-signers'?: boolean;
+}
+
+/** Simulate's response (protocol.md §4.3): spec key names, bigint uint64s, bytes as Uint8Array. */
+export type SimulateResponse = ResponseObject;
+
+export const MAX_EXTRA_OPCODE_BUDGET = 320_000;
+const MORE_LOG_CALLS = 2048;
+const MORE_LOG_SIZE = 65536;
+
+function avmValue(v: AvmValue): ResponseObject {
+  return typeof v === 'bigint' ? { type: 2, uint: v } : { type: 1, bytes: v };
+}
+
+function unitOf(s: TraceStep): ResponseObject {
+  const u: ResponseObject = { pc: s.pc };
+  if (s.stackPopCount) u['stack-pop-count'] = s.stackPopCount;
+  if (s.stackAdditions?.length) u['stack-additions'] = s.stackAdditions.map(avmValue);
+  if (s.scratchChanges?.length) u['scratch-changes'] = s.scratchChanges.map((c) => ({ slot: c.slot, 'new-value': avmValue(c.newValue) }));
+  if (s.stateChanges?.length) {
+    u['state-changes'] = s.stateChanges.map((c) => ({
+      operation: c.operation,
+      'app-state-type': c.appStateType,
+      key: c.key,
+      ...(c.newValue !== undefined ? { 'new-value': avmValue(c.newValue) } : {}),
+      ...(c.account ? { account: encodeAddress(c.account) } : {}),
+    }));
+  }
+  if (s.spawnedInners?.length) u['spawned-inners'] = s.spawnedInners;
+  return u;
+}
+
+const hashOf = (program: Uint8Array | undefined): Uint8Array | undefined => (program ? sha512_256(program) : undefined);
+
+/** Exec trace of inner transactions: app calls consume the spawned program traces in order. */
+function innerTraces(ad: TxnApplyData, traces: ProgramTrace[], ledger: Ledger): ResponseObject[] {
+  let k = 0;
+  return ad.inner.map((it) => {
+    const call = it.txn.appCall;
+    if (!call) return {};
+    const t = traces[k++];
+    if (!t) return {};
+    const appId = call.appId || it.ad.createdAppId || 0n;
+    const clear = call.onComplete === OnComplete.ClearState;
+    const program = call.appId === 0n ? call.approvalProgram : clear ? ledger.app(appId)?.clearStateProgram : ledger.app(appId)?.approvalProgram;
+    const o: ResponseObject = clear
+      ? { 'clear-state-program-trace': t.steps.map(unitOf), ...(program ? { 'clear-state-program-hash': hashOf(program) } : {}) }
+      : { 'approval-program-trace': t.steps.map(unitOf), ...(program ? { 'approval-program-hash': hashOf(program) } : {}) };
+    if (it.ad.inner.length) o['inner-trace'] = innerTraces(it.ad, t.inner, ledger);
+    return o;
+  });
+}
+
+function execTrace(r: TxnEvalResult, ledger: Ledger): ResponseObject | undefined {
+  const o: ResponseObject = {};
+  if (r.lsigTrace) {
+    o['logic-sig-trace'] = r.lsigTrace.steps.map(unitOf);
+    o['logic-sig-hash'] = hashOf(r.lsigProgram);
+  }
+  const main = r.approvalTrace ?? r.clearTrace;
+  if (r.approvalTrace) {
+    o['approval-program-trace'] = r.approvalTrace.steps.map(unitOf);
+    o['approval-program-hash'] = hashOf(r.approvalProgram);
+  }
+  if (r.clearTrace) {
+    o['clear-state-program-trace'] = r.clearTrace.steps.map(unitOf);
+    o['clear-state-program-hash'] = hashOf(r.clearProgram);
+    if (r.clearRollbackError !== undefined) {
+      o['clear-state-rollback'] = true;
+      o['clear-state-rollback-error'] = r.clearRollbackError;
+    }
+  }
+  if (main && r.ad.inner.length) o['inner-trace'] = innerTraces(r.ad, main.inner, ledger);
+  return Object.keys(o).length ? o : undefined;
+}
+
+const byBig = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * The group-level `unnamed-resources-accessed` report. The interpreter collects per group, so
+ * everything is reported here (the node reports pre-v9 programs' accesses per transaction).
+ */
+function unnamedReport(u: UnnamedResources): ResponseObject | undefined {
+  const o: ResponseObject = {};
+  if (u.accounts.size) o.accounts = [...u.accounts.values()].map((a) => encodeAddress(a)).sort();
+  if (u.assets.size) o.assets = [...u.assets].sort(byBig);
+  if (u.apps.size) o.apps = [...u.apps].sort(byBig);
+  if (u.boxes.size) o.boxes = [...u.boxes.values()].map((b) => ({ app: b.app, name: b.name }));
+  if (u.holdings.size) o['asset-holdings'] = [...u.holdings.values()].map((h) => ({ account: encodeAddress(h.account), asset: h.asset }));
+  if (u.locals.size) o['app-locals'] = [...u.locals.values()].map((l) => ({ account: encodeAddress(l.account), app: l.app }));
+  return Object.keys(o).length ? o : undefined;
+}
+
+function validate(req: SimulateRequest): void {
+  const groups = req['txn-groups'];
+  if (!Array.isArray(groups) || groups.length !== 1) throw new SimulateRequestError(`expected 1 transaction group, got ${Array.isArray(groups) ? groups.length : 0}`);
+  const txns = groups[0]!.txns ?? [];
+  if (txns.length === 0) throw new SimulateRequestError('empty txgroup');
+  if (txns.length > 16) throw new SimulateRequestError(`transaction group size ${txns.length} exceeds protocol max 16`);
+  if (txns.some((s) => s.txn.type === 'stpf')) throw new SimulateRequestError('cannot simulate StateProof transactions');
+  const extra = Number(req['extra-opcode-budget'] ?? 0);
+  if (!Number.isSafeInteger(extra) || extra < 0) throw new SimulateRequestError(`extra-opcode-budget must be a non-negative integer, got ${req['extra-opcode-budget']}`);
+  if (extra > MAX_EXTRA_OPCODE_BUDGET) throw new SimulateRequestError(`extra budget ${extra} > simulation extra budget limit ${MAX_EXTRA_OPCODE_BUDGET}`);
+  const tc = req['exec-trace-config'];
+  if (tc && !tc.enable) {
+    if (tc['stack-change']) throw new SimulateRequestError('basic trace must be enabled when enabling stack tracing');
+    if (tc['scratch-change']) throw new SimulateRequestError('basic trace must be enabled when enabling scratch slot change tracing');
+    if (tc['state-change']) throw new SimulateRequestError('basic trace must be enabled when enabling app state change tracing');
+  }
+  if (req['fix-signers'] && !req['allow-empty-signatures']) throw new SimulateRequestError('FixSigners requires AllowEmptySignatures to be enabled');
+}
+
+interface TouchedState {
+  app: bigint;
+  kind: 'g' | 'l' | 'b';
+  key: Uint8Array;
+  account?: Uint8Array;
+}
+
+/** Every app-state key a traced program wrote or deleted, with the app it belongs to. */
+function collectTouched(results: TxnEvalResult[]): TouchedState[] {
+  const out: TouchedState[] = [];
+  const walk = (trace: ProgramTrace | undefined, appId: bigint, sender: Uint8Array, ad: TxnApplyData) => {
+    if (!trace) return;
+    for (const s of trace.steps) {
+      for (const c of s.stateChanges ?? []) {
+        out.push({ app: appId, kind: c.appStateType, key: c.key, ...(c.appStateType === 'l' ? { account: c.account ?? sender } : {}) });
+      }
+    }
+    let k = 0;
+    for (const it of ad.inner) {
+      if (!it.txn.appCall) continue;
+      walk(trace.inner[k++], it.txn.appCall.appId || it.ad.createdAppId || 0n, it.txn.sender.publicKey, it.ad);
+    }
+  };
+  for (const r of results) {
+    const call = r.stxn.txn.appCall;
+    if (!call) continue;
+    walk(r.approvalTrace ?? r.clearTrace, call.appId || r.ad.createdAppId || 0n, r.stxn.txn.sender.publicKey, r.ad);
+  }
+  return out;
+}
+
+/** Values, before the simulation, of the state the programs changed (`initial-states`). */
+function initialStates(ledger: Ledger, touched: TouchedState[]): ResponseObject | undefined {
+  const byApp = new Map<bigint, { globals: Map<string, ResponseObject>; locals: Map<string, Map<string, ResponseObject>>; boxes: Map<string, ResponseObject> }>();
+  for (const t of touched) {
+    let e = byApp.get(t.app);
+    if (!e) byApp.set(t.app, (e = { globals: new Map(), locals: new Map(), boxes: new Map() }));
+    const kh = toHex(t.key);
+    let value: Uint8Array | bigint | undefined;
+    if (t.kind === 'g') value = ledger.app(t.app)?.global.get(kh)?.value;
+    else if (t.kind === 'b') value = ledger.box(t.app, t.key);
+    else value = ledger.account(t.account!)?.locals.get(t.app)?.get(kh)?.value;
+    if (value === undefined) continue;
+    const kv = { key: t.key, value: typeof value === 'bigint' ? { type: 2, uint: value } : { type: 1, bytes: value } };
+    if (t.kind === 'g') e.globals.set(kh, kv);
+    else if (t.kind === 'b') e.boxes.set(kh, kv);
+    else {
+      const ah = encodeAddress(t.account!);
+      let m = e.locals.get(ah);
+      if (!m) e.locals.set(ah, (m = new Map()));
+      m.set(kh, kv);
+    }
+  }
+  const states: ResponseObject[] = [];
+  for (const [id, e] of [...byApp.entries()].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const o: ResponseObject = { id };
+    if (e.locals.size) o['app-locals'] = [...e.locals.entries()].map(([account, m]) => ({ account, kvs: [...m.values()] }));
+    if (e.globals.size) o['app-globals'] = { kvs: [...e.globals.values()] };
+    if (e.boxes.size) o['app-boxes'] = { kvs: [...e.boxes.values()] };
+    states.push(o);
+  }
+  return { 'app-initial-states': states };
+}
+
+/**
+ * Evaluates one group against the ledger's latest state without committing anything and answers
+ * in the node's simulate response shape. Request problems throw `SimulateRequestError` (HTTP
+ * 400); a failing group is a normal response with `failure-message` and `failed-at`.
+ */
+export function simulate(ledger: Ledger, req: SimulateRequest): SimulateResponse {
+  validate(req);
+  if (req.round !== undefined && BigInt(req.round) !== 0n && BigInt(req.round) !== ledger.latestRound) {
+    throw new SimulateRequestError(`the devnet simulates only on its latest round ${ledger.latestRound}, not ${req.round}`);
+  }
+  const group = req['txn-groups'][0]!.txns;
+  const tc = req['exec-trace-config'];
+  const extra = Number(req['extra-opcode-budget'] ?? 0);
+  const opts: EvalOptions = {
+    ...(req['allow-empty-signatures'] ? { allowEmptySignatures: true } : {}),
+    ...(req['fix-signers'] ? { fixSigners: true } : {}),
+    ...(req['allow-more-logging'] ? { allowMoreLogging: true } : {}),
+    ...(req['allow-unnamed-resources'] ? { allowUnnamedResources: true } : {}),
+    ...(extra ? { extraBudget: extra } : {}),
+    ...(tc?.enable ? { trace: { stackChange: !!tc['stack-change'], scratchChange: !!tc['scratch-change'], stateChange: !!tc['state-change'] } } : {}),
+  };
+  const { result, round } = ledger.dryEvaluate(group, opts);
+  const txnResults = result.txns.map((r) => {
+    const o: ResponseObject = { 'txn-result': pendingTransactionResponse(r.stxn, r.ad) };
+    if (r.appBudgetConsumed) o['app-budget-consumed'] = r.appBudgetConsumed;
+    if (r.logicSigBudgetConsumed) o['logic-sig-budget-consumed'] = r.logicSigBudgetConsumed;
+    if (r.feesPaid) o['fees-paid'] = r.feesPaid;
+    if (tc?.enable) {
+      const t = execTrace(r, ledger);
+      if (t) o['exec-trace'] = t;
+    }
+    if (r.fixedSigner) o['fixed-signer'] = encodeAddress(r.fixedSigner);
+    return o;
+  });
+  const g: ResponseObject = { 'txn-results': txnResults };
+  if (result.failure) {
+    g['failure-message'] = result.failure.message;
+    g['failed-at'] = [...result.failure.path];
+  }
+  const unnamed = result.unnamed && unnamedReport(result.unnamed);
+  if (unnamed) g['unnamed-resources-accessed'] = unnamed;
+  if (result.appBudgetAdded) g['app-budget-added'] = result.appBudgetAdded;
+  if (result.appBudgetConsumed) g['app-budget-consumed'] = result.appBudgetConsumed;
+  if (result.groupUsage) g['group-usage'] = result.groupUsage;
+  if (result.groupFeesPaid) g['group-fees-paid'] = result.groupFeesPaid;
+  const res: ResponseObject = { version: 2, 'last-round': round, 'txn-groups': [g] };
+  const ov: ResponseObject = {};
+  if (req['allow-empty-signatures']) ov['allow-empty-signatures'] = true;
+  if (req['allow-unnamed-resources']) ov['allow-unnamed-resources'] = true;
+  if (req['allow-more-logging']) {
+    ov['max-log-calls'] = MORE_LOG_CALLS;
+    ov['max-log-size'] = MORE_LOG_SIZE;
+  }
+  if (extra) ov['extra-opcode-budget'] = extra;
+  if (req['fix-signers']) ov['fix-signers'] = true;
+  if (Object.keys(ov).length) res['eval-overrides'] = ov;
+  if (tc?.enable) {
+    res['exec-trace-config'] = { ...tc };
+    if (tc['state-change']) res['initial-states'] = initialStates(ledger, collectTouched(result.txns));
+  }
+  return res;
+}
+
+export type { Transaction };

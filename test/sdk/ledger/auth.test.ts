@@ -1,0 +1,105 @@
+import { strict as assert } from 'node:assert';
+import { makePaymentTxn } from '../../../sdk/src/txn/builders.js';
+import { multisigAddress, signMultisigTransaction, appendSignMultisigTransaction } from '../../../sdk/src/txn/multisig.js';
+import { delegateLogicSig, delegateLogicSigMultisig, logicSigAddress, makeLogicSig } from '../../../sdk/src/txn/logicsig.js';
+import { programHashIsOnCurve } from '../../../sdk/src/teal/index.js';
+import { LedgerRejection } from '../../../sdk/src/ledger/index.js';
+import { ALGO, devnet, teal } from './fixture.js';
+
+function rejects(fn: () => unknown, kind: string, text: RegExp): void {
+  assert.throws(fn, (e: unknown) => {
+    assert.ok(e instanceof LedgerRejection, String(e));
+    assert.equal(e.kind, kind, e.message);
+    assert.match(e.message, text);
+    return true;
+  });
+}
+
+describe('ledger: multisig and logic signature authorization', () => {
+  it('accepts a 2-of-3 multisig payment and rejects one signature short', () => {
+    const d = devnet();
+    const meta = { version: 1, threshold: 2, addrs: [d.addr(0), d.addr(1), d.addr(2)] };
+    const msig = multisigAddress(meta);
+    d.send([makePaymentTxn({ sender: d.addr(0), receiver: msig, amount: 5n * ALGO, suggestedParams: d.sp() })]);
+    const t = makePaymentTxn({ sender: msig, receiver: d.addr(3), amount: ALGO, suggestedParams: d.sp() });
+    const one = signMultisigTransaction(t, meta, d.keys[0]!);
+    rejects(() => d.ledger.submit([one]), 'signature', /didn't pass verification/);
+    const two = appendSignMultisigTransaction(one, meta, d.keys[2]!);
+    d.ledger.submit([two]);
+    assert.equal(d.ledger.balance(msig), 4n * ALGO - 1000n);
+  });
+
+  it('runs an escrow logic signature (approve and reject)', () => {
+    const d = devnet();
+    const program = teal('#pragma version 10\narg 0\nbyte "open"\n==');
+    const escrow = logicSigAddress(program);
+    d.send([makePaymentTxn({ sender: d.addr(0), receiver: escrow, amount: 2n * ALGO, suggestedParams: d.sp() })]);
+    const t = makePaymentTxn({ sender: escrow, receiver: d.addr(1), amount: ALGO, suggestedParams: d.sp() });
+    d.ledger.submit([{ txn: t, lsig: makeLogicSig(program, [new TextEncoder().encode('open')]) }]);
+    assert.equal(d.ledger.balance(escrow), ALGO - 1000n);
+    const t2 = makePaymentTxn({ sender: escrow, receiver: d.addr(1), amount: 1n, suggestedParams: d.sp() });
+    rejects(() => d.ledger.submit([{ txn: t2, lsig: makeLogicSig(program, [new TextEncoder().encode('shut')]) }]), 'logic', /rejected by logic/);
+    // A program that is not the sender's escrow cannot sign for it.
+    const other = teal('#pragma version 10\nint 1');
+    rejects(() => d.ledger.submit([{ txn: t2, lsig: makeLogicSig(other) }]), 'signature', /LogicNot signed and not a Logic-only account/);
+  });
+
+  it('accepts delegated logic signatures (single key and lmsig)', () => {
+    const d = devnet();
+    const program = teal('#pragma version 10\ntxn Amount\nint 1000\n<=');
+    const lsig = delegateLogicSig(makeLogicSig(program), d.keys[0]!);
+    d.ledger.submit([{ txn: makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 1000n, suggestedParams: d.sp() }), lsig }]);
+    rejects(
+      () => d.ledger.submit([{ txn: makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 1001n, suggestedParams: d.sp() }), lsig }]),
+      'logic',
+      /rejected by logic/,
+    );
+    const forged = delegateLogicSig(makeLogicSig(program), d.keys[1]!);
+    rejects(
+      () => d.ledger.submit([{ txn: makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 5n, suggestedParams: d.sp() }), lsig: forged }]),
+      'signature',
+      /didn't pass verification/,
+    );
+    const meta = { version: 1, threshold: 2, addrs: [d.addr(1), d.addr(2)] };
+    const msig = multisigAddress(meta);
+    d.send([makePaymentTxn({ sender: d.addr(0), receiver: msig, amount: ALGO, suggestedParams: d.sp() })]);
+    let ml = delegateLogicSigMultisig(makeLogicSig(program), meta, d.keys[1]!);
+    ml = delegateLogicSigMultisig(ml, meta, d.keys[2]!);
+    d.ledger.submit([{ txn: makePaymentTxn({ sender: msig, receiver: d.addr(3), amount: 500n, suggestedParams: d.sp() }), lsig: ml }]);
+    assert.equal(d.ledger.balance(msig), ALGO - 1500n);
+  });
+
+  it('authorizes a rekeyed account by a multisig and by a logic signature', () => {
+    const d = devnet();
+    const meta = { version: 1, threshold: 1, addrs: [d.addr(2), d.addr(3)] };
+    const msig = multisigAddress(meta);
+    d.send([makePaymentTxn({ sender: d.addr(0), receiver: d.addr(0), amount: 0n, rekeyTo: msig, suggestedParams: d.sp() })]);
+    const t = makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 10n, suggestedParams: d.sp() });
+    const signed = signMultisigTransaction(t, meta, d.keys[3]!);
+    assert.ok(signed.authAddress?.equals(msig));
+    d.ledger.submit([signed]);
+    // Rekey on to a program's escrow address; the program then signs with sgnr set.
+    const program = teal('#pragma version 10\nint 1');
+    const escrow = logicSigAddress(program);
+    d.ledger.submit([signMultisigTransaction(makePaymentTxn({ sender: d.addr(0), receiver: d.addr(0), amount: 0n, rekeyTo: escrow, suggestedParams: d.sp() }), meta, d.keys[2]!)]);
+    const t2 = makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 11n, suggestedParams: d.sp() });
+    d.ledger.submit([{ txn: t2, lsig: makeLogicSig(program), authAddress: escrow }]);
+    assert.equal(d.ledger.balance(d.addr(1)), 100n * ALGO + 21n);
+    // Without sgnr the program claims its own escrow as sender, which is not the sender.
+    const t3 = makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 12n, suggestedParams: d.sp() });
+    rejects(() => d.ledger.submit([{ txn: t3, lsig: makeLogicSig(program) }]), 'signature', /LogicNot signed and not a Logic-only account/);
+  });
+
+  it('rejects v13 escrow programs whose hash is on the curve unless the check is skipped', () => {
+    const d = devnet();
+    // Salts 0 and 1 of this program are on the curve (protocol.md §1.10 vector).
+    const program = new Uint8Array([0x0d, 0x20, 0x01, 0x00, 0x22, 0x20, 0x01, 0x00]);
+    assert.ok(programHashIsOnCurve(program));
+    const escrow = logicSigAddress(program);
+    d.send([makePaymentTxn({ sender: d.addr(0), receiver: escrow, amount: 2n * ALGO, suggestedParams: d.sp() })]);
+    const t = makePaymentTxn({ sender: escrow, receiver: d.addr(1), amount: 1n, suggestedParams: d.sp() });
+    rejects(() => d.ledger.submit([{ txn: t, lsig: makeLogicSig(program) }]), 'signature', /TEAL v13 LogicSig program hash is an Edwards25519 point/);
+    // Skipping the check lets the program run (it leaves 0 on the stack, so it then rejects).
+    rejects(() => d.ledger.submit([{ txn: t, lsig: makeLogicSig(program) }], { skipPqAddressCheck: true }), 'logic', /rejected by logic/);
+  });
+});

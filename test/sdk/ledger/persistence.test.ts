@@ -1,0 +1,173 @@
+import { strict as assert } from 'node:assert';
+import { mkdtempSync, rmSync, readFileSync, writeFileSync, statSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { makeAppCallTxn, makePaymentTxn, makeAssetCreateTxn } from '../../../sdk/src/txn/builders.js';
+import { utf8 } from '../../../sdk/src/encoding/bytes.js';
+import { toHex } from '../../../sdk/src/encoding/hex.js';
+import { Ledger, MemoryLedgerStore, LedgerStoreError, type LedgerConfig } from '../../../sdk/src/ledger/index.js';
+import { FileLedgerStore, parseJournal } from '../../../sdk/src/ledger/persistence.js';
+import { ALGO, devnet, teal, type Devnet } from './fixture.js';
+import { APPROVAL, CLEAR } from './programs.js';
+
+function activity(d: Devnet, rounds: number): void {
+  const r = d.send([
+    makeAppCallTxn({ sender: d.addr(0), appId: 0n, approvalProgram: teal(APPROVAL), clearProgram: teal(CLEAR), globalSchema: { numUints: 1, numByteSlices: 0 }, suggestedParams: d.sp() }),
+  ]);
+  const app = d.ledger.transaction(r.txids[0]!)!.ad.createdAppId!;
+  d.send([makeAssetCreateTxn({ sender: d.addr(1), total: 10n, decimals: 0, suggestedParams: d.sp() })]);
+  for (let i = 0; i < rounds; i++) {
+    if (i % 2) d.send([makePaymentTxn({ sender: d.addr(i % 3), receiver: d.addr(3), amount: BigInt(i + 1), note: `n${i}`, suggestedParams: d.sp() })]);
+    else d.send([makeAppCallTxn({ sender: d.addr(2), appId: app, args: [utf8('inc')], note: `c${i}`, suggestedParams: d.sp() })]);
+  }
+}
+
+describe('ledger: persistence', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tealworks-ledger-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const config = (store: LedgerConfig['store'], extra: Partial<LedgerConfig> = {}): LedgerConfig => ({ store, snapshotInterval: 4, ...extra });
+
+  it('restarts with the genesis timestamp kept in the data directory', () => {
+    let now = 1_800_000_000n;
+    const mk = () => new Ledger({ store: new FileLedgerStore(dir), clock: () => (now += 10n) });
+    const a = mk();
+    const gh = toHex(a.genesisHash);
+    a.close();
+    const b = mk();
+    assert.equal(toHex(b.genesisHash), gh);
+    assert.equal(b.block(0n).header.timestamp, 1_800_000_010n);
+  });
+
+  it('restarts from a data directory to the same state hash (snapshot + journal tail)', () => {
+    const d = devnet(4, config(new FileLedgerStore(dir)));
+    activity(d, 9);
+    const hash = toHex(d.ledger.stateHash());
+    const round = d.ledger.latestRound;
+    const blockHash = toHex(d.ledger.latestBlock.hash);
+    const someTx = d.ledger.block(3n).txns[0]!.txid;
+    // No close(): as after a kill -9, the journal tail past the last snapshot must be replayed.
+    const again = devnet(4, config(new FileLedgerStore(dir)));
+    assert.equal(again.ledger.latestRound, round);
+    assert.equal(toHex(again.ledger.stateHash()), hash);
+    assert.equal(toHex(again.ledger.latestBlock.hash), blockHash);
+    assert.equal(again.ledger.transaction(someTx)!.round, 3n);
+    // A snapshot write cut short by a crash leaves only its temp file, which is ignored.
+    writeFileSync(join(dir, 'snapshot.bin.tmp'), new Uint8Array([0xde, 0xad]));
+    assert.equal(toHex(devnet(4, config(new FileLedgerStore(dir))).ledger.stateHash()), hash);
+    // Duplicate detection survives the restart.
+    const t = d.ledger.block(round).txns[0]!.stxn;
+    assert.throws(() => again.ledger.submit([t]), /transaction already in ledger/);
+    // It keeps going.
+    again.send([makePaymentTxn({ sender: again.addr(0), receiver: again.addr(1), amount: ALGO, suggestedParams: again.sp() })]);
+    assert.equal(again.ledger.latestRound, round + 1n);
+  });
+
+  it('ignores a torn last journal record', () => {
+    const d = devnet(4, config(new FileLedgerStore(dir), { snapshotInterval: 0 }));
+    activity(d, 3);
+    const hash = toHex(d.ledger.stateHash());
+    const round = d.ledger.latestRound;
+    const journal = join(dir, 'journal.bin');
+    const full = statSync(journal).size;
+    // A record being written when the process died: header and half a payload.
+    d.send([makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 7n, suggestedParams: d.sp() })]);
+    const bytes = readFileSync(journal);
+    writeFileSync(journal, bytes.subarray(0, full + Math.floor((bytes.length - full) / 2)));
+    const again = devnet(4, config(new FileLedgerStore(dir)));
+    assert.equal(again.ledger.latestRound, round);
+    assert.equal(toHex(again.ledger.stateHash()), hash);
+    assert.equal(statSync(journal).size, full);
+    // Garbage after the last record is cut too.
+    appendFileSync(journal, new Uint8Array([1, 2, 3]));
+    const third = devnet(4, config(new FileLedgerStore(dir)));
+    assert.equal(third.ledger.latestRound, round);
+    assert.equal(parseJournal(new Uint8Array(readFileSync(journal))).records.length, Number(round) + 1); // genesis record + one per round
+  });
+
+  it('replays interval-mode blocks holding several groups (rejected ones left out)', () => {
+    const store = new MemoryLedgerStore();
+    const d = devnet(4, config(store, { snapshotInterval: 0 }));
+    const good = [0, 1, 2].map((i) => d.sign(makePaymentTxn({ sender: d.addr(i), receiver: d.addr(3), amount: BigInt(i + 1), suggestedParams: d.sp() })));
+    const bad = d.sign(makePaymentTxn({ sender: d.addr(2), receiver: d.addr(3), amount: 99_950_000n, note: 'late', suggestedParams: d.sp() }));
+    const { block, rejected } = d.ledger.produceBlock([...good.map((g) => [g]), [bad]]);
+    assert.equal(block.txns.length, 3);
+    assert.equal(rejected.length, 1);
+    d.ledger.produceBlock();
+    const again = devnet(4, config(store));
+    assert.equal(again.ledger.latestRound, 2n);
+    assert.deepEqual(again.ledger.stateHash(), d.ledger.stateHash());
+    assert.deepEqual(again.ledger.block(1n).hash, block.hash);
+  });
+
+  it('writes snapshots atomically and replays with an in-memory store too', () => {
+    const store = new MemoryLedgerStore();
+    const d = devnet(4, config(store));
+    activity(d, 6);
+    assert.ok(store.snapshotBytes);
+    const again = devnet(4, config(store));
+    assert.deepEqual(again.ledger.stateHash(), d.ledger.stateHash());
+  });
+
+  it('refuses a data directory of another chain and resets', () => {
+    const d = devnet(4, config(new FileLedgerStore(dir)));
+    activity(d, 4);
+    d.ledger.close();
+    assert.throws(() => devnet(4, config(new FileLedgerStore(dir), { genesisId: 'other-v1' })), LedgerStoreError);
+    const again = devnet(4, config(new FileLedgerStore(dir)));
+    const genesisHash = toHex(devnet(4).ledger.stateHash());
+    again.ledger.reset();
+    assert.equal(again.ledger.latestRound, 0n);
+    assert.equal(toHex(again.ledger.stateHash()), genesisHash);
+    const third = devnet(4, config(new FileLedgerStore(dir)));
+    assert.equal(third.ledger.latestRound, 0n);
+  });
+
+  it('gives a different state hash for different state', () => {
+    const a = devnet();
+    const b = devnet();
+    assert.deepEqual(a.ledger.stateHash(), b.ledger.stateHash());
+    a.send([makePaymentTxn({ sender: a.addr(0), receiver: a.addr(1), amount: 1n, suggestedParams: a.sp() })]);
+    assert.notDeepEqual(a.ledger.stateHash(), b.ledger.stateHash());
+    void Ledger;
+  });
+});
+
+describe('ledger: persistence under kill -9', function () {
+  this.timeout(20000);
+  it('loses no acknowledged transaction when the process is killed mid-write', async () => {
+    const { spawn } = await import('node:child_process');
+    const { fileURLToPath } = await import('node:url');
+    const dir = mkdtempSync(join(tmpdir(), 'tealworks-ledger-kill-'));
+    try {
+      const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./crash-child.ts', import.meta.url)), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+      let out = '';
+      await new Promise<void>((resolveDone) => {
+        child.stdout!.on('data', (b: Buffer) => {
+          out += b.toString();
+          if (out.split('\n').length > 40 && !child.killed) child.kill('SIGKILL');
+        });
+        child.on('exit', () => resolveDone());
+      });
+      const acked = out.split('\n').filter((l) => l.length === 52);
+      assert.ok(acked.length >= 40, `child acknowledged only ${acked.length} transactions`);
+      const { Ledger: L } = await import('../../../sdk/src/ledger/index.js');
+      const { key } = await import('./fixture.js');
+      const keys = [key(1), key(2)];
+      const again = new L({
+        genesisAccounts: keys.map((k) => ({ address: k.publicKey, amount: 1_000_000_000n })),
+        genesisTimestamp: 1_700_000_000n,
+        store: new FileLedgerStore(dir),
+      });
+      for (const id of acked) assert.ok(again.transaction(id), `acknowledged ${id} was lost`);
+      assert.ok(again.latestRound >= BigInt(acked.length));
+      // Money is conserved across the crash.
+      assert.equal(again.supply().totalMoney, 2_000_000_000n + 200_000n);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
