@@ -1,10 +1,9 @@
-import { Address } from '../encoding/address.js';
+import { Address, encodeAddress } from '../encoding/address.js';
 import type { Transaction } from '../txn/types.js';
 import { fault } from './errors.js';
 import type { Availability, EvalContext } from './context.js';
-import { hexOf } from './value.js';
+import { bytesEq, hexOf } from './value.js';
 import type { StackValue } from './value.js';
-import { encodeAddress } from '../encoding/address.js';
 
 /** Versions at which availability rules changed. */
 export const DIRECT_REF_VERSION = 4;
@@ -165,16 +164,10 @@ function txnAccounts(tx: Transaction): Uint8Array[] {
 }
 
 function indexByAddress(tx: Transaction, addr: Uint8Array): number {
-  if (sameBytes(tx.sender.publicKey, addr)) return 0;
+  if (bytesEq(tx.sender.publicKey, addr)) return 0;
   const accts = txnAccounts(tx);
-  for (let i = 0; i < accts.length; i++) if (sameBytes(accts[i]!, addr)) return i + 1;
+  for (let i = 0; i < accts.length; i++) if (bytesEq(accts[i]!, addr)) return i + 1;
   return -1;
-}
-
-function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 export function asAddress(v: StackValue): Uint8Array {
@@ -186,13 +179,13 @@ export function availableAccount(cx: EvalContext, addr: Uint8Array): boolean {
   if (indexByAddress(cx.txn, addr) >= 0) return true;
   const av = cx.group.available;
   if (cx.version >= CREATED_RESOURCES_VERSION) {
-    for (const id of av.createdApps) if (sameBytes(appAddress(id), addr)) return true;
+    for (const id of av.createdApps) if (bytesEq(appAddress(id), addr)) return true;
   }
   if (cx.version >= SHARED_RESOURCES_VERSION && av.accounts.has(accountKey(addr))) return true;
   if (cx.version >= APP_ADDRESS_AVAILABLE_VERSION && cx.txn.appCall) {
-    for (const id of cx.txn.appCall.foreignApps) if (sameBytes(appAddress(id), addr)) return true;
+    for (const id of cx.txn.appCall.foreignApps) if (bytesEq(appAddress(id), addr)) return true;
   }
-  if (sameBytes(appAddress(cx.appId), addr)) return true;
+  if (bytesEq(appAddress(cx.appId), addr)) return true;
   if (cx.group.allowUnnamedResources) {
     cx.group.unnamed.accounts.set(accountKey(addr), addr);
     return true;
@@ -287,7 +280,7 @@ function allowsHolding(cx: EvalContext, addr: Uint8Array, id: bigint): boolean {
   const av = cx.group.available;
   if (av.holdings.has(pairKey(addr, id))) return true;
   if (av.createdAssets.has(id)) return availableAccount(cx, addr);
-  for (const app of av.createdApps) if (sameBytes(appAddress(app), addr)) return availableAsset(cx, id);
+  for (const app of av.createdApps) if (bytesEq(appAddress(app), addr)) return availableAsset(cx, id);
   if (cx.group.allowUnnamedResources && availableAccount(cx, addr) && availableAsset(cx, id)) {
     cx.group.unnamed.holdings.set(pairKey(addr, id), { account: addr, asset: id });
     return true;
@@ -299,7 +292,7 @@ function allowsLocals(cx: EvalContext, addr: Uint8Array, id: bigint): boolean {
   const av = cx.group.available;
   if (av.locals.has(pairKey(addr, id))) return true;
   if (av.createdApps.has(id)) return availableAccount(cx, addr);
-  for (const app of av.createdApps) if (sameBytes(appAddress(app), addr)) return availableApp(cx, id);
+  for (const app of av.createdApps) if (bytesEq(appAddress(app), addr)) return availableApp(cx, id);
   if (cx.group.allowUnnamedResources && availableAccount(cx, addr) && availableApp(cx, id)) {
     cx.group.unnamed.locals.set(pairKey(addr, id), { account: addr, app: id });
     return true;

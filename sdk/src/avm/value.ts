@@ -1,4 +1,9 @@
+import { toHex } from '../encoding/hex.js';
 import { fault } from './errors.js';
+
+// The AVM's names for the encoding layer's helpers.
+export { bytesEqual as bytesEq } from '../encoding/bytes.js';
+export { toHex as hexOf } from '../encoding/hex.js';
 
 /**
  * A value on the AVM stack. uint64s are kept in one canonical form so equality is `===`: a plain
@@ -119,21 +124,9 @@ export function concat2(a: Uint8Array, b: Uint8Array): Uint8Array {
   return out;
 }
 
-export function bytesEq(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-export function hexOf(b: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < b.length; i++) s += b[i]!.toString(16).padStart(2, '0');
-  return s;
-}
-
 /** Go's %#x of a byte slice ("0x…", or "" for empty). */
 export function goHex(b: Uint8Array): string {
-  return b.length === 0 ? '' : '0x' + hexOf(b);
+  return b.length === 0 ? '' : '0x' + toHex(b);
 }
 
 export function asBool(v: number | bigint): boolean {

@@ -134,6 +134,10 @@ class Parser {
     return `unexpected character ${JSON.stringify(this.text[this.pos])}`;
   }
 
+  private expected(what: string): never {
+    this.fail(`expected ${what}, found ${this.describeHere().replace('unexpected ', '')}`);
+  }
+
   private skipWhitespace(): void {
     const text = this.text;
     let pos = this.pos;
@@ -182,10 +186,10 @@ class Parser {
       return out;
     }
     for (;;) {
-      if (this.text.charCodeAt(this.pos) !== Ch.Quote) this.fail(`expected a string key, found ${this.describeHere().replace('unexpected ', '')}`);
+      if (this.text.charCodeAt(this.pos) !== Ch.Quote) this.expected('a string key');
       const key = this.parseString();
       this.skipWhitespace();
-      if (this.text.charCodeAt(this.pos) !== Ch.Colon) this.fail(`expected ':' after object key, found ${this.describeHere().replace('unexpected ', '')}`);
+      if (this.text.charCodeAt(this.pos) !== Ch.Colon) this.expected("':' after object key");
       this.pos++;
       this.skipWhitespace();
       const value = this.parseValue(key, depth + 1);
@@ -200,7 +204,7 @@ class Parser {
         this.pos++;
         return out;
       } else {
-        this.fail(`expected ',' or '}' in object, found ${this.describeHere().replace('unexpected ', '')}`);
+        this.expected("',' or '}' in object");
       }
     }
   }
@@ -225,7 +229,7 @@ class Parser {
         this.pos++;
         return out;
       } else {
-        this.fail(`expected ',' or ']' in array, found ${this.describeHere().replace('unexpected ', '')}`);
+        this.expected("',' or ']' in array");
       }
     }
   }

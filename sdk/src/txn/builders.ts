@@ -104,17 +104,18 @@ function fixed(field: string, v: Uint8Array | undefined, length: number): Uint8A
   return isAllZero(v) ? undefined : v;
 }
 
-function genesisHash(v: Uint8Array | string | undefined): Uint8Array | undefined {
+/** Fixed-length bytes given as bytes or base64 text (genesis hash, participation keys). */
+function fixedOrBase64(field: string, v: Uint8Array | string | undefined, length: number): Uint8Array | undefined {
   if (v === undefined || v === '') return undefined;
   let b: Uint8Array;
   if (typeof v === 'string') {
     try {
       b = fromBase64(v);
     } catch {
-      throw new TxnValidationError('suggestedParams.genesisHash', 'is not valid base64', { value: v });
+      throw new TxnValidationError(field, 'is not valid base64', { value: v });
     }
   } else b = v;
-  return fixed('suggestedParams.genesisHash', b, 32);
+  return fixed(field, b, length);
 }
 
 /** Header fields, fee left at 0 until the body is known (per-byte fees depend on size). */
@@ -131,7 +132,7 @@ function header(type: TransactionType, p: CommonParams): Transaction {
   const note = bytes('note', p.note);
   if (note) txn.note = note;
   if (sp.genesisId) txn.genesisId = sp.genesisId;
-  const gh = genesisHash(sp.genesisHash);
+  const gh = fixedOrBase64('suggestedParams.genesisHash', sp.genesisHash, 32);
   if (gh) txn.genesisHash = gh;
   const lease = fixed('lease', p.lease, 32);
   if (lease) txn.lease = lease;
@@ -191,19 +192,6 @@ export interface KeyRegParams extends CommonParams {
   nonParticipation?: boolean;
 }
 
-function keyBytes(field: string, v: Uint8Array | string | undefined, length: number): Uint8Array | undefined {
-  if (v === undefined || v === '') return undefined;
-  let b: Uint8Array;
-  if (typeof v === 'string') {
-    try {
-      b = fromBase64(v);
-    } catch {
-      throw new TxnValidationError(field, 'is not valid base64', { value: v });
-    }
-  } else b = v;
-  return fixed(field, b, length);
-}
-
 /** Online (keys + rounds), offline (nothing) or non-participating (`nonParticipation: true`). */
 export function makeKeyRegTxn(p: KeyRegParams): Transaction {
   const txn = header('keyreg', p);
@@ -213,11 +201,11 @@ export function makeKeyRegTxn(p: KeyRegParams): Transaction {
     voteKeyDilution: u64('voteKeyDilution', p.voteKeyDilution),
     nonParticipation: p.nonParticipation === true,
   };
-  const vk = keyBytes('voteKey', p.voteKey, 32);
+  const vk = fixedOrBase64('voteKey', p.voteKey, 32);
   if (vk) k.voteKey = vk;
-  const sk = keyBytes('selectionKey', p.selectionKey, 32);
+  const sk = fixedOrBase64('selectionKey', p.selectionKey, 32);
   if (sk) k.selectionKey = sk;
-  const spk = keyBytes('stateProofKey', p.stateProofKey, 64);
+  const spk = fixedOrBase64('stateProofKey', p.stateProofKey, 64);
   if (spk) k.stateProofKey = spk;
   const online = vk || sk || spk || k.voteFirst || k.voteLast || k.voteKeyDilution;
   if (online && !k.nonParticipation && !(vk && sk && k.voteLast && k.voteKeyDilution)) {

@@ -1,5 +1,5 @@
 import { toBase32 } from '../encoding/base32.js';
-import { utf8 } from '../encoding/bytes.js';
+import { concatBytes, utf8 } from '../encoding/bytes.js';
 import { decodeMsgpack, decodeMsgpackSequence, encodeMsgpack, encodeMsgpackWithPrefix } from '../encoding/msgpack.js';
 import { sha512_256 } from '../crypto/hash.js';
 import { TxnDecodeError } from './errors.js';
@@ -54,16 +54,7 @@ export function decodeSignedTransaction(bytes: Uint8Array): SignedTransaction {
 
 /** Raw group submission form: the signed transactions' encodings concatenated in order. */
 export function encodeSignedTransactions(stxns: readonly SignedTransaction[]): Uint8Array {
-  const parts = stxns.map(encodeSignedTransaction);
-  let total = 0;
-  for (const p of parts) total += p.length;
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
+  return concatBytes(...stxns.map(encodeSignedTransaction));
 }
 
 export function decodeSignedTransactions(bytes: Uint8Array): SignedTransaction[] {

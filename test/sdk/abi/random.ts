@@ -13,17 +13,7 @@ import {
   type AbiValue,
 } from '../../../sdk/src/abi/index.js';
 
-/** Seeded PRNG (mulberry32) so every randomized test reproduces. */
-export function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { prng } from '../../helpers/random.js';
 
 export class Gen {
   constructor(readonly rand: () => number) {}

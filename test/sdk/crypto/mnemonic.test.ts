@@ -14,21 +14,10 @@ import { ENGLISH_WORDS } from '../../../sdk/src/crypto/wordlist.js';
 import { sha256 } from '../../../sdk/src/crypto/hash.js';
 import { toHex } from '../../../sdk/src/encoding/hex.js';
 import { utf8 } from '../../../sdk/src/encoding/bytes.js';
+import { prng } from '../../helpers/random.js';
 
 const TEST_MNEMONIC =
   'advice pudding treat near rule blouse same whisper inner electric quit surface sunny dismiss leader blood seat clown cost exist hospital century reform able sponsor';
-
-/** Deterministic bytes so failures reproduce. */
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('crypto: mnemonics', () => {
   it('word list is the BIP-39 English list (protocol.md §5.5 digest)', () => {

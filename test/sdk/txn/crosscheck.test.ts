@@ -32,6 +32,7 @@ import { fromBase64Lenient } from '../../../sdk/src/encoding/base64.js';
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { sdkTesting } from './fixtures.js';
+import { prng } from '../../helpers/random.js';
 
 /**
  * Differential test against algosdk v3: seeded random transactions of every type with every
@@ -43,17 +44,6 @@ const TOTAL = 10_000;
 const SIGN_EVERY = 80; // algosdk signs in pure JS (~8 ms each); a sample of 125 signatures is compared
 const DEEP_EVERY = 4; // full object comparison on a quarter; the rest compare re-encodings
 const SEED = 0x7ea1;
-
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Gen {
   readonly next: () => number;

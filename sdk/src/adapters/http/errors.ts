@@ -9,11 +9,21 @@ export interface RequestDescription {
   url: string;
 }
 
-/** The service answered with a non-success status. */
-export class HttpError extends AdapterError {
-  readonly status: number;
+/** A failure of one HTTP request, naming the request (with secrets already removed from the URL). */
+export abstract class RequestError extends AdapterError {
   readonly method: string;
   readonly url: string;
+
+  constructor(message: string, request: RequestDescription, options?: { cause?: unknown }) {
+    super(message, options);
+    this.method = request.method;
+    this.url = request.url;
+  }
+}
+
+/** The service answered with a non-success status. */
+export class HttpError extends RequestError {
+  readonly status: number;
   /** The service's own explanation, parsed from the body (JSON `message`, or plain text). */
   readonly serviceMessage: string | undefined;
   /** Optional structured `data` member of JSON error bodies. */
@@ -25,10 +35,8 @@ export class HttpError extends AdapterError {
 
   constructor(init: RequestDescription & { status: number; serviceMessage?: string; data?: unknown; retryable: boolean; retryAfterMs?: number }) {
     const what = init.serviceMessage ? `: ${init.serviceMessage}` : '';
-    super(`${init.method} ${init.url} failed with HTTP ${init.status}${what}`);
+    super(`${init.method} ${init.url} failed with HTTP ${init.status}${what}`, init);
     this.status = init.status;
-    this.method = init.method;
-    this.url = init.url;
     this.serviceMessage = init.serviceMessage;
     this.data = init.data;
     this.retryable = init.retryable;
@@ -37,37 +45,27 @@ export class HttpError extends AdapterError {
 }
 
 /** No complete response within the per-request time limit. */
-export class TimeoutError extends AdapterError {
-  readonly method: string;
-  readonly url: string;
+export class TimeoutError extends RequestError {
   readonly timeoutMs: number;
   readonly retryable = true;
 
   constructor(init: RequestDescription & { timeoutMs: number }) {
-    super(`${init.method} ${init.url} timed out after ${init.timeoutMs} ms`);
-    this.method = init.method;
-    this.url = init.url;
+    super(`${init.method} ${init.url} timed out after ${init.timeoutMs} ms`, init);
     this.timeoutMs = init.timeoutMs;
   }
 }
 
 /** The caller's AbortSignal fired before the request finished. */
-export class RequestAbortedError extends AdapterError {
-  readonly method: string;
-  readonly url: string;
+export class RequestAbortedError extends RequestError {
   readonly retryable = false;
 
   constructor(init: RequestDescription) {
-    super(`${init.method} ${init.url} was aborted by the caller`);
-    this.method = init.method;
-    this.url = init.url;
+    super(`${init.method} ${init.url} was aborted by the caller`, init);
   }
 }
 
 /** The connection failed (refused, reset, closed early) before a usable response arrived. */
-export class NetworkError extends AdapterError {
-  readonly method: string;
-  readonly url: string;
+export class NetworkError extends RequestError {
   /** The socket-level code, e.g. ECONNRESET, ECONNREFUSED, UND_ERR_SOCKET. */
   readonly code: string | undefined;
   readonly retryable: boolean;
@@ -75,9 +73,7 @@ export class NetworkError extends AdapterError {
   readonly requestNotSent: boolean;
 
   constructor(init: RequestDescription & { code?: string; retryable: boolean; requestNotSent: boolean; detail: string }) {
-    super(`${init.method} ${init.url} failed: ${init.detail}${init.code ? ` (${init.code})` : ''}`);
-    this.method = init.method;
-    this.url = init.url;
+    super(`${init.method} ${init.url} failed: ${init.detail}${init.code ? ` (${init.code})` : ''}`, init);
     this.code = init.code;
     this.retryable = init.retryable;
     this.requestNotSent = init.requestNotSent;
@@ -85,17 +81,13 @@ export class NetworkError extends AdapterError {
 }
 
 /** The service answered, but the body is not what the protocol promises (HTML page, truncated or malformed data). */
-export class ProtocolError extends AdapterError {
-  readonly method: string;
-  readonly url: string;
+export class ProtocolError extends RequestError {
   readonly status: number | undefined;
   readonly contentType: string | undefined;
   readonly retryable: boolean;
 
   constructor(init: RequestDescription & { status?: number; contentType?: string; reason: string; retryable?: boolean; cause?: unknown }) {
-    super(`${init.method} ${init.url}: ${init.reason}`, init.cause === undefined ? undefined : { cause: init.cause });
-    this.method = init.method;
-    this.url = init.url;
+    super(`${init.method} ${init.url}: ${init.reason}`, init, init.cause === undefined ? undefined : { cause: init.cause });
     this.status = init.status;
     this.contentType = init.contentType;
     this.retryable = init.retryable ?? false;

@@ -1,4 +1,5 @@
 import { decodeSignedTransactions, txid as txidOf } from '../../txn/encode.js';
+import { concatBytes } from '../../encoding/bytes.js';
 import { encodeMsgpack } from '../../encoding/msgpack.js';
 import { AdapterError, HttpError, NetworkError, ProtocolError, TimeoutError } from '../http/errors.js';
 import { ConfirmationTimeoutError, TransactionNotFoundError, TransactionRejectedError } from './errors.js';
@@ -55,20 +56,8 @@ export interface NodeAdapter {
   close(): Promise<void>;
 }
 
-function concat(parts: readonly Uint8Array[]): Uint8Array {
-  let total = 0;
-  for (const p of parts) total += p.length;
-  const out = new Uint8Array(total);
-  let off = 0;
-  for (const p of parts) {
-    out.set(p, off);
-    off += p.length;
-  }
-  return out;
-}
-
 export function joinSigned(signed: Uint8Array | readonly Uint8Array[]): Uint8Array {
-  return signed instanceof Uint8Array ? signed : concat(signed);
+  return signed instanceof Uint8Array ? signed : concatBytes(...signed);
 }
 
 /** Id of the first transaction in raw signed bytes, or undefined when the bytes do not decode. */
@@ -188,7 +177,7 @@ export function simulateRequestBody(signed: readonly Uint8Array[], options: Simu
   if (options.execTrace) add('exec-trace-config', { enable: true, 'stack-change': true, 'scratch-change': true, 'state-change': true });
   const n = signed.length;
   const arrayHeader = n < 16 ? Uint8Array.of(0x90 | n) : Uint8Array.of(0xdc, n >> 8, n & 0xff);
-  entries.push(['txn-groups', concat([Uint8Array.of(0x91, 0x81), encodeMsgpack('txns'), arrayHeader, ...signed])]);
+  entries.push(['txn-groups', concatBytes(Uint8Array.of(0x91, 0x81), encodeMsgpack('txns'), arrayHeader, ...signed)]);
   entries.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return concat([Uint8Array.of(0x80 | entries.length), ...entries.flatMap(([k, v]) => [encodeMsgpack(k), v])]);
+  return concatBytes(Uint8Array.of(0x80 | entries.length), ...entries.flatMap(([k, v]) => [encodeMsgpack(k), v]));
 }

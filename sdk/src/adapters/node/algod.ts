@@ -2,11 +2,11 @@ import { toBase64 } from '../../encoding/base64.js';
 import { HttpClient, pathOf } from '../http/client.js';
 import { HttpError } from '../http/errors.js';
 import { arr, bytes, camelize, obj, str } from '../wire.js';
-import { BaseNodeAdapter, simulateRequestBody } from './adapter.js';
+import { HttpNodeAdapter } from './http-node-adapter.js';
 import { TransactionNotFoundError } from './errors.js';
-import { httpClientFor, type ConnectionOptions } from '../http/connection.js';
-import { toAccountInfo, toAppInfo, toAssetInfo, toBlockInfo, toBox, toNodeStatus, toPending, toSimulateResult, toSuggestedParams, toSupply, toSyncRound } from './normalize.js';
-import type { AccountInfo, AppInfo, AssetInfo, BlockInfo, BoxValue, CompileResult, NodeStatus, PendingTransaction, SimulateOptions, SimulateResult, SuggestedParams, Supply } from './types.js';
+import type { ConnectionOptions } from '../http/connection.js';
+import { toAccountInfo, toAppInfo, toAssetInfo, toBlockInfo, toBox, toNodeStatus, toPending, toSuggestedParams, toSupply } from './normalize.js';
+import type { AccountInfo, AppInfo, AssetInfo, BlockInfo, BoxValue, CompileResult, NodeStatus, PendingTransaction, SuggestedParams, Supply } from './types.js';
 import type { NodeVersion } from './v1-model.js';
 import { toNodeVersion } from './v1-model.js';
 
@@ -24,13 +24,11 @@ export function boxNameParam(name: Uint8Array): string {
  * same model as the node service. Also offers the /v2-only reads the SDK uses (boxes, proofs,
  * compile) as thin typed calls.
  */
-export class AlgodAdapter extends BaseNodeAdapter {
+export class AlgodAdapter extends HttpNodeAdapter {
   readonly kind = 'algod' as const;
-  readonly http: HttpClient;
 
   constructor(options: ConnectionOptions | HttpClient) {
-    super();
-    this.http = options instanceof HttpClient ? options : httpClientFor(options, ALGOD_TOKEN_HEADER);
+    super(options, ALGOD_TOKEN_HEADER);
   }
 
   async health(): Promise<void> {
@@ -153,33 +151,6 @@ export class AlgodAdapter extends BaseNodeAdapter {
     return toSupply(await this.http.json({ method: 'GET', path: '/v2/ledger/supply' }));
   }
 
-  async simulate(signed: readonly Uint8Array[], options: SimulateOptions = {}): Promise<SimulateResult> {
-    const body = await this.http.json({ method: 'POST', path: '/v2/transactions/simulate', body: simulateRequestBody(signed, options), contentType: 'application/msgpack', idempotent: true });
-    return toSimulateResult(body);
-  }
-
-  async getSyncRound(): Promise<bigint | undefined> {
-    try {
-      return toSyncRound(await this.http.json({ method: 'GET', path: '/v2/ledger/sync' }));
-    } catch (e) {
-      if (e instanceof HttpError && e.status === 404) return undefined;
-      throw e;
-    }
-  }
-
-  async setSyncRound(round: bigint): Promise<void> {
-    await this.http.send({ method: 'POST', path: pathOf('v2', 'ledger', 'sync', round), idempotent: true });
-  }
-
-  async unsetSyncRound(): Promise<void> {
-    await this.http.send({ method: 'DELETE', path: '/v2/ledger/sync' });
-  }
-
-  /** Decoded with `Map`s: delta maps are keyed by structs and integers, not only strings. */
-  async deltas(round: bigint): Promise<unknown> {
-    return this.http.msgpack({ method: 'GET', path: pathOf('v2', 'deltas', round), query: { format: 'msgpack' } }, { maps: true });
-  }
-
   async transactionGroupDeltas(round: bigint): Promise<unknown> {
     return this.http.msgpack({ method: 'GET', path: pathOf('v2', 'deltas', round, 'txn', 'group'), query: { format: 'msgpack' } }, { maps: true });
   }
@@ -204,14 +175,6 @@ export class AlgodAdapter extends BaseNodeAdapter {
   async disassemble(program: Uint8Array): Promise<string> {
     const body = obj(await this.http.json({ method: 'POST', path: '/v2/teal/disassemble', body: program, contentType: 'application/x-binary', idempotent: true }), 'disassemble');
     return str(body.result, 'disassemble.result');
-  }
-
-  async close(): Promise<void> {
-    await this.http.close();
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.close();
   }
 }
 

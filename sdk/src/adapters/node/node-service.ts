@@ -1,11 +1,11 @@
 import { HttpClient, pathOf } from '../http/client.js';
-import { httpClientFor, type ConnectionOptions } from '../http/connection.js';
+import type { ConnectionOptions } from '../http/connection.js';
 import { HttpError, UnsupportedOperationError } from '../http/errors.js';
 import { obj, str, u64 } from '../wire.js';
-import { BaseNodeAdapter, simulateRequestBody } from './adapter.js';
+import { HttpNodeAdapter } from './http-node-adapter.js';
 import { TransactionNotFoundError } from './errors.js';
-import { toAccountInfo, toAssetInfo, toAssetParams, toNodeStatus, toPending, toSimulateResult, toSuggestedParams, toSupply, toSyncRound } from './normalize.js';
-import type { AccountInfo, AppInfo, AssetInfo, AssetParams, BlockInfo, BoxValue, NodeStatus, PendingTransaction, SimulateOptions, SimulateResult, SuggestedParams, Supply } from './types.js';
+import { toAccountInfo, toAssetInfo, toAssetParams, toNodeStatus, toPending, toSuggestedParams, toSupply } from './normalize.js';
+import type { AccountInfo, AppInfo, AssetInfo, AssetParams, BlockInfo, BoxValue, NodeStatus, PendingTransaction, SuggestedParams, Supply } from './types.js';
 import { parseMetrics, toNodeVersion, toV1Block, toV1Pending, toV1Transaction, toV1TransactionList, type NodeVersion, type V1Block, type V1PendingTransactions, type V1Transaction } from './v1-model.js';
 
 export const NODE_SERVICE_TOKEN_HEADER = 'X-Node-API-Token';
@@ -23,13 +23,11 @@ export interface AccountTransactionsQuery {
  * Client for the node service (node-service.md): all /v1 operations, the follower-mode /v2
  * operations and simulate, plus the {@link NodeAdapter} view of them.
  */
-export class NodeServiceAdapter extends BaseNodeAdapter {
+export class NodeServiceAdapter extends HttpNodeAdapter {
   readonly kind = 'node-service' as const;
-  readonly http: HttpClient;
 
   constructor(options: ConnectionOptions | HttpClient) {
-    super();
-    this.http = options instanceof HttpClient ? options : httpClientFor(options, NODE_SERVICE_TOKEN_HEADER);
+    super(options, NODE_SERVICE_TOKEN_HEADER);
   }
 
   // --- operations 1-3, 20: service-level ---
@@ -162,50 +160,4 @@ export class NodeServiceAdapter extends BaseNodeAdapter {
   async box(_appId: bigint, _name: Uint8Array): Promise<BoxValue> {
     throw new UnsupportedOperationError('box lookup', 'node service (/v1)');
   }
-
-  // --- simulate and follower mode ---
-
-  async simulate(signed: readonly Uint8Array[], options: SimulateOptions = {}): Promise<SimulateResult> {
-    const body = await this.http.json({
-      method: 'POST',
-      path: '/v2/transactions/simulate',
-      body: simulateRequestBody(signed, options),
-      contentType: 'application/msgpack',
-      // Simulation changes nothing, so repeating it is harmless.
-      idempotent: true,
-    });
-    return toSimulateResult(body);
-  }
-
-  async getSyncRound(): Promise<bigint | undefined> {
-    try {
-      return toSyncRound(await this.http.json({ method: 'GET', path: '/v2/ledger/sync' }));
-    } catch (e) {
-      // A node with no sync round set answers 404 (protocol.md §7.1).
-      if (e instanceof HttpError && e.status === 404) return undefined;
-      throw e;
-    }
-  }
-
-  async setSyncRound(round: bigint): Promise<void> {
-    await this.http.send({ method: 'POST', path: pathOf('v2', 'ledger', 'sync', round), idempotent: true });
-  }
-
-  async unsetSyncRound(): Promise<void> {
-    await this.http.send({ method: 'DELETE', path: '/v2/ledger/sync' });
-  }
-
-  /** Decoded with `Map`s: delta maps are keyed by structs and integers, not only strings. */
-  async deltas(round: bigint): Promise<unknown> {
-    return this.http.msgpack({ method: 'GET', path: pathOf('v2', 'deltas', round), query: { format: 'msgpack' } }, { maps: true });
-  }
-
-  async close(): Promise<void> {
-    await this.http.close();
-  }
-
-  async [Symbol.asyncDispose](): Promise<void> {
-    await this.close();
-  }
 }
-

@@ -1,7 +1,7 @@
 import { fault } from '../errors.js';
 import { defineOp } from './registry.js';
 import type { EvalContext } from '../context.js';
-import { big, goHex, hexOf, asIndex } from '../value.js';
+import { big, bytesEq, goHex, asIndex } from '../value.js';
 import type { StackValue } from '../value.js';
 import { boxKey } from '../resources.js';
 import { extractCarefully } from './bytes.js';
@@ -14,7 +14,7 @@ function authorize(cx: EvalContext, owner: bigint, op: BoxOp): void {
   const ownerParams = cx.ledger.appParams(owner);
   if (!ownerParams) fault(`app ${owner} does not exist`);
   const mine = cx.ledger.appParams(cx.appId);
-  const inFamily = !!mine && hexOf(mine.creator) === hexOf(ownerParams!.creator);
+  const inFamily = !!mine && bytesEq(mine.creator, ownerParams!.creator);
   const isRead = op === 'read';
   if (isRead && ownerParams!.foreignBoxReads) return;
   if (ownerParams!.familyBoxAccess && inFamily) return;
@@ -77,6 +77,13 @@ function access(cx: EvalContext, app: bigint, name: Uint8Array, op: BoxOp, size:
   return content;
 }
 
+/** {@link access} for ops that need the box to exist already. */
+function existingBox(cx: EvalContext, app: bigint, name: Uint8Array, op: BoxOp, size: number): Uint8Array {
+  const content = access(cx, app, name, op, size);
+  if (!content) fault(`no such box ${goHex(name)}`);
+  return content!;
+}
+
 function put(cx: EvalContext, app: bigint, name: Uint8Array, value: Uint8Array): void {
   cx.ledger.putBox(app, name, value);
   cx.trace?.state({ operation: 'w', appStateType: 'b', key: name, newValue: value });
@@ -115,10 +122,9 @@ both('box_extract', 3, (cx, app) => {
   const length = s[cx.sp - 1] as U;
   const end = big(start) + big(length);
   lengthChecks(cx, name, end > 0xffffffffffffffffn ? 0xffffffffffffffffn : end);
-  const content = access(cx, app, name, 'read', 0);
-  if (!content) fault(`no such box ${goHex(name)}`);
+  const content = existingBox(cx, app, name, 'read', 0);
   cx.sp -= 2;
-  s[cx.sp - 1] = extractCarefully(content!, start, length);
+  s[cx.sp - 1] = extractCarefully(content, start, length);
 });
 both('box_replace', 3, (cx, app) => {
   const s = cx.stack;
@@ -126,13 +132,12 @@ both('box_replace', 3, (cx, app) => {
   const start = s[cx.sp - 2] as U;
   const repl = s[cx.sp - 1] as Uint8Array;
   lengthChecks(cx, name, big(start) + BigInt(repl.length));
-  const content = access(cx, app, name, 'write', 0);
-  if (!content) fault(`no such box ${goHex(name)}`);
-  if (start > content!.length) fault(`replacement start ${start} beyond length: ${content!.length}`);
+  const content = existingBox(cx, app, name, 'write', 0);
+  if (start > content.length) fault(`replacement start ${start} beyond length: ${content.length}`);
   const st = Number(start);
   const end = st + repl.length;
-  if (end > content!.length) fault(`replacement end ${end} beyond original length: ${content!.length}`);
-  const out = content!.slice();
+  if (end > content.length) fault(`replacement end ${end} beyond original length: ${content.length}`);
+  const out = content.slice();
   out.set(repl, st);
   cx.sp -= 3;
   put(cx, app, name, out);
@@ -144,9 +149,7 @@ both('box_splice', 4, (cx, app) => {
   const olen = s[cx.sp - 2] as U;
   const repl = s[cx.sp - 1] as Uint8Array;
   lengthChecks(cx, name, 0n);
-  const content = access(cx, app, name, 'write', 0);
-  if (!content) fault(`no such box ${goHex(name)}`);
-  const c = content!;
+  const c = existingBox(cx, app, name, 'write', 0);
   if (start > c.length) fault(`replacement start ${start} beyond length: ${c.length}`);
   const oend = big(start) + big(olen);
   if (oend > BigInt(c.length)) fault(`splice end ${oend} beyond original length: ${c.length}`);
@@ -177,11 +180,10 @@ both('box_resize', 2, (cx, app) => {
   const name = s[cx.sp - 2] as Uint8Array;
   const size = big(s[cx.sp - 1] as U);
   lengthChecks(cx, name, size);
-  const content = access(cx, app, name, 'resize', Number(size));
-  if (!content) fault(`no such box ${goHex(name)}`);
+  const content = existingBox(cx, app, name, 'resize', Number(size));
   const n = Number(size);
   const out = new Uint8Array(n);
-  out.set(n > content!.length ? content! : content!.subarray(0, n));
+  out.set(n > content.length ? content : content.subarray(0, n));
   cx.sp -= 2;
   put(cx, app, name, out);
 });

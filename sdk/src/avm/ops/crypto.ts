@@ -143,16 +143,19 @@ defineOp('ecdsa_pk_recover', (cx, ins) => {
   cx.sp = sp - 2;
 });
 
-defineOp('mimc', (cx: EvalContext, ins: Instr) => {
-  const s = cx.stack;
-  const data = s[cx.sp - 1] as Uint8Array;
-  if (data.length === 0) fault('the input data cannot be empty');
-  if (data.length % 32 !== 0) fault('the input data must be a multiple of 32 bytes');
-  s[cx.sp - 1] = mimcHash(ins.field!.name as 'BN254Mp110' | 'BLS12_381Mp111', data);
-});
+/** mimc and poseidon2 hash a run of 32-byte field elements on the curve their immediate names. */
+function fieldElementHashOp<F extends string>(name: string, hash: (field: F, data: Uint8Array) => Uint8Array): void {
+  defineOp(name, (cx: EvalContext, ins: Instr) => {
+    const s = cx.stack;
+    const data = s[cx.sp - 1] as Uint8Array;
+    if (data.length === 0) fault('the input data cannot be empty');
+    if (data.length % 32 !== 0) fault('the input data must be a multiple of 32 bytes');
+    s[cx.sp - 1] = hash(ins.field!.name as F, data);
+  });
+}
+fieldElementHashOp('mimc', mimcHash);
+fieldElementHashOp('poseidon2', poseidon2Hash);
 
-// No maintained JavaScript implementation of these exists that we could verify against the
-// reference; they fail explicitly rather than risk a wrong answer.
 defineOp('vrf_verify', (cx) => {
   const s = cx.stack;
   const sp = cx.sp;
@@ -167,14 +170,8 @@ defineOp('vrf_verify', (cx) => {
   cx.sp = sp - 1;
 });
 
-defineOp('poseidon2', (cx: EvalContext, ins: Instr) => {
-  const s = cx.stack;
-  const data = s[cx.sp - 1] as Uint8Array;
-  if (data.length === 0) fault('the input data cannot be empty');
-  if (data.length % 32 !== 0) fault('the input data must be a multiple of 32 bytes');
-  s[cx.sp - 1] = poseidon2Hash(ins.field!.name as 'BN254t2' | 'BLS12_381t2', data);
-});
-
+// No maintained JavaScript implementation of these exists that we could verify against the
+// reference; they fail explicitly rather than risk a wrong answer.
 for (const name of ['falcon_verify']) {
   declareUnsupported(name, new AvmUnsupportedFault(name).message);
   defineOp(name, () => {

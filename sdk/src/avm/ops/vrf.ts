@@ -1,5 +1,6 @@
 import { ed25519 } from '@noble/curves/ed25519.js';
 import { sha512 } from '@noble/hashes/sha2.js';
+import { concatBytes } from '../../encoding/bytes.js';
 import { bigToFixedBytes } from '../value.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -53,16 +54,6 @@ function fromUniform(r: Uint8Array): any {
   return pt.multiplyUnsafe(8n);
 }
 
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}
-
 /**
  * ECVRF-ED25519-SHA512-Elligator2 verification (draft-irtf-cfrg-vrf-03, the variant the
  * node's libsodium fork implements). Returns the 64-byte output and validity; the output is
@@ -77,12 +68,12 @@ export function vrfVerify(pk: Uint8Array, proof: Uint8Array, alpha: Uint8Array):
   const c = leBytesToBig(proof.subarray(32, 48));
   const s = leBytesToBig(proof.subarray(48, 80));
   if (s >= L) return fail;
-  const hash = sha512(concat(Uint8Array.of(SUITE, 0x01), pk, alpha));
+  const hash = sha512(concatBytes(Uint8Array.of(SUITE, 0x01), pk, alpha));
   const H = fromUniform(hash.subarray(0, 32).map((b, i) => (i === 31 ? b & 0x7f : b)));
   const U = Point.BASE.multiplyUnsafe(s).subtract(Y.multiplyUnsafe(c));
   const V = H.multiplyUnsafe(s).subtract(Gamma.multiplyUnsafe(c));
-  const cPrime = sha512(concat(Uint8Array.of(SUITE, 0x02), H.toBytes(), Gamma.toBytes(), U.toBytes(), V.toBytes())).subarray(0, 16);
+  const cPrime = sha512(concatBytes(Uint8Array.of(SUITE, 0x02), H.toBytes(), Gamma.toBytes(), U.toBytes(), V.toBytes())).subarray(0, 16);
   for (let i = 0; i < 16; i++) if (cPrime[i] !== proof[32 + i]) return fail;
-  const output = sha512(concat(Uint8Array.of(SUITE, 0x03), Gamma.multiplyUnsafe(8n).toBytes()));
+  const output = sha512(concatBytes(Uint8Array.of(SUITE, 0x03), Gamma.multiplyUnsafe(8n).toBytes()));
   return { ok: true, output };
 }

@@ -1,6 +1,7 @@
-import { readFile, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve } from 'node:path';
+import { ArgReader } from '../args.js';
 import { UsageError, type CliIo, type Command } from '../command.js';
+import { readInputText, writeOutput } from '../files.js';
 import { assemble } from '../../teal/index.js';
 import { AssembleError, type PcMapping, type SourceRange, type TealDiagnostic } from '../../teal/types.js';
 import { toNodeSourceMap } from '../../teal/sourcemap.js';
@@ -17,38 +18,25 @@ interface AssembleArgs {
 
 const TEMPLATE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-function needValue(args: string[], i: number, flag: string): string {
-  const v = args[i];
-  if (v === undefined || v === '') throw new UsageError(`${flag} needs a value`);
-  return v;
-}
-
 function parseArgs(args: string[]): AssembleArgs {
   let file: string | undefined;
   const parsed: Omit<AssembleArgs, 'file'> = { templates: new Map() };
-  for (let i = 0; i < args.length; i++) {
-    let a = args[i]!;
-    let inline: string | undefined;
-    const eq = a.indexOf('=');
-    if (a.startsWith('--') && eq > 0) {
-      inline = a.slice(eq + 1);
-      a = a.slice(0, eq);
-    }
-    const value = (): string => (inline !== undefined ? (inline === '' ? needValue([], 0, a) : inline) : needValue(args, ++i, a));
+  const argv = new ArgReader(args);
+  for (let a = argv.next(); a !== undefined; a = argv.next()) {
     switch (a) {
       case '-o':
       case '--out':
       case '--outfile':
-        parsed.out = value();
+        parsed.out = argv.value();
         break;
       case '--map':
-        parsed.map = value();
+        parsed.map = argv.value();
         break;
       case '-m':
         parsed.map = '';
         break;
       case '--version': {
-        const v = value();
+        const v = argv.value();
         if (!/^\d+$/.test(v) || Number(v) < 1 || Number(v) > MAX_AVM_VERSION) {
           throw new UsageError(`--version must be a whole number from 1 to ${MAX_AVM_VERSION}, got "${v}"`);
         }
@@ -56,7 +44,7 @@ function parseArgs(args: string[]): AssembleArgs {
         break;
       }
       case '--tmpl': {
-        const spec = value();
+        const spec = argv.value();
         const at = spec.indexOf('=');
         if (at <= 0) throw new UsageError(`--tmpl wants NAME=VALUE, got "${spec}"`);
         let name = spec.slice(0, at);
@@ -201,13 +189,8 @@ function remapMappings(mappings: readonly PcMapping[], shifts: Map<number, Shift
 async function run(args: string[], io: CliIo): Promise<number> {
   const opts = parseArgs(args);
   const sourcePath = resolve(io.cwd, opts.file);
-  let source: string;
-  try {
-    source = await readFile(sourcePath, 'utf8');
-  } catch (e) {
-    io.stderr(`${opts.file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
-    return 1;
-  }
+  const source = await readInputText(io, opts.file);
+  if (source === undefined) return 1;
   const { text, shifts, unused } = substituteTemplates(source, opts.templates);
   for (const name of unused) io.stderr(`${opts.file}: warning: template ${name} does not appear in the source\n`);
 
@@ -225,24 +208,13 @@ async function run(args: string[], io: CliIo): Promise<number> {
   for (const d of sortDiagnostics(result.warnings)) io.stderr(formatDiagnostic(opts.file, d, shifts));
 
   const outName = opts.out ?? `${opts.file}.tok`;
-  const outPath = resolve(io.cwd, outName);
-  try {
-    await writeFile(outPath, result.program);
-  } catch (e) {
-    io.stderr(`${outName}: cannot write: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
-    return 1;
-  }
+  if (!(await writeOutput(io, outName, result.program))) return 1;
   if (opts.map !== undefined) {
     const mapName = opts.map === '' ? `${outName}.map` : opts.map;
     const mapPath = resolve(io.cwd, mapName);
     // Like the node's tools: the source is named relative to the map file.
     const map = toNodeSourceMap(remapMappings(result.sourceMap, shifts), { sources: [relative(dirname(mapPath), sourcePath)] });
-    try {
-      await writeFile(mapPath, JSON.stringify(map));
-    } catch (e) {
-      io.stderr(`${mapName}: cannot write: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
-      return 1;
-    }
+    if (!(await writeOutput(io, mapName, JSON.stringify(map)))) return 1;
   }
   const size = result.program.length;
   io.stdout(`${opts.file}: v${result.version}, ${size} byte${size === 1 ? '' : 's'} written to ${outName}\n`);

@@ -1,6 +1,7 @@
 // `tealworks devnet`: runs the embedded devnet (node, query and key-manager services) in the
 // foreground until SIGINT/SIGTERM, then stops it with the chain and wallets flushed to disk.
 import { resolve } from 'node:path';
+import { ArgReader } from '../args.js';
 import { UsageError, type CliIo, type Command } from '../command.js';
 import { isLoopback, startDevnet, type DevnetOptions, type RunningDevnet } from '../../services/devnet/index.js';
 
@@ -23,41 +24,30 @@ export function parseDevnetArgs(args: string[], cwd: string): DevnetArgs {
   const options: DevnetOptions = {};
   let json = false;
   let data: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    let a = args[i]!;
-    let inline: string | undefined;
-    const eq = a.indexOf('=');
-    if (a.startsWith('--') && eq > 0) {
-      inline = a.slice(eq + 1);
-      a = a.slice(0, eq);
-    }
-    const value = (): string => {
-      const v = inline ?? args[++i];
-      if (v === undefined || v === '') throw new UsageError(`${a} needs a value`);
-      return v;
-    };
+  const argv = new ArgReader(args);
+  for (let a = argv.next(); a !== undefined; a = argv.next()) {
     switch (a) {
       case '--data':
-        data = value();
+        data = argv.value();
         break;
       case '--in-memory':
         options.inMemory = true;
         break;
       case '--host':
-        options.host = value();
+        options.host = argv.value();
         break;
       case '--ports': {
-        const parts = value().split(',');
+        const parts = argv.value().split(',');
         if (parts.length !== 3) throw new UsageError('--ports wants three ports NODE,QUERY,KMD (0 = any free port)');
         const [node, query, kmd] = parts.map((p) => intArg('--ports', p.trim(), 65535));
         options.ports = { node: node!, query: query!, kmd: kmd! };
         break;
       }
       case '--block-interval':
-        options.blockIntervalMs = intArg('--block-interval', value(), 86_400_000);
+        options.blockIntervalMs = intArg('--block-interval', argv.value(), 86_400_000);
         break;
       case '--accounts':
-        options.accounts = intArg('--accounts', value(), 1000);
+        options.accounts = intArg('--accounts', argv.value(), 1000);
         break;
       case '--reset':
         options.reset = true;

@@ -1,6 +1,5 @@
-import { readFile, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
 import { UsageError, type CliIo, type Command } from '../command.js';
+import { readInputBytes, writeOutput } from '../files.js';
 import { disassembleDetailed } from '../../teal/disassembler/index.js';
 import { DisassembleError } from '../../teal/types.js';
 import { fromHex } from '../../encoding/hex.js';
@@ -115,14 +114,8 @@ function parseArgs(args: string[]): DisassembleArgs {
 
 async function run(args: string[], io: CliIo): Promise<number> {
   const opts = parseArgs(args);
-  const path = resolve(io.cwd, opts.file);
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await readFile(path));
-  } catch (e) {
-    io.stderr(`${opts.file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
-    return 1;
-  }
+  const bytes = await readInputBytes(io, opts.file);
+  if (bytes === undefined) return 1;
   let text: string;
   try {
     const { program } = programFromFileBytes(bytes);
@@ -138,13 +131,7 @@ async function run(args: string[], io: CliIo): Promise<number> {
     io.stdout(text);
     return 0;
   }
-  try {
-    await writeFile(resolve(io.cwd, opts.out), text);
-  } catch (e) {
-    io.stderr(`${opts.out}: cannot write: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`);
-    return 1;
-  }
-  return 0;
+  return (await writeOutput(io, opts.out, text)) ? 0 : 1;
 }
 
 export const disassembleCommand: Command = {

@@ -23,7 +23,7 @@ export function describeBytes(bytes: Uint8Array): string {
     }
     return s + '"';
   }
-  return `0x${toHex(bytes)}`;
+  return hexLiteral(bytes);
 }
 
 export function hexLiteral(bytes: Uint8Array): string {

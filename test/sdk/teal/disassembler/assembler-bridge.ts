@@ -25,6 +25,4 @@ export function hexToBytes(text: string): Uint8Array {
   return out;
 }
 
-export function toHexString(bytes: Uint8Array): string {
-  return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
-}
+export { toHex as toHexString } from '../../../../sdk/src/encoding/hex.js';

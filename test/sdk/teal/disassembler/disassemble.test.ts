@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { readFileSync, existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { resolve } from 'node:path';
 import {
   decodeProgram,
   describeBytes,
@@ -10,16 +9,8 @@ import {
 } from '../../../../sdk/src/teal/disassembler/index.js';
 import { DisassembleError } from '../../../../sdk/src/teal/types.js';
 import { programHashIsOnCurve } from '../../../../sdk/src/teal/oncurve.js';
+import { hexToBytes as hex, sharedData } from './assembler-bridge.js';
 
-const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
-const sharedData = resolve(repoRoot, '../shared/data');
-
-function hex(text: string): Uint8Array {
-  const clean = text.replace(/\s+/g, '');
-  const out = new Uint8Array(clean.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = parseInt(clean.slice(2 * i, 2 * i + 2), 16);
-  return out;
-}
 
 function lines(...ls: string[]): string {
   return ls.join('\n') + '\n';
