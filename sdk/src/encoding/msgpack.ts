@@ -1,5 +1,6 @@
 import { Unpackr } from 'msgpackr';
 import { DecodeError, ValidationError } from '../errors.js';
+import { compareBytes } from './bytes.js';
 
 /**
  * Canonical msgpack as the chain hashes it (protocol.md §3.1).
@@ -21,10 +22,28 @@ export type MsgpackValue =
   | Uint8Array
   | readonly MsgpackValue[]
   | MsgpackMap
-  | ReadonlyMap<MapKey, MsgpackValue>;
+  | ReadonlyMap<MapKey, MsgpackValue>
+  | MsgStr
+  | MsgKeep;
+
+/**
+ * Bytes written as msgpack `str` instead of `bin`: Go `string` fields that hold arbitrary bytes
+ * (TEAL keys and logs in ApplyData) are str on the wire, UTF-8 or not. Omitted like "" when empty.
+ */
+export class MsgStr {
+  constructor(readonly bytes: Uint8Array) {}
+}
+
+/**
+ * A map value written even when it is zero. Transaction and block encodings never use it; node
+ * responses do, for fields the node always emits (`pool-error: ""`).
+ */
+export class MsgKeep {
+  constructor(readonly value: MsgpackValue) {}
+}
 
 /** Map keys the encoder accepts: protocol maps use strings, uints (`ld`) and byte strings (txids). */
-export type MapKey = string | number | bigint | Uint8Array;
+export type MapKey = string | number | bigint | Uint8Array | MsgStr;
 
 export interface MsgpackMap {
   readonly [key: string]: MsgpackValue;
@@ -135,20 +154,25 @@ function writeBigint(value: bigint): void {
 
 const textEncoder = new TextEncoder();
 
+/** The 16- and 32-bit big-endian length forms that str, bin, array and map headers share. */
+function writeWideLength(code16: number, code32: number, length: number): void {
+  if (length < 0x10000) {
+    buf[pos++] = code16;
+    buf[pos++] = length >>> 8;
+    buf[pos++] = length & 0xff;
+  } else {
+    buf[pos++] = code32;
+    view.setUint32(pos, length);
+    pos += 4;
+  }
+}
+
 function writeStrHeader(length: number): void {
   if (length < 32) buf[pos++] = 0xa0 | length;
   else if (length < 0x100) {
     buf[pos++] = 0xd9;
     buf[pos++] = length;
-  } else if (length < 0x10000) {
-    buf[pos++] = 0xda;
-    buf[pos++] = length >>> 8;
-    buf[pos++] = length & 0xff;
-  } else {
-    buf[pos++] = 0xdb;
-    view.setUint32(pos, length);
-    pos += 4;
-  }
+  } else writeWideLength(0xda, 0xdb, length);
 }
 
 function writeString(value: string): void {
@@ -186,15 +210,7 @@ function writeBin(value: Uint8Array): void {
   if (n < 0x100) {
     buf[pos++] = 0xc4;
     buf[pos++] = n;
-  } else if (n < 0x10000) {
-    buf[pos++] = 0xc5;
-    buf[pos++] = n >>> 8;
-    buf[pos++] = n & 0xff;
-  } else {
-    buf[pos++] = 0xc6;
-    view.setUint32(pos, n);
-    pos += 4;
-  }
+  } else writeWideLength(0xc5, 0xc6, n);
   if (n < 32) for (let i = 0; i < n; i++) buf[pos++] = value[i]!;
   else {
     buf.set(value, pos);
@@ -205,15 +221,7 @@ function writeBin(value: Uint8Array): void {
 function writeArrayHeader(length: number): void {
   ensure(5);
   if (length < 16) buf[pos++] = 0x90 | length;
-  else if (length < 0x10000) {
-    buf[pos++] = 0xdc;
-    buf[pos++] = length >>> 8;
-    buf[pos++] = length & 0xff;
-  } else {
-    buf[pos++] = 0xdd;
-    view.setUint32(pos, length);
-    pos += 4;
-  }
+  else writeWideLength(0xdc, 0xdd, length);
 }
 
 /** Encoded key bytes (str header + UTF-8), cached: protocol maps reuse a few hundred short keys. */
@@ -232,13 +240,7 @@ function writeKey(key: string): void {
   for (let i = 0; i < bytes.length; i++) buf[pos++] = bytes[i]!;
 }
 
-const utf8KeyOrder = (a: string, b: string): number => {
-  const x = textEncoder.encode(a);
-  const y = textEncoder.encode(b);
-  const n = Math.min(x.length, y.length);
-  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-  return x.length - y.length;
-};
+const utf8KeyOrder = (a: string, b: string): number => compareBytes(textEncoder.encode(a), textEncoder.encode(b));
 
 function isAscii(s: string): boolean {
   for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) >= 0x80) return false;
@@ -279,15 +281,10 @@ function writeMapEntries(keys: readonly MapKey[], lookup: (k: MapKey) => Msgpack
     const extra = count < 0x10000 ? 2 : 4;
     ensure(extra);
     buf.copyWithin(headerAt + 1 + extra, headerAt + 1, pos);
-    pos += extra;
-    if (extra === 2) {
-      buf[headerAt] = 0xde;
-      buf[headerAt + 1] = count >>> 8;
-      buf[headerAt + 2] = count & 0xff;
-    } else {
-      buf[headerAt] = 0xdf;
-      view.setUint32(headerAt + 1, count);
-    }
+    const end = pos + extra;
+    pos = headerAt;
+    writeWideLength(0xde, 0xdf, count);
+    pos = end;
   }
   return count;
 }
@@ -307,6 +304,7 @@ function isTriviallyEmpty(value: MsgpackValue): boolean {
     case 'object':
       if (value === null) return true;
       if (value instanceof Uint8Array || Array.isArray(value)) return (value as ArrayLike<unknown>).length === 0;
+      if (value instanceof MsgStr) return value.bytes.length === 0;
       return false;
     default:
       return false;
@@ -314,8 +312,10 @@ function isTriviallyEmpty(value: MsgpackValue): boolean {
 }
 
 function keyRank(k: MapKey): number {
-  return typeof k === 'number' || typeof k === 'bigint' ? 0 : typeof k === 'string' ? 1 : 2;
+  return typeof k === 'number' || typeof k === 'bigint' ? 0 : typeof k === 'string' || k instanceof MsgStr ? 1 : 2;
 }
+
+const strKeyBytes = (k: MapKey): Uint8Array => (k instanceof MsgStr ? k.bytes : textEncoder.encode(k as string));
 
 /**
  * Canonical key order: integers numerically, strings and byte strings bytewise (go-codec's
@@ -326,12 +326,8 @@ function compareMapKeys(a: MapKey, b: MapKey): number {
   const rb = keyRank(b);
   if (ra !== rb) return ra - rb;
   if (ra === 0) return a < b ? -1 : a > b ? 1 : 0;
-  if (ra === 1) return utf8KeyOrder(a as string, b as string);
-  const x = a as Uint8Array;
-  const y = b as Uint8Array;
-  const n = Math.min(x.length, y.length);
-  for (let i = 0; i < n; i++) if (x[i] !== y[i]) return x[i]! - y[i]!;
-  return x.length - y.length;
+  if (ra === 1) return typeof a === 'string' && typeof b === 'string' ? utf8KeyOrder(a, b) : compareBytes(strKeyBytes(a), strKeyBytes(b));
+  return compareBytes(a as Uint8Array, b as Uint8Array);
 }
 
 /**
@@ -367,6 +363,18 @@ function writeValue(value: MsgpackValue, inMap: boolean): boolean {
         writeBin(value);
         return true;
       }
+      if (value instanceof MsgStr) {
+        const n = value.bytes.length;
+        ensure(5 + n);
+        writeStrHeader(n);
+        buf.set(value.bytes, pos);
+        pos += n;
+        return true;
+      }
+      if (value instanceof MsgKeep) {
+        writeValue(value.value, false);
+        return true;
+      }
       if (Array.isArray(value)) {
         const arr = value as readonly MsgpackValue[];
         writeArrayHeader(arr.length);
@@ -399,7 +407,8 @@ function finish(start: number): Uint8Array {
 /**
  * Canonical msgpack bytes of `value`: map keys sorted bytewise, empty map values (0, false, "",
  * empty bytes/arrays, maps whose entries are all empty) omitted recursively, smallest integer
- * forms, Uint8Array as bin, strings as str. Array elements are never omitted.
+ * forms, Uint8Array as bin, strings as str. Array elements are never omitted. `MsgStr` writes bytes
+ * as str and `MsgKeep` exempts a value from omission (response encodings only).
  */
 export function encodeMsgpack(value: MsgpackValue): Uint8Array {
   pos = 0;

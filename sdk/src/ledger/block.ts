@@ -1,4 +1,4 @@
-import { encodeMsgpack, encodeMsgpackWithPrefix, decodeMsgpack, toUint64, type MsgpackValue } from '../encoding/msgpack.js';
+import { encodeMsgpack, encodeMsgpackWithPrefix, decodeMsgpack, MsgStr, toUint64, type MapKey, type MsgpackValue } from '../encoding/msgpack.js';
 import { sha512_256, sha256 } from '../crypto/hash.js';
 import { utf8, fromUtf8, concatBytes } from '../encoding/bytes.js';
 import { toBase32 } from '../encoding/base32.js';
@@ -134,16 +134,24 @@ export function blockHashText(hash: Uint8Array): string {
   return `blk-${toBase32(hash)}`;
 }
 
-function valueDeltaToWire(d: ValueDelta): WireMap {
+/**
+ * TEAL keys, byte values and logs are Go strings in the node's encoding (msgpack str, whatever
+ * the bytes). `goStrings` writes them so, for bytes handed to clients (algosdk's block decoder
+ * insists on str keys); without it they are bin, which our decoder (msgpackr, which turns str into
+ * JS text) reads back losslessly — the form the journal and the devnet's commitments use.
+ */
+const goStr = (b: Uint8Array, goStrings: boolean): Uint8Array | MsgStr => (goStrings ? new MsgStr(b) : b);
+
+function valueDeltaToWire(d: ValueDelta, goStrings: boolean): WireMap {
   if (d.action === 'delete') return { at: 3 };
   const v = d.value!;
-  return typeof v === 'bigint' ? { at: 2, ui: v } : { at: 1, bs: v };
+  return typeof v === 'bigint' ? { at: 2, ui: v } : { at: 1, bs: goStr(v, goStrings) };
 }
 
-function deltaMapToWire(m: DeltaMap): Map<Uint8Array, MsgpackValue> | undefined {
+function deltaMapToWire(m: DeltaMap, goStrings: boolean): Map<MapKey, MsgpackValue> | undefined {
   if (m.size === 0) return undefined;
-  const out = new Map<Uint8Array, MsgpackValue>();
-  for (const { key, delta } of m.values()) out.set(key, valueDeltaToWire(delta));
+  const out = new Map<MapKey, MsgpackValue>();
+  for (const { key, delta } of m.values()) out.set(goStr(key, goStrings), valueDeltaToWire(delta, goStrings));
   return out;
 }
 
@@ -169,31 +177,30 @@ export function localDeltaIndices(txn: Transaction, ad: TxnApplyData): { index: 
 }
 
 /**
- * ApplyData fields (`ca aca caid apid dt{gd ld sa lg itx}`), zero members left out. TEAL keys,
- * values and logs are Go strings in the node's encoding; the shared encoder writes them as bin,
- * which decoders accept alike but which makes these bytes differ from the node's.
+ * ApplyData fields (`ca aca caid apid dt{gd ld sa lg itx}`), zero members left out. With
+ * `goStrings` TEAL keys, byte values and logs are str as the node writes them, else bin (see goStr).
  */
-export function applyDataToWire(txn: Transaction, ad: TxnApplyData): WireMap {
+export function applyDataToWire(txn: Transaction, ad: TxnApplyData, goStrings = false): WireMap {
   const w: WireMap = {};
   if (ad.assetClosingAmount) w.aca = ad.assetClosingAmount;
   if (ad.createdAppId) w.apid = ad.createdAppId;
   if (ad.closingAmount) w.ca = ad.closingAmount;
   if (ad.createdAssetId) w.caid = ad.createdAssetId;
   const dt: WireMap = {};
-  const gd = deltaMapToWire(ad.globalDelta);
+  const gd = deltaMapToWire(ad.globalDelta, goStrings);
   if (gd) dt.gd = gd;
-  if (ad.inner.length) dt.itx = ad.inner.map((i) => ({ ...applyDataToWire(i.txn, i.ad), txn: transactionToWire(i.txn) }));
+  if (ad.inner.length) dt.itx = ad.inner.map((i) => ({ ...applyDataToWire(i.txn, i.ad, goStrings), txn: transactionToWire(i.txn) }));
   if (ad.localDeltas.size) {
     const { index, shared } = localDeltaIndices(txn, ad);
     const ld = new Map<number, MsgpackValue>();
     for (const [h, { keys }] of ad.localDeltas) {
-      const m = deltaMapToWire(keys);
+      const m = deltaMapToWire(keys, goStrings);
       if (m) ld.set(index.get(h)!, m);
     }
     dt.ld = ld;
     if (shared.length) dt.sa = shared;
   }
-  if (ad.logs.length) dt.lg = ad.logs;
+  if (ad.logs.length) dt.lg = goStrings ? ad.logs.map((l) => new MsgStr(l)) : ad.logs;
   if (Object.keys(dt).length) w.dt = dt;
   return w;
 }
@@ -259,13 +266,13 @@ export function applyDataFromWire(txn: Transaction, w: Map<string, unknown>): Tx
 }
 
 /** SignedTxnInBlock: genesis fields moved to the `hgi`/`hgh` flags, ApplyData alongside. */
-export function stibToWire(stxn: SignedTransaction, ad: TxnApplyData): WireMap {
+export function stibToWire(stxn: SignedTransaction, ad: TxnApplyData, goStrings = false): WireMap {
   const tw = transactionToWire(stxn.txn);
   const hgi = tw.gen !== undefined;
   const hgh = tw.gh !== undefined;
   delete tw.gen;
   delete tw.gh;
-  const w: WireMap = { ...signedTransactionToWire(stxn, tw), ...applyDataToWire(stxn.txn, ad) };
+  const w: WireMap = { ...signedTransactionToWire(stxn, tw), ...applyDataToWire(stxn.txn, ad, goStrings) };
   if (hgi) w.hgi = true;
   if (hgh) w.hgh = true;
   return w;
@@ -281,15 +288,19 @@ export function stibFromWire(m: Map<string, unknown>, header: BlockHeader): { st
   return { stxn, ad: applyDataFromWire(stxn.txn, m) };
 }
 
-export function blockToWire(b: Block): WireMap {
+export function blockToWire(b: Block, goStrings = false): WireMap {
   const w = headerToWire(b.header);
-  if (b.txns.length) w.txns = b.txns.map((t) => stibToWire(t.stxn, t.ad));
+  if (b.txns.length) w.txns = b.txns.map((t) => stibToWire(t.stxn, t.ad, goStrings));
   return w;
 }
 
-/** The block's canonical msgpack, as `/v2/blocks/{round}?format=msgpack` carries it under `block`. */
-export function encodeBlock(b: Block): Uint8Array {
-  return encodeMsgpack(blockToWire(b));
+/**
+ * The block's canonical msgpack. `goStrings: true` gives the node's bytes (as
+ * `/v2/blocks/{round}?format=msgpack` carries them under `block`), for clients; the default is
+ * the form our own decoder reads back without loss (non-UTF-8 logs and keys included).
+ */
+export function encodeBlock(b: Block, options: { goStrings?: boolean } = {}): Uint8Array {
+  return encodeMsgpack(blockToWire(b, options.goStrings ?? false));
 }
 
 export function decodeBlock(bytes: Uint8Array): Block {

@@ -6,7 +6,8 @@
  *   simulate(ledger, request)               → simulate response object (spec key names, bigint uint64s)
  *   ledger.account / asset / app / globalState / localState / box / boxNames / block / transaction / supply / delta
  *   ledger.onBlock(listener)                → change feed: { block (txns with ApplyData), delta (RoundDelta) }
- *   ledger.enqueue / produceBlock / startBlockInterval / pendingStatus   → interval mode with a pending pool
+ *   ledger.produceBlock(groups)            → interval mode: one block from several groups (the pending
+ *                                            pool itself is the node service's, services/node/pool.ts)
  *   ledger.stateHash / snapshot / reset / close / setTimestampOffset
  *
  * Everything here is portable except `persistence.ts` (Node file system), which is deliberately

@@ -3,8 +3,7 @@ import { utf8 } from '../encoding/bytes.js';
 import { toHex, fromHex } from '../encoding/hex.js';
 import { encodeMsgpack, decodeMsgpack, toUint64, type MsgpackValue } from '../encoding/msgpack.js';
 import { sha512_256 } from '../crypto/hash.js';
-import { bytesToSign, decodeSignedTransactions, encodeSignedTransaction } from '../txn/encode.js';
-import { toBase32 } from '../encoding/base32.js';
+import { decodeSignedTransactions, encodeSignedTransaction } from '../txn/encode.js';
 import type { SignedTransaction } from '../txn/types.js';
 import type { BlockHeaderRecord } from '../avm/ledger-view.js';
 import { headerHash, txnCommitment, decodeBlock, encodeBlock, type Block, type BlockHeader, type ConfirmedTxn } from './block.js';
@@ -245,73 +244,15 @@ export class Ledger {
   }
 
   /**
-   * Builds one block from several groups (interval mode); without an argument, from the pending
-   * pool, which it empties. Groups that fail are left out and reported (their txids keep the
-   * failure as pool error); the others commit together. No groups make an empty block.
+   * Builds one block from several groups (interval mode; the node service's pool decides what goes
+   * in). Groups that fail are left out and reported; the others commit together. No groups make an
+   * empty block.
    */
-  produceBlock(groups?: readonly (readonly SignedTransaction[])[]): { block: Block; rejected: { index: number; error: LedgerRejection }[] } {
-    const fromPool = groups === undefined;
-    const list = fromPool ? this.pool.map((p) => p.group) : groups.map((g) => [...g]);
-    if (fromPool) this.pool = [];
+  produceBlock(groups: readonly (readonly SignedTransaction[])[]): { block: Block; rejected: { index: number; error: LedgerRejection }[] } {
+    const list = groups.map((g) => [...g]);
     const rejected: { index: number; error: LedgerRejection }[] = [];
     const block = this.commitBlock(list, this.nextTimestamp(), {}, rejected);
-    for (const r of rejected) for (const s of list[r.index]!) this.poolErrors.set(txidOf(s), r.error.message);
     return { block, rejected };
-  }
-
-  private pool: { group: SignedTransaction[]; txids: string[] }[] = [];
-  private readonly poolErrors = new Map<string, string>();
-
-  /**
-   * Interval mode: accepts a group into the pending pool after checking that it would apply on
-   * the latest state (as the node's pool does); it commits with the next `produceBlock()`.
-   */
-  enqueue(group: readonly SignedTransaction[] | Uint8Array, options: Pick<EvalOptions, 'skipPqAddressCheck'> = {}): string[] {
-    const stxns = group instanceof Uint8Array ? decodeSignedTransactions(group) : [...group];
-    const { result } = this.dryEvaluate(stxns, options);
-    if (result.failure) throw result.failure;
-    const txids = result.txns.map((t) => t.txid);
-    for (const id of txids) {
-      if (this.pool.some((p) => p.txids.includes(id))) throw new LedgerRejection('duplicate', `transaction already in ledger: ${id}`, [txids.indexOf(id)], id);
-    }
-    this.pool.push({ group: stxns, txids });
-    return txids;
-  }
-
-  /** Transactions waiting in the pool, in arrival order. */
-  pendingTransactions(): { txid: string; stxn: SignedTransaction }[] {
-    return this.pool.flatMap((p) => p.group.map((stxn, i) => ({ txid: p.txids[i]!, stxn })));
-  }
-
-  /**
-   * What the node's pending-transaction lookup reports: committed (with its round), still in the
-   * pool, dropped with a pool error, or unknown.
-   */
-  pendingStatus(txid: string): { state: 'committed'; txn: ConfirmedTxn } | { state: 'pending'; stxn: SignedTransaction } | { state: 'rejected'; poolError: string } | { state: 'unknown' } {
-    const c = this.transaction(txid);
-    if (c) return { state: 'committed', txn: c };
-    for (const p of this.pool) {
-      const i = p.txids.indexOf(txid);
-      if (i >= 0) return { state: 'pending', stxn: p.group[i]! };
-    }
-    const err = this.poolErrors.get(txid);
-    if (err !== undefined) return { state: 'rejected', poolError: err };
-    return { state: 'unknown' };
-  }
-
-  /**
-   * Makes a block every `ms` milliseconds from the pending pool (empty blocks too, like a running
-   * network). Returns a function that stops it.
-   */
-  startBlockInterval(ms: number, onError?: (e: unknown) => void): () => void {
-    const timer = setInterval(() => {
-      try {
-        this.produceBlock();
-      } catch (e) {
-        onError?.(e);
-      }
-    }, ms);
-    return () => clearInterval(timer);
   }
 
   private commitBlock(
@@ -643,8 +584,6 @@ export class Ledger {
     this.leases.clear();
     this.txIndex.clear();
     this.deltas.clear();
-    this.pool = [];
-    this.poolErrors.clear();
     this.lastSnapshotRound = 0n;
     this.timestampOffset = undefined;
     const alloc: [Uint8Array, bigint][] = (this.config.genesisAccounts ?? []).map((g) => [addressBytes(g.address), g.amount]);
@@ -660,10 +599,6 @@ export class Ledger {
       this.store.close?.();
     }
   }
-}
-
-function txidOf(s: SignedTransaction): string {
-  return toBase32(sha512_256(bytesToSign(s.txn)));
 }
 
 function genesisRecordTimestamp(raw: Uint8Array): bigint | undefined {

@@ -68,26 +68,20 @@ describe('ledger: blocks, timestamps, pool and change feed', () => {
     assert.equal(p['closing-amount'], 100n * ALGO - 1000n - 1n);
   });
 
-  it('interval mode: a pending pool committed by produceBlock, failing groups dropped with a pool error', () => {
+  it('interval mode: produceBlock commits several groups in one block, failing groups left out and reported', () => {
     const d = devnet();
     const ok = d.sign(makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 50n * ALGO, suggestedParams: d.sp() }));
     const second = d.sign(makePaymentTxn({ sender: d.addr(0), receiver: d.addr(2), amount: 49_950_000n, suggestedParams: d.sp() }));
-    const [id1] = d.ledger.enqueue([ok]);
-    const [id2] = d.ledger.enqueue([second]);
-    assert.throws(() => d.ledger.enqueue([ok]), /transaction already in ledger/);
-    assert.throws(() => d.ledger.enqueue([d.sign(makePaymentTxn({ sender: d.addr(3), receiver: d.addr(2), amount: 1000n * ALGO, suggestedParams: d.sp() }))]), LedgerRejection);
-    assert.equal(d.ledger.pendingTransactions().length, 2);
-    assert.equal(d.ledger.pendingStatus(id1!).state, 'pending');
     assert.equal(d.ledger.latestRound, 0n);
-    const { block, rejected } = d.ledger.produceBlock();
+    const { block, rejected } = d.ledger.produceBlock([[ok], [second]]);
     assert.equal(block.txns.length, 1);
     assert.equal(rejected.length, 1);
-    assert.equal(d.ledger.pendingStatus(id1!).state, 'committed');
-    const s2 = d.ledger.pendingStatus(id2!);
-    assert.equal(s2.state, 'rejected');
-    assert.match((s2 as { poolError: string }).poolError, /below min|overspend/);
-    assert.equal(d.ledger.pendingStatus('NOPE').state, 'unknown');
-    const empty = d.ledger.produceBlock();
+    assert.equal(rejected[0]!.index, 1);
+    assert.ok(rejected[0]!.error instanceof LedgerRejection);
+    assert.match(rejected[0]!.error.message, /below min|overspend/);
+    assert.ok(d.ledger.transaction(block.txns[0]!.txid));
+    assert.equal(d.ledger.transaction(block.txns[0]!.txid)!.round, 1n);
+    const empty = d.ledger.produceBlock([]);
     assert.equal(empty.block.txns.length, 0);
     assert.equal(d.ledger.latestRound, 2n);
   });

@@ -96,7 +96,7 @@ describe('ledger: persistence', () => {
     const { block, rejected } = d.ledger.produceBlock([...good.map((g) => [g]), [bad]]);
     assert.equal(block.txns.length, 3);
     assert.equal(rejected.length, 1);
-    d.ledger.produceBlock();
+    d.ledger.produceBlock([]);
     const again = devnet(4, config(store));
     assert.equal(again.ledger.latestRound, 2n);
     assert.deepEqual(again.ledger.stateHash(), d.ledger.stateHash());

@@ -3,7 +3,8 @@ import { fromBase32 } from '../../encoding/base32.js';
 import { toBase64 } from '../../encoding/base64.js';
 import { stringifyJson } from '../../encoding/json.js';
 import type { Ledger } from '../../ledger/ledger.js';
-import { encodeBlock } from '../../ledger/block.js';
+import { blockHashText, encodeBlock } from '../../ledger/block.js';
+import { toHex } from '../../encoding/hex.js';
 import { simulate } from '../../ledger/simulate.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
 import { bytesReply, emptyReply, jsonReply, msgpackReply, textReply } from '../http/reply.js';
@@ -292,7 +293,7 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
       const raw = int64Param(ctx.query.get('raw'), 'raw', 'failed to parse raw') ?? 0n;
       if (round > node.follower.fetchedRound) throw new BadRequestError(`failed to retrieve information from the ledger: round ${round} is after the latest round ${node.follower.fetchedRound}`);
       const b = node.ledger.block(round);
-      return raw !== 0n ? bytesReply(encodeBlock(b), 'application/msgpack') : jsonReply(blockView(b));
+      return raw !== 0n ? bytesReply(encodeBlock(b, { goStrings: true }), 'application/msgpack') : jsonReply(blockView(b));
     },
   },
   {
@@ -441,6 +442,16 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
       const d = node.follower.delta(round);
       if (form === 'msgpack') return bytesReply(deltaToMsgpack(d), 'application/msgpack');
       return jsonReply(deltaToJsonValue(d));
+    },
+  },
+  {
+    number: 0, operationId: 'DevnetStateHash', method: 'GET', path: '/v1/devnet/state-hash',
+    summary: 'Devnet extension (no node has it): the latest round, its block hash and a digest of all account, asset, app and box state, read together.',
+    params: [], produces: JSON_ONLY, responses: { '200': '{round, blockHash, stateHash (hex)}', ...AUTH_RESPONSES, default: 'Unknown Error' },
+    // One synchronous read: no block can commit between the round and the digest.
+    handler: (_ctx, node) => {
+      const l = node.ledger;
+      return jsonReply({ round: l.latestRound, blockHash: blockHashText(l.latestBlock.hash), stateHash: toHex(l.stateHash()) });
     },
   },
   {

@@ -1,5 +1,5 @@
 import { DecodeError, TealworksError } from '../../errors.js';
-import { decodeMsgpack, toUint64 } from '../../encoding/msgpack.js';
+import { decodeMsgpack, MsgKeep, toUint64 } from '../../encoding/msgpack.js';
 import { parseJson } from '../../encoding/json.js';
 import { signedTransactionFromWire, signedTransactionToWire } from '../../txn/wire.js';
 import { signedTransactionFromNodeJson, signedTransactionToNodeJson } from '../../txn/json.js';
@@ -126,6 +126,8 @@ function pendingToWire(p: Record<string, unknown>, form: ResponseFormat): Record
   const out: Record<string, unknown> = { ...p };
   const stxn = p.txn as SignedTransaction | undefined;
   if (stxn) out.txn = form === 'json' ? signedTransactionToNodeJson(stxn) : signedTransactionToWire(stxn);
+  // The node emits `pool-error` even when empty; the msgpack writer would otherwise drop "".
+  if (form === 'msgpack') out['pool-error'] = new MsgKeep((p['pool-error'] as string | undefined) ?? '');
   if (Array.isArray(p['inner-txns'])) out['inner-txns'] = (p['inner-txns'] as Record<string, unknown>[]).map((i) => pendingToWire(i, form));
   return out;
 }
