@@ -2,6 +2,12 @@ import type { Command } from '../command.js';
 import { lspCommand } from './lsp.js';
 import { assembleCommand } from './assemble.js';
 import { disassembleCommand } from './disassemble.js';
+import { devnetCommand } from './devnet.js';
+import { runCommand } from './run.js';
+import { simulateCommand } from './simulate.js';
+import { deployCommand } from './deploy.js';
+import { callCommand } from './call.js';
+import { stateCommand } from './state.js';
 
 /** Every subcommand, in the order `tealworks help` lists them. */
-export const commands: Command[] = [lspCommand, assembleCommand, disassembleCommand];
+export const commands: Command[] = [lspCommand, assembleCommand, disassembleCommand, devnetCommand, runCommand, simulateCommand, deployCommand, callCommand, stateCommand];

@@ -1,0 +1,115 @@
+import { literalDefaultValue, type Arc56AppSpec, type Arc56Method } from '../abi/arc56.js';
+import { AbiMethod } from '../abi/method.js';
+import { AbiStructType } from '../abi/struct.js';
+import { AbiByteType, AbiDynamicArrayType, AbiStaticArrayType, AbiStringType, AbiTupleType, AbiUfixedType, AbiUintType, isByteArrayType, type AbiType, type AbiValue } from '../abi/types.js';
+import { fromUtf8, utf8 } from '../encoding/bytes.js';
+import { AppError } from './errors.js';
+
+/*
+ * From what a workflow or script writes to what the ABI encoder takes. YAML has no bytes and
+ * reads big numbers as text, so a few conversions are made, always guided by the argument's
+ * type: digit strings for integers, text for byte arrays (UTF-8), bytes for `string`. Anything
+ * else is passed through and the encoder's error is reported with the argument's name.
+ */
+
+export class CallArgsError extends AppError {
+  readonly argIndex: number | undefined;
+
+  constructor(message: string, argIndex?: number) {
+    super(message);
+    this.argIndex = argIndex;
+  }
+}
+
+/** `add(uint64,uint64)uint64` or, with a spec, just `add`. Spec methods keep struct types and defaults. */
+export function resolveMethod(text: string, spec?: Arc56AppSpec): { method: AbiMethod; arc56?: Arc56Method } {
+  if (spec) {
+    try {
+      const m = spec.getMethod(text);
+      return { method: m.method, arc56: m };
+    } catch (e) {
+      if (!text.includes('(')) throw new CallArgsError(`${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  if (!text.includes('(')) throw new CallArgsError(`method ${JSON.stringify(text)} needs a full signature (like name(uint64)void) when the contract has no app spec`);
+  try {
+    return { method: AbiMethod.fromSignature(text) };
+  } catch (e) {
+    throw new CallArgsError(`invalid method signature ${JSON.stringify(text)}: ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+function convert(type: AbiType, v: unknown, where: string): AbiValue {
+  if ((type instanceof AbiUintType || type instanceof AbiUfixedType) && typeof v === 'string' && /^[0-9][0-9_]*$/.test(v)) return BigInt(v.replace(/_/g, ''));
+  if (isByteArrayType(type) && typeof v === 'string') return utf8(v);
+  if (type instanceof AbiByteType && typeof v === 'string' && /^[0-9]+$/.test(v)) return Number(v);
+  if (type instanceof AbiStringType && v instanceof Uint8Array) return fromUtf8(v);
+  if ((type instanceof AbiStaticArrayType || type instanceof AbiDynamicArrayType) && Array.isArray(v)) return v.map((x, i) => convert(type.childType, x, `${where}[${i}]`));
+  if (type instanceof AbiStructType && v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array)) {
+    const out: Record<string, AbiValue> = {};
+    for (const f of type.fields) if ((v as Record<string, unknown>)[f.name] !== undefined) out[f.name] = convert(f.type, (v as Record<string, unknown>)[f.name], `${where}.${f.name}`);
+    for (const k of Object.keys(v)) if (!type.fields.some((f) => f.name === k)) throw new CallArgsError(`${where}: struct ${type.structName} has no field ${JSON.stringify(k)} (fields: ${type.fields.map((f) => f.name).join(', ')})`);
+    return out;
+  }
+  if (type instanceof AbiTupleType && Array.isArray(v)) return v.map((x, i) => (type.childTypes[i] ? convert(type.childTypes[i]!, x, `${where}[${i}]`) : (x as AbiValue)));
+  return v as AbiValue;
+}
+
+export interface PreparedArgs {
+  /** One entry per method argument, for encodeMethodCall (transaction arguments are undefined). */
+  values: Array<AbiValue | undefined>;
+  /** Arguments the caller must supply as transactions placed before the call. */
+  transactionArgs: number[];
+  /** Missing arguments whose ARC-56 default must be read from chain state or another method. */
+  pendingDefaults: Array<{ index: number; source: 'box' | 'global' | 'local' | 'method'; data: string }>;
+}
+
+/**
+ * Lines up given arguments with the method's: converts YAML-friendly forms, fills missing
+ * trailing ones from literal ARC-56 defaults, and lists what still needs the chain.
+ * `args` excludes transaction arguments when `transactionsInline` is false (the default):
+ * transaction arguments are placed in the group, not written in `args`.
+ */
+export function prepareMethodArgs(method: AbiMethod, args: readonly unknown[], arc56?: Arc56Method): PreparedArgs {
+  const out: PreparedArgs = { values: [], transactionArgs: [], pendingDefaults: [] };
+  const valueArgs = method.args.map((a, i) => ({ a, i })).filter(({ a }) => a.kind !== 'transaction');
+  if (args.length > valueArgs.length) throw new CallArgsError(`${method.signature} takes ${valueArgs.length} argument${valueArgs.length === 1 ? '' : 's'} (besides transactions), got ${args.length}`);
+  let k = 0;
+  method.args.forEach((arg, i) => {
+    const where = `argument ${i}${arg.name ? ` (${arg.name})` : ''} of ${method.name}`;
+    if (arg.kind === 'transaction') {
+      out.transactionArgs.push(i);
+      out.values.push(undefined);
+      return;
+    }
+    const given = k < args.length ? args[k] : undefined;
+    k++;
+    if (given === undefined || given === null) {
+      const literal = arc56 ? literalDefaultValue(arc56, i) : undefined;
+      if (literal !== undefined) {
+        out.values.push(literal);
+        return;
+      }
+      const def = arc56?.defaultValues[i];
+      if (def && def.source !== 'literal') {
+        out.pendingDefaults.push({ index: i, source: def.source, data: def.data });
+        out.values.push(undefined);
+        return;
+      }
+      throw new CallArgsError(`${where} is missing and has no default`, i);
+    }
+    if (arg.kind === 'reference') {
+      out.values.push(arg.type === 'account' ? (given as AbiValue) : typeof given === 'string' && /^[0-9]+$/.test(given) ? BigInt(given) : (given as AbiValue));
+      return;
+    }
+    const type = arc56?.argStructs[i] ?? arg.abiType;
+    const value = convert(type, given, where);
+    try {
+      type.encode(value);
+    } catch (e) {
+      throw new CallArgsError(`${where}: ${e instanceof Error ? e.message : String(e)}`, i);
+    }
+    out.values.push(value);
+  });
+  return out;
+}

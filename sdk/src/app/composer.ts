@@ -1,0 +1,378 @@
+import type { Signer } from '../adapters/signer.js';
+import type { PendingTransaction, SimulateOptions } from '../adapters/node/types.js';
+import type { AbiMethod } from '../abi/method.js';
+import type { Arc56Method } from '../abi/arc56.js';
+import type { AbiValue } from '../abi/types.js';
+import { decodeMethodReturn } from '../abi/method-call.js';
+import { Address } from '../encoding/address.js';
+import { encodeSignedTransaction, txid as txidOf } from '../txn/encode.js';
+import { assignGroupId } from '../txn/group.js';
+import { signLogicSigTransaction } from '../txn/logicsig.js';
+import type { LogicSig, Transaction } from '../txn/types.js';
+import { fromBase64 } from '../encoding/base64.js';
+import { fromHex } from '../encoding/hex.js';
+import type { AppChain } from './chain.js';
+import { populateResources, type AppCallRefs } from './populate.js';
+import { AppError, SimulateFailedError } from './errors.js';
+import { buildSimulateReport, failureSummary, type AppKnowledge, type SimulateReport, type TxnContext, type UnnamedResources } from './simulate-report.js';
+
+/*
+ * A group of transactions on its way to the chain: signers resolved per sender, inner-transaction
+ * fees covered and missing resource references filled from a probing simulate, then the exact
+ * group simulated as a gate (nothing is sent when it would fail), signed, sent and confirmed.
+ */
+
+export interface ComposerEntry {
+  txn: Transaction;
+  /** Who signs; else the composer's resolver is asked for the sender (or its auth address). */
+  signer?: Signer;
+  /** Signs with this logic signature instead (delegated when `delegator` is given). */
+  lsig?: LogicSig;
+  /** For reports: the ABI method called and what is known about the app. */
+  method?: AbiMethod | Arc56Method;
+  app?: AppKnowledge;
+  label?: string;
+}
+
+export type SignerResolver = (address: string) => Signer | undefined;
+
+/**
+ * Authorises with a logic signature: the escrow's own address (no `delegator`), or an account that
+ * delegated to the program. Simulations run the program too, so a composer entry whose signer is
+ * one of these is simulated with the real logic signature.
+ */
+export class LogicSigSigner implements Signer {
+  constructor(readonly lsig: LogicSig) {}
+
+  async sign(txns: readonly Transaction[], indexes: readonly number[]): Promise<Uint8Array[]> {
+    return indexes.map((i) => encodeSignedTransaction(signLogicSigTransaction(txns[i]!, this.lsig)));
+  }
+}
+
+export interface SimulateGroupOptions {
+  allowEmptySignatures?: boolean;
+  allowUnnamedResources?: boolean;
+  allowMoreLogging?: boolean;
+  extraOpcodeBudget?: number;
+  round?: bigint;
+  /** Default true: the trace is how a failing pc is found when the node's message lacks it. */
+  execTrace?: boolean;
+  fixSigners?: boolean;
+  /** Throw SimulateFailedError (with the report) instead of returning a failing report. */
+  throwOnFailure?: boolean;
+  /** Apps by id, so failures inside known apps map to source lines. */
+  apps?: ReadonlyMap<bigint, AppKnowledge>;
+}
+
+export interface PrepareOptions {
+  /** Fill account/app/asset/box references the programs use but the transactions do not name. */
+  populateResources?: boolean;
+  /** Raise app-call fees to pay for the inner transactions they make. */
+  coverInnerFees?: boolean;
+  /** A fixed extra fee for the first app call (or first transaction). */
+  extraFee?: bigint;
+}
+
+export interface SendOptions extends PrepareOptions {
+  /** Rounds to wait for confirmation (default 10). */
+  maxRounds?: number;
+  /** Skip the simulate gate (not recommended). */
+  skipSimulate?: boolean;
+  apps?: ReadonlyMap<bigint, AppKnowledge>;
+  extraOpcodeBudget?: number;
+}
+
+export interface SentTxn {
+  txid: string;
+  confirmedRound: bigint;
+  logs: Uint8Array[];
+  createdAppId?: bigint;
+  createdAssetId?: bigint;
+  returnValue?: AbiValue;
+  pending: PendingTransaction;
+}
+
+export interface SendResult {
+  txids: string[];
+  confirmedRound: bigint;
+  txns: SentTxn[];
+  /** The gate simulation of exactly the group that was sent. */
+  report: SimulateReport;
+}
+
+/** The report with `extra` added to its group-wide unnamed resources. */
+function withGroupResources(report: SimulateReport, extra: UnnamedResources): SimulateReport {
+  const u = report.unnamedResources;
+  const merged: UnnamedResources = u
+    ? { accounts: [...u.accounts, ...extra.accounts], assets: [...u.assets, ...extra.assets], apps: [...u.apps, ...extra.apps], boxes: [...u.boxes, ...extra.boxes], extraBoxRefs: u.extraBoxRefs, assetHoldings: u.assetHoldings, appLocals: u.appLocals }
+    : extra;
+  return { ...report, unnamedResources: merged };
+}
+
+/** Resources a failure message names as missing (nodes that do not report them otherwise). */
+export function resourcesInMessage(message: string): UnnamedResources | undefined {
+  const u: UnnamedResources = { accounts: [], assets: [], apps: [], boxes: [], extraBoxRefs: 0, assetHoldings: [], appLocals: [] };
+  const app = /app=(\d+)/.exec(message);
+  const box = /box (?:reference )?0x([0-9a-fA-F]*)/i.exec(message) ?? /Box reference 0x([0-9a-fA-F]*)/.exec(message);
+  if (box && app) u.boxes.push({ app: BigInt(app[1]!), name: fromHex(box[1]!) });
+  const acct = /unavailable Account ([A-Z2-7]{58})/.exec(message);
+  if (acct) u.accounts.push(acct[1]!);
+  const ap = /unavailable App (\d+)/.exec(message);
+  if (ap) u.apps.push(BigInt(ap[1]!));
+  const as = /unavailable Asset (\d+)/.exec(message);
+  if (as) u.assets.push(BigInt(as[1]!));
+  return u.boxes.length || u.accounts.length || u.apps.length || u.assets.length ? u : undefined;
+}
+
+/** How far simulate may overpay while measuring inner-transaction fees. */
+const PROBE_INNER_FEES = 64n;
+
+function isAppCall(t: Transaction): boolean {
+  return t.type === 'appl' && t.appCall !== undefined;
+}
+
+/** Unsigned (empty-signature) or logic-signed bytes, for simulate. */
+function simulateBytes(entry: ComposerEntry, txn: Transaction): Uint8Array {
+  if (entry.lsig) return encodeSignedTransaction(signLogicSigTransaction(txn, entry.lsig));
+  return encodeSignedTransaction({ txn });
+}
+
+/** Simulates any group, signed (bytes) or not (transactions), and builds the report. */
+export async function simulateGroup(chain: AppChain, group: ReadonlyArray<Transaction | Uint8Array | ComposerEntry>, options: SimulateGroupOptions = {}): Promise<SimulateReport> {
+  const entries = group.map((g) => (g instanceof Uint8Array ? g : 'txn' in g ? (g as ComposerEntry) : ({ txn: g as Transaction } as ComposerEntry)));
+  const unsignedPresent = entries.some((e) => !(e instanceof Uint8Array) && !e.lsig);
+  const txns = entries.filter((e): e is ComposerEntry => !(e instanceof Uint8Array)).map((e) => e.txn);
+  const withGroup = txns.length > 1 && txns.every((t) => t.group === undefined) && entries.every((e) => !(e instanceof Uint8Array)) ? assignGroupId(txns) : txns;
+  let k = 0;
+  const bytes = entries.map((e) => (e instanceof Uint8Array ? e : simulateBytes(e, withGroup[k++]!)));
+  const simOptions: SimulateOptions = {
+    allowEmptySignatures: options.allowEmptySignatures ?? unsignedPresent,
+    execTrace: options.execTrace ?? true,
+    ...(options.allowUnnamedResources ? { allowUnnamedResources: true } : {}),
+    ...(options.allowMoreLogging ? { allowMoreLogging: true } : {}),
+    ...(options.extraOpcodeBudget ? { extraOpcodeBudget: options.extraOpcodeBudget } : {}),
+    ...(options.round !== undefined ? { round: options.round } : {}),
+    ...(options.fixSigners ? { fixSigners: true } : {}),
+  };
+  const result = await chain.node.simulate(bytes, simOptions);
+  const ctx: Array<TxnContext | undefined> = entries.map((e) => (e instanceof Uint8Array ? undefined : { ...(e.app ? { app: e.app } : {}), ...(e.method ? { method: e.method } : {}), ...(e.label ? { label: e.label } : {}) }));
+  const report = buildSimulateReport(result.raw, { txns: ctx, ...(options.apps ? { apps: options.apps } : {}) });
+  if (options.throwOnFailure && !report.wouldSucceed) throw new SimulateFailedError(failureSummary(report), report);
+  return report;
+}
+
+export function methodOf(m: AbiMethod | Arc56Method | undefined): AbiMethod | undefined {
+  if (!m) return undefined;
+  return 'json' in m && 'method' in m ? (m as Arc56Method).method : (m as AbiMethod);
+}
+
+type Obj = Record<string, unknown>;
+const objOf = (v: unknown): Obj => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Obj) : {});
+
+/** Fee the inner transactions of one top-level result left to the group (min fee minus what each paid). */
+function innerFeeShortfall(result: Obj, minFee: bigint): bigint {
+  let short = 0n;
+  for (const inner of Array.isArray(result['inner-txns']) ? result['inner-txns'] : []) {
+    const o = objOf(inner);
+    const txn = objOf(objOf(o.txn).txn);
+    const fee = typeof txn.fee === 'bigint' ? txn.fee : typeof txn.fee === 'number' ? BigInt(txn.fee) : 0n;
+    if (fee < minFee) short += minFee - fee;
+    short += innerFeeShortfall(o, minFee);
+  }
+  return short;
+}
+
+export class GroupComposer {
+  readonly entries: ComposerEntry[] = [];
+  private apps = new Map<bigint, AppKnowledge>();
+
+  constructor(
+    readonly chain: AppChain,
+    private readonly resolveSigner: SignerResolver = () => undefined,
+  ) {}
+
+  add(entry: ComposerEntry | Transaction): this {
+    const e: ComposerEntry = 'txn' in entry ? { ...(entry as ComposerEntry) } : { txn: entry as Transaction };
+    const signer = e.signer ?? this.resolveSigner(e.txn.sender.toString());
+    if (!e.lsig && signer instanceof LogicSigSigner) e.lsig = signer.lsig;
+    if (this.entries.length >= 16) throw new AppError('a group holds at most 16 transactions');
+    this.entries.push(e);
+    return this;
+  }
+
+  /** Knowledge of apps the group calls (also inner calls), for failure locations. */
+  knowApp(appId: bigint, app: AppKnowledge): this {
+    this.apps.set(appId, app);
+    return this;
+  }
+
+  get transactions(): Transaction[] {
+    return this.entries.map((e) => e.txn);
+  }
+
+  async simulate(options: SimulateGroupOptions = {}): Promise<SimulateReport> {
+    return simulateGroup(this.chain, this.entries, { apps: this.apps, ...options });
+  }
+
+  /**
+   * Probing simulate (unnamed resources allowed, app calls overpaying), then: references the
+   * programs touched are added to the transactions, and app-call fees grow by what their inner
+   * transactions left unpaid. Returns the probe's report.
+   */
+  async prepare(options: PrepareOptions): Promise<SimulateReport | undefined> {
+    const minFee = (await this.chain.node.suggestedParams()).minFee;
+    if (options.extraFee) {
+      const target = this.entries.find((e) => isAppCall(e.txn)) ?? this.entries[0];
+      if (target) target.txn = { ...target.txn, fee: target.txn.fee + options.extraFee };
+    }
+    if (!options.populateResources && !options.coverInnerFees) return undefined;
+    let report: SimulateReport | undefined;
+    let overpay = options.coverInnerFees === true;
+    // Each round may reveal more: a node that refuses an unnamed box write names the box in its
+    // failure message, and the next probe then gets further.
+    for (let round = 0; round < 8; round++) {
+      const probeEntries = this.entries.map((e) => (overpay && isAppCall(e.txn) ? { ...e, txn: { ...e.txn, fee: e.txn.fee + minFee * PROBE_INNER_FEES } } : e));
+      const result = await this.chain.node.simulate(this.groupBytes(probeEntries), { allowEmptySignatures: true, allowUnnamedResources: options.populateResources === true, execTrace: true });
+      report = buildSimulateReport(result.raw, { apps: this.apps, txns: this.entries.map((e) => ({ ...(e.app ? { app: e.app } : {}), ...(e.method ? { method: e.method } : {}) })) });
+      if (overpay && !report.wouldSucceed && /overspend|below min/i.test(report.failureMessage ?? '')) {
+        // A sender too poor for the probe's generous fee: measure with the fees as they are.
+        overpay = false;
+        continue;
+      }
+      if (!options.populateResources) {
+        this.coverFees(result.raw, minFee);
+        return report;
+      }
+      const before = this.referenceCount();
+      const fromMessage = report.failureMessage ? resourcesInMessage(report.failureMessage) : undefined;
+      this.applyReferences(fromMessage ? withGroupResources(report, fromMessage) : report);
+      if (this.referenceCount() === before || report.wouldSucceed) {
+        if (options.coverInnerFees) this.coverFees(result.raw, minFee);
+        break;
+      }
+    }
+    return report;
+  }
+
+  private referenceCount(): number {
+    let n = 0;
+    for (const e of this.entries) {
+      const a = e.txn.appCall;
+      if (a) n += a.accounts.length + a.foreignApps.length + a.foreignAssets.length + a.boxes.length;
+    }
+    return n;
+  }
+
+  private coverFees(raw: unknown, minFee: bigint): void {
+    const group = objOf((Array.isArray(objOf(raw)['txn-groups']) ? (objOf(raw)['txn-groups'] as unknown[]) : [])[0]);
+    const results = (Array.isArray(group['txn-results']) ? group['txn-results'] : []).map(objOf);
+    results.forEach((r, i) => {
+      const e = this.entries[i];
+      if (!e || !isAppCall(e.txn)) return;
+      const short = innerFeeShortfall(objOf(r['txn-result']), minFee);
+      if (short > 0n) e.txn = { ...e.txn, fee: e.txn.fee + short };
+    });
+  }
+
+  private groupBytes(entries: readonly ComposerEntry[]): Uint8Array[] {
+    const txns = entries.map((e) => ({ ...e.txn, group: undefined }) as Transaction);
+    for (const t of txns) delete (t as { group?: Uint8Array }).group;
+    const grouped = txns.length > 1 ? assignGroupId(txns) : txns;
+    return entries.map((e, i) => simulateBytes(e, grouped[i]!));
+  }
+
+  /** Adds the references a probe reported (placement and limits by populate.ts). */
+  private applyReferences(report: SimulateReport): void {
+    const calls: AppCallRefs[] = [];
+    this.entries.forEach((e, index) => {
+      const a = e.txn.appCall;
+      if (!a) return;
+      calls.push({
+        index,
+        appId: a.appId,
+        sender: e.txn.sender.toString(),
+        accounts: a.accounts.map(String),
+        apps: [...a.foreignApps],
+        assets: [...a.foreignAssets],
+        boxes: a.boxes.map((b) => ({ app: b.appId === 0n ? a.appId : b.appId, name: b.name })),
+      });
+    });
+    if (calls.length === 0) return;
+    const result = populateResources(calls, report);
+    if (result.added === 0) return;
+    for (const c of result.calls) {
+      const e = this.entries[c.index]!;
+      const a = e.txn.appCall!;
+      e.txn = {
+        ...e.txn,
+        appCall: {
+          ...a,
+          accounts: c.accounts.map((x) => Address.fromString(x)),
+          foreignApps: c.apps,
+          foreignAssets: c.assets,
+          boxes: c.boxes.map((b) => ({ appId: b.app === a.appId ? 0n : b.app, name: b.name })),
+        },
+      };
+    }
+  }
+
+  /** Signs every transaction (after grouping); order follows the group. */
+  async sign(): Promise<{ txns: Transaction[]; signed: Uint8Array[] }> {
+    const plain = this.entries.map((e) => {
+      const t = { ...e.txn };
+      delete (t as { group?: Uint8Array }).group;
+      return t;
+    });
+    const txns = plain.length > 1 ? assignGroupId(plain) : plain;
+    const signed: Uint8Array[] = new Array(txns.length);
+    const bySigner = new Map<Signer, number[]>();
+    this.entries.forEach((e, i) => {
+      if (e.lsig) {
+        signed[i] = encodeSignedTransaction(signLogicSigTransaction(txns[i]!, e.lsig));
+        return;
+      }
+      const signer = e.signer ?? this.resolveSigner(txns[i]!.sender.toString());
+      if (!signer) throw new AppError(`no key to sign transaction ${i} from ${txns[i]!.sender.toString()}`);
+      bySigner.set(signer, [...(bySigner.get(signer) ?? []), i]);
+    });
+    for (const [signer, indexes] of bySigner) {
+      const out = await signer.sign(txns, indexes);
+      indexes.forEach((idx, k) => (signed[idx] = out[k]!));
+    }
+    return { txns, signed };
+  }
+
+  /**
+   * Prepares, simulates the exact group (throws SimulateFailedError with the report when it would
+   * fail), signs, sends and waits for confirmation.
+   */
+  async send(options: SendOptions = {}): Promise<SendResult> {
+    await this.prepare(options);
+    for (const [id, app] of options.apps ?? []) this.apps.set(id, app);
+    const report = await this.simulate({ ...(options.extraOpcodeBudget ? { extraOpcodeBudget: options.extraOpcodeBudget } : {}) });
+    if (!report.wouldSucceed && !options.skipSimulate) throw new SimulateFailedError(failureSummary(report), report);
+    const { txns, signed } = await this.sign();
+    const submitted = await this.chain.node.submit(signed);
+    const first = await this.chain.node.waitForConfirmation(submitted.txid, { ...(options.maxRounds ? { maxRounds: options.maxRounds } : {}) });
+    const out: SentTxn[] = [];
+    for (let i = 0; i < txns.length; i++) {
+      const id = txidOf(txns[i]!);
+      const pending = i === 0 ? first : await this.chain.node.pending(id);
+      const logs = (pending.logs ?? []).map((l) => (typeof l === 'string' ? fromBase64(l) : l));
+      const sent: SentTxn = { txid: id, confirmedRound: pending.confirmedRound, logs, pending };
+      if (pending.applicationIndex) sent.createdAppId = pending.applicationIndex;
+      if (pending.assetIndex) sent.createdAssetId = pending.assetIndex;
+      const method = methodOf(this.entries[i]!.method);
+      if (method?.returns.abiType) {
+        try {
+          const rv = decodeMethodReturn(method, logs);
+          if (rv !== undefined) sent.returnValue = rv;
+        } catch {
+          // The report (built from the same program run) already explains a malformed return.
+        }
+      }
+      out.push(sent);
+    }
+    return { txids: out.map((t) => t.txid), confirmedRound: first.confirmedRound, txns: out, report };
+  }
+}

@@ -1,0 +1,29 @@
+import { TealworksError, ValidationError } from '../errors.js';
+
+/** Base of the app layer's deliberate failures. */
+export class AppError extends TealworksError {}
+
+/** A deploy note that claims to be an ARC-2 deploy note but cannot be read. */
+export class DeployNoteError extends ValidationError {}
+
+/** The deploy plan says the deployment must stop (an update or schema break the options forbid). */
+export class DeployPlanError extends AppError {
+  readonly appId: bigint | undefined;
+  readonly trigger: 'update' | 'schema-break' | 'input';
+
+  constructor(message: string, trigger: 'update' | 'schema-break' | 'input', appId?: bigint) {
+    super(message);
+    this.trigger = trigger;
+    this.appId = appId;
+  }
+}
+
+/** A simulated group would fail; carries the whole report (thrown only when the caller asks). */
+export class SimulateFailedError extends AppError {
+  readonly report: unknown;
+
+  constructor(summary: string, report: unknown) {
+    super(summary);
+    this.report = report;
+  }
+}

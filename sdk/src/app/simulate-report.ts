@@ -1,0 +1,568 @@
+import type { AbiMethod } from '../abi/method.js';
+import type { Arc56AppSpec, Arc56Method } from '../abi/arc56.js';
+import { decodeMethodCallArgs, isReturnLog } from '../abi/method-call.js';
+import type { AbiValue } from '../abi/types.js';
+import { encodeAddress } from '../encoding/address.js';
+import { fromBase64 } from '../encoding/base64.js';
+import { bytesEqual } from '../encoding/bytes.js';
+import type { PcMapping } from '../teal/types.js';
+import { SimulateFailedError } from './errors.js';
+import { bytesView, decodeBoxes, decodeGlobalState, decodeLocalState, displayBytes, formatAbi, formatStorageItem, type BytesView, type StorageItem } from './state-decode.js';
+
+/*
+ * Turns a node's simulate response (protocol.md §4.3, JSON or msgpack-decoded) into a report
+ * people and the workflow engine can act on: would it succeed, where it failed (path, pc, TEAL
+ * line — the macro use site, with the definition — and the app spec's error message), what each
+ * transaction logged (returns and ARC-28 events decoded when the method is known), budgets, state
+ * changes and resources used without being referenced. Building a report never throws on a
+ * failing group; assertSimulationSucceeded does, when the caller wants that.
+ */
+
+/** What we know about one program: its bytes (for cblocks offsets) and the assembler's pc map. */
+export interface ProgramKnowledge {
+  bytes?: Uint8Array;
+  pcMap?: readonly PcMapping[];
+  /** File name shown in locations. */
+  sourceName?: string;
+  /** Source text lines (to quote the failing line). */
+  sourceLines?: readonly string[];
+}
+
+export interface AppKnowledge {
+  name?: string;
+  spec?: Arc56AppSpec;
+  approval?: ProgramKnowledge;
+  clear?: ProgramKnowledge;
+}
+
+export interface TxnContext {
+  /** For app creates (app id 0 in the transaction): what is being created. */
+  app?: AppKnowledge;
+  /** The ABI method called, when the caller knows it (else found by selector in the spec). */
+  method?: AbiMethod | Arc56Method;
+  label?: string;
+}
+
+export interface SimulateReportOptions {
+  /** Per top-level transaction index. */
+  txns?: ReadonlyArray<TxnContext | undefined>;
+  /** Apps by id (also used for inner calls). */
+  apps?: ReadonlyMap<bigint, AppKnowledge>;
+}
+
+export interface SourceLocation {
+  file?: string;
+  /** 1-based. */
+  line: number;
+  column: number;
+  /** When the instruction came from a macro: where its body is. */
+  definition?: { line: number; column: number };
+  text?: string;
+}
+
+export interface FailureDetail {
+  pc?: number;
+  appId?: bigint;
+  program: 'approval' | 'clear' | 'logicsig' | 'unknown';
+  /** Where the failing instruction is in TEAL, when a pc map or ARC-56 source info says. */
+  source?: SourceLocation;
+  /** The ARC-56 error message for that pc. */
+  errorMessage?: string;
+  /** How the pc was found. */
+  pcFrom?: 'message' | 'trace';
+}
+
+export interface LogEntry {
+  bytes: Uint8Array;
+  view: BytesView;
+  kind: 'return' | 'event' | 'raw';
+  event?: { name: string; signature: string; args: AbiValue[]; named: Record<string, AbiValue> };
+}
+
+export interface StateChange {
+  action: 'set' | 'delete';
+  item: StorageItem;
+}
+
+export interface UnnamedResources {
+  accounts: string[];
+  assets: bigint[];
+  apps: bigint[];
+  boxes: Array<{ app: bigint; name: Uint8Array }>;
+  extraBoxRefs: number;
+  assetHoldings: Array<{ account: string; asset: bigint }>;
+  appLocals: Array<{ account: string; app: bigint }>;
+}
+
+export interface TxnReport {
+  path: number[];
+  type?: string;
+  sender?: string;
+  /** The app called (for creates: the new app's id, when the result gives it). */
+  appId?: bigint;
+  createdAppId?: bigint;
+  createdAssetId?: bigint;
+  method?: string;
+  /** Decoded method arguments (reference arguments as their index), when the method is known. */
+  args?: AbiValue[];
+  /** Fee of this transaction and its inner ones (newer nodes report it). */
+  feesPaid?: bigint;
+  failed: boolean;
+  logs: LogEntry[];
+  returnValue?: AbiValue;
+  returnError?: string;
+  appBudgetConsumed?: number;
+  logicSigBudgetConsumed?: number;
+  globalChanges: StateChange[];
+  localChanges: Array<{ address: string; changes: StateChange[] }>;
+  /** Final box writes/deletes, from the exec trace (needs exec-trace-config with state-change). */
+  boxChanges: StateChange[];
+  unnamedResources?: UnnamedResources;
+  fixedSigner?: string;
+  inner: TxnReport[];
+}
+
+export interface SimulateReport {
+  wouldSucceed: boolean;
+  failedAt?: number[];
+  failureMessage?: string;
+  failure?: FailureDetail;
+  txns: TxnReport[];
+  budget: { added?: number; consumed?: number };
+  /** Fees the whole group pays (newer nodes report it). */
+  groupFeesPaid?: bigint;
+  unnamedResources?: UnnamedResources;
+  lastRound?: bigint;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading the loosely typed response
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
+const obj = (v: unknown): Obj => (isObj(v) ? v : {});
+const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
+
+function bytesOf(v: unknown): Uint8Array | undefined {
+  if (v instanceof Uint8Array) return v;
+  if (typeof v === 'string') {
+    try {
+      return fromBase64(v);
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+function bigOf(v: unknown): bigint | undefined {
+  if (typeof v === 'bigint') return v;
+  if (typeof v === 'number' && Number.isInteger(v)) return BigInt(v);
+  if (typeof v === 'string' && /^[0-9]+$/.test(v)) return BigInt(v);
+  return undefined;
+}
+function numOf(v: unknown): number | undefined {
+  const b = bigOf(v);
+  return b === undefined ? undefined : Number(b);
+}
+function addressOf(v: unknown): string | undefined {
+  if (typeof v === 'string' && v.length === 58) return v;
+  const b = v instanceof Uint8Array ? v : typeof v === 'string' ? bytesOf(v) : undefined;
+  return b && b.length === 32 ? encodeAddress(b) : undefined;
+}
+
+function unnamedOf(v: unknown): UnnamedResources | undefined {
+  if (!isObj(v)) return undefined;
+  return {
+    accounts: arr(v.accounts)
+      .map(addressOf)
+      .filter((a): a is string => a !== undefined),
+    assets: arr(v.assets)
+      .map(bigOf)
+      .filter((a): a is bigint => a !== undefined),
+    apps: arr(v.apps)
+      .map(bigOf)
+      .filter((a): a is bigint => a !== undefined),
+    boxes: arr(v.boxes).map((b) => ({ app: bigOf(obj(b).app) ?? 0n, name: bytesOf(obj(b).name) ?? new Uint8Array(0) })),
+    extraBoxRefs: numOf(v['extra-box-refs']) ?? 0,
+    assetHoldings: arr(v['asset-holdings']).map((h) => ({ account: addressOf(obj(h).account) ?? '?', asset: bigOf(obj(h).asset) ?? 0n })),
+    appLocals: arr(v['app-locals']).map((h) => ({ account: addressOf(obj(h).account) ?? '?', app: bigOf(obj(h).app) ?? 0n })),
+  };
+}
+
+/** Accepts the raw response, or an adapter SimulateResult (uses its `raw`). */
+function rawResponse(input: unknown): Obj {
+  const o = obj(input);
+  if ('raw' in o && 'wouldSucceed' in o) return obj(o.raw);
+  return o;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Failure location
+
+/**
+ * The failing pc (and app, when the node says) from a failure message. Nested failures print the
+ * innermost error first, so the first `app=…, pc=…` pair is the app that actually failed.
+ */
+export function parseFailureMessage(message: string): { pc?: number; appId?: bigint; program?: 'approval' | 'clear' | 'logicsig' } {
+  const out: { pc?: number; appId?: bigint; program?: 'approval' | 'clear' | 'logicsig' } = {};
+  const details = /app=(\d+), pc=(\d+)/.exec(message);
+  if (details) {
+    out.appId = BigInt(details[1]!);
+    out.pc = Number(details[2]!);
+  } else {
+    const pc = /\bpc[=:]\s*(\d+)/.exec(message);
+    if (pc) out.pc = Number(pc[1]!);
+  }
+  if (/rejected by logic|logicsig|LogicSig/i.test(message) && out.appId === undefined) out.program = 'logicsig';
+  else if (/clear ?state ?program/i.test(message)) out.program = 'clear';
+  return out;
+}
+
+/** The exec trace of the transaction at `path` (top index, inner index, …). */
+function traceAt(txnResults: unknown[], path: readonly number[]): Obj | undefined {
+  let trace = obj(obj(txnResults[path[0]!])['exec-trace']);
+  if (!isObj(obj(txnResults[path[0]!])['exec-trace'])) return undefined;
+  for (const i of path.slice(1)) {
+    const inner = arr(trace['inner-trace'])[i];
+    if (!isObj(inner)) return undefined;
+    trace = inner;
+  }
+  return trace;
+}
+
+/** The instruction containing `pc` (the mapping with the greatest pc not after it). */
+export function pcToSource(pcMap: readonly PcMapping[], pc: number): PcMapping | undefined {
+  let best: PcMapping | undefined;
+  for (const m of pcMap) if (m.pc <= pc && (!best || m.pc > best.pc)) best = m;
+  return best;
+}
+
+function locate(pc: number, program: 'approval' | 'clear', app: AppKnowledge | undefined): { source?: SourceLocation; errorMessage?: string } {
+  const out: { source?: SourceLocation; errorMessage?: string } = {};
+  const prog = app?.[program];
+  if (prog?.pcMap) {
+    const m = pcToSource(prog.pcMap, pc);
+    if (m) {
+      out.source = {
+        line: m.use.line + 1,
+        column: m.use.utf16Column + 1,
+        ...(prog.sourceName !== undefined ? { file: prog.sourceName } : {}),
+        ...(m.definition ? { definition: { line: m.definition.line + 1, column: m.definition.utf16Column + 1 } } : {}),
+        ...(prog.sourceLines?.[m.use.line] !== undefined ? { text: prog.sourceLines[m.use.line]!.trim() } : {}),
+      };
+    }
+  }
+  if (app?.spec) {
+    const msg = app.spec.errorMessageAt(program, pc, prog?.bytes);
+    if (msg !== undefined) out.errorMessage = msg;
+    if (!out.source) {
+      const info = app.spec.sourceInfoAt(program, pc, prog?.bytes);
+      if (info?.teal !== undefined) out.source = { line: info.teal, column: 1, ...(info.source !== undefined ? { file: info.source } : {}) };
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function methodOf(m: AbiMethod | Arc56Method | undefined): AbiMethod | undefined {
+  if (!m) return undefined;
+  return 'method' in m && 'json' in m ? m.method : (m as AbiMethod);
+}
+
+function stateChanges(delta: unknown, scope: 'global' | 'local', spec: Arc56AppSpec | undefined): StateChange[] {
+  return arr(delta).map((d) => {
+    const e = obj(d);
+    const key = bytesOf(e.key) ?? new Uint8Array(0);
+    const v = obj(e.value);
+    const action = numOf(v.action);
+    if (action === 3) {
+      const [item] = (scope === 'global' ? decodeGlobalState : decodeLocalState)([{ key, value: new Uint8Array(0) }], undefined);
+      return { action: 'delete', item: item! };
+    }
+    const value = action === 2 ? (bigOf(v.uint) ?? 0n) : (bytesOf(v.bytes) ?? new Uint8Array(0));
+    const [item] = (scope === 'global' ? decodeGlobalState : decodeLocalState)([{ key, value }], spec);
+    return { action: 'set', item: item! };
+  });
+}
+
+/** Box writes and deletes a program's trace records, last one per box winning. */
+function boxChangesOf(trace: Obj | undefined, spec: Arc56AppSpec | undefined): StateChange[] {
+  if (!trace) return [];
+  const last = new Map<string, { key: Uint8Array; op: string; value?: Uint8Array }>();
+  for (const field of ['approval-program-trace', 'clear-state-program-trace']) {
+    for (const unit of arr(trace[field])) {
+      for (const ch of arr(obj(unit)['state-changes'])) {
+        const c = obj(ch);
+        if (c['app-state-type'] !== 'b') continue;
+        const key = bytesOf(c.key);
+        if (!key) continue;
+        const nv = obj(c['new-value']);
+        const entry: { key: Uint8Array; op: string; value?: Uint8Array } = { key, op: String(c.operation) };
+        const value = bytesOf(nv.bytes);
+        if (value) entry.value = value;
+        const id = Array.from(key).join(',');
+        last.delete(id);
+        last.set(id, entry);
+      }
+    }
+  }
+  return [...last.values()].map((e) => {
+    const [item] = decodeBoxes([{ name: e.key, ...(e.op === 'd' ? {} : { value: e.value ?? new Uint8Array(0) }) }], e.op === 'd' ? undefined : spec);
+    return { action: e.op === 'd' ? 'delete' : 'set', item: item! };
+  });
+}
+
+function txnReport(result: Obj, path: number[], failedAt: readonly number[] | undefined, context: TxnContext | undefined, options: SimulateReportOptions, extra: Obj, trace?: Obj): TxnReport {
+  const stxn = obj(result.txn);
+  const txn = obj(stxn.txn);
+  const type = typeof txn.type === 'string' ? txn.type : undefined;
+  const calledId = bigOf(txn.apid) ?? (type === 'appl' ? 0n : undefined);
+  const createdAppId = bigOf(result['application-index']);
+  const appId = calledId === 0n ? createdAppId : calledId;
+  const app = (appId !== undefined ? options.apps?.get(appId) : undefined) ?? context?.app;
+  const spec = app?.spec;
+
+  let method = methodOf(context?.method);
+  const selector = bytesOf(arr(txn.apaa)[0]);
+  if (!method && spec && selector && selector.length === 4) method = spec.methods.find((m) => bytesEqual(m.method.selector, selector))?.method;
+
+  const rawLogs = arr(result.logs)
+    .map(bytesOf)
+    .filter((b): b is Uint8Array => b !== undefined);
+  const logs: LogEntry[] = rawLogs.map((b, i) => {
+    const entry: LogEntry = { bytes: b, view: bytesView(b), kind: 'raw' };
+    if (i === rawLogs.length - 1 && method?.returns.abiType && isReturnLog(b)) entry.kind = 'return';
+    else if (spec) {
+      try {
+        const ev = spec.decodeEvent(b);
+        if (ev) {
+          entry.kind = 'event';
+          entry.event = { name: ev.event.name, signature: ev.event.signature, args: ev.args, named: ev.named };
+        }
+      } catch {
+        // A log that only looks like an event stays raw.
+      }
+    }
+    return entry;
+  });
+
+  const failed = failedAt !== undefined && path.length <= failedAt.length && path.every((p, i) => failedAt[i] === p);
+  const report: TxnReport = { path, failed, logs, globalChanges: stateChanges(result['global-state-delta'], 'global', spec), localChanges: [], boxChanges: boxChangesOf(trace, spec), inner: [] };
+  if (type !== undefined) report.type = type;
+  const sender = addressOf(txn.snd);
+  if (sender) report.sender = sender;
+  if (appId !== undefined) report.appId = appId;
+  if (calledId === 0n && createdAppId !== undefined) report.createdAppId = createdAppId;
+  const asset = bigOf(result['asset-index']);
+  if (asset !== undefined) report.createdAssetId = asset;
+  if (method) {
+    report.method = method.signature;
+    const appArgs = arr(txn.apaa)
+      .map(bytesOf)
+      .filter((b): b is Uint8Array => b !== undefined);
+    try {
+      report.args = decodeMethodCallArgs(method, appArgs);
+    } catch {
+      // Arguments that do not fit the method are left out of the report rather than failing it.
+    }
+  }
+  const fees = bigOf(extra['fees-paid']);
+  if (fees !== undefined) report.feesPaid = fees;
+  if (method?.returns.abiType && !failed) {
+    const last = rawLogs[rawLogs.length - 1];
+    if (last && isReturnLog(last)) {
+      try {
+        report.returnValue = method.returns.abiType.decode(last.subarray(4));
+      } catch (e) {
+        report.returnError = `return value does not decode as ${method.returns.type}: ${(e as Error).message}`;
+      }
+    } else report.returnError = `${method.signature} returned no ${rawLogs.length ? '151f7c75-prefixed last log' : 'log'}`;
+  }
+  for (const l of arr(result['local-state-delta'])) {
+    const lo = obj(l);
+    report.localChanges.push({ address: addressOf(lo.address) ?? '?', changes: stateChanges(lo.delta, 'local', spec) });
+  }
+  const budget = numOf(extra['app-budget-consumed']);
+  if (budget !== undefined) report.appBudgetConsumed = budget;
+  const lsig = numOf(extra['logic-sig-budget-consumed']);
+  if (lsig !== undefined) report.logicSigBudgetConsumed = lsig;
+  const unnamed = unnamedOf(extra['unnamed-resources-accessed']);
+  if (unnamed) report.unnamedResources = unnamed;
+  const fixed = addressOf(extra['fixed-signer']);
+  if (fixed) report.fixedSigner = fixed;
+  const innerTraces = trace ? arr(trace['inner-trace']) : [];
+  report.inner = arr(result['inner-txns']).map((inner, i) => txnReport(obj(inner), [...path, i], failedAt, undefined, options, {}, isObj(innerTraces[i]) ? innerTraces[i] : undefined));
+  return report;
+}
+
+export function buildSimulateReport(response: unknown, options: SimulateReportOptions = {}): SimulateReport {
+  const root = rawResponse(response);
+  const group = obj(arr(root['txn-groups'])[0]);
+  const results = arr(group['txn-results']);
+  const failedAtRaw = arr(group['failed-at']).map(numOf);
+  const failedAt = failedAtRaw.length && failedAtRaw.every((n) => n !== undefined) ? (failedAtRaw as number[]) : undefined;
+  const failureMessage = typeof group['failure-message'] === 'string' && group['failure-message'] !== '' ? group['failure-message'] : undefined;
+
+  const txns = results.map((r, i) => {
+    const trace = obj(r)['exec-trace'];
+    return txnReport(obj(obj(r)['txn-result']), [i], failedAt, options.txns?.[i], options, obj(r), isObj(trace) ? trace : undefined);
+  });
+  const report: SimulateReport = {
+    wouldSucceed: failedAt === undefined && failureMessage === undefined,
+    txns,
+    budget: {},
+  };
+  if (failedAt) report.failedAt = failedAt;
+  if (failureMessage) report.failureMessage = failureMessage;
+  const added = numOf(group['app-budget-added']);
+  if (added !== undefined) report.budget.added = added;
+  const consumed = numOf(group['app-budget-consumed']);
+  if (consumed !== undefined) report.budget.consumed = consumed;
+  const unnamed = unnamedOf(group['unnamed-resources-accessed']);
+  if (unnamed) report.unnamedResources = unnamed;
+  const groupFees = bigOf(group['group-fees-paid']);
+  if (groupFees !== undefined) report.groupFeesPaid = groupFees;
+  const round = bigOf(root['last-round']);
+  if (round !== undefined) report.lastRound = round;
+
+  if (!report.wouldSucceed) report.failure = failureDetail(report, results, options);
+  return report;
+}
+
+function findTxn(txns: readonly TxnReport[], path: readonly number[]): TxnReport | undefined {
+  let list = txns;
+  let found: TxnReport | undefined;
+  for (const i of path) {
+    found = list[i];
+    if (!found) return undefined;
+    list = found.inner;
+  }
+  return found;
+}
+
+function failureDetail(report: SimulateReport, results: unknown[], options: SimulateReportOptions): FailureDetail {
+  const parsed = parseFailureMessage(report.failureMessage ?? '');
+  const path = report.failedAt ?? [];
+  const txn = path.length ? findTxn(report.txns, path) : undefined;
+  const detail: FailureDetail = { program: parsed.program ?? 'unknown' };
+
+  let pc = parsed.pc;
+  if (pc !== undefined) detail.pcFrom = 'message';
+  const trace = path.length ? traceAt(results, path) : undefined;
+  if (trace) {
+    // The last step of the trace that ran is the failing instruction.
+    for (const [field, program] of [
+      ['approval-program-trace', 'approval'],
+      ['logic-sig-trace', 'logicsig'],
+    ] as const) {
+      const steps = arr(trace[field]);
+      if (steps.length === 0) continue;
+      if (detail.program === 'unknown') detail.program = program;
+      if (pc === undefined && detail.program === program) {
+        pc = numOf(obj(steps[steps.length - 1]).pc);
+        if (pc !== undefined) detail.pcFrom = 'trace';
+      }
+    }
+  }
+  if (detail.program === 'unknown' && (txn?.type === 'appl' || parsed.appId !== undefined)) detail.program = 'approval';
+  if (pc !== undefined) detail.pc = pc;
+
+  const appId = parsed.appId ?? txn?.appId;
+  if (appId !== undefined) detail.appId = appId;
+  if (pc !== undefined && (detail.program === 'approval' || detail.program === 'clear')) {
+    let app = appId !== undefined ? options.apps?.get(appId) : undefined;
+    // A failing create has no app id the caller could know in advance.
+    if (!app && path.length === 1) app = options.txns?.[path[0]!]?.app;
+    Object.assign(detail, locate(pc, detail.program, app));
+  }
+  return detail;
+}
+
+/** Throws SimulateFailedError (with the report) when the group would fail. */
+export function assertSimulationSucceeded(report: SimulateReport): SimulateReport {
+  if (!report.wouldSucceed) throw new SimulateFailedError(failureSummary(report), report);
+  return report;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text rendering for the CLI
+
+export function pathLabel(path: readonly number[]): string {
+  return path.map((p, i) => (i === 0 ? `txn ${p}` : `inner ${p}`)).join(' → ');
+}
+
+export function failureSummary(report: SimulateReport): string {
+  if (report.wouldSucceed) return 'simulation succeeded';
+  const f = report.failure;
+  const where = report.failedAt ? ` at ${pathLabel(report.failedAt)}` : '';
+  const app = f?.appId !== undefined ? ` (app ${f.appId})` : '';
+  const reason = f?.errorMessage ?? firstLine(report.failureMessage ?? 'unknown failure');
+  const loc = f?.source ? ` [${f.source.file ?? 'line'}${f.source.file ? ':' : ' '}${f.source.line}${f.source.file ? `:${f.source.column}` : ''}]` : '';
+  return `simulation failed${where}${app}: ${reason}${loc}`;
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0]!;
+}
+
+function formatLog(l: LogEntry): string {
+  if (l.kind === 'event' && l.event) {
+    const named = Object.keys(l.event.named).length > 0;
+    const args = named ? Object.entries(l.event.named).map(([k, v]) => `${k}=${formatAbi(v)}`) : l.event.args.map((a) => formatAbi(a));
+    return `event ${l.event.name}(${args.join(', ')})`;
+  }
+  if (l.kind === 'return') return `return log 0x${l.view.hex}`;
+  return `log ${displayBytes(l.bytes)}`;
+}
+
+function renderTxn(t: TxnReport, indent: string, out: string[]): void {
+  const call = t.method ? (t.args ? `${t.method.slice(0, t.method.indexOf('('))}(${t.args.map((a) => formatAbi(a)).join(', ')})` : t.method) : '';
+  const head = [`${indent}${pathLabel(t.path)}`, t.type ?? '', t.appId !== undefined ? `app ${t.appId}` : '', t.createdAppId !== undefined ? '(created)' : '', call, t.feesPaid !== undefined ? `fee ${t.feesPaid}` : '', t.failed ? '✗ FAILED' : ''].filter(Boolean).join('  ');
+  out.push(head);
+  const i2 = indent + '  ';
+  if (t.returnValue !== undefined) out.push(`${i2}returns ${formatAbi(t.returnValue)}`);
+  if (t.returnError) out.push(`${i2}return: ${t.returnError}`);
+  for (const l of t.logs) if (l.kind !== 'return' || t.returnValue === undefined) out.push(`${i2}${formatLog(l)}`);
+  for (const c of t.globalChanges) out.push(`${i2}global ${c.action === 'delete' ? `delete ${displayBytes(c.item.key)}` : formatStorageItem(c.item)}`);
+  for (const c of t.boxChanges) out.push(`${i2}box ${c.action === 'delete' ? `delete ${displayBytes(c.item.key)}` : formatStorageItem(c.item)}`);
+  for (const l of t.localChanges) for (const c of l.changes) out.push(`${i2}local ${l.address.slice(0, 8)}… ${c.action === 'delete' ? `delete ${displayBytes(c.item.key)}` : formatStorageItem(c.item)}`);
+  if (t.appBudgetConsumed !== undefined) out.push(`${i2}budget consumed ${t.appBudgetConsumed}`);
+  if (t.logicSigBudgetConsumed !== undefined) out.push(`${i2}logicsig budget consumed ${t.logicSigBudgetConsumed}`);
+  if (t.unnamedResources) renderUnnamed(t.unnamedResources, i2, out);
+  for (const inner of t.inner) renderTxn(inner, i2, out);
+}
+
+function renderUnnamed(u: UnnamedResources, indent: string, out: string[]): void {
+  const parts: string[] = [];
+  if (u.accounts.length) parts.push(`accounts ${u.accounts.join(', ')}`);
+  if (u.apps.length) parts.push(`apps ${u.apps.join(', ')}`);
+  if (u.assets.length) parts.push(`assets ${u.assets.join(', ')}`);
+  if (u.boxes.length) parts.push(`boxes ${u.boxes.map((b) => `${b.app}:${displayBytes(b.name)}`).join(', ')}`);
+  if (u.extraBoxRefs) parts.push(`${u.extraBoxRefs} extra box refs`);
+  if (u.assetHoldings.length) parts.push(`holdings ${u.assetHoldings.map((h) => `${h.account.slice(0, 8)}…/${h.asset}`).join(', ')}`);
+  if (u.appLocals.length) parts.push(`locals ${u.appLocals.map((h) => `${h.account.slice(0, 8)}…/${h.app}`).join(', ')}`);
+  if (parts.length) out.push(`${indent}unnamed resources: ${parts.join('; ')}`);
+}
+
+/** Plain-text rendering for terminals (no colour codes). */
+export function renderSimulateReport(report: SimulateReport): string {
+  const out: string[] = [];
+  out.push(report.wouldSucceed ? 'Simulation: would succeed' : `Simulation: would FAIL${report.failedAt ? ` at ${pathLabel(report.failedAt)}` : ''}`);
+  if (!report.wouldSucceed) {
+    const f = report.failure;
+    if (f?.errorMessage) out.push(`  error: ${f.errorMessage}`);
+    if (report.failureMessage) out.push(`  node: ${firstLine(report.failureMessage)}`);
+    if (f?.pc !== undefined) out.push(`  ${f.program} program${f.appId !== undefined ? ` of app ${f.appId}` : ''}, pc ${f.pc}${f.pcFrom === 'trace' ? ' (from trace)' : ''}`);
+    if (f?.source) {
+      const s = f.source;
+      out.push(`  at ${s.file ?? 'line'}${s.file ? ':' : ' '}${s.line}:${s.column}${s.text ? `  ${s.text}` : ''}`);
+      if (s.definition) out.push(`  expanded from macro defined at line ${s.definition.line}:${s.definition.column}`);
+    }
+  }
+  const b = report.budget;
+  if (b.added !== undefined || b.consumed !== undefined) out.push(`Budget: ${b.consumed ?? '?'} consumed of ${b.added ?? '?'} available`);
+  for (const t of report.txns) renderTxn(t, '', out);
+  if (report.unnamedResources) renderUnnamed(report.unnamedResources, '', out);
+  return out.join('\n');
+}
