@@ -62,13 +62,14 @@ function isMain(): boolean {
   }
 }
 
-if (isMain()) {
+/** Runs the CLI on this process's arguments and sets the exit code; the `tealworks` bin calls it. */
+export function runMain(argv: string[] = process.argv.slice(2)): Promise<void> {
   const io: CliIo = {
     stdout: (t) => process.stdout.write(t),
     stderr: (t) => process.stderr.write(t),
     cwd: process.cwd(),
   };
-  runCli(process.argv.slice(2), io).then(
+  return runCli(argv, io).then(
     (code) => {
       process.exitCode = code;
     },
@@ -78,3 +79,5 @@ if (isMain()) {
     },
   );
 }
+
+if (isMain()) void runMain();
