@@ -13,6 +13,7 @@ const entry = (p) => join(root, p);
 
 if (existsSync(entry('extension/src/extension.ts'))) {
   jobs.push(build({ ...common, entryPoints: [entry('extension/src/extension.ts')], outfile: entry('dist/extension.cjs'), format: 'cjs', external: ['vscode'] }));
+  jobs.push(build({ ...common, entryPoints: [entry('extension/src/contracts/main.ts')], outfile: entry('dist/contracts.cjs'), format: 'cjs', external: ['vscode'] }));
 }
 if (existsSync(entry('server/src/main.ts'))) {
   jobs.push(build({ ...common, entryPoints: [entry('server/src/main.ts')], outfile: entry('dist/server.cjs'), format: 'cjs' }));

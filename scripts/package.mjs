@@ -1,5 +1,5 @@
 // Builds the extension and language-server bundles in production mode and packs them into
-// dist/tealworks.vsix with vsce. Only those two bundles are built here, so a half-finished SDK
+// dist/tealworks.vsix with vsce (plus the lazily loaded contract-features bundle). Only those bundles are built here, so a half-finished SDK
 // module elsewhere in the tree cannot block packaging the editor support.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
@@ -11,6 +11,8 @@ const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs'
 await Promise.all([
   build({ ...common, entryPoints: [join(root, 'extension/src/extension.ts')], outfile: join(root, 'dist/extension.cjs'), external: ['vscode'] }),
   build({ ...common, entryPoints: [join(root, 'server/src/main.ts')], outfile: join(root, 'dist/server.cjs') }),
+  // The contract features, loaded by the extension after activation (extension/src/contracts/index.ts).
+  build({ ...common, entryPoints: [join(root, 'extension/src/contracts/main.ts')], outfile: join(root, 'dist/contracts.cjs'), external: ['vscode'] }),
 ]);
 
 const out = join(root, 'dist/tealworks.vsix');

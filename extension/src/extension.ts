@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node.js';
 import { StatusItem, type DocumentInfo } from './status.js';
 import { registerCommands } from './commands.js';
+import { registerContracts } from './contracts/index.js';
 
 let client: LanguageClient | undefined;
 
@@ -26,6 +27,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   client = new LanguageClient('tealworks', 'Tealworks TEAL', serverOptions, clientOptions);
 
   registerCommands(context, () => client);
+  registerContracts(context);
 
   const status = new StatusItem();
   context.subscriptions.push(status);

@@ -138,10 +138,11 @@ async function main(): Promise<void> {
     // Hover over `sha256` shows the SDK's opcode docs.
     const token = page.locator('.monaco-editor .view-line span span', { hasText: /^sha256$/ }).first();
     await token.waitFor({ timeout: 15_000 });
-    const box = await token.boundingBox();
-    if (!box) throw new Error('sha256 is not visible');
     const hover = page.locator('.monaco-hover:not(.hidden) .monaco-hover-content, .monaco-hover-content').filter({ hasText: 'Introduced' }).first();
     for (let attempt = 0; attempt < 5; attempt++) {
+      // Measured on every attempt: CodeLenses arriving late push the lines down.
+      const box = await token.boundingBox();
+      if (!box) throw new Error('sha256 is not visible');
       await page.mouse.move(box.x + 2, box.y + box.height / 2);
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 4 });
       if (await hover.waitFor({ timeout: 6_000 }).then(() => true, () => false)) break;
@@ -177,6 +178,9 @@ async function main(): Promise<void> {
     await page.keyboard.press('Enter');
     await page.keyboard.type('txn ');
     await page.keyboard.press('Control+Space').catch(() => undefined);
+    // The list is long and virtualised: narrow it so the field is rendered whatever the sort order.
+    await page.waitForSelector('.suggest-widget .monaco-list-row', { timeout: 20_000 });
+    await page.keyboard.type('Applicat');
     const suggestion = page.locator('.suggest-widget .monaco-list-row', { hasText: 'ApplicationID' }).first();
     await suggestion.waitFor({ timeout: 20_000 });
     log('completion: txn fields offered');

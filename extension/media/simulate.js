@@ -1,0 +1,173 @@
+// Simulate panel (webview side). Plain DOM, no remote content. Builds the group form, posts it to
+// the extension, renders the report. Everything shown is inserted as text, never as HTML.
+(function () {
+  'use strict';
+  const vscode = acquireVsCodeApi();
+  const app = document.getElementById('app');
+  let state = { rows: [], accounts: [], sources: [], methods: {}, network: '', report: undefined, error: undefined, busy: '', sent: undefined, sourceFile: undefined };
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+      else if (k === 'class') e.className = v;
+      else e.setAttribute(k, v === true ? '' : String(v));
+    }
+    for (const c of children.flat()) if (c !== undefined && c !== null && c !== false) e.append(typeof c === 'string' ? document.createTextNode(c) : c);
+    return e;
+  }
+
+  function input(row, field, placeholder, width) {
+    return el('input', { type: 'text', value: row[field] ?? '', placeholder, class: width || '', 'data-field': field, oninput: (ev) => { row[field] = ev.target.value; } });
+  }
+  function select(row, field, options, onchange) {
+    const s = el('select', { 'data-field': field, onchange: (ev) => { row[field] = ev.target.value; if (onchange) onchange(); } },
+      options.map((o) => el('option', { value: o.value, selected: (row[field] ?? '') === o.value }, o.label)));
+    return s;
+  }
+  function accountOptions() {
+    return state.accounts.map((a) => ({ value: a, label: a.slice(0, 8) + '…' + a.slice(-4) }));
+  }
+
+  function rowView(row, i) {
+    const kinds = [{ value: 'appcall', label: 'App call' }, { value: 'payment', label: 'Payment' }, { value: 'assetTransfer', label: 'Asset transfer' }];
+    const fields = [];
+    if (!row.sender && state.accounts[0]) row.sender = state.accounts[0];
+    fields.push(el('label', {}, 'Sender ', state.accounts.length ? select(row, 'sender', accountOptions()) : input(row, 'sender', 'address', 'wide')));
+    if (row.kind === 'payment' || row.kind === 'assetTransfer') {
+      fields.push(el('label', {}, 'Receiver ', input(row, 'receiver', 'address', 'wide')));
+      fields.push(el('label', {}, 'Amount ', input(row, 'amount', 'micro-units')));
+      if (row.kind === 'assetTransfer') fields.push(el('label', {}, 'Asset ', input(row, 'assetId', 'asset id')));
+    } else {
+      fields.push(el('label', {}, 'App id ', input(row, 'appId', '0 = create')));
+      const sources = [{ value: '', label: '(none)' }].concat(state.sources.map((s) => ({ value: s, label: s })));
+      fields.push(el('label', {}, 'Program ', select(row, 'source', sources, render)));
+      const ocs = ['NoOp', 'OptIn', 'CloseOut', 'ClearState', 'UpdateApplication', 'DeleteApplication'].map((v) => ({ value: v, label: v }));
+      fields.push(el('label', {}, 'On completion ', select(row, 'onComplete', ocs)));
+      const methods = state.methods[row.source] || [];
+      if (methods.length) {
+        fields.push(el('label', {}, 'Method ', select(row, 'method', [{ value: '', label: '(raw arguments)' }].concat(methods.map((m) => ({ value: m, label: m }))), () => { row.args = []; render(); })));
+      }
+      const argTypes = row.method ? argTypesOf(row.method) : undefined;
+      if (argTypes) {
+        row.args = row.args || [];
+        argTypes.forEach((t, k) => {
+          fields.push(el('label', {}, `arg ${k} (${t}) `, el('input', { type: 'text', value: row.args[k] ?? '', placeholder: t, 'data-field': `args.${k}`, oninput: (ev) => { row.args[k] = ev.target.value; } })));
+        });
+      } else {
+        fields.push(el('label', {}, 'Args ', el('input', { type: 'text', class: 'wide', value: (row.args || []).join(', '), placeholder: 'int:5, 0x01ff, b64:…, addr:…, text', 'data-field': 'args', oninput: (ev) => { row.args = ev.target.value.split(',').map((s) => s.trim()).filter((s) => s !== ''); } })));
+      }
+    }
+    fields.push(el('label', {}, 'Fee ', input(row, 'fee', 'default')));
+    return el('fieldset', { class: 'txn', 'data-index': i },
+      el('legend', {}, `txn ${i} `, select(row, 'kind', kinds, render), ' ',
+        el('button', { class: 'link', title: 'Remove', onclick: () => { state.rows.splice(i, 1); render(); } }, '✕ remove')),
+      el('div', { class: 'fields' }, fields));
+  }
+
+  /** Argument types of a method signature, skipping transaction arguments. */
+  function argTypesOf(sig) {
+    const open = sig.indexOf('(');
+    let depth = 0, cur = '', out = [];
+    for (let i = open + 1; i < sig.length; i++) {
+      const c = sig[i];
+      if (c === '(') depth++;
+      if (c === ')') { if (depth === 0) { if (cur) out.push(cur); break; } depth--; }
+      if (c === ',' && depth === 0) { out.push(cur); cur = ''; continue; }
+      cur += c;
+    }
+    return out.filter((t) => !['txn', 'pay', 'keyreg', 'acfg', 'axfer', 'afrz', 'appl'].includes(t));
+  }
+
+  function clean(rows) {
+    return rows.map((r) => {
+      const o = { kind: r.kind, sender: r.sender || '' };
+      for (const k of ['receiver', 'amount', 'assetId', 'appId', 'source', 'onComplete', 'method', 'fee', 'note']) if (r[k]) o[k] = String(r[k]);
+      if (r.args && r.args.length) o.args = r.args.map((a) => String(a ?? ''));
+      return o;
+    });
+  }
+
+  function txnView(t) {
+    const head = el('div', { class: 'txn-head' + (t.failed ? ' failed' : '') },
+      el('span', { class: 'icon' }, t.failed ? '✗' : '✓'), ' ', el('strong', {}, t.label), ' · ', t.type,
+      t.appId ? ` · app ${t.appId}` : '', t.createdAppId ? ' (created)' : '', t.method ? ` · ${t.method}` : '',
+      t.budget !== undefined ? el('span', { class: 'muted' }, ` · budget ${t.budget}`) : '');
+    const body = el('div', { class: 'txn-body' });
+    if (t.returnValue !== undefined) body.append(el('div', {}, 'returns ', el('code', {}, t.returnValue)));
+    if (t.returnError) body.append(el('div', { class: 'warn' }, t.returnError));
+    if (t.logs.length) body.append(el('div', { class: 'section' }, 'Logs'), el('ul', { class: 'logs' }, t.logs.map((l) => el('li', { class: 'log' },
+      el('span', { class: 'tag' }, l.kind), ' ', el('code', { class: 'decoded' }, l.text), ' ', el('code', { class: 'raw muted' }, '0x' + l.hex)))));
+    if (t.changes.length) body.append(el('div', { class: 'section' }, 'State changes'), el('ul', {}, t.changes.map((c) => el('li', {}, el('span', { class: 'tag' }, c.scope), ' ', c.account ? c.account.slice(0, 8) + '… ' : '', el('code', {}, c.text)))));
+    if (t.resources.length) body.append(el('div', { class: 'section' }, 'Resources touched without a reference'), el('ul', {}, t.resources.map((r) => el('li', {}, r))));
+    for (const inner of t.inner) body.append(el('div', { class: 'inner' }, txnView(inner)));
+    return el('div', { class: 'txn-report' + (t.failed ? ' failed' : ''), 'data-path': t.path.join('.') }, head, body);
+  }
+
+  function reportView(r) {
+    const parts = [];
+    parts.push(el('h2', { class: r.wouldSucceed ? 'ok' : 'fail', id: 'verdict' }, r.wouldSucceed ? '✓ Would succeed' : `✗ Would fail at ${r.failedAtLabel || 'the group'}`));
+    if (!r.wouldSucceed) {
+      const box = el('div', { class: 'failure', id: 'failure' });
+      if (r.errorMessage) box.append(el('div', {}, el('strong', {}, 'Error: '), r.errorMessage));
+      if (r.message) box.append(el('div', { class: 'message' }, el('strong', {}, 'Message: '), el('code', {}, r.message)));
+      if (r.pc !== undefined) box.append(el('div', {}, `${r.program} program, pc ${r.pc}`));
+      if (r.source) {
+        const where = `${state.sourceFile || r.source.file || 'source'}:${r.source.line}:${r.source.column}`;
+        const link = el('a', { href: '#', id: 'failing-line', onclick: (ev) => { ev.preventDefault(); if (state.sourceFile) vscode.postMessage({ type: 'reveal', file: state.sourceFile, line: r.source.line, column: r.source.column }); } }, where);
+        box.append(el('div', {}, 'At ', link, r.source.text ? el('code', {}, '  ' + r.source.text) : ''));
+        if (r.source.definition) box.append(el('div', { class: 'muted' }, `expanded from the macro defined at line ${r.source.definition.line}`));
+      }
+      parts.push(box);
+    }
+    const b = r.budget || {};
+    if (b.consumed !== undefined || b.added !== undefined) parts.push(el('div', { class: 'muted', id: 'budget' }, `Budget: ${b.consumed ?? '?'} used of ${b.added ?? '?'}`));
+    parts.push(el('div', { id: 'txns' }, r.txns.map(txnView)));
+    if (r.resources.length) parts.push(el('div', { class: 'section' }, 'Group resources touched'), el('ul', {}, r.resources.map((x) => el('li', {}, x))));
+    return parts;
+  }
+
+  function render() {
+    const form = el('section', { id: 'form' },
+      el('h1', {}, 'Group ', el('span', { class: 'muted' }, `on ${state.network}`)),
+      state.rows.map(rowView),
+      el('div', { class: 'actions' },
+        el('button', { class: 'secondary', onclick: () => { state.rows.push({ kind: 'payment', sender: state.accounts[0] || '' }); render(); } }, '+ Payment'),
+        el('button', { class: 'secondary', onclick: () => { state.rows.push({ kind: 'appcall', sender: state.accounts[0] || '', appId: '' }); render(); } }, '+ App call'),
+        el('button', { class: 'secondary', onclick: () => { state.rows.push({ kind: 'assetTransfer', sender: state.accounts[0] || '' }); render(); } }, '+ Asset transfer'),
+        el('button', { id: 'simulate', disabled: !!state.busy, onclick: () => vscode.postMessage({ type: 'simulate', group: clean(state.rows) }) }, 'Simulate'),
+        el('button', { id: 'send', disabled: !!state.busy, onclick: () => vscode.postMessage({ type: 'send', group: clean(state.rows) }) }, 'Sign and Send')));
+    const out = el('section', { id: 'result' });
+    if (state.busy) out.append(el('p', { class: 'muted', id: 'busy' }, state.busy));
+    if (state.error) out.append(el('div', { class: 'failure', id: 'error' }, state.error));
+    if (state.sent) out.append(el('div', { class: 'ok', id: 'sent' }, `Sent in round ${state.sent.round}: ${state.sent.txids.join(', ')}` + (state.sent.created.filter(Boolean).length ? ` · created app ${state.sent.created.filter(Boolean).join(', ')}` : '')));
+    if (state.report) out.append(...reportView(state.report));
+    app.replaceChildren(form, out);
+  }
+
+  // Messages from the extension are trusted less than nothing too: only known types are handled.
+  window.addEventListener('message', (ev) => {
+    const m = ev.data;
+    if (!m || typeof m !== 'object' || typeof m.type !== 'string') return;
+    switch (m.type) {
+      case 'init':
+        state = Object.assign(state, { rows: Array.isArray(m.rows) ? m.rows : [], accounts: m.accounts || [], sources: m.sources || [], methods: m.methods || {}, network: String(m.network || ''), report: undefined, error: undefined, sent: undefined });
+        break;
+      case 'report':
+        state.report = m.report; state.error = undefined; state.sent = m.sent; state.sourceFile = m.sourceFile; state.network = String(m.network || state.network);
+        break;
+      case 'error':
+        state.error = String(m.message); state.report = undefined; state.sent = undefined;
+        break;
+      case 'busy':
+        state.busy = m.busy ? String(m.what || 'Working…') : '';
+        break;
+      default:
+        return;
+    }
+    render();
+  });
+  render();
+  vscode.postMessage({ type: 'ready' });
+})();

@@ -1,0 +1,259 @@
+// Simulate, deploy and call: compiles TEAL files of the workspace, builds groups from the panel's
+// form, simulates them (always first), asks before sending anywhere but the devnet, sends with a
+// progress notification, links created apps to the workspace and refreshes the state inspector.
+import * as vscode from 'vscode';
+import { readFile } from 'node:fs/promises';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { parseArc56, type Arc56AppSpec } from '../../../sdk/src/abi/arc56.js';
+import { appAddressOf, builderParams } from '../../../sdk/src/app/chain.js';
+import { appKnowledge, compileContract, type CompiledContract } from '../../../sdk/src/app/compile.js';
+import { GroupComposer, type ComposerEntry, type SendResult } from '../../../sdk/src/app/composer.js';
+import type { AppKnowledge, SimulateReport } from '../../../sdk/src/app/simulate-report.js';
+import { failureSummary } from '../../../sdk/src/app/simulate-report.js';
+import { makePaymentTxn } from '../../../sdk/src/txn/builders.js';
+import type { Transaction } from '../../../sdk/src/txn/types.js';
+import { buildGroup, type BuiltTxn, type CreateProgram } from './groupForm.js';
+import { FailureHighlight } from './highlight.js';
+import type { TxnFormInput } from './messages.js';
+import { needsConfirmation } from './networks.js';
+import type { ContractSession } from './session.js';
+import { confirmationText, formatAmount } from './summary.js';
+
+export interface Compiled {
+  uri: vscode.Uri;
+  compiled: CompiledContract;
+  spec?: Arc56AppSpec;
+}
+
+/** Workspace-relative path (the form's `source`), or the absolute path outside a workspace. */
+export function sourceKey(uri: vscode.Uri): string {
+  return vscode.workspace.asRelativePath(uri, false);
+}
+
+export function uriOfSource(source: string): vscode.Uri {
+  if (source.startsWith('/')) return vscode.Uri.file(source);
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  return folder ? vscode.Uri.joinPath(folder.uri, source) : vscode.Uri.file(source);
+}
+
+async function textOf(uri: vscode.Uri): Promise<string> {
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  return open ? open.getText() : readFile(uri.fsPath, 'utf8');
+}
+
+/** An ARC-56 spec beside the program: `<name>.arc56.json`, or the only `*.arc56.json` in the folder. */
+export function specPathFor(tealPath: string): string | undefined {
+  const dir = dirname(tealPath);
+  const stem = basename(tealPath).replace(/\.(approval\.)?teal$/, '');
+  const named = join(dir, `${stem}.arc56.json`);
+  if (existsSync(named)) return named;
+  const all = readdirSync(dir).filter((f) => f.endsWith('.arc56.json'));
+  return all.length === 1 ? join(dir, all[0]!) : undefined;
+}
+
+/** The clear program beside an approval program: `clear.teal`, `<x>.clear.teal` for `<x>.approval.teal`. */
+export function clearPathFor(tealPath: string): string | undefined {
+  const dir = dirname(tealPath);
+  const name = basename(tealPath);
+  for (const c of [name.replace(/approval/, 'clear'), 'clear.teal', 'clear_state.teal']) {
+    if (c !== name && existsSync(join(dir, c))) return join(dir, c);
+  }
+  return undefined;
+}
+
+export class ContractActions implements vscode.Disposable {
+  readonly highlight = new FailureHighlight();
+  /** Called after anything was sent, so views refresh. */
+  onSent: () => void = () => undefined;
+
+  constructor(private readonly session: ContractSession) {}
+
+  async compile(uri: vscode.Uri): Promise<Compiled> {
+    const approval = await textOf(uri);
+    const clearPath = clearPathFor(uri.fsPath);
+    const version = /#pragma\s+version\s+(\d+)/.exec(approval)?.[1] ?? '10';
+    const clear = clearPath ? await textOf(vscode.Uri.file(clearPath)) : `#pragma version ${version}\nint 1\n`;
+    const specPath = specPathFor(uri.fsPath);
+    let spec: Arc56AppSpec | undefined;
+    if (specPath) {
+      try {
+        spec = parseArc56(await readFile(specPath, 'utf8'));
+      } catch (e) {
+        this.session.log.appendLine(`${specPath}: not a usable ARC-56 spec: ${(e as Error).message}`);
+      }
+    }
+    const compiled = compileContract({ approval, clear, approvalName: basename(uri.fsPath), clearName: clearPath ? basename(clearPath) : 'clear (default)', ...(spec ? { spec } : {}) });
+    return { uri, compiled, ...(spec ? { spec } : {}) };
+  }
+
+  /**
+   * The create schema: the spec's when there is one; else, from a probing simulation with room
+   * for everything, the global and local keys the create writes (typed by the values written).
+   */
+  async schemaFor(c: Compiled, sender: string): Promise<CreateProgram['schema']> {
+    const s = c.compiled.schema;
+    if (c.spec) return s;
+    const chain = await this.session.chain();
+    const params = await builderParams(chain);
+    const probe = buildGroup([{ kind: 'appcall', sender, appId: '0', source: 'probe' }], {
+      params,
+      programFor: () => ({ approval: c.compiled.approval.bytes, clear: c.compiled.clear.bytes, extraPages: c.compiled.extraPages, schema: { globalInts: 32, globalBytes: 32, localInts: 8, localBytes: 8 } }),
+    });
+    const report = await new GroupComposer(chain).add({ txn: probe[0]!.txn }).simulate({ allowUnnamedResources: true });
+    // A create that fails anyway keeps the roomy schema, so the real simulation shows the program's own failure.
+    if (!report.wouldSucceed) return { globalInts: 32, globalBytes: 32, localInts: 8, localBytes: 8 };
+    const t = report.txns[0];
+    const g = t?.globalChanges.filter((x) => x.action === 'set') ?? [];
+    const l = t?.localChanges.flatMap((x) => x.changes).filter((x) => x.action === 'set') ?? [];
+    return {
+      globalInts: g.filter((x) => typeof x.item.value === 'bigint').length,
+      globalBytes: g.filter((x) => typeof x.item.value !== 'bigint').length,
+      localInts: l.filter((x) => typeof x.item.value === 'bigint').length,
+      localBytes: l.filter((x) => typeof x.item.value !== 'bigint').length,
+    };
+  }
+
+  /** Builds the form's group with programs compiled from the workspace and known specs. */
+  async build(rows: readonly TxnFormInput[]): Promise<{ built: BuiltTxn[]; composer: GroupComposer; compiled: Map<string, Compiled> }> {
+    const chain = await this.session.chain();
+    const params = await builderParams(chain);
+    const compiled = new Map<string, Compiled>();
+    const programs = new Map<string, CreateProgram>();
+    for (const r of rows) {
+      if (r.kind === 'appcall' && r.source && (r.appId ?? '').trim().replace(/^0+$/, '') === '' && !programs.has(r.source)) {
+        const c = await this.compile(uriOfSource(r.source));
+        compiled.set(r.source, c);
+        programs.set(r.source, { approval: c.compiled.approval.bytes, clear: c.compiled.clear.bytes, extraPages: c.compiled.extraPages, schema: await this.schemaFor(c, r.sender) });
+      }
+    }
+    const appKnow = new Map<bigint, AppKnowledge>();
+    const specByApp = new Map<bigint, Arc56AppSpec | undefined>();
+    for (const appId of new Set(rows.filter((r) => r.kind === 'appcall' && r.appId && BigInt(r.appId.trim() || '0') > 0n).map((r) => BigInt(r.appId!.trim())))) {
+      const src = this.session.sourceForApp(appId);
+      if (!src) continue;
+      try {
+        const c = await this.compile(uriOfSource(src));
+        compiled.set(src, c);
+        appKnow.set(appId, appKnowledge(c.compiled, basename(src)));
+        specByApp.set(appId, c.spec);
+      } catch {
+        // The source changed since the deploy and does not assemble: failures show pcs only.
+      }
+    }
+    const built = buildGroup(rows, {
+      params,
+      programFor: (s) => programs.get(s),
+      specFor: (row) => (row.source && (row.appId ?? '0').trim().replace(/^0+$/, '') === '' ? compiled.get(row.source)?.spec : row.appId ? specByApp.get(BigInt(row.appId.trim() || '0')) : undefined),
+    });
+    const composer = new GroupComposer(chain, (address) => this.session.signerFor(address));
+    for (const [id, k] of appKnow) composer.knowApp(id, k);
+    for (const b of built) {
+      const c = b.source ? compiled.get(b.source) : undefined;
+      const entry: ComposerEntry = { txn: b.txn, ...(b.method ? { method: b.method } : {}), ...(c ? { app: appKnowledge(c.compiled, basename(b.source!)) } : {}) };
+      composer.add(entry);
+    }
+    return { built, composer, compiled };
+  }
+
+  /** Where a failure is in the workspace, for the highlight and the panel's link. */
+  failureSource(report: SimulateReport, rows: readonly TxnFormInput[]): vscode.Uri | undefined {
+    const f = report.failure;
+    if (!f?.source || !report.failedAt) return undefined;
+    const top = rows[report.failedAt[0]!];
+    if (report.failedAt.length === 1 && top?.kind === 'appcall' && top.source && (top.appId ?? '').trim().replace(/^0+$/, '') === '') return uriOfSource(top.source);
+    if (f.appId !== undefined) {
+      const src = this.session.sourceForApp(f.appId);
+      if (src) return uriOfSource(src);
+    }
+    return undefined;
+  }
+
+  showFailure(report: SimulateReport, rows: readonly TxnFormInput[]): void {
+    this.highlight.clear();
+    const uri = this.failureSource(report, rows);
+    const s = report.failure?.source;
+    if (uri && s) this.highlight.show(uri, s.line, s.column, report.failure?.errorMessage ?? firstLine(report.failureMessage ?? 'failed'), s.definition);
+  }
+
+  async simulate(rows: readonly TxnFormInput[]): Promise<SimulateReport> {
+    const { composer } = await this.build(rows);
+    // Show the group as it would be sent: references the programs touch are filled in first
+    // (box references also buy the I/O budget box writes need).
+    try {
+      await composer.prepare({ populateResources: true, coverInnerFees: true });
+    } catch (e) {
+      this.session.log.appendLine(`resource population skipped: ${(e as Error).message}`);
+    }
+    const report = await composer.simulate({ allowUnnamedResources: true });
+    this.session.log.appendLine(`simulate on ${this.session.activeName}: ${report.wouldSucceed ? 'would succeed' : failureSummary(report)}`);
+    if (report.wouldSucceed) this.highlight.clear();
+    else this.showFailure(report, rows);
+    return report;
+  }
+
+  /** Asks before sending anywhere but the devnet. True to go on. */
+  async confirm(txns: readonly Transaction[]): Promise<boolean> {
+    if (!needsConfirmation(this.session.activeName)) return true;
+    const choice = await vscode.window.showWarningMessage(confirmationText(this.session.activeName, txns), { modal: true }, 'Sign and Send');
+    return choice === 'Sign and Send';
+  }
+
+  /** Simulate gate, confirmation, signing and sending; returns undefined when the user declined. */
+  async send(rows: readonly TxnFormInput[], title = 'Sending'): Promise<{ result?: SendResult; report: SimulateReport }> {
+    const { composer } = await this.build(rows);
+    // The probing simulate fills in box/account references the programs touch.
+    const probe = await composer.prepare({ populateResources: true, coverInnerFees: true });
+    const report = await composer.simulate();
+    if (!report.wouldSucceed) {
+      this.showFailure(report, rows);
+      return { report: probe && !probe.wouldSucceed ? probe : report };
+    }
+    for (const e of composer.entries) {
+      const sender = e.txn.sender.toString();
+      if (!this.session.signerFor(sender)) throw new Error(`no key for ${sender} on ${this.session.activeName}: unlock its wallet or import it in the Accounts view`);
+    }
+    if (!(await this.confirm(composer.transactions))) return { report };
+    const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `${title} on ${this.session.activeName}`, cancellable: false }, async (progress) => {
+      progress.report({ message: 'signing and sending…' });
+      return composer.send({ skipSimulate: true });
+    });
+    this.highlight.clear();
+    for (let i = 0; i < result.txns.length; i++) {
+      const created = result.txns[i]!.createdAppId;
+      if (created !== undefined) await this.session.linkApp(created, rows[i]?.source);
+    }
+    this.session.log.appendLine(`sent ${result.txids.join(', ')} in round ${result.confirmedRound}`);
+    this.onSent();
+    return { result, report: result.report };
+  }
+
+  /** Deploy = create from the file (simulated first), then fund the app account per the setting. */
+  async deploy(uri: vscode.Uri, sender: string): Promise<{ appId?: bigint; report: SimulateReport }> {
+    const source = sourceKey(uri);
+    const rows: TxnFormInput[] = [{ kind: 'appcall', sender, appId: '0', source }];
+    const { result, report } = await this.send(rows, `Deploying ${basename(uri.fsPath)}`);
+    const appId = result?.txns[0]?.createdAppId;
+    if (appId === undefined) return { report };
+    const fund = BigInt(vscode.workspace.getConfiguration('tealworks.deploy').get<number>('fundAppAccount', 1_000_000));
+    if (fund > 0n) {
+      const chain = await this.session.chain();
+      const pay = makePaymentTxn({ sender, receiver: appAddressOf(appId), amount: fund, suggestedParams: await builderParams(chain) });
+      if (await this.confirm([pay])) {
+        const c = new GroupComposer(chain, (a) => this.session.signerFor(a)).add(pay);
+        await c.send();
+        this.session.log.appendLine(`funded app ${appId}'s account with ${formatAmount(fund)}`);
+      }
+    }
+    this.onSent();
+    return { appId, report };
+  }
+
+  dispose(): void {
+    this.highlight.dispose();
+  }
+}
+
+function firstLine(s: string): string {
+  return s.split('\n')[0]!;
+}

@@ -1,0 +1,250 @@
+// From the simulate panel's form (all text) to transactions. Pure: program bytes, app specs and
+// suggested params come from the caller, so this runs (and is tested) outside VS Code.
+import type { Arc56AppSpec, Arc56Method } from '../../../sdk/src/abi/arc56.js';
+import type { AbiMethod } from '../../../sdk/src/abi/method.js';
+import { encodeMethodCall } from '../../../sdk/src/abi/method-call.js';
+import { prepareMethodArgs, resolveMethod } from '../../../sdk/src/app/call-args.js';
+import { decodeAddress, isValidAddress } from '../../../sdk/src/encoding/address.js';
+import { fromBase64 } from '../../../sdk/src/encoding/base64.js';
+import { utf8 } from '../../../sdk/src/encoding/bytes.js';
+import { fromHex } from '../../../sdk/src/encoding/hex.js';
+import { makeAppCallTxn, makeAssetTransferTxn, makePaymentTxn, type SuggestedParams } from '../../../sdk/src/txn/builders.js';
+import { OnComplete, type Transaction } from '../../../sdk/src/txn/types.js';
+import type { TxnFormInput } from './messages.js';
+
+/** A problem in one field of one row of the form, so the panel can point at it. */
+export class FormError extends Error {
+  constructor(
+    readonly index: number,
+    readonly field: string,
+    message: string,
+  ) {
+    super(`txn ${index}, ${field}: ${message}`);
+    this.name = 'FormError';
+  }
+}
+
+export interface CreateProgram {
+  approval: Uint8Array;
+  clear: Uint8Array;
+  schema: { globalInts: number; globalBytes: number; localInts: number; localBytes: number };
+  extraPages: number;
+}
+
+export interface BuildContext {
+  params: SuggestedParams;
+  /** The program to create for an app call with app id 0 (by the row's `source`). */
+  programFor?: (source: string) => CreateProgram | undefined;
+  /** The app spec for a row (by source file for creates, by app id for calls). */
+  specFor?: (row: TxnFormInput) => Arc56AppSpec | undefined;
+}
+
+export interface BuiltTxn {
+  txn: Transaction;
+  method?: AbiMethod | Arc56Method;
+  /** For app creates: the source the program came from. */
+  source?: string;
+}
+
+const UINT64_MAX = (1n << 64n) - 1n;
+
+export function parseUint(text: string | undefined, index: number, field: string, fallback?: bigint): bigint {
+  const t = (text ?? '').trim().replace(/_/g, '');
+  if (t === '') {
+    if (fallback !== undefined) return fallback;
+    throw new FormError(index, field, 'required');
+  }
+  if (!/^\d+$/.test(t)) throw new FormError(index, field, `expected a whole number, got ${JSON.stringify(t.slice(0, 30))}`);
+  const v = BigInt(t);
+  if (v > UINT64_MAX) throw new FormError(index, field, 'larger than 2^64-1');
+  return v;
+}
+
+function address(text: string | undefined, index: number, field: string): string {
+  const t = (text ?? '').trim();
+  if (!isValidAddress(t)) throw new FormError(index, field, t ? 'not a valid address' : 'required');
+  return t;
+}
+
+/**
+ * A raw application argument: `int:5` (8-byte big-endian), `0x0102` (hex), `b64:AQI=`,
+ * `addr:ADDRESS` (32-byte public key), anything else as UTF-8 text.
+ */
+export function parseRawArg(text: string, index: number): Uint8Array {
+  const t = text;
+  if (/^int:/i.test(t)) {
+    const v = parseUint(t.slice(4), index, 'args');
+    const out = new Uint8Array(8);
+    new DataView(out.buffer).setBigUint64(0, v);
+    return out;
+  }
+  try {
+    if (/^0x[0-9a-f]*$/i.test(t)) return fromHex(t.slice(2));
+    if (/^b64:/i.test(t)) return fromBase64(t.slice(4));
+  } catch (e) {
+    throw new FormError(index, 'args', (e as Error).message);
+  }
+  if (/^addr:/i.test(t)) {
+    const a = address(t.slice(5), index, 'args');
+    return decodeAddress(a);
+  }
+  return utf8(t);
+}
+
+/**
+ * An ABI argument typed in a text box: JSON for numbers, booleans, arrays, tuples and structs
+ * (numbers may be written bare; they are kept exact), `0x…` hex for byte arrays, else the text itself.
+ */
+export function parseAbiArgText(text: string, type: string): unknown {
+  const t = text.trim();
+  if (/^(byte\[\d*\])$/.test(type) && /^0x[0-9a-f]*$/i.test(t)) return fromHex(t.slice(2));
+  if (type === 'string' || type === 'address' || type === 'account' || /^byte\[\d*\]$/.test(type)) return type === 'string' ? text : t;
+  if (type === 'bool') {
+    if (t === 'true' || t === '1') return true;
+    if (t === 'false' || t === '0') return false;
+    return t;
+  }
+  if (/^(uint\d+|ufixed\d+x\d+)$/.test(type) || type === 'asset' || type === 'application' || type === 'byte') return t.replace(/_/g, '');
+  if (/^[[{"]/.test(t)) {
+    try {
+      // Bare numbers become digit strings, which the argument converter turns into exact bigints.
+      return JSON.parse(t.replace(/(?<=[[,:]\s*)(\d+)(?=\s*[,\]}])/g, '"$1"'));
+    } catch {
+      return t;
+    }
+  }
+  return t;
+}
+
+const ON_COMPLETE: Record<string, OnComplete> = {
+  NoOp: OnComplete.NoOp,
+  OptIn: OnComplete.OptIn,
+  CloseOut: OnComplete.CloseOut,
+  ClearState: OnComplete.ClearState,
+  UpdateApplication: OnComplete.UpdateApplication,
+  DeleteApplication: OnComplete.DeleteApplication,
+};
+
+function appCall(row: TxnFormInput, i: number, ctx: BuildContext): BuiltTxn {
+  const sender = address(row.sender, i, 'sender');
+  const appId = parseUint(row.appId, i, 'appId', 0n);
+  const onComplete = ON_COMPLETE[row.onComplete ?? 'NoOp'] ?? OnComplete.NoOp;
+  let create: CreateProgram | undefined;
+  if (appId === 0n) {
+    if (!row.source) throw new FormError(i, 'source', 'an app id, or a TEAL file to create the app from, is required');
+    create = ctx.programFor?.(row.source);
+    if (!create) throw new FormError(i, 'source', `${row.source} does not assemble`);
+  }
+  let appArgs: Uint8Array[];
+  let accounts: string[] = [];
+  let foreignApps: bigint[] = [];
+  let foreignAssets: bigint[] = [];
+  let method: AbiMethod | Arc56Method | undefined;
+  const spec = ctx.specFor?.(row);
+  if (row.method) {
+    let resolved: ReturnType<typeof resolveMethod>;
+    try {
+      resolved = resolveMethod(row.method, spec);
+    } catch (e) {
+      throw new FormError(i, 'method', (e as Error).message);
+    }
+    method = resolved.arc56 ?? resolved.method;
+    const types = resolved.method.args.filter((a) => a.kind !== 'transaction').map((a) => a.type);
+    const given = (row.args ?? []).slice(0, types.length).map((text, k) => (text.trim() === '' ? undefined : parseAbiArgText(text, types[k]!)));
+    try {
+      const prepared = prepareMethodArgs(resolved.method, given, resolved.arc56);
+      if (prepared.transactionArgs.length) throw new FormError(i, 'method', `${resolved.method.signature} takes transaction arguments; add them as rows above it and call it with raw arguments`);
+      if (prepared.pendingDefaults.length) throw new FormError(i, 'args', `argument ${prepared.pendingDefaults[0]!.index} needs a value (its default is read from the chain)`);
+      const encoded = encodeMethodCall(resolved.method, prepared.values, { sender, appId });
+      ({ appArgs, accounts, foreignApps, foreignAssets } = encoded);
+    } catch (e) {
+      if (e instanceof FormError) throw e;
+      throw new FormError(i, 'args', (e as Error).message);
+    }
+  } else {
+    appArgs = (row.args ?? []).filter((a) => a !== '').map((a) => parseRawArg(a, i));
+  }
+  const common = {
+    sender,
+    suggestedParams: ctx.params,
+    appId,
+    onComplete,
+    args: appArgs,
+    accounts,
+    foreignApps,
+    foreignAssets,
+    ...(row.note ? { note: row.note } : {}),
+  };
+  try {
+    const txn = create
+      ? makeAppCallTxn({
+          ...common,
+          approvalProgram: create.approval,
+          clearProgram: create.clear,
+          globalSchema: { numUints: create.schema.globalInts, numByteSlices: create.schema.globalBytes },
+          localSchema: { numUints: create.schema.localInts, numByteSlices: create.schema.localBytes },
+          extraPages: create.extraPages,
+        })
+      : makeAppCallTxn(common);
+    return { txn, ...(method ? { method } : {}), ...(create && row.source ? { source: row.source } : {}) };
+  } catch (e) {
+    throw new FormError(i, 'appcall', (e as Error).message);
+  }
+}
+
+/** Builds every row (no group id yet: the composer assigns it). Throws FormError on the first bad field. */
+export function buildGroup(rows: readonly TxnFormInput[], ctx: BuildContext): BuiltTxn[] {
+  if (rows.length === 0) throw new FormError(0, 'group', 'add at least one transaction');
+  if (rows.length > 16) throw new FormError(16, 'group', 'a group holds at most 16 transactions');
+  return rows.map((row, i) => {
+    const withFee = (t: Transaction): Transaction => {
+      if (row.fee && row.fee.trim() !== '') t.fee = parseUint(row.fee, i, 'fee');
+      return t;
+    };
+    switch (row.kind) {
+      case 'payment':
+        return {
+          txn: withFee(
+            wrap(i, () =>
+              makePaymentTxn({
+                sender: address(row.sender, i, 'sender'),
+                receiver: address(row.receiver, i, 'receiver'),
+                amount: parseUint(row.amount, i, 'amount', 0n),
+                suggestedParams: ctx.params,
+                ...(row.note ? { note: row.note } : {}),
+              }),
+            ),
+          ),
+        };
+      case 'assetTransfer':
+        return {
+          txn: withFee(
+            wrap(i, () =>
+              makeAssetTransferTxn({
+                sender: address(row.sender, i, 'sender'),
+                receiver: address(row.receiver, i, 'receiver'),
+                amount: parseUint(row.amount, i, 'amount', 0n),
+                assetId: parseUint(row.assetId, i, 'assetId'),
+                suggestedParams: ctx.params,
+                ...(row.note ? { note: row.note } : {}),
+              }),
+            ),
+          ),
+        };
+      case 'appcall': {
+        const built = appCall(row, i, ctx);
+        withFee(built.txn);
+        return built;
+      }
+    }
+  });
+}
+
+function wrap<T>(i: number, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    if (e instanceof FormError) throw e;
+    throw new FormError(i, 'txn', (e as Error).message);
+  }
+}

@@ -1,0 +1,256 @@
+// The active network and everything tied to it: the embedded devnet (started in this process on
+// demand, stopped with the extension), the node/query/key-manager clients, unlocked wallets and
+// local accounts (their secrets live in SecretStorage), and the apps this workspace deployed.
+import * as vscode from 'vscode';
+import type { RunningDevnet } from '../../../sdk/src/services/devnet/devnet.js';
+import { keyManagerFor, nodeAdapterFor, profileFromDevnet, queryClientFor, type NetworkProfile } from '../../../sdk/src/adapters/profiles.js';
+import type { KeyManagerClient, WalletSession } from '../../../sdk/src/adapters/kmd/client.js';
+import { KeyManagerSigner, LocalSigner, type Signer } from '../../../sdk/src/adapters/signer.js';
+import type { AppChain } from '../../../sdk/src/app/chain.js';
+import { customProfile, DEVNET, LOCALNET, localnetProfileFor, parseCustomNetworks, secretKey, type CustomNetwork } from './networks.js';
+
+export interface WalletEntry {
+  id: string;
+  name: string;
+  session?: WalletSession;
+  addresses?: string[];
+}
+
+export class ContractSession implements vscode.Disposable {
+  readonly #changed = new vscode.EventEmitter<void>();
+  /** Fires when the network, the devnet, wallets, accounts or known apps change. */
+  readonly onDidChange = this.#changed.event;
+  devnet: RunningDevnet | undefined;
+  #devnetStarting: Promise<RunningDevnet> | undefined;
+  activeName: string;
+  #chain: AppChain | undefined;
+  #kmd: KeyManagerClient | undefined;
+  wallets: WalletEntry[] | undefined;
+  readonly #local = new LocalSigner();
+  #localLoaded = false;
+  readonly log: vscode.OutputChannel;
+
+  constructor(private readonly context: vscode.ExtensionContext) {
+    this.activeName = context.workspaceState.get<string>('tealworks.activeNetwork') ?? vscode.workspace.getConfiguration('tealworks').get<string>('network', DEVNET);
+    this.log = vscode.window.createOutputChannel('Tealworks Contracts');
+  }
+
+  changed(): void {
+    this.#changed.fire();
+  }
+
+  customNetworks(): CustomNetwork[] {
+    const { networks, problems } = parseCustomNetworks(vscode.workspace.getConfiguration('tealworks').get('networks'));
+    for (const p of problems) this.log.appendLine(p);
+    return networks;
+  }
+
+  networkNames(): string[] {
+    return [DEVNET, LOCALNET, ...this.customNetworks().map((n) => n.name)];
+  }
+
+  get isDevnet(): boolean {
+    return this.activeName === DEVNET;
+  }
+
+  async startDevnet(): Promise<RunningDevnet> {
+    if (this.devnet) return this.devnet;
+    if (!this.#devnetStarting) {
+      this.#devnetStarting = (async () => {
+        const started = Date.now();
+        // Loaded on first use so activation does not pay for the ledger and the services.
+        const { startDevnet } = await import('../../../sdk/src/services/devnet/devnet.js');
+        const cfg = vscode.workspace.getConfiguration('tealworks.devnet');
+        const persist = cfg.get<boolean>('persist', false);
+        const dataDir = persist && this.context.storageUri ? vscode.Uri.joinPath(this.context.storageUri, 'devnet').fsPath : undefined;
+        const dn = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), accounts: cfg.get<number>('accounts', 3) });
+        this.devnet = dn;
+        this.log.appendLine(`devnet started in ${Date.now() - started} ms: node ${dn.node.url}, query ${dn.query.url}, key manager ${dn.kmd.url}${dataDir ? `, data in ${dataDir}` : ' (in memory)'}`);
+        return dn;
+      })().finally(() => (this.#devnetStarting = undefined));
+    }
+    const dn = await this.#devnetStarting;
+    if (this.isDevnet) this.#reset();
+    this.changed();
+    return dn;
+  }
+
+  async stopDevnet(): Promise<void> {
+    const dn = this.devnet;
+    if (!dn) return;
+    if (this.isDevnet) await this.#closeClients();
+    this.devnet = undefined;
+    await dn.stop();
+    this.log.appendLine('devnet stopped');
+    this.changed();
+  }
+
+  async select(name: string): Promise<void> {
+    if (name === this.activeName) return;
+    await this.#closeClients();
+    this.activeName = name;
+    await this.context.workspaceState.update('tealworks.activeNetwork', name);
+    this.changed();
+  }
+
+  async profile(): Promise<NetworkProfile> {
+    if (this.isDevnet) {
+      const dn = this.devnet ?? (vscode.workspace.getConfiguration('tealworks.devnet').get<boolean>('autoStart', true) ? await this.startDevnet() : undefined);
+      if (!dn) throw new Error('the devnet is not running: start it from the Networks view');
+      return profileFromDevnet(dn);
+    }
+    if (this.activeName === LOCALNET) return localnetProfileFor(vscode.workspace.getConfiguration('tealworks.localnet').get<string>('host') || undefined);
+    const n = this.customNetworks().find((c) => c.name === this.activeName);
+    if (!n) throw new Error(`network ${this.activeName} is not configured (tealworks.networks)`);
+    const s = this.context.secrets;
+    const [nodeToken, queryToken, keyManagerToken] = await Promise.all([s.get(secretKey(n.name, 'nodeToken')), s.get(secretKey(n.name, 'queryToken')), s.get(secretKey(n.name, 'keyManagerToken'))]);
+    return customProfile(n, { ...(nodeToken ? { nodeToken } : {}), ...(queryToken ? { queryToken } : {}), ...(keyManagerToken ? { keyManagerToken } : {}) });
+  }
+
+  async chain(): Promise<AppChain> {
+    if (this.#chain) return this.#chain;
+    const p = await this.profile();
+    this.#chain = { node: nodeAdapterFor(p), ...(p.query ? { query: queryClientFor(p) } : {}) };
+    return this.#chain;
+  }
+
+  async keyManager(): Promise<KeyManagerClient | undefined> {
+    if (this.#kmd) return this.#kmd;
+    const p = await this.profile();
+    if (!p.keyManager) return undefined;
+    this.#kmd = keyManagerFor(p);
+    return this.#kmd;
+  }
+
+  async listWallets(): Promise<WalletEntry[]> {
+    if (this.wallets) return this.wallets;
+    const kmd = await this.keyManager();
+    if (!kmd) return (this.wallets = []);
+    this.wallets = (await kmd.listWallets()).map((w) => ({ id: w.id, name: w.name }));
+    return this.wallets;
+  }
+
+  /** Opens a wallet; the devnet's default wallet has a known empty password, others are asked for. */
+  async unlock(wallet: WalletEntry, password?: string): Promise<WalletEntry> {
+    if (wallet.session?.isOpen) return wallet;
+    const kmd = await this.keyManager();
+    if (!kmd) throw new Error('this network has no key manager');
+    let pw = password;
+    if (pw === undefined && this.isDevnet && this.devnet && wallet.name === this.devnet.wallet.name) pw = this.devnet.wallet.password;
+    if (pw === undefined) {
+      pw = await vscode.window.showInputBox({ prompt: `Password for wallet ${wallet.name}`, password: true, ignoreFocusOut: true });
+      if (pw === undefined) throw new vscode.CancellationError();
+    }
+    // The session renews its handle in the background while it is open.
+    wallet.session = await kmd.openWallet(wallet.id, pw);
+    wallet.addresses = await wallet.session.listKeys();
+    this.changed();
+    return wallet;
+  }
+
+  async localAccounts(): Promise<string[]> {
+    if (!this.#localLoaded) {
+      this.#localLoaded = true;
+      const names = this.context.globalState.get<string[]>(`tealworks.localAccounts`, []);
+      for (const address of names) {
+        const m = await this.context.secrets.get(secretKey('local', 'mnemonic', address));
+        if (m) {
+          try {
+            this.#local.addMnemonic(m);
+          } catch {
+            this.log.appendLine(`stored key for ${address} is unusable; remove and import it again`);
+          }
+        }
+      }
+    }
+    return this.#local.addresses;
+  }
+
+  /** Keeps the mnemonic in SecretStorage only; settings and state hold just the address. */
+  async importMnemonic(mnemonic: string): Promise<string> {
+    const probe = LocalSigner.fromMnemonic(mnemonic.trim());
+    const address = probe.addresses[0]!;
+    await this.context.secrets.store(secretKey('local', 'mnemonic', address), mnemonic.trim());
+    const list = new Set(this.context.globalState.get<string[]>('tealworks.localAccounts', []));
+    list.add(address);
+    await this.context.globalState.update('tealworks.localAccounts', [...list]);
+    this.#local.addMnemonic(mnemonic.trim());
+    this.changed();
+    return address;
+  }
+
+  /** Every address we can sign for right now. */
+  async signableAccounts(): Promise<string[]> {
+    const out = new Set<string>(await this.localAccounts());
+    if (this.isDevnet) await this.profile(); // starts the devnet on demand (tealworks.devnet.autoStart)
+    if (this.isDevnet && this.devnet) {
+      const wallets = await this.listWallets();
+      const def = wallets.find((w) => w.name === this.devnet!.wallet.name);
+      if (def) await this.unlock(def);
+    }
+    for (const w of this.wallets ?? []) if (w.session?.isOpen) for (const a of w.addresses ?? []) out.add(a);
+    return [...out];
+  }
+
+  signerFor(address: string): Signer | undefined {
+    if (this.#local.addresses.includes(address)) return this.#local;
+    const w = (this.wallets ?? []).find((x) => x.session?.isOpen && x.addresses?.includes(address));
+    return w?.session ? new KeyManagerSigner(w.session) : undefined;
+  }
+
+  /** Apps linked to this workspace on the active network (deployed or added by hand). */
+  knownApps(): bigint[] {
+    return this.context.workspaceState.get<string[]>(`tealworks.apps.${this.activeName}`, []).map((s) => BigInt(s));
+  }
+
+  async linkApp(appId: bigint, source?: string): Promise<void> {
+    const key = `tealworks.apps.${this.activeName}`;
+    const list = new Set(this.context.workspaceState.get<string[]>(key, []));
+    list.add(appId.toString());
+    await this.context.workspaceState.update(key, [...list]);
+    if (source) await this.context.workspaceState.update(`tealworks.appFor.${this.activeName}.${source}`, appId.toString());
+    this.changed();
+  }
+
+  appForSource(source: string): bigint | undefined {
+    const v = this.context.workspaceState.get<string>(`tealworks.appFor.${this.activeName}.${source}`);
+    return v ? BigInt(v) : undefined;
+  }
+
+  sourceForApp(appId: bigint): string | undefined {
+    const prefix = `tealworks.appFor.${this.activeName}.`;
+    for (const k of this.context.workspaceState.keys()) if (k.startsWith(prefix) && this.context.workspaceState.get<string>(k) === appId.toString()) return k.slice(prefix.length);
+    return undefined;
+  }
+
+  async unlinkApp(appId: bigint): Promise<void> {
+    const key = `tealworks.apps.${this.activeName}`;
+    await this.context.workspaceState.update(key, this.context.workspaceState.get<string[]>(key, []).filter((s) => s !== appId.toString()));
+    this.changed();
+  }
+
+  #reset(): void {
+    void this.#closeClients();
+  }
+
+  async #closeClients(): Promise<void> {
+    const chain = this.#chain;
+    const kmd = this.#kmd;
+    const wallets = this.wallets;
+    this.#chain = undefined;
+    this.#kmd = undefined;
+    this.wallets = undefined;
+    for (const w of wallets ?? []) await w.session?.close().catch(() => undefined);
+    await chain?.node.close().catch(() => undefined);
+    await chain?.query?.close().catch(() => undefined);
+    await kmd?.close().catch(() => undefined);
+  }
+
+  async dispose(): Promise<void> {
+    await this.#closeClients();
+    await this.devnet?.stop().catch(() => undefined);
+    this.devnet = undefined;
+    this.#changed.dispose();
+    this.log.dispose();
+  }
+}

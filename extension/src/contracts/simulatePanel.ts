@@ -1,0 +1,152 @@
+// The simulate panel: a webview with the group form and the last report. Strict CSP (nonce'd
+// script, no remote content, default-src 'none'); every message from the webview is validated.
+import * as vscode from 'vscode';
+import { randomBytes } from 'node:crypto';
+import { FormError } from './groupForm.js';
+import { parseWebviewMessage, type TxnFormInput } from './messages.js';
+import type { ContractActions } from './actions.js';
+import { uriOfSource } from './actions.js';
+import type { ContractSession } from './session.js';
+import { revealLine } from './highlight.js';
+import { reportView, toPlain } from './valueFormat.js';
+
+export class SimulatePanel implements vscode.Disposable {
+  static readonly viewType = 'tealworks.simulate';
+  #panel: vscode.WebviewPanel | undefined;
+  #ready: Promise<void> | undefined;
+  #markReady: () => void = () => undefined;
+  #rows: TxnFormInput[] = [];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly session: ContractSession,
+    private readonly actions: ContractActions,
+  ) {}
+
+  /** Opens (or focuses) the panel with these rows; runs the simulation right away when asked. */
+  async open(rows: TxnFormInput[], run: boolean): Promise<void> {
+    this.#rows = rows;
+    if (!this.#panel) this.#create();
+    else this.#panel.reveal(vscode.ViewColumn.Beside, true);
+    await this.#ready;
+    await this.#post({ type: 'init', rows, ...(await this.#context()) });
+    if (run) await this.#simulate(rows);
+  }
+
+  async #context(): Promise<{ accounts: string[]; sources: string[]; network: string; methods: Record<string, string[]> }> {
+    let accounts: string[] = [];
+    try {
+      accounts = await this.session.signableAccounts();
+    } catch (e) {
+      this.session.log.appendLine(`accounts: ${(e as Error).message}`);
+    }
+    const files = await vscode.workspace.findFiles('**/*.teal', '**/node_modules/**', 200);
+    const methods: Record<string, string[]> = {};
+    for (const f of files) {
+      try {
+        const c = await this.actions.compile(f);
+        if (c.spec) methods[vscode.workspace.asRelativePath(f, false)] = c.spec.methods.map((m) => m.method.signature);
+      } catch {
+        // Files that do not assemble are still listed as sources.
+      }
+    }
+    return { accounts, sources: files.map((f) => vscode.workspace.asRelativePath(f, false)).sort(), network: this.session.activeName, methods };
+  }
+
+  #create(): void {
+    const media = vscode.Uri.joinPath(this.extensionUri, 'extension', 'media');
+    const panel = vscode.window.createWebviewPanel(SimulatePanel.viewType, 'Tealworks Simulate', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+      enableScripts: true,
+      localResourceRoots: [media],
+      retainContextWhenHidden: true,
+    });
+    this.#panel = panel;
+    this.#ready = new Promise((r) => (this.#markReady = r));
+    const nonce = randomBytes(16).toString('base64');
+    const csp = [`default-src 'none'`, `img-src ${panel.webview.cspSource}`, `style-src ${panel.webview.cspSource}`, `script-src 'nonce-${nonce}'`, `font-src ${panel.webview.cspSource}`].join('; ');
+    const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'simulate.js'));
+    const style = panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'simulate.css'));
+    panel.webview.html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="${style}"><title>Tealworks Simulate</title></head>
+<body><main id="app"><p class="muted">Loading…</p></main>
+<script nonce="${nonce}" src="${script}"></script></body></html>`;
+    panel.webview.onDidReceiveMessage((raw: unknown) => void this.#receive(raw));
+    panel.onDidDispose(() => {
+      this.#panel = undefined;
+    });
+  }
+
+  async #receive(raw: unknown): Promise<void> {
+    const parsed = parseWebviewMessage(raw);
+    if (!parsed.ok) {
+      this.session.log.appendLine(`simulate panel: rejected a message: ${parsed.reason}`);
+      return;
+    }
+    const m = parsed.message;
+    switch (m.type) {
+      case 'ready':
+        this.#markReady();
+        return;
+      case 'simulate':
+        this.#rows = m.group;
+        await this.#simulate(m.group);
+        return;
+      case 'send':
+        this.#rows = m.group;
+        await this.#send(m.group);
+        return;
+      case 'reveal':
+        await revealLine(uriOfSource(m.file), m.line, m.column);
+        return;
+      case 'copy':
+        await vscode.env.clipboard.writeText(m.text);
+        return;
+    }
+  }
+
+  async #simulate(rows: TxnFormInput[]): Promise<void> {
+    await this.#post({ type: 'busy', busy: true, what: 'Simulating…' });
+    try {
+      const report = await this.actions.simulate(rows);
+      await this.#post({ type: 'report', report: toPlain(reportView(report)), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName });
+    } catch (e) {
+      await this.#error(e);
+    } finally {
+      await this.#post({ type: 'busy', busy: false });
+    }
+  }
+
+  async #send(rows: TxnFormInput[]): Promise<void> {
+    await this.#post({ type: 'busy', busy: true, what: 'Sending…' });
+    try {
+      const { result, report } = await this.actions.send(rows);
+      await this.#post({ type: 'report', report: toPlain(reportView(report)), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName, ...(result ? { sent: { txids: result.txids, round: result.confirmedRound.toString(), created: result.txns.map((t) => t.createdAppId?.toString() ?? '') } } : {}) });
+    } catch (e) {
+      await this.#error(e);
+    } finally {
+      await this.#post({ type: 'busy', busy: false });
+    }
+  }
+
+  #sourceOf(report: import('../../../sdk/src/app/simulate-report.js').SimulateReport, rows: TxnFormInput[]): string | undefined {
+    const uri = this.actions.failureSource(report, rows);
+    return uri ? vscode.workspace.asRelativePath(uri, false) : undefined;
+  }
+
+  async #error(e: unknown): Promise<void> {
+    if (e instanceof vscode.CancellationError) return;
+    const message = e instanceof Error ? e.message : String(e);
+    this.session.log.appendLine(`simulate panel: ${message}`);
+    await this.#post({ type: 'error', message, ...(e instanceof FormError ? { index: e.index, field: e.field } : {}) });
+  }
+
+  async #post(message: Record<string, unknown>): Promise<void> {
+    await this.#panel?.webview.postMessage(message);
+  }
+
+  dispose(): void {
+    this.#panel?.dispose();
+  }
+}

@@ -1,0 +1,80 @@
+// What a confirmation dialog says before a group is sent to a network that is not the devnet:
+// per transaction who pays whom how much, app ids and on-completion, fees, and the totals.
+import type { Transaction } from '../../../sdk/src/txn/types.js';
+import { OnComplete } from '../../../sdk/src/txn/types.js';
+
+const ON_COMPLETE_NAMES: Record<number, string> = {
+  [OnComplete.NoOp]: 'NoOp',
+  [OnComplete.OptIn]: 'OptIn',
+  [OnComplete.CloseOut]: 'CloseOut',
+  [OnComplete.ClearState]: 'ClearState',
+  [OnComplete.UpdateApplication]: 'UpdateApplication',
+  [OnComplete.DeleteApplication]: 'DeleteApplication',
+};
+
+/** Micro-units as whole units with six decimals, trailing zeros trimmed: 1500000 → "1.5". */
+export function formatAmount(micro: bigint): string {
+  const whole = micro / 1_000_000n;
+  const frac = (micro % 1_000_000n).toString().padStart(6, '0').replace(/0+$/, '');
+  return frac ? `${whole}.${frac}` : `${whole}`;
+}
+
+export function shortAddress(address: string): string {
+  return address.length > 12 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
+}
+
+export interface GroupSummary {
+  lines: string[];
+  totalFees: bigint;
+  /** Native currency leaving each sender (payments plus fees), by address. */
+  spentBySender: Map<string, bigint>;
+  appIds: bigint[];
+}
+
+function addr(a: { toString(): string } | undefined): string {
+  return a ? a.toString() : '?';
+}
+
+export function summarizeGroup(txns: readonly Transaction[]): GroupSummary {
+  const lines: string[] = [];
+  let totalFees = 0n;
+  const spent = new Map<string, bigint>();
+  const appIds: bigint[] = [];
+  const add = (who: string, v: bigint) => spent.set(who, (spent.get(who) ?? 0n) + v);
+  txns.forEach((t, i) => {
+    const sender = addr(t.sender);
+    const fee = t.fee ?? 0n;
+    totalFees += fee;
+    add(sender, fee);
+    let what: string;
+    if (t.type === 'pay' && t.payment) {
+      const amount = t.payment.amount ?? 0n;
+      add(sender, amount);
+      what = `pay ${formatAmount(amount)} to ${shortAddress(addr(t.payment.receiver))}`;
+      if (t.payment.closeRemainderTo) what += `, CLOSE remainder to ${shortAddress(addr(t.payment.closeRemainderTo))}`;
+    } else if (t.type === 'axfer' && t.assetTransfer) {
+      what = `transfer ${t.assetTransfer.amount ?? 0n} of asset ${t.assetTransfer.assetId} to ${shortAddress(addr(t.assetTransfer.receiver))}`;
+    } else if (t.type === 'appl' && t.appCall) {
+      const id = t.appCall.appId ?? 0n;
+      if (id === 0n) what = 'create a new app';
+      else {
+        appIds.push(id);
+        what = `call app ${id}`;
+      }
+      const oc = t.appCall.onComplete ?? OnComplete.NoOp;
+      if (oc !== OnComplete.NoOp) what += ` (${ON_COMPLETE_NAMES[oc] ?? oc})`;
+    } else {
+      what = t.type;
+    }
+    lines.push(`${i + 1}. ${shortAddress(sender)}: ${what}; fee ${formatAmount(fee)}`);
+  });
+  lines.push(`Total fees: ${formatAmount(totalFees)}`);
+  for (const [who, v] of spent) lines.push(`${shortAddress(who)} spends ${formatAmount(v)} in all`);
+  return { lines, totalFees, spentBySender: spent, appIds };
+}
+
+/** The modal's text: the network first, then the group. */
+export function confirmationText(networkName: string, txns: readonly Transaction[]): string {
+  const s = summarizeGroup(txns);
+  return [`Send ${txns.length} transaction${txns.length === 1 ? '' : 's'} to ${networkName}?`, '', ...s.lines].join('\n');
+}

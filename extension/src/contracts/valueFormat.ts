@@ -1,0 +1,206 @@
+// How the state inspector and the simulate panel show values: one storage item in the view the
+// user picked (bytes, UTF-8, uint, address, or the ARC-56 type), JSON export, and the simulate
+// report turned into plain JSON (no bigint, no Uint8Array) for the webview.
+import type { LogEntry, SimulateReport, StateChange, TxnReport, UnnamedResources } from '../../../sdk/src/app/simulate-report.js';
+import { bytesView, displayBytes, formatAbi, type StorageItem } from '../../../sdk/src/app/state-decode.js';
+import type { AbiValue } from '../../../sdk/src/abi/types.js';
+
+export const VALUE_VIEWS = ['auto', 'bytes', 'utf8', 'uint', 'address', 'abi'] as const;
+export type ValueView = (typeof VALUE_VIEWS)[number];
+
+/** A raw value (bytes or a uint slot) in the chosen view; explains when the view does not apply. */
+export function formatValue(value: Uint8Array | bigint, view: ValueView, decoded?: AbiValue): string {
+  if (typeof value === 'bigint') {
+    if (view === 'bytes') return '0x' + value.toString(16).padStart(16, '0');
+    return value.toString();
+  }
+  const v = bytesView(value);
+  switch (view) {
+    case 'bytes':
+      return '0x' + v.hex;
+    case 'utf8':
+      return v.utf8 !== undefined ? JSON.stringify(v.utf8) : `(not text) 0x${v.hex}`;
+    case 'uint':
+      return v.uint !== undefined ? v.uint.toString() : `(${value.length} bytes, not a uint) 0x${v.hex}`;
+    case 'address':
+      return v.address ?? `(${value.length} bytes, not an address) 0x${v.hex}`;
+    case 'abi':
+      return decoded !== undefined ? formatAbi(decoded) : displayBytes(value);
+    case 'auto':
+      return decoded !== undefined ? formatAbi(decoded) : displayBytes(value);
+  }
+}
+
+/** The tree label for an item: the spec's name (or the key shown for people) and its value. */
+export function itemLabel(item: StorageItem, view: ValueView): { key: string; value: string; type: string } {
+  const key = item.match ? (item.match.kind === 'map' ? `${item.match.name}[${formatAbi(item.mapKey)}]` : item.match.name) : displayBytes(item.key);
+  const type = item.match ? item.match.valueType : typeof item.value === 'bigint' ? 'uint64' : 'bytes';
+  return { key, value: formatValue(item.value, view, item.decoded), type };
+}
+
+/** Recursively replaces bigints with decimal strings and bytes with hex, for JSON and postMessage. */
+export function toPlain(value: unknown): unknown {
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Uint8Array) return '0x' + bytesView(value).hex;
+  if (Array.isArray(value)) return value.map(toPlain);
+  if (value && typeof value === 'object') {
+    if ((value as object).constructor?.name === 'Address') return String(value);
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = toPlain(v);
+    return out;
+  }
+  return value;
+}
+
+export function itemToJson(item: StorageItem): Record<string, unknown> {
+  const v = bytesView(item.key);
+  return {
+    key: { hex: v.hex, base64: v.base64, ...(v.utf8 !== undefined ? { utf8: v.utf8 } : {}) },
+    ...(item.match ? { name: item.match.name, type: item.match.valueType } : {}),
+    value:
+      typeof item.value === 'bigint'
+        ? { uint: item.value.toString() }
+        : toPlain({ hex: item.valueView?.hex, base64: item.valueView?.base64, utf8: item.valueView?.utf8, uint: item.valueView?.uint, address: item.valueView?.address }),
+    ...(item.decoded !== undefined ? { decoded: toPlain(item.decoded) } : {}),
+    ...(item.decodeError ? { decodeError: item.decodeError } : {}),
+  };
+}
+
+/** The JSON export of one app's storage. */
+export function exportAppState(appId: bigint, state: { global: StorageItem[]; boxes: StorageItem[]; local: Array<{ address: string; items: StorageItem[] }> }): string {
+  return (
+    JSON.stringify(
+      {
+        appId: appId.toString(),
+        global: state.global.map(itemToJson),
+        local: state.local.map((l) => ({ address: l.address, state: l.items.map(itemToJson) })),
+        boxes: state.boxes.map(itemToJson),
+      },
+      null,
+      2,
+    ) + '\n'
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The simulate report for the webview
+
+export interface LogView {
+  kind: LogEntry['kind'];
+  text: string;
+  hex: string;
+  utf8?: string;
+}
+export interface ChangeView {
+  scope: 'global' | 'local' | 'box';
+  account?: string;
+  action: 'set' | 'delete';
+  text: string;
+}
+export interface TxnView {
+  path: number[];
+  label: string;
+  type: string;
+  sender?: string;
+  appId?: string;
+  createdAppId?: string;
+  method?: string;
+  failed: boolean;
+  returnValue?: string;
+  returnError?: string;
+  logs: LogView[];
+  changes: ChangeView[];
+  budget?: number;
+  resources: string[];
+  inner: TxnView[];
+}
+export interface ReportView {
+  wouldSucceed: boolean;
+  failedAt?: number[];
+  failedAtLabel?: string;
+  message?: string;
+  errorMessage?: string;
+  pc?: number;
+  program?: string;
+  source?: { file?: string; line: number; column: number; text?: string; definition?: { line: number; column: number } };
+  budget: { added?: number; consumed?: number };
+  txns: TxnView[];
+  resources: string[];
+}
+
+export function pathText(path: readonly number[]): string {
+  return path.map((p, i) => (i === 0 ? `txn ${p}` : `inner ${p}`)).join(' › ');
+}
+
+function logView(l: LogEntry): LogView {
+  let text: string;
+  if (l.kind === 'event' && l.event) text = `event ${l.event.name}(${Object.entries(l.event.named).map(([k, v]) => `${k}=${formatAbi(v)}`).join(', ') || l.event.args.map((a) => formatAbi(a)).join(', ')})`;
+  else if (l.kind === 'return') text = `return 0x${l.view.hex}`;
+  else text = displayBytes(l.bytes);
+  return { kind: l.kind, text, hex: l.view.hex, ...(l.view.utf8 !== undefined ? { utf8: l.view.utf8 } : {}) };
+}
+
+function changeText(c: StateChange): string {
+  if (c.action === 'delete') return `delete ${itemLabel(c.item, 'auto').key}`;
+  const l = itemLabel(c.item, 'auto');
+  return `${l.key} = ${l.value}`;
+}
+
+export function resourcesText(u: UnnamedResources | undefined): string[] {
+  if (!u) return [];
+  const out: string[] = [];
+  for (const a of u.accounts) out.push(`account ${a}`);
+  for (const a of u.apps) out.push(`app ${a}`);
+  for (const a of u.assets) out.push(`asset ${a}`);
+  for (const b of u.boxes) out.push(`box ${displayBytes(b.name)} of app ${b.app}`);
+  if (u.extraBoxRefs) out.push(`${u.extraBoxRefs} extra box reference${u.extraBoxRefs === 1 ? '' : 's'} (I/O budget)`);
+  for (const h of u.assetHoldings) out.push(`holding of asset ${h.asset} by ${h.account}`);
+  for (const h of u.appLocals) out.push(`local state of app ${h.app} for ${h.account}`);
+  return out;
+}
+
+const TYPE_NAMES: Record<string, string> = { pay: 'payment', axfer: 'asset transfer', appl: 'app call', acfg: 'asset config', afrz: 'asset freeze', keyreg: 'key registration' };
+
+function txnView(t: TxnReport): TxnView {
+  const changes: ChangeView[] = [];
+  for (const c of t.globalChanges) {
+    // Box writes are reported with the global changes by some services; the key scope tells.
+    changes.push({ scope: 'global', action: c.action, text: changeText(c) });
+  }
+  for (const l of t.localChanges) for (const c of l.changes) changes.push({ scope: 'local', account: l.address, action: c.action, text: changeText(c) });
+  const view: TxnView = {
+    path: t.path,
+    label: pathText(t.path),
+    type: TYPE_NAMES[t.type ?? ''] ?? t.type ?? '?',
+    failed: t.failed,
+    logs: t.logs.map(logView),
+    changes,
+    resources: resourcesText(t.unnamedResources),
+    inner: t.inner.map(txnView),
+  };
+  if (t.sender) view.sender = t.sender;
+  if (t.appId !== undefined) view.appId = t.appId.toString();
+  if (t.createdAppId !== undefined) view.createdAppId = t.createdAppId.toString();
+  if (t.method) view.method = t.method;
+  if (t.returnValue !== undefined) view.returnValue = formatAbi(t.returnValue);
+  if (t.returnError) view.returnError = t.returnError;
+  if (t.appBudgetConsumed !== undefined) view.budget = t.appBudgetConsumed;
+  return view;
+}
+
+export function reportView(r: SimulateReport): ReportView {
+  const view: ReportView = { wouldSucceed: r.wouldSucceed, budget: { ...r.budget }, txns: r.txns.map(txnView), resources: resourcesText(r.unnamedResources) };
+  if (r.failedAt) {
+    view.failedAt = r.failedAt;
+    view.failedAtLabel = pathText(r.failedAt);
+  }
+  if (r.failureMessage) view.message = r.failureMessage;
+  const f = r.failure;
+  if (f) {
+    if (f.errorMessage) view.errorMessage = f.errorMessage;
+    if (f.pc !== undefined) view.pc = f.pc;
+    view.program = f.program;
+    if (f.source) view.source = { ...f.source };
+  }
+  return view;
+}

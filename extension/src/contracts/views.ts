@@ -1,0 +1,221 @@
+// The three trees of the Tealworks side bar: networks, accounts (wallets and local keys, with
+// balances) and the state inspector (apps → global state, local state per account, boxes paged).
+import * as vscode from 'vscode';
+import { appAddressOf, fetchApp, fetchBox, fetchBoxNames, fetchLocalState } from '../../../sdk/src/app/chain.js';
+import { decodeBoxes, decodeGlobalState, decodeLocalState, type StorageItem } from '../../../sdk/src/app/state-decode.js';
+import type { Arc56AppSpec } from '../../../sdk/src/abi/arc56.js';
+import { DEVNET, LOCALNET } from './networks.js';
+import type { ContractSession, WalletEntry } from './session.js';
+import { formatAmount, shortAddress } from './summary.js';
+import { itemLabel, type ValueView } from './valueFormat.js';
+
+type Node = vscode.TreeItem & { children?: () => Promise<Node[]> };
+
+function item(label: string, opts: Partial<vscode.TreeItem> & { children?: () => Promise<Node[]> } = {}): Node {
+  const t = new vscode.TreeItem(label, opts.children ? vscode.TreeItemCollapsibleState.Collapsed : vscode.TreeItemCollapsibleState.None) as Node;
+  Object.assign(t, opts);
+  return t;
+}
+
+abstract class Tree implements vscode.TreeDataProvider<Node> {
+  protected readonly emitter = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.emitter.event;
+  refresh(): void {
+    this.emitter.fire(undefined);
+  }
+  getTreeItem(n: Node): vscode.TreeItem {
+    return n;
+  }
+  async getChildren(n?: Node): Promise<Node[]> {
+    try {
+      return n ? ((await n.children?.()) ?? []) : await this.roots();
+    } catch (e) {
+      if (e instanceof vscode.CancellationError) return [];
+      return [item(`⚠ ${(e as Error).message}`, { tooltip: (e as Error).message })];
+    }
+  }
+  protected abstract roots(): Promise<Node[]>;
+}
+
+export class NetworksTree extends Tree {
+  constructor(private readonly session: ContractSession) {
+    super();
+  }
+  protected async roots(): Promise<Node[]> {
+    return this.session.networkNames().map((name) => {
+      const active = name === this.session.activeName;
+      const isDevnet = name === DEVNET;
+      const running = isDevnet && this.session.devnet !== undefined;
+      const description = [active ? '● active' : '', isDevnet ? (running ? 'running' : 'stopped') : name === LOCALNET ? 'localhost:4001' : ''].filter(Boolean).join(' · ');
+      return item(name, {
+        description,
+        contextValue: isDevnet ? (running ? 'network.devnet.running' : 'network.devnet.stopped') : name === LOCALNET ? 'network.localnet' : 'network.custom',
+        command: { command: 'tealworks.selectNetwork', title: 'Use this network', arguments: [name] },
+        tooltip: isDevnet && running ? `node ${this.session.devnet!.node.url}\nquery ${this.session.devnet!.query.url}\nkey manager ${this.session.devnet!.kmd.url}` : `Use ${name}`,
+        id: `network:${name}`,
+      });
+    });
+  }
+}
+
+export class AccountsTree extends Tree {
+  constructor(private readonly session: ContractSession) {
+    super();
+  }
+  protected async roots(): Promise<Node[]> {
+    if (this.session.isDevnet && !this.session.devnet) return [item('Start the devnet to see its accounts', { command: { command: 'tealworks.startDevnet', title: 'Start devnet' } })];
+    const out: Node[] = [];
+    let wallets: WalletEntry[] = [];
+    try {
+      wallets = await this.session.listWallets();
+    } catch (e) {
+      out.push(item(`⚠ key manager: ${(e as Error).message}`));
+    }
+    for (const w of wallets) {
+      out.push(
+        item(`Wallet ${w.name}`, {
+          description: w.session?.isOpen ? 'unlocked' : 'locked',
+          contextValue: w.session?.isOpen ? 'wallet.unlocked' : 'wallet.locked',
+          id: `wallet:${this.session.activeName}:${w.id}`,
+          children: async () => {
+            await this.session.unlock(w);
+            return this.accounts(w.addresses ?? [], 'account.wallet');
+          },
+        }),
+      );
+    }
+    const local = await this.session.localAccounts();
+    out.push(item('Local accounts', { description: `${local.length}`, id: 'local', children: async () => (local.length ? this.accounts(local, 'account.local') : [item('Import one with “Import Account from Mnemonic”', { command: { command: 'tealworks.importAccount', title: 'Import' } })]) }));
+    return out;
+  }
+
+  private async accounts(addresses: string[], contextValue: string): Promise<Node[]> {
+    const chain = await this.session.chain();
+    return Promise.all(
+      addresses.map(async (a) => {
+        let balance = '?';
+        try {
+          balance = formatAmount((await chain.node.account(a)).amount);
+        } catch {
+          // An account the node has never seen has no record yet.
+          balance = '0';
+        }
+        return item(shortAddress(a), { description: balance, tooltip: a, contextValue: this.session.isDevnet ? `${contextValue}.devnet` : contextValue, id: `acct:${this.session.activeName}:${a}` , ...({ address: a } as object) });
+      }),
+    );
+  }
+}
+
+export interface AppStorage {
+  global: StorageItem[];
+  local: Array<{ address: string; items: StorageItem[] }>;
+  boxes: StorageItem[];
+}
+
+export class StateTree extends Tree {
+  view: ValueView = 'auto';
+  readonly #boxPages = new Map<string, { items: StorageItem[]; next?: string }>();
+  specFor: (appId: bigint) => Promise<Arc56AppSpec | undefined> = async () => undefined;
+
+  constructor(private readonly session: ContractSession) {
+    super();
+  }
+
+  override refresh(): void {
+    this.#boxPages.clear();
+    super.refresh();
+  }
+
+  /** Re-renders from the cached box pages (after "Load more"). */
+  repaint(): void {
+    super.refresh();
+  }
+
+  protected async roots(): Promise<Node[]> {
+    if (this.session.isDevnet && !this.session.devnet) return [item('Start the devnet to inspect apps', { command: { command: 'tealworks.startDevnet', title: 'Start devnet' } })];
+    const apps = this.session.knownApps();
+    if (!apps.length) return [item('No apps yet: deploy one, or add one by id', { command: { command: 'tealworks.state.addApp', title: 'Add app' } })];
+    return apps.map((id) =>
+      item(`App ${id}`, {
+        description: this.session.sourceForApp(id) ?? '',
+        tooltip: `account ${appAddressOf(id)}`,
+        contextValue: 'app',
+        id: `app:${this.session.activeName}:${id}`,
+        collapsibleState: vscode.TreeItemCollapsibleState.Expanded,
+        ...({ appId: id } as object),
+        children: async () => this.appChildren(id),
+      }),
+    );
+  }
+
+  private async appChildren(appId: bigint): Promise<Node[]> {
+    const spec = await this.specFor(appId);
+    const chain = await this.session.chain();
+    const info = await fetchApp(chain, appId);
+    const global = decodeGlobalState(info.globalState, spec);
+    return [
+      item('Global state', { description: `${global.length}`, id: `g:${appId}`, collapsibleState: vscode.TreeItemCollapsibleState.Expanded, children: async () => global.map((g) => this.itemNode(g, `g:${appId}`)) }),
+      item('Local state', { id: `l:${appId}`, children: async () => this.localNodes(appId, spec) }),
+      item('Boxes', { id: `b:${appId}`, collapsibleState: vscode.TreeItemCollapsibleState.Expanded, children: async () => this.boxNodes(appId, spec) }),
+    ];
+  }
+
+  private async localNodes(appId: bigint, spec: Arc56AppSpec | undefined): Promise<Node[]> {
+    const chain = await this.session.chain();
+    const out: Node[] = [];
+    for (const a of await this.session.signableAccounts()) {
+      const entries = await fetchLocalState(chain, appId, a).catch(() => undefined);
+      if (!entries) continue;
+      const items = decodeLocalState(entries, spec);
+      out.push(item(shortAddress(a), { tooltip: a, description: `${items.length}`, children: async () => items.map((i) => this.itemNode(i, `l:${appId}:${a}`)) }));
+    }
+    return out.length ? out : [item('No known account has opted in', {})];
+  }
+
+  async loadBoxes(appId: bigint, spec: Arc56AppSpec | undefined, more: boolean): Promise<{ items: StorageItem[]; next?: string }> {
+    const key = `${this.session.activeName}:${appId}`;
+    const page = this.#boxPages.get(key);
+    if (page && !more) return page;
+    const chain = await this.session.chain();
+    const size = vscode.workspace.getConfiguration('tealworks.inspector').get<number>('boxPageSize', 50);
+    const res = await fetchBoxNames(chain, appId, { limit: size, ...(more && page?.next ? { next: page.next } : {}) });
+    const boxes = await Promise.all(res.names.map(async (name) => ({ name, value: await fetchBox(chain, appId, name) })));
+    const items = [...(more && page ? page.items : []), ...decodeBoxes(boxes.map((b) => ({ name: b.name, ...(b.value ? { value: b.value } : {}) })), spec)];
+    // A full page may have a successor; a short one is the last.
+    const next = res.next && res.names.length >= size ? res.next : undefined;
+    const stored = { items, ...(next ? { next } : {}) };
+    this.#boxPages.set(key, stored);
+    return stored;
+  }
+
+  private async boxNodes(appId: bigint, spec: Arc56AppSpec | undefined): Promise<Node[]> {
+    const page = await this.loadBoxes(appId, spec, false);
+    const nodes = page.items.map((b) => this.itemNode(b, `b:${appId}`));
+    if (page.next) nodes.push(item('Load more…', { command: { command: 'tealworks.state.moreBoxes', title: 'Load more boxes', arguments: [appId.toString()] } }));
+    return nodes.length ? nodes : [item('No boxes', {})];
+  }
+
+  async storage(appId: bigint): Promise<AppStorage> {
+    const spec = await this.specFor(appId);
+    const chain = await this.session.chain();
+    const info = await fetchApp(chain, appId);
+    const boxes = await this.loadBoxes(appId, spec, false);
+    const local: AppStorage['local'] = [];
+    for (const a of await this.session.signableAccounts()) {
+      const entries = await fetchLocalState(chain, appId, a).catch(() => undefined);
+      if (entries) local.push({ address: a, items: decodeLocalState(entries, spec) });
+    }
+    return { global: decodeGlobalState(info.globalState, spec), local, boxes: boxes.items };
+  }
+
+  private itemNode(i: StorageItem, parent: string): Node {
+    const l = itemLabel(i, this.view);
+    return item(`${l.key} = ${l.value}`, {
+      description: l.type,
+      tooltip: `${l.key}\n${l.type}\n${l.value}${i.decodeError ? `\n${i.decodeError}` : ''}`,
+      contextValue: 'stateItem',
+      id: `${parent}:${l.key}`,
+      ...({ copyText: l.value } as object),
+    });
+  }
+}

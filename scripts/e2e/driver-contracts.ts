@@ -1,0 +1,247 @@
+// Drives the contract features in code-server: opens examples/counter with a planted bug, lets the
+// CodeLens start the devnet and simulate the create (fails: checks the failing txn, the message,
+// the logs and the highlighted use-site line), fixes the file, deploys, calls the app through the
+// simulate panel and reads its global state and box in the State Inspector. Also records the
+// extension's activation time (Running Extensions) and the .vsix size.
+//
+//   E2E_DIR=.e2e node --import tsx scripts/e2e/driver-contracts.ts   (run-contracts.sh prepares everything)
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Frame, type Page } from 'playwright-core';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const e2eDir = resolve(process.env.E2E_DIR ?? join(root, '.e2e'));
+const csDir = join(e2eDir, 'code-server');
+const node = join(csDir, 'node/bin/node');
+const entry = join(csDir, 'node_modules/code-server/out/node/entry.js');
+const artifacts = join(e2eDir, 'artifacts');
+const vsix = join(root, 'dist/tealworks.vsix');
+const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const BUG = ['global CreatorAddress', 'global ZeroAddress'] as const;
+
+const log = (m: string) => console.log(`e2e-contracts: ${m}`);
+const results: Record<string, unknown> = {};
+
+async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer();
+    srv.once('error', rej);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => res(port));
+    });
+  });
+}
+
+async function waitForHttp(url: string, ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    try {
+      if ((await fetch(url)).status < 500) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`code-server did not answer at ${url}`);
+}
+
+async function shot(page: Page, name: string): Promise<string> {
+  const path = join(artifacts, `contracts-${name}.png`);
+  await page.screenshot({ path });
+  log(`screenshot ${path}`);
+  return path;
+}
+
+/** The simulate panel's inner frame (webviews nest an iframe inside an iframe). */
+async function panelFrame(page: Page, ms = 60_000): Promise<Frame> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    for (const f of page.frames()) {
+      if (await f.$('#form').catch(() => null)) return f;
+    }
+    await page.waitForTimeout(300);
+  }
+  throw new Error('the simulate panel did not appear');
+}
+
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('Control+Shift+P');
+  await page.waitForSelector('.quick-input-widget input', { timeout: 20_000 });
+  await page.keyboard.type(title);
+  await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 20_000 });
+  await page.waitForTimeout(300);
+  await page.keyboard.press('Enter');
+}
+
+async function openFile(page: Page, name: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  await page.waitForSelector('.quick-input-widget input', { timeout: 30_000 });
+  await page.keyboard.type(name);
+  await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 30_000 });
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(300);
+}
+
+async function clickLens(page: Page, text: RegExp): Promise<void> {
+  // CodeLenses sit above line 1: scroll the TEAL editor to the top first.
+  await openFile(page, 'counter/approval.teal');
+  await page.keyboard.press('Control+Home');
+  await page.waitForTimeout(500);
+  const lens = page.locator('.contentWidgets .codelens-decoration a, .codelens-decoration a', { hasText: text }).first();
+  await lens.waitFor({ timeout: 90_000 });
+  await lens.click();
+}
+
+async function main(): Promise<void> {
+  const userData = join(e2eDir, 'cs-data-contracts');
+  const extensions = join(e2eDir, 'cs-ext-contracts');
+  const workspace = join(e2eDir, 'workspace-contracts');
+  for (const d of [userData, extensions, workspace]) rmSync(d, { recursive: true, force: true });
+  for (const d of [userData, extensions, workspace, artifacts, join(userData, 'User')]) mkdirSync(d, { recursive: true });
+  cpSync(join(root, 'examples/counter'), join(workspace, 'counter'), { recursive: true, filter: (src) => !src.includes('/.tealworks') });
+  const approvalPath = join(workspace, 'counter/approval.teal');
+  const good = readFileSync(approvalPath, 'utf8');
+  if (!good.includes(BUG[0])) throw new Error('the example no longer has the line the e2e plants its bug in');
+  writeFileSync(approvalPath, good.replace(BUG[0], BUG[1]));
+  writeFileSync(
+    join(userData, 'User/settings.json'),
+    JSON.stringify({
+      'workbench.startupEditor': 'none',
+      'security.workspace.trust.enabled': false,
+      'telemetry.telemetryLevel': 'off',
+      'workbench.tips.enabled': false,
+      'extensions.autoUpdate': false,
+      'extensions.autoCheckUpdates': false,
+      'workbench.enableExperiments': false,
+      'chat.disableAIFeatures': true,
+      'git.openRepositoryInParentFolders': 'never',
+      'workbench.secondarySideBar.defaultVisibility': 'hidden',
+      'files.autoSave': 'off',
+    }),
+  );
+  const vsixBytes = statSync(vsix).size;
+  results.vsixBytes = vsixBytes;
+  log(`.vsix is ${(vsixBytes / 1024).toFixed(0)} KiB`);
+  if (vsixBytes >= 3 * 1024 * 1024) throw new Error('the .vsix is 3 MB or more');
+
+  const common = ['--user-data-dir', userData, '--extensions-dir', extensions];
+  const install = spawnSync(node, [entry, ...common, '--install-extension', vsix], { encoding: 'utf8' });
+  if (install.status !== 0) throw new Error(`extension install failed: ${install.stderr || install.stdout}`);
+  const port = await freePort();
+  const server: ChildProcess = spawn(node, [entry, ...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', workspace], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const serverLog: string[] = [];
+  server.stdout?.on('data', (d: Buffer) => serverLog.push(d.toString()));
+  server.stderr?.on('data', (d: Buffer) => serverLog.push(d.toString()));
+  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  let page: Page | undefined;
+  try {
+    await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
+    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
+    await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+    log('workbench loaded');
+
+    await page.locator('.monaco-workbench').click({ position: { x: 800, y: 500 } }).catch(() => undefined);
+    await openFile(page, 'counter/approval.teal');
+    await page.waitForFunction(() => document.querySelector('.monaco-editor .view-lines')?.textContent?.includes('onlyCreatorMayCreate'), undefined, { timeout: 30_000 });
+    log('approval.teal opened');
+
+    // 1. Simulate from the CodeLens: starts the devnet on demand, opens the panel, runs the create.
+    await clickLens(page, /Simulate/);
+    log('clicked Simulate');
+    let frame = await panelFrame(page, 120_000);
+    await frame.waitForSelector('#verdict', { timeout: 120_000 });
+    const verdict = (await frame.textContent('#verdict')) ?? '';
+    log(`verdict: ${verdict}`);
+    if (!/Would fail at txn 0/.test(verdict)) throw new Error(`expected the create to fail at txn 0, got ${verdict}`);
+    const failure = (await frame.textContent('#failure')) ?? '';
+    log(`failure: ${failure.replace(/\s+/g, ' ').slice(0, 300)}`);
+    if (!/assert failed/.test(failure)) throw new Error('the failure message is not shown');
+    if (!/approval\.teal:43:1/.test(failure)) throw new Error(`the failing use-site line (43) is not shown: ${failure}`);
+    const logs = (await frame.textContent('#txns')) ?? '';
+    if (!logs.includes('creating counter')) throw new Error('the log of the failing txn is not shown');
+    results.simulateFailure = { verdict, failure: failure.replace(/\s+/g, ' ').trim() };
+    await shot(page, 'simulate-failed');
+
+    // The failing line is marked in the editor: a diagnostic at the macro's use site.
+    await frame.click('#failing-line');
+    await page.keyboard.press('Control+Shift+M');
+    const problem = page.locator('.markers-panel .monaco-list-row', { hasText: 'Simulation failed here' }).first();
+    await problem.waitFor({ timeout: 30_000 });
+    const problemText = (await problem.textContent()) ?? '';
+    log(`problem: ${problemText}`);
+    if (!problemText.includes('Ln 43')) throw new Error(`the simulate diagnostic is not on line 43: ${problemText}`);
+    results.highlight = problemText;
+    await shot(page, 'failing-line');
+    await page.locator('.part.panel .codicon-panel-close, .part.panel [aria-label^="Hide Panel"], .part.panel [aria-label^="Close Panel"]').first().click().catch(() => undefined);
+
+    // 2. Fix the program on disk (the editor reloads it), then deploy from the CodeLens.
+    writeFileSync(approvalPath, good);
+    await page.waitForFunction(() => !document.querySelector('.monaco-editor .view-lines')?.textContent?.includes('ZeroAddress'), undefined, { timeout: 30_000 });
+    log('fixed the program');
+    await clickLens(page, /Deploy/);
+    const deployed = page.locator('.notifications-toasts .notification-toast', { hasText: /Deployed app \d+/ }).first();
+    await deployed.waitFor({ timeout: 120_000 });
+    const deployedText = (await deployed.textContent()) ?? '';
+    const appId = /Deployed app (\d+)/.exec(deployedText)![1]!;
+    log(`deployed app ${appId}`);
+    results.appId = appId;
+
+    // 3. Call it through the simulate panel: simulate (would succeed), then sign and send.
+    await clickLens(page, new RegExp(`Call app ${appId}`));
+    frame = await panelFrame(page);
+    await frame.waitForFunction(() => /Would succeed/.test(document.querySelector('#verdict')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    log('call would succeed');
+    await frame.click('#send');
+    await frame.waitForSelector('#sent', { timeout: 60_000 });
+    const sent = (await frame.textContent('#sent')) ?? '';
+    log(`sent: ${sent}`);
+    const callLogs = (await frame.textContent('#txns')) ?? '';
+    if (!callLogs.includes('"count" = 1')) throw new Error(`the call's state change is not shown: ${callLogs.slice(0, 300)}`);
+    await shot(page, 'call-sent');
+
+    // 4. The State Inspector shows the app's global state and its box.
+    await page.locator('.activitybar .action-item a[aria-label^="Tealworks"], .activitybar [aria-label^="Tealworks"]').first().click();
+    const view = page.locator('.pane', { hasText: 'State Inspector' }).first();
+    await view.waitFor({ timeout: 30_000 });
+    const countRow = page.locator('.monaco-list-row', { hasText: '"count" = 1' }).first();
+    await countRow.waitFor({ timeout: 60_000 });
+    const boxRow = page.locator('.monaco-list-row', { hasText: /"last" = [A-Z2-7]{58}/ }).first();
+    await boxRow.waitFor({ timeout: 60_000 });
+    const ownerRow = page.locator('.monaco-list-row', { hasText: /"owner" = [A-Z2-7]{58}/ }).first();
+    await ownerRow.waitFor({ timeout: 30_000 });
+    results.inspector = { count: await countRow.textContent(), box: await boxRow.textContent(), owner: await ownerRow.textContent() };
+    log(`inspector: ${JSON.stringify(results.inspector)}`);
+    await shot(page, 'inspector');
+
+    // 5. Activation time as VS Code measured it.
+    await runCommand(page, 'Developer: Show Running Extensions');
+    const row = page.locator('.runtime-extensions-editor .monaco-list-row', { hasText: /Tealworks|tealworks/ }).first();
+    if (await row.waitFor({ timeout: 30_000 }).then(() => true, () => false)) {
+      const text = (await row.textContent()) ?? '';
+      const ms = /(\d+)\s*ms/.exec(text)?.[1];
+      results.activationMs = ms ? Number(ms) : text;
+      log(`activation: ${ms ?? '?'} ms (${text.replace(/\s+/g, ' ').slice(0, 160)})`);
+      await shot(page, 'running-extensions');
+    } else log('activation: the Running Extensions editor did not list the extension');
+    writeFileSync(join(artifacts, 'contracts-results.json'), JSON.stringify(results, null, 2));
+    log('PASS');
+  } catch (e) {
+    if (page) await shot(page, 'failure').catch(() => undefined);
+    writeFileSync(join(artifacts, 'contracts-code-server.log'), serverLog.join(''));
+    writeFileSync(join(artifacts, 'contracts-results.json'), JSON.stringify(results, null, 2));
+    throw e;
+  } finally {
+    await browser.close();
+    server.kill('SIGTERM');
+  }
+}
+
+main().catch((e: unknown) => {
+  console.error(`e2e-contracts: FAIL: ${e instanceof Error ? e.message : String(e)}`);
+  process.exit(1);
+});

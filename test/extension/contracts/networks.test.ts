@@ -1,0 +1,41 @@
+import assert from 'node:assert/strict';
+import { checkNetworkName, checkServiceUrl, customProfile, localnetProfileFor, needsConfirmation, parseCustomNetworks, secretKey } from '../../../extension/src/contracts/networks.js';
+
+describe('extension contracts: networks and profiles', () => {
+  it('accepts http(s) service URLs and refuses credentials, queries and other schemes', () => {
+    assert.equal(checkServiceUrl(' https://node.example.net/ ', 'node'), 'https://node.example.net');
+    assert.throws(() => checkServiceUrl('ftp://x', 'node'), /only http and https/);
+    assert.throws(() => checkServiceUrl('https://user:secret@x', 'node'), /token prompt/);
+    assert.throws(() => checkServiceUrl('https://x/?token=abc', 'node'), /query or fragment/);
+    assert.throws(() => checkServiceUrl('not a url', 'node'), /is not a URL/);
+  });
+
+  it('checks network names', () => {
+    assert.equal(checkNetworkName(' testnet ', []), 'testnet');
+    assert.throws(() => checkNetworkName('devnet', []), /built in/);
+    assert.throws(() => checkNetworkName('t', ['t']), /already exists/);
+    assert.throws(() => checkNetworkName('', []), /1-40/);
+  });
+
+  it('reads the setting leniently and reports bad entries', () => {
+    const { networks, problems } = parseCustomNetworks([{ name: 'testnet', nodeUrl: 'https://n.example', queryUrl: 'https://q.example', api: 'algod' }, { name: 'bad' }, { name: 'x', nodeUrl: 'gopher://y' }]);
+    assert.deepEqual(networks, [{ name: 'testnet', nodeUrl: 'https://n.example', queryUrl: 'https://q.example' }]);
+    assert.equal(problems.length, 2);
+    assert.match(problems[0]!, /\[1\].*needs name and nodeUrl/);
+  });
+
+  it('puts tokens from secret storage into the profile, query falling back to the node token', () => {
+    const p = customProfile({ name: 't', nodeUrl: 'https://n', queryUrl: 'https://q' }, { nodeToken: 'abc' });
+    assert.deepEqual(p, { name: 't', node: { api: 'algod', url: 'https://n', token: 'abc' }, query: { url: 'https://q', token: 'abc' } });
+    assert.equal(localnetProfileFor(undefined).node.url, 'http://localhost:4001');
+    assert.equal(localnetProfileFor('http://10.0.0.2/').node.url, 'http://10.0.0.2:4001');
+  });
+
+  it('asks before sending anywhere but the devnet; secret keys are per network', () => {
+    assert.equal(needsConfirmation('devnet'), false);
+    assert.equal(needsConfirmation('localnet'), true);
+    assert.equal(needsConfirmation('mainnet'), true);
+    assert.equal(secretKey('testnet', 'nodeToken'), 'tealworks.testnet.nodeToken');
+    assert.notEqual(secretKey('local', 'mnemonic', 'A'), secretKey('local', 'mnemonic', 'B'));
+  });
+});

@@ -1,0 +1,36 @@
+import assert from 'node:assert/strict';
+import { confirmationText, formatAmount, summarizeGroup } from '../../../extension/src/contracts/summary.js';
+import { makeAppCallTxn, makeAssetTransferTxn, makePaymentTxn } from '../../../sdk/src/txn/builders.js';
+import { OnComplete } from '../../../sdk/src/txn/types.js';
+
+const A = 'CUD246QOE6Z5PMJ4MIKPIHDAXVO32RAWAD4X3B2AQ7AXWJGQRCKWNAYB4M';
+const B = 'OKSDOCOXVGMBXQ5TP5YA4VWTZWZJLJP3OMIILPHMHGHURUFE2Q3JP62QNU';
+const suggestedParams = { fee: 1000n, flatFee: true, firstValid: 1n, lastValid: 100n, genesisHash: new Uint8Array(32) };
+
+describe('extension contracts: confirmation summary', () => {
+  it('formats micro-units as whole units', () => {
+    assert.equal(formatAmount(0n), '0');
+    assert.equal(formatAmount(1_500_000n), '1.5');
+    assert.equal(formatAmount(1n), '0.000001');
+    assert.equal(formatAmount(18_446_744_073_709_551_615n), '18446744073709.551615');
+  });
+
+  it('lists amounts, receivers, fees, app ids and totals per sender', () => {
+    const txns = [
+      makePaymentTxn({ sender: A, receiver: B, amount: 2_000_000n, suggestedParams }),
+      makeAppCallTxn({ sender: A, appId: 1001n, onComplete: OnComplete.DeleteApplication, suggestedParams: { ...suggestedParams, fee: 3000n } }),
+      makeAssetTransferTxn({ sender: B, receiver: A, assetId: 77n, amount: 5n, suggestedParams }),
+    ];
+    const s = summarizeGroup(txns);
+    assert.equal(s.totalFees, 5000n);
+    assert.deepEqual(s.appIds, [1001n]);
+    assert.equal(s.spentBySender.get(A), 2_004_000n);
+    assert.equal(s.spentBySender.get(B), 1000n);
+    assert.match(s.lines[0]!, /pay 2 to OKSDOC…2QNU; fee 0\.001/);
+    assert.match(s.lines[1]!, /call app 1001 \(DeleteApplication\); fee 0\.003/);
+    assert.match(s.lines[2]!, /transfer 5 of asset 77 to CUD246…YB4M/);
+    const text = confirmationText('testnet', txns);
+    assert.match(text, /^Send 3 transactions to testnet\?/);
+    assert.match(text, /Total fees: 0\.005/);
+  });
+});

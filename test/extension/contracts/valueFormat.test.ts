@@ -1,0 +1,82 @@
+import assert from 'node:assert/strict';
+import { buildSimulateReport } from '../../../sdk/src/app/simulate-report.js';
+import { decodeBoxes, decodeGlobalState } from '../../../sdk/src/app/state-decode.js';
+import { utf8 } from '../../../sdk/src/encoding/bytes.js';
+import { toBase64 } from '../../../sdk/src/encoding/base64.js';
+import { decodeAddress } from '../../../sdk/src/encoding/address.js';
+import { exportAppState, formatValue, itemLabel, reportView, toPlain } from '../../../extension/src/contracts/valueFormat.js';
+
+const A = 'CUD246QOE6Z5PMJ4MIKPIHDAXVO32RAWAD4X3B2AQ7AXWJGQRCKWNAYB4M';
+const b64 = (s: string | Uint8Array) => toBase64(typeof s === 'string' ? utf8(s) : s);
+
+describe('extension contracts: value formatting and the report view', () => {
+  it('shows bytes in each view and says when a view does not apply', () => {
+    const eight = new Uint8Array([0, 0, 0, 0, 0, 0, 1, 0]);
+    assert.equal(formatValue(eight, 'uint'), '256');
+    assert.equal(formatValue(eight, 'bytes'), '0x0000000000000100');
+    assert.match(formatValue(eight, 'utf8'), /^\(not text\)/);
+    assert.match(formatValue(eight, 'address'), /not an address/);
+    assert.equal(formatValue(decodeAddress(A), 'address'), A);
+    assert.equal(formatValue(utf8('hi'), 'utf8'), '"hi"');
+    assert.equal(formatValue(5n, 'auto'), '5');
+    assert.equal(formatValue(5n, 'bytes'), '0x0000000000000005');
+    assert.match(formatValue(new Uint8Array(9), 'uint'), /9 bytes, not a uint/);
+  });
+
+  it('labels state items and exports them as JSON with exact integers', () => {
+    const global = decodeGlobalState([
+      { key: utf8('count'), value: 18446744073709551615n },
+      { key: utf8('owner'), value: decodeAddress(A) },
+    ]);
+    assert.deepEqual(itemLabel(global[0]!, 'auto'), { key: '"count"', value: '18446744073709551615', type: 'uint64' });
+    assert.deepEqual(itemLabel(global[1]!, 'auto'), { key: '"owner"', value: A, type: 'bytes' });
+    const boxes = decodeBoxes([{ name: utf8('last'), value: decodeAddress(A) }]);
+    const json = JSON.parse(exportAppState(1001n, { global, local: [], boxes }));
+    assert.equal(json.appId, '1001');
+    assert.equal(json.global[0].value.uint, '18446744073709551615');
+    assert.equal(json.global[0].key.utf8, 'count');
+    assert.equal(json.boxes[0].value.address, A);
+  });
+
+  it('turns a failing simulate response into the panel view: path, message, pc, logs, changes', () => {
+    const response = {
+      'last-round': 5,
+      'txn-groups': [
+        {
+          'failed-at': [0, 1],
+          'failure-message': 'transaction X: logic eval error: assert failed pc=12. Details: app=1002, pc=12',
+          'app-budget-added': 1400,
+          'app-budget-consumed': 40,
+          'txn-results': [
+            {
+              'app-budget-consumed': 40,
+              'txn-result': {
+                txn: { txn: { type: 'appl', apid: 1001, snd: b64(decodeAddress(A)) } },
+                logs: [b64('hello'), b64(new Uint8Array([0, 0, 0, 0, 0, 0, 0, 7]))],
+                'global-state-delta': [{ key: b64('count'), value: { action: 2, uint: 3 } }],
+                'inner-txns': [{ txn: { txn: { type: 'pay' } } }, { txn: { txn: { type: 'appl', apid: 1002 } } }],
+              },
+            },
+          ],
+        },
+      ],
+    };
+    const view = reportView(buildSimulateReport(response));
+    assert.equal(view.wouldSucceed, false);
+    assert.deepEqual(view.failedAt, [0, 1]);
+    assert.equal(view.failedAtLabel, 'txn 0 › inner 1');
+    assert.equal(view.pc, 12);
+    assert.match(view.message!, /assert failed/);
+    assert.equal(view.budget.consumed, 40);
+    const t = view.txns[0]!;
+    assert.equal(t.type, 'app call');
+    assert.equal(t.appId, '1001');
+    assert.equal(t.failed, true);
+    assert.deepEqual(t.logs.map((l) => l.text), ['"hello"', '0x0000000000000007']);
+    assert.deepEqual(t.changes, [{ scope: 'global', action: 'set', text: '"count" = 3' }]);
+    assert.equal(t.inner[1]!.failed, true);
+    assert.equal(t.inner[0]!.failed, false);
+    // What is posted to the webview must survive structured cloning and JSON.
+    assert.doesNotThrow(() => JSON.stringify(toPlain(view)));
+  });
+});
