@@ -1,5 +1,6 @@
 import type { Transaction, TransactionType } from '../txn/types.js';
 import { txidBytes } from '../txn/encode.js';
+import { CONSENSUS_V42, type ConsensusLimits } from '../txn/limits.js';
 import type { LedgerView, TealValue } from './ledger-view.js';
 import type { FieldSpec, VersionedOp } from '../teal/spec/opcodes.js';
 import type { RunMode } from './errors.js';
@@ -163,6 +164,8 @@ export interface AvmLimits {
   maxTxnNoteBytes: number;
   assetCreateMinBalance: bigint;
   assetOptInMinBalance: bigint;
+  /** Transaction-layer limits: the per-byte fee rules that price inner transactions and the box-reference limit simulate plans with. V42 by default. */
+  txnLimits: ConsensusLimits;
 }
 
 export const DEFAULT_LIMITS: AvmLimits = {
@@ -192,6 +195,7 @@ export const DEFAULT_LIMITS: AvmLimits = {
   maxTxnNoteBytes: 1024,
   assetCreateMinBalance: 100000n,
   assetOptInMinBalance: 100000n,
+  txnLimits: CONSENSUS_V42,
 };
 
 /** A mutable number shared by every program of a group (pooled budgets). */
@@ -226,9 +230,33 @@ export interface UnnamedResources {
   accounts: Map<string, Uint8Array>;
   assets: Set<bigint>;
   apps: Set<bigint>;
-  boxes: Map<string, { app: bigint; name: Uint8Array }>;
+  /** `newApp`: the box belongs to an app created in the group, so it cannot be named ahead of time. */
+  boxes: Map<string, { app: bigint; name: Uint8Array; newApp?: boolean }>;
   holdings: Map<string, { account: Uint8Array; asset: bigint }>;
   locals: Map<string, { account: Uint8Array; app: bigint }>;
+  /** Empty box references needed beyond the named ones (I/O budget, boxes of apps created in the group). */
+  extraBoxRefs: number;
+  /**
+   * Group report only: per top-level transaction, what programs without group sharing (no v9+
+   * frame on the stack) reached; those must be named by that transaction itself.
+   */
+  perTxn?: UnnamedResources[];
+}
+
+/** Decides and records unnamed access under simulate's `allow-unnamed-resources` (see unnamed.ts). */
+export interface UnnamedAccessPolicy {
+  /** Top-level transaction being evaluated. */
+  rootIndex: number;
+  beginProgram(version: number, callerVersions: Iterable<number>): void;
+  availableAccount(addr: Uint8Array): boolean;
+  availableAsset(id: bigint): boolean;
+  availableApp(id: bigint): boolean;
+  allowsHolding(account: Uint8Array, asset: bigint): boolean;
+  allowsLocal(account: Uint8Array, app: bigint): boolean;
+  availableBox(app: bigint, name: Uint8Array, newApp: boolean): boolean;
+  ioSurplus(amount: number): boolean;
+  reconcileWriteBudget(dirtyBytes: number): boolean;
+  maxPossibleIOBudget(): number;
 }
 
 /** State shared by all programs evaluated for one top-level group. */
@@ -245,6 +273,8 @@ export interface GroupState {
   appBudgetAdded: number;
   innersLeft: Pool;
   feeCredit: bigint;
+  /** Fraction of a microAlgo (over 1e12) already paid by earlier fee round-ups in this group tree. */
+  feeResidue: bigint;
   ioBudget: number;
   dirtyBytes: number;
   /** Boxes whose size already counts in dirtyBytes. */
@@ -256,6 +286,10 @@ export interface GroupState {
   allowUnnamedResources: boolean;
   /** What unnamed access reached (reported by simulate); empty unless allowed. */
   unnamed: UnnamedResources;
+  /** Present only when unnamed access is allowed. */
+  unnamedPolicy: UnnamedAccessPolicy | undefined;
+  /** Empty box references not yet spent letting an app created in the group reach a box. */
+  emptyBoxRefsLeft: number;
   traceEnabled: boolean;
   traceOptions: TraceOptions;
   /** Set once any app program has begun: the read-budget check happens at the first one. */
@@ -294,6 +328,10 @@ export class EvalContext {
   /** The most recently submitted inner group (itxn/gitxn read it). */
   lastInnerGroup: InnerTxnResult[] = [];
   trace: TraceRecorder | undefined;
+  /** This frame (or a same-creator callee it delegated to) read or wrote a family-shared box. */
+  touchedFamilyShared = false;
+  /** The family re-entrancy walk passed once; its answer cannot change while ancestors are suspended. */
+  familyReentrancyChecked = false;
   readonly version: number;
   readonly mode: RunMode;
   readonly pool: Pool;

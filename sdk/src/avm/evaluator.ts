@@ -8,6 +8,8 @@ import { compileProgram, CheckFault, MAX_AVM_VERSION, programVersion } from './p
 import { runProgram } from './run.js';
 import { emptyAvailability, fillAvailability, SHARED_RESOURCES_VERSION } from './resources.js';
 import { TraceRecorder } from './trace.js';
+import { topLevelFeeCredit } from './inner-fees.js';
+import { UnnamedPolicy } from './unnamed.js';
 import type { ProgramTrace } from './trace.js';
 import './ops/all.js';
 
@@ -69,14 +71,15 @@ export class AvmGroupEvaluator {
     const apps = plain.filter((t) => t.type === 'appl').length;
     const available = emptyAvailability();
     let boxRefs = 0;
+    let emptyRefs = 0;
     for (const t of plain) {
       const r = fillAvailability(available, t);
-      boxRefs += r.boxRefs + r.emptyRefs;
+      boxRefs += r.boxRefs;
+      emptyRefs += r.emptyRefs;
     }
-    let fees = 0n;
-    for (const t of plain) fees += t.fee;
-    const needed = limits.minTxnFee * BigInt(plain.length);
+    const fees = topLevelFeeCredit(txns, limits.minTxnFee, limits.txnLimits);
     const traceOpt = options.trace;
+    const policy = options.allowUnnamedResources ? new UnnamedPolicy(plain, limits, ledger) : undefined;
     this.state = {
       txns: plain,
       ad: plain.map(() => emptyApplyData()),
@@ -89,7 +92,8 @@ export class AvmGroupEvaluator {
       lsigPool: { v: plain.length * limits.logicSigMaxCost },
       appBudgetAdded: apps * limits.maxAppProgramCost + (options.extraBudget ?? 0),
       innersLeft: { v: limits.maxTxGroupSize * limits.maxInnerTransactions },
-      feeCredit: fees > needed ? fees - needed : 0n,
+      feeCredit: fees.credit,
+      feeResidue: fees.residue,
       ioBudget: boxRefs * limits.bytesPerBoxReference,
       dirtyBytes: 0,
       dirtyBoxes: new Set(),
@@ -98,7 +102,9 @@ export class AvmGroupEvaluator {
       maxLogCalls: options.allowMoreLogging ? 2048 : limits.maxLogCalls,
       maxLogSize: options.allowMoreLogging ? 65536 : limits.maxLogSize,
       allowUnnamedResources: options.allowUnnamedResources ?? false,
-      unnamed: { accounts: new Map(), assets: new Set(), apps: new Set(), boxes: new Map(), holdings: new Map(), locals: new Map() },
+      unnamed: policy?.group ?? { accounts: new Map(), assets: new Set(), apps: new Set(), boxes: new Map(), holdings: new Map(), locals: new Map(), extraBoxRefs: 0 },
+      unnamedPolicy: policy,
+      emptyBoxRefsLeft: emptyRefs,
       traceEnabled: !!traceOpt,
       traceOptions: {
         stackChange: typeof traceOpt === 'object' ? traceOpt.stackChange ?? true : true,
@@ -158,9 +164,12 @@ export class AvmGroupEvaluator {
     }
     if (!st.readBudgetChecked) {
       const read = this.bytesRead();
-      if (read > st.ioBudget && !st.allowUnnamedResources) return fail(`read budget exceeded (${read} > ${st.ioBudget})`);
+      if (read > st.ioBudget && !st.unnamedPolicy) return fail(`read budget exceeded (${read} > ${st.ioBudget})`);
+      // Under simulate a deficit is allowed; the policy turns it into extra empty box refs.
+      if (st.unnamedPolicy && !st.unnamedPolicy.ioSurplus(st.ioBudget - read)) return fail(`read budget exceeded despite policy (${st.ioBudget})`);
       st.readBudgetChecked = true;
     }
+    if (st.unnamedPolicy) st.unnamedPolicy.rootIndex = index;
     const poolBefore = st.appPool.v;
     const addedBefore = st.appBudgetAdded;
     const { result, cx } = this.run(program, 'app', index, appId, clear, undefined);
@@ -229,6 +238,7 @@ export class AvmGroupEvaluator {
       return { result: { approved: false, error: errorOf(e), cost: 0 } };
     }
     if (st.traceEnabled) cx.trace = new TraceRecorder(st.traceOptions);
+    if (mode === 'app') st.unnamedPolicy?.beginProgram(cx.version, []);
     const token = clear ? st.ledger.checkpoint?.() : undefined;
     try {
       const approved = runProgram(cx);

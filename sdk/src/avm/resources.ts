@@ -41,7 +41,11 @@ export function emptyAvailability(): Availability {
   };
 }
 
-/** What one transaction contributes to the group's shared resources (v9 sharing). */
+/**
+ * What one transaction contributes to the group's shared resources (v9 sharing). `boxRefs` counts
+ * every box entry (empty ones too, duplicates included) for the I/O budget; `emptyRefs` the empty
+ * ones, each of which lets an app created in the group reach one of its boxes unnamed.
+ */
 export function fillAvailability(r: Availability, tx: Transaction): { boxRefs: number; emptyRefs: number } {
   const snd = tx.sender.publicKey;
   const shareHolding = (a: Uint8Array, id: bigint) => {
@@ -109,6 +113,8 @@ export function fillAvailability(r: Availability, tx: Transaction): { boxRefs: n
               break;
             }
             case 'empty':
+              // An empty entry still buys I/O budget, and lets a new app touch one box.
+              boxRefs++;
               emptyRefs++;
               break;
           }
@@ -186,11 +192,7 @@ export function availableAccount(cx: EvalContext, addr: Uint8Array): boolean {
     for (const id of cx.txn.appCall.foreignApps) if (bytesEq(appAddress(id), addr)) return true;
   }
   if (bytesEq(appAddress(cx.appId), addr)) return true;
-  if (cx.group.allowUnnamedResources) {
-    cx.group.unnamed.accounts.set(accountKey(addr), addr);
-    return true;
-  }
-  return false;
+  return cx.group.unnamedPolicy?.availableAccount(addr) ?? false;
 }
 
 /** Resolves an account argument: an index into [sender, Accounts…] or an address. */
@@ -219,10 +221,7 @@ export function availableApp(cx: EvalContext, id: bigint): boolean {
   if (cx.version >= CREATED_RESOURCES_VERSION && av.createdApps.has(id)) return true;
   if (cx.appId === id) return true;
   if (cx.version >= SHARED_RESOURCES_VERSION && av.apps.has(id)) return true;
-  if (id > LAST_FORBIDDEN_RESOURCE && cx.group.allowUnnamedResources) {
-    cx.group.unnamed.apps.add(id);
-    return true;
-  }
+  if (id > LAST_FORBIDDEN_RESOURCE && cx.group.unnamedPolicy) return cx.group.unnamedPolicy.availableApp(id);
   return false;
 }
 
@@ -232,10 +231,7 @@ export function availableAsset(cx: EvalContext, id: bigint): boolean {
   const av = cx.group.available;
   if (cx.version >= CREATED_RESOURCES_VERSION && av.createdAssets.has(id)) return true;
   if (cx.version >= SHARED_RESOURCES_VERSION && av.assets.has(id)) return true;
-  if (id > LAST_FORBIDDEN_RESOURCE && cx.group.allowUnnamedResources) {
-    cx.group.unnamed.assets.add(id);
-    return true;
-  }
+  if (id > LAST_FORBIDDEN_RESOURCE && cx.group.unnamedPolicy) return cx.group.unnamedPolicy.availableAsset(id);
   return false;
 }
 
@@ -276,28 +272,22 @@ export function assetReference(cx: EvalContext, ref: bigint, foreign: boolean): 
   return fault(`unavailable Asset ${ref}`);
 }
 
-function allowsHolding(cx: EvalContext, addr: Uint8Array, id: bigint): boolean {
+export function allowsHolding(cx: EvalContext, addr: Uint8Array, id: bigint): boolean {
   const av = cx.group.available;
   if (av.holdings.has(pairKey(addr, id))) return true;
   if (av.createdAssets.has(id)) return availableAccount(cx, addr);
   for (const app of av.createdApps) if (bytesEq(appAddress(app), addr)) return availableAsset(cx, id);
-  if (cx.group.allowUnnamedResources && availableAccount(cx, addr) && availableAsset(cx, id)) {
-    cx.group.unnamed.holdings.set(pairKey(addr, id), { account: addr, asset: id });
-    return true;
-  }
-  return false;
+  const p = cx.group.unnamedPolicy;
+  return !!p && availableAccount(cx, addr) && availableAsset(cx, id) && p.allowsHolding(addr, id);
 }
 
-function allowsLocals(cx: EvalContext, addr: Uint8Array, id: bigint): boolean {
+export function allowsLocals(cx: EvalContext, addr: Uint8Array, id: bigint): boolean {
   const av = cx.group.available;
   if (av.locals.has(pairKey(addr, id))) return true;
   if (av.createdApps.has(id)) return availableAccount(cx, addr);
   for (const app of av.createdApps) if (bytesEq(appAddress(app), addr)) return availableApp(cx, id);
-  if (cx.group.allowUnnamedResources && availableAccount(cx, addr) && availableApp(cx, id)) {
-    cx.group.unnamed.locals.set(pairKey(addr, id), { account: addr, app: id });
-    return true;
-  }
-  return false;
+  const p = cx.group.unnamedPolicy;
+  return !!p && availableApp(cx, id) && availableAccount(cx, addr) && p.allowsLocal(addr, id);
 }
 
 function tryRef<T>(f: () => T): { v?: T; err?: string } {

@@ -100,15 +100,19 @@ function execTrace(r: TxnEvalResult, ledger: Ledger): ResponseObject | undefined
 const byBig = (a: bigint, b: bigint): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
- * The group-level `unnamed-resources-accessed` report. The interpreter collects per group, so
- * everything is reported here (the node reports pre-v9 programs' accesses per transaction).
+ * One `unnamed-resources-accessed` report (the group's, or one transaction's: programs without
+ * group sharing must name what they reach in their own transaction). Boxes of apps created in the
+ * group cannot be named in advance, so each becomes an extra empty box reference instead.
  */
 function unnamedReport(u: UnnamedResources): ResponseObject | undefined {
   const o: ResponseObject = {};
   if (u.accounts.size) o.accounts = [...u.accounts.values()].map((a) => encodeAddress(a)).sort();
   if (u.assets.size) o.assets = [...u.assets].sort(byBig);
   if (u.apps.size) o.apps = [...u.apps].sort(byBig);
-  if (u.boxes.size) o.boxes = [...u.boxes.values()].map((b) => ({ app: b.app, name: b.name }));
+  const named = [...u.boxes.values()].filter((b) => !b.newApp);
+  const extra = u.extraBoxRefs + (u.boxes.size - named.length);
+  if (named.length) o.boxes = named.map((b) => ({ app: b.app, name: b.name }));
+  if (extra) o['extra-box-refs'] = extra;
   if (u.holdings.size) o['asset-holdings'] = [...u.holdings.values()].map((h) => ({ account: encodeAddress(h.account), asset: h.asset }));
   if (u.locals.size) o['app-locals'] = [...u.locals.values()].map((l) => ({ account: encodeAddress(l.account), app: l.app }));
   return Object.keys(o).length ? o : undefined;
@@ -219,7 +223,7 @@ export function simulate(ledger: Ledger, req: SimulateRequest): SimulateResponse
     ...(tc?.enable ? { trace: { stackChange: !!tc['stack-change'], scratchChange: !!tc['scratch-change'], stateChange: !!tc['state-change'] } } : {}),
   };
   const { result, round } = ledger.dryEvaluate(group, opts);
-  const txnResults = result.txns.map((r) => {
+  const txnResults = result.txns.map((r, i) => {
     const o: ResponseObject = { 'txn-result': pendingTransactionResponse(r.stxn, r.ad) };
     if (r.appBudgetConsumed) o['app-budget-consumed'] = r.appBudgetConsumed;
     if (r.logicSigBudgetConsumed) o['logic-sig-budget-consumed'] = r.logicSigBudgetConsumed;
@@ -229,6 +233,9 @@ export function simulate(ledger: Ledger, req: SimulateRequest): SimulateResponse
       if (t) o['exec-trace'] = t;
     }
     if (r.fixedSigner) o['fixed-signer'] = encodeAddress(r.fixedSigner);
+    const own = result.unnamed?.perTxn?.[i];
+    const ownReport = own && unnamedReport(own);
+    if (ownReport) o['unnamed-resources-accessed'] = ownReport;
     return o;
   });
   const g: ResponseObject = { 'txn-results': txnResults };

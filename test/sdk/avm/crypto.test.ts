@@ -151,7 +151,6 @@ byte 0x5ce9454909639d2d17a3f753ce7d93fa0b9ab12e
 
   it('unsupported cryptography fails explicitly, never with a guess', () => {
     failsWith(runSig('byte 0x\nbyte 0x\nbyte 0x\nfalcon_verify', { version: 12 }), 'not supported by this interpreter: falcon_verify');
-    failsWith(runSig(`byte ${big32(1n)}\nec_map_to BN254g1`, { version: 10 }), 'not supported by this interpreter: ec_map_to');
   });
 });
 

@@ -291,8 +291,12 @@ describe('avm unnamed resources', () => {
     const run = runApp(prog, { ledger, version: 8, options: { allowUnnamedResources: true } });
     approves(run);
     const u = run.evaluator.state.unnamed;
-    assert.deepEqual([...u.apps], [other]);
-    assert.deepEqual([...u.accounts.values()], [OTHER.publicKey]);
+    // A v8 program has no group sharing: its transaction must name the app and account itself;
+    // boxes are always the group's.
+    const own = u.perTxn![0]!;
+    assert.deepEqual([...own.apps], [other]);
+    assert.deepEqual([...own.accounts.values()], [OTHER.publicKey]);
+    assert.equal(u.apps.size + u.accounts.size, 0);
     assert.deepEqual([...u.boxes.values()].map((b) => new TextDecoder().decode(b.name)), ['bx']);
   });
 });

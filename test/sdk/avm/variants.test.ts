@@ -110,14 +110,14 @@ byte "q"
     approves(runApp(src, { ledger, version: 8, txn: appCall({ foreignApps: [callee] }) }));
   });
 
-  it('box_put and the v13 app_box_* family on the current app (id 0 or own id)', () => {
+  it('box_put and the v13 app_box_* family on the current app (by its own id)', () => {
     const boxes = ['a', 'b'].map((n) => ({ appId: 0n, name: te(n) }));
     approves(
       runApp(
         `byte "a"
 byte 0x0102
 box_put
-int 0
+int ${APP_ID}
 byte "b"
 int 4
 app_box_create
@@ -127,24 +127,24 @@ byte "b"
 int 0
 byte 0xff
 app_box_replace
-int 0
+int ${APP_ID}
 byte "b"
 int 1
 int 1
 byte 0xeeee
 app_box_splice
-int 0
+int ${APP_ID}
 byte "b"
 int 5
 app_box_resize
-int 0
+int ${APP_ID}
 byte "b"
 app_box_len
 assert
 int 5
 ==
 assert
-int 0
+int ${APP_ID}
 byte "b"
 int 0
 int 3
@@ -152,23 +152,25 @@ app_box_extract
 byte 0xffeeee
 ==
 assert
-int 0
+int ${APP_ID}
 byte "a"
 byte 0x0304
 app_box_put
-int 0
+int ${APP_ID}
 byte "a"
 app_box_get
 assert
 byte 0x0304
 ==
 assert
-int 0
+int ${APP_ID}
 byte "b"
 app_box_del`,
         { version: 13, txn: appCall({ boxes }) },
       ),
     );
+    // The app id is taken literally: 0 names no app, so no box reference can match it.
+    failsWith(runApp('int 0\nbyte "a"\napp_box_len', { version: 13, txn: appCall({ boxes }) }), 'invalid Box reference 0x61');
     void hex;
   });
 });

@@ -156,8 +156,6 @@ describe('ledger: simulate', () => {
     const id = app(d);
     d.send([makePaymentTxn({ sender: d.addr(0), receiver: Address.forApp(id), amount: ALGO, suggestedParams: d.sp() })]);
     // The box is not referenced: refused normally, reported when unnamed access is allowed.
-    // (Deleting a missing box needs no I/O budget; writes would, and the interpreter grants none
-    // for unnamed boxes.)
     const t = makeAppCallTxn({ sender: d.addr(1), appId: id, args: [utf8('delbox')], suggestedParams: d.sp() });
     const strict = simulate(d.ledger, { 'txn-groups': [{ txns: [d.sign(t)] }] }) as O;
     assert.match(strict['txn-groups'][0]['failure-message'], /invalid Box reference/);

@@ -9,16 +9,55 @@ import { extractCarefully } from './bytes.js';
 type U = number | bigint;
 type BoxOp = 'create' | 'read' | 'write' | 'delete' | 'resize';
 
+function creatorOf(cx: EvalContext, app: bigint): Uint8Array {
+  const p = cx.ledger.appParams(app);
+  if (!p) fault(`app ${app} does not exist`);
+  return p!.creator;
+}
+
+/**
+ * An app may always use its own boxes; another app's boxes need `AppForeignBoxReads` (reads) or
+ * `AppFamilyBoxAccess` plus the same creator. Boxes of a same-creator app with family access set
+ * (own boxes included) behave like state shared across the family, so they get the family
+ * re-entrancy guard below.
+ */
 function authorize(cx: EvalContext, owner: bigint, op: BoxOp): void {
-  if (owner === cx.appId) return;
   const ownerParams = cx.ledger.appParams(owner);
   if (!ownerParams) fault(`app ${owner} does not exist`);
-  const mine = cx.ledger.appParams(cx.appId);
-  const inFamily = !!mine && bytesEq(mine.creator, ownerParams!.creator);
-  const isRead = op === 'read';
-  if (isRead && ownerParams!.foreignBoxReads) return;
-  if (ownerParams!.familyBoxAccess && inFamily) return;
-  fault(`${inFamily ? 'family' : 'foreign'} app ${cx.appId} may not ${isRead ? 'read' : 'write'} box of ${owner}`);
+  let familyShared = !!ownerParams!.familyBoxAccess;
+  if (owner !== cx.appId) {
+    const inFamily = bytesEq(creatorOf(cx, cx.appId), ownerParams!.creator);
+    const isRead = op === 'read';
+    if (!(isRead && ownerParams!.foreignBoxReads) && !(ownerParams!.familyBoxAccess && inFamily)) {
+      fault(`${inFamily ? 'family' : 'foreign'} app ${cx.appId} may not ${isRead ? 'read' : 'write'} box of ${owner}`);
+    }
+    familyShared = familyShared && inFamily;
+  }
+  if (!familyShared) return;
+  if (op !== 'read') checkFamilyReentrancy(cx);
+  cx.touchedFamilyShared = true;
+}
+
+/**
+ * A write to family-shared state fails when an app of another creator sits on the call stack
+ * between this frame and a family member that already touched such state: that member is relying
+ * on the state staying put across its inner call. Reads stay free, so outside apps can still query
+ * the family. Ancestors are suspended, so one pass per frame is enough.
+ */
+function checkFamilyReentrancy(cx: EvalContext): void {
+  if (cx.familyReentrancyChecked) return;
+  const mine = creatorOf(cx, cx.appId);
+  let seenForeign = false;
+  for (let f = cx.caller; f; f = f.caller) {
+    if (!bytesEq(creatorOf(f, f.appId), mine)) {
+      seenForeign = true;
+      continue;
+    }
+    if (seenForeign && f.touchedFamilyShared) {
+      fault(`app ${cx.appId} may not write family-shared box: app ${f.appId} is relying on family state across a foreign call`);
+    }
+  }
+  cx.familyReentrancyChecked = true;
 }
 
 function lengthChecks(cx: EvalContext, name: Uint8Array, size: bigint): void {
@@ -35,8 +74,16 @@ function access(cx: EvalContext, app: bigint, name: Uint8Array, op: BoxOp, size:
   const g = cx.group;
   const key = boxKey(app, name);
   if (!g.available.boxes.has(key)) {
-    if (!g.allowUnnamedResources) fault(`invalid Box reference ${goHex(name)}`);
-    g.unnamed.boxes.set(key, { app, name });
+    // An app created in this group has no boxes yet, so each empty reference lets it reach one
+    // box without naming it (its id was unknown when the group was signed).
+    const newApp = g.available.createdApps.has(app);
+    let ok = false;
+    if (newApp && g.emptyBoxRefsLeft > 0) {
+      g.emptyBoxRefsLeft--;
+      ok = true;
+    }
+    if (!ok && g.unnamedPolicy) ok = g.unnamedPolicy.availableBox(app, name, newApp);
+    if (!ok) fault(`invalid Box reference ${goHex(name)}`);
   }
   authorize(cx, app, op);
   const content = cx.ledger.getBox(app, name);
@@ -73,7 +120,11 @@ function access(cx: EvalContext, app: bigint, name: Uint8Array, op: BoxOp, size:
   if (dirty) g.dirtyBoxes.add(key);
   else g.dirtyBoxes.delete(key);
   g.available.boxes.add(key);
-  if (g.dirtyBytes > g.ioBudget) fault(`write budget exceeded (${g.dirtyBytes} > ${g.ioBudget}) while ${verb} box ${goHex(name)}`);
+  const policy = g.unnamedPolicy;
+  // Under simulate, I/O may use every box reference the group could still add.
+  const budget = policy ? policy.maxPossibleIOBudget() : g.ioBudget;
+  if (g.dirtyBytes > budget) fault(`write budget exceeded (${g.dirtyBytes} > ${budget}) while ${verb} box ${goHex(name)}`);
+  if (policy && !policy.reconcileWriteBudget(g.dirtyBytes)) fault(`cannot add extra box refs to satisfy write budget of ${g.dirtyBytes} bytes`);
   return content;
 }
 
@@ -89,14 +140,17 @@ function put(cx: EvalContext, app: bigint, name: Uint8Array, value: Uint8Array):
   cx.trace?.state({ operation: 'w', appStateType: 'b', key: name, newValue: value });
 }
 
-/** The app a box op addresses: the current app, or (app_box_*) one removed from deep in the stack. */
+/**
+ * The app an app_box_* op addresses, removed from deep in the stack. Unlike box references in a
+ * transaction, 0 does not mean the current app here: it names no app, so no reference matches.
+ */
 function popDeepApp(cx: EvalContext, depth: number): bigint {
   const s = cx.stack;
   const deep = cx.sp - 1 - depth;
   const app = big(s[deep] as U);
   for (let i = deep; i < cx.sp - 1; i++) s[i] = s[i + 1]!;
   cx.sp--;
-  return app === 0n ? cx.appId : app;
+  return app;
 }
 
 type Impl = (cx: EvalContext, app: bigint) => void;

@@ -5,6 +5,7 @@ import { declareUnsupported, defineOp } from './registry.js';
 import type { EvalContext } from '../context.js';
 import type { Instr } from '../program.js';
 import { bigToFixedBytes, bytesToBigUnsigned } from '../value.js';
+import { bn254MapToG1, bn254MapToG2 } from './bn254-map.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type AnyPoint = any;
@@ -19,21 +20,21 @@ interface Group {
   Fp: AnyPoint;
   b: AnyPoint;
   p: bigint;
-  mapToCurve?: (scalars: bigint[]) => AnyPoint;
+  mapToCurve: (scalars: bigint[]) => AnyPoint;
 }
 
-function group(name: string, fp: number, ext: boolean, Point: AnyPoint, Fp: AnyPoint, p: bigint, mapToCurve?: (s: bigint[]) => AnyPoint): Group {
+function group(name: string, fp: number, ext: boolean, Point: AnyPoint, Fp: AnyPoint, p: bigint, mapToCurve: (s: bigint[]) => AnyPoint): Group {
   // The curve constant b, recovered from the generator: b = y² − x³.
   const g = Point.BASE.toAffine();
   const b = Fp.sub(Fp.sqr(g.y), Fp.mul(Fp.sqr(g.x), g.x));
-  return { name, fp, ext, Point, Fp, b, p, ...(mapToCurve ? { mapToCurve } : {}) };
+  return { name, fp, ext, Point, Fp, b, p, mapToCurve };
 }
 
 const bnP = bn254.fields.Fp.ORDER;
 const blsP = bls12_381.fields.Fp.ORDER;
 const GROUPS: Record<string, Group> = {
-  BN254g1: group('BN254g1', 32, false, bn254.G1.Point, bn254.fields.Fp, bnP),
-  BN254g2: group('BN254g2', 32, true, bn254.G2.Point, bn254.fields.Fp2, bnP),
+  BN254g1: group('BN254g1', 32, false, bn254.G1.Point, bn254.fields.Fp, bnP, (s) => bn254MapToG1(s as unknown as bigint)),
+  BN254g2: group('BN254g2', 32, true, bn254.G2.Point, bn254.fields.Fp2, bnP, (s) => bn254MapToG2(s[0]!, s[1]!)),
   BLS12_381g1: group('BLS12_381g1', 48, false, bls12_381.G1.Point, bls12_381.fields.Fp, blsP, (s) => (bls12_381.G1 as AnyPoint).mapToCurve(s)),
   BLS12_381g2: group('BLS12_381g2', 48, true, bls12_381.G2.Point, bls12_381.fields.Fp2, blsP, (s) => (bls12_381.G2 as AnyPoint).mapToCurve(s)),
 };
@@ -180,20 +181,16 @@ defineOp('ec_subgroup_check', (cx, ins) => {
 declareUnsupported('ec_scalar_mul', `${new AvmUnsupportedFault('ec_scalar_mul', OFF_SUBGROUP_NOTE).message} (subgroup points supported)`);
 declareUnsupported('ec_multi_scalar_mul', `${new AvmUnsupportedFault('ec_multi_scalar_mul', OFF_SUBGROUP_NOTE).message} (subgroup points supported)`);
 
-const BN_MAP_NOTE = "BN254g1/BN254g2: the reference's SvdW map for BN254 has no verified JavaScript implementation";
-declareUnsupported('ec_map_to', `${new AvmUnsupportedFault('ec_map_to', BN_MAP_NOTE).message} (BLS12_381g1/g2 supported)`);
-
 defineOp('ec_map_to', (cx, ins) => {
   const s = cx.stack;
   const G = g(ins);
-  if (!G.mapToCurve) throw new AvmUnsupportedFault('ec_map_to', BN_MAP_NOTE);
   const b = s[cx.sp - 1] as Uint8Array;
   if (G.ext) {
     if (b.length !== 2 * G.fp) fault(`bad encoded element length: ${b.length}`);
     const pair = [fieldElement(G, b.subarray(0, G.fp)), fieldElement(G, b.subarray(G.fp))];
-    s[cx.sp - 1] = encodePoint(G, G.mapToCurve!(pair));
+    s[cx.sp - 1] = encodePoint(G, G.mapToCurve(pair));
   } else {
     // single-coordinate curves take the bare field element
-    s[cx.sp - 1] = encodePoint(G, G.mapToCurve!(fieldElement(G, b) as unknown as bigint[]));
+    s[cx.sp - 1] = encodePoint(G, G.mapToCurve(fieldElement(G, b) as unknown as bigint[]));
   }
 });

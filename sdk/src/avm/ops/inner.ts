@@ -15,6 +15,9 @@ import { EMPTY, big, bytesEq, concat2, itob } from '../value.js';
 import type { StackValue } from '../value.js';
 import { addrText, appAddress, asAddress, availableAccount, availableApp, availableAsset } from '../resources.js';
 import { TYPE_BY_ENUM } from './txn-types.js';
+import { checkInnerAllowed } from './inner-allows.js';
+import { feeForUsage, innerGroupUsage } from '../inner-fees.js';
+import { USAGE_UNIT } from '../../txn/fees.js';
 
 type U = number | bigint;
 
@@ -36,9 +39,10 @@ function addInner(cx: EvalContext): void {
   if (list.length > left || list.length >= cx.group.limits.maxTxGroupSize) {
     fault(`too many inner transactions ${list.length} with ${left} left`);
   }
-  const minFee = cx.group.limits.minTxnFee;
-  const paid = list.reduce((s, d) => s + d.fee, 0n);
-  const needed = minFee * BigInt(list.length + 1);
+  // The default fee never consumes residue or credit: the draft may be dropped or its fee changed.
+  const g = cx.group;
+  const { usage, paid } = innerGroupUsage(list, g.limits.txnLimits);
+  const needed = feeForUsage(g.limits.minTxnFee, usage + USAGE_UNIT, g.feeResidue).fee;
   let fee = 0n;
   if (paid < needed) {
     fee = needed - paid;
@@ -367,6 +371,21 @@ export class InnerFailure extends AvmFault {
   }
 }
 
+/**
+ * A same-creator callee that touched family-shared boxes did so on its caller's behalf: the caller
+ * now relies on that state too, so the mark moves up one frame per return.
+ */
+function foldFamilyTouch(cx: EvalContext, inner: EvalContext): void {
+  if (!inner.touchedFamilyShared || cx.touchedFamilyShared) return;
+  const mine = cx.ledger.appParams(inner.appId)?.creator;
+  const theirs = cx.ledger.appParams(cx.appId)?.creator;
+  if (mine && theirs && bytesEq(mine, theirs)) cx.touchedFamilyShared = true;
+}
+
+function* callerVersions(cx: EvalContext): Iterable<number> {
+  for (let c: EvalContext | undefined = cx; c; c = c.caller) yield c.version;
+}
+
 function authorizer(cx: EvalContext, sender: Uint8Array): Uint8Array {
   return cx.ledger.account(sender).authAddr ?? sender;
 }
@@ -386,8 +405,10 @@ defineOp('itxn_submit', (cx) => {
     fault(`too many inner transactions ${list.length} with ${g.innersLeft.v} left`);
   }
   if (list.length === 0) fault('itxn_submit without itxn_begin');
-  const needed = g.limits.minTxnFee * BigInt(list.length);
-  const paid = list.reduce((s, d) => s + d.fee, 0n);
+  const { usage, paid } = innerGroupUsage(list, g.limits.txnLimits);
+  const charge = feeForUsage(g.limits.minTxnFee, usage, g.feeResidue);
+  const needed = charge.fee;
+  g.feeResidue = charge.residue;
   if (paid < needed) {
     const shortfall = needed - paid;
     if (g.feeCredit < shortfall) fault(`group fee ${paid} too small (needs ${shortfall - g.feeCredit} more)`);
@@ -399,6 +420,7 @@ defineOp('itxn_submit', (cx) => {
   const base = cx.ad.innerTxns.length;
   for (let i = 0; i < txns.length; i++) {
     const t = txns[i]!;
+    let calleeVersion = 0;
     if (t.type === 'appl') {
       const target = t.appCall!.appId;
       if (target === cx.appId) fault('attempt to self-call');
@@ -410,7 +432,15 @@ defineOp('itxn_submit', (cx) => {
       if (depth >= g.limits.maxAppCallDepth) fault(`appl depth (${depth}) exceeded`);
       const ver = programVersion(programOf(cx, t)).version;
       if (ver < MIN_INNER_APPL_VERSION) fault(`inner app call with version v${ver} < v${MIN_INNER_APPL_VERSION}`);
+      calleeVersion = ver;
+      // Opting in commits the account to running the clear-state program later, as an inner too.
+      if (t.appCall!.onComplete === 1) {
+        const csp = t.appCall!.appId === 0n ? t.appCall!.clearProgram ?? EMPTY : cx.ledger.appParams(t.appCall!.appId)!.clearStateProgram;
+        const csv = programVersion(csp).version;
+        if (csv < MIN_INNER_APPL_VERSION) fault(`inner app call opt-in with CSP v${csv} < v${MIN_INNER_APPL_VERSION}`);
+      }
     }
+    checkInnerAllowed(cx, t, calleeVersion);
   }
   if (txns.length > 1) {
     const ids = txns.map((t, i) => innerTxid(parent, base + i, t));
@@ -455,6 +485,7 @@ defineOp('itxn_submit', (cx) => {
       const inner = new EvalContext(compiled, g, i, txns, ads, appId, path, cx, clear, undefined);
       inner.txids = ids;
       if (cx.trace) inner.trace = new TraceRecorder(g.traceOptions);
+      g.unnamedPolicy?.beginProgram(inner.version, callerVersions(cx));
       const token = clear ? cx.ledger.checkpoint?.() : undefined;
       let approved = false;
       try {
@@ -466,6 +497,7 @@ defineOp('itxn_submit', (cx) => {
         }
         if (token !== undefined) cx.ledger.rollback?.(token);
       }
+      foldFamilyTouch(cx, inner);
       ad.scratch = inner.scratch;
       if (!approved && !clear) throw new InnerFailure(`inner tx ${i} failed: transaction rejected by ApprovalProgram`, path, undefined);
       cx.ledger.finishAppCall?.(t, appId);
