@@ -72,8 +72,16 @@ export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'
       continue;
     }
     if (first?.text.startsWith('#')) continue;
-    for (const st of statementsOf(l.tokens)) {
-      const head = st[0]!;
+    // Only each statement's first token can define a label: scan for them in place rather than
+    // splitting every line into statement arrays (this runs over the whole file on each edit).
+    let atStart = true;
+    for (const head of l.tokens) {
+      if (head.text === ';') {
+        atStart = true;
+        continue;
+      }
+      if (!atStart) continue;
+      atStart = false;
       if (head.text.endsWith(':') && head.text.length > 1 && !head.text.startsWith('"')) {
         const name = head.text.slice(0, -1);
         if (!labels.has(name)) labels.set(name, { ...head, text: name, end: head.end - 1 });

@@ -31,13 +31,13 @@ import type { AssemblerContext, ConstRef } from './context.js';
 import { isEdwards25519Point } from './curve.js';
 import { goQuote, isGoBlank, parseBool, parseUint } from './goparse.js';
 import { macroNameProblem } from './macros.js';
-import { ASM, asmDefault, DEADENING, joinIntsOnOr, LITERAL_PSEUDOS, mergeProtos, PSEUDO_LITERAL_SPECS, PSEUDO_TABLE, pseudoSpec } from './op-assemblers.js';
+import { ASM, asmDefault, type AsmFn, DEADENING, joinIntsOnOr, LITERAL_PSEUDOS, mergeProtos, PSEUDO_LITERAL_SPECS, PSEUDO_TABLE, pseudoSpec } from './op-assemblers.js';
 import { asmOp, firstVersionOf, type AsmOp } from './optable.js';
 import type { AnalyzedStatement, Analysis, AssembledProgram, AssembleOptions, InferredMode, LabelInfo, MacroInfo, StackSnapshot, TokenInfo } from './results.js';
 import { Avm, overlaps, StackAny, StackNone, StackZeroUint64, type StackType } from './stacktypes.js';
 import { replaceTemplateVariables } from './template.js';
-import { REFINERS, type Knowledge } from './type-refiners.js';
-import { rangeAfter, splitLines, tokenizeLine, tokenRange, type Token } from './tokenizer.js';
+import { REFINERS, type Knowledge, type Refiner } from './type-refiners.js';
+import { isTooLong, rangeAfter, tokenizeLine, tokenRange, type Token } from './tokenizer.js';
 
 export { ASSEMBLER_DEFAULT_VERSION, ASSEMBLER_MAX_VERSION } from './constants.js';
 export type * from './results.js';
@@ -80,6 +80,32 @@ function reJoin(instruction: string, args: readonly Token[]): string {
   return s;
 }
 
+// Own-property lookups only (an op named like an Object.prototype member must not find it).
+const REFINER_MAP: ReadonlyMap<string, Refiner> = new Map(Object.entries(REFINERS));
+const ASM_MAP: ReadonlyMap<string, AsmFn> = new Map(Object.entries(ASM));
+const PSEUDO_MAP: ReadonlyMap<string, Record<number, string>> = new Map(Object.entries(PSEUDO_TABLE));
+const LITERAL_MAP: ReadonlyMap<string, AsmOp> = new Map([...LITERAL_PSEUDOS].map((n) => [n, PSEUDO_LITERAL_SPECS[n]!]));
+
+/** A trie over tracked stacks (by type name), holding the one snapshot of each. */
+interface SnapNode {
+  next: Map<string, SnapNode> | undefined;
+  exact: StackSnapshot | undefined;
+  inexact: StackSnapshot | undefined;
+}
+
+function newSnapNode(): SnapNode {
+  return { next: undefined, exact: undefined, inexact: undefined };
+}
+
+/** A cheap hash of a name (length and first character) for the macro filter. */
+function macroFilterSlot(name: string): number {
+  return ((name.length & 31) << 5) | (name.charCodeAt(0) & 31);
+}
+
+function typeName(t: StackType): string {
+  return t.name;
+}
+
 /** Go's getImm: an immediate read for type refinement, tolerant of anything -256..255. */
 
 interface MacroEntry {
@@ -113,7 +139,11 @@ export class Assembler implements AssemblerContext {
   labels = new Map<string, number>();
   labelRefs: LabelRef[] = [];
   srcPc: number[] = [];
-  srcTok: Token[] = [];
+  /**
+   * Where each srcPc entry's instruction was written, as numbers (SRC_FIELDS per entry): the
+   * source map is only built on request, and keeping the tokens alive until then costs more.
+   */
+  private srcPos = new Int32Array(1024 * SRC_FIELDS);
 
   hasStatefulOps = false;
   /** Mode bits of fields used that are restricted to one mode (for the analysis view's mode guess). */
@@ -121,10 +151,18 @@ export class Assembler implements AssemblerContext {
   autoSalt: 'default' | 'on' | 'off' = 'default';
   autoSaltToken: Token | undefined;
   macros = new Map<string, MacroEntry>();
+  /** Slots (see macroFilterSlot) of the current macro names: most tokens skip the map lookup. */
+  private macroFilter = new Uint8Array(1024);
+
+  private macrosChanged(): void {
+    this.macroFilter.fill(0);
+    for (const name of this.macros.keys()) this.macroFilter[macroFilterSlot(name)] = 1;
+  }
 
   /** Analysis bookkeeping (only when requested). */
   readonly analysis: boolean;
   statements: AnalyzedStatement[] = [];
+  /** Each statement's pc in the pending bytes (-1: emitted nothing); moved by applyEdits, made final by analyze. */
   stmtPc: number[] = [];
   labelInfos = new Map<string, LabelInfo>();
   labelRefTokens: Token[] = [];
@@ -185,10 +223,22 @@ export class Assembler implements AssemblerContext {
       this.errorAtLine(0, 'Cannot assemble empty program text');
       return;
     }
-    const { lines, tooLong } = splitLines(text);
-    for (let ln = 0; ln < lines.length; ln++) {
+    // Lines are cut as splitLines cuts them, one at a time, so none outlives its tokens.
+    let tooLong: number | undefined;
+    const n = text.length;
+    let start = 0;
+    for (let ln = 0; start < n; ln++) {
+      let nl = text.indexOf('\n', start);
+      if (nl === -1) nl = n;
+      if (isTooLong(text, start, nl)) {
+        tooLong = ln;
+        break;
+      }
+      const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+      const line = text.slice(start, end);
+      start = nl + 1;
       this.sourceLine = ln;
-      const tokens = tokenizeLine(lines[ln]!, ln);
+      const tokens = tokenizeLine(line, ln);
       if (tokens.length > 0 && tokens[0]!.str.charCodeAt(0) === 35) {
         const first = tokens[0]!;
         const directive = first.str.slice(1);
@@ -218,16 +268,18 @@ export class Assembler implements AssemblerContext {
     let toks = tokens;
     let start = 0;
     let i = 0;
-    const checkMacros = this.macros.size > 0;
     while (i < toks.length) {
       const tok = toks[i]!;
-      const macro = checkMacros || this.macros.size > 0 ? this.macros.get(tok.str) : undefined;
+      const macro = this.macros.size > 0 && this.macroFilter[macroFilterSlot(tok.str)] === 1 ? this.macros.get(tok.str) : undefined;
       if (macro) {
         const use = tok.use ?? tok;
         const chain = tok.macros ? [...tok.macros, tok.str] : [tok.str];
         const body = macro.tokens;
         const expanded: Token[] = new Array(body.length - 1);
-        for (let j = 1; j < body.length; j++) expanded[j - 1] = { ...body[j]!, use, macros: chain };
+        for (let j = 1; j < body.length; j++) {
+          const b = body[j]!;
+          expanded[j - 1] = { str: b.str, line: b.line, col: b.col, ucol: b.ucol, blen: b.blen, use, macros: chain, info: undefined };
+        }
         toks = toks.slice(0, i).concat(expanded, toks.slice(i + 1));
         if (this.analysis && macro.info) macro.info.uses.push(tokenInfo(tok));
         continue;
@@ -242,42 +294,45 @@ export class Assembler implements AssemblerContext {
   }
 
   private statement(tokens: Token[]): void {
-    let current = tokens;
     if (this.version === NO_VERSION) {
       this.version = ASSEMBLER_DEFAULT_VERSION;
       this.recheckMacroNames();
     }
-    const stmt: AnalyzedStatement | undefined = this.analysis ? { tokens: current.map(tokenInfo) } : undefined;
-    let stmtIndex = -1;
-    if (stmt) {
-      stmtIndex = this.statements.length;
-      this.statements.push(stmt);
-      this.stmtPc.push(-1);
+    const analysis = this.analysis;
+    let infos: TokenInfo[] | undefined;
+    if (analysis) {
+      infos = new Array(tokens.length);
+      for (let i = 0; i < tokens.length; i++) infos[i] = tokenInfo(tokens[i]!);
     }
-    const opstring = current[0]!.str;
+    let head = 0;
+    let label: string | undefined;
+    const opstring = tokens[0]!.str;
     if (opstring.charCodeAt(opstring.length - 1) === 58) {
       const name = opstring.slice(0, -1);
-      if (this.macros.has(name)) this.error(current[0], `Cannot create label with same name as macro: ${name}`, 'label');
-      else this.createLabel(current[0]!, name);
-      if (stmt) stmt.label = name;
-      current = current.slice(1);
-      if (current.length === 0) return;
+      if (this.macros.has(name)) this.error(tokens[0], `Cannot create label with same name as macro: ${name}`, 'label');
+      else this.createLabel(tokens[0]!, name);
+      label = name;
+      if (tokens.length === 1) {
+        if (infos) this.addStatement(infos, label, undefined, undefined, undefined, -1);
+        return;
+      }
+      head = 1;
     }
-    const mnemonic = current[0]!;
-    const args = current.slice(1);
-    if (stmt) {
-      stmt.op = mnemonic.str;
-      if (!this.known.deadcode) stmt.stackBefore = this.snapshot();
+    const mnemonic = tokens[head]!;
+    const args = tokens.slice(head + 1);
+    const stackBefore = analysis && !this.known.deadcode ? this.snapshot() : undefined;
+    const spec = this.getSpec(mnemonic, args.length);
+    if (!spec) {
+      if (infos) this.addStatement(infos, label, mnemonic.str, stackBefore, undefined, -1);
+      return;
     }
-    const found = this.getSpec(mnemonic, args.length);
-    if (!found) return;
-    const [spec, expandedName] = found;
+    const expandedName = this.expandedName;
     this.recordSource(mnemonic);
-    if (stmt) this.stmtPc[stmtIndex] = this.pending.length;
+    const pc = this.pending.length;
     if (spec.modes === MODE_APP) this.hasStatefulOps = true;
     let opArgs = spec.args;
     let opReturns = spec.returns;
-    const refine = Object.hasOwn(REFINERS, spec.real) ? REFINERS[spec.real] : undefined;
+    const refine = REFINER_MAP.get(spec.real);
     if (refine) {
       const r = refine(this.known, args);
       if (r.error) this.typeError(mnemonic, r.error);
@@ -285,47 +340,126 @@ export class Assembler implements AssemblerContext {
       if (r.returns) opReturns = r.returns;
     }
     this.trackStack(opArgs, opReturns, expandedName, mnemonic, args);
-    const asm = Object.hasOwn(ASM, spec.real) ? ASM[spec.real]! : asmDefault;
+    const asm = ASM_MAP.get(spec.real) ?? asmDefault;
     asm(this, spec, mnemonic, args);
     if (DEADENING.has(spec.name)) {
       this.known.stack = [];
       this.known.deadcode = true;
     }
     if (spec.name === 'callsub') this.labelKnowledge();
-    if (stmt && !this.known.deadcode) stmt.stackAfter = this.snapshot();
+    if (infos) this.addStatement(infos, label, mnemonic.str, stackBefore, this.known.deadcode ? undefined : this.snapshot(), pc);
   }
 
-  private lastSnap: StackSnapshot | undefined;
-  private lastSnapStack: StackType[] = [];
+  /**
+   * Records a statement for the analysis view. Keys keep the order callers have always seen
+   * (tokens, label, op, stackBefore, stackAfter, pc); the common shapes are single literals, so
+   * each statement is one allocation with no property-store growth. `pc` is final only in analyze.
+   */
+  private addStatement(tokens: TokenInfo[], label: string | undefined, op: string | undefined, stackBefore: StackSnapshot | undefined, stackAfter: StackSnapshot | undefined, pc: number): void {
+    let s: AnalyzedStatement;
+    if (pc >= 0 && op !== undefined && stackBefore && stackAfter) {
+      s = label === undefined ? { tokens, op, stackBefore, stackAfter, pc } : { tokens, label, op, stackBefore, stackAfter, pc };
+    } else if (label !== undefined && op === undefined) {
+      s = { tokens, label };
+    } else {
+      s = { tokens };
+      if (label !== undefined) s.label = label;
+      if (op !== undefined) s.op = op;
+      if (stackBefore) s.stackBefore = stackBefore;
+      if (stackAfter) s.stackAfter = stackAfter;
+      if (pc >= 0) s.pc = pc;
+    }
+    this.statements.push(s);
+    this.stmtPc.push(pc);
+  }
 
-  /** The tracked stack as names; consecutive statements usually share one (after of one = before of the next). */
+  private snapRoot: SnapNode = newSnapNode();
+
+  /**
+   * The tracked stack as names. Equal stacks (same names in the same order) share one snapshot:
+   * programs revisit the same few stack shapes over and over, and the analysis keeps every one.
+   */
   private snapshot(): StackSnapshot {
     const stack = this.known.stack;
     const exact = this.known.bottom.avm === Avm.None;
-    const prev = this.lastSnap;
-    if (prev && prev.exact === exact && this.lastSnapStack.length === stack.length && this.lastSnapStack.every((t, i) => t === stack[i])) return prev;
-    const snap: StackSnapshot = { types: stack.map((t) => t.name), exact };
+    // The stack before an instruction is usually the one after the previous: same types, same objects.
+    const last = this.lastSnap;
+    const seen = this.lastSnapStack;
+    if (last && last.exact === exact && this.lastSnapLen === stack.length) {
+      let same = true;
+      for (let i = 0; i < stack.length; i++) {
+        if (seen[i] !== stack[i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return last;
+    }
+    const snap = this.internSnapshot(stack, exact);
     this.lastSnap = snap;
-    this.lastSnapStack = stack.slice();
+    // Only the first lastSnapLen entries count (cheaper than truncating the array each time).
+    this.lastSnapLen = stack.length;
+    for (let i = 0; i < stack.length; i++) seen[i] = stack[i]!;
     return snap;
+  }
+
+  private lastSnap: StackSnapshot | undefined;
+  /** The types behind lastSnap (copied: the tracked stack is changed in place). */
+  private readonly lastSnapStack: StackType[] = [];
+  private lastSnapLen = 0;
+
+  private internSnapshot(stack: StackType[], exact: boolean): StackSnapshot {
+    let node = this.snapRoot;
+    for (let i = 0; i < stack.length; i++) {
+      const t = stack[i]!.name;
+      let next = node.next?.get(t);
+      if (!next) {
+        next = newSnapNode();
+        (node.next ??= new Map()).set(t, next);
+      }
+      node = next;
+    }
+    if (exact) return (node.exact ??= { types: stack.map(typeName), exact: true });
+    return (node.inexact ??= { types: stack.map(typeName), exact: false });
   }
 
   private recordSource(tok: Token): void {
     const pc = this.pending.length;
-    const n = this.srcPc.length;
-    if (n > 0 && this.srcPc[n - 1] === pc) this.srcTok[n - 1] = tok;
+    let n = this.srcPc.length;
+    if (n > 0 && this.srcPc[n - 1] === pc) n--;
     else {
       this.srcPc.push(pc);
-      this.srcTok.push(tok);
+      if ((n + 1) * SRC_FIELDS > this.srcPos.length) {
+        const grown = new Int32Array(this.srcPos.length * 2);
+        grown.set(this.srcPos);
+        this.srcPos = grown;
+      }
     }
+    const at = n * SRC_FIELDS;
+    const pos = this.srcPos;
+    const use = tok.use ?? tok;
+    pos[at] = use.line;
+    pos[at + 1] = use.col;
+    pos[at + 2] = use.blen;
+    pos[at + 3] = use.ucol;
+    pos[at + 4] = use.str.length;
+    pos[at + 5] = tok.use ? tok.line : -1;
+    pos[at + 6] = tok.col;
+    pos[at + 7] = tok.blen;
+    pos[at + 8] = tok.ucol;
+    pos[at + 9] = tok.str.length;
   }
 
-  private getSpec(mnemonic: Token, argCount: number): [AsmOp, string] | undefined {
+  /** The instruction's name as stack-type messages spell it, set by getSpec. */
+  private expandedName = '';
+
+  private getSpec(mnemonic: Token, argCount: number): AsmOp | undefined {
     const name = mnemonic.str;
-    const pseudo = Object.hasOwn(PSEUDO_TABLE, name) ? PSEUDO_TABLE[name] : undefined;
-    if (pseudo || LITERAL_PSEUDOS.has(name)) {
+    const pseudo = PSEUDO_MAP.get(name);
+    const literal = pseudo ? undefined : LITERAL_MAP.get(name);
+    if (pseudo || literal) {
       let spec: AsmOp | undefined;
-      if (LITERAL_PSEUDOS.has(name)) spec = PSEUDO_LITERAL_SPECS[name]!;
+      if (literal) spec = literal;
       else {
         const real = pseudo![argCount];
         if (real !== undefined) {
@@ -341,7 +475,8 @@ export class Assembler implements AssemblerContext {
       if (spec.introduced > Math.max(1, this.version)) {
         this.error(mnemonic, `${name} opcode with ${joinIntsOnOr('immediate', [argCount])} was introduced in v${spec.introduced}`, 'version');
       }
-      return [spec, argCount === 0 ? `${name} without immediates` : name];
+      this.expandedName = argCount === 0 ? `${name} without immediates` : name;
+      return spec;
     }
     const spec = asmOp(name, this.version);
     if (!spec) {
@@ -350,7 +485,8 @@ export class Assembler implements AssemblerContext {
       else this.error(mnemonic, `unknown opcode: ${name}`, 'unknown-opcode');
       return undefined;
     }
-    return [spec, spec.name];
+    this.expandedName = spec.name;
+    return spec;
   }
 
   private trackStack(args: StackType[], returns: StackType[], instruction: string, mnemonic: Token, immArgs: Token[]): void {
@@ -471,10 +607,12 @@ export class Assembler implements AssemblerContext {
     const saved = this.macros.get(name);
     const entry: MacroEntry = { tokens: tokens.slice(1) };
     this.macros.set(name, entry);
+    this.macrosChanged();
     const cycle = this.findCycle(name);
     if (cycle) {
       if (saved) this.macros.set(name, saved);
       else this.macros.delete(name);
+      this.macrosChanged();
       return this.error(nameTok, `macro expansion cycle discovered: ${cycle.join(' -> ')}`, 'macro');
     }
     if (this.analysis) {
@@ -512,6 +650,7 @@ export class Assembler implements AssemblerContext {
       if (problem) {
         this.error(entry.tokens[0], problem, 'macro');
         this.macros.delete(name);
+        this.macrosChanged();
         if (entry.info) entry.info.current = false;
         ok = false;
       }
@@ -622,44 +761,52 @@ export class Assembler implements AssemblerContext {
     lengthOf: (op: number) => number,
     refKind: string,
   ): (bigint | string)[] | undefined {
-    const freq = new Map<bigint | string, number>();
+    // Each distinct value gets a slot; every reference is looked up once and then works by slot.
+    const slot = new Map<bigint | string, number>();
     const order: (bigint | string)[] = [];
     for (const v of block) {
-      if (!freq.has(v)) {
-        freq.set(v, 0);
+      if (!slot.has(v)) {
+        slot.set(v, order.length);
         order.push(v);
       }
     }
-    for (const r of refs) {
-      const f = freq.get(r.key);
-      if (f === undefined) {
+    const counts = new Array<number>(order.length).fill(0);
+    const refSlot = new Int32Array(refs.length);
+    for (let k = 0; k < refs.length; k++) {
+      const r = refs[k]!;
+      const at = slot.get(r.key);
+      if (at === undefined) {
         this.errorAtLine(this.sourceLine, `value not found in constant block: ${String(r.key)}`);
         return undefined;
       }
-      freq.set(r.key, f + 1);
+      counts[at]!++;
+      refSlot[k] = at;
     }
-    const entries = order.map((v) => ({ v, f: freq.get(v)! }));
-    for (const e of entries) {
-      if (e.f === 0) {
-        this.errorAtLine(this.sourceLine, `member of constant block is not used: ${String(e.v)}`);
+    for (let i = 0; i < order.length; i++) {
+      if (counts[i] === 0) {
+        this.errorAtLine(this.sourceLine, `member of constant block is not used: ${String(order[i])}`);
         return undefined;
       }
     }
-    const sorted = entries.map((e, i) => ({ ...e, i })).sort((a, b) => b.f - a.f || a.i - b.i);
-    const newIndex = new Map<bigint | string, { idx: number; single: boolean }>();
+    const sorted = order.map((v, i) => ({ v, f: counts[i]!, i })).sort((a, b) => b.f - a.f || a.i - b.i);
+    const rank = new Int32Array(order.length);
     sorted.forEach((e, idx) => {
-      if (!newIndex.has(e.v)) newIndex.set(e.v, { idx, single: e.f === 1 });
+      rank[e.i] = idx;
     });
     const raw = this.pending.data;
     const edits: Edit[] = [];
-    for (const r of refs) {
-      const ni = newIndex.get(r.key)!;
+    // Every reference to one value becomes the same bytes; the edits only read them.
+    const encoded: (Uint8Array | undefined)[] = new Array(order.length);
+    for (let k = 0; k < refs.length; k++) {
+      const r = refs[k]!;
       const oldLen = lengthOf(raw[r.pos]!);
       if (oldLen === 0) {
         this.errorAtLine(this.sourceLine, `unexpected op at ${refKind}: ${raw[r.pos] ?? 0}`);
         return undefined;
       }
-      edits.push({ pos: r.pos, oldLen, bytes: encode(r.key, ni.single, ni.idx) });
+      const at = refSlot[k]!;
+      const bytes = (encoded[at] ??= encode(r.key, counts[at] === 1, rank[at]!));
+      edits.push({ pos: r.pos, oldLen, bytes });
     }
     edits.sort((a, b) => a.pos - b.pos);
     this.applyEdits(edits);
@@ -695,7 +842,9 @@ export class Assembler implements AssemblerContext {
     out.set(raw.subarray(prev), w);
     for (const r of this.intcRefs) r.pos += cum[r.pos]!;
     for (const r of this.bytecRefs) r.pos += cum[r.pos]!;
-    for (const [name, pos] of this.labels) this.labels.set(name, pos + cum[pos]!);
+    // forEach rather than entries(): no [name, pos] pair per label per edit round.
+    const labels = this.labels;
+    labels.forEach((pos, name) => labels.set(name, pos + cum[pos]!));
     for (const r of this.labelRefs) {
       r.pos += cum[r.pos]!;
       r.offsetPos += cum[r.offsetPos]!;
@@ -844,10 +993,11 @@ export class Assembler implements AssemblerContext {
 
   sourceMap(prefixLen: number): PcMapping[] {
     const out: PcMapping[] = new Array(this.srcPc.length);
+    const pos = this.srcPos;
     for (let i = 0; i < this.srcPc.length; i++) {
-      const tok = this.srcTok[i]!;
-      const m: PcMapping = { pc: this.srcPc[i]! + prefixLen, use: tokenRange(tok.use ?? tok) };
-      if (tok.use) m.definition = tokenRange(tok);
+      const at = i * SRC_FIELDS;
+      const m: PcMapping = { pc: this.srcPc[i]! + prefixLen, use: storedRange(pos, at) };
+      if (pos[at + 5]! >= 0) m.definition = storedRange(pos, at + 5);
       out[i] = m;
     }
     return out;
@@ -864,16 +1014,29 @@ export function programHash(program: Uint8Array): Uint8Array {
   return hashWithPrefix('Program', program);
 }
 
+/** Per source-map entry: line, byte column, byte length, UTF-16 column, UTF-16 length of the use, then of the definition (line -1: none). */
+const SRC_FIELDS = 10;
+
+function storedRange(pos: Int32Array, at: number): SourceRange {
+  const col = pos[at + 1]!;
+  const ucol = pos[at + 3]!;
+  return { line: pos[at]!, column: col, endColumn: col + pos[at + 2]!, utf16Column: ucol, utf16EndColumn: ucol + pos[at + 4]! };
+}
+
 function zeroRange(line: number): SourceRange {
   return { line, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 };
 }
 
+/** Built once per token: a label's definition and references are the same objects as in its statement. */
 function tokenInfo(t: Token): TokenInfo {
-  const info: TokenInfo = { text: t.str, range: tokenRange(t.use ?? t) };
+  let info = t.info;
+  if (info) return info;
+  info = { text: t.str, range: tokenRange(t.use ?? t) };
   if (t.use) {
     info.definition = tokenRange(t);
     if (t.macros) info.macros = t.macros;
   }
+  t.info = info;
   return info;
 }
 
@@ -944,11 +1107,11 @@ export function assembleCollect(source: string, options: AssembleOptions = {}): 
 /** The expanded program as an editor needs it: statements with pcs and stack states, labels, macros, diagnostics. */
 export function analyze(source: string, options: AssembleOptions = {}): Analysis {
   const { asm, program, prefixLen } = run(source, options, true);
-  const pcOf = (i: number) => (asm.stmtPc[i]! >= 0 ? asm.stmtPc[i]! + prefixLen : undefined);
-  asm.statements.forEach((s, i) => {
-    const pc = pcOf(i);
-    if (pc !== undefined) s.pc = pc;
-  });
+  const statements = asm.statements;
+  for (let i = 0; i < statements.length; i++) {
+    const rel = asm.stmtPc[i]!;
+    if (rel >= 0) statements[i]!.pc = rel + prefixLen;
+  }
   for (const tok of asm.labelRefTokens) asm.labelInfos.get(tok.str)?.references.push(tokenInfo(tok));
   for (const m of asm.macroInfos) {
     for (const t of m.body) asm.labelInfos.get(t.text)?.macroBodyMentions.push(t);
@@ -962,7 +1125,7 @@ export function analyze(source: string, options: AssembleOptions = {}): Analysis
   const result: Analysis = {
     version: asm.version === NO_VERSION ? ASSEMBLER_DEFAULT_VERSION : asm.version,
     mode,
-    statements: asm.statements,
+    statements,
     labels: [...asm.labelInfos.values()],
     macros: asm.macroInfos,
     diagnostics: [...asm.errors, ...asm.warnings],

@@ -4,6 +4,7 @@
  */
 import type { SourceRange } from '../types.js';
 import { utf8Length } from './literals.js';
+import type { TokenInfo } from './results.js';
 
 /** The reference reads with a 64 KiB line buffer; a longer line stops reading. */
 export const MAX_LINE_BYTES = 64 * 1024;
@@ -22,6 +23,8 @@ export interface Token {
   use: Token | undefined;
   /** Macro names that led to this token, outermost first. */
   macros: readonly string[] | undefined;
+  /** The analysis view of this token, built once and shared by every place the analysis lists it. */
+  info: TokenInfo | undefined;
 }
 
 export interface SourceLine {
@@ -36,6 +39,11 @@ export interface SplitLines {
   tooLong?: number;
 }
 
+/** Whether the line text[start, nl) (raw, with any trailing `\r`) exceeds the reference's line buffer. */
+export function isTooLong(text: string, start: number, nl: number): boolean {
+  return nl - start >= MAX_LINE_BYTES / 3 && utf8Length(text.slice(start, nl)) >= MAX_LINE_BYTES;
+}
+
 /** Splits on `\n`, strips one trailing `\r` per line (a lone `\r` elsewhere is text). */
 export function splitLines(text: string): SplitLines {
   const lines: string[] = [];
@@ -46,10 +54,7 @@ export function splitLines(text: string): SplitLines {
     const atEof = nl === -1;
     if (atEof) nl = n;
     let end = nl;
-    // Byte length limit: the check needs the raw line including a trailing \r.
-    if (nl - start >= MAX_LINE_BYTES / 3 && utf8Length(text.slice(start, nl)) >= MAX_LINE_BYTES) {
-      return { lines, tooLong: lines.length };
-    }
+    if (isTooLong(text, start, nl)) return { lines, tooLong: lines.length };
     if (end > start && text.charCodeAt(end - 1) === 13) end--;
     lines.push(text.slice(start, end));
     start = nl + 1;
@@ -129,8 +134,8 @@ function isBase64Word(line: string, s: number, e: number): boolean {
 function pushToken(tokens: Token[], line: string, s: number, e: number, lineNo: number, ascii: boolean): void {
   const str = line.slice(s, e);
   // Every token has the same shape (use/macros present) so the hot paths stay monomorphic.
-  if (ascii) tokens.push({ str, line: lineNo, col: s, ucol: s, blen: e - s, use: undefined, macros: undefined });
-  else tokens.push({ str, line: lineNo, col: utf8Length(line.slice(0, s)), ucol: s, blen: utf8Length(str), use: undefined, macros: undefined });
+  if (ascii) tokens.push({ str, line: lineNo, col: s, ucol: s, blen: e - s, use: undefined, macros: undefined, info: undefined });
+  else tokens.push({ str, line: lineNo, col: utf8Length(line.slice(0, s)), ucol: s, blen: utf8Length(str), use: undefined, macros: undefined, info: undefined });
 }
 
 function isAsciiLine(s: string): boolean {

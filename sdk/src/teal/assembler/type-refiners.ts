@@ -210,9 +210,9 @@ export const REFINERS: Record<string, Refiner> = {
   match: (_k, a) => ({ args: anyTypes(a.length + 1) }),
   pushbytess: (_k, a) => ({ returns: new Array<StackType>(a.length).fill(StackBytes) }),
   pushints: (_k, a) => ({ returns: new Array<StackType>(a.length).fill(StackUint64) }),
-  'b+': () => ({ returns: [stackType(Avm.Bytes, 0n, MAX_BYTE_MATH_SIZE + 1n)] }),
-  'b*': () => ({ returns: [stackType(Avm.Bytes, 0n, MAX_BYTE_MATH_SIZE * 2n)] }),
-  bzero: () => ({ args: [stackType(Avm.Uint, 0n, MAX_STRING_SIZE)], returns: [StackBytes] }),
+  'b+': () => ({ returns: [BYTE_SUM] }),
+  'b*': () => ({ returns: [BYTE_PRODUCT] }),
+  bzero: () => ({ args: [BZERO_LENGTH], returns: [StackBytes] }),
   itxn_field: (_k, a) => {
     if (a.length !== 1) return {};
     const t = txnFieldType(a[0]!.str);
@@ -221,7 +221,7 @@ export const REFINERS: Record<string, Refiner> = {
   int: (_k, a) => ({
     returns: a.map((t) => {
       const v = parseUint(t.str, 10, 64);
-      return v === undefined ? StackUint64 : stackType(Avm.Uint, v, v);
+      return v === undefined ? StackUint64 : constIntType(v);
     }),
   }),
   byte: (_k, a) => {
@@ -232,9 +232,29 @@ export const REFINERS: Record<string, Refiner> = {
     } catch {
       len = 0;
     }
-    return { returns: [stackType(Avm.Bytes, BigInt(len), BigInt(len), `[${len}]byte`)] };
+    return { returns: [fixedBytesType(len)] };
   },
 };
+
+// Types are immutable values, so the common ones are made once instead of per instruction.
+const BYTE_SUM = stackType(Avm.Bytes, 0n, MAX_BYTE_MATH_SIZE + 1n);
+const BYTE_PRODUCT = stackType(Avm.Bytes, 0n, MAX_BYTE_MATH_SIZE * 2n);
+const BZERO_LENGTH = stackType(Avm.Uint, 0n, MAX_STRING_SIZE);
+const SMALL_INT_TYPES: StackType[] = [];
+const FIXED_BYTES_TYPES: StackType[] = [];
+
+/** The type of a known uint64 constant (small ones shared). */
+function constIntType(v: bigint): StackType {
+  if (v >= 1024n) return stackType(Avm.Uint, v, v);
+  const i = Number(v);
+  return (SMALL_INT_TYPES[i] ??= stackType(Avm.Uint, v, v));
+}
+
+/** `[n]byte`, as the byte pseudo-op names its result (lengths are at most a few KiB). */
+function fixedBytesType(len: number): StackType {
+  if (len > 8192) return stackType(Avm.Bytes, BigInt(len), BigInt(len), `[${len}]byte`);
+  return (FIXED_BYTES_TYPES[len] ??= stackType(Avm.Bytes, BigInt(len), BigInt(len), `[${len}]byte`));
+}
 
 function typeEquals(k: Knowledge): RefineResult {
   const t = k.stack.length - 1;
