@@ -2,6 +2,15 @@ import { Worker } from 'node:worker_threads';
 import algosdk from 'algosdk';
 import { AlgodAdapter } from '../sdk/src/adapters/node/algod.js';
 import { QueryClient } from '../sdk/src/adapters/query/client.js';
+import { Ed25519KeyPair } from '../sdk/src/crypto/ed25519.js';
+import { Address } from '../sdk/src/encoding/address.js';
+import { utf8 } from '../sdk/src/encoding/bytes.js';
+import { startDevnet } from '../sdk/src/services/devnet/index.js';
+import { TEST_SCRYPT } from '../sdk/src/services/kmd/index.js';
+import { assemble } from '../sdk/src/teal/index.js';
+import { makePaymentTxn, type SuggestedParams } from '../sdk/src/txn/builders.js';
+import { logicSigAddress, makeLogicSig, signLogicSigTransaction } from '../sdk/src/txn/logicsig.js';
+import { signTransaction } from '../sdk/src/txn/sign.js';
 import { median, medianMs, opsPerSecond, latencyEntry, throughputEntry, type BenchEntry, type BenchModule } from './lib.js';
 
 /**
@@ -108,9 +117,82 @@ export function lastResult(): unknown {
 const TOTAL = 20_000;
 const PAGE = 1000;
 
+const DEVNET_TXNS = 100_000;
+const DEVNET_BLOCK = 1000;
+const DEVNET_ESCROWS = 8;
+
+/**
+ * Paging through 100k transactions served by the embedded devnet's query service (real service,
+ * same process): ours (`for await`) vs algosdk's Indexer next-token loop. The transactions go in
+ * straight through the ledger API, paid from logic-sig escrows so loading is not bound by ed25519.
+ */
+async function devnetPaging(): Promise<BenchEntry[]> {
+  const d = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, kmd: 0 }, accounts: DEVNET_ESCROWS, kdf: TEST_SCRYPT });
+  try {
+    const wallet = d.keyManager.findWallet(d.wallet.name)!;
+    const handle = await d.keyManager.initHandle(wallet.id, d.wallet.password);
+    const keys = d.accounts.map((a) => Ed25519KeyPair.fromSeed(d.keyManager.exportKey(handle, d.wallet.password, a.address).subarray(0, 32)));
+    const addrs = keys.map((k) => new Address(k.publicKey));
+    const sp = (): SuggestedParams => ({ fee: 1000n, flatFee: true, firstValid: d.ledger.latestRound, lastValid: d.ledger.latestRound + 1000n, genesisId: d.ledger.genesisId, genesisHash: d.ledger.genesisHash });
+    const escrows = Array.from({ length: DEVNET_ESCROWS }, (_, i) => makeLogicSig(assemble(`#pragma version 10\nint ${i + 1}\npop\nint 1`).program));
+    const escrowAddrs = escrows.map((l) => logicSigAddress(l.program));
+    d.ledger.produceBlock(escrowAddrs.map((to, i) => [signTransaction(makePaymentTxn({ sender: addrs[i]!, receiver: to, amount: 10_000_000_000n, suggestedParams: sp() }), keys[i]!)]));
+    const loadStart = performance.now();
+    for (let b = 0; b < DEVNET_TXNS / DEVNET_BLOCK; b++) {
+      const p = sp();
+      const groups = Array.from({ length: DEVNET_BLOCK }, (_, i) => {
+        const k = (b * DEVNET_BLOCK + i) % DEVNET_ESCROWS;
+        return [signLogicSigTransaction(makePaymentTxn({ sender: escrowAddrs[k]!, receiver: escrowAddrs[(k + 3) % DEVNET_ESCROWS]!, amount: BigInt(1000 + i), note: utf8(`n${b}:${i}`), suggestedParams: p }), escrows[k]!)];
+      });
+      const { rejected } = d.ledger.produceBlock(groups);
+      if (rejected.length) throw new Error(`load: ${rejected[0]!.error.message}`);
+    }
+    const loadS = (performance.now() - loadStart) / 1000;
+    // Only the loaded escrow payments: the genesis and funding transactions stay out of the count.
+    const minRound = d.ledger.latestRound - BigInt(DEVNET_TXNS / DEVNET_BLOCK) + 1n;
+    const url = new URL(d.query.url);
+    const query = new QueryClient({ url: d.query.url, token: d.query.token, retry: false });
+    const indexer = new algosdk.Indexer({ 'X-Indexer-API-Token': d.query.token }, `${url.protocol}//${url.hostname}`, Number(url.port));
+    const pageOurs = (prefetch: boolean) => medianMs(async () => {
+      let n = 0;
+      for await (const t of query.transactions({ minRound }, { pageSize: PAGE, prefetch })) {
+        sink = t;
+        n++;
+      }
+      if (n !== DEVNET_TXNS) throw new Error(`ours paged ${n} of ${DEVNET_TXNS}`);
+    }, 3);
+    const pagePeer = () => medianMs(async () => {
+      let n = 0;
+      let next: string | undefined;
+      for (;;) {
+        let req = indexer.searchForTransactions().minRound(minRound).limit(PAGE);
+        if (next) req = req.nextToken(next);
+        const page = await req.do();
+        for (const t of page.transactions) {
+          sink = t;
+          n++;
+        }
+        if (!page.nextToken || page.transactions.length === 0) break;
+        next = page.nextToken;
+      }
+      if (n !== DEVNET_TXNS) throw new Error(`algosdk paged ${n} of ${DEVNET_TXNS}`);
+    }, 3);
+    const out: BenchEntry[] = [];
+    const total = DEVNET_TXNS.toLocaleString('en-US');
+    const [ours, peer] = await alternating(() => pageOurs(false), pagePeer, 1);
+    out.push(latencyEntry(`devnet query service: page through ${total} txns (${PAGE}/page)`, 'ms', ours, peer, `${((DEVNET_TXNS / ours) * 1000).toFixed(0)} txn/s ours; server in the same process; ${total} loaded via the ledger in ${loadS.toFixed(1)} s`));
+    const [ahead, peer2] = await alternating(() => pageOurs(true), pagePeer, 1);
+    out.push(latencyEntry(`same, ours with one-page prefetch`, 'ms', ahead, peer2, `${((DEVNET_TXNS / ahead) * 1000).toFixed(0)} txn/s ours`));
+    await query.close();
+    return out;
+  } finally {
+    await d.stop();
+  }
+}
+
 const bench: BenchModule = {
   name: 'adapters',
-  description: 'HTTP adapters on keep-alive against local fake services, ours vs algosdk Algodv2/Indexer',
+  description: 'HTTP adapters on keep-alive against local fake services and the embedded devnet query service (100k txns), ours vs algosdk Algodv2/Indexer',
   async run(): Promise<BenchEntry[]> {
     const out: BenchEntry[] = [];
     const server = await startServer(TOTAL, PAGE);
@@ -185,6 +267,7 @@ const bench: BenchModule = {
     } finally {
       await server.stop();
     }
+    out.push(...(await devnetPaging()));
     return out;
   },
 };

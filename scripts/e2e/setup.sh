@@ -31,8 +31,9 @@ export PATH="$DIR/node/bin:$PATH"
 export npm_config_nodedir="$DIR/node"
 
 if [ ! -f node_modules/code-server/out/node/entry.js ] || [ ! -d node_modules/code-server/lib/vscode/node_modules ]; then
-  npm install --no-audit --no-fund "code-server@$CODE_SERVER_VERSION" >/dev/null 2>&1
-  # npm may skip install scripts; run them explicitly
+  # Install scripts run explicitly below: left to npm, argon2's script trips over a bin link that
+  # is not executable yet on some npm versions, and code-server's postinstall needs its own env.
+  npm install --no-audit --no-fund --ignore-scripts "code-server@$CODE_SERVER_VERSION" >/dev/null 2>&1
   (cd node_modules/argon2 && "$DIR/node_modules/.bin/node-gyp-build" >/dev/null 2>&1 || npx --yes node-gyp-build >/dev/null 2>&1) || true
   (cd node_modules/code-server && npm_config_user_agent="npm/$(npm --version) node/$(node --version) linux x64" sh ./postinstall.sh >/dev/null)
 fi
