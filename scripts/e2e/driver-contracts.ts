@@ -77,6 +77,18 @@ async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('Enter');
 }
 
+/**
+ * Shows the Problems panel. A click inside the webview leaves keyboard focus in its iframe, where
+ * the shortcut never reaches the workbench, so fall back to the command palette.
+ */
+async function openProblems(page: Page): Promise<void> {
+  const panel = page.locator('.markers-panel').first();
+  await page.keyboard.press('Control+Shift+M');
+  if (await panel.waitFor({ state: 'visible', timeout: 5_000 }).then(() => true, () => false)) return;
+  await runCommand(page, 'View: Focus Problems');
+  await panel.waitFor({ state: 'visible', timeout: 15_000 });
+}
+
 async function openFile(page: Page, name: string): Promise<void> {
   await page.keyboard.press('Control+P');
   await page.waitForSelector('.quick-input-widget input', { timeout: 30_000 });
@@ -169,7 +181,7 @@ async function main(): Promise<void> {
 
     // The failing line is marked in the editor: a diagnostic at the macro's use site.
     await frame.click('#failing-line');
-    await page.keyboard.press('Control+Shift+M');
+    await openProblems(page);
     const problem = page.locator('.markers-panel .monaco-list-row', { hasText: 'Simulation failed here' }).first();
     await problem.waitFor({ timeout: 30_000 });
     const problemText = (await problem.textContent()) ?? '';
