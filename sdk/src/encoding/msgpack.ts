@@ -53,6 +53,7 @@ export class MsgpackEncodeError extends ValidationError {}
 
 const UINT64_MAX = (1n << 64n) - 1n;
 const INT64_MIN = -(1n << 63n);
+const MAX_SAFE_BIGINT = BigInt(Number.MAX_SAFE_INTEGER);
 
 /**
  * The encoder writes into one reusable scratch buffer (encoding is synchronous and never
@@ -459,7 +460,8 @@ export interface DecodeOptions {
 /** msgpackr hands out bins as subarrays of its source; one upfront copy is cheaper than a copy per bin. */
 function source(bytes: Uint8Array, options: DecodeOptions): Uint8Array {
   if (options.copy === false) return plainView(bytes);
-  // Not bytes.slice(): on a Node Buffer that is a view, not a copy.
+  // A plain Uint8Array's slice skips the zero fill; a Node Buffer's slice is a view, not a copy.
+  if (bytes.constructor === Uint8Array) return bytes.slice();
   const copy = new Uint8Array(bytes.length);
   copy.set(bytes);
   return copy;
@@ -512,7 +514,7 @@ export function toUint64(value: unknown, what: string): bigint {
 /** Like {@link toUint64} but for small counts and indices that fit a JS number. */
 export function toSmallUint(value: unknown, what: string): number {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
-  if (typeof value === 'bigint' && value >= 0n && value <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(value);
+  if (typeof value === 'bigint' && value >= 0n && value <= MAX_SAFE_BIGINT) return Number(value);
   throw new DecodeError(`${what}: expected an unsigned integer, got ${describeDecoded(value)}`);
 }
 

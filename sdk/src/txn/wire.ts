@@ -289,15 +289,19 @@ function asAddress(v: unknown, path: string): Address {
   return new Address(asBytes(v, path, 32));
 }
 
+// Hoisted: bigint constants in an expression are rebuilt on every call.
+const TWO_POW_64 = 1n << 64n;
+const MAX_SAFE_BIGINT = BigInt(Number.MAX_SAFE_INTEGER);
+
 function asU64(v: unknown, path: string): bigint {
   if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return BigInt(v);
-  if (typeof v === 'bigint' && v >= 0n && v < 1n << 64n) return v;
+  if (typeof v === 'bigint' && v >= 0n && v < TWO_POW_64) return v;
   fail(path, `expected an unsigned integer, got ${describeDecoded(v)}`);
 }
 
 function asSmall(v: unknown, path: string): number {
   if (typeof v === 'number' && Number.isInteger(v) && v >= 0) return v;
-  if (typeof v === 'bigint' && v >= 0n && v <= BigInt(Number.MAX_SAFE_INTEGER)) return Number(v);
+  if (typeof v === 'bigint' && v >= 0n && v <= MAX_SAFE_BIGINT) return Number(v);
   fail(path, `expected an unsigned integer, got ${describeDecoded(v)}`);
 }
 
