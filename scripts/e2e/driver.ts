@@ -5,19 +5,10 @@
 //   E2E_DIR=.e2e node --import tsx scripts/e2e/driver.ts     (run.sh prepares everything first)
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { artifacts, chromiumPath, e2eDir, entry, freePort, node, vsix, waitForHttp } from './common.js';
 import { chromium, type Page } from 'playwright-core';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const e2eDir = resolve(process.env.E2E_DIR ?? join(root, '.e2e'));
-const csDir = join(e2eDir, 'code-server');
-const node = join(csDir, 'node/bin/node');
-const entry = join(csDir, 'node_modules/code-server/out/node/entry.js');
-const artifacts = join(e2eDir, 'artifacts');
-const vsix = join(root, 'dist/tealworks.vsix');
-const chromiumPath = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
 /** The use on line 7 expands to an unknown opcode defined on line 3. */
 export const SAMPLE = [
@@ -35,31 +26,6 @@ const USE_LINE = 7;
 
 function log(message: string): void {
   console.log(`e2e: ${message}`);
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((res, rej) => {
-    const srv = createServer();
-    srv.once('error', rej);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => res(port));
-    });
-  });
-}
-
-async function waitForHttp(url: string, ms: number): Promise<void> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    try {
-      const r = await fetch(url);
-      if (r.status < 500) return;
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`code-server did not answer at ${url}`);
 }
 
 async function shot(page: Page, name: string): Promise<string> {
