@@ -151,9 +151,11 @@ function recentConfirmed(node: NodeContext, txid: string) {
 }
 
 function pendingList(node: NodeContext, max: number | undefined, address?: string): V1Json {
-  const all = node.pool.pending().filter((e) => address === undefined || involves(e.stxn.txn, address));
+  const pool = node.pool.pending();
+  const all = pool.filter((e) => address === undefined || involves(e.stxn.txn, address));
   const shown = max ? all.slice(0, max) : all;
-  return { truncatedTxns: { transactions: shown.map((e) => transactionView(e.stxn, { txid: e.txid })) }, totalTxns: BigInt(all.length) };
+  // node-service.md: totalTxns is the total in the pool, also on the per-account listing.
+  return { truncatedTxns: { transactions: shown.map((e) => transactionView(e.stxn, { txid: e.txid })) }, totalTxns: BigInt(pool.length) };
 }
 
 const NOT_FOUND_TXN = "couldn't find the required transaction in the required range";

@@ -313,10 +313,14 @@ export function queryRouter(index: QueryIndex, version = QUERY_SERVICE_VERSION):
     let order: readonly string[];
     if (assetId !== undefined) order = index.state.holderOrder.get(assetId) ?? [];
     else if (appId !== undefined) {
-      const set = new Set(index.state.optedIn.get(appId) ?? []);
       const app = index.state.apps.get(appId);
-      if (app) set.add(toHex(app.creator));
-      order = [...set].sort();
+      // A deleted application (at the asked round) lists no accounts unless include-all.
+      if (!app || (!includeAll && app.history.at(round) === undefined)) order = [];
+      else {
+        const set = new Set(index.state.optedIn.get(appId) ?? []);
+        set.add(toHex(app.creator));
+        order = [...set].sort();
+      }
     } else if (auth) order = [...(index.state.byAuth.get(toHex(auth)) ?? [])].sort();
     else order = index.state.accountOrder;
     const out: Json[] = [];

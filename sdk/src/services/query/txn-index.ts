@@ -261,6 +261,8 @@ export class TxnIndex {
     }
     if (t.rekeyTo) this.#misc.add('rekey', seq);
     if (e.sigType) this.#misc.add(e.sigType, seq);
+    // An address filter without a role matches every account the transaction names.
+    for (const a of referencedAccounts(t, e.confirmed?.stxn.authAddress)) this.#any.add(addressKey(a.publicKey), seq);
   }
 
   #addReceiver(b: Uint8Array, seq: number): void {
@@ -392,7 +394,7 @@ export class TxnIndex {
       if (f.currencyGreaterThan !== undefined && !(amount > f.currencyGreaterThan)) return false;
       if (f.currencyLessThan !== undefined && !(amount < f.currencyLessThan)) return false;
     }
-    if (f.address && !addressMatches(t, f.address, f.role, f.excludeCloseTo ?? false)) return false;
+    if (f.address && !addressMatches(t, f.address, f.role, f.excludeCloseTo ?? false, e.root === e.seq ? e.confirmed?.stxn.authAddress : undefined)) return false;
     return true;
   }
 
@@ -477,7 +479,7 @@ export class TxnIndex {
   }
 }
 
-function addressMatches(t: Transaction, addr: Uint8Array, role: AddressRole | undefined, excludeCloseTo: boolean): boolean {
+function addressMatches(t: Transaction, addr: Uint8Array, role: AddressRole | undefined, excludeCloseTo: boolean, authAddr?: { publicKey: Uint8Array }): boolean {
   const eq = (a: { publicKey: Uint8Array } | undefined) => a !== undefined && bytesEqual(a.publicKey, addr);
   const sender = () => eq(t.sender) || eq(t.assetTransfer?.assetSender);
   const receiver = () => eq(t.payment?.receiver) || eq(t.assetTransfer?.receiver);
@@ -491,6 +493,25 @@ function addressMatches(t: Transaction, addr: Uint8Array, role: AddressRole | un
     case 'freeze-target':
       return freeze();
     default:
-      return sender() || receiver() || close() || freeze();
+      return sender() || receiver() || close() || freeze() || referencedAccounts(t, authAddr).some(eq);
   }
+}
+
+/**
+ * Accounts a transaction names beyond its sender, receiver, close-to and freeze target: the
+ * rekey-to address, the authorizing address (the signer of a rekeyed sender; root transactions
+ * only), the accounts an application call references (`apat` and address entries of the access
+ * list) and the addresses an asset configuration sets (manager, reserve, freeze, clawback).
+ */
+function referencedAccounts(t: Transaction, authAddr: { publicKey: Uint8Array } | undefined): { publicKey: Uint8Array }[] {
+  const out: { publicKey: Uint8Array }[] = [];
+  if (t.rekeyTo) out.push(t.rekeyTo);
+  if (authAddr) out.push(authAddr);
+  if (t.appCall) {
+    out.push(...t.appCall.accounts);
+    for (const r of t.appCall.access) if (r.kind === 'address') out.push(r.address);
+  }
+  const p = t.assetConfig?.params;
+  if (p) for (const a of [p.manager, p.reserve, p.freeze, p.clawback]) if (a) out.push(a);
+  return out;
 }
