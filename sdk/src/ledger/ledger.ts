@@ -260,7 +260,7 @@ export class Ledger {
     timestamp: bigint,
     options: EvalOptions,
     rejected?: { index: number; error: LedgerRejection }[],
-    replay?: { expectedHash: Uint8Array },
+    replay?: { expectedHash: Uint8Array; journal?: boolean },
   ): Block {
     const st = this.state;
     const round = this.latestRound + 1n;
@@ -314,7 +314,7 @@ export class Ledger {
       st.rollback(blockMark);
       throw new LedgerStoreError(`journal replay of round ${round} produced a different block (expected ${toHex(replay.expectedHash)}, got ${toHex(block.hash)})`);
     }
-    if (this.store && !replay) {
+    if (this.store && (!replay || replay.journal)) {
       const record = encodeMsgpack({
         b: encodeBlock(block),
         g: acceptedGroups.map((g) => g.map(encodeSignedTransaction)),
@@ -343,7 +343,7 @@ export class Ledger {
     this.committedAt = Date.now();
     const old = round - BigInt(this.deltaWindow);
     this.deltas.delete(old);
-    if (!replay && this.store && this.snapshotInterval > 0 && round - this.lastSnapshotRound >= BigInt(this.snapshotInterval)) this.snapshot();
+    if ((!replay || replay.journal) && this.store && this.snapshotInterval > 0 && round - this.lastSnapshotRound >= BigInt(this.snapshotInterval)) this.snapshot();
     // The block is committed whatever a listener does; a failing listener must not undo that
     // for the submitter or starve the listeners after it.
     for (const l of this.listeners) {
@@ -354,6 +354,45 @@ export class Ledger {
       }
     }
     return block;
+  }
+
+  /**
+   * Applies a block another node of the same chain committed (follower mode): its transaction
+   * groups are evaluated again (signatures are not re-checked) with the block's timestamp, and the
+   * result must hash to the same header. Throws `LedgerStoreError` (and changes nothing) when the
+   * block is not the next round, does not extend this chain, or evaluates differently.
+   */
+  applyBlock(block: Block): Block {
+    const round = this.latestRound + 1n;
+    if (block.header.round !== round) throw new LedgerStoreError(`block of round ${block.header.round} cannot follow round ${this.latestRound}`);
+    if (toHex(block.header.genesisHash) !== toHex(this.genesisHash)) throw new LedgerStoreError(`block of round ${round} belongs to another chain (genesis hash mismatch)`);
+    if (toHex(block.header.prev) !== toHex(this.latestBlock.hash)) throw new LedgerStoreError(`block of round ${round} does not extend this chain (previous block hash mismatch)`);
+    const groups: SignedTransaction[][] = [];
+    let key: string | undefined;
+    for (const t of block.txns) {
+      const g = t.stxn.txn.group;
+      const k = g && g.some((b) => b !== 0) ? toHex(g) : undefined;
+      if (k !== undefined && k === key) groups[groups.length - 1]!.push(t.stxn);
+      else groups.push([t.stxn]);
+      key = k;
+    }
+    try {
+      return this.commitBlock(groups, block.header.timestamp, {}, undefined, { expectedHash: block.hash, journal: true });
+    } catch (e) {
+      if (e instanceof LedgerStoreError) throw e;
+      throw new LedgerStoreError(`block of round ${round} does not apply to this ledger: ${(e as Error).message}`, { cause: e });
+    }
+  }
+
+  /**
+   * The genesis this ledger was made from, in the node's `/genesis` shape (alloc in genesis order,
+   * the fee sink and rewards pool last), enough for another ledger to rebuild the same chain.
+   */
+  genesis(): { alloc: { addr: string; comment: string; state: { algo: bigint } }[]; fees: string; id: string; network: string; proto: string; rwd: string; timestamp: bigint; devmode: boolean } {
+    const special = this.config.specialAccountBalance ?? this.params.minBalance;
+    const alloc = (this.config.genesisAccounts ?? []).map((g) => ({ addr: new Address(addressBytes(g.address)).toString(), comment: '', state: { algo: g.amount } }));
+    alloc.push({ addr: new Address(this.feeSink).toString(), comment: 'FeeSink', state: { algo: special } }, { addr: new Address(this.rewardsPool).toString(), comment: 'RewardsPool', state: { algo: special } });
+    return { alloc, fees: new Address(this.feeSink).toString(), id: this.genesisId, network: 'tealworks-devnet', proto: this.params.protocol, rwd: new Address(this.rewardsPool).toString(), timestamp: this.blocks[0]!.header.timestamp, devmode: true };
   }
 
   // ---- simulate support ---------------------------------------------------------------------

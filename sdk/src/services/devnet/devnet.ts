@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { TealworksError, ValidationError } from '../../errors.js';
+import { toBase64 } from '../../encoding/base64.js';
 import { Ledger } from '../../ledger/ledger.js';
 import { FileLedgerStore } from '../../ledger/persistence.js';
 import { KeyManager } from '../kmd/key-manager.js';
@@ -11,6 +12,9 @@ import type { RunningService } from '../http/server.js';
 import type { RequestLogHook } from '../http/types.js';
 import { startNodeService, type RunningNodeService } from '../node/service.js';
 import { startQueryService } from '../query/index.js';
+import { FollowSource } from '../node/follower-source.js';
+import { FollowerSync } from '../node/follower-sync.js';
+import { parseEndpointAddress, readNodeConfig, validateNodeConfig, type NodeConfig } from './config.js';
 
 export const DEFAULT_WALLET_NAME = 'unencrypted-default-wallet';
 export const DEFAULT_WALLET_PASSWORD = '';
@@ -51,7 +55,20 @@ export interface DevnetOptions {
    * and have no shutdown logic of their own. The `tealworks devnet` command handles signals itself.
    */
   stopOnSignals?: boolean;
+  /**
+   * Follow another node's chain (follower mode): its node service address and API token. The
+   * devnet rebuilds the source's genesis, fetches and applies its blocks, refuses transactions,
+   * and starts paused at sync round 0.
+   */
+  follow?: { url: string; token?: string };
+  /** Node settings (the node's `config.json` key names); merged over the data directory's `config.json`. */
+  nodeConfig?: NodeConfig;
+  /** Failures of a follower's block fetching (retried unless `fatal`). Default: ignored. */
+  onFollowerError?: (error: Error, fatal: boolean) => void;
 }
+
+/** Blocks every this many ms when `DevMode` is false and no interval is given. */
+export const DEFAULT_NON_DEV_BLOCK_INTERVAL_MS = 3000;
 
 export interface ServiceEndpoint {
   url: string;
@@ -75,6 +92,10 @@ export interface RunningDevnet {
   genesisId: string;
   ledger: Ledger;
   keyManager: KeyManager;
+  /** The node settings in effect (data directory's `config.json` merged with `nodeConfig`). */
+  config: NodeConfig;
+  /** A follower's block fetching (status, waiting for a round); undefined on a regular devnet. */
+  follower: FollowerSync | undefined;
   /** Closes the three services, flushes the ledger snapshot and the wallets. Idempotent. */
   stop(): Promise<void>;
 }
@@ -145,6 +166,7 @@ export function isLoopback(host: string): boolean {
  */
 export async function startDevnet(options: DevnetOptions = {}): Promise<RunningDevnet> {
   const host = options.host ?? '127.0.0.1';
+  let nodeHost = host;
   const ports = { node: checkPort('node', options.ports?.node), query: checkPort('query', options.ports?.query), kmd: checkPort('kmd', options.ports?.kmd) };
   if (options.accounts !== undefined && (!Number.isInteger(options.accounts) || options.accounts < 0 || options.accounts > 1000)) {
     throw new ValidationError(`accounts must be an integer in 0..1000, got ${options.accounts}`);
@@ -153,6 +175,22 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
   if (funds <= 0n) throw new ValidationError('accountFunds must be positive');
   const dir = options.dataDir && !options.inMemory ? resolve(options.dataDir) : undefined;
   if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Settings: config.json (node key names) with the caller's on top; explicit options win over both.
+  const config: NodeConfig = { ...(dir ? readNodeConfig(dir) : {}), ...(options.nodeConfig ? validateNodeConfig(options.nodeConfig, 'nodeConfig') : {}) };
+  if (config.EndpointAddress !== undefined) {
+    const ep = parseEndpointAddress(config.EndpointAddress);
+    if (options.ports?.node === undefined) ports.node = ep.port;
+    if (options.host === undefined && ep.host !== undefined) nodeHost = ep.host;
+  }
+  const followMode = options.follow !== undefined || config.EnableFollowMode === true;
+  if (followMode && !options.follow) {
+    throw new DevnetConfigError(`EnableFollowMode is set${dir ? ` in ${join(dir, 'config.json')}` : ''} but no source to follow was given: start with --follow URL (the source node's address)`);
+  }
+  if (followMode && options.blockIntervalMs) throw new DevnetConfigError('a follower makes no blocks of its own: --block-interval does not apply with --follow');
+  const blockIntervalMs = followMode ? 0 : (options.blockIntervalMs ?? (config.DevMode === false ? DEFAULT_NON_DEV_BLOCK_INTERVAL_MS : 0));
+  const source = options.follow ? new FollowSource({ url: options.follow.url, ...(options.follow.token ? { token: options.follow.token } : {}) }) : undefined;
+  // Before anything is created: a source that cannot be read fails the start cleanly.
+  const sourceGenesis = source ? await source.genesis() : undefined;
 
   const genesisPath = dir ? join(dir, 'genesis.json') : undefined;
   if (dir && options.reset) {
@@ -168,9 +206,13 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
   const started: RunningService[] = [];
   let ledger: Ledger | undefined;
   try {
-    const stored = genesisPath ? readJson<GenesisRecord>(genesisPath, 'the genesis record') : undefined;
+    const stored = genesisPath && !sourceGenesis ? readJson<GenesisRecord>(genesisPath, 'the genesis record') : undefined;
     let genesis: { address: string; amount: bigint }[];
-    if (stored) {
+    if (sourceGenesis) {
+      // A follower's chain is the source's: its genesis comes from there, its wallet holds no keys of it.
+      genesis = (sourceGenesis.ledgerConfig.genesisAccounts ?? []).map((g) => ({ address: String(g.address), amount: g.amount }));
+      await keyManager.ensureWallet({ name: DEFAULT_WALLET_NAME, password: DEFAULT_WALLET_PASSWORD, keyCount: 0 });
+    } else if (stored) {
       genesis = stored.accounts.map((a) => ({ address: a.address, amount: BigInt(a.amount) }));
       if (options.accounts !== undefined && options.accounts !== genesis.length) {
         throw new DevnetConfigError(`the data directory's chain was created with ${genesis.length} funded accounts, not ${options.accounts}; start with --reset to make a new chain`);
@@ -188,24 +230,38 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
     }
 
     ledger = new Ledger({
-      genesisAccounts: genesis,
+      ...(sourceGenesis ? sourceGenesis.ledgerConfig : { genesisAccounts: genesis }),
       ...(dir ? { store: new FileLedgerStore(join(dir, 'ledger')) } : {}),
     });
+    if (sourceGenesis && toBase64(ledger.genesisHash) !== toBase64(sourceGenesis.genesisHash)) {
+      throw new DevnetConfigError(`the follow source's genesis does not rebuild its chain (genesis hash ${toBase64(sourceGenesis.genesisHash)}, rebuilt ${toBase64(ledger.genesisHash)}): only a tealworks devnet's chain can be followed`);
+    }
+    const lookback = config.MaxAcctLookback;
 
     const serveOpts = { host, ...(options.log ? { log: options.log } : {}) };
     const node: RunningNodeService = await startNodeService({
       ...serveOpts,
+      host: nodeHost,
       port: ports.node,
       ledger,
       apiToken: tokens.node,
-      ...(options.blockIntervalMs ? { blockIntervalMs: options.blockIntervalMs } : {}),
+      ...(blockIntervalMs ? { blockIntervalMs } : {}),
       ownsLedger: true,
+      ...(config.DisableAPIAuth ? { disableApiAuth: true } : {}),
+      follower: {
+        enabled: followMode,
+        ...(lookback ? { lookback } : {}),
+        // Rule 1 for a fresh follower; one restarted on a kept ledger is paused where it stopped.
+        ...(followMode && ledger.latestRound > 0n ? { initialSyncRound: ledger.latestRound >= BigInt(lookback ?? 64) ? ledger.latestRound - BigInt(lookback ?? 64) + 1n : 0n } : {}),
+      },
     });
     started.push(node);
     const query = await startQueryService({ ...serveOpts, port: ports.query, ledger, token: tokens.query });
     started.push(query);
     const kmd: RunningKeyManager = await startKeyManagerService({ ...serveOpts, port: ports.kmd, keyManager, apiToken: tokens.kmd, ownsKeyManager: true });
     started.push(kmd);
+    const sync = source ? new FollowerSync(ledger, node.follower, source, { ...(config.CatchupParallelBlocks ? { parallelBlocks: config.CatchupParallelBlocks } : {}), ...(options.onFollowerError ? { onError: options.onFollowerError } : {}) }) : undefined;
+    sync?.start();
 
     let stopping: Promise<void> | undefined;
     const onSignal = () => void stop();
@@ -214,6 +270,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
       stopping ??= (async () => {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
+        await sync?.stop();
         await Promise.allSettled([query.close(), kmd.close()]);
         await node.close();
       })();
@@ -233,6 +290,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
       genesisId: ledger.genesisId,
       ledger,
       keyManager,
+      config,
+      follower: sync,
       stop,
     };
   } catch (e) {

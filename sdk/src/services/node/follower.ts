@@ -10,7 +10,12 @@ export interface FollowerOptions {
   lookback?: number;
   /** Upper bound on deltas kept while the follower is paused far behind the devnet. */
   maxRetained?: number;
+  /** Sync round at start (default 0, rule 1; a follower restarted on a kept ledger starts where it stopped). */
+  initialSyncRound?: bigint;
 }
+
+/** Body of the follower operations on a node that is not a follower (the node registers them only in follower mode). */
+export const NOT_A_FOLLOWER = 'Not Found: the node is not in follower mode (start it with EnableFollowMode: true in config.json, or tealworks devnet --follow URL)';
 
 const DEFAULT_LOOKBACK = 64;
 const DEFAULT_MAX_RETAINED = 10_000;
@@ -21,9 +26,12 @@ const DEFAULT_MAX_RETAINED = 10_000;
  * paused, so the follower keeps the deltas of every round from its sync round on (the blocks it
  * would fetch later) and exposes only those inside the window.
  *
- * On a node that is not a follower there is no sync round: setting or deleting one does nothing,
- * reading it fails with 404 (protocol.md §7.1), and deltas are served for the last `lookback`
- * rounds, as a node holds them in memory.
+ * On a node that is not a follower the sync-round operations do not exist (404, as the node
+ * registers them only in follower mode), and deltas are served for the last `lookback` rounds, as
+ * a node holds them in memory.
+ *
+ * At sync round 0 the window starts at the genesis round, which changed nothing: its delta is
+ * empty (no accounts, no creatables, the genesis header and totals), not a failure.
  */
 export class FollowerState {
   readonly enabled: boolean;
@@ -34,6 +42,7 @@ export class FollowerState {
   /** undefined: no sync round (the node syncs to the latest round). */
   #syncRound: bigint | undefined;
   readonly #unsubscribe: () => void;
+  readonly #genesisTotals: { totalMoney: bigint; onlineMoney: bigint; notParticipatingMoney: bigint } | undefined;
   /** Called after the sync round changes (waiters on the fetched round wake up). */
   onChange: (() => void) | undefined;
 
@@ -45,7 +54,8 @@ export class FollowerState {
     this.lookback = BigInt(lb);
     this.#maxRetained = options.maxRetained ?? DEFAULT_MAX_RETAINED;
     // Rule 1: a freshly started follower is paused at sync round 0.
-    this.#syncRound = this.enabled ? 0n : undefined;
+    this.#syncRound = this.enabled ? (options.initialSyncRound ?? 0n) : undefined;
+    this.#genesisTotals = ledger.latestRound === 0n ? ledger.supply() : undefined;
     // Deltas the ledger still holds for rounds committed before we started.
     const first = ledger.latestRound > this.lookback ? ledger.latestRound - this.lookback + 1n : 1n;
     for (let r = first; r <= ledger.latestRound; r++) {
@@ -86,7 +96,7 @@ export class FollowerState {
   }
 
   setSyncRound(round: bigint): void {
-    if (!this.enabled) return;
+    if (!this.enabled) throw new NotFoundError(NOT_A_FOLLOWER);
     // The node cannot un-fetch blocks: a window that ends before what it already holds is refused.
     if (round + this.lookback - 1n < this.fetchedRound) throw new BadRequestError('failed to set sync round on the ledger');
     this.#syncRound = round;
@@ -95,18 +105,21 @@ export class FollowerState {
   }
 
   unsetSyncRound(): void {
-    if (!this.enabled) return;
+    if (!this.enabled) throw new NotFoundError(NOT_A_FOLLOWER);
     this.#syncRound = undefined;
     this.#prune();
     this.onChange?.();
   }
 
   getSyncRound(): bigint {
+    if (!this.enabled) throw new NotFoundError(NOT_A_FOLLOWER);
     if (this.#syncRound === undefined) throw new NotFoundError('failed retrieving sync round from ledger');
     return this.#syncRound;
   }
 
   delta(round: bigint): DeltaTree {
+    // Rule 3 with R = 0: the window's first round is the genesis round, whose delta is empty.
+    if (round === 0n && this.#syncRound === 0n) return this.#genesisDelta();
     const w = this.window();
     const d = this.#deltas.get(round);
     if (!w || round < w.first || round > w.last || d === undefined) {
@@ -120,6 +133,14 @@ export class FollowerState {
       throw new NotFoundError(`failed retrieving State Delta: ${why}`);
     }
     return d;
+  }
+
+  #genesisDelta(): DeltaTree {
+    const block = this.#ledger.block(0n);
+    const s = this.#genesisTotals ?? this.#ledger.supply();
+    const totals = this.#genesisTotals ?? { totalMoney: s.totalMoney, onlineMoney: 0n, notParticipatingMoney: 0n };
+    const empty: RoundDelta = { round: 0n, block, accounts: [], assetParams: [], appParams: [], holdings: [], locals: [], kv: [], txids: [], totals };
+    return buildStateDelta(empty, block.header.timestamp);
   }
 
   #remember(delta: RoundDelta): void {

@@ -6,3 +6,6 @@ export { MetricsRegistry, type MetricType } from './metrics.js';
 export { buildStateDelta, deltaToJsonValue, deltaToMsgpack, type DeltaTree } from './state-delta.js';
 export { decodeSimulateRequest, simulateResponseToWire, responseFormat, type ResponseFormat } from './simulate-wire.js';
 export { accountView, assetParamsView, blockView, transactionView, confirmedView, involves, type V1Json } from './v1-views.js';
+export { NOT_A_FOLLOWER } from './follower.js';
+export { FollowSource, FollowSourceError, type FollowSourceOptions, type SourceGenesis } from './follower-source.js';
+export { FollowerSync, type FollowerSyncOptions, type FollowerSyncStatus } from './follower-sync.js';

@@ -409,14 +409,20 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
     },
   },
   {
+    number: 0, operationId: 'GetGenesis', method: 'GET', path: '/genesis',
+    summary: "The genesis this node's chain was made from (alloc, fee sink, rewards pool, timestamp): what a follower needs to rebuild the same chain.",
+    params: [], produces: JSON_ONLY, responses: { '200': 'the genesis document', default: 'Unknown Error' }, public: true,
+    handler: (_ctx, node) => textReply(stringifyJson(node.ledger.genesis(), { indent: 2 }) + '\n', 200, 'application/json'),
+  },
+  {
     number: 21, operationId: 'GetSyncRound', method: 'GET', path: '/v2/ledger/sync', summary: 'The current sync round (follower mode).',
-    params: [], produces: JSON_ONLY, responses: { '200': '{"round": n}', '400': 'Bad Request', ...AUTH_RESPONSES, '404': 'no sync round is set', default: 'Unknown Error' },
+    params: [], produces: JSON_ONLY, responses: { '200': '{"round": n}', '400': 'Bad Request', ...AUTH_RESPONSES, '404': 'no sync round is set, or not a follower', default: 'Unknown Error' },
     handler: (_ctx, node) => jsonReply({ round: node.follower.getSyncRound() }),
   },
   {
-    number: 22, operationId: 'SetSyncRound', method: 'POST', path: '/v2/ledger/sync/{round}', summary: 'Sets the sync round (follower mode; a no-op on other nodes).',
+    number: 22, operationId: 'SetSyncRound', method: 'POST', path: '/v2/ledger/sync/{round}', summary: 'Sets the sync round (follower mode only; 404 on other nodes).',
     params: [{ name: 'round', in: 'path', type: 'integer', format: 'int64', required: true, description: 'The round to sync to' }],
-    produces: JSON_ONLY, responses: { '200': 'sync round set', '400': 'Bad Request', ...AUTH_RESPONSES, default: 'Unknown Error' },
+    produces: JSON_ONLY, responses: { '200': 'sync round set', '400': 'Bad Request', ...AUTH_RESPONSES, '404': 'not a follower', default: 'Unknown Error' },
     handler: (ctx, node) => {
       node.follower.setSyncRound(roundParam(ctx));
       return emptyReply(200);
@@ -424,7 +430,7 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
   },
   {
     number: 23, operationId: 'UnsetSyncRound', method: 'DELETE', path: '/v2/ledger/sync', summary: 'Removes the sync round: the node follows the latest round (follower mode).',
-    params: [], produces: JSON_ONLY, responses: { '200': 'sync round removed', ...AUTH_RESPONSES, default: 'Unknown Error' },
+    params: [], produces: JSON_ONLY, responses: { '200': 'sync round removed', ...AUTH_RESPONSES, '404': 'not a follower', default: 'Unknown Error' },
     handler: (_ctx, node) => {
       node.follower.unsetSyncRound();
       return emptyReply(200);

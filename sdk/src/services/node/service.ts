@@ -21,6 +21,8 @@ export interface NodeServiceOptions extends PoolOptions {
   maxBodyBytes?: number;
   /** Close the ledger (flushing its snapshot) when the service closes. */
   ownsLedger?: boolean;
+  /** Serve without checking the API token (the node's `DisableAPIAuth`). */
+  disableApiAuth?: boolean;
 }
 
 export const DEFAULT_BUILD: BuildInfo = { major: 0, minor: 1, buildNumber: 0, branch: 'main', channel: 'dev', commitHash: '' };
@@ -39,7 +41,7 @@ export interface NodeServiceParts {
 export function nodeService(options: NodeServiceOptions): NodeServiceParts {
   const { ledger } = options;
   const pool = new TransactionPool(ledger, options);
-  const follower = new FollowerState(ledger, { enabled: options.follower?.enabled ?? false, ...(options.follower?.lookback ? { lookback: options.follower.lookback } : {}), ...(options.follower?.maxRetained ? { maxRetained: options.follower.maxRetained } : {}) });
+  const follower = new FollowerState(ledger, { enabled: options.follower?.enabled ?? false, ...(options.follower?.lookback ? { lookback: options.follower.lookback } : {}), ...(options.follower?.maxRetained ? { maxRetained: options.follower.maxRetained } : {}), ...(options.follower?.initialSyncRound !== undefined ? { initialSyncRound: options.follower.initialSyncRound } : {}) });
   const metrics = options.metrics === false ? undefined : new MetricsRegistry();
   const startedAt = Date.now();
   let lastBlockAt = startedAt;
@@ -101,7 +103,7 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
     name: 'node',
     router: nodeRouter(node),
     errors: nodeServiceErrors,
-    auth: { header: NODE_SERVICE_TOKEN_HEADER, tokens: [options.apiToken] },
+    ...(options.disableApiAuth ? {} : { auth: { header: NODE_SERVICE_TOKEN_HEADER, tokens: [options.apiToken] } }),
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     onClose: () => {
       pool.stop();

@@ -10,6 +10,7 @@ import { NodeServiceAdapter } from '../../../../sdk/src/adapters/node/node-servi
 import { assemble } from '../../../../sdk/src/teal/index.js';
 import { makeAppCreateTxn, makeAssetCreateTxn } from '../../../../sdk/src/txn/builders.js';
 import { ALGO, group, startNode, TOKEN, type Node } from './helpers.js';
+import { NOT_A_FOLLOWER } from '../../../../sdk/src/services/node/follower.js';
 
 describe('node service: simulate (POST /v2/transactions/simulate)', function () {
   let node: Node;
@@ -196,15 +197,14 @@ describe('node service: simulate (POST /v2/transactions/simulate)', function () 
 });
 
 describe('node service: follower operations (/v2/ledger/sync, /v2/deltas)', function () {
-  it('on a regular node: no sync round (404), set/delete are no-ops, deltas for recent rounds', async () => {
+  it('on a regular node: the sync-round operations are 404 (follower mode only), deltas for recent rounds', async () => {
     const node = await startNode({ accounts: 2 });
     try {
-      const g = await node.call('GET', '/v2/ledger/sync');
-      assert.equal(g.status, 404);
-      assert.equal(g.text, 'failed retrieving sync round from ledger');
-      assert.equal((await node.call('POST', '/v2/ledger/sync/5')).status, 200);
-      assert.equal((await node.call('GET', '/v2/ledger/sync')).status, 404);
-      assert.equal((await node.call('DELETE', '/v2/ledger/sync')).status, 200);
+      for (const [method, path] of [['GET', '/v2/ledger/sync'], ['POST', '/v2/ledger/sync/5'], ['DELETE', '/v2/ledger/sync']] as const) {
+        const r = await node.call(method, path);
+        assert.equal(r.status, 404, `${method} ${path}`);
+        assert.equal(r.text, NOT_A_FOLLOWER);
+      }
       const stx = node.sign(node.pay(0, 1, 3n * ALGO));
       await node.submit([stx]);
       const d = await node.call('GET', '/v2/deltas/1');

@@ -1,0 +1,173 @@
+import { request } from 'undici';
+import { TealworksError } from '../../errors.js';
+import { fromBase64 } from '../../encoding/base64.js';
+import { parseJson } from '../../encoding/json.js';
+import { decodeMsgpack, encodeMsgpack, type MsgpackValue } from '../../encoding/msgpack.js';
+import { decodeBlock, type Block } from '../../ledger/block.js';
+import type { LedgerConfig } from '../../ledger/ledger.js';
+
+/** The source node cannot be read, or serves something a follower cannot use. */
+export class FollowSourceError extends TealworksError {}
+
+/** Where a follower gets its blocks: a devnet's node service (`/v1`) or any node serving `/v2/blocks`. */
+export interface FollowSourceOptions {
+  /** Base address of the source node (`http://127.0.0.1:4001`). */
+  url: string;
+  /** API token of the source, sent as `X-Node-API-Token` and `X-Algo-API-Token`. */
+  token?: string;
+  /** Per-request time limit (default 30 s; block waits use the source's own limit plus this). */
+  timeoutMs?: number;
+}
+
+/** What the follower learns about the source's chain before it can build its own ledger. */
+export interface SourceGenesis {
+  genesisId: string;
+  genesisHash: Uint8Array;
+  /** Ledger settings that rebuild the source's genesis block. */
+  ledgerConfig: Pick<LedgerConfig, 'genesisId' | 'genesisAccounts' | 'feeSink' | 'rewardsPool' | 'specialAccountBalance' | 'genesisTimestamp'>;
+}
+
+interface GenesisDoc {
+  alloc?: { addr?: unknown; state?: { algo?: unknown } }[];
+  fees?: unknown;
+  rwd?: unknown;
+  id?: unknown;
+  timestamp?: unknown;
+}
+
+const toBig = (v: unknown, what: string): bigint => {
+  if (typeof v === 'bigint' && v >= 0n) return v;
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v >= 0) return BigInt(v);
+  throw new FollowSourceError(`the source's genesis has an invalid ${what}: ${String(v)}`);
+};
+
+/**
+ * HTTP client of the source node: its genesis, its latest round, waiting for its next block, and
+ * raw blocks. Speaks our node service's `/v1` API when the source lists it in `/versions`, and
+ * the node's `/v2` API otherwise (`/v2/status`, `/v2/blocks/{round}?format=msgpack`).
+ */
+export class FollowSource {
+  readonly url: string;
+  readonly #token: string | undefined;
+  readonly #timeoutMs: number;
+  #api: 'v1' | 'v2' | undefined;
+
+  constructor(options: FollowSourceOptions) {
+    let u: URL;
+    try {
+      u = new URL(options.url);
+    } catch {
+      throw new FollowSourceError(`the follow source "${options.url}" is not a URL; give the source node's address, e.g. http://127.0.0.1:4001`);
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new FollowSourceError(`the follow source must be an http(s) URL, got ${u.protocol}`);
+    this.url = options.url.replace(/\/+$/, '');
+    this.#token = options.token;
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+  }
+
+  async #get(path: string, signal?: AbortSignal, extraMs = 0): Promise<{ status: number; body: Uint8Array }> {
+    const headers: Record<string, string> = {};
+    if (this.#token) {
+      headers['X-Node-API-Token'] = this.#token;
+      headers['X-Algo-API-Token'] = this.#token;
+    }
+    try {
+      const res = await request(`${this.url}${path}`, {
+        headers,
+        headersTimeout: this.#timeoutMs + extraMs,
+        bodyTimeout: this.#timeoutMs + extraMs,
+        ...(signal ? { signal } : {}),
+      });
+      const body = new Uint8Array(await res.body.arrayBuffer());
+      return { status: res.statusCode, body };
+    } catch (e) {
+      if (signal?.aborted) throw e;
+      throw new FollowSourceError(`cannot reach the follow source ${this.url}: ${(e as Error).message}`, { cause: e });
+    }
+  }
+
+  async #json(path: string, signal?: AbortSignal, extraMs = 0): Promise<Record<string, unknown>> {
+    const r = await this.#get(path, signal, extraMs);
+    const text = new TextDecoder().decode(r.body);
+    if (r.status === 401) throw new FollowSourceError(`the follow source ${this.url} refused the API token (401); pass its node token`);
+    if (r.status !== 200) throw new FollowSourceError(`the follow source answered ${r.status} to GET ${path}: ${text.slice(0, 200)}`);
+    try {
+      return parseJson(text, { bigint: 'auto' }) as Record<string, unknown>;
+    } catch {
+      throw new FollowSourceError(`the follow source answered GET ${path} with something other than JSON`);
+    }
+  }
+
+  /** Which API the source speaks (from `/versions`). */
+  async api(): Promise<'v1' | 'v2'> {
+    if (!this.#api) {
+      const v = await this.#json('/versions');
+      const versions = Array.isArray(v.versions) ? v.versions : [];
+      this.#api = versions.includes('v1') ? 'v1' : 'v2';
+    }
+    return this.#api;
+  }
+
+  /** The source's genesis (`/genesis`), checked against the hash it reports in `/versions`. */
+  async genesis(): Promise<SourceGenesis> {
+    const v = await this.#json('/versions');
+    const id = v.genesis_id;
+    const hashText = v.genesis_hash_b64;
+    if (typeof id !== 'string' || typeof hashText !== 'string') throw new FollowSourceError(`the follow source ${this.url} does not report its genesis in /versions`);
+    const doc = (await this.#json('/genesis')) as GenesisDoc;
+    const fees = typeof doc.fees === 'string' ? doc.fees : undefined;
+    const rwd = typeof doc.rwd === 'string' ? doc.rwd : undefined;
+    if (!fees || !rwd || !Array.isArray(doc.alloc)) throw new FollowSourceError(`the follow source's /genesis lacks alloc, fees or rwd`);
+    const accounts: { address: string; amount: bigint }[] = [];
+    let special: bigint | undefined;
+    for (const a of doc.alloc) {
+      if (typeof a.addr !== 'string') throw new FollowSourceError(`the follow source's genesis has an allocation without an address`);
+      const amount = toBig(a.state?.algo ?? 0, `amount for ${a.addr}`);
+      if (a.addr === fees || a.addr === rwd) special = amount;
+      else accounts.push({ address: a.addr, amount });
+    }
+    return {
+      genesisId: id,
+      genesisHash: fromBase64(hashText),
+      ledgerConfig: {
+        genesisId: typeof doc.id === 'string' ? doc.id : id,
+        genesisAccounts: accounts,
+        feeSink: fees,
+        rewardsPool: rwd,
+        ...(special !== undefined ? { specialAccountBalance: special } : {}),
+        genesisTimestamp: toBig(doc.timestamp ?? 0, 'timestamp'),
+      },
+    };
+  }
+
+  /** The source's latest round. */
+  async lastRound(signal?: AbortSignal): Promise<bigint> {
+    const v1 = (await this.api()) === 'v1';
+    const s = await this.#json(v1 ? '/v1/status' : '/v2/status', signal);
+    return toBig(v1 ? s.lastRound : s['last-round'], 'last round');
+  }
+
+  /** Resolves with the source's latest round once it is past `round` (or when the source's wait ends). */
+  async waitAfter(round: bigint, signal: AbortSignal): Promise<bigint> {
+    const v1 = (await this.api()) === 'v1';
+    const s = await this.#json(v1 ? `/v1/status/wait-for-block-after/${round}/` : `/v2/status/wait-for-block-after/${round}`, signal, 70_000);
+    return toBig(v1 ? s.lastRound : s['last-round'], 'last round');
+  }
+
+  /** One block with its transactions' apply data. */
+  async block(round: bigint, signal?: AbortSignal): Promise<Block> {
+    const v1 = (await this.api()) === 'v1';
+    const r = await this.#get(v1 ? `/v1/block/${round}?raw=1` : `/v2/blocks/${round}?format=msgpack`, signal);
+    if (r.status !== 200) throw new FollowSourceError(`the follow source answered ${r.status} for block ${round}: ${new TextDecoder().decode(r.body).slice(0, 200)}`);
+    try {
+      if (v1) return decodeBlock(r.body);
+      // `/v2/blocks` wraps the block: {block: {...}, cert?: {...}}.
+      const outer = decodeMsgpack(r.body, { maps: true }) as Map<string, MsgpackValue>;
+      const inner = outer instanceof Map ? outer.get('block') : undefined;
+      if (!(inner instanceof Map)) throw new Error('no block member');
+      return decodeBlock(encodeMsgpack(inner));
+    } catch (e) {
+      throw new FollowSourceError(`block ${round} from the follow source cannot be decoded: ${(e as Error).message}`, { cause: e });
+    }
+  }
+}
