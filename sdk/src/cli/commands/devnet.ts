@@ -6,7 +6,9 @@ import { UsageError, type CliIo, type Command } from '../command.js';
 import { isLoopback, startDevnet, type DevnetOptions, type RunningDevnet } from '../../services/devnet/index.js';
 
 const USAGE =
-  'tealworks devnet [--data DIR] [--in-memory] [--host 127.0.0.1] [--ports NODE,QUERY,KMD] [--block-interval MS] [--accounts N] [--reset] [--json]';
+  'tealworks devnet [--data DIR] [--in-memory] [--host 127.0.0.1] [--ports NODE,QUERY,KMD] [--block-interval MS] [--accounts N] [--reset] [--json] [--follow URL [--follow-token TOKEN]]\n' +
+  '  --follow URL: follow that node\'s chain (follower mode; paused at sync round 0). Its token: --follow-token or TEALWORKS_FOLLOW_TOKEN.\n' +
+  '  The data directory\'s config.json (node key names: EnableFollowMode, MaxAcctLookback, CatchupParallelBlocks, EndpointAddress, DevMode, DisableAPIAuth…) is read at start; see `tealworks node profile`.';
 
 export const DEFAULT_DATA_DIR = '.tealworks/devnet';
 
@@ -24,6 +26,8 @@ export function parseDevnetArgs(args: string[], cwd: string): DevnetArgs {
   const options: DevnetOptions = {};
   let json = false;
   let data: string | undefined;
+  let follow: string | undefined;
+  let followToken: string | undefined;
   const argv = new ArgReader(args);
   for (let a = argv.next(); a !== undefined; a = argv.next()) {
     switch (a) {
@@ -55,9 +59,20 @@ export function parseDevnetArgs(args: string[], cwd: string): DevnetArgs {
       case '--json':
         json = true;
         break;
+      case '--follow':
+        follow = argv.value();
+        break;
+      case '--follow-token':
+        followToken = argv.value();
+        break;
       default:
         throw new UsageError(a.startsWith('-') ? `unknown option ${a}` : `unexpected argument "${a}"`);
     }
+  }
+  if (followToken !== undefined && follow === undefined) throw new UsageError('--follow-token needs --follow URL');
+  if (follow !== undefined) {
+    const token = followToken ?? process.env.TEALWORKS_FOLLOW_TOKEN;
+    options.follow = { url: follow, ...(token ? { token } : {}) };
   }
   if (!options.inMemory) options.dataDir = resolve(cwd, data ?? DEFAULT_DATA_DIR);
   else if (data !== undefined) throw new UsageError('--data and --in-memory exclude each other');
@@ -66,13 +81,14 @@ export function parseDevnetArgs(args: string[], cwd: string): DevnetArgs {
 
 const microToUnits = (m: bigint): string => `${m / 1_000_000n}.${(m % 1_000_000n).toString().padStart(6, '0')}`;
 
-function describe(d: RunningDevnet): string {
+function describe(d: RunningDevnet, followUrl?: string): string {
   const lines = [
     `tealworks devnet running (${d.dataDir ? `data: ${d.dataDir}` : 'in memory'}; genesis ${d.genesisId})`,
     `  node   ${d.node.url}  token ${d.node.token}`,
     `  query  ${d.query.url}  token ${d.query.token}`,
     `  kmd    ${d.kmd.url}  token ${d.kmd.token}`,
     `  wallet ${d.wallet.name} (password: ${d.wallet.password === '' ? 'empty' : d.wallet.password})`,
+    ...(d.follower && followUrl ? [`  follower of ${followUrl}: takes no transactions; paused at its sync round (GET/POST /v2/ledger/sync/{round} to read or move it, DELETE /v2/ledger/sync to follow the latest round)`] : []),
     `  funded accounts:`,
     ...d.accounts.map((a) => `    ${a.address}  ${microToUnits(a.genesisAmount)}`),
     'Press Ctrl+C to stop.',
@@ -90,6 +106,7 @@ function describeJson(d: RunningDevnet): string {
       kmd: d.kmd,
       wallet: d.wallet,
       accounts: d.accounts.map((a) => ({ address: a.address, genesisAmount: a.genesisAmount.toString() })),
+      follower: d.follower !== undefined,
     }) + '\n'
   );
 }
@@ -135,12 +152,12 @@ export async function runDevnet(args: string[], io: CliIo, trigger: () => StopTr
   const stop = trigger();
   let devnet: RunningDevnet;
   try {
-    devnet = await startDevnet(options);
+    devnet = await startDevnet({ ...options, onFollowerError: (e, fatal) => io.stderr(`follower: ${e.message}${fatal ? ' (stopped following)' : ' (retrying)'}\n`) });
   } catch (e) {
     stop.cancel();
     throw e;
   }
-  io.stdout(json ? describeJson(devnet) : describe(devnet));
+  io.stdout(json ? describeJson(devnet) : describe(devnet, options.follow?.url));
   const signal = await stop.promise;
   io.stderr(`${typeof signal === 'string' ? signal : 'stop'} received: stopping the devnet…\n`);
   await devnet.stop();
