@@ -10,6 +10,8 @@ import { AppError, DeployPlanError, SimulateFailedError } from './errors.js';
 import { failureSummary, type SimulateReport } from './simulate-report.js';
 import { fromBase64 } from '../encoding/base64.js';
 import { OnComplete } from '../txn/types.js';
+import { HttpClient, pathOf } from '../adapters/http/client.js';
+import type { Arc56AppSpec } from '../abi/arc56.js';
 
 /*
  * Idempotent deploys: find what this creator deployed under the app name (ARC-2 deploy notes on
@@ -156,7 +158,24 @@ export async function deployApp(options: DeployAppOptions): Promise<DeployResult
   const rv = main.returnValue ?? sent.report.txns[mainIndex]?.returnValue;
   if (rv !== undefined) result.returnValue = rv;
   if (deletedAppId !== undefined) result.deletedAppId = deletedAppId;
+  if (options.compiled.spec) await registerSpecWithDevnet(options.chain, appId, options.compiled.spec);
   return result;
+}
+
+/**
+ * Tells a tealworks devnet which spec a deployed app has, so its simulate types the app's ABI
+ * return values (`PUT /v1/devnet/apps/{id}/spec`). Best effort: other nodes lack the operation,
+ * and a deploy never fails over it.
+ */
+export async function registerSpecWithDevnet(chain: AppChain, appId: bigint, spec: Arc56AppSpec): Promise<boolean> {
+  const http = (chain.node as { http?: unknown }).http;
+  if (chain.node.kind !== 'node-service' || !(http instanceof HttpClient)) return false;
+  try {
+    await http.send({ method: 'PUT', path: pathOf('v1', 'devnet', 'apps', appId, 'spec'), json: spec.json, retry: false });
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 export { SimulateFailedError, failureSummary };

@@ -248,6 +248,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
       ...(blockIntervalMs ? { blockIntervalMs } : {}),
       ownsLedger: true,
       ...(config.DisableAPIAuth ? { disableApiAuth: true } : {}),
+      ...(dir ? { appSpecsFile: join(dir, 'app-specs.json') } : {}),
       follower: {
         enabled: followMode,
         ...(lookback ? { lookback } : {}),

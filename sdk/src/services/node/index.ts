@@ -9,3 +9,5 @@ export { accountView, assetParamsView, blockView, transactionView, confirmedView
 export { NOT_A_FOLLOWER } from './follower.js';
 export { FollowSource, FollowSourceError, type FollowSourceOptions, type SourceGenesis } from './follower-source.js';
 export { FollowerSync, type FollowerSyncOptions, type FollowerSyncStatus } from './follower-sync.js';
+export { AppSpecRegistry, addAbiReturns, methodTable, type MethodTable } from './abi-returns.js';
+export type { NodeSimulateRequest } from './simulate-wire.js';

@@ -15,6 +15,7 @@ import type { MetricsRegistry } from './metrics.js';
 import type { TransactionPool } from './pool.js';
 import { deltaToJsonValue, deltaToMsgpack } from './state-delta.js';
 import { decodeSimulateRequest, responseFormat, simulateResponseToWire } from './simulate-wire.js';
+import { addAbiReturns, type AppSpecRegistry } from './abi-returns.js';
 import { accountView, assetParamsView, blockView, confirmedView, involves, transactionView, type V1Json } from './v1-views.js';
 
 /** Supported API versions reported by `/versions`: the /v1 node operations and the /v2 ones. */
@@ -43,6 +44,8 @@ export interface NodeContext {
   lastBlockAt(): number;
   /** Resolves when a block commits or the sync round moves; rejects never. */
   nextChange(signal: AbortSignal, timeoutMs: number): Promise<void>;
+  /** App specs registered by deploy tools, for typed ABI return values in simulate. */
+  appSpecs?: AppSpecRegistry;
 }
 
 interface Param {
@@ -463,6 +466,36 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
     },
   },
   {
+    number: 0, operationId: 'DevnetPutAppSpec', method: 'PUT', path: '/v1/devnet/apps/{application-id}/spec',
+    summary: "Devnet extension: registers an app's ARC-56, ARC-32 or ARC-4 spec so simulate types its ABI return values (our deploy tools do this).",
+    params: [
+      { name: 'application-id', in: 'path', type: 'integer', format: 'int64', required: true, description: 'An application id' },
+      { name: 'spec', in: 'body', type: 'string', required: true, description: 'The contract description as JSON' },
+    ],
+    consumes: JSON_ONLY, produces: JSON_ONLY, responses: { '200': '{application-id, methods: [signatures]}', '400': 'Bad Request', ...AUTH_RESPONSES, '404': 'no such application', default: 'Unknown Error' },
+    maxBodyBytes: 4_000_000,
+    handler: async (ctx, node) => {
+      const id = int64Param(ctx.params['application-id'], 'application-id', 'failed to parse the application id')!;
+      if (!node.appSpecs) throw new NotFoundError('this node keeps no app specs');
+      if (!node.ledger.app(id)) throw new NotFoundError(`application does not exist: ${id}`);
+      const text = new TextDecoder().decode(await ctx.body());
+      const table = node.appSpecs.register(id, text);
+      return jsonReply({ 'application-id': id, methods: [...table.values()].map((m) => m.signature) });
+    },
+  },
+  {
+    number: 0, operationId: 'DevnetGetAppSpec', method: 'GET', path: '/v1/devnet/apps/{application-id}/spec',
+    summary: "Devnet extension: the app spec registered for an application.",
+    params: [{ name: 'application-id', in: 'path', type: 'integer', format: 'int64', required: true, description: 'An application id' }],
+    produces: JSON_ONLY, responses: { '200': 'the registered spec', '400': 'Bad Request', ...AUTH_RESPONSES, '404': 'no spec registered', default: 'Unknown Error' },
+    handler: (ctx, node) => {
+      const id = int64Param(ctx.params['application-id'], 'application-id', 'failed to parse the application id')!;
+      const entry = node.appSpecs?.get(id);
+      if (!entry) throw new NotFoundError(`no app spec is registered for application ${id}`);
+      return jsonReply(entry.json as V1Json);
+    },
+  },
+  {
     number: 0, operationId: 'SimulateTransaction', method: 'POST', path: '/v2/transactions/simulate',
     summary: 'Evaluates one transaction group against the latest state without committing it.',
     params: [
@@ -478,6 +511,7 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
       const request = decodeSimulateRequest(await ctx.body());
       const response = simulate(node.ledger, request);
       const wire = simulateResponseToWire(response, request, form);
+      addAbiReturns(wire, response, request['txn-groups'], request.appSpecs ?? [], node.appSpecs);
       if (form === 'msgpack') return msgpackReply(wire);
       // go-codec JSON: canonical key order, two-space indent.
       return textReply(stringifyJson(wire, { indent: 2, sortKeys: true }) + '\n', 200, 'application/json');

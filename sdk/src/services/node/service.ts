@@ -4,6 +4,7 @@ import { serve, type RunningService, type ServeOptions, type ServiceDefinition }
 import type { RequestLogHook } from '../http/types.js';
 import { FollowerState, type FollowerOptions } from './follower.js';
 import { MetricsRegistry } from './metrics.js';
+import { AppSpecRegistry } from './abi-returns.js';
 import { TransactionPool, type PoolOptions } from './pool.js';
 import { nodeRouter, type BuildInfo, type NodeContext } from './routes.js';
 
@@ -23,6 +24,8 @@ export interface NodeServiceOptions extends PoolOptions {
   ownsLedger?: boolean;
   /** Serve without checking the API token (the node's `DisableAPIAuth`). */
   disableApiAuth?: boolean;
+  /** Where registered app specs are kept (JSON); absent: in memory. */
+  appSpecsFile?: string;
 }
 
 export const DEFAULT_BUILD: BuildInfo = { major: 0, minor: 1, buildNumber: 0, branch: 'main', channel: 'dev', commitHash: '' };
@@ -82,6 +85,7 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
     metrics,
     build: { ...DEFAULT_BUILD, ...options.build },
     waitTimeoutMs: options.waitTimeoutMs ?? 60_000,
+    appSpecs: new AppSpecRegistry(options.appSpecsFile),
     lastBlockAt: () => lastBlockAt,
     nextChange(signal, timeoutMs) {
       return new Promise<void>((resolve) => {

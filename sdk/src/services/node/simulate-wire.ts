@@ -6,6 +6,10 @@ import { signedTransactionFromNodeJson, signedTransactionToNodeJson } from '../.
 import type { SignedTransaction } from '../../txn/types.js';
 import type { SimulateRequest, SimulateResponse } from '../../ledger/simulate.js';
 import { BadRequestError } from '../http/errors.js';
+import { methodTable, type MethodTable } from './abi-returns.js';
+
+/** A simulate request with the specs given in `app-specs` (tealworks extension). */
+export type NodeSimulateRequest = SimulateRequest & { appSpecs?: MethodTable[] };
 
 /**
  * Transport of `POST /v2/transactions/simulate` (protocol.md §4.1-4.3): the request body is read as
@@ -22,6 +26,8 @@ const REQUEST_KEYS = new Set([
   'extra-opcode-budget',
   'exec-trace-config',
   'fix-signers',
+  // Tealworks extension: ARC-56/ARC-32/ARC-4 specs whose methods type the ABI return values.
+  'app-specs',
 ]);
 const TRACE_KEYS = new Set(['enable', 'stack-change', 'scratch-change', 'state-change']);
 
@@ -37,7 +43,7 @@ function flag(v: unknown, what: string): boolean | undefined {
   return v;
 }
 
-function toRequest(body: unknown, decodeTxn: (v: unknown, path: string) => SignedTransaction): SimulateRequest {
+function toRequest(body: unknown, decodeTxn: (v: unknown, path: string) => SignedTransaction): NodeSimulateRequest {
   const o = asObject(body, 'simulate request');
   for (const k of Object.keys(o)) if (!REQUEST_KEYS.has(k)) throw new BadRequestError(`unknown field "${k}" in the simulate request`);
   const groupsRaw = o['txn-groups'];
@@ -48,7 +54,12 @@ function toRequest(body: unknown, decodeTxn: (v: unknown, path: string) => Signe
     if (!Array.isArray(txns)) throw new BadRequestError(`txn-groups[${gi}].txns must be an array`);
     return { txns: txns.map((t, ti) => decodeTxn(t, `txn-groups[${gi}].txns[${ti}]`)) };
   });
-  const req: SimulateRequest = { 'txn-groups': groups };
+  const req: NodeSimulateRequest = { 'txn-groups': groups };
+  if (o['app-specs'] !== undefined && o['app-specs'] !== null) {
+    const specs = o['app-specs'];
+    if (!Array.isArray(specs)) throw new BadRequestError('app-specs must be an array of ARC-56, ARC-32 or ARC-4 contract descriptions');
+    req.appSpecs = specs.map((spec, i) => methodTable(spec, `app-specs[${i}]`));
+  }
   const num = (k: string): bigint | undefined => {
     if (o[k] === undefined || o[k] === null) return undefined;
     try {
@@ -89,7 +100,7 @@ function wrapTxnError(decode: (v: unknown) => SignedTransaction): (v: unknown, p
 }
 
 /** Decodes a simulate request body: msgpack first, then JSON. */
-export function decodeSimulateRequest(body: Uint8Array): SimulateRequest {
+export function decodeSimulateRequest(body: Uint8Array): NodeSimulateRequest {
   if (body.length === 0) throw new BadRequestError('empty simulate request body');
   let msgpackError: string | undefined;
   try {
