@@ -191,6 +191,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
   const source = options.follow ? new FollowSource({ url: options.follow.url, ...(options.follow.token ? { token: options.follow.token } : {}) }) : undefined;
   // Before anything is created: a source that cannot be read fails the start cleanly.
   const sourceGenesis = source ? await source.genesis() : undefined;
+  // /versions and /genesis are public: ask for the status too, so a wrong token fails the start.
+  if (source) await source.lastRound();
 
   const genesisPath = dir ? join(dir, 'genesis.json') : undefined;
   if (dir && options.reset) {
