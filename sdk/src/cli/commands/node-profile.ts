@@ -85,6 +85,7 @@ export async function runNode(args: string[], io: CliIo, prompter: Prompter = te
   throw new UsageError(action === undefined ? 'missing action: node profile list|set' : `unknown action "${action}": node profile list|set`);
 }
 
+/** The `tealworks node` command (configuration profiles). */
 export const nodeCommand: Command = {
   name: 'node',
   summary: "Node configuration profiles: list them, or write one into a data directory's config.json",

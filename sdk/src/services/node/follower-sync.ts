@@ -3,6 +3,7 @@ import type { Block } from '../../ledger/block.js';
 import type { FollowerState } from './follower.js';
 import { FollowSourceError, type FollowSource } from './follower-source.js';
 
+/** Tuning and reporting of a follower's block fetching. */
 export interface FollowerSyncOptions {
   /** Blocks fetched at once while catching up (algod's `CatchupParallelBlocks`; default 16). */
   parallelBlocks?: number;
@@ -12,6 +13,7 @@ export interface FollowerSyncOptions {
   retryMs?: number;
 }
 
+/** Where a follower's block fetching stands. */
 export interface FollowerSyncStatus {
   /** Last round applied from the source. */
   appliedRound: bigint;
