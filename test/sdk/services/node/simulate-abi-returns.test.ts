@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import algosdk from 'algosdk';
 import { request } from 'undici';
 import { fromBase64, toBase64 } from '../../../../sdk/src/encoding/base64.js';
 import { Address } from '../../../../sdk/src/encoding/address.js';
@@ -164,6 +165,15 @@ describe('node service: simulate returns decoded ABI return values (issue 14 ite
     assert.deepEqual(a.raw, u64(15n));
     assert.equal(a.method, 'add(uint64,uint64)uint64');
     assert.equal(a.value, 15);
+  });
+
+  it('interop: algosdk v3 reads a simulate response carrying abi-return (msgpack)', async () => {
+    const url = new URL(d.node.url);
+    const algod = new algosdk.Algodv2({ 'X-Node-API-Token': d.node.token }, `${url.protocol}//${url.hostname}`, url.port);
+    const signed = await net.dispenser!.signer.sign([await call([methodSelector('add(uint64,uint64)uint64'), u64(20n), u64(22n)])], [0]);
+    const resp = await algod.simulateRawTransactions(signed).do();
+    const logs = resp.txnGroups[0]!.txnResults[0]!.txnResult.logs!;
+    assert.equal(hex(logs[logs.length - 1]!), '151f7c75' + hex(u64(42n)));
   });
 
   it('bad app-specs are 400 with the reason', async () => {
