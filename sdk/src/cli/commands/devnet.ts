@@ -89,7 +89,7 @@ function describe(d: RunningDevnet, followUrl?: string): string {
     `  kmd    ${d.kmd.url}  token ${d.kmd.token}`,
     `  wallet ${d.wallet.name} (password: ${d.wallet.password === '' ? 'empty' : d.wallet.password})`,
     ...(d.follower && followUrl ? [`  follower of ${followUrl}: takes no transactions; paused at its sync round (GET/POST /v2/ledger/sync/{round} to read or move it, DELETE /v2/ledger/sync to follow the latest round)`] : []),
-    `  funded accounts:`,
+    d.follower ? `  genesis accounts (their keys are at the source):` : `  funded accounts:`,
     ...d.accounts.map((a) => `    ${a.address}  ${microToUnits(a.genesisAmount)}`),
     'Press Ctrl+C to stop.',
   ];

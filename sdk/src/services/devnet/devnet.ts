@@ -187,6 +187,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
     throw new DevnetConfigError(`EnableFollowMode is set${dir ? ` in ${join(dir, 'config.json')}` : ''} but no source to follow was given: start with --follow URL (the source node's address)`);
   }
   if (followMode && options.blockIntervalMs) throw new DevnetConfigError('a follower makes no blocks of its own: --block-interval does not apply with --follow');
+  if (followMode && (options.accounts !== undefined || options.accountFunds !== undefined)) throw new DevnetConfigError("a follower's accounts are its source's genesis: --accounts does not apply with --follow");
   const blockIntervalMs = followMode ? 0 : (options.blockIntervalMs ?? (config.DevMode === false ? DEFAULT_NON_DEV_BLOCK_INTERVAL_MS : 0));
   const source = options.follow ? new FollowSource({ url: options.follow.url, ...(options.follow.token ? { token: options.follow.token } : {}) }) : undefined;
   // Before anything is created: a source that cannot be read fails the start cleanly.

@@ -204,6 +204,8 @@ describe('devnet: follower configuration (config.json, --follow)', function () {
   it('an unreachable source fails the start cleanly', async () => {
     await assert.rejects(startDevnet({ inMemory: true, kdf: TEST_SCRYPT, follow: { url: 'http://127.0.0.1:1' } }), /cannot reach the follow source/);
     await assert.rejects(startDevnet({ inMemory: true, kdf: TEST_SCRYPT, follow: { url: 'not a url' } }), /is not a URL/);
+    await assert.rejects(startDevnet({ inMemory: true, kdf: TEST_SCRYPT, accounts: 2, follow: { url: 'http://127.0.0.1:1' } }), /--accounts does not apply with --follow/);
+    await assert.rejects(startDevnet({ inMemory: true, kdf: TEST_SCRYPT, blockIntervalMs: 100, follow: { url: 'http://127.0.0.1:1' } }), /--block-interval does not apply with --follow/);
   });
 
   it('config.json: EndpointAddress, MaxAcctLookback, DevMode false and DisableAPIAuth are applied; a follower with a data directory resumes', async () => {
