@@ -255,8 +255,9 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
       follower: {
         enabled: followMode,
         ...(lookback ? { lookback } : {}),
-        // Rule 1 for a fresh follower; one restarted on a kept ledger is paused where it stopped.
-        ...(followMode && ledger.latestRound > 0n ? { initialSyncRound: ledger.latestRound >= BigInt(lookback ?? 64) ? ledger.latestRound - BigInt(lookback ?? 64) + 1n : 0n } : {}),
+        // Rule 1 for a fresh follower. One restarted on a kept ledger starts at the first round it
+        // does not hold, as the node does: deltas live in memory, so the window starts afresh.
+        ...(followMode && ledger.latestRound > 0n ? { initialSyncRound: ledger.latestRound + 1n } : {}),
       },
     });
     started.push(node);

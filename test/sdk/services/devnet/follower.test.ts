@@ -208,11 +208,43 @@ describe('devnet: follower configuration (config.json, --follow)', function () {
     await assert.rejects(startDevnet({ inMemory: true, kdf: TEST_SCRYPT, blockIntervalMs: 100, follow: { url: 'http://127.0.0.1:1' } }), /--block-interval does not apply with --follow/);
   });
 
-  it('config.json: EndpointAddress, MaxAcctLookback, DevMode false and DisableAPIAuth are applied; a follower with a data directory resumes', async () => {
+  it('a follower restarted on its data directory keeps its chain and starts its window at the next round', async () => {
+    const leader = await populatedDevnet({}, 3);
+    try {
+      const opts = { dataDir: dir, kdf: TEST_SCRYPT, ports: { node: 0, query: 0, kmd: 0 }, nodeConfig: { MaxAcctLookback: 2 }, follow: { url: leader.d.node.url, token: leader.d.node.token } };
+      let f = await startDevnet(opts);
+      try {
+        assert.ok(await f.follower!.waitForRound(1n));
+        assert.equal(f.ledger.latestRound, 1n);
+      } finally {
+        await f.stop();
+      }
+      f = await startDevnet(opts);
+      try {
+        assert.equal(f.ledger.latestRound, 1n, 'the journal kept round 1');
+        assert.deepEqual((await node(f, 'GET', '/v2/ledger/sync')).json, { round: 2 });
+        assert.ok(await f.follower!.waitForRound(3n));
+        assert.equal(f.ledger.latestRound, 3n);
+        for (const r of [2, 3]) {
+          const mine = await node(f, 'GET', `/v2/deltas/${r}?format=msgpack`);
+          const theirs = await node(leader.d, 'GET', `/v2/deltas/${r}?format=msgpack`);
+          assert.equal(toHex(mine.bytes), toHex(theirs.bytes), `delta ${r}`);
+        }
+        assert.equal((await node(f, 'GET', '/v2/deltas/1')).status, 404, 'applied before the restart');
+        assert.equal(toHex(f.ledger.latestBlock.hash), toHex(leader.d.ledger.block(3n).hash));
+      } finally {
+        await f.stop();
+      }
+    } finally {
+      await leader.stop();
+    }
+  });
+
+  it('config.json: EndpointAddress, MaxAcctLookback, DevMode false and DisableAPIAuth are applied; unknown keys are kept', async () => {
     const leader = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, kmd: 0 }, accounts: 2, kdf: TEST_SCRYPT });
     try {
       writeFileSync(join(dir, 'config.json'), JSON.stringify({ EnableFollowMode: true, MaxAcctLookback: 2, EndpointAddress: '127.0.0.1:0', DisableAPIAuth: true, SomethingElse: 1 }));
-      let f = await startDevnet({ dataDir: dir, kdf: TEST_SCRYPT, ports: { query: 0, kmd: 0 }, follow: { url: leader.node.url, token: leader.node.token } });
+      const f = await startDevnet({ dataDir: dir, kdf: TEST_SCRYPT, ports: { query: 0, kmd: 0 }, follow: { url: leader.node.url, token: leader.node.token } });
       try {
         assert.equal(f.config.MaxAcctLookback, 2);
         assert.equal(f.config.SomethingElse, 1);
@@ -224,9 +256,6 @@ describe('devnet: follower configuration (config.json, --follow)', function () {
       } finally {
         await f.stop();
       }
-      // Restarted on the same directory: same chain, nothing refetched.
-      f = await startDevnet({ dataDir: dir, kdf: TEST_SCRYPT, ports: { query: 0, kmd: 0 }, follow: { url: leader.node.url, token: leader.node.token } });
-      await f.stop();
     } finally {
       await leader.stop();
     }
