@@ -126,6 +126,15 @@ describe('cli: tealworks node profile', function () {
     }
   });
 
+  it('tealworks devnet warns when config.json\'s EndpointAddress leaves loopback', async () => {
+    writeFileSync(join(dir, 'config.json'), JSON.stringify({ EndpointAddress: '0.0.0.0:0' }));
+    const o = io(dir);
+    const code = await runDevnet(['--data', dir, '--accounts', '1'], o, () => ({ promise: Promise.resolve('test'), cancel: () => {} }));
+    assert.equal(code, 0, o.err());
+    assert.match(o.err(), /WARNING: config\.json's EndpointAddress binds the node service to 0\.0\.0\.0/);
+    assert.match(o.out(), /node {3}http:\/\/0\.0\.0\.0:\d+/);
+  });
+
   it('tealworks devnet --follow URL [--follow-token T] is parsed; --follow-token alone is a usage error', () => {
     const p = parseDevnetArgs(['--in-memory', '--follow', 'http://127.0.0.1:4001', '--follow-token', 'abc'], '/tmp');
     assert.deepEqual(p.options.follow, { url: 'http://127.0.0.1:4001', token: 'abc' });

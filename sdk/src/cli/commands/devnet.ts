@@ -157,6 +157,10 @@ export async function runDevnet(args: string[], io: CliIo, trigger: () => StopTr
     stop.cancel();
     throw e;
   }
+  const nodeHost = new URL(devnet.node.url).hostname.replace(/^\[|\]$/g, '');
+  if (isLoopback(host) && !isLoopback(nodeHost)) {
+    io.stderr(`WARNING: config.json's EndpointAddress binds the node service to ${nodeHost}: it and its API token become reachable from the network.\n`);
+  }
   io.stdout(json ? describeJson(devnet) : describe(devnet, options.follow?.url));
   const signal = await stop.promise;
   io.stderr(`${typeof signal === 'string' ? signal : 'stop'} received: stopping the devnet…\n`);
