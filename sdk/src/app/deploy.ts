@@ -114,7 +114,11 @@ export async function deployApp(options: DeployAppOptions): Promise<DeployResult
   const plan = await planAppDeploy(options);
   const base = { name: options.metadata.name, version: options.metadata.version, plan };
   if (plan.action === 'fail') throw new DeployPlanError(plan.reason, plan.trigger, plan.existing.appId);
-  if (plan.action === 'nothing') return { ...base, action: 'nothing', appId: plan.appId, appAddress: appAddressOf(plan.appId) };
+  if (plan.action === 'nothing') {
+    // Already deployed: still tell a devnet the spec (it may have been restarted in memory).
+    if (options.compiled.spec && !options.simulateOnly) await registerSpecWithDevnet(options.chain, plan.appId, options.compiled.spec);
+    return { ...base, action: 'nothing', appId: plan.appId, appAddress: appAddressOf(plan.appId) };
+  }
 
   const clientOpts = { chain: options.chain, spec: options.compiled.spec, name: options.metadata.name, sender: options.creator, ...(options.signer ? { signer: options.signer } : {}), ...(options.resolveSigner ? { resolveSigner: options.resolveSigner } : {}) };
   const schema = { ...options.compiled.schema, ...options.schema };
