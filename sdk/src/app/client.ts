@@ -49,13 +49,14 @@ export interface AppCallOptions {
   update?: { compiled: CompiledContract };
 }
 
-export interface AppCallResult {
+/** A sent app call. `T` is the return value's type (`AbiValue` unless the caller or a typed client says). */
+export interface AppCallResult<T = AbiValue> {
   appId: bigint;
   txid: string;
   /** Ids of every transaction of the group. */
   txids: string[];
   round: bigint;
-  returnValue?: AbiValue;
+  returnValue?: T;
   logs: LogEntry[];
   events: Array<{ name: string; args: AbiValue[]; named: Record<string, AbiValue> }>;
   report: SimulateReport;
@@ -215,8 +216,12 @@ export class AppClient {
     return c.simulate(sim);
   }
 
-  /** Sends the call (simulated first; SimulateFailedError carries the report when it would fail). */
-  async call(methodText: string | undefined, args: readonly unknown[] = [], options: AppCallOptions = {}): Promise<AppCallResult> {
+  /**
+   * Sends the call (simulated first; SimulateFailedError carries the report when it would fail).
+   * `T` types the decoded return value for scripts without a generated client:
+   * `const { returnValue } = await app.call<bigint>('increment', [5n])`.
+   */
+  async call<T = AbiValue>(methodText: string | undefined, args: readonly unknown[] = [], options: AppCallOptions = {}): Promise<AppCallResult<T>> {
     const { entries, callIndex } = await this.buildCall(methodText, args, options);
     const c = this.composer();
     for (const e of entries) c.add(e);
@@ -224,7 +229,7 @@ export class AppClient {
     const t = sent.txns[callIndex]!;
     const r = sent.report.txns[callIndex];
     if (t.createdAppId !== undefined) this.appId = t.createdAppId;
-    const result: AppCallResult = {
+    const result: AppCallResult<T> = {
       appId: t.createdAppId ?? this.appId,
       txid: t.txid,
       txids: sent.txids,
@@ -235,7 +240,7 @@ export class AppClient {
       sent,
     };
     const rv = t.returnValue ?? r?.returnValue;
-    if (rv !== undefined) result.returnValue = rv;
+    if (rv !== undefined) result.returnValue = rv as T;
     if (t.createdAppId !== undefined) result.createdAppId = t.createdAppId;
     return result;
   }

@@ -13,7 +13,8 @@ import { fromBase64 } from '../encoding/base64.js';
 import { fromHex } from '../encoding/hex.js';
 import type { AppChain } from './chain.js';
 import { populateResources, type AppCallRefs } from './populate.js';
-import { AppError, SimulateFailedError } from './errors.js';
+import { AppError, MinimumBalanceError, SimulateFailedError } from './errors.js';
+import { appAddressOf } from './chain.js';
 import { buildSimulateReport, failureSummary, type AppKnowledge, type SimulateReport, type TxnContext, type UnnamedResources } from './simulate-report.js';
 
 /*
@@ -159,6 +160,23 @@ export async function simulateGroup(chain: AppChain, group: ReadonlyArray<Transa
   const report = buildSimulateReport(result.raw, { txns: ctx, ...(options.apps ? { apps: options.apps } : {}) });
   if (options.throwOnFailure && !report.wouldSucceed) throw new SimulateFailedError(failureSummary(report), report);
   return report;
+}
+
+/**
+ * The error for a group that would fail: a {@link MinimumBalanceError} when an account would drop
+ * below its minimum balance (naming the app it belongs to, among `appIds`, and the shortfall),
+ * else a {@link SimulateFailedError}; both carry the report.
+ */
+export function simulateFailure(report: SimulateReport, appIds: readonly bigint[] = []): SimulateFailedError {
+  const summary = failureSummary(report);
+  const m = /account ([A-Z2-7]{58}) balance (\d+) below min (\d+)/.exec(report.failureMessage ?? '');
+  if (!m) return new SimulateFailedError(summary, report);
+  const [, address, balance, min] = m as unknown as [string, string, string, string];
+  const shortBy = BigInt(min) - BigInt(balance);
+  const appId = [...new Set([...appIds, ...(report.failure?.appId !== undefined ? [report.failure.appId] : [])])].find((id) => id !== 0n && appAddressOf(id) === address);
+  const whose = appId !== undefined ? `the account of app ${appId} (${address})` : `account ${address}`;
+  const fix = appId !== undefined ? 'fund the app account first (deploy with a fund amount, or `tealworks fund ' + address + ' AMOUNT`)' : 'fund it first, or send less';
+  return new MinimumBalanceError(`${summary}\n${whose} would hold ${balance} micro-units, below its minimum balance of ${min}: it is short by ${shortBy} micro-units; ${fix}`, report, { address, ...(appId !== undefined ? { appId } : {}), shortBy });
 }
 
 export function methodOf(m: AbiMethod | Arc56Method | undefined): AbiMethod | undefined {
@@ -350,7 +368,7 @@ export class GroupComposer {
     await this.prepare(options);
     for (const [id, app] of options.apps ?? []) this.apps.set(id, app);
     const report = await this.simulate({ ...(options.extraOpcodeBudget ? { extraOpcodeBudget: options.extraOpcodeBudget } : {}) });
-    if (!report.wouldSucceed && !options.skipSimulate) throw new SimulateFailedError(failureSummary(report), report);
+    if (!report.wouldSucceed && !options.skipSimulate) throw simulateFailure(report, [...this.apps.keys(), ...this.entries.map((e) => e.txn.appCall?.appId ?? 0n)]);
     const { txns, signed } = await this.sign();
     const submitted = await this.chain.node.submit(signed);
     const first = await this.chain.node.waitForConfirmation(submitted.txid, { ...(options.maxRounds ? { maxRounds: options.maxRounds } : {}) });

@@ -59,6 +59,7 @@ const UINT64_MAX = (1n << 64n) - 1n;
 function u64(field: string, v: Uint64Like | undefined): bigint {
   if (v === undefined) return 0n;
   if (typeof v === 'number') {
+    if (Number.isInteger(v) && !Number.isSafeInteger(v)) throw new TxnValidationError(field, `${v} is larger than JavaScript numbers hold exactly (2^53 - 1); pass a bigint instead, e.g. ${BigInt(v)}n`, { value: v });
     if (!Number.isSafeInteger(v) || v < 0) throw new TxnValidationError(field, `must be a non-negative integer, got ${v}`, { value: v });
     return BigInt(v);
   }

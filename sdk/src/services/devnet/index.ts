@@ -1,1 +1,2 @@
 export * from './devnet.js';
+export * from './running-file.js';
