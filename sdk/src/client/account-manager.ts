@@ -6,7 +6,8 @@ import { toMicroAlgos, type AmountLike } from './amount.js';
 import { ClientError } from './errors.js';
 import type { Connection } from './network.js';
 import type { ConfirmedTxn } from './sender.js';
-import type { Tealworks } from './tealworks.js';
+import type { ClientContext } from './context.js';
+import type { TransactionSender } from './sender.js';
 
 /** Multisig parameters as `tw.account.multisig` takes them. */
 export interface MultisigParams {
@@ -20,13 +21,15 @@ export interface MultisigParams {
 
 /** `tw.account`: where a script gets accounts, and money for them on development networks. */
 export class AccountManager {
-  readonly #tw: Tealworks;
+  readonly #tw: ClientContext;
   readonly #connection: Connection;
+  readonly #send: TransactionSender;
 
-  /** @internal Made by {@link Tealworks}. */
-  constructor(tw: Tealworks, connection: Connection) {
+  /** @internal Made by `Tealworks`. */
+  constructor(tw: ClientContext, connection: Connection, send: TransactionSender) {
     this.#tw = tw;
     this.#connection = connection;
+    this.#send = send;
   }
 
   #remember<T extends SigningAccount>(account: T): T {
@@ -80,7 +83,7 @@ export class AccountManager {
 
   /** Balance in micro-units. */
   async balance(who: SenderLike): Promise<bigint> {
-    return (await this.#tw.node.account(addressOf(who))).amount;
+    return (await this.#tw.chain.node.account(addressOf(who))).amount;
   }
 
   /**
@@ -91,7 +94,7 @@ export class AccountManager {
   async ensureFunded<T extends SenderLike>(who: T, min: AmountLike, options: { from?: SigningAccount } = {}): Promise<T> {
     const target = toMicroAlgos(min, 'ensureFunded amount');
     const address = addressOf(who);
-    const info = await this.#tw.node.account(address);
+    const info = await this.#tw.chain.node.account(address);
     const minBalance = info.minBalance ?? 100_000n;
     const spendable = info.amount > minBalance ? info.amount - minBalance : 0n;
     this.lastFunding = undefined;
@@ -99,7 +102,7 @@ export class AccountManager {
     const funder = options.from ?? this.dispenser;
     // An empty account also needs its minimum balance before it can hold anything.
     const amount = target - spendable + (info.amount < minBalance ? minBalance - info.amount : 0n);
-    this.lastFunding = await this.#tw.send.payment({ sender: funder, receiver: address, amount });
+    this.lastFunding = await this.#send.payment({ sender: funder, receiver: address, amount });
     return who;
   }
 
@@ -108,6 +111,6 @@ export class AccountManager {
 
   /** Pays `amount` from the dispenser (or `from`) to `who`, whatever it holds already. */
   async fund(who: SenderLike, amount: AmountLike, options: { from?: SigningAccount } = {}): Promise<ConfirmedTxn> {
-    return this.#tw.send.payment({ sender: options.from ?? this.dispenser, receiver: addressOf(who), amount: toMicroAlgos(amount) });
+    return this.#send.payment({ sender: options.from ?? this.dispenser, receiver: addressOf(who), amount: toMicroAlgos(amount) });
   }
 }

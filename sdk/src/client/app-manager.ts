@@ -6,13 +6,14 @@ import { AppClient } from '../app/client.js';
 import { compileContract } from '../app/compile.js';
 import { deployApp, type DeployResult, type LifecycleCall } from '../app/deploy.js';
 import type { OnSchemaBreak, OnUpdate } from '../app/deploy-plan.js';
-import { formatAbi, type StorageItem } from '../app/state-decode.js';
+import { formatAbi, storageMapKey, type StorageItem } from '../app/state-decode.js';
 import type { TemplateValue } from '../teal/assembler/results.js';
 import { addressOf, type SenderLike } from './accounts.js';
 import type { AmountLike } from './amount.js';
 import { ClientError } from './errors.js';
 import type { ConfirmedTxn } from './sender.js';
-import type { Tealworks } from './tealworks.js';
+import type { ClientContext } from './context.js';
+import type { AccountManager } from './account-manager.js';
 
 /** An app spec: parsed, as its JSON object, as JSON text, or the path of a `.json` file (ARC-56 or ARC-32). */
 export type AppSpecInput = Arc56AppSpec | object | string;
@@ -98,11 +99,13 @@ export function loadSpec(spec: AppSpecInput, baseDir = process.cwd()): Arc56AppS
 
 /** `tw.app`: deploy apps, get clients for them, read their state. */
 export class AppManager {
-  readonly #tw: Tealworks;
+  readonly #tw: ClientContext;
+  readonly #accounts: AccountManager;
 
-  /** @internal Made by {@link Tealworks}. */
-  constructor(tw: Tealworks) {
+  /** @internal Made by `Tealworks`. */
+  constructor(tw: ClientContext, accounts: AccountManager) {
     this.#tw = tw;
+    this.#accounts = accounts;
   }
 
   /**
@@ -142,8 +145,8 @@ export class AppManager {
     const client = new AppClient({ chain: this.#tw.chain, appId: result.appId, compiled, name, sender: creator, resolveSigner: (a) => this.#tw.signerFor(a) });
     const out: AppDeployment = { ...result, client };
     if (input.fund !== undefined && !input.simulateOnly) {
-      await this.#tw.account.ensureFunded(result.appAddress, input.fund);
-      if (this.#tw.account.lastFunding) out.funding = this.#tw.account.lastFunding;
+      await this.#accounts.ensureFunded(result.appAddress, input.fund);
+      if (this.#accounts.lastFunding) out.funding = this.#accounts.lastFunding;
     }
     return out;
   }
@@ -168,4 +171,21 @@ export class AppManager {
     } while (next);
     return { global, boxes: itemsToRecord(items) };
   }
+}
+
+/** Global state of an app, decoded by its client's spec and keyed by spec names. */
+export async function readGlobalState(app: AppClient): Promise<Record<string, AbiValue | Uint8Array | bigint>> {
+  return itemsToRecord(await app.globalState());
+}
+
+/** Local state of an account in an app, decoded by the client's spec and keyed by spec names. */
+export async function readLocalState(app: AppClient, address: string): Promise<Record<string, AbiValue | Uint8Array | bigint>> {
+  return itemsToRecord(await app.localState(address));
+}
+
+/** The value of one entry of a box map (by the map's name in the spec and the entry's key), or undefined when that box does not exist. */
+export async function readBoxMapValue(app: AppClient, mapName: string, key: AbiValue | Uint8Array): Promise<AbiValue | Uint8Array | undefined> {
+  if (!app.spec) throw new ClientError(`reading box map ${JSON.stringify(mapName)} needs the app spec; make the client with one`);
+  const item = await app.box(storageMapKey(app.spec, 'box', mapName, key));
+  return item === undefined ? undefined : (item.decoded ?? (item.value as Uint8Array));
 }

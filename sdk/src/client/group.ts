@@ -6,7 +6,7 @@ import type { SimulateReport } from '../app/simulate-report.js';
 import type { Transaction } from '../txn/types.js';
 import { build, entryFor, type AssetCreateInput, type AssetOptInInput, type AssetTransferInput, type PaymentInput } from './txn-inputs.js';
 import { ClientError } from './errors.js';
-import type { Tealworks } from './tealworks.js';
+import type { ClientContext } from './context.js';
 
 type Step = (sp: Awaited<ReturnType<typeof builderParams>>, c: GroupComposer) => Promise<void> | void;
 
@@ -25,11 +25,11 @@ type Step = (sp: Awaited<ReturnType<typeof builderParams>>, c: GroupComposer) =>
  * ```
  */
 export class TxnGroup {
-  readonly #tw: Tealworks;
+  readonly #tw: ClientContext;
   readonly #steps: Step[] = [];
 
   /** @internal Made by `tw.newGroup()`. */
-  constructor(tw: Tealworks) {
+  constructor(tw: ClientContext) {
     this.#tw = tw;
   }
 

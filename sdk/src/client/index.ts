@@ -6,7 +6,8 @@ export { LocalAccount, MultisigAccount, LogicSigAccount, type SigningAccount, ty
 export { AccountManager, type MultisigParams } from './account-manager.js';
 export { TransactionSender, type ConfirmedTxn, type SendTxnOptions } from './sender.js';
 export { TxnGroup } from './group.js';
-export { AppManager, stateItemName, type AppDeployInput, type AppDeployment, type AppSpecInput, type DecodedAppState } from './app-manager.js';
+export { AppManager, stateItemName, readGlobalState, readLocalState, readBoxMapValue, type AppDeployInput, type AppDeployment, type AppSpecInput, type DecodedAppState } from './app-manager.js';
 export type { AddressInput, CommonInput, PaymentInput, AssetCreateInput, AssetOptInInput, AssetTransferInput, AssetDestroyInput } from './txn-inputs.js';
 export type { ConnectOptionsBase, DevnetConnectOptions, LocalnetConnectOptions, EnvLike } from './network.js';
 export { ClientError, ConnectError } from './errors.js';
+export { generateAppClient, tsTypeOf, type GenerateClientOptions } from './codegen.js';

@@ -4,7 +4,7 @@ import type { SimulateReport } from '../app/simulate-report.js';
 import type { Transaction } from '../txn/types.js';
 import type { SenderLike } from './accounts.js';
 import { build, entryFor, type AssetCreateInput, type AssetDestroyInput, type AssetOptInInput, type AssetTransferInput, type PaymentInput } from './txn-inputs.js';
-import type { Tealworks } from './tealworks.js';
+import type { ClientContext } from './context.js';
 
 /** A transaction the network has confirmed, as `tw.send.*` returns it. */
 export interface ConfirmedTxn {
@@ -33,10 +33,10 @@ export type SendTxnOptions = Pick<SendOptions, 'maxRounds' | 'populateResources'
  * report), signs it with the sender's signer, sends it and waits for confirmation.
  */
 export class TransactionSender {
-  readonly #tw: Tealworks;
+  readonly #tw: ClientContext;
 
-  /** @internal Made by {@link Tealworks}. */
-  constructor(tw: Tealworks) {
+  /** @internal Made by `Tealworks`. */
+  constructor(tw: ClientContext) {
     this.#tw = tw;
   }
 

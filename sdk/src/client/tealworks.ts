@@ -12,6 +12,7 @@ import { AppManager } from './app-manager.js';
 import { TxnGroup } from './group.js';
 import { connectDevnet, connectFromEnv, connectLocalnet, connectPublic, type Connection, type ConnectOptionsBase, type DevnetConnectOptions, type LocalnetConnectOptions } from './network.js';
 import { TransactionSender } from './sender.js';
+import type { ClientContext } from './context.js';
 
 /*
  * The entry object of the SDK. Connect once, then reach everything by dot-completion:
@@ -63,7 +64,7 @@ const connect: Connect = Object.assign((options?: ConnectOptionsBase) => connect
  * await tw.close();
  * ```
  */
-export class Tealworks {
+export class Tealworks implements ClientContext {
   /** Connects: `Tealworks.connect()` from the environment, or `.devnet()`, `.localnet()`, `.testnet()`, `.mainnet()`. */
   static readonly connect: Connect = connect;
 
@@ -94,9 +95,9 @@ export class Tealworks {
     this.node = connection.chain.node;
     this.query = connection.chain.query;
     this.keyManager = connection.kmd;
-    this.account = new AccountManager(this, connection);
     this.send = new TransactionSender(this);
-    this.app = new AppManager(this);
+    this.account = new AccountManager(this, connection, this.send);
+    this.app = new AppManager(this, this.account);
     if (connection.dispenser) this.register(connection.dispenser.address, connection.dispenser.signer);
   }
 
