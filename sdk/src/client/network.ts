@@ -62,8 +62,14 @@ export interface Connection {
 }
 
 async function openAdapters(profile: NetworkProfile, tokenSource: string): Promise<{ chain: AppChain; kmd?: KeyManagerClient; close(): Promise<void> }> {
-  const chain: AppChain = { node: nodeAdapterFor(profile), ...(profile.query ? { query: queryClientFor(profile) } : {}) };
-  const kmd = profile.keyManager ? keyManagerFor(profile) : undefined;
+  let chain: AppChain;
+  let kmd: KeyManagerClient | undefined;
+  try {
+    chain = { node: nodeAdapterFor(profile), ...(profile.query ? { query: queryClientFor(profile) } : {}) };
+    kmd = profile.keyManager ? keyManagerFor(profile) : undefined;
+  } catch (e) {
+    throw new ConnectError(`cannot use the ${profile.name} network's endpoints: ${(e as Error).message}`, { cause: e });
+  }
   const close = async () => {
     await Promise.allSettled([chain.node.close(), chain.query?.close(), kmd?.close()]);
   };

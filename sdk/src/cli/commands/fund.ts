@@ -1,9 +1,7 @@
 // `tealworks fund ADDRESS AMOUNT`: pays from the dispenser of the devnet (or localnet).
-import { join, resolve } from 'node:path';
 import { isValidAddress } from '../../encoding/address.js';
 import { algos, microAlgos } from '../../client/amount.js';
 import { Tealworks } from '../../client/tealworks.js';
-import { readRunningDevnetRecord } from '../../services/devnet/running-file.js';
 import { parseArgs } from './run.js';
 import { NETWORK_FLAGS, openOneOff } from './call.js';
 import { UsageError, type CliIo, type Command } from '../command.js';
@@ -23,14 +21,8 @@ export function parseAmount(text: string): bigint {
   throw new UsageError(`AMOUNT must be micro-units (e.g. 1000000) or have a unit (e.g. 2.5algo), got "${text}"`);
 }
 
-/** Connects the client for a CLI command: a running `tealworks devnet` on `<cwd>/.tealworks/devnet` first, else as other one-off commands do. */
+/** The client for a CLI command, connected as the one-off commands connect (a running `tealworks devnet` on `<cwd>/.tealworks/devnet` first). */
 export async function openClient(opts: Map<string, string | true>, cwd: string): Promise<Tealworks> {
-  const network = opts.get('--network');
-  if (network === 'localnet') return Tealworks.connect.localnet();
-  if (network === undefined || network === 'devnet') {
-    const dataDir = resolve(cwd, '.tealworks', 'devnet');
-    if (readRunningDevnetRecord(dataDir)) return Tealworks.connect.devnet({ dataDir });
-  }
   const one = await openOneOff(opts, cwd);
   const net = one.network;
   return new Tealworks({ name: net.name, profile: net.profile, chain: net.chain, ...(net.kmd ? { kmd: net.kmd } : {}), ...(net.dispenser ? { dispenser: net.dispenser } : {}), isDev: net.isDev, tokenSource: 'the network profile', close: () => one.close() });
