@@ -5,7 +5,7 @@ import { accountFromMnemonic, addressOf, keyManagerAccount, LocalAccount, LogicS
 import { toMicroAlgos, type AmountLike } from './amount.js';
 import { ClientError } from './errors.js';
 import type { Connection } from './network.js';
-import type { ConfirmedTxn } from './sender.js';
+import type { ConfirmedTransaction } from './sender.js';
 import type { ClientContext } from './context.js';
 import type { TransactionSender } from './sender.js';
 
@@ -107,10 +107,10 @@ export class AccountManager {
   }
 
   /** The payment the last {@link ensureFunded} made, or undefined when the account had enough. */
-  lastFunding: ConfirmedTxn | undefined;
+  lastFunding: ConfirmedTransaction | undefined;
 
   /** Pays `amount` from the dispenser (or `from`) to `who`, whatever it holds already. */
-  async fund(who: SenderLike, amount: AmountLike, options: { from?: SigningAccount } = {}): Promise<ConfirmedTxn> {
+  async fund(who: SenderLike, amount: AmountLike, options: { from?: SigningAccount } = {}): Promise<ConfirmedTransaction> {
     return this.#send.payment({ sender: options.from ?? this.dispenser, receiver: addressOf(who), amount: toMicroAlgos(amount) });
   }
 }

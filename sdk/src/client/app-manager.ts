@@ -11,7 +11,7 @@ import type { TemplateValue } from '../teal/assembler/results.js';
 import { addressOf, type SenderLike } from './accounts.js';
 import type { AmountLike } from './amount.js';
 import { ClientError } from './errors.js';
-import type { ConfirmedTxn } from './sender.js';
+import type { ConfirmedTransaction } from './sender.js';
 import type { ClientContext } from './context.js';
 import type { AccountManager } from './account-manager.js';
 
@@ -59,7 +59,7 @@ export interface AppDeployment extends DeployResult {
   /** A client for the deployed app (sender: the creator). */
   client: AppClient;
   /** The payment that funded the app account, when `fund` asked for one. */
-  funding?: ConfirmedTxn;
+  funding?: ConfirmedTransaction;
 }
 
 /** State read by `tw.app.state`: values decoded by the spec, keyed by their spec names (`map[key]` for map entries). */

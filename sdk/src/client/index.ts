@@ -4,7 +4,7 @@ export { Tealworks, type Connect, type NetworkInfo } from './tealworks.js';
 export { AlgoAmount, algos, microAlgos, type AmountLike } from './amount.js';
 export { LocalAccount, MultisigAccount, LogicSigAccount, type SigningAccount, type SenderLike } from './accounts.js';
 export { AccountManager, type MultisigParams } from './account-manager.js';
-export { TransactionSender, type ConfirmedTxn, type SendTxnOptions } from './sender.js';
+export { TransactionSender, type ConfirmedTransaction, type SendTxnOptions } from './sender.js';
 export { TxnGroup } from './group.js';
 export { AppManager, stateItemName, readGlobalState, readLocalState, readBoxMapValue, type AppDeployInput, type AppDeployment, type AppSpecInput, type DecodedAppState } from './app-manager.js';
 export type { AddressInput, CommonInput, PaymentInput, AssetCreateInput, AssetOptInInput, AssetTransferInput, AssetDestroyInput } from './txn-inputs.js';

@@ -7,7 +7,7 @@ import { build, entryFor, type AssetCreateInput, type AssetDestroyInput, type As
 import type { ClientContext } from './context.js';
 
 /** A transaction the network has confirmed, as `tw.send.*` returns it. */
-export interface ConfirmedTxn {
+export interface ConfirmedTransaction {
   /** Transaction id. */
   txid: string;
   /** Round it was committed in. */
@@ -41,36 +41,36 @@ export class TransactionSender {
   }
 
   /** Sends the native currency. */
-  payment(input: PaymentInput, options?: SendTxnOptions): Promise<ConfirmedTxn> {
+  payment(input: PaymentInput, options?: SendTxnOptions): Promise<ConfirmedTransaction> {
     return this.#one(input.sender, (sp) => build.payment(input, sp), options);
   }
 
   /** Creates an asset; `createdAssetId` is its id. */
-  assetCreate(input: AssetCreateInput, options?: SendTxnOptions): Promise<ConfirmedTxn> {
+  assetCreate(input: AssetCreateInput, options?: SendTxnOptions): Promise<ConfirmedTransaction> {
     return this.#one(input.sender, (sp) => build.assetCreate(input, sp), options);
   }
 
   /** Opts the sender in to an asset (a zero transfer to itself). */
-  assetOptIn(input: AssetOptInInput, options?: SendTxnOptions): Promise<ConfirmedTxn> {
+  assetOptIn(input: AssetOptInInput, options?: SendTxnOptions): Promise<ConfirmedTransaction> {
     return this.#one(input.sender, (sp) => build.assetOptIn(input, sp), options);
   }
 
   /** Transfers units of an asset (or claws them back). */
-  assetTransfer(input: AssetTransferInput, options?: SendTxnOptions): Promise<ConfirmedTxn> {
+  assetTransfer(input: AssetTransferInput, options?: SendTxnOptions): Promise<ConfirmedTransaction> {
     return this.#one(input.sender, (sp) => build.assetTransfer(input, sp), options);
   }
 
   /** Destroys an asset (the manager sends; the creator must hold every unit). */
-  assetDestroy(input: AssetDestroyInput, options?: SendTxnOptions): Promise<ConfirmedTxn> {
+  assetDestroy(input: AssetDestroyInput, options?: SendTxnOptions): Promise<ConfirmedTransaction> {
     return this.#one(input.sender, (sp) => build.assetDestroy(input, sp), options);
   }
 
   /** Sends a transaction built elsewhere (its sender's signer must be known to the client). */
-  transaction(txn: Transaction, options?: SendTxnOptions): Promise<ConfirmedTxn> {
+  transaction(txn: Transaction, options?: SendTxnOptions): Promise<ConfirmedTransaction> {
     return this.#one(txn.sender.toString(), () => txn, options);
   }
 
-  async #one(sender: SenderLike, make: (sp: Awaited<ReturnType<typeof builderParams>>) => Transaction, options: SendTxnOptions = {}): Promise<ConfirmedTxn> {
+  async #one(sender: SenderLike, make: (sp: Awaited<ReturnType<typeof builderParams>>) => Transaction, options: SendTxnOptions = {}): Promise<ConfirmedTransaction> {
     const txn = make(await builderParams(this.#tw.chain));
     const c = this.#tw.composer().add(entryFor(txn, sender));
     return confirmedOf(await c.send({ populateResources: true, coverInnerFees: true, ...options }), 0, c.entries[0]!.txn);
@@ -78,7 +78,7 @@ export class TransactionSender {
 }
 
 /** The confirmed view of one transaction of a sent group. @internal */
-export function confirmedOf(sent: SendResult, index: number, txn: Transaction): ConfirmedTxn {
+export function confirmedOf(sent: SendResult, index: number, txn: Transaction): ConfirmedTransaction {
   const t = sent.txns[index]!;
   return {
     txid: t.txid,
