@@ -12,7 +12,7 @@ export const SIGNATURE_LENGTH = 64;
 /**
  * The slice of Node's crypto module we use. Reached through `process.getBuiltinModule` so this
  * file has no Node import and still runs unchanged in a browser or webview (where the pure
- * @noble path is used).
+ * `@noble` path is used).
  */
 interface NodeKeyObject {
   readonly type: string;
