@@ -12,6 +12,7 @@ import { AppError } from './errors.js';
  * else is passed through and the encoder's error is reported with the argument's name.
  */
 
+/** Arguments that do not fit the method: wrong count, wrong type, a default that cannot be read. */
 export class CallArgsError extends AppError {
   readonly argIndex: number | undefined;
 
@@ -86,6 +87,7 @@ function convert(type: AbiType, v: unknown, where: string): AbiValue {
   return v as AbiValue;
 }
 
+/** Method arguments converted to ABI values, the transaction arguments still to place, and defaults to read from the chain. */
 export interface PreparedArgs {
   /** One entry per method argument, for encodeMethodCall (transaction arguments are undefined). */
   values: Array<AbiValue | undefined>;

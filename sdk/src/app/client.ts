@@ -21,6 +21,7 @@ import { utf8 } from '../encoding/bytes.js';
  * ARC-28 events come back decoded when the method or the app spec says how.
  */
 
+/** Options of one app call: sender and signer, on-completion, references, boxes, note, fees, transaction arguments, extra transactions. */
 export interface AppCallOptions {
   sender?: string;
   signer?: Signer;
@@ -65,6 +66,7 @@ export interface AppCallResult<T = AbiValue> {
   sent: SendResult;
 }
 
+/** What an `AppClient` needs: the chain, the app id, optionally the spec, compiled programs (for TEAL lines in failures), default sender and signers. */
 export interface AppClientOptions {
   chain: AppChain;
   appId: bigint;
@@ -80,6 +82,7 @@ export interface AppClientOptions {
 
 const ON_COMPLETE_BY_NAME: Record<string, OnComplete> = { noop: OnComplete.NoOp, optin: OnComplete.OptIn, closeout: OnComplete.CloseOut, clear: OnComplete.ClearState, update: OnComplete.UpdateApplication, delete: OnComplete.DeleteApplication, clearstate: OnComplete.ClearState, updateapplication: OnComplete.UpdateApplication, deleteapplication: OnComplete.DeleteApplication };
 
+/** An on-completion action from its name (`noop`, `optin`, `closeout`, `clear`, `update`, `delete`, case-insensitive). */
 export function onCompleteFromName(name: string | undefined): OnComplete | undefined {
   if (name === undefined) return undefined;
   const oc = ON_COMPLETE_BY_NAME[name.toLowerCase().replace(/[-_ ]/g, '')];
@@ -87,6 +90,7 @@ export function onCompleteFromName(name: string | undefined): OnComplete | undef
   return oc;
 }
 
+/** A client for one app: calls by method name (typed arguments, decoded returns and events), create/update/delete/opt-in, simulate without sending, and state, local state and boxes decoded by the spec. Every send is simulated first. */
 export class AppClient {
   readonly chain: AppChain;
   appId: bigint;

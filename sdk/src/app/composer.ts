@@ -23,6 +23,7 @@ import { buildSimulateReport, failureSummary, type AppKnowledge, type SimulateRe
  * group simulated as a gate (nothing is sent when it would fail), signed, sent and confirmed.
  */
 
+/** One transaction of a group with what signs it (a signer or a logic signature) and, for reports, the method and app. */
 export interface ComposerEntry {
   txn: Transaction;
   /** Who signs; else the composer's resolver is asked for the sender (or its auth address). */
@@ -35,6 +36,7 @@ export interface ComposerEntry {
   label?: string;
 }
 
+/** Finds the signer for an address (undefined when none is known). */
 export type SignerResolver = (address: string) => Signer | undefined;
 
 /**
@@ -50,6 +52,7 @@ export class LogicSigSigner implements Signer {
   }
 }
 
+/** Simulate options: empty signatures, unnamed resources, more logging, extra budget, round, trace, and the apps whose TEAL to map failures to. */
 export interface SimulateGroupOptions {
   allowEmptySignatures?: boolean;
   allowUnnamedResources?: boolean;
@@ -65,6 +68,7 @@ export interface SimulateGroupOptions {
   apps?: ReadonlyMap<bigint, AppKnowledge>;
 }
 
+/** What `GroupComposer.prepare` fills in: missing references, inner-transaction fees, a fixed extra fee. */
 export interface PrepareOptions {
   /** Fill account/app/asset/box references the programs use but the transactions do not name. */
   populateResources?: boolean;
@@ -74,6 +78,7 @@ export interface PrepareOptions {
   extraFee?: bigint;
 }
 
+/** Options of `GroupComposer.send`: preparation, rounds to wait, extra budget. */
 export interface SendOptions extends PrepareOptions {
   /** Rounds to wait for confirmation (default 10). */
   maxRounds?: number;
@@ -83,6 +88,7 @@ export interface SendOptions extends PrepareOptions {
   extraOpcodeBudget?: number;
 }
 
+/** One confirmed transaction of a sent group: id, round, logs, created ids, decoded return value. */
 export interface SentTxn {
   txid: string;
   confirmedRound: bigint;
@@ -93,6 +99,7 @@ export interface SentTxn {
   pending: PendingTransaction;
 }
 
+/** A sent group: transaction ids, confirmed round, each transaction's outcome, and the gate simulation. */
 export interface SendResult {
   txids: string[];
   confirmedRound: bigint;
@@ -179,6 +186,7 @@ export function simulateFailure(report: SimulateReport, appIds: readonly bigint[
   return new MinimumBalanceError(`${summary}\n${whose} would hold ${balance} micro-units, below its minimum balance of ${min}: it is short by ${shortBy} micro-units; ${fix}`, report, { address, ...(appId !== undefined ? { appId } : {}), shortBy });
 }
 
+/** The ABI method of an ARC-56 method or ABI method. */
 export function methodOf(m: AbiMethod | Arc56Method | undefined): AbiMethod | undefined {
   if (!m) return undefined;
   return 'json' in m && 'method' in m ? (m as Arc56Method).method : (m as AbiMethod);
@@ -200,6 +208,7 @@ function innerFeeShortfall(result: Obj, minFee: bigint): bigint {
   return short;
 }
 
+/** A transaction group on its way to the chain: resolves signers per sender, fills references and inner-transaction fees from a probing simulate, simulates the exact group as a gate, then signs, sends and waits for confirmation. */
 export class GroupComposer {
   readonly entries: ComposerEntry[] = [];
   private apps = new Map<bigint, AppKnowledge>();

@@ -7,6 +7,7 @@ import { MetricsRegistry } from './metrics.js';
 import { TransactionPool, type PoolOptions } from './pool.js';
 import { nodeRouter, type BuildInfo, type NodeContext } from './routes.js';
 
+/** How to start the node service: ledger, token, pool and follower options, build info. */
 export interface NodeServiceOptions extends PoolOptions {
   ledger: Ledger;
   /** Value expected in `X-Node-API-Token`. */
@@ -23,6 +24,7 @@ export interface NodeServiceOptions extends PoolOptions {
   ownsLedger?: boolean;
 }
 
+/** The build reported when none is configured. */
 export const DEFAULT_BUILD: BuildInfo = { major: 0, minor: 1, buildNumber: 0, branch: 'main', channel: 'dev', commitHash: '' };
 
 /** The parts of a node service beyond its HTTP definition, for the devnet and for tests. */
@@ -123,6 +125,7 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
   };
 }
 
+/** A running node service and its ledger. */
 export interface RunningNodeService extends RunningService {
   readonly ledger: Ledger;
   readonly pool: TransactionPool;
