@@ -57,10 +57,12 @@ export function resolveMethod(text: string, spec?: Arc56AppSpec): { method: AbiM
       const m = spec.getMethod(text);
       return { method: m.method, arc56: m };
     } catch (e) {
-      const known = spec.methods.map((m) => m.method);
-      const name = text.includes('(') ? text.slice(0, text.indexOf('(')) : text;
-      if (!known.some((m) => m.name === name)) throw new CallArgsError(unknownMethodMessage(spec.name, name, known.map((m) => m.signature)));
-      if (!text.includes('(')) throw new CallArgsError(`${e instanceof Error ? e.message : String(e)}`);
+      if (!text.includes('(')) {
+        // A full signature the spec lacks is still callable below; a bare name must be the spec's.
+        const known = spec.methods.map((m) => m.method);
+        if (!known.some((m) => m.name === text)) throw new CallArgsError(unknownMethodMessage(spec.name, text, known.map((m) => m.signature)));
+        throw new CallArgsError(`${e instanceof Error ? e.message : String(e)}`);
+      }
     }
   }
   if (!text.includes('(')) throw new CallArgsError(`method ${JSON.stringify(text)} needs a full signature (like name(uint64)void) when the contract has no app spec`);

@@ -173,6 +173,13 @@ describe('client: generated typed client', () => {
     assert.equal(generateAppClient(spec, { sourceName: 'counter.arc56.json' }), readFileSync(join(repoRoot, 'examples/scripts/counter-client.ts'), 'utf8'));
   });
 
+  it('generates from an ARC-32 spec too', () => {
+    const spec = loadAppSpec(readFileSync(join(repoRoot, 'test/sdk/abi/fixtures/hello.arc32.json'), 'utf8'));
+    const code = generateAppClient(spec, { sourceName: 'hello.arc32.json' });
+    assert.match(code, new RegExp(`export class ${spec.name.replace(/[^A-Za-z0-9]/g, '')}Client`, 'i'));
+    for (const m of spec.methods) assert.ok(code.includes(JSON.stringify(m.method.signature)), m.method.signature);
+  });
+
   it('types structs, template variables and every argument kind', () => {
     const spec = loadAppSpec({
       arcs: [56], name: 'shop', structs: { Item: [{ name: 'price', type: 'uint64' }, { name: 'label', type: 'string' }] },
