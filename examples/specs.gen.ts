@@ -4,9 +4,9 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { assemble } from '../sdk/src/teal/index.js';
-import { toBase64 } from '../sdk/src/encoding/base64.js';
-import { utf8 } from '../sdk/src/encoding/bytes.js';
+import { assemble } from '@tealworks/sdk/teal';
+import { toBase64 } from '@tealworks/sdk/encoding';
+import { utf8 } from '@tealworks/sdk/encoding';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const b64 = (s: string) => toBase64(utf8(s));

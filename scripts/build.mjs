@@ -1,12 +1,13 @@
 // Builds every shipped artifact with esbuild: the extension and language-server bundles (CommonJS,
 // what VS Code loads), the CLI bundle, and the SDK's per-file ES modules.
 import { build } from 'esbuild';
+import { sdkSourcePlugin } from './sdk-source-plugin.mjs';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const production = process.argv.includes('--production');
-const common = { bundle: true, platform: 'node', target: 'node20', sourcemap: !production, minify: production, logLevel: 'warning' };
+const common = { plugins: [sdkSourcePlugin], bundle: true, platform: 'node', target: 'node20', sourcemap: !production, minify: production, logLevel: 'warning' };
 
 const jobs = [];
 const entry = (p) => join(root, p);

@@ -2,12 +2,13 @@
 // dist/tealworks.vsix with vsce (plus the lazily loaded contract-features bundle). Only those bundles are built here, so a half-finished SDK
 // module elsewhere in the tree cannot block packaging the editor support.
 import { build } from 'esbuild';
+import { sdkSourcePlugin } from './sdk-source-plugin.mjs';
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const common = { bundle: true, platform: 'node', target: 'node20', format: 'cjs', minify: true, sourcemap: false, logLevel: 'warning', legalComments: 'none' };
+const common = { plugins: [sdkSourcePlugin], bundle: true, platform: 'node', target: 'node20', format: 'cjs', minify: true, sourcemap: false, logLevel: 'warning', legalComments: 'none' };
 await Promise.all([
   build({ ...common, entryPoints: [join(root, 'extension/src/extension.ts')], outfile: join(root, 'dist/extension.cjs'), external: ['vscode'] }),
   build({ ...common, entryPoints: [join(root, 'server/src/main.ts')], outfile: join(root, 'dist/server.cjs') }),

@@ -5,13 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startDevnet, type RunningDevnet } from '../../sdk/src/services/devnet/index.js';
-import { connectNetwork } from '../../sdk/src/workflow/connect.js';
-import { assemble } from '../../sdk/src/teal/index.js';
-import { makeLogicSig, logicSigAddress, makePaymentTxn } from '../../sdk/src/txn/index.js';
-import { Address } from '../../sdk/src/encoding/address.js';
-import { GroupComposer, LogicSigSigner, builderParams, fetchBalance, renderSimulateReport, pcToSource, type SimulateReport } from '../../sdk/src/app/index.js';
-import { LocalSigner } from '../../sdk/src/adapters/signer.js';
+import { startDevnet, type RunningDevnet } from '@tealworks/sdk/services';
+import { connectNetwork } from '@tealworks/sdk/workflow';
+import { assemble } from '@tealworks/sdk/teal';
+import { makeLogicSig, logicSigAddress, makePaymentTxn } from '@tealworks/sdk/txn';
+import { Address } from '@tealworks/sdk/encoding';
+import { GroupComposer, LogicSigSigner, builderParams, fetchBalance, renderSimulateReport, pcToSource, type SimulateReport } from '@tealworks/sdk/app';
+import { LocalSigner } from '@tealworks/sdk/adapters';
 
 const here = dirname(fileURLToPath(import.meta.url));
 

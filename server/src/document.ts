@@ -3,9 +3,9 @@
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { lex, parseGoUint, statementsOf, type LexedLine, type Token } from './lexer.js';
 import { MAX_AVM_VERSION, modeBit, opAt, type Mode } from './language.js';
-import { fieldByName } from '../../sdk/src/teal/spec/index.js';
+import { fieldByName } from '@tealworks/sdk/teal';
 import { collectDiagnostics, type Analysis, type ProgramFacts } from './teal.js';
-import type { TealDiagnostic } from '../../sdk/src/teal/types.js';
+import type { TealDiagnostic } from '@tealworks/sdk/teal';
 
 export interface MacroDefinition {
   name: string;

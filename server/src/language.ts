@@ -1,6 +1,6 @@
 // Facts about TEAL source that are not in the opcode table: pseudo-ops, named constants for `int`,
 // directives and pragmas. Kept in one place so completion, semantic tokens and the grammar agree.
-import { MAX_AVM_VERSION, MODE_APP, MODE_LOGICSIG, opByName, type VersionedOp } from '../../sdk/src/teal/spec/index.js';
+import { MAX_AVM_VERSION, MODE_APP, MODE_LOGICSIG, opByName, type VersionedOp } from '@tealworks/sdk/teal';
 
 export { MAX_AVM_VERSION, MODE_APP, MODE_LOGICSIG };
 

@@ -1,11 +1,11 @@
 // The seam between the server and the SDK's TEAL toolchain (assembler diagnostics, analysis, hover
 // docs). Features call these functions only, so swapping in richer SDK APIs touches this file alone.
-import type { TealDiagnostic } from '../../sdk/src/teal/types.js';
-import { renderConstantMarkdown, renderFieldMarkdown, renderOpcodeMarkdown } from '../../sdk/src/teal/docs/index.js';
-import { analyze, type Analysis } from '../../sdk/src/teal/assembler/index.js';
+import type { TealDiagnostic } from '@tealworks/sdk/teal';
+import { renderConstantMarkdown, renderFieldMarkdown, renderOpcodeMarkdown } from '@tealworks/sdk/teal';
+import { analyze, type Analysis } from '@tealworks/sdk/teal';
 import type { Mode } from './language.js';
-import { fieldNamesAt } from '../../sdk/src/teal/assembler/optable.js';
-import { macroNameProblem, ON_COMPLETION_CONSTANTS, PSEUDO_OP_NAMES as ASSEMBLER_PSEUDO_OPS, TXN_TYPE_CONSTANTS } from '../../sdk/src/teal/assembler/macros.js';
+import { fieldNamesAt } from '@tealworks/sdk/teal';
+import { macroNameProblem, ON_COMPLETION_CONSTANTS, PSEUDO_OP_NAMES as ASSEMBLER_PSEUDO_OPS, TXN_TYPE_CONSTANTS } from '@tealworks/sdk/teal';
 
 export type { Analysis };
 

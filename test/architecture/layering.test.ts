@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-// encoding → crypto → txn/abi → teal → avm → ledger → services/adapters → workflow → cli.
+// encoding → crypto → txn/abi → teal → avm → ledger → services/adapters → workflow/app → client → cli.
 // A folder may import only from folders of its own rank or below, and nothing may form a cycle.
 const RANK: Record<string, number> = {
   '': 0, // sdk/src/*.ts (errors, index)
@@ -18,7 +18,8 @@ const RANK: Record<string, number> = {
   services: 9,
   workflow: 10,
   app: 10,
-  cli: 11,
+  client: 11, // the Tealworks entry object: a facade over the layers below
+  cli: 12,
 };
 // These must also run in a browser webview: no Node built-ins, no Buffer.
 const PORTABLE = new Set(['', 'encoding', 'crypto', 'txn', 'abi', 'teal', 'avm']);

@@ -1,15 +1,15 @@
 // From the simulate panel's form (all text) to transactions. Pure: program bytes, app specs and
 // suggested params come from the caller, so this runs (and is tested) outside VS Code.
-import type { Arc56AppSpec, Arc56Method } from '../../../sdk/src/abi/arc56.js';
-import type { AbiMethod } from '../../../sdk/src/abi/method.js';
-import { encodeMethodCall } from '../../../sdk/src/abi/method-call.js';
-import { prepareMethodArgs, resolveMethod } from '../../../sdk/src/app/call-args.js';
-import { decodeAddress, isValidAddress } from '../../../sdk/src/encoding/address.js';
-import { fromBase64 } from '../../../sdk/src/encoding/base64.js';
-import { utf8 } from '../../../sdk/src/encoding/bytes.js';
-import { fromHex } from '../../../sdk/src/encoding/hex.js';
-import { makeAppCallTxn, makeAssetTransferTxn, makePaymentTxn, type SuggestedParams } from '../../../sdk/src/txn/builders.js';
-import { OnComplete, type Transaction } from '../../../sdk/src/txn/types.js';
+import type { Arc56AppSpec, Arc56Method } from '@tealworks/sdk/abi';
+import type { AbiMethod } from '@tealworks/sdk/abi';
+import { encodeMethodCall } from '@tealworks/sdk/abi';
+import { prepareMethodArgs, resolveMethod } from '@tealworks/sdk/app';
+import { decodeAddress, isValidAddress } from '@tealworks/sdk/encoding';
+import { fromBase64 } from '@tealworks/sdk/encoding';
+import { utf8 } from '@tealworks/sdk/encoding';
+import { fromHex } from '@tealworks/sdk/encoding';
+import { makeAppCallTxn, makeAssetTransferTxn, makePaymentTxn, type SuggestedParams } from '@tealworks/sdk/txn';
+import { OnComplete, type Transaction } from '@tealworks/sdk/txn';
 import type { TxnFormInput } from './messages.js';
 
 /** A problem in one field of one row of the form, so the panel can point at it. */

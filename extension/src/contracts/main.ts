@@ -1,9 +1,9 @@
 // Wires the contract features into VS Code: the side-bar views, the simulate panel, CodeLens and
 // commands for simulate/deploy/call, the network status bar item and the workflow command.
 import * as vscode from 'vscode';
-import { builderParams } from '../../../sdk/src/app/chain.js';
-import { GroupComposer } from '../../../sdk/src/app/composer.js';
-import { makePaymentTxn } from '../../../sdk/src/txn/builders.js';
+import { builderParams } from '@tealworks/sdk/app';
+import { GroupComposer } from '@tealworks/sdk/app';
+import { makePaymentTxn } from '@tealworks/sdk/txn';
 import { ContractActions, sourceKey, uriOfSource } from './actions.js';
 import { checkNetworkName, checkServiceUrl, DEVNET, secretKey, type CustomNetwork } from './networks.js';
 import { ContractSession } from './session.js';

@@ -1,6 +1,6 @@
 // Which networks the extension knows and how each becomes a NetworkProfile. Tokens are not in
 // settings: the caller passes what it read from SecretStorage. Pure, so it is unit-testable.
-import { localnetProfile, type NetworkProfile } from '../../../sdk/src/adapters/profiles.js';
+import { localnetProfile, type NetworkProfile } from '@tealworks/sdk/adapters';
 
 export const DEVNET = 'devnet';
 export const LOCALNET = 'localnet';

@@ -2,11 +2,11 @@
 // demand, stopped with the extension), the node/query/key-manager clients, unlocked wallets and
 // local accounts (their secrets live in SecretStorage), and the apps this workspace deployed.
 import * as vscode from 'vscode';
-import type { RunningDevnet } from '../../../sdk/src/services/devnet/devnet.js';
-import { keyManagerFor, nodeAdapterFor, profileFromDevnet, queryClientFor, type NetworkProfile } from '../../../sdk/src/adapters/profiles.js';
-import type { KeyManagerClient, WalletSession } from '../../../sdk/src/adapters/kmd/client.js';
-import { KeyManagerSigner, LocalSigner, type Signer } from '../../../sdk/src/adapters/signer.js';
-import type { AppChain } from '../../../sdk/src/app/chain.js';
+import type { RunningDevnet } from '@tealworks/sdk/services';
+import { keyManagerFor, nodeAdapterFor, profileFromDevnet, queryClientFor, type NetworkProfile } from '@tealworks/sdk/adapters';
+import type { KeyManagerClient, WalletSession } from '@tealworks/sdk/adapters';
+import { KeyManagerSigner, LocalSigner, type Signer } from '@tealworks/sdk/adapters';
+import type { AppChain } from '@tealworks/sdk/app';
 import { customProfile, DEVNET, LOCALNET, localnetProfileFor, parseCustomNetworks, secretKey, type CustomNetwork } from './networks.js';
 
 export interface WalletEntry {
@@ -59,7 +59,7 @@ export class ContractSession implements vscode.Disposable {
       this.#devnetStarting = (async () => {
         const started = Date.now();
         // Loaded on first use so activation does not pay for the ledger and the services.
-        const { startDevnet } = await import('../../../sdk/src/services/devnet/devnet.js');
+        const { startDevnet } = await import('@tealworks/sdk/services');
         const cfg = vscode.workspace.getConfiguration('tealworks.devnet');
         const persist = cfg.get<boolean>('persist', false);
         const dataDir = persist && this.context.storageUri ? vscode.Uri.joinPath(this.context.storageUri, 'devnet').fsPath : undefined;

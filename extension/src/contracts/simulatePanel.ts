@@ -130,7 +130,7 @@ export class SimulatePanel implements vscode.Disposable {
     }
   }
 
-  #sourceOf(report: import('../../../sdk/src/app/simulate-report.js').SimulateReport, rows: TxnFormInput[]): string | undefined {
+  #sourceOf(report: import('@tealworks/sdk/app').SimulateReport, rows: TxnFormInput[]): string | undefined {
     const uri = this.actions.failureSource(report, rows);
     return uri ? vscode.workspace.asRelativePath(uri, false) : undefined;
   }

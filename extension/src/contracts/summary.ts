@@ -1,7 +1,7 @@
 // What a confirmation dialog says before a group is sent to a network that is not the devnet:
 // per transaction who pays whom how much, app ids and on-completion, fees, and the totals.
-import type { Transaction } from '../../../sdk/src/txn/types.js';
-import { OnComplete } from '../../../sdk/src/txn/types.js';
+import type { Transaction } from '@tealworks/sdk/txn';
+import { OnComplete } from '@tealworks/sdk/txn';
 
 const ON_COMPLETE_NAMES: Record<number, string> = {
   [OnComplete.NoOp]: 'NoOp',

@@ -1,9 +1,9 @@
 // How the state inspector and the simulate panel show values: one storage item in the view the
 // user picked (bytes, UTF-8, uint, address, or the ARC-56 type), JSON export, and the simulate
 // report turned into plain JSON (no bigint, no Uint8Array) for the webview.
-import type { LogEntry, SimulateReport, StateChange, TxnReport, UnnamedResources } from '../../../sdk/src/app/simulate-report.js';
-import { bytesView, displayBytes, formatAbi, type StorageItem } from '../../../sdk/src/app/state-decode.js';
-import type { AbiValue } from '../../../sdk/src/abi/types.js';
+import type { LogEntry, SimulateReport, StateChange, TxnReport, UnnamedResources } from '@tealworks/sdk/app';
+import { bytesView, displayBytes, formatAbi, type StorageItem } from '@tealworks/sdk/app';
+import type { AbiValue } from '@tealworks/sdk/abi';
 
 export const VALUE_VIEWS = ['auto', 'bytes', 'utf8', 'uint', 'address', 'abi'] as const;
 export type ValueView = (typeof VALUE_VIEWS)[number];

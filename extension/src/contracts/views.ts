@@ -1,9 +1,9 @@
 // The three trees of the Tealworks side bar: networks, accounts (wallets and local keys, with
 // balances) and the state inspector (apps → global state, local state per account, boxes paged).
 import * as vscode from 'vscode';
-import { appAddressOf, fetchApp, fetchBox, fetchBoxNames, fetchLocalState } from '../../../sdk/src/app/chain.js';
-import { decodeBoxes, decodeGlobalState, decodeLocalState, type StorageItem } from '../../../sdk/src/app/state-decode.js';
-import type { Arc56AppSpec } from '../../../sdk/src/abi/arc56.js';
+import { appAddressOf, fetchApp, fetchBox, fetchBoxNames, fetchLocalState } from '@tealworks/sdk/app';
+import { decodeBoxes, decodeGlobalState, decodeLocalState, type StorageItem } from '@tealworks/sdk/app';
+import type { Arc56AppSpec } from '@tealworks/sdk/abi';
 import { DEVNET, LOCALNET } from './networks.js';
 import type { ContractSession, WalletEntry } from './session.js';
 import { formatAmount, shortAddress } from './summary.js';

@@ -1,5 +1,5 @@
 // Wording of workflow progress for the output channel and the results view. Pure (no vscode).
-import type { ProgressEvent } from '../../../sdk/src/workflow/engine.js';
+import type { ProgressEvent } from '@tealworks/sdk/workflow';
 
 export const STATUS_MARK: Record<string, string> = { done: '✓', cached: '↺', simulated: '≈', skipped: '–', failed: '✗' };
 

@@ -1,7 +1,7 @@
 // Runs a tealworks.yaml workflow with the SDK's engine: progress in a notification, every event in
 // the "Tealworks Workflows" output channel, and the steps of the last run in the Workflow Results view.
 import * as vscode from 'vscode';
-import type { RunSummary, StepSummary } from '../../../sdk/src/workflow/engine.js';
+import type { RunSummary, StepSummary } from '@tealworks/sdk/workflow';
 import { STATUS_MARK, workflowEventLine } from './workflowText.js';
 import type { ContractSession } from './session.js';
 
@@ -46,7 +46,7 @@ export async function runWorkflowCommand(session: ContractSession, results: Work
     if (!pick) return undefined;
     uri = pick.uri;
   }
-  const { runWorkflow } = await import('../../../sdk/src/workflow/engine.js');
+  const { runWorkflow } = await import('@tealworks/sdk/workflow');
   // A workflow on the devnet reuses the extension's devnet, so its apps show up in the views.
   const devnet = session.isDevnet ? (session.devnet ?? (await session.startDevnet())) : undefined;
   channel.show(true);

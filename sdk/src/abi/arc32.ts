@@ -6,6 +6,7 @@ import type { Arc56Actions, Arc56CallAction, Arc56ContractJson, Arc56DefaultValu
 
 /** ARC-32 application spec (the older app description), as far as the conversion reads it. */
 export type Arc32CallConfigValue = 'NEVER' | 'CALL' | 'CREATE' | 'ALL';
+/** ARC-32 `bare_call_config` / per-method `call_config`: which on-completion actions allow a call or a create. */
 export interface Arc32CallConfig {
   no_op?: Arc32CallConfigValue;
   opt_in?: Arc32CallConfigValue;
@@ -13,26 +14,31 @@ export interface Arc32CallConfig {
   update_application?: Arc32CallConfigValue;
   delete_application?: Arc32CallConfigValue;
 }
+/** An ARC-32 struct declaration: its name and ordered `[field, type]` elements. */
 export interface Arc32Struct {
   name: string;
   elements: Array<[string, string]>;
 }
+/** Where an ARC-32 method argument takes its default from: a constant, state, or another method. */
 export type Arc32DefaultArgument =
   | { source: 'abi-method'; data: { name: string; args?: unknown[]; returns?: unknown } }
   | { source: 'global-state' | 'local-state'; data: string }
   | { source: 'constant'; data: string | number };
+/** ARC-32 per-method hints: call config, structs, default arguments, read-only flag. */
 export interface Arc32Hint {
   structs?: Record<string, Arc32Struct>;
   read_only?: boolean;
   default_arguments?: Record<string, Arc32DefaultArgument>;
   call_config?: Arc32CallConfig;
 }
+/** An ARC-32 declared global or local state value: its key and type. */
 export interface Arc32DeclaredValue {
   type: 'uint64' | 'bytes';
   key: string;
   descr?: string;
   static?: boolean;
 }
+/** An ARC-32 application spec (the older JSON format); `arc32ToArc56` converts it. */
 export interface Arc32AppSpec {
   hints?: Record<string, Arc32Hint>;
   source?: { approval: string; clear: string };

@@ -38,6 +38,7 @@ export class Arc56Error extends AbiTypeError {
 /** Storage/template types: an ARC-4 type (structs included) or an AVM native type. */
 export type Arc56ValueType = { kind: 'avm'; avm: Arc56AvmType; text: string } | { kind: 'abi'; abi: AbiType; text: string; struct?: string };
 
+/** A named storage key of a parsed spec, with its key bytes and resolved key and value types. */
 export interface Arc56StorageKey {
   name: string;
   desc?: string;
@@ -46,6 +47,7 @@ export interface Arc56StorageKey {
   valueType: Arc56ValueType;
 }
 
+/** A storage map of a parsed spec: key prefix and resolved key and value types. */
 export interface Arc56StorageMap {
   name: string;
   desc?: string;
@@ -54,6 +56,7 @@ export interface Arc56StorageMap {
   valueType: Arc56ValueType;
 }
 
+/** Where app state lives: global state, an account's local state, or boxes. */
 export type Arc56Storage = 'global' | 'local' | 'box';
 
 /** An ARC-56 method: the ARC-4 method plus struct types, default values, actions and hints. */
@@ -256,6 +259,7 @@ export class Arc56AppSpec {
   }
 }
 
+/** Validates ARC-56 JSON (text or object) and returns the parsed spec; throws `Arc56Error` listing every problem. */
 export function parseArc56(input: string | object): Arc56AppSpec {
   return Arc56AppSpec.parse(input);
 }

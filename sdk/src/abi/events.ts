@@ -12,6 +12,7 @@ export interface AbiEventJson {
   args: Array<{ type: string; name?: string; desc?: string; struct?: string }>;
 }
 
+/** An ARC-28 event decoded from a log: its name, signature, positional and named arguments. */
 export interface DecodedEvent {
   event: AbiEvent;
   /** Argument values in order. */

@@ -20,6 +20,7 @@ export interface MethodCallContext {
   foreignAssets?: readonly (bigint | number)[];
 }
 
+/** An ABI method call as app-call fields: application arguments and the reference arrays the arguments were placed in. */
 export interface EncodedMethodCall {
   /** Selector, then the encoded arguments (at most 16 entries in all). */
   appArgs: Uint8Array[];

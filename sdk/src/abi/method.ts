@@ -7,16 +7,20 @@ import type { AbiType } from './types.js';
 
 /** Transaction argument types: the caller supplies a whole transaction placed before the app call. */
 export const TRANSACTION_ARG_TYPES = ['txn', 'pay', 'keyreg', 'acfg', 'axfer', 'afrz', 'appl'] as const;
+/** Argument types that are transactions placed before the call in the group (`txn`, `pay`, `axfer`, …). */
 export type AbiTransactionArgType = (typeof TRANSACTION_ARG_TYPES)[number];
 
 /** Reference types: encoded as a uint8 index into the app call's foreign arrays. */
 export const REFERENCE_ARG_TYPES = ['account', 'asset', 'application'] as const;
+/** Argument types passed as references into the app call's foreign arrays: `account`, `application`, `asset`. */
 export type AbiReferenceArgType = (typeof REFERENCE_ARG_TYPES)[number];
 
+/** True for the transaction argument types (`txn`, `pay`, `keyreg`, `acfg`, `axfer`, `afrz`, `appl`). */
 export function isTransactionArgType(type: string): type is AbiTransactionArgType {
   return (TRANSACTION_ARG_TYPES as readonly string[]).includes(type);
 }
 
+/** True for `account`, `application` and `asset`. */
 export function isReferenceArgType(type: string): type is AbiReferenceArgType {
   return (REFERENCE_ARG_TYPES as readonly string[]).includes(type);
 }
@@ -27,6 +31,7 @@ export interface AbiMethodArgJson {
   name?: string;
   desc?: string;
 }
+/** An ARC-4 method as JSON. */
 export interface AbiMethodJson {
   name: string;
   desc?: string;
@@ -34,11 +39,13 @@ export interface AbiMethodJson {
   returns: { type: string; desc?: string };
 }
 
+/** One argument of an ABI method: an ABI value, a reference (account, application, asset) or a transaction. */
 export type AbiMethodArg =
   | { kind: 'value'; type: string; abiType: AbiType; name?: string; desc?: string }
   | { kind: 'reference'; type: AbiReferenceArgType; name?: string; desc?: string }
   | { kind: 'transaction'; type: AbiTransactionArgType; name?: string; desc?: string };
 
+/** The return of an ABI method: its type text and parsed type (undefined for `void`). */
 export interface AbiMethodReturn {
   type: string;
   /** Undefined for `void`. */
@@ -73,6 +80,7 @@ function makeArg(input: AbiMethodArgInput, where: string): AbiMethodArg {
   return { kind: 'value', type: abiType.toString(), abiType, ...extras };
 }
 
+/** An ARC-4 method: name, typed arguments (values, references, transactions), return type, selector and signature. */
 export class AbiMethod {
   readonly name: string;
   readonly desc: string | undefined;
@@ -222,6 +230,7 @@ export interface AbiInterfaceJson {
   methods: AbiMethodJson[];
 }
 
+/** An ARC-4 interface: a named list of methods. */
 export class AbiInterface {
   readonly name: string;
   readonly desc: string | undefined;
@@ -255,6 +264,7 @@ export interface AbiContractJson {
   methods: AbiMethodJson[];
 }
 
+/** An ARC-4 contract: a name, optional description and networks, and its methods. */
 export class AbiContract {
   readonly name: string;
   readonly desc: string | undefined;

@@ -23,6 +23,7 @@ const UINT = /^uint([1-9][0-9]*)$/;
 const UFIXED = /^ufixed([1-9][0-9]*)x([1-9][0-9]*)$/;
 const ARRAY_LENGTH = /^(0|[1-9][0-9]*)$/;
 
+/** Parses ABI type text (`uint64`, `(address,byte[32])[]`, …) into an `AbiType`; throws `AbiTypeError` for invalid text. */
 export function parseAbiType(text: string): AbiType {
   if (typeof text !== 'string') throw new AbiTypeError(`ABI type must be a string, got ${typeof text}`);
   let type = cache.get(text);

@@ -2,6 +2,7 @@ import { AbiTypeError } from './errors.js';
 import { parseAbiType } from './parse-type.js';
 import { AbiTupleType, type AbiType, type AbiValue } from './types.js';
 
+/** One field of a struct type: its name and ABI type. */
 export interface AbiStructField {
   name: string;
   type: AbiType;

@@ -27,6 +27,7 @@ export type AbiValue =
 
 const MAX_UINT16 = 0xffff;
 
+/** Base of every ABI type: encodes and decodes values, knows its text, static size and whether it is dynamic. */
 export abstract class AbiType {
   /** True when the encoding length depends on the value (string, T[], or containing one). */
   abstract readonly dynamic: boolean;
@@ -185,6 +186,7 @@ abstract class AbiIntegerLike extends AbiType {
   }
 }
 
+/** The ABI `uintN` types (N a multiple of 8 up to 512): big-endian, decoded as bigint. */
 export class AbiUintType extends AbiIntegerLike {
   toString(): string {
     return `uint${this.bitSize}`;
@@ -207,6 +209,7 @@ export class AbiUfixedType extends AbiIntegerLike {
 
 // ─── scalars ─────────────────────────────────────────────────────────────────────────────────
 
+/** The ABI `bool` type; consecutive bools in a tuple share bytes. */
 export class AbiBoolType extends AbiType {
   readonly dynamic = false;
   readonly staticSize = 1;
@@ -229,6 +232,7 @@ export class AbiBoolType extends AbiType {
   }
 }
 
+/** The ABI `byte` type: one byte, as a number 0–255. */
 export class AbiByteType extends AbiType {
   readonly dynamic = false;
   readonly staticSize = 1;
@@ -276,6 +280,7 @@ function addressKey(text: string): Uint8Array {
 
 const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
 
+/** The ABI `address` type: 32 bytes, read and written as a 58-character address. */
 export class AbiAddressType extends AbiType {
   readonly dynamic = false;
   readonly staticSize = 32;
@@ -313,6 +318,7 @@ function readLength(type: AbiType, bytes: Uint8Array, start: number, end: number
   return (bytes[start]! << 8) | bytes[start + 1]!;
 }
 
+/** The ABI `string` type: UTF-8 bytes with a 2-byte length prefix. */
 export class AbiStringType extends AbiType {
   readonly dynamic = true;
   readonly staticSize = -1;
@@ -493,6 +499,7 @@ function decodeSequence(owner: AbiType, types: readonly AbiType[], slots: readon
   return out;
 }
 
+/** An ABI tuple `(T1,T2,…)`: heads for static elements, offsets for dynamic ones. */
 export class AbiTupleType extends AbiType {
   readonly dynamic: boolean;
   readonly staticSize: number;

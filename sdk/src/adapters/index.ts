@@ -3,7 +3,32 @@ export * from './http/redact.js';
 export * from './http/retry.js';
 export * from './http/client.js';
 export * from './http/connection.js';
-export * from './node/types.js';
+// Public names differ where two layers declare the same name for different things (one name per
+// thing across entry points; test/packaging checks it): the node's
+// SuggestedParams, AssetParams, StateSchema and SubmitResult are Node… here.
+export type {
+  NodeStatus,
+  SuggestedParams as NodeSuggestedParams,
+  SubmitResult as NodeSubmitResult,
+  PendingState,
+  PendingTransaction,
+  AssetHolding,
+  AssetParams as NodeAssetParams,
+  AssetInfo,
+  StateSchema as NodeStateSchema,
+  TealKeyValue,
+  AppParams,
+  AppInfo,
+  AccountInfo,
+  BoxValue,
+  BlockInfo,
+  Supply,
+  SimulateOptions,
+  SimulatedTxn,
+  SimulateResult,
+  CompileResult,
+  WaitOptions,
+} from './node/types.js';
 export * from './node/errors.js';
 export * from './node/adapter.js';
 export * from './node/normalize.js';

@@ -18,6 +18,7 @@ export type KdfParams =
   | { name: 'scrypt'; N: number; r: number; p: number; salt: string }
   | { name: 'argon2id'; t: number; m: number; p: number; salt: string };
 
+/** An encrypted keystore file: KDF parameters, salt, nonce and sealed key (never the key itself). */
 export interface KeystoreFile {
   format: 'tealworks-keystore';
   version: 1;
@@ -28,8 +29,10 @@ export interface KeystoreFile {
   ciphertext: string;
 }
 
+/** A keystore file that cannot be read, decrypted or written. */
 export class KeystoreError extends SignerError {}
 
+/** Key derivation for a new keystore file: scrypt or argon2id, and its cost. */
 export interface KeystoreOptions {
   kdf?: 'scrypt' | 'argon2id';
   /** scrypt cost (power of two). Default 2^15. */
@@ -62,6 +65,7 @@ function seedFrom(secret: Uint8Array | string): Uint8Array {
   return secret;
 }
 
+/** Encrypts a seed (or mnemonic) with a password into a keystore file object. */
 export async function encryptKeystore(secret: Uint8Array | string, password: string, options: KeystoreOptions = {}): Promise<KeystoreFile> {
   const seed = seedFrom(secret);
   const address = encodeAddress(Ed25519KeyPair.fromSeed(seed).publicKey);
@@ -101,12 +105,14 @@ export async function decryptKeystore(file: KeystoreFile, password: string): Pro
   }
 }
 
+/** Encrypts a seed (or mnemonic) and writes it as a keystore file (owner-only permissions). */
 export async function writeKeystoreFile(path: string, secret: Uint8Array | string, password: string, options: KeystoreOptions = {}): Promise<KeystoreFile> {
   const file = await encryptKeystore(secret, password, options);
   await writeFile(path, JSON.stringify(file, null, 2) + '\n', { mode: 0o600 });
   return file;
 }
 
+/** Reads and decrypts a keystore file into a `LocalSigner`. */
 export async function signerFromKeystoreFile(path: string, password: string): Promise<LocalSigner> {
   let file: KeystoreFile;
   try {

@@ -16,17 +16,20 @@ export interface NetworkProfile {
   keyManager?: ServiceEndpoint;
 }
 
+/** Where one service of a network lives: URL, token and the header that carries it. */
 export interface ServiceEndpoint {
   url: string;
   token?: string;
   tokenHeader?: string;
 }
 
+/** A network profile that cannot be built (bad URL, unknown name, invalid config file). */
 export class ProfileError extends AdapterError {}
 
 /** The usual local node set-up (AlgoKit LocalNet and the older sandbox): fixed ports and a well-known development token. */
 export const LOCALNET_TOKEN = 'a'.repeat(64);
 
+/** The usual local node: node on 4001, query service on 8980, key manager on 4002, development token. */
 export function localnetProfile(host = 'http://localhost'): NetworkProfile {
   return {
     name: 'localnet',
@@ -43,6 +46,7 @@ export function localnetProfile(host = 'http://localhost'): NetworkProfile {
  */
 export const DEVNET_DEFAULT_PORTS = Object.freeze({ node: 4101, query: 4180, keyManager: 4102 });
 
+/** A profile for an embedded devnet on known ports (prefer `profileFromDevnet` with a running devnet). */
 export function devnetProfile(ports: Partial<typeof DEVNET_DEFAULT_PORTS> = {}, token?: string, host = 'http://127.0.0.1'): NetworkProfile {
   const p = { ...DEVNET_DEFAULT_PORTS, ...ports };
   const t = token !== undefined ? { token } : {};
@@ -186,15 +190,18 @@ function conn(e: ServiceEndpoint, extra: Extra): ConnectionOptions {
   return { ...extra, url: e.url, ...(e.token !== undefined ? { token: e.token } : {}), ...(e.tokenHeader ? { tokenHeader: e.tokenHeader } : {}) };
 }
 
+/** The node adapter for the profile's API: `NodeServiceAdapter` (/v1) or `AlgodAdapter` (/v2). */
 export function nodeAdapterFor(profile: NetworkProfile, extra: Extra = {}): NodeAdapter {
   return profile.node.api === 'node-service' ? new NodeServiceAdapter(conn(profile.node, extra)) : new AlgodAdapter(conn(profile.node, extra));
 }
 
+/** A query-service client for the profile; throws when the network has none. */
 export function queryClientFor(profile: NetworkProfile, extra: Extra = {}): QueryClient {
   if (!profile.query) throw new ProfileError(`network ${profile.name} has no query service configured`);
   return new QueryClient(conn(profile.query, extra));
 }
 
+/** A key-manager client for the profile; throws when the network has none. */
 export function keyManagerFor(profile: NetworkProfile, extra: Extra = {}): KeyManagerClient {
   if (!profile.keyManager) throw new ProfileError(`network ${profile.name} has no key manager configured`);
   return new KeyManagerClient(conn(profile.keyManager, extra));

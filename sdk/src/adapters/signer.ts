@@ -15,6 +15,7 @@ export interface Signer {
   sign(txns: readonly Transaction[], indexes: readonly number[]): Promise<Uint8Array[]>;
 }
 
+/** A signer cannot sign: no key for the address, an index outside the group, or a bad key. */
 export class SignerError extends AdapterError {}
 
 function checkIndexes(txns: readonly Transaction[], indexes: readonly number[]): void {

@@ -12,6 +12,7 @@ import { AppError } from './errors.js';
  * else is passed through and the encoder's error is reported with the argument's name.
  */
 
+/** Arguments that do not fit the method: wrong count, wrong type, a default that cannot be read. */
 export class CallArgsError extends AppError {
   readonly argIndex: number | undefined;
 
@@ -21,14 +22,47 @@ export class CallArgsError extends AppError {
   }
 }
 
-/** `add(uint64,uint64)uint64` or, with a spec, just `add`. Spec methods keep struct types and defaults. */
+/**
+ * The message for a method name an app does not have: its methods, and the nearest name when one
+ * is close enough to be a typo.
+ */
+export function unknownMethodMessage(appName: string, name: string, signatures: readonly string[]): string {
+  const names = [...new Set(signatures.map((s) => s.slice(0, s.indexOf('('))))];
+  let best: { name: string; d: number } | undefined;
+  for (const n of names) {
+    const d = editDistance(name.toLowerCase(), n.toLowerCase());
+    if (!best || d < best.d) best = { name: n, d };
+  }
+  const near = best && best.d <= Math.max(2, Math.floor(name.length / 3)) ? ` Did you mean "${best.name}"?` : '';
+  return `app ${appName} has no method "${name}".${near} Its methods: ${signatures.length ? signatures.join(', ') : '(none)'}`;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * `add(uint64,uint64)uint64` or, with a spec, just `add`. Spec methods keep struct types and
+ * defaults; an unknown name lists the app's methods and the nearest one.
+ */
 export function resolveMethod(text: string, spec?: Arc56AppSpec): { method: AbiMethod; arc56?: Arc56Method } {
   if (spec) {
     try {
       const m = spec.getMethod(text);
       return { method: m.method, arc56: m };
     } catch (e) {
-      if (!text.includes('(')) throw new CallArgsError(`${e instanceof Error ? e.message : String(e)}`);
+      if (!text.includes('(')) {
+        // A full signature the spec lacks is still callable below; a bare name must be the spec's.
+        const known = spec.methods.map((m) => m.method);
+        if (!known.some((m) => m.name === text)) throw new CallArgsError(unknownMethodMessage(spec.name, text, known.map((m) => m.signature)));
+        throw new CallArgsError(`${e instanceof Error ? e.message : String(e)}`);
+      }
     }
   }
   if (!text.includes('(')) throw new CallArgsError(`method ${JSON.stringify(text)} needs a full signature (like name(uint64)void) when the contract has no app spec`);
@@ -55,6 +89,7 @@ function convert(type: AbiType, v: unknown, where: string): AbiValue {
   return v as AbiValue;
 }
 
+/** Method arguments converted to ABI values, the transaction arguments still to place, and defaults to read from the chain. */
 export interface PreparedArgs {
   /** One entry per method argument, for encodeMethodCall (transaction arguments are undefined). */
   values: Array<AbiValue | undefined>;

@@ -13,6 +13,7 @@ import type { StateEntry } from './state-decode.js';
  * Public /v2 nodes answer app and box lookups themselves; we ask them first when they can.
  */
 
+/** The services app operations need: a node adapter and, for listings and deploy lookups, a query client. */
 export interface AppChain {
   node: NodeAdapter;
   query?: QueryClient;
@@ -20,6 +21,7 @@ export interface AppChain {
   validRounds?: bigint;
 }
 
+/** An app as deployed: programs, schema, extra pages, creator and global state. */
 export interface OnChainAppInfo {
   appId: bigint;
   address: string;
@@ -36,6 +38,7 @@ export function appAddressOf(appId: bigint): string {
   return Address.forApp(appId).toString();
 }
 
+/** The node has no app with this id (never created, or deleted). */
 export class AppNotFoundError extends AppError {
   constructor(readonly appId: bigint) {
     super(`app ${appId} does not exist (or was deleted)`);
@@ -67,10 +70,12 @@ function isNotFound(e: unknown): boolean {
 
 type QueryTealValue = { type: number; bytes?: string; uint?: bigint };
 
+/** State entries from the query service's key-value form. */
 export function stateFromQuery(kv: ReadonlyArray<{ key: string; value: QueryTealValue }> | undefined): StateEntry[] {
   return (kv ?? []).map((e) => ({ key: fromBase64(e.key), value: e.value.type === 1 ? fromBase64(e.value.bytes ?? '') : (e.value.uint ?? 0n) }));
 }
 
+/** Reads an app from the node; throws `AppNotFoundError` when there is none. */
 export async function fetchApp(chain: AppChain, appId: bigint): Promise<OnChainAppInfo> {
   if (chain.node.kind === 'algod' || !chain.query) {
     try {
@@ -114,6 +119,7 @@ export async function fetchApp(chain: AppChain, appId: bigint): Promise<OnChainA
   };
 }
 
+/** An account's local state in an app, or undefined when it has not opted in. */
 export async function fetchLocalState(chain: AppChain, appId: bigint, address: string): Promise<StateEntry[] | undefined> {
   const q = needQuery(chain, 'reading local state');
   const res = await q.lookupAccountAppLocalStates(address, { applicationId: appId });
@@ -146,6 +152,7 @@ export async function fetchBoxNames(chain: AppChain, appId: bigint, page: { limi
   return { names: (res.boxes ?? []).map((b) => fromBase64(b.name)), ...(res.nextToken ? { next: res.nextToken } : {}) };
 }
 
+/** The balance of an account in micro-units. */
 export async function fetchBalance(chain: AppChain, address: string): Promise<bigint> {
   return (await chain.node.account(address)).amount;
 }

@@ -21,6 +21,7 @@ import { utf8 } from '../encoding/bytes.js';
  * ARC-28 events come back decoded when the method or the app spec says how.
  */
 
+/** Options of one app call: sender and signer, on-completion, references, boxes, note, fees, transaction arguments, extra transactions. */
 export interface AppCallOptions {
   sender?: string;
   signer?: Signer;
@@ -49,13 +50,14 @@ export interface AppCallOptions {
   update?: { compiled: CompiledContract };
 }
 
-export interface AppCallResult {
+/** A sent app call. `T` is the return value's type (`AbiValue` unless the caller or a typed client says). */
+export interface AppCallResult<T = AbiValue> {
   appId: bigint;
   txid: string;
   /** Ids of every transaction of the group. */
   txids: string[];
   round: bigint;
-  returnValue?: AbiValue;
+  returnValue?: T;
   logs: LogEntry[];
   events: Array<{ name: string; args: AbiValue[]; named: Record<string, AbiValue> }>;
   report: SimulateReport;
@@ -64,6 +66,7 @@ export interface AppCallResult {
   sent: SendResult;
 }
 
+/** What an `AppClient` needs: the chain, the app id, optionally the spec, compiled programs (for TEAL lines in failures), default sender and signers. */
 export interface AppClientOptions {
   chain: AppChain;
   appId: bigint;
@@ -79,6 +82,7 @@ export interface AppClientOptions {
 
 const ON_COMPLETE_BY_NAME: Record<string, OnComplete> = { noop: OnComplete.NoOp, optin: OnComplete.OptIn, closeout: OnComplete.CloseOut, clear: OnComplete.ClearState, update: OnComplete.UpdateApplication, delete: OnComplete.DeleteApplication, clearstate: OnComplete.ClearState, updateapplication: OnComplete.UpdateApplication, deleteapplication: OnComplete.DeleteApplication };
 
+/** An on-completion action from its name (`noop`, `optin`, `closeout`, `clear`, `update`, `delete`, case-insensitive). */
 export function onCompleteFromName(name: string | undefined): OnComplete | undefined {
   if (name === undefined) return undefined;
   const oc = ON_COMPLETE_BY_NAME[name.toLowerCase().replace(/[-_ ]/g, '')];
@@ -86,6 +90,7 @@ export function onCompleteFromName(name: string | undefined): OnComplete | undef
   return oc;
 }
 
+/** A client for one app: calls by method name (typed arguments, decoded returns and events), create/update/delete/opt-in, simulate without sending, and state, local state and boxes decoded by the spec. Every send is simulated first. */
 export class AppClient {
   readonly chain: AppChain;
   appId: bigint;
@@ -215,8 +220,12 @@ export class AppClient {
     return c.simulate(sim);
   }
 
-  /** Sends the call (simulated first; SimulateFailedError carries the report when it would fail). */
-  async call(methodText: string | undefined, args: readonly unknown[] = [], options: AppCallOptions = {}): Promise<AppCallResult> {
+  /**
+   * Sends the call (simulated first; SimulateFailedError carries the report when it would fail).
+   * `T` types the decoded return value for scripts without a generated client:
+   * `const { returnValue } = await app.call<bigint>('increment', [5n])`.
+   */
+  async call<T = AbiValue>(methodText: string | undefined, args: readonly unknown[] = [], options: AppCallOptions = {}): Promise<AppCallResult<T>> {
     const { entries, callIndex } = await this.buildCall(methodText, args, options);
     const c = this.composer();
     for (const e of entries) c.add(e);
@@ -224,7 +233,7 @@ export class AppClient {
     const t = sent.txns[callIndex]!;
     const r = sent.report.txns[callIndex];
     if (t.createdAppId !== undefined) this.appId = t.createdAppId;
-    const result: AppCallResult = {
+    const result: AppCallResult<T> = {
       appId: t.createdAppId ?? this.appId,
       txid: t.txid,
       txids: sent.txids,
@@ -235,7 +244,7 @@ export class AppClient {
       sent,
     };
     const rv = t.returnValue ?? r?.returnValue;
-    if (rv !== undefined) result.returnValue = rv;
+    if (rv !== undefined) result.returnValue = rv as T;
     if (t.createdAppId !== undefined) result.createdAppId = t.createdAppId;
     return result;
   }

@@ -15,6 +15,7 @@ import type { AppKnowledge, ProgramKnowledge } from './simulate-report.js';
  * `deletable`, so the permission recorded in the deploy note is the one the program enforces.
  */
 
+/** A program that does not assemble, or a template variable without a value; names the program. */
 export class ContractCompileError extends AppError {
   readonly program: 'approval' | 'clear';
 
@@ -24,6 +25,7 @@ export class ContractCompileError extends AppError {
   }
 }
 
+/** What a contract is made from: TEAL sources and/or an ARC-56 spec with source or byte code. */
 export interface ContractInput {
   /** TEAL text (may hold TMPL_ placeholders); wins over the spec's source and byte code. */
   approval?: string;
@@ -33,18 +35,21 @@ export interface ContractInput {
   spec?: Arc56AppSpec;
 }
 
+/** Deploy-time values: template variables and the updatable/deletable permissions (TMPL_UPDATABLE, TMPL_DELETABLE). */
 export interface CompileOptions {
   template?: Record<string, TemplateValue>;
   updatable?: boolean;
   deletable?: boolean;
 }
 
+/** One compiled program: its bytes, and the pc map and TEAL lines that locate failures. */
 export interface CompiledProgram extends ProgramKnowledge {
   bytes: Uint8Array;
   /** True when the bytes came from the spec's byteCode rather than TEAL we assembled. */
   fromByteCode: boolean;
 }
 
+/** Approval and clear programs as bytes with their source maps, the state schema and the extra pages they need. */
 export interface CompiledContract {
   approval: CompiledProgram;
   clear: CompiledProgram;
@@ -106,6 +111,7 @@ function compileProgram(program: 'approval' | 'clear', input: ContractInput, opt
   return { bytes, fromByteCode: true };
 }
 
+/** Assembles a contract's approval and clear programs (template values filled in, permissions from the options) and takes the schema from the spec. */
 export function compileContract(input: ContractInput, options: CompileOptions = {}): CompiledContract {
   const approval = compileProgram('approval', input, options);
   const clear = compileProgram('clear', input, options);

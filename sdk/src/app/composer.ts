@@ -13,7 +13,8 @@ import { fromBase64 } from '../encoding/base64.js';
 import { fromHex } from '../encoding/hex.js';
 import type { AppChain } from './chain.js';
 import { populateResources, type AppCallRefs } from './populate.js';
-import { AppError, SimulateFailedError } from './errors.js';
+import { AppError, MinimumBalanceError, SimulateFailedError } from './errors.js';
+import { appAddressOf } from './chain.js';
 import { buildSimulateReport, failureSummary, type AppKnowledge, type SimulateReport, type TxnContext, type UnnamedResources } from './simulate-report.js';
 
 /*
@@ -22,6 +23,7 @@ import { buildSimulateReport, failureSummary, type AppKnowledge, type SimulateRe
  * group simulated as a gate (nothing is sent when it would fail), signed, sent and confirmed.
  */
 
+/** One transaction of a group with what signs it (a signer or a logic signature) and, for reports, the method and app. */
 export interface ComposerEntry {
   txn: Transaction;
   /** Who signs; else the composer's resolver is asked for the sender (or its auth address). */
@@ -34,6 +36,7 @@ export interface ComposerEntry {
   label?: string;
 }
 
+/** Finds the signer for an address (undefined when none is known). */
 export type SignerResolver = (address: string) => Signer | undefined;
 
 /**
@@ -49,6 +52,7 @@ export class LogicSigSigner implements Signer {
   }
 }
 
+/** Simulate options: empty signatures, unnamed resources, more logging, extra budget, round, trace, and the apps whose TEAL to map failures to. */
 export interface SimulateGroupOptions {
   allowEmptySignatures?: boolean;
   allowUnnamedResources?: boolean;
@@ -64,6 +68,7 @@ export interface SimulateGroupOptions {
   apps?: ReadonlyMap<bigint, AppKnowledge>;
 }
 
+/** What `GroupComposer.prepare` fills in: missing references, inner-transaction fees, a fixed extra fee. */
 export interface PrepareOptions {
   /** Fill account/app/asset/box references the programs use but the transactions do not name. */
   populateResources?: boolean;
@@ -73,6 +78,7 @@ export interface PrepareOptions {
   extraFee?: bigint;
 }
 
+/** Options of `GroupComposer.send`: preparation, rounds to wait, extra budget. */
 export interface SendOptions extends PrepareOptions {
   /** Rounds to wait for confirmation (default 10). */
   maxRounds?: number;
@@ -82,6 +88,7 @@ export interface SendOptions extends PrepareOptions {
   extraOpcodeBudget?: number;
 }
 
+/** One confirmed transaction of a sent group: id, round, logs, created ids, decoded return value. */
 export interface SentTxn {
   txid: string;
   confirmedRound: bigint;
@@ -92,6 +99,7 @@ export interface SentTxn {
   pending: PendingTransaction;
 }
 
+/** A sent group: transaction ids, confirmed round, each transaction's outcome, and the gate simulation. */
 export interface SendResult {
   txids: string[];
   confirmedRound: bigint;
@@ -161,6 +169,24 @@ export async function simulateGroup(chain: AppChain, group: ReadonlyArray<Transa
   return report;
 }
 
+/**
+ * The error for a group that would fail: a {@link MinimumBalanceError} when an account would drop
+ * below its minimum balance (naming the app it belongs to, among `appIds`, and the shortfall),
+ * else a {@link SimulateFailedError}; both carry the report.
+ */
+export function simulateFailure(report: SimulateReport, appIds: readonly bigint[] = []): SimulateFailedError {
+  const summary = failureSummary(report);
+  const m = /account ([A-Z2-7]{58}) balance (\d+) below min (\d+)/.exec(report.failureMessage ?? '');
+  if (!m) return new SimulateFailedError(summary, report);
+  const [, address, balance, min] = m as unknown as [string, string, string, string];
+  const shortBy = BigInt(min) - BigInt(balance);
+  const appId = [...new Set([...appIds, ...(report.failure?.appId !== undefined ? [report.failure.appId] : [])])].find((id) => id !== 0n && appAddressOf(id) === address);
+  const whose = appId !== undefined ? `the account of app ${appId} (${address})` : `account ${address}`;
+  const fix = appId !== undefined ? 'fund the app account first (deploy with a fund amount, or `tealworks fund ' + address + ' AMOUNT`)' : 'fund it first, or send less';
+  return new MinimumBalanceError(`${summary}\n${whose} would hold ${balance} micro-units, below its minimum balance of ${min}: it is short by ${shortBy} micro-units; ${fix}`, report, { address, ...(appId !== undefined ? { appId } : {}), shortBy });
+}
+
+/** The ABI method of an ARC-56 method or ABI method. */
 export function methodOf(m: AbiMethod | Arc56Method | undefined): AbiMethod | undefined {
   if (!m) return undefined;
   return 'json' in m && 'method' in m ? (m as Arc56Method).method : (m as AbiMethod);
@@ -182,6 +208,7 @@ function innerFeeShortfall(result: Obj, minFee: bigint): bigint {
   return short;
 }
 
+/** A transaction group on its way to the chain: resolves signers per sender, fills references and inner-transaction fees from a probing simulate, simulates the exact group as a gate, then signs, sends and waits for confirmation. */
 export class GroupComposer {
   readonly entries: ComposerEntry[] = [];
   private apps = new Map<bigint, AppKnowledge>();
@@ -350,7 +377,7 @@ export class GroupComposer {
     await this.prepare(options);
     for (const [id, app] of options.apps ?? []) this.apps.set(id, app);
     const report = await this.simulate({ ...(options.extraOpcodeBudget ? { extraOpcodeBudget: options.extraOpcodeBudget } : {}) });
-    if (!report.wouldSucceed && !options.skipSimulate) throw new SimulateFailedError(failureSummary(report), report);
+    if (!report.wouldSucceed && !options.skipSimulate) throw simulateFailure(report, [...this.apps.keys(), ...this.entries.map((e) => e.txn.appCall?.appId ?? 0n)]);
     const { txns, signed } = await this.sign();
     const submitted = await this.chain.node.submit(signed);
     const first = await this.chain.node.waitForConfirmation(submitted.txid, { ...(options.maxRounds ? { maxRounds: options.maxRounds } : {}) });

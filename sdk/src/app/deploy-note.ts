@@ -9,6 +9,7 @@ import { DeployNoteError } from './errors.js';
 export const DEPLOY_NOTE_DAPP = 'ALGOKIT_DEPLOYER';
 const JSON_PREFIX = `${DEPLOY_NOTE_DAPP}:j`;
 
+/** What a deploy note records: app name, version, and the deploy-time permissions. */
 export interface DeployMetadata {
   name: string;
   version: string;

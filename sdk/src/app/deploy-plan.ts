@@ -11,11 +11,16 @@ import { DeployNoteError, DeployPlanError } from './errors.js';
  * judge; the plan carries a warning, and the simulate-first rule stops a doomed group).
  */
 
+/** When the programs changed: fail, update in place, replace or append. */
 export type OnUpdate = 'fail' | 'update' | 'replace' | 'append';
+/** When the app needs more state than it has: fail, replace (create new, delete old) or append (create new). */
 export type OnSchemaBreak = 'fail' | 'replace' | 'append';
+/** The values `onUpdate` accepts. */
 export const ON_UPDATE_VALUES: readonly OnUpdate[] = ['fail', 'update', 'replace', 'append'];
+/** The values `onSchemaBreak` accepts. */
 export const ON_SCHEMA_BREAK_VALUES: readonly OnSchemaBreak[] = ['fail', 'replace', 'append'];
 
+/** Global and local state schema: numbers of uint and byte-slice slots. */
 export interface AppSchema {
   globalInts: number;
   globalBytes: number;
@@ -25,6 +30,7 @@ export interface AppSchema {
 
 /** Bytes one program page holds; extra pages add this much room to approval+clear together. */
 export const PROGRAM_PAGE_SIZE = 2048;
+/** The most extra program pages an app can have. */
 export const MAX_EXTRA_PAGES = 3;
 
 /** Fewest extra pages that fit both programs (a 2048-byte total needs none). */
@@ -33,6 +39,7 @@ export function requiredExtraPages(approval: Uint8Array, clear: Uint8Array): num
   return Math.max(0, Math.ceil(total / PROGRAM_PAGE_SIZE) - 1);
 }
 
+/** The app to deploy: deploy metadata, program bytes, schema and extra pages. */
 export interface DesiredApp extends DeployMetadata {
   approval: Uint8Array;
   clear: Uint8Array;
@@ -106,11 +113,13 @@ export function indexDeployments(apps: readonly CreatedApp[]): { byName: Map<str
   return { byName, problems };
 }
 
+/** What to do when the programs changed (`onUpdate`) or the app needs more state (`onSchemaBreak`). */
 export interface DeployOptions {
   onUpdate?: OnUpdate;
   onSchemaBreak?: OnSchemaBreak;
 }
 
+/** One schema field (or extra pages) the desired app needs more of: existing and desired counts. */
 export interface SchemaChange {
   field: keyof AppSchema | 'extraPages';
   existing: number;
@@ -127,6 +136,7 @@ interface PlanBase {
   extraPages: number;
 }
 
+/** The deploy decision: create, update, replace, append, nothing, or fail with the reason. */
 export type DeployPlan =
   | (PlanBase & { action: 'create'; previous?: ExistingDeployment })
   | (PlanBase & { action: 'append'; existing: ExistingDeployment; trigger: 'update' | 'schema-break' })
@@ -135,6 +145,7 @@ export type DeployPlan =
   | (PlanBase & { action: 'nothing'; existing: ExistingDeployment; appId: bigint })
   | (PlanBase & { action: 'fail'; existing: ExistingDeployment; trigger: 'update' | 'schema-break' });
 
+/** How a desired app differs from the deployed one: approval or clear program changed, and schema breaks. */
 export interface DeployComparison {
   approvalChanged: boolean;
   clearChanged: boolean;
@@ -142,6 +153,7 @@ export interface DeployComparison {
   schemaBreaks: SchemaChange[];
 }
 
+/** Compares the desired app with the deployed one (programs, schema, extra pages). */
 export function compareDeployment(desired: DesiredApp, onChain: OnChainApp): DeployComparison {
   const extraPages = desired.extraPages ?? requiredExtraPages(desired.approval, desired.clear);
   const schemaBreaks: SchemaChange[] = [];

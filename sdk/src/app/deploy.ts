@@ -20,11 +20,13 @@ import type { Arc56AppSpec } from '../abi/arc56.js';
  * would fail stops the deploy with the simulate report (SimulateFailedError).
  */
 
+/** An ABI method (and its arguments) to call for create, update or delete instead of a bare call. */
 export interface LifecycleCall {
   method: string;
   args?: readonly unknown[];
 }
 
+/** An idempotent deploy: chain, creator and signer, compiled contract, metadata, update and schema-break policies, lifecycle methods. */
 export interface DeployAppOptions extends DeployOptions {
   chain: AppChain;
   creator: string;
@@ -43,6 +45,7 @@ export interface DeployAppOptions extends DeployOptions {
   simulateOnly?: boolean;
 }
 
+/** What a deploy did: the action, app id and address, the plan, transaction and round, and the gate simulation. */
 export interface DeployResult {
   action: DeployPlan['action'];
   name: string;
@@ -97,6 +100,7 @@ export async function findDeployments(chain: AppChain, creator: string): Promise
   return index;
 }
 
+/** Plans a deploy without acting: finds the creator's deployment by name and compares. */
 export async function planAppDeploy(options: DeployAppOptions): Promise<DeployPlan> {
   const desired = desiredApp(options.compiled, options.metadata, { ...(options.schema ? { schema: options.schema } : {}), ...(options.extraPages !== undefined ? { extraPages: options.extraPages } : {}) });
   const { byName } = await findDeployments(options.chain, options.creator);

@@ -27,3 +27,23 @@ export class SimulateFailedError extends AppError {
     this.report = report;
   }
 }
+
+/**
+ * A simulated group would leave an account below its minimum balance. Says whose account it is
+ * (an app's, by id, when the address belongs to an app of the group) and by how much it is short.
+ */
+export class MinimumBalanceError extends SimulateFailedError {
+  /** The account that is short. */
+  readonly address: string;
+  /** The app whose account this is, when it belongs to an app the group touches. */
+  readonly appId: bigint | undefined;
+  /** Micro-units the account lacks. */
+  readonly shortBy: bigint;
+
+  constructor(summary: string, report: unknown, init: { address: string; appId?: bigint; shortBy: bigint }) {
+    super(summary, report);
+    this.address = init.address;
+    this.appId = init.appId;
+    this.shortBy = init.shortBy;
+  }
+}

@@ -11,12 +11,14 @@ import type { SimulateReport, UnnamedResources } from './simulate-report.js';
  * account/app pair and each box next to its app on one call.
  */
 
+/** A box reference: app id and box name. */
 export interface BoxRef {
   /** The app owning the box (the called app's own id is fine: encoding turns it into index 0). */
   app: bigint;
   name: Uint8Array;
 }
 
+/** The references one app call of a group names: accounts, apps, assets, boxes. */
 export interface AppCallRefs {
   /** Position in the group. */
   index: number;
@@ -28,6 +30,7 @@ export interface AppCallRefs {
   boxes: BoxRef[];
 }
 
+/** App calls with the references a simulate run found missing added, within per-transaction limits. */
 export interface PopulateResult {
   calls: AppCallRefs[];
   /** Resources that did not fit anywhere, described for the user. */
@@ -113,6 +116,7 @@ function availableInGroup(calls: readonly AppCallRefs[], need: Need): boolean {
   });
 }
 
+/** Adds the unnamed resources a simulate report lists to the group's app calls, placing each where the limits allow. */
 export function populateResources(callsIn: readonly AppCallRefs[], report: SimulateReport, limits: Limits = DEFAULT_LIMITS): PopulateResult {
   const calls = callsIn.map((c) => ({ ...c, accounts: [...c.accounts], apps: [...c.apps], assets: [...c.assets], boxes: [...c.boxes] }));
   const unplaced: string[] = [];

@@ -28,6 +28,7 @@ export interface ProgramKnowledge {
   sourceLines?: readonly string[];
 }
 
+/** What is known about an app for reports: its name, spec, and compiled programs with pc maps. */
 export interface AppKnowledge {
   name?: string;
   spec?: Arc56AppSpec;
@@ -35,6 +36,7 @@ export interface AppKnowledge {
   clear?: ProgramKnowledge;
 }
 
+/** What a report knows about one transaction: its app, method and label. */
 export interface TxnContext {
   /** For app creates (app id 0 in the transaction): what is being created. */
   app?: AppKnowledge;
@@ -43,6 +45,7 @@ export interface TxnContext {
   label?: string;
 }
 
+/** Context for a report: per-transaction method and app, and apps by id (for inner calls). */
 export interface SimulateReportOptions {
   /** Per top-level transaction index. */
   txns?: ReadonlyArray<TxnContext | undefined>;
@@ -50,6 +53,7 @@ export interface SimulateReportOptions {
   apps?: ReadonlyMap<bigint, AppKnowledge>;
 }
 
+/** A TEAL location (1-based line, column) and, through a macro, the line of its definition. */
 export interface SourceLocation {
   file?: string;
   /** 1-based. */
@@ -60,6 +64,7 @@ export interface SourceLocation {
   text?: string;
 }
 
+/** Where a simulated group failed: app, program, pc, TEAL source location and the ARC-56 error message. */
 export interface FailureDetail {
   pc?: number;
   appId?: bigint;
@@ -72,6 +77,7 @@ export interface FailureDetail {
   pcFrom?: 'message' | 'trace';
 }
 
+/** One log of a transaction, with byte views and, when it is one, the decoded ARC-28 event or return value. */
 export interface LogEntry {
   bytes: Uint8Array;
   view: BytesView;
@@ -79,11 +85,13 @@ export interface LogEntry {
   event?: { name: string; signature: string; args: AbiValue[]; named: Record<string, AbiValue> };
 }
 
+/** One state write or delete of a simulated transaction, decoded by the spec. */
 export interface StateChange {
   action: 'set' | 'delete';
   item: StorageItem;
 }
 
+/** Resources the programs used without the transactions naming them (what `populateResources` adds). */
 export interface UnnamedResources {
   accounts: string[];
   assets: bigint[];
@@ -94,6 +102,7 @@ export interface UnnamedResources {
   appLocals: Array<{ account: string; app: bigint }>;
 }
 
+/** One transaction of a report: type, app, method and arguments, logs, events, return value, state changes, budget and inner transactions. */
 export interface TxnReport {
   path: number[];
   type?: string;
@@ -122,6 +131,7 @@ export interface TxnReport {
   inner: TxnReport[];
 }
 
+/** A simulation explained: whether it would succeed, the failing path (`failedAt`), the node's message, the TEAL line and app error, and per transaction its logs, events, return, state changes and budget. */
 export interface SimulateReport {
   wouldSucceed: boolean;
   failedAt?: number[];
@@ -396,6 +406,7 @@ function txnReport(result: Obj, path: number[], failedAt: readonly number[] | un
   return report;
 }
 
+/** Turns a node's simulate response into a `SimulateReport` (pc to TEAL line, ARC-56 errors, decoded logs and events). */
 export function buildSimulateReport(response: unknown, options: SimulateReportOptions = {}): SimulateReport {
   const root = rawResponse(response);
   const group = obj(arr(root['txn-groups'])[0]);
@@ -488,10 +499,12 @@ export function assertSimulationSucceeded(report: SimulateReport): SimulateRepor
 // ---------------------------------------------------------------------------------------------
 // Text rendering for the CLI
 
+/** A group path as text: `1` for the second transaction, `1.0` for its first inner transaction. */
 export function pathLabel(path: readonly number[]): string {
   return path.map((p, i) => (i === 0 ? `txn ${p}` : `inner ${p}`)).join(' → ');
 }
 
+/** One line for a failing report: where (`failed at 1`), which app, why, and the TEAL line. */
 export function failureSummary(report: SimulateReport): string {
   if (report.wouldSucceed) return 'simulation succeeded';
   const f = report.failure;

@@ -26,6 +26,7 @@ export interface BytesView {
   address?: string;
 }
 
+/** The ways to read bytes: hex, base64, UTF-8, integer, address, where each applies. */
 export function bytesView(bytes: Uint8Array): BytesView {
   const view: BytesView = { hex: toHex(bytes), base64: toBase64(bytes) };
   const text = tryFromUtf8(bytes);
@@ -44,6 +45,7 @@ export function displayBytes(bytes: Uint8Array): string {
   return '0x' + v.hex;
 }
 
+/** A state entry decoded by the spec: key and value views, the matching key or map, the decoded key and value. */
 export interface StorageItem {
   /** Raw key (or box name) and its views. */
   key: Uint8Array;
@@ -60,6 +62,7 @@ export interface StorageItem {
   decodeError?: string;
 }
 
+/** A raw state entry: key bytes and value (bytes, or bigint for uint slots). */
 export interface StateEntry {
   key: Uint8Array;
   /** bytes for byte-slice slots, bigint for uint slots. */
@@ -110,10 +113,12 @@ function decodeItem(storage: Arc56Storage, key: Uint8Array, value: Uint8Array | 
   return item;
 }
 
+/** Global state entries decoded by the spec's global keys and maps (raw views without a spec). */
 export function decodeGlobalState(entries: readonly StateEntry[], spec?: Arc56AppSpec): StorageItem[] {
   return entries.map((e) => decodeItem('global', e.key, e.value, spec));
 }
 
+/** Local state entries decoded by the spec's local keys and maps. */
 export function decodeLocalState(entries: readonly StateEntry[], spec?: Arc56AppSpec): StorageItem[] {
   return entries.map((e) => decodeItem('local', e.key, e.value, spec));
 }
@@ -153,6 +158,7 @@ export function formatStorageItem(item: StorageItem): string {
   return `${keyText}${type} = ${value}${item.decodeError ? `  [${item.decodeError}]` : ''}`;
 }
 
+/** An ABI value as short readable text (strings quoted, bytes as text or hex). */
 export function formatAbi(v: AbiValue | undefined): string {
   if (v === undefined) return '?';
   if (typeof v === 'bigint' || typeof v === 'number' || typeof v === 'boolean') return String(v);

@@ -126,6 +126,7 @@ export interface ApplyData {
   scratch?: StackValue[];
 }
 
+/** An inner transaction an app issued, with its apply data and nested inner transactions. */
 export interface InnerTxnResult {
   txn: Transaction;
   txid: Uint8Array;
@@ -168,6 +169,7 @@ export interface AvmLimits {
   txnLimits: ConsensusLimits;
 }
 
+/** The evaluator's limits under the current consensus parameters (public name `DEFAULT_AVM_LIMITS`). */
 export const DEFAULT_LIMITS: AvmLimits = {
   maxAppProgramCost: 700,
   logicSigMaxCost: 20000,

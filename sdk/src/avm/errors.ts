@@ -23,8 +23,10 @@ export function fault(message: string): never {
   throw new AvmFault(message);
 }
 
+/** Whether a program runs as a logic signature or an application. */
 export type RunMode = 'logicsig' | 'app';
 
+/** Why and where a program failed: reason, pc, opcode, mode, app, group path. */
 export interface LogicErrorInfo {
   /** The failure itself, worded like the reference node so users can search for it. */
   reason: string;

@@ -13,6 +13,7 @@ import { UnnamedPolicy } from './unnamed.js';
 import type { ProgramTrace } from './trace.js';
 import './ops/all.js';
 
+/** Evaluator options: highest program version, limits, extra budget, more logging, unnamed resources, tracing. */
 export interface AvmOptions {
   /** The protocol's LogicSigVersion (newest program version accepted). Default 13. */
   maxVersion?: number;
@@ -27,6 +28,7 @@ export interface AvmOptions {
   trace?: boolean | Partial<TraceOptions>;
 }
 
+/** Whether a program approved, the error when it did not, its cost and trace. */
 export interface ProgramResult {
   approved: boolean;
   /** Failure, if the program did not approve because it failed (not because it returned 0). */
@@ -36,6 +38,7 @@ export interface ProgramResult {
   trace?: ProgramTrace;
 }
 
+/** What evaluating an app call produced: pass/fail, logs, state deltas, inner transactions, budget used (public name `AppEvalResult`). */
 export interface AppCallResult extends ProgramResult {
   appId: bigint;
   applyData: ApplyData;

@@ -7,16 +7,17 @@
  * complete in-memory one. Failures are `LogicError`s carrying pc, opcode and group path.
  */
 export { AvmGroupEvaluator } from './evaluator.js';
-export type { AvmOptions, ProgramResult, AppCallResult } from './evaluator.js';
+// Renamed publicly where another layer uses the name for something else (one name per thing).
+export type { AvmOptions, ProgramResult, AppCallResult as AppEvalResult } from './evaluator.js';
 export { LogicError, AvmFault, AvmUnsupportedFault } from './errors.js';
 export type { RunMode, LogicErrorInfo } from './errors.js';
 export { InMemoryLedgerView } from './in-memory-ledger.js';
 export type * from './ledger-view.js';
-export type { ApplyData, InnerTxnResult, AvmLimits, TraceOptions, ValueDelta, UnnamedResources } from './context.js';
-export { DEFAULT_LIMITS } from './context.js';
-export type { ProgramTrace, TraceStep, StateChange, SimulateAvmValue } from './trace.js';
+export type { ApplyData, InnerTxnResult, AvmLimits, TraceOptions, ValueDelta, UnnamedResources as AvmUnnamedResources } from './context.js';
+export { DEFAULT_LIMITS as DEFAULT_AVM_LIMITS } from './context.js';
+export type { ProgramTrace, TraceStep, StateChange as TraceStateChange, SimulateAvmValue } from './trace.js';
 export { toSimulateSteps } from './trace.js';
 export { compileProgram, programVersion } from './program.js';
-export type { CompiledProgram } from './program.js';
+export type { CompiledProgram as AvmCompiledProgram } from './program.js';
 export { hasImplementation } from './ops/registry.js';
 export type { AvmValue } from './value.js';

@@ -3,6 +3,7 @@ import type { Transaction } from '../txn/types.js';
 /** A TEAL state value as stored: uint64 or bytes. */
 export type TealValue = bigint | Uint8Array;
 
+/** An account as the evaluator reads it: balance, minimum-balance counts, auth address, participation. */
 export interface AccountRecord {
   balance: bigint;
   /** Rekeyed-to address; absent when the account signs for itself. */
@@ -21,11 +22,13 @@ export interface AccountRecord {
   lastHeartbeat: bigint;
 }
 
+/** An account's holding of an asset as the evaluator reads it. */
 export interface AssetHoldingRecord {
   amount: bigint;
   frozen: boolean;
 }
 
+/** Asset parameters as the evaluator reads them. */
 export interface AssetParamsRecord {
   creator: Uint8Array;
   total: bigint;
@@ -41,6 +44,7 @@ export interface AssetParamsRecord {
   clawback: Uint8Array;
 }
 
+/** App parameters as the evaluator reads them: programs, schemas, extra pages, creator. */
 export interface AppParamsRecord {
   creator: Uint8Array;
   approvalProgram: Uint8Array;
@@ -57,6 +61,7 @@ export interface AppParamsRecord {
   familyBoxAccess?: boolean;
 }
 
+/** The block header fields programs can read (`block` opcode). */
 export interface BlockHeaderRecord {
   seed: Uint8Array;
   timestamp: bigint;
@@ -74,6 +79,7 @@ export interface BlockHeaderRecord {
   sha512TxnCommitment?: Uint8Array;
 }
 
+/** An account's online stake as `voter_params_get` reads it. */
 export interface VoterRecord {
   balance: bigint;
   incentiveEligible: boolean;

@@ -21,6 +21,7 @@ export interface TraceStep {
   spawnedInners?: number[];
 }
 
+/** A state change recorded in an execution trace (public name `TraceStateChange`). */
 export interface StateChange {
   operation: 'w' | 'd';
   appStateType: 'g' | 'l' | 'b';

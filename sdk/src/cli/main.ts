@@ -34,6 +34,10 @@ export async function runCli(argv: string[], io: CliIo, list: Command[] = comman
     io.stderr(`tealworks: unknown command "${name}". Run \`tealworks help\` for the list.\n`);
     return 2;
   }
+  if (rest.includes('--help') || rest.includes('-h')) {
+    io.stdout(`${command.summary}\n\nUsage: ${command.usage}\n`);
+    return 0;
+  }
   try {
     return await command.run(rest, io);
   } catch (e) {

@@ -6,13 +6,15 @@ import { toHex } from '../encoding/hex.js';
 
 ed.hashes.sha512 = sha512;
 
+/** Bytes in an ed25519 seed (the private key). */
 export const SEED_LENGTH = 32;
+/** Bytes in an ed25519 signature. */
 export const SIGNATURE_LENGTH = 64;
 
 /**
  * The slice of Node's crypto module we use. Reached through `process.getBuiltinModule` so this
  * file has no Node import and still runs unchanged in a browser or webview (where the pure
- * @noble path is used).
+ * `@noble` path is used).
  */
 interface NodeKeyObject {
   readonly type: string;
@@ -41,6 +43,7 @@ export function setNativeEd25519(enabled: boolean): void {
   nodeCrypto = enabled ? loadNodeCrypto() : undefined;
 }
 
+/** True when Node's native ed25519 is in use (faster than the portable implementation). */
 export function nativeEd25519Available(): boolean {
   return nodeCrypto !== undefined;
 }
@@ -138,6 +141,7 @@ export function ed25519Verify(publicKey: Uint8Array, message: Uint8Array, signat
   }
 }
 
+/** The public key of a 32-byte seed. */
 export function ed25519PublicKeyFromSeed(seed: Uint8Array): Uint8Array {
   return Ed25519KeyPair.fromSeed(seed).publicKey;
 }

@@ -38,22 +38,27 @@ function view(bytes: Uint8Array): Uint8Array {
   return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
+/** SHA-512/256: the chain's hash for transaction ids, addresses and programs. */
 export function sha512_256(data: Uint8Array): Uint8Array {
   return native ? view(native.createHash('sha512-256').update(data).digest()) : nobleSha512_256(data);
 }
 
+/** SHA-256. */
 export function sha256(data: Uint8Array): Uint8Array {
   return native ? view(native.createHash('sha256').update(data).digest()) : nobleSha256(data);
 }
 
+/** SHA-512. */
 export function sha512(data: Uint8Array): Uint8Array {
   return native ? view(native.createHash('sha512').update(data).digest()) : nobleSha512(data);
 }
 
+/** Keccak-256 (the pre-standard SHA-3 variant, as the `keccak256` opcode computes). */
 export function keccak256(data: Uint8Array): Uint8Array {
   return keccak_256(data);
 }
 
+/** SHA3-256 (the standard). */
 export function sha3_256(data: Uint8Array): Uint8Array {
   return nobleSha3_256(data);
 }

@@ -15,9 +15,11 @@ import { Ed25519KeyPair } from './ed25519.js';
 export const MASTER_DERIVATION_KEY_LENGTH = 32;
 /** The driver counts keys from 1; its stored "highest index" starts at 0. */
 export const FIRST_KEY_INDEX = 1n;
+/** One past the largest key index a master derivation key derives. */
 export const MAX_KEY_INDEX = 1n << 63n;
 const INFO_PREFIX = 'AlgorandDeterministicKey-';
 
+/** A key derived from a wallet's master key: index, seed, public and secret key, address. */
 export interface DerivedKey {
   index: bigint;
   seed: Uint8Array;
@@ -52,6 +54,7 @@ export function deriveKeySeed(mdk: Uint8Array, index: bigint | number): Uint8Arr
   return hmac(sha512_256, mdk, block);
 }
 
+/** Derives the key at `index` from a master derivation key, as the key manager does. */
 export function deriveKey(mdk: Uint8Array, index: bigint | number): DerivedKey {
   const seed = deriveKeySeed(mdk, index);
   const pair = Ed25519KeyPair.fromSeed(seed);

@@ -105,6 +105,7 @@ export function secretKeyToMnemonic(secretKey: Uint8Array): string {
   return mnemonicFromKey(secretKey.subarray(0, KEY_LENGTH));
 }
 
+/** An account restored from a mnemonic: address and key pair. */
 export interface MnemonicAccount {
   /** 58-character address. */
   address: string;
@@ -125,14 +126,17 @@ export function secretKeyFromMnemonic(mnemonic: string): Uint8Array {
   return Ed25519KeyPair.fromSeed(keyFromMnemonic(mnemonic)).secretKey;
 }
 
+/** A wallet's master derivation key as 25 words (its backup phrase). */
 export function masterDerivationKeyToMnemonic(mdk: Uint8Array): string {
   return mnemonicFromKey(mdk);
 }
 
+/** The master derivation key of a wallet backup phrase. */
 export function mnemonicToMasterDerivationKey(mnemonic: string): Uint8Array {
   return keyFromMnemonic(mnemonic);
 }
 
+/** True when the 25 words are from the word list and the checksum matches. */
 export function isValidMnemonic(mnemonic: string): boolean {
   try {
     keyFromMnemonic(mnemonic);

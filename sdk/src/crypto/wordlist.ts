@@ -2,6 +2,7 @@
 // BIP-39 English word list (2048 words), the list the 25-word mnemonics draw from (protocol.md §5.5).
 // SHA-256 of the newline-joined list plus a final newline: 2f5eed53a4727b4bf8880d8f3f199efc90e58503646d9ff8eff3a2ed3b24dbda
 
+/** The 2048-word English list mnemonics use. */
 export const ENGLISH_WORDS: readonly string[] = Object.freeze(
   [
     'abandon ability able about above absent absorb abstract absurd abuse access accident account accuse achieve acid',

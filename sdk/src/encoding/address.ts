@@ -3,8 +3,11 @@ import { ValidationError } from '../errors.js';
 import { bytesEqual, concatBytes, uint64ToBytes, utf8 } from './bytes.js';
 import { fromBase32, toBase32 } from './base32.js';
 
+/** Bytes in a public key (and in the address's key part). */
 export const PUBLIC_KEY_LENGTH = 32;
+/** Bytes of the address checksum (the last 4 bytes of the key's SHA-512/256). */
 export const CHECKSUM_LENGTH = 4;
+/** Characters in an address (base32 of key and checksum). */
 export const ADDRESS_LENGTH = 58;
 
 /** The all-zero address, which the chain treats as "not set". */
@@ -62,6 +65,7 @@ export class Address {
   }
 }
 
+/** The 58-character address of a 32-byte public key. */
 export function encodeAddress(publicKey: Uint8Array): string {
   if (publicKey.length !== PUBLIC_KEY_LENGTH) {
     throw new ValidationError(`address public key must be ${PUBLIC_KEY_LENGTH} bytes, got ${publicKey.length}`);
@@ -93,6 +97,7 @@ export function decodeAddress(text: string): Uint8Array {
   return publicKey;
 }
 
+/** True for a 58-character address with a valid checksum. */
 export function isValidAddress(text: string): boolean {
   try {
     decodeAddress(text);
@@ -102,6 +107,7 @@ export function isValidAddress(text: string): boolean {
   }
 }
 
+/** An address as an `Address`, its 58-character text, or the 32 public-key bytes. */
 export type AddressLike = Address | string | Uint8Array;
 
 /** Accepts the forms users pass around and returns the 32-byte key. */

@@ -22,6 +22,7 @@ export function toBase32(bytes: Uint8Array, pad = false): string {
   return out;
 }
 
+/** Whether base32 padding is optional, required or forbidden. */
 export interface Base32DecodeOptions {
   /** 'optional' accepts no padding or full padding (the TEAL assembler's rule); 'required' wants full padding. */
   padding?: 'optional' | 'required' | 'forbidden';
@@ -29,6 +30,7 @@ export interface Base32DecodeOptions {
 
 const VALID_TAIL = new Set([0, 2, 4, 5, 7]);
 
+/** Decodes RFC 4648 base32 (upper case); throws `ValidationError` for other characters. */
 export function fromBase32(text: string, options: Base32DecodeOptions = {}): Uint8Array {
   const mode = options.padding ?? 'optional';
   let end = text.length;

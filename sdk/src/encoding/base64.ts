@@ -29,6 +29,7 @@ function encodeWith(bytes: Uint8Array, alphabet: string, pad: boolean): string {
   return out;
 }
 
+/** Whether to read the URL-safe alphabet, and whether padding must be exact. */
 export interface Base64DecodeOptions {
   /** Use the URL-safe alphabet (`-` and `_`). */
   url?: boolean;
@@ -77,10 +78,12 @@ export function toBase64(bytes: Uint8Array): string {
   return encodeWith(bytes, STD, true);
 }
 
+/** URL-safe base64 (`-` and `_`), unpadded unless asked. */
 export function toBase64Url(bytes: Uint8Array, pad = false): string {
   return encodeWith(bytes, URL, pad);
 }
 
+/** Decodes base64; throws `ValidationError` for invalid text. */
 export function fromBase64(text: string, options: Base64DecodeOptions = {}): Uint8Array {
   const url = options.url ?? false;
   return decodeWith(text, url ? URL_REV : STD_REV, options.strictPadding ?? true, url ? 'base64url' : 'base64');

@@ -2,10 +2,12 @@ const utf8Encoder = new TextEncoder();
 const utf8Decoder = new TextDecoder();
 const utf8StrictDecoder = new TextDecoder('utf-8', { fatal: true });
 
+/** Encodes text as UTF-8. */
 export function utf8(text: string): Uint8Array {
   return utf8Encoder.encode(text);
 }
 
+/** Decodes UTF-8 text (invalid sequences throw). */
 export function fromUtf8(bytes: Uint8Array): string {
   return utf8Decoder.decode(bytes);
 }
@@ -19,6 +21,7 @@ export function tryFromUtf8(bytes: Uint8Array): string | undefined {
   }
 }
 
+/** The arrays joined into one. */
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {
   let total = 0;
   for (const p of parts) total += p.length;
@@ -31,6 +34,7 @@ export function concatBytes(...parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
+/** True when both arrays hold the same bytes. */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -47,6 +51,7 @@ export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length;
 }
 
+/** True when every byte is zero. */
 export function isAllZero(bytes: Uint8Array): boolean {
   for (let i = 0; i < bytes.length; i++) if (bytes[i] !== 0) return false;
   return true;
@@ -59,6 +64,7 @@ export function uint64ToBytes(value: bigint | number): Uint8Array {
   return out;
 }
 
+/** A big-endian integer of up to 8 bytes. */
 export function bytesToUint64(bytes: Uint8Array): bigint {
   if (bytes.length > 8) throw new RangeError(`uint64 needs at most 8 bytes, got ${bytes.length}`);
   let v = 0n;

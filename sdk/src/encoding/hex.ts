@@ -4,6 +4,7 @@ const HEX = '0123456789abcdef';
 const byteToHex: string[] = [];
 for (let i = 0; i < 256; i++) byteToHex.push(HEX[i >> 4]! + HEX[i & 15]!);
 
+/** Lower-case hex of the bytes. */
 export function toHex(bytes: Uint8Array): string {
   let out = '';
   for (let i = 0; i < bytes.length; i++) out += byteToHex[bytes[i]!];

@@ -9,6 +9,7 @@ import { toBase64 } from './base64.js';
 
 export type JsonValue = null | boolean | number | bigint | string | JsonValue[] | { [key: string]: JsonValue };
 
+/** Which JSON integers become bigint (`auto`: those past 2^53; `always`; `never`) and keys whose values always do. */
 export interface JsonParseOptions {
   /**
    * `'auto'` (default): integers outside ±(2^53-1) become bigint, everything else a number.
@@ -20,6 +21,7 @@ export interface JsonParseOptions {
   bigintKeys?: Iterable<string>;
 }
 
+/** Indentation, how bytes are written (base64 or arrays), and whether keys are sorted. */
 export interface JsonStringifyOptions {
   /** Spaces (or the string) to indent nested levels with, as in JSON.stringify. */
   indent?: number | string;
@@ -61,6 +63,7 @@ function lineAndColumn(text: string, position: number): { line: number; column: 
 // digits can go through the native parser untouched. Runs inside strings cause a harmless detour.
 const LONG_DIGIT_RUN = /\d{16}/;
 
+/** Parses JSON without losing large integers: those past 2^53 come back as bigint. */
 export function parseJson<T = JsonValue>(text: string, options: JsonParseOptions = {}): T {
   if (typeof text !== 'string') throw new ValidationError(`parseJson expects a string, got ${typeof text}`);
   const mode = options.bigint ?? 'auto';

@@ -45,10 +45,12 @@ export class MsgKeep {
 /** Map keys the encoder accepts: protocol maps use strings, uints (`ld`) and byte strings (txids). */
 export type MapKey = string | number | bigint | Uint8Array | MsgStr;
 
+/** A msgpack map with string keys. */
 export interface MsgpackMap {
   readonly [key: string]: MsgpackValue;
 }
 
+/** A value that has no canonical msgpack encoding (unsupported type, unsafe number). */
 export class MsgpackEncodeError extends ValidationError {}
 
 const UINT64_MAX = (1n << 64n) - 1n;
@@ -443,6 +445,7 @@ export function encodeMsgpackWithPrefix(prefix: Uint8Array, value: MsgpackValue)
 const objectUnpackr = new Unpackr({ useRecords: false, mapsAsObjects: true, int64AsType: 'bigint' });
 const mapUnpackr = new Unpackr({ useRecords: false, mapsAsObjects: false, int64AsType: 'bigint' });
 
+/** How msgpack decodes: maps as `Map`s (for non-string keys) or objects, and whether byte values are copied. */
 export interface DecodeOptions {
   /**
    * Decode maps as `Map`, keeping non-string keys (`ld` account indices, txid-keyed deltas).
@@ -518,6 +521,7 @@ export function toSmallUint(value: unknown, what: string): number {
   throw new DecodeError(`${what}: expected an unsigned integer, got ${describeDecoded(value)}`);
 }
 
+/** A short description of a decoded msgpack value, for error messages. */
 export function describeDecoded(value: unknown): string {
   if (value instanceof Uint8Array) return `${value.length}-byte bin`;
   if (Array.isArray(value)) return `array of ${value.length}`;

@@ -27,6 +27,7 @@ export interface TxnApplyData {
   inner: InnerTxn[];
 }
 
+/** An inner transaction in a block's apply data. */
 export interface InnerTxn {
   txn: Transaction;
   txid: Uint8Array;
@@ -37,6 +38,7 @@ export function emptyTxnApplyData(): TxnApplyData {
   return { globalDelta: new Map(), localDeltas: new Map(), logs: [], inner: [] };
 }
 
+/** A block header: round, previous hash, seed, timestamp, genesis, rewards state, transaction commitments. */
 export interface BlockHeader {
   round: bigint;
   prev: Uint8Array;
@@ -68,6 +70,7 @@ export interface ConfirmedTxn {
   intra: number;
 }
 
+/** A block: header and the transactions with their apply data. */
 export interface Block {
   header: BlockHeader;
   txns: ConfirmedTxn[];
@@ -125,6 +128,7 @@ export function headerFromWire(w: Record<string, unknown>): BlockHeader {
   };
 }
 
+/** The hash of a block header (what the next block names as previous). */
 export function headerHash(h: BlockHeader): Uint8Array {
   return sha512_256(encodeMsgpackWithPrefix(utf8('BH'), headerToWire(h)));
 }
@@ -288,6 +292,7 @@ export function stibFromWire(m: Map<string, unknown>, header: BlockHeader): { st
   return { stxn, ad: applyDataFromWire(stxn.txn, m) };
 }
 
+/** A block as the node's msgpack structure (`goStrings` writes TEAL keys as msgpack str, as the node does). */
 export function blockToWire(b: Block, goStrings = false): WireMap {
   const w = headerToWire(b.header);
   if (b.txns.length) w.txns = b.txns.map((t) => stibToWire(t.stxn, t.ad, goStrings));
@@ -303,6 +308,7 @@ export function encodeBlock(b: Block, options: { goStrings?: boolean } = {}): Ui
   return encodeMsgpack(blockToWire(b, options.goStrings ?? false));
 }
 
+/** Decodes a msgpack block. */
 export function decodeBlock(bytes: Uint8Array): Block {
   const m = decodeMsgpack(bytes, { maps: true }) as Map<string, unknown>;
   const hw: Record<string, unknown> = {};

@@ -14,7 +14,7 @@
  * not re-exported: import it directly where a data directory is wanted.
  */
 export { Ledger } from './ledger.js';
-export type { LedgerConfig, LedgerStore, GenesisAccount, SubmitResult, BlockEvent, BlockListener } from './ledger.js';
+export type { LedgerConfig, LedgerStore, GenesisAccount, SubmitResult as LedgerSubmitResult, BlockEvent, BlockListener } from './ledger.js';
 export { CONSENSUS_CURRENT, DEFAULT_FEE_SINK, DEFAULT_REWARDS_POOL, DEFAULT_GENESIS_ID } from './params.js';
 export type { ConsensusParams } from './params.js';
 export { LedgerRejection, SimulateRequestError, LedgerStoreError, LedgerNotFoundError } from './errors.js';

@@ -15,6 +15,7 @@ import { stateFromWire, stateHash, stateToWire, encodeSnapshot, decodeSnapshot }
 import { buildRoundDelta, stateDeltaObject, type RoundDelta } from './delta.js';
 import { RoundOverlay, RoundWindow } from './window.js';
 
+/** An account funded at genesis: address and amount. */
 export interface GenesisAccount {
   address: AddressLike;
   amount: bigint;
@@ -34,6 +35,7 @@ export interface LedgerStore {
   close?(): void;
 }
 
+/** A ledger's genesis accounts, store, consensus parameters and genesis id. */
 export interface LedgerConfig {
   genesisId?: string;
   genesisAccounts?: readonly GenesisAccount[];
@@ -55,6 +57,7 @@ export interface LedgerConfig {
   deltaWindow?: number;
 }
 
+/** What the ledger committed for a group: the round and transaction ids (public name `LedgerSubmitResult`). */
 export interface SubmitResult {
   round: bigint;
   txids: string[];
@@ -66,6 +69,7 @@ export interface BlockEvent {
   delta: RoundDelta;
 }
 
+/** Receives each committed block with its state delta. */
 export type BlockListener = (event: BlockEvent) => void;
 
 const JOURNAL_VERSION = 1;

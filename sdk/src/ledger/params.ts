@@ -33,6 +33,7 @@ export interface ConsensusParams {
   goOnlineFee: bigint;
 }
 
+/** The consensus parameters of the current protocol: the one source of every limit the ledger enforces. */
 export const CONSENSUS_CURRENT: Readonly<ConsensusParams> = Object.freeze({
   protocol: 'https://github.com/algorandfoundation/specs/tree/v42',
   maxAvmVersion: 13,
@@ -62,5 +63,7 @@ export const CONSENSUS_CURRENT: Readonly<ConsensusParams> = Object.freeze({
 
 /** Well-known special accounts of the public networks, reused by the devnet. */
 export const DEFAULT_FEE_SINK = 'A7NMWS3NT3IUDMLVO26ULGXGIIOUQ3ND2TXSER6EBGRZNOBOUIQXHIBGDE';
+/** The rewards pool address of the embedded devnet. */
 export const DEFAULT_REWARDS_POOL = '7777777777777777777777777777777777777777777777777774MSJUVU';
+/** The genesis id of the embedded devnet. */
 export const DEFAULT_GENESIS_ID = 'tealworks-devnet-v1';

@@ -6,11 +6,13 @@ import type { ConsensusParams } from './params.js';
 /** Participation status as the account record's `onl` byte: 0 Offline, 1 Online, 2 NotParticipating. */
 export type AccountStatus = 0 | 1 | 2;
 
+/** An account's holding of an asset: amount and frozen flag. */
 export interface Holding {
   readonly amount: bigint;
   readonly frozen: boolean;
 }
 
+/** A state value: bytes or uint. */
 export interface KeyValue {
   readonly key: Uint8Array;
   readonly value: TealValue;
@@ -43,10 +45,12 @@ export interface AccountData {
   lastHeartbeat: bigint;
 }
 
+/** An asset in the ledger: parameters and creator. */
 export interface AssetData extends AssetParamsRecord {
   readonly id: bigint;
 }
 
+/** An app in the ledger: parameters and global state. */
 export interface AppData extends AppParamsRecord {
   readonly id: bigint;
   /** Global state keyed by hex of the key. */

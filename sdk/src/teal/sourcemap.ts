@@ -21,6 +21,7 @@ export interface NodeSourceMap {
   mappings: string;
 }
 
+/** How to write a node-style source map: source names, column units, macro lines at the definition or the use. */
 export interface NodeSourceMapOptions {
   /** Names for `sources` (the node puts the source file's path, relative to the map). */
   sources?: string[];
@@ -44,6 +45,7 @@ export interface SourceMapEntry {
   column: number;
 }
 
+/** A source map that cannot be read or does not fit the program. */
 export class SourceMapError extends ValidationError {}
 
 const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -175,6 +177,7 @@ export function pcLookupTable(entries: readonly SourceMapEntry[], programLength:
   return table;
 }
 
+/** What to put in ARC-56 source info: source text and name, error messages by pc, first line number. */
 export interface Arc56SourceInfoOptions {
   /** The TEAL text: lets `assert`/`err` lines with a trailing `// comment` carry it as `errorMessage`. */
   sourceText?: string;

@@ -24,8 +24,10 @@ export interface Provenance {
   macros?: string[];
 }
 
+/** How serious a diagnostic is. */
 export type Severity = 'error' | 'warning';
 
+/** A problem in TEAL source: message, severity and range (at the use site, and at the macro definition when it came through one). */
 export interface TealDiagnostic {
   severity: Severity;
   message: string;

@@ -25,6 +25,7 @@ import { buildAccessList, type AccessReference } from './access.js';
  */
 
 export type Uint64Like = bigint | number;
+/** Bytes, or text encoded as UTF-8. */
 export type BytesLike = Uint8Array | string;
 
 /** What a node's `/v2/transactions/params` gives, in the form the builders want. */
@@ -41,6 +42,7 @@ export interface SuggestedParams {
   genesisHash?: Uint8Array | string;
 }
 
+/** Fields every transaction takes: sender, suggested parameters, note, lease, rekey target; and the limits to validate against. */
 export interface CommonParams {
   sender: AddressLike;
   suggestedParams: SuggestedParams;
@@ -59,6 +61,7 @@ const UINT64_MAX = (1n << 64n) - 1n;
 function u64(field: string, v: Uint64Like | undefined): bigint {
   if (v === undefined) return 0n;
   if (typeof v === 'number') {
+    if (Number.isInteger(v) && !Number.isSafeInteger(v)) throw new TxnValidationError(field, `${v} is larger than JavaScript numbers hold exactly (2^53 - 1); pass a bigint instead, e.g. ${BigInt(v)}n`, { value: v });
     if (!Number.isSafeInteger(v) || v < 0) throw new TxnValidationError(field, `must be a non-negative integer, got ${v}`, { value: v });
     return BigInt(v);
   }
@@ -166,12 +169,14 @@ function finish(txn: Transaction, p: CommonParams): Transaction {
 
 // --- pay ---------------------------------------------------------------------------------------
 
+/** A payment: receiver, amount in micro-units, and optionally an address to close the account to. */
 export interface PaymentParams extends CommonParams {
   receiver: AddressLike;
   amount: Uint64Like;
   closeRemainderTo?: AddressLike;
 }
 
+/** Builds and validates a payment; fees and validity come from the suggested parameters. */
 export function makePaymentTxn(p: PaymentParams): Transaction {
   const txn = header('pay', p);
   txn.payment = { receiver: addr('receiver', p.receiver), amount: u64('amount', p.amount) };
@@ -182,6 +187,7 @@ export function makePaymentTxn(p: PaymentParams): Transaction {
 
 // --- keyreg ------------------------------------------------------------------------------------
 
+/** Registering participation keys (online) or going offline. */
 export interface KeyRegParams extends CommonParams {
   voteKey?: Uint8Array | string;
   selectionKey?: Uint8Array | string;
@@ -218,6 +224,7 @@ export function makeKeyRegTxn(p: KeyRegParams): Transaction {
 
 // --- acfg --------------------------------------------------------------------------------------
 
+/** Creating an asset: total, decimals, default-frozen, names, URL, metadata hash and role addresses. */
 export interface AssetCreateParams extends CommonParams {
   total: Uint64Like;
   decimals?: number;
@@ -254,12 +261,14 @@ function assetParams(p: Omit<AssetCreateParams, keyof CommonParams> & Partial<Co
   return a;
 }
 
+/** Builds and validates an asset creation. */
 export function makeAssetCreateTxn(p: AssetCreateParams): Transaction {
   const txn = header('acfg', p);
   txn.assetConfig = { assetId: 0n, params: assetParams(p, p.limits ?? DEFAULT_LIMITS) };
   return finish(txn, p);
 }
 
+/** Reconfiguring an asset: its id and the new manager, reserve, freeze and clawback addresses. */
 export interface AssetConfigParams extends CommonParams {
   assetId: Uint64Like;
   manager?: AddressLike;
@@ -279,10 +288,12 @@ export function makeAssetConfigTxn(p: AssetConfigParams): Transaction {
   return finish(txn, p);
 }
 
+/** Destroying an asset (sent by its manager; the creator must hold every unit). */
 export interface AssetDestroyParams extends CommonParams {
   assetId: Uint64Like;
 }
 
+/** Builds an asset destruction. */
 export function makeAssetDestroyTxn(p: AssetDestroyParams): Transaction {
   const txn = header('acfg', p);
   const assetId = u64('assetId', p.assetId);
@@ -293,6 +304,7 @@ export function makeAssetDestroyTxn(p: AssetDestroyParams): Transaction {
 
 // --- axfer -------------------------------------------------------------------------------------
 
+/** Transferring asset units (amount 0 to oneself opts in; `assetSender` claws back). */
 export interface AssetTransferParams extends CommonParams {
   assetId: Uint64Like;
   receiver: AddressLike;
@@ -302,6 +314,7 @@ export interface AssetTransferParams extends CommonParams {
   closeRemainderTo?: AddressLike;
 }
 
+/** Builds and validates an asset transfer. */
 export function makeAssetTransferTxn(p: AssetTransferParams): Transaction {
   const txn = header('axfer', p);
   txn.assetTransfer = { assetId: u64('assetId', p.assetId), amount: u64('amount', p.amount), receiver: addr('receiver', p.receiver) };
@@ -319,6 +332,7 @@ export function makeAssetOptInTxn(p: CommonParams & { assetId: Uint64Like }): Tr
 
 // --- afrz --------------------------------------------------------------------------------------
 
+/** Freezing or unfreezing an account's holding of an asset. */
 export interface AssetFreezeParams extends CommonParams {
   assetId: Uint64Like;
   /** The account whose holding is (un)frozen. */
@@ -326,6 +340,7 @@ export interface AssetFreezeParams extends CommonParams {
   frozen: boolean;
 }
 
+/** Builds an asset freeze or unfreeze. */
 export function makeAssetFreezeTxn(p: AssetFreezeParams): Transaction {
   const txn = header('afrz', p);
   txn.assetFreeze = { assetId: u64('assetId', p.assetId), account: addr('freezeTarget', p.freezeTarget), frozen: p.frozen === true };
@@ -334,6 +349,7 @@ export function makeAssetFreezeTxn(p: AssetFreezeParams): Transaction {
 
 // --- appl --------------------------------------------------------------------------------------
 
+/** An application call: app id (0 creates), on-completion, arguments, references, boxes, programs and schemas for create/update. */
 export interface AppCallParams extends CommonParams {
   /** 0 creates an application. */
   appId: Uint64Like;
@@ -400,6 +416,7 @@ function normaliseAccess(r: ResourceRef, i: number): ResourceRef {
   }
 }
 
+/** Builds and validates an application call. */
 export function makeAppCallTxn(p: AppCallParams): Transaction {
   const txn = header('appl', p);
   const oc = p.onComplete ?? OnComplete.NoOp;
@@ -446,32 +463,39 @@ function accessList(p: AppCallParams): ResourceRef[] {
 
 type AppParamsWithout<K extends keyof AppCallParams> = Omit<AppCallParams, K>;
 
+/** Builds an app creation (app id 0 with programs and schemas). */
 export function makeAppCreateTxn(p: AppParamsWithout<'appId'> & { approvalProgram: Uint8Array; clearProgram: Uint8Array }): Transaction {
   return makeAppCallTxn({ ...p, appId: 0n });
 }
 
+/** Builds an update-application call with the new programs. */
 export function makeAppUpdateTxn(p: AppParamsWithout<'onComplete'> & { approvalProgram: Uint8Array; clearProgram: Uint8Array }): Transaction {
   return makeAppCallTxn({ ...p, onComplete: OnComplete.UpdateApplication });
 }
 
+/** Builds a delete-application call. */
 export function makeAppDeleteTxn(p: AppParamsWithout<'onComplete'>): Transaction {
   return makeAppCallTxn({ ...p, onComplete: OnComplete.DeleteApplication });
 }
 
+/** Builds an opt-in call. */
 export function makeAppOptInTxn(p: AppParamsWithout<'onComplete'>): Transaction {
   return makeAppCallTxn({ ...p, onComplete: OnComplete.OptIn });
 }
 
+/** Builds a close-out call. */
 export function makeAppCloseOutTxn(p: AppParamsWithout<'onComplete'>): Transaction {
   return makeAppCallTxn({ ...p, onComplete: OnComplete.CloseOut });
 }
 
+/** Builds a clear-state call (leaves the app whatever its program says). */
 export function makeAppClearStateTxn(p: AppParamsWithout<'onComplete'>): Transaction {
   return makeAppCallTxn({ ...p, onComplete: OnComplete.ClearState });
 }
 
 // --- one entry point -----------------------------------------------------------------------------
 
+/** Any transaction's parameters tagged with its `type`, for `buildTransaction`. */
 export type BuildParams =
   | ({ type: 'pay' } & PaymentParams)
   | ({ type: 'keyreg' } & KeyRegParams)

@@ -6,6 +6,7 @@ import { TxnDecodeError } from './errors.js';
 import type { SignedTransaction, Transaction } from './types.js';
 import { signedTransactionFromWire, signedTransactionToWire, transactionFromWire, transactionToWire } from './wire.js';
 
+/** The domain-separation prefix signed before a transaction's bytes (`TX`). */
 export const TX_PREFIX = utf8('TX');
 
 /** Canonical msgpack of the transaction (what `txn` holds inside a signed transaction). */
@@ -13,6 +14,7 @@ export function encodeTransaction(txn: Transaction): Uint8Array {
   return encodeMsgpack(transactionToWire(txn));
 }
 
+/** Decodes one msgpack transaction. */
 export function decodeTransaction(bytes: Uint8Array): Transaction {
   return transactionFromWire(decodeMsgpack(bytes), 'txn');
 }
@@ -32,6 +34,7 @@ export function txid(txn: Transaction): string {
   return toBase32(txidBytes(txn));
 }
 
+/** Canonical msgpack bytes of a signed transaction. */
 export function encodeSignedTransaction(stxn: SignedTransaction): Uint8Array {
   return encodeMsgpack(signedTransactionToWire(stxn));
 }
@@ -46,6 +49,7 @@ function restoreStateProof(stxn: SignedTransaction, bytes: Uint8Array, index?: n
   if (txn.has('spmsg')) sp.message = txn.get('spmsg') as never;
 }
 
+/** Decodes one msgpack signed transaction. */
 export function decodeSignedTransaction(bytes: Uint8Array): SignedTransaction {
   const stxn = signedTransactionFromWire(decodeMsgpack(bytes), 'stxn');
   restoreStateProof(stxn, bytes);
@@ -57,6 +61,7 @@ export function encodeSignedTransactions(stxns: readonly SignedTransaction[]): U
   return concatBytes(...stxns.map(encodeSignedTransaction));
 }
 
+/** Decodes concatenated msgpack signed transactions (a group as submitted). */
 export function decodeSignedTransactions(bytes: Uint8Array): SignedTransaction[] {
   const values = decodeMsgpackSequence(bytes);
   if (values.length === 0) throw new TxnDecodeError('stxns', 'no signed transactions in input');

@@ -65,10 +65,12 @@ function toJson(value: MsgpackValue, ctx: Ctx, asAddress: boolean): JsonValue {
   return out;
 }
 
+/** A transaction in the node's JSON form. */
 export function transactionToNodeJson(txn: Transaction): { [key: string]: JsonValue } {
   return toJson(transactionToWire(txn), 'txn', false) as { [key: string]: JsonValue };
 }
 
+/** A signed transaction in the node's JSON form. */
 export function signedTransactionToNodeJson(stxn: SignedTransaction): { [key: string]: JsonValue } {
   return toJson(signedTransactionToWire(stxn), 'stxn', false) as { [key: string]: JsonValue };
 }
@@ -103,10 +105,12 @@ function fromJson(value: unknown, ctx: Ctx, key: string, asAddress: boolean, pat
   return out;
 }
 
+/** A transaction from the node's JSON form. */
 export function transactionFromNodeJson(json: unknown): Transaction {
   return transactionFromWire(fromJson(json, 'txn', '', false, 'txn'), 'txn');
 }
 
+/** A signed transaction from the node's JSON form (base64 bytes, kebab-case keys). */
 export function signedTransactionFromNodeJson(json: unknown): SignedTransaction {
   return signedTransactionFromWire(fromJson(json, 'stxn', '', false, 'stxn'), 'stxn');
 }

@@ -41,6 +41,7 @@ export interface ConsensusLimits {
   perByteTxnSurcharge: number;
 }
 
+/** Transaction limits of consensus version 42. */
 export const CONSENSUS_V42: Readonly<ConsensusLimits> = Object.freeze({
   maxNoteBytes: 1024,
   maxAbsoluteNoteBytes: 4096,
@@ -82,4 +83,5 @@ export const CONSENSUS_V41: Readonly<ConsensusLimits> = Object.freeze({
   perByteTxnSurcharge: 0,
 });
 
+/** The limits builders and validation use unless given others (the current consensus version). */
 export const DEFAULT_LIMITS = CONSENSUS_V42;

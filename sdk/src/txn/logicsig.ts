@@ -15,6 +15,7 @@ export function logicSigAddress(program: Uint8Array): Address {
   return new Address(hashWithPrefix('Program', program));
 }
 
+/** A logic signature of a program and its arguments (not delegated). */
 export function makeLogicSig(program: Uint8Array, args: readonly Uint8Array[] = []): LogicSig {
   if (!(program instanceof Uint8Array) || program.length === 0) throw new TxnValidationError('lsig.program', 'program is empty', { value: 0 });
   return { program, args: [...args] };
@@ -88,6 +89,7 @@ export function tealSign(signer: Ed25519Signer, data: Uint8Array, programOrAddre
   return signer.sign(concatBytes(PROG_DATA, programHash(programOrAddress), data));
 }
 
+/** Checks a signature made with `tealSign` for a program (or its address). */
 export function tealSignVerify(publicKey: Uint8Array, data: Uint8Array, programOrAddress: Uint8Array | Address | string, signature: Uint8Array): boolean {
   return ed25519Verify(publicKey, concatBytes(PROG_DATA, programHash(programOrAddress), data), signature);
 }

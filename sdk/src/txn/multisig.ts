@@ -135,10 +135,12 @@ export function verifyMultisig(msig: MultisigSig, message: Uint8Array, expectedA
   return valid >= msig.threshold;
 }
 
+/** True when a multisig-signed transaction carries enough valid signatures for its sender. */
 export function verifyMultisigTransaction(stxn: SignedTransaction): boolean {
   if (!stxn.msig) return false;
   const expected = stxn.authAddress ?? stxn.txn.sender;
   return verifyMultisig(stxn.msig, encodeMsgpackWithPrefix(TX_PREFIX, transactionToWire(stxn.txn)), expected);
 }
 
+/** The prefix a multisig delegation of a program signs (`MsigProgram`). */
 export const MSIG_PROGRAM_PREFIX = utf8('MsigProgram');

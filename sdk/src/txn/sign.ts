@@ -25,6 +25,7 @@ export function signTransaction(txn: Transaction, signer: Ed25519Signer): Signed
   return stxn;
 }
 
+/** A signed transaction as bytes, with its id. */
 export interface SignedBytes {
   txid: string;
   blob: Uint8Array;

@@ -1,8 +1,10 @@
 import type { Address } from '../encoding/address.js';
 import type { MsgpackValue } from '../encoding/msgpack.js';
 
+/** The type of a transaction: payment, key registration, asset config/transfer/freeze, app call, state proof, heartbeat. */
 export type TransactionType = 'pay' | 'keyreg' | 'acfg' | 'axfer' | 'afrz' | 'appl' | 'stpf' | 'hb';
 
+/** Every transaction type. */
 export const TRANSACTION_TYPES: readonly TransactionType[] = ['pay', 'keyreg', 'acfg', 'axfer', 'afrz', 'appl', 'stpf', 'hb'];
 
 /** Application call completion action (`apan`). */
@@ -15,12 +17,14 @@ export enum OnComplete {
   DeleteApplication = 5,
 }
 
+/** The payment fields of a transaction. */
 export interface PaymentFields {
   receiver: Address;
   amount: bigint;
   closeRemainderTo?: Address;
 }
 
+/** The key-registration fields of a transaction. */
 export interface KeyRegFields {
   voteKey?: Uint8Array;
   selectionKey?: Uint8Array;
@@ -31,6 +35,7 @@ export interface KeyRegFields {
   nonParticipation: boolean;
 }
 
+/** Asset parameters as a transaction carries them. */
 export interface AssetParams {
   total: bigint;
   decimals: number;
@@ -45,6 +50,7 @@ export interface AssetParams {
   clawback?: Address;
 }
 
+/** The asset-configuration fields of a transaction (create, reconfigure, destroy). */
 export interface AssetConfigFields {
   /** 0 when creating. */
   assetId: bigint;
@@ -52,6 +58,7 @@ export interface AssetConfigFields {
   params?: AssetParams;
 }
 
+/** The asset-transfer fields of a transaction. */
 export interface AssetTransferFields {
   assetId: bigint;
   amount: bigint;
@@ -61,12 +68,14 @@ export interface AssetTransferFields {
   closeTo?: Address;
 }
 
+/** The asset-freeze fields of a transaction. */
 export interface AssetFreezeFields {
   assetId: bigint;
   account: Address;
   frozen: boolean;
 }
 
+/** A state schema as a transaction carries it: uint and byte-slice slot counts. */
 export interface StateSchema {
   numUints: number;
   numByteSlices: number;
@@ -95,6 +104,7 @@ export type ResourceRef =
   /** An entry with nothing set: it only adds box I/O budget. */
   | { kind: 'empty' };
 
+/** The application-call fields of a transaction. */
 export interface AppCallFields {
   /** 0 when creating. */
   appId: bigint;
@@ -120,6 +130,7 @@ export interface StateProofFields {
   message?: MsgpackValue;
 }
 
+/** The signature proof a heartbeat carries. */
 export interface HeartbeatProof {
   signature?: Uint8Array;
   publicKey?: Uint8Array;
@@ -128,6 +139,7 @@ export interface HeartbeatProof {
   publicKey2Signature?: Uint8Array;
 }
 
+/** The heartbeat fields of a transaction: address, proof, seed, vote id, key dilution. */
 export interface HeartbeatFields {
   address?: Address;
   proof?: HeartbeatProof;
@@ -164,11 +176,13 @@ export interface Transaction {
   heartbeat?: HeartbeatFields;
 }
 
+/** One member of a multisig signature: public key and its signature, if it signed. */
 export interface MultisigSubsig {
   publicKey: Uint8Array;
   signature?: Uint8Array;
 }
 
+/** A multisig signature: version, threshold and one entry per member key. */
 export interface MultisigSig {
   version: number;
   threshold: number;
@@ -181,6 +195,7 @@ export interface MultisigSig {
  */
 export type PQSig = Record<string, MsgpackValue>;
 
+/** A logic signature: program, arguments, and the delegating signature or multisig if any. */
 export interface LogicSig {
   program: Uint8Array;
   args: Uint8Array[];
@@ -194,6 +209,7 @@ export interface LogicSig {
   pqsig?: PQSig;
 }
 
+/** A transaction with its authorization: signature, multisig or logic signature, and the auth address when rekeyed. */
 export interface SignedTransaction {
   txn: Transaction;
   sig?: Uint8Array;

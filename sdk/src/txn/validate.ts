@@ -114,6 +114,7 @@ function validateAppCall(app: AppCallFields, limits: ConsensusLimits): void {
   }
 }
 
+/** Validation options: the limits, and whether the fee must reach the minimum. */
 export interface ValidateOptions {
   limits?: ConsensusLimits;
   /** Also require the transaction alone to pay the minimum fee (off by default: groups pool fees). */

@@ -222,6 +222,7 @@ export function transactionToWire(txn: Transaction): WireMap {
   return w;
 }
 
+/** A multisig signature as its msgpack structure. */
 export function multisigToWire(m: MultisigSig): WireMap {
   return {
     subsig: m.subsigs.map((s) => {
@@ -234,6 +235,7 @@ export function multisigToWire(m: MultisigSig): WireMap {
   };
 }
 
+/** A logic signature as its msgpack structure. */
 export function logicSigToWire(l: LogicSig): WireMap {
   const w: WireMap = {};
   if (l.args.length) w.arg = l.args;
@@ -245,6 +247,7 @@ export function logicSigToWire(l: LogicSig): WireMap {
   return w;
 }
 
+/** A signed transaction as its msgpack structure. */
 export function signedTransactionToWire(stxn: SignedTransaction, txnWire?: WireMap): WireMap {
   const w: WireMap = {};
   if (stxn.lsig) w.lsig = logicSigToWire(stxn.lsig);
@@ -565,6 +568,7 @@ export function transactionFromWire(value: unknown, path = 'txn'): Transaction {
   return txn;
 }
 
+/** A multisig signature from its msgpack structure. */
 export function multisigFromWire(value: unknown, path: string): MultisigSig {
   const m = asMap(value, path);
   const msig: MultisigSig = { version: 0, threshold: 0, subsigs: [] };
@@ -600,6 +604,7 @@ function pqsigFromWire(value: unknown, path: string): PQSig {
   return m as PQSig;
 }
 
+/** A logic signature from its msgpack structure. */
 export function logicSigFromWire(value: unknown, path: string): LogicSig {
   const m = asMap(value, path);
   const lsig: LogicSig = { program: new Uint8Array(0), args: [] };
@@ -618,6 +623,7 @@ export function logicSigFromWire(value: unknown, path: string): LogicSig {
   return lsig;
 }
 
+/** A signed transaction from its msgpack structure. */
 export function signedTransactionFromWire(value: unknown, path = 'stxn'): SignedTransaction {
   const m = asMap(value, path);
   if (m.txn === undefined) fail(`${path}.txn`, 'missing transaction');

@@ -17,8 +17,10 @@ import type { WorkflowNetwork } from './connect.js';
  * accounts; secrets from the environment or the key manager are never written anywhere.
  */
 
+/** An account of a workflow that cannot be made (missing variable, bad mnemonic, unknown key). */
 export class AccountError extends TealworksError {}
 
+/** One workflow account: address, signer and where it came from. */
 export interface ResolvedAccount {
   name: string;
   address: string;
@@ -26,6 +28,7 @@ export interface ResolvedAccount {
   source: AccountSpec['source'];
 }
 
+/** A workflow's accounts by name, with their signers. */
 export interface AccountSet {
   byName: Map<string, ResolvedAccount>;
   signerFor(address: string): Signer | undefined;
@@ -56,6 +59,7 @@ function keystorePath(name: string, baseDir: string): string {
   return join(homedir(), '.tealworks', 'keystore', `${name}.json`);
 }
 
+/** Makes a workflow's accounts (generated, from mnemonics, the key manager or keystores) and funds those that ask. */
 export async function resolveAccounts(
   specs: Record<string, AccountSpec>,
   network: WorkflowNetwork,

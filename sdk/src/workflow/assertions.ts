@@ -7,6 +7,7 @@ import type { AssertComparisons } from './model.js';
  * and for `global`/`local`/`box`/`balance` subjects the read), then asks this whether it passed.
  */
 
+/** Whether an assertion passed, what it checked, and why it failed. */
 export interface AssertionOutcome {
   passed: boolean;
   /** What was checked, for progress output: `5 >= 3`. */

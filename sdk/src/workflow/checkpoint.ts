@@ -17,8 +17,10 @@ import { setOwn, type ExprValue } from './expr.js';
  * one, so a crash mid-write never leaves half a state file.
  */
 
+/** Version of the checkpoint file format. */
 export const CHECKPOINT_VERSION = 1;
 
+/** A step's checkpoint: input hash, status, outputs or error, and when. */
 export interface CheckpointEntry {
   hash: string;
   status: 'done' | 'failed';
@@ -28,6 +30,7 @@ export interface CheckpointEntry {
   at: string;
 }
 
+/** A workflow's checkpoint file: chain id and the entry of each step. */
 export interface CheckpointData {
   version: number;
   workflow: string;
@@ -50,6 +53,7 @@ export function checkpointPath(workflowFile: string, networkKey: string): string
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
+/** An expression value as checkpoint JSON (bigints and bytes kept). */
 export function encodeValue(v: ExprValue): Json {
   if (v === null || typeof v === 'boolean' || typeof v === 'string') return v;
   if (typeof v === 'bigint') return { $int: v.toString() };
@@ -60,6 +64,7 @@ export function encodeValue(v: ExprValue): Json {
   return Object.keys(v).some((k) => k.startsWith('$')) ? { $obj: out } : out;
 }
 
+/** An expression value from its checkpoint JSON. */
 export function decodeValue(j: unknown, where = 'value'): ExprValue {
   if (j === null || typeof j === 'boolean' || typeof j === 'string') return j;
   if (typeof j === 'number') {
@@ -103,6 +108,7 @@ export function stepHash(kind: string, resolvedBody: ExprValue): string {
 
 // ---------------------------------------------------------------------------------------------
 
+/** Where checkpoints live and whether to ignore them (`--fresh`). */
 export interface CheckpointOpenOptions {
   /** Ignore what is recorded (`--fresh`); the first write replaces the file. */
   fresh?: boolean;
@@ -112,6 +118,7 @@ export interface CheckpointOpenOptions {
   readOnly?: boolean;
 }
 
+/** The checkpoints of one workflow run: what is done, so a rerun skips it. */
 export class Checkpoints {
   private constructor(
     readonly path: string,
@@ -194,6 +201,7 @@ export class Checkpoints {
   }
 }
 
+/** Writes a checkpoint file. */
 export function serializeCheckpointData(data: CheckpointData): string {
   const steps: Record<string, Json> = {};
   for (const [id, e] of Object.entries(data.steps)) {
@@ -202,6 +210,7 @@ export function serializeCheckpointData(data: CheckpointData): string {
   return JSON.stringify({ version: data.version, workflow: data.workflow, network: data.network, ...(data.chain !== undefined ? { chain: data.chain } : {}), steps }, null, 2) + '\n';
 }
 
+/** Reads a checkpoint file. */
 export function parseCheckpointData(text: string): CheckpointData {
   let raw: unknown;
   try {

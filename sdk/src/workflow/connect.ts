@@ -17,8 +17,10 @@ import { networkProfileFor } from './network.js';
  * wallet key) for `fund` steps and generated accounts.
  */
 
+/** A workflow's network cannot be reached or used. */
 export class NetworkConnectError extends TealworksError {}
 
+/** A workflow's connected network: chain, profile, key manager, dispenser, chain id, and `close()`. */
 export interface WorkflowNetwork {
   name: string;
   chain: AppChain;
@@ -35,6 +37,7 @@ export interface WorkflowNetwork {
   close(): Promise<void>;
 }
 
+/** Where a workflow's devnet keeps its data, whether in memory, the environment, and a devnet to share. */
 export interface ConnectOptions {
   /** Folder the devnet's data goes under (`<baseDir>/.tealworks/devnet`). */
   baseDir: string;
@@ -126,6 +129,7 @@ async function walletDispenser(kmd: KeyManagerClient, chain: AppChain): Promise<
   }
 }
 
+/** Connects a workflow to its network; for the devnet, starts it (data under `.tealworks/devnet`, locked for the run) and finds the dispenser. */
 export async function connectNetwork(spec: NetworkSpec, options: ConnectOptions): Promise<WorkflowNetwork> {
   const env = options.env ?? process.env;
   if (spec.kind === 'named' && spec.name === 'devnet') {

@@ -38,8 +38,10 @@ import type { ContractSpec, WorkflowStep } from './model.js';
  * `simulateOnly` simulates what would be sent and writes nothing, on chain or in checkpoints.
  */
 
+/** What happened to a step. */
 export type StepStatus = 'done' | 'cached' | 'skipped' | 'failed' | 'simulated';
 
+/** One step of a run: id, kind, status, outputs, time. */
 export interface StepSummary {
   index: number;
   id: string;
@@ -52,12 +54,14 @@ export interface StepSummary {
   error?: { message: string; position: FilePosition; report?: SimulateReport; reportText?: string };
 }
 
+/** What the engine reports while it runs: a step started, finished, was skipped or failed. */
 export type ProgressEvent =
   | { type: 'start'; workflow: string; network: string; steps: number; checkpoint: string; discarded?: string }
   | { type: 'step-start'; index: number; id: string; kind: string; name?: string }
   | { type: 'step-end'; step: StepSummary }
   | { type: 'end'; summary: RunSummary };
 
+/** How to run a workflow: fresh or from checkpoints, in memory, simulate only, progress listener. */
 export interface RunOptions {
   /** Override the file's network (devnet, localnet, testnet, mainnet). */
   network?: 'devnet' | 'localnet' | 'testnet' | 'mainnet';
@@ -71,6 +75,7 @@ export interface RunOptions {
   onProgress?: (event: ProgressEvent) => void;
 }
 
+/** The outcome of a run: each step's summary and whether all passed. */
 export interface RunSummary {
   ok: boolean;
   workflow: string;
@@ -83,6 +88,7 @@ export interface RunSummary {
   error?: { message: string; issues?: WorkflowFileError['issues'] };
 }
 
+/** A step failed: the step, where in the file, and the report or reason. */
 export class StepFailure extends TealworksError {
   constructor(
     message: string,

@@ -9,6 +9,7 @@ export interface FilePosition {
   endColumn?: number;
 }
 
+/** A problem in a workflow file, at a line and column. */
 export interface WorkflowIssue extends FilePosition {
   message: string;
   /** JSON-pointer-like path inside the document, e.g. `steps[2].call.method`. */
@@ -28,6 +29,7 @@ export class WorkflowFileError extends ValidationError {
   }
 }
 
+/** An issue as `file:line:col: message`. */
 export function formatIssue(issue: WorkflowIssue): string {
   return `${issue.file}:${issue.line}:${issue.column}: ${issue.severity}: ${issue.message}${issue.path ? ` (at ${issue.path})` : ''}`;
 }

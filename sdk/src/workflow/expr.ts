@@ -12,11 +12,13 @@ import { ExprError } from './errors.js';
  * workflow file can read earlier results but never run code. Integers are bigint throughout.
  */
 
+/** A value of a workflow expression. */
 export type ExprValue = null | boolean | bigint | string | Uint8Array | ExprValue[] | { [key: string]: ExprValue };
 
 /** Roots an expression may name (`steps`, `accounts`, `env`, …) and their values. */
 export type ExprScope = Readonly<Record<string, ExprValue | undefined>>;
 
+/** A parsed `${{ … }}` expression. */
 export type ExprNode =
   | { kind: 'literal'; value: ExprValue; start: number; end: number }
   | { kind: 'root'; name: string; start: number; end: number }
@@ -27,6 +29,7 @@ export type ExprNode =
   | { kind: 'not'; operand: ExprNode; start: number; end: number }
   | { kind: 'binary'; op: BinaryOp; left: ExprNode; right: ExprNode; start: number; end: number };
 
+/** Comparison and logic operators of workflow expressions. */
 export type BinaryOp = '==' | '!=' | '<' | '<=' | '>' | '>=' | '&&' | '||';
 
 type Token =
@@ -270,6 +273,7 @@ export function parseExpression(src: string, base = 0): ExprNode {
 // ---------------------------------------------------------------------------------------------
 // Values
 
+/** The type of a value, for messages. */
 export function typeName(v: ExprValue | undefined): string {
   if (v === undefined) return 'nothing';
   if (v === null) return 'null';
@@ -281,12 +285,14 @@ export function typeName(v: ExprValue | undefined): string {
   return 'object';
 }
 
+/** Whether a value counts as true in conditions. */
 export function truthy(v: ExprValue): boolean {
   if (v === null || v === false || v === 0n || v === '') return false;
   if (v instanceof Uint8Array) return v.length > 0;
   return true;
 }
 
+/** Deep equality of expression values (bytes by content, bigints by value). */
 export function valuesEqual(a: ExprValue, b: ExprValue): boolean {
   if (a === b) return true;
   if (a instanceof Uint8Array || b instanceof Uint8Array) return a instanceof Uint8Array && b instanceof Uint8Array && bytesEqual(a, b);
@@ -355,6 +361,7 @@ function asString(v: ExprValue, node: ExprNode, fn: string): string {
 }
 const U64_MAX = (1n << 64n) - 1n;
 
+/** The functions workflow expressions can call (`concat`, `address_bytes`, …). */
 export const FUNCTIONS: Readonly<Record<string, Fn>> = {
   len: {
     arity: [1, 1],
@@ -517,6 +524,7 @@ function keysOf(v: ExprValue): string {
   return '';
 }
 
+/** The dotted path an expression reads, for messages. */
 export function pathText(node: ExprNode): string {
   switch (node.kind) {
     case 'root':
@@ -537,6 +545,7 @@ function order(a: ExprValue, b: ExprValue, node: ExprNode & { kind: 'binary' }):
   return fail(node, `cannot order ${typeName(a)} against ${typeName(b)} with ${node.op}`);
 }
 
+/** Evaluates an expression in a scope (steps, accounts, env). */
 export function evaluate(node: ExprNode, scope: ExprScope): ExprValue {
   switch (node.kind) {
     case 'literal':
@@ -661,6 +670,7 @@ export function references(node: ExprNode): string[][] {
 // ---------------------------------------------------------------------------------------------
 // Templates: strings with `${{ … }}` parts
 
+/** A string with `${{ … }}` expressions, parsed; `whole` when it is a single expression. */
 export interface Template {
   /** Literal text and parsed expressions, in order. */
   parts: Array<string | { node: ExprNode; source: string }>;
@@ -689,6 +699,7 @@ function findClose(text: string, from: number): number {
   return -1;
 }
 
+/** Parses a string with `${{ … }}` expressions. */
 export function parseTemplate(text: string): Template {
   const parts: Template['parts'] = [];
   let i = 0;

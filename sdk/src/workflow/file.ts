@@ -26,6 +26,7 @@ export interface Workflow {
   positionInString(path: SchemaPath, offset: number): FilePosition;
 }
 
+/** A parsed workflow (when it has no errors) and every issue found. */
 export interface ParseResult {
   workflow?: Workflow;
   /** Every problem, errors and warnings, in file order. */
@@ -48,6 +49,7 @@ const converters = {
   uint: (v: unknown) => (typeof v === 'string' && /^[0-9][0-9_]*$/.test(v) ? BigInt(v.replace(/_/g, '')) : v),
 };
 
+/** How to check file references while parsing a workflow. */
 export interface ParseOptions {
   /**
    * Called with each contract file path (approval, clear, spec) resolved against the workflow's

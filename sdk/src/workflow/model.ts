@@ -11,12 +11,15 @@ export type UintValue = bigint | string;
 /** Any YAML value; strings may hold expressions. */
 export type TemplatedValue = unknown;
 
+/** A workflow's network: a named one (devnet, localnet, testnet, mainnet) or one by URL. */
 export type NetworkSpec =
   | { kind: 'named'; name: 'devnet' | 'localnet' | 'testnet' | 'mainnet' }
   | { kind: 'custom'; name: string; node: string; api?: 'algod' | 'node-service'; query?: string; kmd?: string; tokenEnv?: string; kmdTokenEnv?: string };
 
+/** Where a workflow account comes from. */
 export type AccountSource = 'generate' | 'mnemonic-env' | 'kmd' | 'keystore' | 'address';
 
+/** A workflow account: its source, and funding. */
 export interface AccountSpec {
   name: string;
   source: AccountSource;
@@ -29,6 +32,7 @@ export interface AccountSpec {
   description?: string;
 }
 
+/** A workflow contract: programs, spec, schema, template values. */
 export interface ContractSpec {
   /** Key in `contracts`. */
   key: string;
@@ -45,13 +49,16 @@ export interface ContractSpec {
   description?: string;
 }
 
+/** On-completion names a workflow accepts. */
 export type OnCompleteName = 'noop' | 'optin' | 'closeout' | 'clear' | 'update' | 'delete';
 
+/** A box reference of a call: app and name. */
 export interface BoxRefSpec {
   app?: UintValue;
   name: string;
 }
 
+/** An app call in a workflow: app, method, arguments, sender, references, extra options. */
 export interface CallSpec {
   app: UintValue;
   contract?: string;
@@ -70,6 +77,7 @@ export interface CallSpec {
   populateResources?: boolean;
 }
 
+/** A payment in a workflow. */
 export interface PaySpec {
   from: string;
   to: string;
@@ -78,13 +86,16 @@ export interface PaySpec {
   fee?: UintValue;
 }
 
+/** One transaction of a group step: a call or a payment. */
 export type GroupTxnSpec = { call: CallSpec; pay?: undefined } | { pay: PaySpec; call?: undefined };
 
+/** A method to call at create, update or delete. */
 export interface LifecycleCallSpec {
   method: string;
   args?: TemplatedValue[];
 }
 
+/** A `fund` step: receiver, amount, payer. */
 export interface FundStep {
   to: string;
   amount: UintValue;
@@ -92,6 +103,7 @@ export interface FundStep {
   note?: string;
 }
 
+/** A `deploy` step: contract, creator, version, permissions, update and schema-break policies. */
 export interface DeployStep {
   contract: string;
   creator: string;
@@ -108,10 +120,12 @@ export interface DeployStep {
   extraFee?: UintValue;
 }
 
+/** A `group` step: calls and payments sent together. */
 export interface GroupStep {
   txns: GroupTxnSpec[];
 }
 
+/** A `simulate` step: a call or group, and the outcome expected. */
 export interface SimulateStep {
   call?: CallSpec;
   group?: GroupTxnSpec[];
@@ -121,19 +135,23 @@ export interface SimulateStep {
   allowUnnamedResources?: boolean;
 }
 
+/** Reading a global state key. */
 export interface ReadGlobal {
   app: UintValue;
   key?: string;
   contract?: string;
 }
+/** Reading an account's local state key. */
 export interface ReadLocal extends ReadGlobal {
   account: string;
 }
+/** Reading one box. */
 export interface ReadBox {
   app: UintValue;
   name: string;
   contract?: string;
 }
+/** Reading every box of an app. */
 export interface ReadBoxes {
   app: UintValue;
   prefix?: string;
@@ -142,8 +160,10 @@ export interface ReadBoxes {
   contract?: string;
 }
 
+/** A `read` step: global, local, box, boxes or balance. */
 export type ReadStep = { global: ReadGlobal } | { local: ReadLocal } | { box: ReadBox } | { boxes: ReadBoxes } | { balance: string };
 
+/** The comparisons an assertion can make (`equals`, `at-least`, …). */
 export interface AssertComparisons {
   equals?: TemplatedValue;
   notEquals?: TemplatedValue;
@@ -154,6 +174,7 @@ export interface AssertComparisons {
   contains?: TemplatedValue;
 }
 
+/** An `assert` step: a condition, or a state value compared. */
 export interface AssertStep extends AssertComparisons {
   that?: TemplatedValue;
   global?: ReadGlobal;
@@ -163,11 +184,13 @@ export interface AssertStep extends AssertComparisons {
   message?: string;
 }
 
+/** A `wait` step: rounds or seconds. */
 export interface WaitStep {
   rounds?: UintValue;
   seconds?: UintValue;
 }
 
+/** The body of each step kind. */
 export interface StepBodies {
   fund: FundStep;
   deploy: DeployStep;
@@ -190,6 +213,7 @@ interface StepCommon {
   continueOnError: boolean;
 }
 
+/** A step of a workflow: common fields and its kind's body. */
 export type WorkflowStep = { [K in StepKind]: StepCommon & { kind: K; body: StepBodies[K] } }[StepKind];
 
 /**
@@ -206,4 +230,5 @@ export const STEP_OUTPUTS: Readonly<Record<StepKind, readonly string[]>> = {
   read: ['value', 'raw'],
   wait: ['round'],
 };
+/** Outputs every step has. */
 export const COMMON_STEP_OUTPUTS: readonly string[] = ['status'];

@@ -8,6 +8,7 @@ import type { NetworkSpec } from './model.js';
  * variables named in the file and never appear in messages.
  */
 
+/** A workflow network that cannot be resolved (missing token variable, devnet not started). */
 export class WorkflowNetworkError extends TealworksError {}
 
 /** Public endpoints used for `testnet` / `mainnet` (free, no token). */
@@ -23,6 +24,7 @@ function tokenFrom(env: Readonly<Record<string, string | undefined>>, name: stri
   return v;
 }
 
+/** The service endpoints of a workflow's network (tokens from the environment variables the file names). */
 export function networkProfileFor(spec: NetworkSpec, env: Readonly<Record<string, string | undefined>>, devnet?: NetworkProfile): NetworkProfile {
   if (spec.kind === 'named') {
     if (spec.name === 'devnet') {

@@ -11,8 +11,10 @@ import { setOwn } from './expr.js';
  * and user-named keys (accounts, template variables) left alone.
  */
 
+/** A path into a document: keys and indexes. */
 export type SchemaPath = Array<string | number>;
 
+/** A schema violation at a path. */
 export interface SchemaIssue {
   path: SchemaPath;
   /** Source offsets [start, end) of the offending node. */
@@ -28,12 +30,14 @@ export interface DefinitionUse {
   value: unknown;
 }
 
+/** A string value in the document and where it is. */
 export interface StringUse {
   path: SchemaPath;
   node: YamlNode;
   value: string;
 }
 
+/** A document checked against the schema: its value, issues, and the names and strings it uses. */
 export interface CheckResult {
   value: unknown;
   issues: SchemaIssue[];
@@ -43,6 +47,7 @@ export interface CheckResult {
 
 type JsonType = 'object' | 'array' | 'string' | 'integer' | 'number' | 'boolean' | 'null';
 
+/** A kebab-case key in camelCase. */
 export function camelCase(key: string): string {
   return key.replace(/-([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 }
@@ -78,6 +83,7 @@ function editDistance(a: string, b: string): number {
   return d[a.length]![b.length]!;
 }
 
+/** The closest of the options to a mistyped word, if one is close. */
 export function suggest(word: string, options: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestD = Infinity;

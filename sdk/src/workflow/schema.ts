@@ -6,6 +6,7 @@
  * keeps the two identical (regenerate with `npx tsx sdk/src/workflow/print-schema.ts`).
  */
 
+/** The JSON Schema subset the workflow schema uses. */
 export type JsonSchema = {
   $schema?: string;
   $id?: string;
@@ -80,7 +81,9 @@ const groupTxn: JsonSchema = {
 };
 
 const STEP_KINDS = ['fund', 'deploy', 'call', 'group', 'simulate', 'assert', 'read', 'wait'] as const;
+/** A kind of workflow step. */
 export type StepKind = (typeof STEP_KINDS)[number];
+/** Every step kind. */
 export const STEP_KIND_NAMES: readonly StepKind[] = STEP_KINDS;
 
 const comparisons: Record<string, JsonSchema> = {
@@ -93,6 +96,7 @@ const comparisons: Record<string, JsonSchema> = {
   contains: ref('value', 'Passes when the subject (string, bytes or list) contains this.'),
 };
 
+/** The JSON Schema of workflow files (also served to editors as schemas/tealworks.schema.json). */
 export const WORKFLOW_SCHEMA: JsonSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'https://tealworks.dev/schemas/tealworks.schema.json',

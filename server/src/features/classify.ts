@@ -1,6 +1,6 @@
 // Classifies every source token by its role (opcode, field, label, macro, …) without assembling.
 // Semantic tokens and hover share it; once the SDK analysis is wired, macro-expanded roles refine it.
-import { fieldByName } from '../../../sdk/src/teal/spec/index.js';
+import { fieldByName } from '@tealworks/sdk/teal';
 import type { DocumentModel } from '../document.js';
 import { parseGoUint, statementsOf, type Token } from '../lexer.js';
 import { NAMED_INT_CONSTANTS, PSEUDO_OP_NAMES, isLabelImmediate, opAt } from '../language.js';

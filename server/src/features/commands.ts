@@ -1,8 +1,8 @@
 // Custom requests behind the extension's commands: the macro-free program, the assembled bytes
 // with a disassembly, and the source location of a program counter.
 import { RequestType, type Location } from 'vscode-languageserver';
-import { disassembleDetailed } from '../../../sdk/src/teal/disassembler/index.js';
-import { toHex } from '../../../sdk/src/encoding/hex.js';
+import { disassembleDetailed } from '@tealworks/sdk/teal';
+import { toHex } from '@tealworks/sdk/encoding';
 import type { DocumentModel } from '../document.js';
 import { lspRange } from './symbolIndex.js';
 import { PAGE_SIZE } from './codeLens.js';

@@ -9,7 +9,7 @@ import {
   type CompletionItem,
   type CompletionParams,
 } from 'vscode-languageserver';
-import { fieldsAt, modeAllows, opsAt, type VersionedOp } from '../../../sdk/src/teal/spec/index.js';
+import { fieldsAt, modeAllows, opsAt, type VersionedOp } from '@tealworks/sdk/teal';
 import type { DocumentModel } from '../document.js';
 import { DIRECTIVES, MAX_AVM_VERSION, NAMED_INT_CONSTANTS, PRAGMAS, PSEUDO_OPS, isLabelImmediate, modeBit, opAt } from '../language.js';
 import { opcodeMarkdown } from '../teal.js';

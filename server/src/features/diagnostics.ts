@@ -1,7 +1,7 @@
 // Converts the assembler's diagnostics to LSP: shown at the use site, with the `#define` token that
 // produced the offending code as related information.
 import { DiagnosticSeverity, type Diagnostic } from 'vscode-languageserver';
-import type { SourceRange, TealDiagnostic } from '../../../sdk/src/teal/types.js';
+import type { SourceRange, TealDiagnostic } from '@tealworks/sdk/teal';
 import type { DocumentModel } from '../document.js';
 
 export function toLspRange(r: SourceRange) {

@@ -2,7 +2,7 @@
 // (sdk/src/teal/docs); macros show their body. The table-built fact lines are only a fallback for
 // names the renderer does not know.
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
-import { fieldByName, opSpecByName } from '../../../sdk/src/teal/spec/index.js';
+import { fieldByName, opSpecByName } from '@tealworks/sdk/teal';
 import type { DocumentModel } from '../document.js';
 import { opAt, PSEUDO_OPS } from '../language.js';
 import { constantMarkdown, fieldMarkdown, opcodeMarkdown } from '../teal.js';

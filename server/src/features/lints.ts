@@ -3,8 +3,8 @@
 // mode does not allow. All run on the expanded analysis, so a label used only inside a macro body
 // or as an argument of a macro use is not "unused".
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver';
-import { fieldByName, modeAllows } from '../../../sdk/src/teal/spec/index.js';
-import type { TokenInfo } from '../../../sdk/src/teal/assembler/index.js';
+import { fieldByName, modeAllows } from '@tealworks/sdk/teal';
+import type { TokenInfo } from '@tealworks/sdk/teal';
 import type { DocumentModel } from '../document.js';
 import { modeBit, opAt, type Mode } from '../language.js';
 import { lspRange } from './symbolIndex.js';

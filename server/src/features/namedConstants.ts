@@ -1,7 +1,7 @@
 // Finds `int N` statements whose number is compared with a transaction field that has named values
 // (TypeEnum, OnCompletion): `txn TypeEnum; int 6; ==` reads better as `int appl`. Inlay hints show
 // the name; a code action writes it.
-import type { TokenInfo } from '../../../sdk/src/teal/assembler/index.js';
+import type { TokenInfo } from '@tealworks/sdk/teal';
 import type { DocumentModel } from '../document.js';
 import { NAMED_INT_CONSTANTS } from '../language.js';
 import { parseGoUint } from '../lexer.js';

@@ -1,7 +1,7 @@
 // Definition, references, highlight and rename for labels and macros, over the expanded index (so
 // a label written inside a `#define` body or passed as an argument to a macro use is found too).
 import { DocumentHighlightKind, ResponseError, ErrorCodes, type DocumentHighlight, type Location, type Position, type Range, type WorkspaceEdit } from 'vscode-languageserver';
-import { opSpecByName } from '../../../sdk/src/teal/spec/index.js';
+import { opSpecByName } from '@tealworks/sdk/teal';
 import { isAssemblerPseudoOp, isFieldName, isNamedConstant, macroNameError } from '../teal.js';
 import { MAX_AVM_VERSION, PSEUDO_OP_NAMES } from '../language.js';
 import type { DocumentModel } from '../document.js';

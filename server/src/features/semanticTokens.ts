@@ -4,7 +4,7 @@
 // classifier elsewhere (macro bodies that are never used, broken code). Opcodes carry their
 // group as a modifier (flowControl, arithmetic, …) so themes can tell kinds apart.
 import { SemanticTokensBuilder, type Range, type SemanticTokens, type SemanticTokensLegend } from 'vscode-languageserver';
-import { fieldByName } from '../../../sdk/src/teal/spec/index.js';
+import { fieldByName } from '@tealworks/sdk/teal';
 import type { DocumentModel } from '../document.js';
 import { NAMED_INT_CONSTANTS, PSEUDO_OP_NAMES, isLabelImmediate, opAt } from '../language.js';
 import { classify, type Role } from './classify.js';

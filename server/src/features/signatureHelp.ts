@@ -1,7 +1,7 @@
 // Signature help while typing a statement: the opcode's immediates then its stack arguments, from
 // the opcode table, with the SDK docs renderer's text as documentation.
 import { MarkupKind, type ParameterInformation, type Position, type SignatureHelp } from 'vscode-languageserver';
-import { opcodeSignature } from '../../../sdk/src/teal/docs/index.js';
+import { opcodeSignature } from '@tealworks/sdk/teal';
 import type { DocumentModel } from '../document.js';
 import { opAt } from '../language.js';
 import { opcodeMarkdown } from '../teal.js';

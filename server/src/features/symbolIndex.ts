@@ -3,8 +3,8 @@
 // macro), so definition, references, highlight and rename all edit what the user actually typed —
 // including names inside macro bodies and arguments of macro uses, which a token-level index misses.
 import type { Range } from 'vscode-languageserver';
-import type { SourceRange } from '../../../sdk/src/teal/types.js';
-import type { AnalyzedStatement, TokenInfo } from '../../../sdk/src/teal/assembler/index.js';
+import type { SourceRange } from '@tealworks/sdk/teal';
+import type { AnalyzedStatement, TokenInfo } from '@tealworks/sdk/teal';
 import type { DocumentModel } from '../document.js';
 
 export type SymbolKindName = 'label' | 'macro';

@@ -6,10 +6,14 @@ import { AdapterError, HttpError, NetworkError, ProtocolError, RequestAbortedErr
 import { redactUrl, scrubSecrets } from './redact.js';
 import { DEFAULT_RETRY_POLICY, backoffDelayMs, isRetryableStatus, parseRetryAfter, type RetryPolicy } from './retry.js';
 
+/** HTTP methods the client sends. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
+/** One query parameter value; arrays are sent comma-separated. */
 export type QueryValue = string | number | bigint | boolean | null | undefined | readonly (string | number | bigint)[];
+/** Query parameters; undefined and null values are left out. */
 export type QueryInput = Readonly<Record<string, QueryValue>>;
 
+/** One logged attempt (response, retry or failure): method, redacted URL, attempt, status, duration, retry delay, error. */
 export interface HttpLogEntry {
   event: 'response' | 'retry' | 'failure';
   method: string;
@@ -22,8 +26,10 @@ export interface HttpLogEntry {
   /** Redacted error text. */
   error?: string;
 }
+/** Receives one entry per request attempt (secrets already removed). */
 export type HttpLogger = (entry: HttpLogEntry) => void;
 
+/** Options of an `HttpClient`: base URL, headers, time limit, retry policy, logger. */
 export interface HttpClientOptions {
   /** Service address, optionally with a path prefix (`https://host/algod`). */
   baseUrl: string | URL;
@@ -48,6 +54,7 @@ export interface HttpClientOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
+/** A request to send: method, path, query, body (JSON or bytes), what to parse the answer as. */
 export interface HttpRequest {
   method: HttpMethod;
   /** Path below the base URL, starting with `/`. Path parameters must already be encoded (see {@link pathOf}). */
@@ -69,6 +76,7 @@ export interface HttpRequest {
   secrets?: readonly string[];
 }
 
+/** A parsed response: status, headers and body. */
 export interface HttpResponse {
   status: number;
   headers: Readonly<Record<string, string | string[] | undefined>>;

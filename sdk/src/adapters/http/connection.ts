@@ -9,6 +9,7 @@ export interface ConnectionOptions extends Omit<HttpClientOptions, 'baseUrl' | '
   headers?: Readonly<Record<string, string>>;
 }
 
+/** An `HttpClient` for a service endpoint, with its token sent in the given header (unless the options name another). */
 export function httpClientFor(options: ConnectionOptions, defaultTokenHeader: string): HttpClient {
   const { url, token, tokenHeader, headers, ...rest } = options;
   const all: Record<string, string> = { ...(headers ?? {}) };

@@ -3,6 +3,7 @@ import { TealworksError } from '../../errors.js';
 /** Root of the adapters layer's errors: anything that went wrong talking to a service. */
 export class AdapterError extends TealworksError {}
 
+/** What an error says about its request: method and URL (without credentials). */
 export interface RequestDescription {
   method: string;
   /** The request URL with credentials and secret query values removed. */
@@ -104,6 +105,7 @@ export class UnsupportedOperationError extends AdapterError {
   }
 }
 
+/** True when repeating the failed request could succeed (timeouts, resets, 408/429/5xx). */
 export function isRetryable(error: unknown): boolean {
   return error instanceof AdapterError && (error as { retryable?: boolean }).retryable === true;
 }

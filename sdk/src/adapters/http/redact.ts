@@ -6,8 +6,10 @@
 
 // Credential-like names only: `sig-type` and `auth-addr` are ordinary query filters and stay visible.
 const SECRET_PARAM = /token|secret|passw|passphrase|api[-_]?key|^key$|mnemonic|credential|authorization|^auth$|signature/i;
+/** What replaces a secret in URLs, messages and logs. */
 export const REDACTED = 'REDACTED';
 
+/** The URL without user info and with credential-like query values (and the given secrets) replaced. */
 export function redactUrl(url: URL | string, secrets: Iterable<string> = []): string {
   let parsed: URL;
   try {

@@ -11,8 +11,10 @@ export interface RetryPolicy {
   retryStatuses: ReadonlySet<number>;
 }
 
+/** HTTP statuses retried by default: 408, 413, 429 and the transient 5xx. */
 export const DEFAULT_RETRY_STATUSES: ReadonlySet<number> = new Set([408, 413, 429, 500, 502, 503, 504]);
 
+/** Default retries: 3, full-jitter exponential backoff from 100 ms, each delay capped at 10 s. */
 export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   retries: 3,
   baseDelayMs: 100,
@@ -21,6 +23,7 @@ export const DEFAULT_RETRY_POLICY: Readonly<RetryPolicy> = Object.freeze({
   retryStatuses: DEFAULT_RETRY_STATUSES,
 });
 
+/** True when the policy retries this HTTP status. */
 export function isRetryableStatus(status: number, policy: Pick<RetryPolicy, 'retryStatuses'> = DEFAULT_RETRY_POLICY): boolean {
   return policy.retryStatuses.has(status) || (status >= 500 && status !== 501 && status !== 505);
 }

@@ -8,6 +8,7 @@ import { httpClientFor, type ConnectionOptions } from '../http/connection.js';
 import { AdapterError, HttpError } from '../http/errors.js';
 import { arr, bool, bytes, compact, isObj, obj, optStr, small, str, type Obj } from '../wire.js';
 
+/** The header that carries the key manager's API token. */
 export const KEY_MANAGER_TOKEN_HEADER = 'X-KMD-API-Token';
 
 /** The key manager reported `error: true` in its body. */
@@ -20,6 +21,7 @@ export class KeyManagerError extends AdapterError {
   }
 }
 
+/** A key-manager wallet: id, name, driver and supported transaction types. */
 export interface Wallet {
   id: string;
   name: string;
@@ -29,17 +31,20 @@ export interface Wallet {
   supportedTxs: string[];
 }
 
+/** An open wallet handle and when it expires. */
 export interface WalletHandle {
   wallet: Wallet;
   expiresSeconds: number;
 }
 
+/** A multisig account as the key manager stores it: version, threshold and member public keys. */
 export interface MultisigPreimage {
   version: number;
   threshold: number;
   publicKeys: Uint8Array[];
 }
 
+/** Options of a `KeyManagerClient`: the connection, and the wire forms for byte fields and multisig data. */
 export interface KeyManagerOptions extends ConnectionOptions {
   /**
    * How byte fields go out: `array` (JSON arrays of 0..255, as key-manager-service.md specifies)

@@ -56,6 +56,7 @@ export interface NodeAdapter {
   close(): Promise<void>;
 }
 
+/** Signed transactions as one byte string, as the node's submit endpoint takes them. */
 export function joinSigned(signed: Uint8Array | readonly Uint8Array[]): Uint8Array {
   return signed instanceof Uint8Array ? signed : concatBytes(...signed);
 }
@@ -78,6 +79,7 @@ function outcomeUnknown(error: unknown): boolean {
   return false;
 }
 
+/** The state of a pending lookup: committed (round > 0), rejected (pool error) or still pending. */
 export function pendingState(confirmedRound: bigint, poolError: string): PendingTransaction['state'] {
   if (confirmedRound > 0n) return 'committed';
   return poolError ? 'rejected' : 'in-pool';

@@ -10,8 +10,10 @@ import type { AccountInfo, AppInfo, AssetInfo, BlockInfo, BoxValue, CompileResul
 import type { NodeVersion } from './v1-model.js';
 import { toNodeVersion } from './v1-model.js';
 
+/** The header that carries a public node's API token. */
 export const ALGOD_TOKEN_HEADER = 'X-Algo-API-Token';
 
+/** What `/v2/accounts/{address}` may leave out of its answer. */
 export type AccountExclude = 'all' | 'none' | 'created-apps-params' | 'created-assets-params';
 
 /** Box names go on the wire as `b64:<base64>`, the one encoding that carries any bytes. */

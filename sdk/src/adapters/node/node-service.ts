@@ -8,8 +8,10 @@ import { toAccountInfo, toAssetInfo, toAssetParams, toNodeStatus, toPending, toS
 import type { AccountInfo, AppInfo, AssetInfo, AssetParams, BlockInfo, BoxValue, NodeStatus, PendingTransaction, SuggestedParams, Supply } from './types.js';
 import { parseMetrics, toNodeVersion, toV1Block, toV1Pending, toV1Transaction, toV1TransactionList, type NodeVersion, type V1Block, type V1PendingTransactions, type V1Transaction } from './v1-model.js';
 
+/** The header that carries the node service's API token. */
 export const NODE_SERVICE_TOKEN_HEADER = 'X-Node-API-Token';
 
+/** Filters of the node service's account transaction listing: round range, date range, max results. */
 export interface AccountTransactionsQuery {
   firstRound?: bigint | number;
   lastRound?: bigint | number;

@@ -31,6 +31,7 @@ import type {
 /** The protocol minimum fee, used when a /v1 service leaves the optional `minFee` out. */
 export const DEFAULT_MIN_FEE = 1000n;
 
+/** A status answer of either node API. */
 export function toNodeStatus(body: unknown): NodeStatus {
   const o = obj(body, 'status');
   const synced = optBool(pick(o, 'hasSyncedSinceStartup', 'has-synced-since-startup'), 'status.hasSyncedSinceStartup');
@@ -47,6 +48,7 @@ export function toNodeStatus(body: unknown): NodeStatus {
   });
 }
 
+/** A transaction-parameters answer of either node API. */
 export function toSuggestedParams(body: unknown): SuggestedParams {
   const o = obj(body, 'params');
   return {
@@ -59,6 +61,7 @@ export function toSuggestedParams(body: unknown): SuggestedParams {
   };
 }
 
+/** A supply answer of either node API. */
 export function toSupply(body: unknown): Supply {
   const o = obj(body, 'supply');
   return {
@@ -68,10 +71,12 @@ export function toSupply(body: unknown): Supply {
   };
 }
 
+/** Folds the spellings of account status words (`NotParticipating`, `Not Participating`) to one. */
 export function normalizeStatusWord(status: string): string {
   return status.replace(/\s+/g, '');
 }
 
+/** Asset parameters of either node API. */
 export function toAssetParams(body: unknown, what = 'asset.params'): AssetParams {
   const o = obj(body, what);
   return compact({
@@ -128,6 +133,7 @@ export function toTealState(body: unknown, what: string): TealKeyValue[] {
   return Object.keys(o).map((k) => ({ key: fromBase64(k), value: toTealValue(o[k], `${what}.${k}`) }));
 }
 
+/** Application parameters of either node API (programs, schemas, global state). */
 export function toAppParams(body: unknown, what = 'application.params'): AppParams {
   const o = obj(body, what);
   const pages = pick(o, 'extra-program-pages', 'epp');
@@ -142,11 +148,13 @@ export function toAppParams(body: unknown, what = 'application.params'): AppPara
   });
 }
 
+/** An application answer of either node API as `AppInfo`. */
 export function toAppInfo(body: unknown): AppInfo {
   const o = obj(body, 'application');
   return { id: u64(pick(o, 'id', 'appidx'), 'application.id'), params: toAppParams(pick(o, 'params', 'appparams')) };
 }
 
+/** An account answer of either node API as `AccountInfo`. */
 export function toAccountInfo(body: unknown): AccountInfo {
   const o = obj(body, 'account');
   const assets: AssetHolding[] = [];
@@ -186,6 +194,7 @@ export function toAccountInfo(body: unknown): AccountInfo {
   });
 }
 
+/** A box answer of either node API (name and value as bytes). */
 export function toBox(body: unknown): BoxValue {
   const o = obj(body, 'box');
   return compact({ name: bytes(o.name, 'box.name'), value: bytes(o.value, 'box.value'), round: optU64(o.round, 'box.round') });

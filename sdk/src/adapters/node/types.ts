@@ -17,6 +17,7 @@ export interface NodeStatus {
   hasSyncedSinceStartup?: boolean;
 }
 
+/** A node's suggested transaction parameters: fees, last round, genesis id and hash (public name `NodeSuggestedParams`). */
 export interface SuggestedParams {
   /** Fee per byte, micro-units (may be 0). */
   feePerByte: bigint;
@@ -29,6 +30,7 @@ export interface SuggestedParams {
   consensusVersion: string;
 }
 
+/** What submitting a transaction group returns: the first transaction id (public name `NodeSubmitResult`). */
 export interface SubmitResult {
   /** Id of the first transaction submitted. */
   txid: string;
@@ -39,6 +41,7 @@ export interface SubmitResult {
 /** Pending-pool condition (node-service.md "States"). */
 export type PendingState = 'committed' | 'in-pool' | 'rejected';
 
+/** A transaction in (or through) the pending pool: its state, confirmed round, pool error, logs, created ids. */
 export interface PendingTransaction {
   state: PendingState;
   /** 0n while not committed. */
@@ -55,12 +58,14 @@ export interface PendingTransaction {
   innerTxns?: PendingTransaction[];
 }
 
+/** An account's holding of one asset: amount and frozen flag. */
 export interface AssetHolding {
   assetId: bigint;
   amount: bigint;
   frozen: boolean;
 }
 
+/** Asset parameters as a node reports them (public name `NodeAssetParams`). */
 export interface AssetParams {
   creator: string;
   total: bigint;
@@ -76,22 +81,26 @@ export interface AssetParams {
   clawback?: string;
 }
 
+/** An asset and its parameters as a node reports them. */
 export interface AssetInfo {
   index: bigint;
   params: AssetParams;
 }
 
+/** A state schema as a node reports it (public name `NodeStateSchema`). */
 export interface StateSchema {
   numUint: number;
   numByteSlice: number;
 }
 
+/** A state key with its value (bytes or uint) as a node reports it. */
 export interface TealKeyValue {
   key: Uint8Array;
   /** bytes for byte-slice values, bigint for uint values. */
   value: Uint8Array | bigint;
 }
 
+/** Application parameters: creator, programs, schemas, extra pages and global state. */
 export interface AppParams {
   creator?: string;
   approvalProgram: Uint8Array;
@@ -102,11 +111,13 @@ export interface AppParams {
   extraProgramPages?: number;
 }
 
+/** An application and its parameters as a node reports them. */
 export interface AppInfo {
   id: bigint;
   params: AppParams;
 }
 
+/** An account as a node reports it: balance, minimum balance, status, holdings, created assets and apps. */
 export interface AccountInfo {
   address: string;
   amount: bigint;
@@ -123,12 +134,14 @@ export interface AccountInfo {
   createdApps: AppInfo[];
 }
 
+/** A box: name, value and the round it was read at. */
 export interface BoxValue {
   name: Uint8Array;
   value: Uint8Array;
   round?: bigint;
 }
 
+/** A block as a node reports it: round, timestamp, genesis id and hash, proposer, and the raw answer. */
 export interface BlockInfo {
   round: bigint;
   /** Seconds since the epoch. */
@@ -140,12 +153,14 @@ export interface BlockInfo {
   raw: unknown;
 }
 
+/** The supply of the native currency: total and online money at a round. */
 export interface Supply {
   round: bigint;
   totalMoney: bigint;
   onlineMoney: bigint;
 }
 
+/** Options of a simulate request: empty signatures, unnamed resources, extra budget, trace, round. */
 export interface SimulateOptions {
   allowEmptySignatures?: boolean;
   allowUnnamedResources?: boolean;
@@ -156,6 +171,7 @@ export interface SimulateOptions {
   fixSigners?: boolean;
 }
 
+/** One transaction of a simulate answer. */
 export interface SimulatedTxn {
   result: PendingTransaction;
   missingSignature?: boolean;
@@ -165,6 +181,7 @@ export interface SimulatedTxn {
   raw: unknown;
 }
 
+/** A simulate answer: whether the group would succeed, the failing path and message, per-transaction results, budget, and the raw response. */
 export interface SimulateResult {
   /** False on any failure; the older (version 1) responses also count a missing signature as failure. */
   wouldSucceed: boolean;
@@ -179,11 +196,13 @@ export interface SimulateResult {
   raw: unknown;
 }
 
+/** What a node's TEAL compile endpoint returns: program bytes and their hash (address). */
 export interface CompileResult {
   hash: string;
   program: Uint8Array;
 }
 
+/** How long to wait for confirmation (rounds) and how to abort. */
 export interface WaitOptions {
   /** Rounds to wait after the current one before giving up. Default 10. */
   maxRounds?: number;

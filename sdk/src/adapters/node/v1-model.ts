@@ -27,6 +27,7 @@ export interface V1Transaction {
   assetFreeze?: { id: bigint; account: string; freeze: boolean };
 }
 
+/** Reads one node service transaction. */
 export function toV1Transaction(body: unknown, what = 'transaction'): V1Transaction {
   const o = obj(body, what);
   const t: V1Transaction = {
@@ -90,16 +91,19 @@ export function toV1Transaction(body: unknown, what = 'transaction'): V1Transact
   return compact(Object.assign(t, extra));
 }
 
+/** Reads a node service transaction list. */
 export function toV1TransactionList(body: unknown, what = 'transactions'): V1Transaction[] {
   const o = obj(body, what);
   return arr(o.transactions, `${what}.transactions`).map((t, i) => toV1Transaction(t, `${what}.transactions[${i}]`));
 }
 
+/** The node service's pending-pool listing. */
 export interface V1PendingTransactions {
   totalTxns: bigint;
   truncatedTxns: V1Transaction[];
 }
 
+/** Reads the node service's pending-pool listing. */
 export function toV1Pending(body: unknown): V1PendingTransactions {
   const o = obj(body, 'pending transactions');
   const list = isObj(o.truncatedTxns) ? toV1TransactionList(o.truncatedTxns, 'truncatedTxns') : [];
@@ -129,6 +133,7 @@ export interface V1Block {
   txns: V1Transaction[];
 }
 
+/** Reads a node service block. */
 export function toV1Block(body: unknown): V1Block {
   const o = obj(body, 'block');
   const s = (k: string) => str(o[k] ?? '', `block.${k}`);
@@ -156,6 +161,7 @@ export function toV1Block(body: unknown): V1Block {
   });
 }
 
+/** The node service's version answer: versions, genesis id and hash, build. */
 export interface NodeVersion {
   versions: string[];
   genesisId: string;
@@ -163,6 +169,7 @@ export interface NodeVersion {
   build?: { major: bigint; minor: bigint; buildNumber: bigint; branch: string; channel: string; commitHash: string };
 }
 
+/** Reads the node service's version answer. */
 export function toNodeVersion(body: unknown): NodeVersion {
   const o = obj(body, 'versions');
   const b: Obj | undefined = isObj(o.build) ? o.build : undefined;

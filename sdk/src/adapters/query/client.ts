@@ -6,6 +6,7 @@ import { httpClientFor, type ConnectionOptions } from '../http/connection.js';
 import { PagedListing, type PageOptions } from './paging.js';
 import type * as Q from './types.js';
 
+/** The header that carries the query service's API token. */
 export const QUERY_TOKEN_HEADER = 'X-Indexer-API-Token';
 
 function kebab(name: string): string {
@@ -34,6 +35,7 @@ export function toQueryParams(params: object | undefined): QueryInput {
   return out;
 }
 
+/** A box name as the query service's `name` parameter (`b64:…`). */
 export function boxNameQuery(name: Q.BoxName): string {
   if (name instanceof Uint8Array) return `b64:${toBase64(name)}`;
   if ('int' in name) return `int:${name.int}`;

@@ -11,6 +11,7 @@ export class PagingLoopError extends AdapterError {
   }
 }
 
+/** How a listing pages: page size, a cap on pages, an abort signal, and one page of look-ahead. */
 export interface PageOptions {
   /** `limit` sent with every page request (the service may clamp it). */
   pageSize?: number;

@@ -34,6 +34,7 @@ export function defineOp(name: string, exec: Handler, prepare?: (ins: Instr, ver
   implementations.set(name, prepare ? { exec, prepare } : { exec });
 }
 
+/** True when the AVM implements the opcode of this name. */
 export function hasImplementation(name: string): boolean {
   return implementations.has(name);
 }

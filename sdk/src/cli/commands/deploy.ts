@@ -12,15 +12,17 @@ import { ON_SCHEMA_BREAK_VALUES, ON_UPDATE_VALUES, type OnSchemaBreak, type OnUp
 import { DeployPlanError, SimulateFailedError } from '../../app/errors.js';
 import type { SimulateReport } from '../../app/simulate-report.js';
 import type { TemplateValue } from '../../teal/assembler/results.js';
+import { parseAmount } from './fund.js';
+import { Tealworks } from '../../client/tealworks.js';
 
-const USAGE = 'tealworks deploy [APPROVAL.teal [CLEAR.teal]] [--spec FILE] [--name NAME] [--version V] [--on-update fail|update|replace|append] [--on-schema-break fail|replace|append] [--updatable] [--deletable] [--template NAME=VALUE]… [--simulate-only] [--network N] [--mnemonic-env VAR] [--json]';
+const USAGE = 'tealworks deploy [APPROVAL.teal [CLEAR.teal]] [--spec FILE] [--name NAME] [--version V] [--on-update fail|update|replace|append] [--on-schema-break fail|replace|append] [--updatable] [--deletable] [--template NAME=VALUE]… [--simulate-only] [--fund AMOUNT] [--network N] [--mnemonic-env VAR] [--json]';
 
 export const deployCommand: Command = {
   name: 'deploy',
   summary: 'Deploy an app idempotently (create, update, replace, append or nothing); simulates first',
   usage: USAGE,
   async run(args: string[], io: CliIo): Promise<number> {
-    const { positional, opts, multi } = parseArgs(args, ['--json', '--updatable', '--deletable', '--simulate-only'], ['--spec', '--name', '--version', '--on-update', '--on-schema-break', ...NETWORK_FLAGS], ['--template']);
+    const { positional, opts, multi } = parseArgs(args, ['--json', '--updatable', '--deletable', '--simulate-only'], ['--spec', '--name', '--version', '--on-update', '--on-schema-break', '--fund', ...NETWORK_FLAGS], ['--template']);
     const spec = await loadSpecOption(opts, io.cwd);
     const approvalPath = positional[0] ? resolve(io.cwd, positional[0]) : undefined;
     if (!approvalPath && !spec) throw new UsageError('give an approval program (and clear program), or --spec with byte code or source');
@@ -47,6 +49,8 @@ export const deployCommand: Command = {
       { template, updatable: perms.updatable ?? false, deletable: perms.deletable ?? false },
     );
     const name = (opts.get('--name') as string | undefined) ?? spec?.name ?? (approvalPath ? basename(approvalPath).replace(/\.teal$/, '') : 'app');
+    const fundText = opts.get('--fund');
+    const fund = typeof fundText === 'string' ? parseAmount(fundText) : undefined;
     const one = await openOneOff(opts, io.cwd);
     try {
       const result = await deployApp({
@@ -59,11 +63,21 @@ export const deployCommand: Command = {
         ...(onSchemaBreak ? { onSchemaBreak: onSchemaBreak as OnSchemaBreak } : {}),
         simulateOnly: opts.has('--simulate-only'),
       });
+      // --fund: keep at least AMOUNT spendable in the app account (boxes and inner payments need it).
+      let funded = '';
+      if (fund !== undefined && !result.simulated) {
+        const net = one.network;
+        const tw = new Tealworks({ name: net.name, profile: net.profile, chain: net.chain, dispenser: { address: one.sender, signer: one.signer }, isDev: net.isDev, tokenSource: 'the network profile', close: async () => {} });
+        await tw.account.ensureFunded(result.appAddress, fund);
+        const paid = tw.account.lastFunding;
+        funded = paid ? `funded the app account with ${paid.txn.payment?.amount ?? ''} micro-units (txn ${paid.txid})` : 'the app account already had enough';
+      }
       if (opts.has('--json')) {
-        io.stdout(jsonText({ action: result.action, appId: result.appId, appAddress: result.appAddress, txid: result.txid, round: result.round, deletedAppId: result.deletedAppId, reason: result.plan.reason, warnings: result.plan.warnings, wouldSucceed: result.report?.wouldSucceed }));
+        io.stdout(jsonText({ action: result.action, appId: result.appId, appAddress: result.appAddress, txid: result.txid, round: result.round, deletedAppId: result.deletedAppId, reason: result.plan.reason, warnings: result.plan.warnings, wouldSucceed: result.report?.wouldSucceed, ...(funded ? { funded } : {}) }));
         return result.report && !result.report.wouldSucceed ? 1 : 0;
       }
       io.stdout(`${result.plan.reason}\n`);
+      if (funded) io.stdout(`${funded}\n`);
       for (const w of result.plan.warnings) io.stdout(`warning: ${w}\n`);
       if (result.simulated) {
         printReport(io, result.report!);

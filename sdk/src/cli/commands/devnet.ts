@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { ArgReader } from '../args.js';
 import { UsageError, type CliIo, type Command } from '../command.js';
-import { isLoopback, startDevnet, type DevnetOptions, type RunningDevnet } from '../../services/devnet/index.js';
+import { isLoopback, startDevnet, writeRunningDevnetRecord, type DevnetOptions, type RunningDevnet } from '../../services/devnet/index.js';
 
 const USAGE =
   'tealworks devnet [--data DIR] [--in-memory] [--host 127.0.0.1] [--ports NODE,QUERY,KMD] [--block-interval MS] [--accounts N] [--reset] [--json] [--follow URL [--follow-token TOKEN]]\n' +
@@ -161,9 +161,12 @@ export async function runDevnet(args: string[], io: CliIo, trigger: () => StopTr
   if (isLoopback(host) && !isLoopback(nodeHost)) {
     io.stderr(`WARNING: config.json's EndpointAddress binds the node service to ${nodeHost}: it and its API token become reachable from the network.\n`);
   }
+  // Scripts find this devnet through its data directory (`Tealworks.connect.devnet()`).
+  const forget = writeRunningDevnetRecord(devnet);
   io.stdout(json ? describeJson(devnet) : describe(devnet, options.follow?.url));
   const signal = await stop.promise;
   io.stderr(`${typeof signal === 'string' ? signal : 'stop'} received: stopping the devnet…\n`);
+  forget();
   await devnet.stop();
   io.stderr('devnet stopped; chain and wallets flushed.\n');
   return 0;

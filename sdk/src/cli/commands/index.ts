@@ -9,6 +9,8 @@ import { deployCommand } from './deploy.js';
 import { callCommand } from './call.js';
 import { stateCommand } from './state.js';
 import { nodeCommand } from './node-profile.js';
+import { fundCommand } from './fund.js';
+import { generateCommand } from './generate.js';
 
 /** Every subcommand, in the order `tealworks help` lists them. */
-export const commands: Command[] = [lspCommand, assembleCommand, disassembleCommand, devnetCommand, runCommand, simulateCommand, deployCommand, callCommand, stateCommand, nodeCommand];
+export const commands: Command[] = [lspCommand, assembleCommand, disassembleCommand, devnetCommand, runCommand, simulateCommand, deployCommand, callCommand, stateCommand, fundCommand, generateCommand, nodeCommand];

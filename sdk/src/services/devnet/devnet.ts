@@ -16,14 +16,18 @@ import { FollowSource } from '../node/follower-source.js';
 import { FollowerSync } from '../node/follower-sync.js';
 import { parseEndpointAddress, readNodeConfig, validateNodeConfig, type NodeConfig } from './config.js';
 
+/** The devnet's key-manager wallet that holds the funded genesis keys. */
 export const DEFAULT_WALLET_NAME = 'unencrypted-default-wallet';
+/** Password of the devnet wallet (empty: it is a development wallet). */
 export const DEFAULT_WALLET_PASSWORD = '';
+/** Funded accounts a new devnet chain gets at genesis. */
 export const DEFAULT_ACCOUNT_COUNT = 3;
 /** 1,000,000 units of the native currency per funded account. */
 export const DEFAULT_ACCOUNT_FUNDS = 1_000_000_000_000n;
 
 const IN_MEMORY_SCRYPT: Readonly<ScryptParams> = Object.freeze({ N: 1 << 10, r: 8, p: 1 });
 
+/** Ports of the devnet's three services (0 or absent: any free port). */
 export interface DevnetPorts {
   /** 0 picks a free port (the default for each service). */
   node?: number;
@@ -31,6 +35,7 @@ export interface DevnetPorts {
   kmd?: number;
 }
 
+/** How to start the devnet: data directory or memory, host, ports, block interval, funded accounts, reset, key-derivation cost. */
 export interface DevnetOptions {
   /** Where the chain, the wallets and the API tokens live. Absent (or `inMemory`) keeps everything in memory. */
   dataDir?: string;
@@ -70,17 +75,20 @@ export interface DevnetOptions {
 /** Blocks every this many ms when `DevMode` is false and no interval is given. */
 export const DEFAULT_NON_DEV_BLOCK_INTERVAL_MS = 3000;
 
+/** URL and API token of one running devnet service (public name `DevnetEndpoint`). */
 export interface ServiceEndpoint {
   url: string;
   token: string;
 }
 
+/** A funded genesis account of the devnet: address and genesis balance. */
 export interface DevnetAccount {
   address: string;
   /** Balance at genesis (micro-units). */
   genesisAmount: bigint;
 }
 
+/** A running devnet: the services' URLs and tokens, funded accounts, wallet, data directory, the ledger and key manager, and `stop()`. */
 export interface RunningDevnet {
   node: ServiceEndpoint;
   query: ServiceEndpoint;

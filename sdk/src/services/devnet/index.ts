@@ -1,2 +1,4 @@
-export * from './devnet.js';
+export { isLoopback, startDevnet, DEFAULT_WALLET_NAME, DEFAULT_WALLET_PASSWORD, DEFAULT_ACCOUNT_COUNT, DEFAULT_ACCOUNT_FUNDS, DevnetConfigError, DEFAULT_NON_DEV_BLOCK_INTERVAL_MS } from './devnet.js';
+export type { DevnetPorts, DevnetOptions, ServiceEndpoint as DevnetEndpoint, DevnetAccount, RunningDevnet } from './devnet.js';
+export * from './running-file.js';
 export * from './config.js';

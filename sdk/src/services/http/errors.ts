@@ -15,24 +15,28 @@ export class HttpError extends TealworksError {
   }
 }
 
+/** Answers 400: the request is malformed or its values are invalid. */
 export class BadRequestError extends HttpError {
   constructor(message: string, data?: Record<string, unknown>) {
     super(400, message, data);
   }
 }
 
+/** Answers 401: the API token is missing or wrong. */
 export class UnauthorizedError extends HttpError {
   constructor(message = 'invalid API token') {
     super(401, message);
   }
 }
 
+/** Answers 404: no such route or object. */
 export class NotFoundError extends HttpError {
   constructor(message: string) {
     super(404, message);
   }
 }
 
+/** Answers 405 with the methods the path accepts. */
 export class MethodNotAllowedError extends HttpError {
   constructor(
     readonly allowed: readonly string[],
@@ -42,24 +46,28 @@ export class MethodNotAllowedError extends HttpError {
   }
 }
 
+/** Answers 413: the body exceeds the service's limit. */
 export class PayloadTooLargeError extends HttpError {
   constructor(readonly limit: number) {
     super(413, `request body exceeds the limit of ${limit} bytes`);
   }
 }
 
+/** Answers 415: the body's content type is not one the route reads. */
 export class UnsupportedMediaTypeError extends HttpError {
   constructor(message: string) {
     super(415, message);
   }
 }
 
+/** Answers 500: the service failed while handling the request. */
 export class InternalServerError extends HttpError {
   constructor(message = 'internal error') {
     super(500, message);
   }
 }
 
+/** Answers 503: the service cannot handle requests now (e.g. shutting down). */
 export class ServiceUnavailableError extends HttpError {
   constructor(message = 'service is shutting down') {
     super(503, message);

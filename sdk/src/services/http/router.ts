@@ -1,8 +1,10 @@
 import { ValidationError } from '../../errors.js';
 import type { Handler } from './types.js';
 
+/** HTTP methods a route can serve (public name `RouteMethod`). */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH' | 'HEAD' | 'OPTIONS';
 
+/** Per-route options: authentication, accepted body types, body size limit. */
 export interface RouteOptions {
   /** Served without the service's API token (e.g. `/versions`, `/health`). */
   public?: boolean;
@@ -10,6 +12,7 @@ export interface RouteOptions {
   maxBodyBytes?: number;
 }
 
+/** A route: method, path pattern, handler and options. */
 export interface Route {
   method: HttpMethod;
   pattern: string;
@@ -23,6 +26,7 @@ interface CompiledRoute extends Route {
   segments: Segment[];
 }
 
+/** The result of matching a request: the route and its path parameters, or why none matched (404 / 405). */
 export type RouteMatch =
   | { kind: 'found'; route: Route; params: Record<string, string> }
   | { kind: 'wrong-method'; allowed: HttpMethod[] }

@@ -17,6 +17,7 @@ import {
 import type { Router } from './router.js';
 import type { ErrorFormat, Reply, RequestContext, RequestLogHook } from './types.js';
 
+/** Largest request body a service accepts unless configured otherwise (1 MiB). */
 export const DEFAULT_MAX_BODY_BYTES = 1 << 20;
 const DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
 
@@ -36,6 +37,7 @@ export interface ServiceDefinition {
   onClose?: () => Promise<void> | void;
 }
 
+/** Where and how a service listens: host, port, body limit, request log. */
 export interface ServeOptions {
   /** Default 127.0.0.1: a devnet is a local tool and must not listen on the network unasked. */
   host?: string;
@@ -46,6 +48,7 @@ export interface ServeOptions {
   closeTimeoutMs?: number;
 }
 
+/** A listening service: name, host, port, URL, the Node server, and `close()`. */
 export interface RunningService {
   readonly name: string;
   readonly host: string;

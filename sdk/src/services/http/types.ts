@@ -22,6 +22,7 @@ export interface RequestContext {
   wantsMsgpack(): boolean;
 }
 
+/** What a handler answers: status, headers and a JSON, msgpack, text or binary body. */
 export type Reply =
   | { kind: 'json'; status: number; value: unknown; headers?: Record<string, string> }
   | { kind: 'msgpack'; status: number; value: unknown; headers?: Record<string, string> }
@@ -29,6 +30,7 @@ export type Reply =
   | { kind: 'bytes'; status: number; bytes: Uint8Array; contentType: string; headers?: Record<string, string> }
   | { kind: 'empty'; status: number; headers?: Record<string, string> };
 
+/** Handles one request and returns the reply. */
 export type Handler = (ctx: RequestContext) => Reply | Promise<Reply>;
 
 /** Renders a failure in the service's own error shape (JSON envelope, plain text, no content…). */
@@ -47,4 +49,5 @@ export interface RequestLogEntry {
   failure?: string;
 }
 
+/** Receives one entry per handled request (no secrets). */
 export type RequestLogHook = (entry: RequestLogEntry) => void;

@@ -6,6 +6,7 @@ import { HttpError } from '../http/errors.js';
  */
 export class WalletError extends HttpError {}
 
+/** The key manager's error texts, worded as the reference daemon words them (clients match on them). */
 export const MSG = {
   decodeBody: 'could not decode request body',
   decodeAddress: 'could not decode address',
@@ -29,5 +30,7 @@ export const MSG = {
   apiToken: 'invalid API token',
 } as const;
 
+/** A 400 wallet error with the given message. */
 export const badRequest = (message: string) => new WalletError(400, message);
+/** A 401 wallet error with the given message. */
 export const unauthorized = (message: string) => new WalletError(401, message);

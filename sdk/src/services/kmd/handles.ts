@@ -4,8 +4,10 @@ import { MSG, unauthorized } from './errors.js';
 /** Milliseconds since the epoch; injectable so tests can move time instead of sleeping. */
 export type Clock = () => number;
 
+/** Seconds a wallet handle stays valid without renewal. */
 export const DEFAULT_HANDLE_LIFETIME_SECONDS = 60;
 
+/** An open wallet handle: the wallet it opens and when it expires. */
 export interface Handle {
   readonly walletId: string;
   expiresAt: number;

@@ -34,11 +34,15 @@ import { FileWalletStore, MemoryWalletStore, type WalletStore } from './wallet-s
 
 // The reference daemon's only driver; clients (algosdk's createWallet among them) send this name.
 export const DRIVER_NAME = 'sqlite';
+/** Version of the wallet driver the key manager reports. */
 export const DRIVER_VERSION = 1;
+/** Transaction types the wallet driver reports as supported. */
 export const SUPPORTED_TXS: readonly string[] = ['pay', 'keyreg'];
+/** Longest wallet name, in UTF-8 bytes. */
 export const MAX_WALLET_NAME_BYTES = 64;
 const PROGRAM_PREFIX = utf8('Program');
 
+/** A wallet as the key manager lists it: id, name, driver. */
 export interface WalletInfo {
   id: string;
   name: string;
@@ -48,11 +52,13 @@ export interface WalletInfo {
   supportedTxs: string[];
 }
 
+/** An open handle as the key manager reports it: wallet and seconds left. */
 export interface HandleInfo {
   wallet: WalletInfo;
   expiresSeconds: number;
 }
 
+/** Where the key manager keeps its wallets and its key-derivation cost (public name `KeyManagerServiceOptions`). */
 export interface KeyManagerOptions {
   /** Wallet files go to this directory (one file per wallet). Ignored when `store` is given. */
   dataDir?: string;
@@ -112,6 +118,7 @@ function checkMultisigShape(version: number, threshold: number, keys: readonly U
   if (keys.some((k) => k.length !== 32)) throw badRequest('every multisig public key must be 32 bytes');
 }
 
+/** The key manager behind the key-manager service: encrypted wallet files, handles, key generation and import, signing. */
 export class KeyManager {
   readonly #store: WalletStore;
   readonly #handles: HandleTable;

@@ -9,6 +9,7 @@ import { KeyManager, type HandleInfo, type KeyManagerOptions, type WalletInfo } 
 import { omitEmpty, parseRequest, wireBytes, type ByteForm, type Parsed, type Schema } from './wire.js';
 
 export const KEY_MANAGER_TOKEN_HEADER = 'X-KMD-API-Token';
+/** API versions the key-manager service reports. */
 export const KEY_MANAGER_API_VERSIONS: readonly string[] = ['v1'];
 
 interface Endpoint {
@@ -239,6 +240,7 @@ async function readBody(ctx: RequestContext, schema: Schema): Promise<Parsed> {
   return parseRequest(body, schema);
 }
 
+/** The router of the key-manager API (key-manager-service.md) over a key manager. */
 export function keyManagerRouter(options: Pick<KeyManagerServiceOptions, 'keyManager' | 'byteForm'>): Router {
   const router = new Router();
   const km = options.keyManager;
@@ -260,6 +262,7 @@ export function keyManagerRouter(options: Pick<KeyManagerServiceOptions, 'keyMan
   return router;
 }
 
+/** The key-manager service definition: routes, token check and error format. */
 export function keyManagerService(options: KeyManagerServiceOptions): ServiceDefinition {
   const km = options.keyManager;
   return {
@@ -273,11 +276,13 @@ export function keyManagerService(options: KeyManagerServiceOptions): ServiceDef
   };
 }
 
+/** How to start the key-manager service: the key manager (or its options), listening options, token. */
 export interface StartKeyManagerOptions extends KeyManagerOptions, ServeOptions, Omit<KeyManagerServiceOptions, 'keyManager'> {
   /** Use this key manager instead of opening one from `dataDir`/`store`. */
   keyManager?: KeyManager;
 }
 
+/** A running key-manager service. */
 export interface RunningKeyManager extends RunningService {
   readonly keyManager: KeyManager;
 }

@@ -20,12 +20,18 @@ export const DEFAULT_SCRYPT: Readonly<ScryptParams> = Object.freeze({ N: 1 << 15
 export const TEST_SCRYPT: Readonly<ScryptParams> = Object.freeze({ N: 1 << 10, r: 8, p: 1 });
 
 const MAX_SCRYPT_MEMORY = 256 * 1024 * 1024;
+/** Bytes in a wallet encryption key. */
 export const KEY_LENGTH = 32;
+/** Bytes in a sealing nonce. */
 export const NONCE_LENGTH = 12;
+/** Bytes in the authentication tag. */
 export const TAG_LENGTH = 16;
+/** Bytes in a key-derivation salt. */
 export const SALT_LENGTH = 16;
+/** The AEAD cipher that seals wallet files. */
 export const CIPHER = 'chacha20-poly1305';
 
+/** Throws when scrypt parameters are out of the accepted range. */
 export function checkScryptParams(params: ScryptParams): void {
   const { N, r, p } = params;
   const ok =
@@ -36,6 +42,7 @@ export function checkScryptParams(params: ScryptParams): void {
   if (!ok) throw new ValidationError(`scrypt parameters out of range (N a power of two ≤ 2^22, r and p in 1..64, at most ${MAX_SCRYPT_MEMORY} bytes): N=${N} r=${r} p=${p}`);
 }
 
+/** The wallet encryption key from a password and salt (scrypt). */
 export function deriveWalletKey(password: string, salt: Uint8Array, params: ScryptParams): Promise<Uint8Array> {
   checkScryptParams(params);
   return new Promise((resolve, reject) => {
@@ -46,16 +53,19 @@ export function deriveWalletKey(password: string, salt: Uint8Array, params: Scry
   });
 }
 
+/** A fresh random key-derivation salt. */
 export function randomSalt(): Uint8Array {
   return new Uint8Array(randomBytes(SALT_LENGTH));
 }
 
+/** Sealed bytes: the nonce and the ciphertext with its tag. */
 export interface Sealed {
   nonce: Uint8Array;
   /** Ciphertext followed by the 16-byte tag. */
   sealed: Uint8Array;
 }
 
+/** Encrypts and authenticates bytes with additional data under a wallet key. */
 export function sealBytes(key: Uint8Array, plaintext: Uint8Array, aad: Uint8Array): Sealed {
   const nonce = new Uint8Array(randomBytes(NONCE_LENGTH));
   const cipher = createCipheriv(CIPHER, key, nonce, { authTagLength: TAG_LENGTH });

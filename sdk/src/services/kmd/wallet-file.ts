@@ -20,6 +20,7 @@ export interface WalletRecord {
   box: Sealed;
 }
 
+/** A key stored in a wallet: public key, and the secret or its derivation index. */
 export interface WalletKey {
   /** 64 bytes: seed ‖ public key. */
   secretKey: Uint8Array;
@@ -27,6 +28,7 @@ export interface WalletKey {
   index?: bigint;
 }
 
+/** A multisig account stored in a wallet (public name `WalletMultisigPreimage`). */
 export interface MultisigPreimage {
   version: number;
   threshold: number;

@@ -3,6 +3,7 @@ import type { RoundDelta } from '../../ledger/delta.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
 import { buildStateDelta, type DeltaTree } from './state-delta.js';
 
+/** Follower mode: whether it is on, and how many rounds of deltas to keep. */
 export interface FollowerOptions {
   /** node-service.md "EnableFollowMode". */
   enabled: boolean;

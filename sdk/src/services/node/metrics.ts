@@ -21,6 +21,7 @@ function labelText(labels: Record<string, string> | undefined): string {
   return `{${keys.map((k) => `${k}="${esc(labels[k]!)}"`).join(',')}}`;
 }
 
+/** Counters and gauges the node service reports on its metrics endpoint. */
 export class MetricsRegistry {
   readonly #families = new Map<string, Family>();
   readonly #collectors: (() => void)[] = [];

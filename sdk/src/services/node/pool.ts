@@ -16,6 +16,7 @@ export interface PoolEntry {
   seq: number;
 }
 
+/** Pending-pool options: block interval, how many evicted groups to remember, pool size. */
 export interface PoolOptions {
   /**
    * 0 or absent: dev mode, every submitted group is committed at once in its own block.
@@ -28,6 +29,7 @@ export interface PoolOptions {
   maxPoolSize?: number;
 }
 
+/** Transactions the pool took and rejected. */
 export interface PoolStats {
   submittedTxns: number;
   rejectedTxns: number;

@@ -21,6 +21,7 @@ import { accountView, assetParamsView, blockView, confirmedView, involves, trans
 /** Supported API versions reported by `/versions`: the /v1 node operations and the /v2 ones. */
 export const NODE_API_VERSIONS: readonly string[] = ['v1', 'v2'];
 
+/** The build the node service reports in its version answer. */
 export interface BuildInfo {
   major: number;
   minor: number;
@@ -168,6 +169,7 @@ const AUTH_RESPONSES = { '401': 'Invalid API Token' };
 
 // ---- the operations ----------------------------------------------------------------------------
 
+/** The node service's route table: every operation of node-service.md with method, path and handler. */
 export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
   {
     number: 1, operationId: 'HealthCheck', method: 'GET', path: '/health', summary: 'Returns OK if healthy.',
@@ -563,6 +565,7 @@ export function routePattern(path: string): string {
   return path.replace(/\{([^}]+)\}/g, ':$1');
 }
 
+/** The node service's router over a node context. */
 export function nodeRouter(node: NodeContext, endpoints: readonly NodeEndpoint[] = NODE_ENDPOINTS): Router {
   const router = new Router();
   for (const e of endpoints) {

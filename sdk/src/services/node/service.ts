@@ -8,6 +8,7 @@ import { AppSpecRegistry } from './abi-returns.js';
 import { TransactionPool, type PoolOptions } from './pool.js';
 import { nodeRouter, type BuildInfo, type NodeContext } from './routes.js';
 
+/** How to start the node service: ledger, token, pool and follower options, build info. */
 export interface NodeServiceOptions extends PoolOptions {
   ledger: Ledger;
   /** Value expected in `X-Node-API-Token`. */
@@ -28,6 +29,7 @@ export interface NodeServiceOptions extends PoolOptions {
   appSpecsFile?: string;
 }
 
+/** The build reported when none is configured. */
 export const DEFAULT_BUILD: BuildInfo = { major: 0, minor: 1, buildNumber: 0, branch: 'main', channel: 'dev', commitHash: '' };
 
 /** The parts of a node service beyond its HTTP definition, for the devnet and for tests. */
@@ -129,6 +131,7 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
   };
 }
 
+/** A running node service and its ledger. */
 export interface RunningNodeService extends RunningService {
   readonly ledger: Ledger;
   readonly pool: TransactionPool;

@@ -123,6 +123,7 @@ export function decodeSimulateRequest(body: Uint8Array): NodeSimulateRequest {
   return toRequest(json, wrapTxnError((v) => signedTransactionFromNodeJson(v)));
 }
 
+/** The format a response is written in, from the request's `format` parameter. */
 export type ResponseFormat = 'json' | 'msgpack';
 
 /** `?format=` of the node's /v2 operations: json (default), msgpack or msgp. */

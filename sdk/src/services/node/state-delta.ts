@@ -25,6 +25,7 @@ class Tagged {
   ) {}
 }
 
+/** A ledger state delta in the node's wire structure (msgpack maps). */
 export type DeltaTree = unknown;
 
 const ZERO32 = new Uint8Array(32);

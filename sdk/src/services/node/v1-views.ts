@@ -23,6 +23,7 @@ function put(o: V1Json, key: string, value: unknown): void {
   if (value !== undefined) o[key] = value;
 }
 
+/** Asset parameters as the node service's /v1 JSON. */
 export function assetParamsView(a: AssetData): V1Json {
   const o: V1Json = { creator: addr(a.creator), total: a.total, decimals: a.decimals, defaultfrozen: a.defaultFrozen };
   if (a.unitName.length) o.unitname = text(a.unitName);
@@ -228,6 +229,7 @@ export function transactionView(stxn: SignedTransaction, extras: TransactionView
   return o;
 }
 
+/** A confirmed transaction as the node service's /v1 JSON. */
 export function confirmedView(t: ConfirmedTxn): V1Json {
   return transactionView(t.stxn, { txid: t.txid, round: t.round, ad: t.ad });
 }
@@ -246,6 +248,7 @@ export function involves(t: Transaction, address: string): boolean {
   return parties.some((p) => p !== undefined && p.toString() === address);
 }
 
+/** A block as the node service's /v1 JSON. */
 export function blockView(b: Block): V1Json {
   const h = b.header;
   return {

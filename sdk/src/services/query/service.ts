@@ -20,6 +20,7 @@ import type { AddressRole, SigType, TxnEntry, TxnFilter } from './txn-index.js';
 
 type Json = Record<string, unknown>;
 
+/** The version the query service reports. */
 export const QUERY_SERVICE_VERSION = '3.0.0-tealworks';
 
 export const MSG = {
@@ -39,6 +40,7 @@ const SIG_TYPES: readonly SigType[] = ['sig', 'msig', 'lsig'];
 const EXCLUDES = ['all', 'assets', 'created-assets', 'apps-local-state', 'created-apps', 'none'] as const;
 type Exclude = (typeof EXCLUDES)[number];
 
+/** How to start the query service: the ledger it indexes and its token. */
 export interface QueryServiceOptions {
   /** Followed through its change feed unless `index` is given. */
   ledger?: Ledger;
@@ -49,6 +51,7 @@ export interface QueryServiceOptions {
   version?: string;
 }
 
+/** The query service definition with its index. */
 export interface QueryServiceDefinition extends ServiceDefinition {
   readonly index: QueryIndex;
 }
@@ -205,6 +208,7 @@ function upperBound<T>(arr: readonly T[], key: T): number {
   return lo;
 }
 
+/** The query service's router over an index (query-service.md). */
 export function queryRouter(index: QueryIndex, version = QUERY_SERVICE_VERSION): Router {
   const inner = new Router();
   // Every operation first makes sure the index still describes the ledger it follows.
@@ -735,10 +739,12 @@ export function createQueryService(options: QueryServiceOptions = {}): QueryServ
   };
 }
 
+/** A running query service. */
 export interface RunningQueryService extends RunningService {
   readonly index: QueryIndex;
 }
 
+/** Starts the query service over a ledger; it indexes blocks as they commit. */
 export async function startQueryService(options: QueryServiceOptions & ServeOptions): Promise<RunningQueryService> {
   const def = createQueryService(options);
   const s = await serve(def, options);

@@ -19,6 +19,7 @@ export function encodeTxnToken(p: TxnPosition): string {
   return toBase64Url(b, true);
 }
 
+/** The transaction position a listing's next-token stands for; throws for a malformed token. */
 export function decodeTxnToken(token: string): TxnPosition {
   let b: Uint8Array;
   try {
@@ -31,12 +32,14 @@ export function decodeTxnToken(token: string): TxnPosition {
   return { round: v.getBigUint64(0, true), intra: v.getUint32(8, true) };
 }
 
+/** A next-token for a round. */
 export function encodeRoundToken(round: bigint): string {
   const b = new Uint8Array(8);
   new DataView(b.buffer).setBigUint64(0, round, true);
   return toBase64Url(b, true);
 }
 
+/** The round a listing's next-token stands for; throws for a malformed token. */
 export function decodeRoundToken(token: string): bigint {
   let b: Uint8Array;
   try {

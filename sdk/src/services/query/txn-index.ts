@@ -4,7 +4,9 @@ import type { Block, BlockHeader, ConfirmedTxn, TxnApplyData } from '../../ledge
 import type { SignedTransaction, Transaction, TransactionType } from '../../txn/types.js';
 import type { TxnPosition } from './tokens.js';
 
+/** How a transaction is signed: single, multisig or logic signature. */
 export type SigType = 'sig' | 'msig' | 'lsig';
+/** How an address takes part in a transaction, for filters. */
 export type AddressRole = 'sender' | 'receiver' | 'freeze-target';
 
 /**
@@ -27,6 +29,7 @@ export interface TxnEntry {
   sigType?: SigType;
 }
 
+/** Transaction search filters (query-service.md): address and role, type, rounds, times, amounts, ids, note prefix. */
 export interface TxnFilter {
   address?: Uint8Array;
   role?: AddressRole;
@@ -50,6 +53,7 @@ export interface TxnFilter {
   groupId?: Uint8Array;
 }
 
+/** One page of matching transactions and the position to continue from. */
 export interface TxnPage {
   roots: TxnEntry[];
   /** Where the next page continues; absent for an empty page. */

@@ -2,6 +2,7 @@
 
 /** Newest version `#pragma version` accepts (the reference's LogicVersion; v14 assembles with the v13 table). */
 export const ASSEMBLER_MAX_VERSION = 14;
+/** The version assumed for a program without `#pragma version`. */
 export const ASSEMBLER_DEFAULT_VERSION = 1;
 /** Marker for "no #pragma version seen and no statement yet". */
 export const NO_VERSION = -1;

@@ -21,6 +21,7 @@ function modPow(base: bigint, exp: bigint): bigint {
 const D = (((P - 121665n) % P) * modPow(121666n, P - 2n)) % P;
 const HALF = (P - 1n) / 2n;
 
+/** True when 32 bytes encode a point of the Edwards25519 curve. */
 export function isEdwards25519Point(encoded: Uint8Array): boolean {
   if (encoded.length !== 32) return false;
   let y = 0n;

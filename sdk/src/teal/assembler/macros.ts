@@ -1,6 +1,7 @@
 /** Macro-name rules for `#define`, with the reference's error texts. */
 import { asmOp, fieldNamesAt } from './optable.js';
 
+/** The named transaction-type constants (`pay`, `appl`, …) and their values, as `int` accepts them. */
 export const TXN_TYPE_CONSTANTS: ReadonlyMap<string, bigint> = new Map([
   ['unknown', 0n],
   ['pay', 1n],
@@ -21,6 +22,7 @@ export const TXN_TYPE_CONSTANTS: ReadonlyMap<string, bigint> = new Map([
   ['Consensus heartbeat', 8n],
 ]);
 
+/** The named OnCompletion constants (`NoOp`, `OptIn`, …) and their values, as `int` accepts them. */
 export const ON_COMPLETION_CONSTANTS: ReadonlyMap<string, bigint> = new Map([
   ['NoOp', 0n],
   ['OptIn', 1n],
@@ -30,6 +32,7 @@ export const ON_COMPLETION_CONSTANTS: ReadonlyMap<string, bigint> = new Map([
   ['DeleteApplication', 5n],
 ]);
 
+/** Ops whose name is also a pseudo-op the assembler expands (so macro and label rules treat them alike). */
 export const PSEUDO_OP_NAMES: ReadonlySet<string> = new Set(['int', 'byte', 'addr', 'method', 'txn', 'gtxn', 'gtxns', 'extract', 'replace']);
 
 const OTHER_ALLOWED = new Set('+-*/^%&|~!><=?_');

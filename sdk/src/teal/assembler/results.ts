@@ -1,6 +1,7 @@
 /** The public shapes of assembly results and of the analysis view. */
 import type { PcMapping, SourceRange, TealDiagnostic } from '../types.js';
 
+/** Assembler options: default version, type tracking, template values, autosalt. */
 export interface AssembleOptions {
   /** Assemble at this version, as the reference's assemble-with-version (a differing pragma is an error). */
   version?: number;
@@ -12,6 +13,7 @@ export interface AssembleOptions {
   autosalt?: boolean;
 }
 
+/** A template variable's value: an integer, text or bytes. */
 export type TemplateValue = bigint | number | string | Uint8Array;
 
 /** Where the outermost macro name was written and where the token sits in the `#define`. */
@@ -22,6 +24,7 @@ export interface TokenInfo {
   macros?: readonly string[];
 }
 
+/** The stack's types at a point, and whether the analysis knows it exactly. */
 export interface StackSnapshot {
   /** Entries tracked above the unknown part of the stack. */
   types: string[];
@@ -29,6 +32,7 @@ export interface StackSnapshot {
   exact: boolean;
 }
 
+/** One statement of an analysis: its tokens, label, op, pc, and the stack before and after. */
 export interface AnalyzedStatement {
   tokens: TokenInfo[];
   /** The label defined by this statement, if any. */
@@ -43,6 +47,7 @@ export interface AnalyzedStatement {
   stackAfter?: StackSnapshot;
 }
 
+/** A label: its definition, pc, references, and mentions inside macro bodies. */
 export interface LabelInfo {
   name: string;
   definition: TokenInfo;
@@ -52,6 +57,7 @@ export interface LabelInfo {
   macroBodyMentions: TokenInfo[];
 }
 
+/** A `#define` macro: its definition, body, uses, and whether it is in force at the end. */
 export interface MacroInfo {
   name: string;
   /** The name token on the `#define` line. */
@@ -62,8 +68,10 @@ export interface MacroInfo {
   current: boolean;
 }
 
+/** The mode a program's ops allow: logic signature, application, or either. */
 export type InferredMode = 'logicsig' | 'application' | 'any';
 
+/** A program analysed for the editor: version, inferred mode, statements with stack types, labels, macros, diagnostics, and bytes when it assembles. */
 export interface Analysis {
   version: number;
   mode: InferredMode;
@@ -75,6 +83,7 @@ export interface Analysis {
   program?: Uint8Array;
 }
 
+/** An assembled program: bytes, version, its address, the pc-to-line source map, warnings, whether it is stateful. */
 export interface AssembledProgram {
   program: Uint8Array;
   version: number;

@@ -9,6 +9,7 @@ import type { TokenInfo } from './results.js';
 /** The reference reads with a 64 KiB line buffer; a longer line stops reading. */
 export const MAX_LINE_BYTES = 64 * 1024;
 
+/** A token of TEAL source with its position, and the use site and macros it came through after expansion. */
 export interface Token {
   str: string;
   /** 0-based line of the token's text (for expanded tokens: inside the `#define`). */

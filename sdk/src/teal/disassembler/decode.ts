@@ -22,6 +22,7 @@ export type DecodedImmediate =
   | { encoding: 'label' | 'varintLabel'; name: string; offset: number; target: number }
   | { encoding: 'labels'; name: string; offsets: number[]; targets: number[] };
 
+/** One decoded instruction: pc, opcode, immediates and size. */
 export interface DecodedInstruction {
   pc: number;
   /** Bytes taken, opcode included; `pc + size` is the next instruction. */
@@ -32,6 +33,7 @@ export interface DecodedInstruction {
   targets: number[];
 }
 
+/** A decoded program: version and instructions. */
 export interface DecodedProgram {
   version: number;
   /** Bytes taken by the version varint: the pc of the first instruction. */
@@ -42,6 +44,7 @@ export interface DecodedProgram {
   length: number;
 }
 
+/** How strictly to decode program bytes (public name `ProgramDecodeOptions`). */
 export interface DecodeOptions {
   /**
    * Reject branch targets outside [first instruction, end of program] or inside an instruction.

@@ -5,6 +5,7 @@ import { describeBytes, hexLiteral } from './format.js';
 /** First version whose stateless programs must have an off-curve hash (auto-salt applies). */
 export const OFF_CURVE_VERSION = 13;
 
+/** Disassembly options: numeric branch targets instead of labels, strict target checks. */
 export interface DisassembleOptions {
   /** Print absolute pcs instead of `labelN` names (not reassemblable; for reading). */
   numericTargets?: boolean;
@@ -16,6 +17,7 @@ export interface DisassembleOptions {
   strictTargets?: boolean;
 }
 
+/** A disassembly: the text, version, pc-to-line map, labels, and the decoded program. */
 export interface Disassembly {
   text: string;
   version: number;
@@ -48,6 +50,7 @@ function nameLabels(instructions: DecodedInstruction[]): Map<number, string> {
   return labels;
 }
 
+/** Disassembles program bytes and returns the text with its pc map, labels and decoded instructions. */
 export function disassembleDetailed(program: Uint8Array, options: DisassembleOptions = {}): Disassembly {
   const decoded = decodeProgram(program, { checkTargets: options.strictTargets ?? true });
   const labels = nameLabels(decoded.instructions);

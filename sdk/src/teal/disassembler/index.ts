@@ -7,7 +7,7 @@ export {
   type DecodedImmediate,
   type DecodedInstruction,
   type DecodedProgram,
-  type DecodeOptions,
+  type DecodeOptions as ProgramDecodeOptions,
 } from './decode.js';
 export { disassemble, disassembleDetailed, formatInstruction, OFF_CURVE_VERSION, type DisassembleOptions, type Disassembly, type ConstantBlocks } from './disassemble.js';
 export { describeBytes } from './format.js';

@@ -80,6 +80,7 @@ export function isOpcodePrefix(version: number, first: number): boolean {
   return table(clampVersion(version)).byPrefix.has(first);
 }
 
+/** The ops available at an AVM version, each in its variant for that version. */
 export function opsAt(version: number): VersionedOp[] {
   return [...table(clampVersion(version)).byName.values()];
 }
@@ -94,16 +95,19 @@ export function fieldsAt(op: OpcodeSpec | VersionedOp, version: number): FieldSp
   return (spec.fields ?? []).filter((f) => f.version <= version);
 }
 
+/** The field of an op (e.g. `txn Sender`) by name. */
 export function fieldByName(op: OpcodeSpec | VersionedOp, name: string): FieldSpec | undefined {
   const spec = 'spec' in op ? op.spec : op;
   return spec.fields?.find((f) => f.name === name);
 }
 
+/** The field of an op by its numeric value. */
 export function fieldByValue(op: OpcodeSpec | VersionedOp, value: number): FieldSpec | undefined {
   const spec = 'spec' in op ? op.spec : op;
   return spec.fields?.find((f) => f.value === value);
 }
 
+/** A named stack type by name. */
 export function namedType(name: string): NamedTypeSpec | undefined {
   return NAMED_TYPES.find((t) => t.name === name);
 }
@@ -136,6 +140,7 @@ export function staticCost(cost: CostSpec, field?: string): number {
   return typeof entry === 'number' ? entry : entry.base;
 }
 
+/** True when a mode mask allows the given mode. */
 export function modeAllows(modes: number, mode: number): boolean {
   return (modes & mode) !== 0;
 }

@@ -14,6 +14,7 @@ export interface OpcodeSpec {
   readonly fields?: readonly FieldSpec[];
 }
 
+/** An op as it is from one version on: size, cost, stack arguments and returns, modes, immediates. */
 export interface OpVariant {
   readonly from: number;
   /** Total instruction size in bytes; 0 means variable length. */
@@ -27,6 +28,7 @@ export interface OpVariant {
   readonly immediates: readonly ImmediateSpec[];
 }
 
+/** How an immediate is encoded in program bytes. */
 export type ImmediateEncoding =
   | 'uint8'
   | 'int8'
@@ -44,6 +46,7 @@ export type ImmediateEncoding =
   /** one count byte, then that many int16 big-endian offsets */
   | 'labels';
 
+/** An immediate argument of an op: name, encoding, and its field group when it names a field. */
 export interface ImmediateSpec {
   readonly name: string;
   readonly encoding: ImmediateEncoding;
@@ -56,6 +59,7 @@ export type LinearCost = number | { readonly base: number; readonly per: number;
 /** Per-field costs (ecdsa, ec_*, mimc …) are keyed by field name. */
 export type CostSpec = LinearCost | { readonly [field: string]: LinearCost };
 
+/** A field of a field group (txn, global, asset_params_get …): name, value, type, version, modes. */
 export interface FieldSpec {
   readonly name: string;
   /** The immediate byte that selects the field. */
@@ -66,6 +70,7 @@ export interface FieldSpec {
   readonly modes: number;
 }
 
+/** A named stack type: abbreviation, range and AVM type. */
 export interface NamedTypeSpec {
   readonly name: string;
   readonly abbreviation: string;
@@ -74,6 +79,9 @@ export interface NamedTypeSpec {
   readonly avmType: string;
 }
 
+/** Mode mask: logic signatures. */
 export const MODE_LOGICSIG = 1;
+/** Mode mask: applications. */
 export const MODE_APP = 2;
+/** Mode mask: both logic signatures and applications. */
 export const MODE_ANY = 3;

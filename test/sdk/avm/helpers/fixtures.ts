@@ -1,7 +1,7 @@
 import { Address } from '../../../../sdk/src/encoding/address.js';
 import type { AppCallFields, Transaction } from '../../../../sdk/src/txn/types.js';
 import { AvmGroupEvaluator, InMemoryLedgerView } from '../../../../sdk/src/avm/index.js';
-import type { AppCallResult, AvmOptions, ProgramResult } from '../../../../sdk/src/avm/index.js';
+import type { AppEvalResult as AppCallResult, AvmOptions, ProgramResult } from '../../../../sdk/src/avm/index.js';
 import { asm } from './asm.js';
 import { trackOpCoverage } from '../../../../sdk/src/avm/ops/registry.js';
 

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, existsSync } from 'node:fs';
+import { mkdtempSync, rmSync, existsSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { request } from 'undici';
 import { parseDevnetArgs, runDevnet } from '../../../../sdk/src/cli/commands/devnet.js';
 import type { CliIo } from '../../../../sdk/src/cli/command.js';
+import { RUNNING_DEVNET_FILE } from '../../../../sdk/src/services/devnet/index.js';
+import { Tealworks, algos } from '../../../../sdk/src/index.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 // Absolute, because the child runs in a scratch directory where `tsx` cannot be resolved by name.
@@ -91,9 +93,23 @@ describe('cli: tealworks devnet', function () {
       const info = JSON.parse(l.stdout().split('\n')[0]!);
       assert.equal(info.dataDir, join(cwd, 'chain'));
       assert.equal(info.accounts.length, 3, 'three funded accounts by default');
+      // Scripts find it through its data directory: running.json, and Tealworks.connect.devnet().
+      const running = JSON.parse(readFileSync(join(cwd, 'chain', RUNNING_DEVNET_FILE), 'utf8'));
+      assert.equal(running.pid, l.child.pid);
+      assert.equal(running.node.url, info.node.url);
+      assert.equal((statSync(join(cwd, 'chain', RUNNING_DEVNET_FILE)).mode & 0o777).toString(8), '600');
+      const tw = await Tealworks.connect.devnet({ dataDir: join(cwd, 'chain') });
+      try {
+        assert.equal(tw.network.profile.node.url, info.node.url, 'connected to the running devnet, not a new one');
+        const paid = await tw.send.payment({ sender: tw.account.dispenser, receiver: tw.account.random(), amount: algos(1) });
+        assert.ok(paid.confirmedRound > 0n);
+      } finally {
+        await tw.close();
+      }
       l.child.kill('SIGINT');
       const { code } = await l.exit;
       assert.equal(code, 0, l.stderr());
+      assert.equal(existsSync(join(cwd, 'chain', RUNNING_DEVNET_FILE)), false, 'running.json is removed on stop');
       assert.ok(existsSync(join(cwd, 'chain', 'tokens.json')));
       assert.ok(existsSync(join(cwd, 'chain', 'genesis.json')));
       assert.ok(existsSync(join(cwd, 'chain', 'ledger', 'journal.bin')));

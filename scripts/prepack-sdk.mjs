@@ -1,0 +1,14 @@
+// `npm pack` / `npm publish` of @tealworks/sdk run this first (its `prepack`): a clean sdk/dist
+// with the ES modules, the CLI and language-server bundles, and the .d.ts declarations, so a
+// packed tarball always works and always has types.
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+rmSync(join(root, 'sdk/dist'), { recursive: true, force: true });
+execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--production'], { stdio: 'inherit', cwd: root });
+const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
+execFileSync(process.execPath, [tsc, '-p', join(root, 'sdk/tsconfig.build.json')], { stdio: 'inherit', cwd: root });
+console.log('sdk/dist ready: modules, CLI, language server, declarations');

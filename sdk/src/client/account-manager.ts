@@ -1,0 +1,116 @@
+import type { Signer } from '../adapters/signer.js';
+import type { MultisigMetadata } from '../txn/multisig.js';
+import type { AddressLike } from '../encoding/address.js';
+import { accountFromMnemonic, addressOf, keyManagerAccount, LocalAccount, LogicSigAccount, MultisigAccount, randomAccount, type SenderLike, type SigningAccount } from './accounts.js';
+import { toMicroAlgos, type AmountLike } from './amount.js';
+import { ClientError } from './errors.js';
+import type { Connection } from './network.js';
+import type { ConfirmedTransaction } from './sender.js';
+import type { ClientContext } from './context.js';
+import type { TransactionSender } from './sender.js';
+
+/** Multisig parameters as `tw.account.multisig` takes them. */
+export interface MultisigParams {
+  /** Signatures needed. */
+  threshold: number;
+  /** Member addresses, in order (the order is part of the address). */
+  addrs: readonly AddressLike[];
+  /** Always 1 (the default). */
+  version?: number;
+}
+
+/** `tw.account`: where a script gets accounts, and money for them on development networks. */
+export class AccountManager {
+  readonly #tw: ClientContext;
+  readonly #connection: Connection;
+  readonly #send: TransactionSender;
+
+  /** @internal Made by `Tealworks`. */
+  constructor(tw: ClientContext, connection: Connection, send: TransactionSender) {
+    this.#tw = tw;
+    this.#connection = connection;
+    this.#send = send;
+  }
+
+  #remember<T extends SigningAccount>(account: T): T {
+    this.#tw.register(account.address, account.signer);
+    return account;
+  }
+
+  /** A new account with a fresh random key (not funded: see {@link ensureFunded}). */
+  random(): LocalAccount {
+    return this.#remember(randomAccount());
+  }
+
+  /** The account of a 25-word mnemonic. */
+  fromMnemonic(mnemonic: string): LocalAccount {
+    return this.#remember(accountFromMnemonic(mnemonic));
+  }
+
+  /** An account held by the network's key manager (default wallet: the development wallet with an empty password). */
+  async fromKeyManager(address: string, wallet: { name: string; password: string } = { name: 'unencrypted-default-wallet', password: '' }): Promise<SigningAccount> {
+    const kmd = this.#connection.kmd;
+    if (!kmd) throw new ClientError(`the ${this.#connection.name} network has no key manager configured (set KMD_SERVER, KMD_PORT and KMD_TOKEN, or use the devnet/localnet)`);
+    return this.#remember(await keyManagerAccount(kmd, address, wallet));
+  }
+
+  /** A multisig account signed by local member accounts (at least `threshold` of them). */
+  multisig(params: MultisigParams, signers: readonly LocalAccount[]): MultisigAccount {
+    const meta: MultisigMetadata = { version: params.version ?? 1, threshold: params.threshold, addrs: params.addrs };
+    return this.#remember(new MultisigAccount(meta, signers));
+  }
+
+  /** The escrow account of a logic-signature program (compiled bytes), with its arguments. */
+  logicsig(program: Uint8Array, args: readonly Uint8Array[] = []): LogicSigAccount {
+    return this.#remember(new LogicSigAccount(program, args));
+  }
+
+  /** Remembers an account made elsewhere (any address and signer). */
+  add(account: SigningAccount): SigningAccount;
+  add(address: string, signer: Signer): SigningAccount;
+  add(a: SigningAccount | string, signer?: Signer): SigningAccount {
+    const account = typeof a === 'string' ? { address: a, signer: signer! } : a;
+    if (!account.signer) throw new ClientError(`no signer given for ${account.address}`);
+    return this.#remember(account);
+  }
+
+  /** The dispenser of this network (devnet/localnet genesis or wallet account, or the configured funder). */
+  get dispenser(): SigningAccount {
+    const d = this.#connection.dispenser;
+    if (!d) throw new ClientError(`the ${this.#connection.name} network has no dispenser: pass { funder } to Tealworks.connect…(), or set DISPENSER_MNEMONIC`);
+    return d;
+  }
+
+  /** Balance in micro-units. */
+  async balance(who: SenderLike): Promise<bigint> {
+    return (await this.#tw.chain.node.account(addressOf(who))).amount;
+  }
+
+  /**
+   * Makes sure `who` can spend at least `min` beyond its minimum balance, paying the difference from
+   * the dispenser (or `from`). Returns `who` (so `const a = await tw.account.ensureFunded(tw.account.random(), algos(5))`
+   * reads naturally) — the payment, if one was made, is in `lastFunding`.
+   */
+  async ensureFunded<T extends SenderLike>(who: T, min: AmountLike, options: { from?: SigningAccount } = {}): Promise<T> {
+    const target = toMicroAlgos(min, 'ensureFunded amount');
+    const address = addressOf(who);
+    const info = await this.#tw.chain.node.account(address);
+    const minBalance = info.minBalance ?? 100_000n;
+    const spendable = info.amount > minBalance ? info.amount - minBalance : 0n;
+    this.lastFunding = undefined;
+    if (spendable >= target) return who;
+    const funder = options.from ?? this.dispenser;
+    // An empty account also needs its minimum balance before it can hold anything.
+    const amount = target - spendable + (info.amount < minBalance ? minBalance - info.amount : 0n);
+    this.lastFunding = await this.#send.payment({ sender: funder, receiver: address, amount });
+    return who;
+  }
+
+  /** The payment the last {@link ensureFunded} made, or undefined when the account had enough. */
+  lastFunding: ConfirmedTransaction | undefined;
+
+  /** Pays `amount` from the dispenser (or `from`) to `who`, whatever it holds already. */
+  async fund(who: SenderLike, amount: AmountLike, options: { from?: SigningAccount } = {}): Promise<ConfirmedTransaction> {
+    return this.#send.payment({ sender: options.from ?? this.dispenser, receiver: addressOf(who), amount: toMicroAlgos(amount) });
+  }
+}

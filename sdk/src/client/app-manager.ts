@@ -1,0 +1,191 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Arc56AppSpec, loadAppSpec } from '../abi/arc56.js';
+import type { AbiValue } from '../abi/types.js';
+import { AppClient } from '../app/client.js';
+import { compileContract } from '../app/compile.js';
+import { deployApp, type DeployResult, type LifecycleCall } from '../app/deploy.js';
+import type { OnSchemaBreak, OnUpdate } from '../app/deploy-plan.js';
+import { formatAbi, storageMapKey, type StorageItem } from '../app/state-decode.js';
+import type { TemplateValue } from '../teal/assembler/results.js';
+import { addressOf, type SenderLike } from './accounts.js';
+import type { AmountLike } from './amount.js';
+import { ClientError } from './errors.js';
+import type { ConfirmedTransaction } from './sender.js';
+import type { ClientContext } from './context.js';
+import type { AccountManager } from './account-manager.js';
+
+/** An app spec: parsed, as its JSON object, as JSON text, or the path of a `.json` file (ARC-56 or ARC-32). */
+export type AppSpecInput = Arc56AppSpec | object | string;
+
+/** `tw.app.deploy(…)`. */
+export interface AppDeployInput {
+  /** Who creates (and owns, by deploy note) the app. */
+  creator: SenderLike;
+  /** The app spec (methods, state, maps; its TEAL source or byte code when `approval`/`clear` are not given). */
+  spec?: AppSpecInput;
+  /** Approval program: TEAL text, or the path of a `.teal` file. */
+  approval?: string;
+  /** Clear-state program: TEAL text, or the path of a `.teal` file. */
+  clear?: string;
+  /** Deploy name (default: the spec's name): the same name by the same creator is the same app. */
+  name?: string;
+  /** Recorded in the deploy note (default "1.0"). */
+  version?: string;
+  /** Sets TMPL_UPDATABLE in the program and the note. */
+  updatable?: boolean;
+  /** Sets TMPL_DELETABLE in the program and the note. */
+  deletable?: boolean;
+  /** Deploy-time template values: `{ TMPL_FEE: 1000n }` (the `TMPL_` prefix may be left out). */
+  template?: Record<string, TemplateValue>;
+  /** When the programs changed (default fail). */
+  onUpdate?: OnUpdate;
+  /** When the app needs more state than it has (default fail). */
+  onSchemaBreak?: OnSchemaBreak;
+  /** Keep at least this much spendable in the app account (paid by the dispenser after the deploy). */
+  fund?: AmountLike;
+  /** ABI method calls for create / update / delete instead of bare calls. */
+  create?: LifecycleCall;
+  update?: LifecycleCall;
+  delete?: LifecycleCall;
+  /** Plan and simulate only; nothing is sent. */
+  simulateOnly?: boolean;
+  /** Base folder for relative file paths (default: the working directory). */
+  baseDir?: string;
+}
+
+/** What `tw.app.deploy` returns: the deploy result and a client for the app. */
+export interface AppDeployment extends DeployResult {
+  /** A client for the deployed app (sender: the creator). */
+  client: AppClient;
+  /** The payment that funded the app account, when `fund` asked for one. */
+  funding?: ConfirmedTransaction;
+}
+
+/** State read by `tw.app.state`: values decoded by the spec, keyed by their spec names (`map[key]` for map entries). */
+export interface DecodedAppState {
+  /** Global state. */
+  global: Record<string, AbiValue | Uint8Array | bigint>;
+  /** Every box. */
+  boxes: Record<string, AbiValue | Uint8Array | bigint>;
+}
+
+/** The readable name of a state item: its key's spec name, `map[key]`, or the raw key as text or hex. */
+export function stateItemName(item: StorageItem): string {
+  if (item.match?.kind === 'key') return item.match.name;
+  if (item.match?.kind === 'map') return `${item.match.name}[${formatAbi(item.mapKey).replace(/^"|"$/g, '')}]`;
+  return item.keyView.utf8 ?? `0x${item.keyView.hex}`;
+}
+
+function itemsToRecord(items: readonly StorageItem[]): Record<string, AbiValue | Uint8Array | bigint> {
+  const out: Record<string, AbiValue | Uint8Array | bigint> = {};
+  for (const i of items) out[stateItemName(i)] = i.decoded ?? i.value;
+  return out;
+}
+
+function readText(value: string, ext: string, baseDir: string, what: string): string {
+  if (value.includes('\n') || !value.endsWith(ext)) return value;
+  const path = resolve(baseDir, value);
+  if (!existsSync(path)) throw new ClientError(`${what} file ${path} does not exist`);
+  return readFileSync(path, 'utf8');
+}
+
+/** Parses any {@link AppSpecInput}. */
+export function loadSpec(spec: AppSpecInput, baseDir = process.cwd()): Arc56AppSpec {
+  if (spec instanceof Arc56AppSpec) return spec;
+  if (typeof spec === 'string') return loadAppSpec(readText(spec.trim(), '.json', baseDir, 'app spec'));
+  return loadAppSpec(spec);
+}
+
+/** `tw.app`: deploy apps, get clients for them, read their state. */
+export class AppManager {
+  readonly #tw: ClientContext;
+  readonly #accounts: AccountManager;
+
+  /** @internal Made by `Tealworks`. */
+  constructor(tw: ClientContext, accounts: AccountManager) {
+    this.#tw = tw;
+    this.#accounts = accounts;
+  }
+
+  /**
+   * Deploys idempotently by creator and name (ARC-2 deploy notes): create, update, replace, append
+   * or nothing, simulated before anything is sent; then funds the app account when `fund` says so.
+   */
+  async deploy(input: AppDeployInput): Promise<AppDeployment> {
+    const base = input.baseDir ?? process.cwd();
+    const spec = input.spec !== undefined ? loadSpec(input.spec, base) : undefined;
+    const template: Record<string, TemplateValue> = {};
+    for (const [k, v] of Object.entries(input.template ?? {})) template[k.startsWith('TMPL_') ? k : `TMPL_${k}`] = v;
+    const compiled = compileContract(
+      {
+        ...(input.approval !== undefined ? { approval: readText(input.approval, '.teal', base, 'approval program'), ...(input.approval.endsWith('.teal') ? { approvalName: input.approval } : {}) } : {}),
+        ...(input.clear !== undefined ? { clear: readText(input.clear, '.teal', base, 'clear program'), ...(input.clear.endsWith('.teal') ? { clearName: input.clear } : {}) } : {}),
+        ...(spec ? { spec } : {}),
+      },
+      { template, updatable: input.updatable ?? false, deletable: input.deletable ?? false },
+    );
+    const name = input.name ?? spec?.name;
+    if (!name) throw new ClientError('the deploy needs a name (give `name`, or a spec with one)');
+    const creator = addressOf(input.creator);
+    if (typeof input.creator !== 'string') this.#tw.register(creator, input.creator.signer);
+    const result = await deployApp({
+      chain: this.#tw.chain,
+      creator,
+      resolveSigner: (a) => this.#tw.signerFor(a),
+      compiled,
+      metadata: { name, version: input.version ?? '1.0', updatable: input.updatable ?? false, deletable: input.deletable ?? false },
+      ...(input.onUpdate ? { onUpdate: input.onUpdate } : {}),
+      ...(input.onSchemaBreak ? { onSchemaBreak: input.onSchemaBreak } : {}),
+      ...(input.create ? { create: input.create } : {}),
+      ...(input.update ? { update: input.update } : {}),
+      ...(input.delete ? { delete: input.delete } : {}),
+      ...(input.simulateOnly ? { simulateOnly: true } : {}),
+    });
+    const client = new AppClient({ chain: this.#tw.chain, appId: result.appId, compiled, name, sender: creator, resolveSigner: (a) => this.#tw.signerFor(a) });
+    const out: AppDeployment = { ...result, client };
+    if (input.fund !== undefined && !input.simulateOnly) {
+      await this.#accounts.ensureFunded(result.appAddress, input.fund);
+      if (this.#accounts.lastFunding) out.funding = this.#accounts.lastFunding;
+    }
+    return out;
+  }
+
+  /** A client for an existing app: calls by method name, decoded returns, state and boxes. */
+  client(spec: AppSpecInput | undefined, appId: bigint | number, options: { sender?: SenderLike } = {}): AppClient {
+    const id = typeof appId === 'bigint' ? appId : BigInt(appId);
+    const sender = options.sender !== undefined ? addressOf(options.sender) : undefined;
+    if (options.sender !== undefined && typeof options.sender !== 'string') this.#tw.register(sender!, options.sender.signer);
+    return new AppClient({ chain: this.#tw.chain, appId: id, ...(spec !== undefined ? { spec: loadSpec(spec) } : {}), ...(sender ? { sender } : {}), resolveSigner: (a) => this.#tw.signerFor(a) });
+  }
+
+  /** Global state and every box of an app, decoded by its spec. */
+  async state(app: AppClient): Promise<DecodedAppState> {
+    const global = itemsToRecord(await app.globalState());
+    const items: StorageItem[] = [];
+    let next: string | undefined;
+    do {
+      const page = await app.boxes({ values: true, ...(next ? { next } : {}) });
+      items.push(...page.items);
+      next = page.next;
+    } while (next);
+    return { global, boxes: itemsToRecord(items) };
+  }
+}
+
+/** Global state of an app, decoded by its client's spec and keyed by spec names. */
+export async function readGlobalState(app: AppClient): Promise<Record<string, AbiValue | Uint8Array | bigint>> {
+  return itemsToRecord(await app.globalState());
+}
+
+/** Local state of an account in an app, decoded by the client's spec and keyed by spec names. */
+export async function readLocalState(app: AppClient, address: string): Promise<Record<string, AbiValue | Uint8Array | bigint>> {
+  return itemsToRecord(await app.localState(address));
+}
+
+/** The value of one entry of a box map (by the map's name in the spec and the entry's key), or undefined when that box does not exist. */
+export async function readBoxMapValue(app: AppClient, mapName: string, key: AbiValue | Uint8Array): Promise<AbiValue | Uint8Array | undefined> {
+  if (!app.spec) throw new ClientError(`reading box map ${JSON.stringify(mapName)} needs the app spec; make the client with one`);
+  const item = await app.box(storageMapKey(app.spec, 'box', mapName, key));
+  return item === undefined ? undefined : (item.decoded ?? (item.value as Uint8Array));
+}

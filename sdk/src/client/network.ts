@@ -1,0 +1,230 @@
+import { resolve } from 'node:path';
+import { KeyManagerSigner } from '../adapters/signer.js';
+import { HttpError, NetworkError, TimeoutError } from '../adapters/http/errors.js';
+import { AlgodAdapter } from '../adapters/node/algod.js';
+import { NodeServiceAdapter } from '../adapters/node/node-service.js';
+import { keyManagerFor, localnetProfile, nodeAdapterFor, profileFromDevnet, profileFromEnv, publicProfile, queryClientFor, type NetworkProfile } from '../adapters/profiles.js';
+import type { KeyManagerClient } from '../adapters/kmd/client.js';
+import type { AppChain } from '../app/chain.js';
+import { readRunningDevnetRecord } from '../services/devnet/running-file.js';
+import { PUBLIC_ENDPOINTS } from '../workflow/network.js';
+import { accountFromMnemonic, LocalAccount, type SigningAccount } from './accounts.js';
+import { ConnectError } from './errors.js';
+
+/*
+ * From "which network" to live adapters: the node (either API), the query service and the key
+ * manager when the network has them, and a dispenser on development networks. The first request
+ * is made here, so a wrong URL, token or API is reported at connect time with what to change.
+ */
+
+/** Environment variables as a plain record (default `process.env`). */
+export type EnvLike = Readonly<Record<string, string | undefined>>;
+
+/** Options shared by every way to connect. */
+export interface ConnectOptionsBase {
+  /** Funds `account.ensureFunded` where the network has no dispenser of its own (testnet, mainnet, custom). */
+  funder?: SigningAccount;
+  /** Read instead of `process.env` (ALGOD_*, INDEXER_*, KMD_*, DISPENSER_MNEMONIC). */
+  env?: EnvLike;
+}
+
+/** Options of `Tealworks.connect.devnet()`. */
+export interface DevnetConnectOptions extends ConnectOptionsBase {
+  /**
+   * Data directory of a devnet that `tealworks devnet` keeps running (default: `$TEALWORKS_DEVNET_DIR`,
+   * else `.tealworks/devnet` under the working directory). When none runs there, a devnet is started
+   * in this process, in memory, and stopped by `close()`.
+   */
+  dataDir?: string;
+  /** Always start an in-process, in-memory devnet, even when one runs on the data directory. */
+  inProcess?: boolean;
+  /** Funded accounts of an in-process devnet (default 3). */
+  accounts?: number;
+}
+
+/** Options of `Tealworks.connect.localnet()`. */
+export interface LocalnetConnectOptions extends ConnectOptionsBase {
+  /** Default `http://localhost` (ports 4001 node, 8980 query, 4002 key manager; token `a` × 64). */
+  host?: string;
+}
+
+/** A live connection (internal to the client). */
+export interface Connection {
+  name: string;
+  profile: NetworkProfile;
+  chain: AppChain;
+  kmd?: KeyManagerClient;
+  dispenser?: SigningAccount;
+  isDev: boolean;
+  /** Where the token came from, for 401 messages. */
+  tokenSource: string;
+  close(): Promise<void>;
+}
+
+async function openAdapters(profile: NetworkProfile, tokenSource: string): Promise<{ chain: AppChain; kmd?: KeyManagerClient; close(): Promise<void> }> {
+  let chain: AppChain;
+  let kmd: KeyManagerClient | undefined;
+  try {
+    chain = { node: nodeAdapterFor(profile), ...(profile.query ? { query: queryClientFor(profile) } : {}) };
+    kmd = profile.keyManager ? keyManagerFor(profile) : undefined;
+  } catch (e) {
+    throw new ConnectError(`cannot use the ${profile.name} network's endpoints: ${(e as Error).message}`, { cause: e });
+  }
+  const close = async () => {
+    await Promise.allSettled([chain.node.close(), chain.query?.close(), kmd?.close()]);
+  };
+  try {
+    await chain.node.suggestedParams();
+  } catch (e) {
+    await close();
+    throw await explainConnectFailure(e, profile, tokenSource);
+  }
+  return { chain, ...(kmd ? { kmd } : {}), close };
+}
+
+/** A connect failure turned into what to do about it (401: the token; 404: the API; refused: start it). */
+export async function explainConnectFailure(e: unknown, profile: NetworkProfile, tokenSource: string): Promise<ConnectError> {
+  const url = profile.node.url;
+  if (e instanceof HttpError && (e.status === 401 || e.status === 403)) {
+    return new ConnectError(`the node at ${url} refused the API token (HTTP ${e.status}). Check the token: it comes from ${tokenSource}`, { cause: e });
+  }
+  if (e instanceof HttpError && e.status === 404) {
+    const other = profile.node.api === 'algod' ? 'node-service' : 'algod';
+    const probe = other === 'algod' ? new AlgodAdapter({ url, ...(profile.node.token ? { token: profile.node.token } : {}), retry: false }) : new NodeServiceAdapter({ url, ...(profile.node.token ? { token: profile.node.token } : {}), retry: false });
+    let speaksOther = false;
+    try {
+      await probe.suggestedParams();
+      speaksOther = true;
+    } catch {
+      speaksOther = false;
+    } finally {
+      await probe.close();
+    }
+    const api = (k: string) => (k === 'algod' ? 'public algod /v2 node API' : 'Tealworks node-service /v1 API');
+    const hint = speaksOther
+      ? `it speaks the ${api(other)}: ${other === 'node-service' ? 'set NODE_API=node-service (or use Tealworks.connect.devnet())' : 'unset NODE_API (or use Tealworks.connect.localnet())'}`
+      : 'check the URL and port: this server speaks neither node API';
+    return new ConnectError(`the server at ${url} has no ${e.url.replace(/^[a-z]+:\/\/[^/]+/, '')} (HTTP 404); it does not speak the ${api(profile.node.api)}; ${hint}`, { cause: e });
+  }
+  if (e instanceof NetworkError || e instanceof TimeoutError) {
+    const start = profile.name === 'localnet' ? ' Start it (e.g. `npx tealworks devnet --localnet`, or AlgoKit LocalNet).' : profile.name === 'devnet' ? ' Start it with `npx tealworks devnet`.' : '';
+    return new ConnectError(`cannot reach the ${profile.name} node at ${url}: ${e.message}.${start}`, { cause: e });
+  }
+  return new ConnectError(`connecting to the ${profile.name} node at ${url} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+}
+
+function funderFromEnv(env: EnvLike): SigningAccount | undefined {
+  const m = env.DISPENSER_MNEMONIC;
+  return m ? accountFromMnemonic(m) : undefined;
+}
+
+/** The richest key of the key manager's default wallet: the dispenser of a local node. */
+async function walletDispenser(kmd: KeyManagerClient, chain: AppChain): Promise<{ account: SigningAccount; close(): Promise<void> } | undefined> {
+  try {
+    const session = await kmd.openWallet('unencrypted-default-wallet', '');
+    let best: { address: string; amount: bigint } | undefined;
+    for (const a of await session.listKeys()) {
+      const amount = (await chain.node.account(a)).amount;
+      if (!best || amount > best.amount) best = { address: a, amount };
+    }
+    if (!best) {
+      await session.close();
+      return undefined;
+    }
+    return { account: { address: best.address, signer: new KeyManagerSigner(session) }, close: () => session.close() };
+  } catch {
+    return undefined;
+  }
+}
+
+async function generic(name: string, profile: NetworkProfile, isDev: boolean, tokenSource: string, options: ConnectOptionsBase): Promise<Connection> {
+  const env = options.env ?? process.env;
+  const opened = await openAdapters(profile, tokenSource);
+  const fromWallet = isDev && opened.kmd && !options.funder ? await walletDispenser(opened.kmd, opened.chain) : undefined;
+  const dispenser = options.funder ?? funderFromEnv(env) ?? fromWallet?.account;
+  return {
+    name,
+    profile,
+    chain: opened.chain,
+    ...(opened.kmd ? { kmd: opened.kmd } : {}),
+    ...(dispenser ? { dispenser } : {}),
+    isDev,
+    tokenSource,
+    close: async () => {
+      await fromWallet?.close().catch(() => undefined);
+      await opened.close();
+    },
+  };
+}
+
+/** ALGOD_SERVER/PORT/TOKEN, INDEXER_*, KMD_* (and NODE_API=node-service for our /v1 node service). */
+export async function connectFromEnv(options: ConnectOptionsBase = {}): Promise<Connection> {
+  const env = options.env ?? process.env;
+  const profile = profileFromEnv(env);
+  if (!profile) throw new ConnectError('ALGOD_SERVER is not set: set ALGOD_SERVER (and ALGOD_PORT, ALGOD_TOKEN; optionally INDEXER_* and KMD_*), or connect by name with Tealworks.connect.devnet() / .localnet() / .testnet() / .mainnet()');
+  const local = /localhost|127\.0\.0\.1|\[::1\]/.test(profile.node.url);
+  return generic(profile.name, profile, local, 'the ALGOD_TOKEN environment variable', options);
+}
+
+/** The local node set-up on the usual ports (`tealworks devnet --localnet`, AlgoKit LocalNet). */
+export function connectLocalnet(options: LocalnetConnectOptions = {}): Promise<Connection> {
+  return generic('localnet', localnetProfile(options.host), true, "the local node's well-known development token ('a' × 64); a node with another token needs Tealworks.connect() with ALGOD_TOKEN", options);
+}
+
+/** A public network through its free public endpoints. */
+export function connectPublic(name: 'testnet' | 'mainnet', options: ConnectOptionsBase = {}): Promise<Connection> {
+  const p = PUBLIC_ENDPOINTS[name];
+  return generic(name, publicProfile(name, p.node, p.query), false, 'nowhere (the public endpoints need none); use Tealworks.connect() with ALGOD_TOKEN for a provider that wants one', options);
+}
+
+/** The embedded devnet: one already running on the data directory, else a fresh one in this process. */
+export async function connectDevnet(options: DevnetConnectOptions = {}): Promise<Connection> {
+  const env = options.env ?? process.env;
+  const dataDir = resolve(options.dataDir ?? env.TEALWORKS_DEVNET_DIR ?? '.tealworks/devnet');
+  const record = options.inProcess ? undefined : readRunningDevnetRecord(dataDir);
+  let stopOwned: (() => Promise<void>) | undefined;
+  let running: { node: { url: string; token: string }; query: { url: string; token: string }; kmd: { url: string; token: string }; wallet: { name: string; password: string }; accounts: Array<{ address: string }> };
+  let tokenSource: string;
+  if (record) {
+    running = record;
+    tokenSource = `${resolve(dataDir, 'running.json')} (written by the running \`tealworks devnet\`)`;
+  } else {
+    const { startDevnet } = await import('../services/devnet/devnet.js');
+    const devnet = await startDevnet({ inMemory: true, ...(options.accounts !== undefined ? { accounts: options.accounts } : {}) });
+    running = devnet;
+    stopOwned = () => devnet.stop();
+    tokenSource = 'the in-process devnet (generated at start)';
+  }
+  const profile = profileFromDevnet(running);
+  let opened: Awaited<ReturnType<typeof openAdapters>>;
+  try {
+    opened = await openAdapters(profile, tokenSource);
+  } catch (e) {
+    await stopOwned?.();
+    throw e;
+  }
+  let dispenser: SigningAccount | undefined = options.funder;
+  const funded = running.accounts[0];
+  if (!dispenser && funded && opened.kmd) {
+    // Local signing is much faster than one key-manager round trip per transaction.
+    const session = await opened.kmd.openWallet(running.wallet.name, running.wallet.password);
+    try {
+      dispenser = new LocalAccount((await session.exportKey(funded.address)).slice(0, 32));
+    } finally {
+      await session.close();
+    }
+  }
+  return {
+    name: 'devnet',
+    profile,
+    chain: opened.chain,
+    ...(opened.kmd ? { kmd: opened.kmd } : {}),
+    ...(dispenser ? { dispenser } : {}),
+    isDev: true,
+    tokenSource,
+    close: async () => {
+      await opened.close();
+      await stopOwned?.();
+    },
+  };
+}

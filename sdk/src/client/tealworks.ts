@@ -1,0 +1,143 @@
+import type { NetworkProfile } from '../adapters/profiles.js';
+import type { KeyManagerClient } from '../adapters/kmd/client.js';
+import type { NodeAdapter } from '../adapters/node/adapter.js';
+import type { QueryClient } from '../adapters/query/client.js';
+import type { Signer } from '../adapters/signer.js';
+import type { AppChain } from '../app/chain.js';
+import { GroupComposer, type SimulateGroupOptions } from '../app/composer.js';
+import type { SimulateReport } from '../app/simulate-report.js';
+import type { Transaction } from '../txn/types.js';
+import { AccountManager } from './account-manager.js';
+import { AppManager } from './app-manager.js';
+import { TxnGroup } from './group.js';
+import { connectDevnet, connectFromEnv, connectLocalnet, connectPublic, type Connection, type ConnectOptionsBase, type DevnetConnectOptions, type LocalnetConnectOptions } from './network.js';
+import { TransactionSender } from './sender.js';
+import type { ClientContext } from './context.js';
+
+/*
+ * The entry object of the SDK. Connect once, then reach everything by dot-completion:
+ * `tw.account` (keys, funding), `tw.send` (one transaction: build, sign, simulate, send, confirm),
+ * `tw.newGroup()` (several at once), `tw.app` (deploy, clients, state), `tw.simulate(group)`.
+ * It is a facade over the per-layer subpaths, which stay available for everything it does not say.
+ */
+
+/** `Tealworks.connect`: from the environment when called, or by network name through its members. */
+export interface Connect {
+  /** From ALGOD_SERVER/PORT/TOKEN, INDEXER_*, KMD_* (`NODE_API=node-service` for the Tealworks /v1 node service). */
+  (options?: ConnectOptionsBase): Promise<Tealworks>;
+  /** The embedded devnet: one `tealworks devnet` keeps running (found through its data directory), else one started in this process. */
+  devnet(options?: DevnetConnectOptions): Promise<Tealworks>;
+  /** The local node on ports 4001/8980/4002 with the development token (`tealworks devnet --localnet`, AlgoKit LocalNet). */
+  localnet(options?: LocalnetConnectOptions): Promise<Tealworks>;
+  /** The public test network (free public endpoints). */
+  testnet(options?: ConnectOptionsBase): Promise<Tealworks>;
+  /** The public main network (free public endpoints). */
+  mainnet(options?: ConnectOptionsBase): Promise<Tealworks>;
+}
+
+/** What a {@link Tealworks} client is connected to. */
+export interface NetworkInfo {
+  /** `devnet`, `localnet`, `testnet`, `mainnet`, or the name from `TEALWORKS_NETWORK` (default `env`). */
+  name: string;
+  /** True on development networks (devnet, localnet, local URLs): they have a dispenser. */
+  isDev: boolean;
+  /** The service endpoints (tokens included: do not log it). */
+  profile: NetworkProfile;
+}
+
+const connect: Connect = Object.assign((options?: ConnectOptionsBase) => connectFromEnv(options).then((c) => new Tealworks(c)), {
+  devnet: (options?: DevnetConnectOptions) => connectDevnet(options).then((c) => new Tealworks(c)),
+  localnet: (options?: LocalnetConnectOptions) => connectLocalnet(options).then((c) => new Tealworks(c)),
+  testnet: (options?: ConnectOptionsBase) => connectPublic('testnet', options).then((c) => new Tealworks(c)),
+  mainnet: (options?: ConnectOptionsBase) => connectPublic('mainnet', options).then((c) => new Tealworks(c)),
+});
+
+/**
+ * The client a script starts from.
+ *
+ * @example
+ * ```ts
+ * import { Tealworks, algos } from '@tealworks/sdk';
+ * const tw = await Tealworks.connect.devnet();
+ * const alice = await tw.account.ensureFunded(tw.account.random(), algos(10));
+ * await tw.send.payment({ sender: alice, receiver: tw.account.random(), amount: algos(1) });
+ * await tw.close();
+ * ```
+ */
+export class Tealworks implements ClientContext {
+  /** Connects: `Tealworks.connect()` from the environment, or `.devnet()`, `.localnet()`, `.testnet()`, `.mainnet()`. */
+  static readonly connect: Connect = connect;
+
+  /** The network this client talks to. */
+  readonly network: NetworkInfo;
+  /** Node adapter (either node API). */
+  readonly node: NodeAdapter;
+  /** Query service (indexer) client, when the network has one. */
+  readonly query: QueryClient | undefined;
+  /** Key-manager (kmd) client, when the network has one. */
+  readonly keyManager: KeyManagerClient | undefined;
+  /** Node plus query service, as the app layer's functions take them. */
+  readonly chain: AppChain;
+  /** Accounts: random, from a mnemonic or the key manager, multisig, logic signature; funding. */
+  readonly account: AccountManager;
+  /** One transaction at a time: built, signed, simulated first, sent, confirmed. */
+  readonly send: TransactionSender;
+  /** Apps: idempotent deploy, clients by spec and id, decoded state and boxes. */
+  readonly app: AppManager;
+  readonly #connection: Connection;
+  readonly #signers = new Map<string, Signer>();
+
+  /** Use {@link Tealworks.connect}. */
+  constructor(connection: Connection) {
+    this.#connection = connection;
+    this.network = { name: connection.name, isDev: connection.isDev, profile: connection.profile };
+    this.chain = connection.chain;
+    this.node = connection.chain.node;
+    this.query = connection.chain.query;
+    this.keyManager = connection.kmd;
+    this.send = new TransactionSender(this);
+    this.account = new AccountManager(this, connection, this.send);
+    this.app = new AppManager(this, this.account);
+    if (connection.dispenser) this.register(connection.dispenser.address, connection.dispenser.signer);
+  }
+
+  /** Remembers who signs for `address`; accounts made through {@link account} are registered already. */
+  register(address: string, signer: Signer): this {
+    this.#signers.set(address, signer);
+    return this;
+  }
+
+  /** The signer known for `address`, if any. */
+  signerFor(address: string): Signer | undefined {
+    return this.#signers.get(address);
+  }
+
+  /** A group composer whose signers come from this client's accounts (the app layer's `GroupComposer`). */
+  composer(): GroupComposer {
+    return new GroupComposer(this.chain, (a) => this.signerFor(a));
+  }
+
+  /** A new group: add payments, asset transfers, app calls and transactions, then `simulate()` or `send()`. */
+  newGroup(): TxnGroup {
+    return new TxnGroup(this);
+  }
+
+  /** Simulates a group without sending it and returns the report (failing index, message, TEAL line, logs, state changes). */
+  async simulate(group: TxnGroup | GroupComposer | readonly Transaction[], options: SimulateGroupOptions = {}): Promise<SimulateReport> {
+    if (group instanceof TxnGroup) return group.simulate(options);
+    if (group instanceof GroupComposer) return group.simulate(options);
+    const c = this.composer();
+    for (const t of group) c.add(t);
+    return c.simulate(options);
+  }
+
+  /** Closes the connections (and stops a devnet this client started). */
+  async close(): Promise<void> {
+    await this.#connection.close();
+  }
+
+  /** `await using tw = await Tealworks.connect.devnet()` closes it at the end of the block. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+}
