@@ -13,7 +13,7 @@ export type { RunMode, LogicErrorInfo } from './errors.js';
 export { InMemoryLedgerView } from './in-memory-ledger.js';
 export type * from './ledger-view.js';
 export type { ApplyData, InnerTxnResult, AvmLimits, TraceOptions, ValueDelta, UnnamedResources } from './context.js';
-export { DEFAULT_LIMITS } from './context.js';
+export { DEFAULT_LIMITS, avmLimitsFor } from './context.js';
 export type { ProgramTrace, TraceStep, StateChange, SimulateAvmValue } from './trace.js';
 export { toSimulateSteps } from './trace.js';
 export { compileProgram, programVersion } from './program.js';

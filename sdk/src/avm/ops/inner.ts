@@ -23,8 +23,6 @@ type U = number | bigint;
 
 /** Minimum version each inner transaction type needs. */
 const INNER_TYPES: Record<string, number> = { pay: 5, axfer: 5, acfg: 5, afrz: 5, keyreg: 6, appl: 6 };
-const MIN_INNER_APPL_VERSION = 4;
-const MAX_ASSET_DECIMALS = 19n;
 
 function drafts(cx: EvalContext): InnerDraft[] {
   return cx.innerDrafts ?? [];
@@ -137,6 +135,7 @@ function fixed(v: StackValue, n: number, field: string): Uint8Array {
 
 function setField(cx: EvalContext, d: InnerDraft, field: string, v: StackValue): void {
   const lim = cx.group.limits;
+  const c = lim.txnLimits;
   const maxProgram = lim.maxAppProgramLen * (1 + lim.maxExtraAppProgramPages);
   switch (field) {
     case 'Type': {
@@ -181,11 +180,11 @@ function setField(cx: EvalContext, d: InnerDraft, field: string, v: StackValue):
     case 'AssetCloseTo': d.assetCloseTo = assignAccount(cx, v); return;
     case 'ConfigAsset': d.configAsset = assignAsset(cx, v); return;
     case 'ConfigAssetTotal': d.total = uintOf(v); return;
-    case 'ConfigAssetDecimals': d.decimals = maxed(v, MAX_ASSET_DECIMALS); return;
+    case 'ConfigAssetDecimals': d.decimals = maxed(v, BigInt(c.maxAssetDecimals)); return;
     case 'ConfigAssetDefaultFrozen': d.defaultFrozen = boolOf(v); return;
-    case 'ConfigAssetUnitName': d.unitName = stringOf(v, 8); return;
-    case 'ConfigAssetName': d.assetName = stringOf(v, 32); return;
-    case 'ConfigAssetURL': d.url = stringOf(v, 96); return;
+    case 'ConfigAssetUnitName': d.unitName = stringOf(v, c.maxAssetUnitNameBytes); return;
+    case 'ConfigAssetName': d.assetName = stringOf(v, c.maxAssetNameBytes); return;
+    case 'ConfigAssetURL': d.url = stringOf(v, c.maxAssetUrlBytes); return;
     case 'ConfigAssetMetadataHash': d.metadataHash = fixed(v, 32, field); return;
     case 'ConfigAssetManager': d.manager = asAddress(v); return;
     case 'ConfigAssetReserve': d.reserve = asAddress(v); return;
@@ -240,10 +239,10 @@ function setField(cx: EvalContext, d: InnerDraft, field: string, v: StackValue):
       d.apps.push(id);
       return;
     }
-    case 'GlobalNumUint': d.globalNumUint = Number(maxed(v, 64n)); return;
-    case 'GlobalNumByteSlice': d.globalNumByteSlice = Number(maxed(v, 64n)); return;
-    case 'LocalNumUint': d.localNumUint = Number(maxed(v, 16n)); return;
-    case 'LocalNumByteSlice': d.localNumByteSlice = Number(maxed(v, 16n)); return;
+    case 'GlobalNumUint': d.globalNumUint = Number(maxed(v, BigInt(c.maxGlobalSchemaEntries))); return;
+    case 'GlobalNumByteSlice': d.globalNumByteSlice = Number(maxed(v, BigInt(c.maxGlobalSchemaEntries))); return;
+    case 'LocalNumUint': d.localNumUint = Number(maxed(v, BigInt(c.maxLocalSchemaEntries))); return;
+    case 'LocalNumByteSlice': d.localNumByteSlice = Number(maxed(v, BigInt(c.maxLocalSchemaEntries))); return;
     case 'ExtraProgramPages': d.extraPages = Number(maxed(v, BigInt(lim.maxExtraAppProgramPages))); return;
     default:
       fault(`invalid itxn_field ${field}`);
@@ -431,13 +430,13 @@ defineOp('itxn_submit', (cx) => {
       }
       if (depth >= g.limits.maxAppCallDepth) fault(`appl depth (${depth}) exceeded`);
       const ver = programVersion(programOf(cx, t)).version;
-      if (ver < MIN_INNER_APPL_VERSION) fault(`inner app call with version v${ver} < v${MIN_INNER_APPL_VERSION}`);
+      if (ver < g.limits.txnLimits.minInnerApplVersion) fault(`inner app call with version v${ver} < v${g.limits.txnLimits.minInnerApplVersion}`);
       calleeVersion = ver;
       // Opting in commits the account to running the clear-state program later, as an inner too.
       if (t.appCall!.onComplete === 1) {
         const csp = t.appCall!.appId === 0n ? t.appCall!.clearProgram ?? EMPTY : cx.ledger.appParams(t.appCall!.appId)!.clearStateProgram;
         const csv = programVersion(csp).version;
-        if (csv < MIN_INNER_APPL_VERSION) fault(`inner app call opt-in with CSP v${csv} < v${MIN_INNER_APPL_VERSION}`);
+        if (csv < g.limits.txnLimits.minInnerApplVersion) fault(`inner app call opt-in with CSP v${csv} < v${g.limits.txnLimits.minInnerApplVersion}`);
       }
     }
     checkInnerAllowed(cx, t, calleeVersion);
