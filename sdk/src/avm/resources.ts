@@ -235,8 +235,22 @@ export function availableAsset(cx: EvalContext, id: bigint): boolean {
   return false;
 }
 
+/**
+ * The "low lookup" rule (consensus V38+, AppForbidLowResources): a reference that resolves to an
+ * app or asset id ≤ 255 fails, since such a number could equally be a foreign-array slot. It
+ * applies to the resolved id in every version's resolution, after resolution succeeded.
+ */
+function forbidLow(cx: EvalContext, id: bigint, kind: 'App' | 'Asset'): bigint {
+  if (id <= LAST_FORBIDDEN_RESOURCE && cx.group.limits.txnLimits.appForbidLowResources) fault(`low ${kind} lookup ${id}`);
+  return id;
+}
+
 /** App argument of app_* opcodes: a foreign-array slot (v<4 or small values) or an app id. */
 export function appReference(cx: EvalContext, ref: bigint, foreign: boolean): bigint {
+  return forbidLow(cx, resolveAppRef(cx, ref, foreign), 'App');
+}
+
+function resolveAppRef(cx: EvalContext, ref: bigint, foreign: boolean): bigint {
   const f = cx.txn.appCall;
   const foreignApps = f?.foreignApps ?? [];
   if (cx.version < DIRECT_REF_VERSION) {
@@ -256,6 +270,10 @@ export function appReference(cx: EvalContext, ref: bigint, foreign: boolean): bi
 }
 
 export function assetReference(cx: EvalContext, ref: bigint, foreign: boolean): bigint {
+  return forbidLow(cx, resolveAssetRef(cx, ref, foreign), 'Asset');
+}
+
+function resolveAssetRef(cx: EvalContext, ref: bigint, foreign: boolean): bigint {
   const f = cx.txn.appCall;
   const foreignAssets = f?.foreignAssets ?? [];
   if (cx.version < DIRECT_REF_VERSION) {

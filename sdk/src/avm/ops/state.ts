@@ -74,6 +74,8 @@ defineOp('app_local_get_ex', (cx) => {
 
 function globalGet(cx: EvalContext, ref: bigint, key: Uint8Array): TealValue | undefined {
   const app = appReference(cx, ref, true);
+  // The node looks up the app's creator first: reading an app that does not exist fails.
+  if (!cx.ledger.appParams(app)) fault(`app ${app} does not exist`);
   return cx.ledger.getGlobal(app, key);
 }
 defineOp('app_global_get', (cx) => {
