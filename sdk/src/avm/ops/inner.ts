@@ -16,6 +16,7 @@ import type { StackValue } from '../value.js';
 import { addrText, appAddress, asAddress, availableAccount, availableApp, availableAsset } from '../resources.js';
 import { TYPE_BY_ENUM } from './txn-types.js';
 import { checkInnerAllowed } from './inner-allows.js';
+import { innerWellFormedError } from '../well-formed.js';
 import { feeForUsage, innerGroupUsage } from '../inner-fees.js';
 import { USAGE_UNIT } from '../../txn/fees.js';
 
@@ -414,11 +415,15 @@ defineOp('itxn_submit', (cx) => {
     g.feeCredit -= shortfall;
   } else g.feeCredit += paid - needed;
 
-  const txns = list.map(buildInner);
+  const txns: Transaction[] = [];
   const parent = cx.txidOf(cx.groupIndex);
   const base = cx.ad.innerTxns.length;
-  for (let i = 0; i < txns.length; i++) {
-    const t = txns[i]!;
+  for (let i = 0; i < list.length; i++) {
+    // Every transaction the node performs is well formed first, inner ones included.
+    const malformed = innerWellFormedError(list[i]!, g.limits.txnLimits);
+    if (malformed !== undefined) fault(malformed);
+    const t = buildInner(list[i]!);
+    txns.push(t);
     let calleeVersion = 0;
     if (t.type === 'appl') {
       const target = t.appCall!.appId;
