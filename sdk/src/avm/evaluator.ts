@@ -224,6 +224,8 @@ export class AvmGroupEvaluator {
           });
     let cx: EvalContext;
     try {
+      // A protocol without programs (LogicSigVersion 0) refuses every program, apps included.
+      if (st.maxVersion === 0) throw new AvmFault('LogicSig not supported');
       const { version } = programVersion(program);
       if (version > MAX_AVM_VERSION) throw new AvmFault(`program version ${version} greater than max supported version ${MAX_AVM_VERSION}`);
       if (version > st.maxVersion) throw new AvmFault(`program version ${version} greater than protocol supported version ${st.maxVersion}`);
