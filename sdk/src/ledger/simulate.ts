@@ -55,23 +55,36 @@ function unitOf(s: TraceStep): ResponseObject {
 
 const hashOf = (program: Uint8Array | undefined): Uint8Array | undefined => (program ? sha512_256(program) : undefined);
 
-/** Exec trace of inner transactions: app calls consume the spawned program traces in order. */
-function innerTraces(ad: TxnApplyData, traces: ProgramTrace[], ledger: Ledger): ResponseObject[] {
+/** One inner transaction's `inner-trace` entry: its program trace (app calls) and its own inners. */
+function innerEntry(txn: Transaction, createdAppId: bigint | undefined, t: ProgramTrace | undefined, ledger: Ledger, applied?: TxnApplyData): ResponseObject {
+  const call = txn.appCall;
+  if (!call || !t) return {};
+  const appId = call.appId || createdAppId || 0n;
+  const clear = call.onComplete === OnComplete.ClearState;
+  const program = call.appId === 0n ? call.approvalProgram : clear ? ledger.app(appId)?.clearStateProgram : ledger.app(appId)?.approvalProgram;
+  const o: ResponseObject = clear
+    ? { 'clear-state-program-trace': t.steps.map(unitOf), ...(program ? { 'clear-state-program-hash': hashOf(program) } : {}) }
+    : { 'approval-program-trace': t.steps.map(unitOf), ...(program ? { 'approval-program-hash': hashOf(program) } : {}) };
+  const nested = innerTraces(applied, t, ledger);
+  if (nested.length) o['inner-trace'] = nested;
+  return o;
+}
+
+/**
+ * Exec trace of the inner transactions a program started. The trace lists every one it spawned
+ * (a failing one included, as algod reports it); older traces without that list fall back to
+ * the applied inner transactions, app calls consuming the program traces in order.
+ */
+function innerTraces(ad: TxnApplyData | undefined, trace: ProgramTrace, ledger: Ledger): ResponseObject[] {
+  if (trace.spawned) {
+    return trace.spawned.map((sp, i) => {
+      const applied = ad?.inner[i];
+      return innerEntry(sp.txn, applied?.ad.createdAppId, sp.trace, ledger, applied?.ad);
+    });
+  }
+  if (!ad) return [];
   let k = 0;
-  return ad.inner.map((it) => {
-    const call = it.txn.appCall;
-    if (!call) return {};
-    const t = traces[k++];
-    if (!t) return {};
-    const appId = call.appId || it.ad.createdAppId || 0n;
-    const clear = call.onComplete === OnComplete.ClearState;
-    const program = call.appId === 0n ? call.approvalProgram : clear ? ledger.app(appId)?.clearStateProgram : ledger.app(appId)?.approvalProgram;
-    const o: ResponseObject = clear
-      ? { 'clear-state-program-trace': t.steps.map(unitOf), ...(program ? { 'clear-state-program-hash': hashOf(program) } : {}) }
-      : { 'approval-program-trace': t.steps.map(unitOf), ...(program ? { 'approval-program-hash': hashOf(program) } : {}) };
-    if (it.ad.inner.length) o['inner-trace'] = innerTraces(it.ad, t.inner, ledger);
-    return o;
-  });
+  return ad.inner.map((it) => innerEntry(it.txn, it.ad.createdAppId, it.txn.appCall ? trace.inner[k++] : undefined, ledger, it.ad));
 }
 
 function execTrace(r: TxnEvalResult, ledger: Ledger): ResponseObject | undefined {
@@ -93,7 +106,10 @@ function execTrace(r: TxnEvalResult, ledger: Ledger): ResponseObject | undefined
       o['clear-state-rollback-error'] = r.clearRollbackError;
     }
   }
-  if (main && r.ad.inner.length) o['inner-trace'] = innerTraces(r.ad, main.inner, ledger);
+  if (main) {
+    const inner = innerTraces(r.ad, main, ledger);
+    if (inner.length) o['inner-trace'] = inner;
+  }
   return Object.keys(o).length ? o : undefined;
 }
 

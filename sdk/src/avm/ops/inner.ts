@@ -459,9 +459,9 @@ defineOp('itxn_submit', (cx) => {
 
   const ads: ApplyData[] = txns.map(() => emptyApplyData());
   const results: InnerTxnResult[] = [];
-  const traces = [];
   for (let i = 0; i < txns.length; i++) {
     const t = txns[i]!;
+    const spawned = cx.trace?.spawn(base + i, t);
     const auth = authorizer(cx, t.sender.publicKey);
     const me = appAddress(cx.appId);
     if (!bytesEq(auth, me)) fault(`app ${cx.appId} (addr ${addrText(me)}) unauthorized ${addrText(auth)}`);
@@ -489,6 +489,7 @@ defineOp('itxn_submit', (cx) => {
       const inner = new EvalContext(compiled, g, i, txns, ads, appId, path, cx, clear, undefined);
       inner.txids = ids;
       if (cx.trace) inner.trace = new TraceRecorder(g.traceOptions);
+      if (spawned && inner.trace) cx.trace!.innerProgram(spawned, inner.trace.result());
       g.unnamedPolicy?.beginProgram(inner.version, callerVersions(cx));
       const token = clear ? cx.ledger.checkpoint?.() : undefined;
       let approved = false;
@@ -505,12 +506,10 @@ defineOp('itxn_submit', (cx) => {
       ad.scratch = inner.scratch;
       if (!approved && !clear) throw new InnerFailure(`inner tx ${i} failed: transaction rejected by ApprovalProgram`, path, undefined);
       cx.ledger.finishAppCall?.(t, appId);
-      if (inner.trace) traces.push(inner.trace.result());
     }
     results.push({ txn: t, txid: ids[i]!, ad });
   }
   cx.ad.innerTxns.push(...results);
   cx.lastInnerGroup = results;
   setDrafts(cx, undefined);
-  if (cx.trace) cx.trace.spawned(results.map((_, i) => base + i), traces);
 });
