@@ -48,6 +48,8 @@ export interface SpawnedInner {
   txn: Transaction;
   /** The app's program trace, for app calls whose program began. */
   trace?: ProgramTrace;
+  /** The program that ran (simulate reports its hash; the app may be gone once the group ends). */
+  program?: Uint8Array;
 }
 
 /**
@@ -112,8 +114,9 @@ export class TraceRecorder {
   }
 
   /** Attaches the program trace of a spawned inner app call (also when it failed). */
-  innerProgram(entry: SpawnedInner, trace: ProgramTrace): void {
+  innerProgram(entry: SpawnedInner, trace: ProgramTrace, program: Uint8Array): void {
     entry.trace = trace;
+    entry.program = program;
     this.inner.push(trace);
   }
 

@@ -56,12 +56,12 @@ function unitOf(s: TraceStep): ResponseObject {
 const hashOf = (program: Uint8Array | undefined): Uint8Array | undefined => (program ? sha512_256(program) : undefined);
 
 /** One inner transaction's `inner-trace` entry: its program trace (app calls) and its own inners. */
-function innerEntry(txn: Transaction, createdAppId: bigint | undefined, t: ProgramTrace | undefined, ledger: Ledger, applied?: TxnApplyData): ResponseObject {
+function innerEntry(txn: Transaction, createdAppId: bigint | undefined, t: ProgramTrace | undefined, ledger: Ledger, applied?: TxnApplyData, ran?: Uint8Array): ResponseObject {
   const call = txn.appCall;
   if (!call || !t) return {};
   const appId = call.appId || createdAppId || 0n;
   const clear = call.onComplete === OnComplete.ClearState;
-  const program = call.appId === 0n ? call.approvalProgram : clear ? ledger.app(appId)?.clearStateProgram : ledger.app(appId)?.approvalProgram;
+  const program = ran ?? (call.appId === 0n ? call.approvalProgram : clear ? ledger.app(appId)?.clearStateProgram : ledger.app(appId)?.approvalProgram);
   const o: ResponseObject = clear
     ? { 'clear-state-program-trace': t.steps.map(unitOf), ...(program ? { 'clear-state-program-hash': hashOf(program) } : {}) }
     : { 'approval-program-trace': t.steps.map(unitOf), ...(program ? { 'approval-program-hash': hashOf(program) } : {}) };
@@ -79,7 +79,7 @@ function innerTraces(ad: TxnApplyData | undefined, trace: ProgramTrace, ledger: 
   if (trace.spawned) {
     return trace.spawned.map((sp, i) => {
       const applied = ad?.inner[i];
-      return innerEntry(sp.txn, applied?.ad.createdAppId, sp.trace, ledger, applied?.ad);
+      return innerEntry(sp.txn, applied?.ad.createdAppId, sp.trace, ledger, applied?.ad, sp.program);
     });
   }
   if (!ad) return [];

@@ -489,7 +489,7 @@ defineOp('itxn_submit', (cx) => {
       const inner = new EvalContext(compiled, g, i, txns, ads, appId, path, cx, clear, undefined);
       inner.txids = ids;
       if (cx.trace) inner.trace = new TraceRecorder(g.traceOptions);
-      if (spawned && inner.trace) cx.trace!.innerProgram(spawned, inner.trace.result());
+      if (spawned && inner.trace) cx.trace!.innerProgram(spawned, inner.trace.result(), compiled.bytes);
       g.unnamedPolicy?.beginProgram(inner.version, callerVersions(cx));
       const token = clear ? cx.ledger.checkpoint?.() : undefined;
       let approved = false;
