@@ -21,8 +21,9 @@ const FIXTURES = process.env['TEALWORKS_AVM_DEBUGGER_TRACES'] ?? resolve(repoRoo
 interface ReplayCase {
   name: string;
   response: string;
-  apps: { id: number; approval: string; clear?: string }[];
+  apps: { id: number; approval: string; clear?: string; schema?: { globalUints?: number; globalBytes?: number; localUints?: number; localBytes?: number } }[];
   fundApps?: Record<string, number>;
+  optInSenders?: number;
 }
 const manifest = JSON.parse(readFileSync(resolve(here, 'data/avm-debugger-replay.json'), 'utf8')) as { cases: ReplayCase[] };
 
@@ -44,7 +45,12 @@ describe('avm traces replayed against recorded algod simulate responses', () => 
       for (const a of c.apps) {
         const approval = teal(readFileSync(resolve(FIXTURES, a.approval), 'utf8'));
         const clear = a.clear ? teal(readFileSync(resolve(FIXTURES, a.clear), 'utf8')) : undefined;
-        net.createApp(BigInt(a.id), approval, clear);
+        net.createApp(BigInt(a.id), approval, clear, a.schema);
+      }
+      if (c.optInSenders !== undefined) {
+        // The recording's senders had opted in earlier; we hold no keys for them, so the state is set directly.
+        for (const s of senders) net.ledger.state.optIn(s.publicKey, BigInt(c.optInSenders));
+        net.ledger.state.commit();
       }
       for (const [id, amount] of Object.entries(c.fundApps ?? {})) net.fund(Address.forApp(BigInt(id)), BigInt(amount));
       const ours = net.simulate(txns, { 'exec-trace-config': recorded['exec-trace-config'] }) as O;
