@@ -15,7 +15,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 interface TraceCase {
   name: string;
-  apps: { id: number; approval: string; fund?: number }[];
+  apps: { id: number; approval: string; fund?: number; schema?: { globalUints?: number; globalBytes?: number } }[];
   call: { app: number; foreignApps?: number[]; fee?: number };
   expected: { 'failed-at'?: number[]; 'exec-trace': unknown };
 }
@@ -39,7 +39,7 @@ describe('avm simulate traces match algod step for step', () => {
       const sender = new Address(new Uint8Array(32).fill(0x42));
       const net = traceDevnet([sender], 2000n);
       for (const a of c.apps) {
-        net.createApp(BigInt(a.id), teal(readFileSync(resolve(here, 'data/trace-programs', a.approval), 'utf8')));
+        net.createApp(BigInt(a.id), teal(readFileSync(resolve(here, 'data/trace-programs', a.approval), 'utf8')), undefined, a.schema);
         if (a.fund) net.fund(Address.forApp(BigInt(a.id)), BigInt(a.fund));
       }
       const txn = makeAppCallTxn({
