@@ -14,7 +14,7 @@ export { InMemoryLedgerView } from './in-memory-ledger.js';
 export type * from './ledger-view.js';
 export type { ApplyData, InnerTxnResult, AvmLimits, TraceOptions, ValueDelta, UnnamedResources } from './context.js';
 export { DEFAULT_LIMITS, avmLimitsFor } from './context.js';
-export type { ProgramTrace, TraceStep, StateChange, SimulateAvmValue } from './trace.js';
+export type { ProgramTrace, TraceStep, StateChange, SimulateAvmValue, SpawnedInner } from './trace.js';
 export { toSimulateSteps } from './trace.js';
 export { compileProgram, programVersion } from './program.js';
 export type { CompiledProgram } from './program.js';
