@@ -1,5 +1,6 @@
 import { encodeAddress } from '../encoding/address.js';
 import type { ConsensusLimits } from '../txn/limits.js';
+import { TRANSACTION_TYPES, type Transaction } from '../txn/types.js';
 import type { InnerDraft } from './context.js';
 import { programVersion } from './program.js';
 
@@ -14,8 +15,8 @@ import { programVersion } from './program.js';
  *
  * Returns the failure message, or undefined when the transaction is well formed.
  */
-export function innerWellFormedError(d: InnerDraft, c: ConsensusLimits): string | undefined {
-  const own = typeRules(d, c);
+export function innerWellFormedError(d: InnerDraft, c: ConsensusLimits, refs: { boxes: number; access: number } = { boxes: 0, access: 0 }): string | undefined {
+  const own = typeRules(d, c, refs);
   if (own) return own;
   for (const [type, set] of Object.entries(typeFieldsSet(d))) {
     if (set && type !== d.type) return `transaction of type ${d.type} has non-zero fields for type ${type}`;
@@ -52,7 +53,81 @@ function typeFieldsSet(d: InnerDraft): Record<string, boolean> {
   };
 }
 
-function typeRules(d: InnerDraft, c: ConsensusLimits): string | undefined {
+const utf8 = (s: string | undefined): Uint8Array | undefined => (s === undefined ? undefined : new TextEncoder().encode(s));
+
+/** Every field of a transaction in the flat form the rules read (the shape of an inner transaction under construction). */
+function flatten(t: Transaction): InnerDraft {
+  const pay = t.payment;
+  const kr = t.keyreg;
+  const acfg = t.assetConfig;
+  const p = acfg?.params;
+  const ax = t.assetTransfer;
+  const fz = t.assetFreeze;
+  const ap = t.appCall;
+  return {
+    ...(TRANSACTION_TYPES.includes(t.type) ? { type: t.type } : {}),
+    sender: t.sender.publicKey,
+    fee: t.fee,
+    firstValid: t.firstValid,
+    lastValid: t.lastValid,
+    ...(t.note ? { note: t.note } : {}),
+    ...(t.rekeyTo ? { rekeyTo: t.rekeyTo.publicKey } : {}),
+    ...(pay ? { receiver: pay.receiver.publicKey, ...(pay.closeRemainderTo ? { closeRemainderTo: pay.closeRemainderTo.publicKey } : {}) } : {}),
+    amount: pay?.amount ?? 0n,
+    ...(kr?.voteKey ? { votePK: kr.voteKey } : {}),
+    ...(kr?.selectionKey ? { selectionPK: kr.selectionKey } : {}),
+    ...(kr?.stateProofKey ? { stateProofPK: kr.stateProofKey } : {}),
+    voteFirst: kr?.voteFirst ?? 0n,
+    voteLast: kr?.voteLast ?? 0n,
+    voteKeyDilution: kr?.voteKeyDilution ?? 0n,
+    nonparticipation: kr?.nonParticipation ?? false,
+    xferAsset: ax?.assetId ?? 0n,
+    assetAmount: ax?.amount ?? 0n,
+    ...(ax?.assetSender ? { assetSender: ax.assetSender.publicKey } : {}),
+    ...(ax ? { assetReceiver: ax.receiver.publicKey } : {}),
+    ...(ax?.closeTo ? { assetCloseTo: ax.closeTo.publicKey } : {}),
+    configAsset: acfg?.assetId ?? 0n,
+    total: p?.total ?? 0n,
+    decimals: BigInt(p?.decimals ?? 0),
+    defaultFrozen: p?.defaultFrozen ?? false,
+    ...(p?.unitName !== undefined ? { unitName: utf8(p.unitName)! } : {}),
+    ...(p?.assetName !== undefined ? { assetName: utf8(p.assetName)! } : {}),
+    ...(p?.url !== undefined ? { url: utf8(p.url)! } : {}),
+    ...(p?.metadataHash ? { metadataHash: p.metadataHash } : {}),
+    ...(p?.manager ? { manager: p.manager.publicKey } : {}),
+    ...(p?.reserve ? { reserve: p.reserve.publicKey } : {}),
+    ...(p?.freeze ? { freeze: p.freeze.publicKey } : {}),
+    ...(p?.clawback ? { clawback: p.clawback.publicKey } : {}),
+    freezeAsset: fz?.assetId ?? 0n,
+    ...(fz ? { freezeAccount: fz.account.publicKey } : {}),
+    frozen: fz?.frozen ?? false,
+    appId: ap?.appId ?? 0n,
+    onComplete: ap?.onComplete ?? 0,
+    rejectVersion: ap?.rejectVersion ?? 0n,
+    args: ap?.args ?? [],
+    accounts: ap?.accounts.map((a) => a.publicKey) ?? [],
+    ...(ap?.approvalProgram ? { approval: ap.approvalProgram } : {}),
+    ...(ap?.clearProgram ? { clear: ap.clearProgram } : {}),
+    assets: ap?.foreignAssets ?? [],
+    apps: ap?.foreignApps ?? [],
+    globalNumUint: ap?.globalSchema?.numUints ?? 0,
+    globalNumByteSlice: ap?.globalSchema?.numByteSlices ?? 0,
+    localNumUint: ap?.localSchema?.numUints ?? 0,
+    localNumByteSlice: ap?.localSchema?.numByteSlices ?? 0,
+    extraPages: ap?.extraPages ?? 0,
+  };
+}
+
+/**
+ * The node's well-formedness check of a top-level transaction (its messages), for the ledger.
+ * State-proof and heartbeat transactions are the network's own and are not checked here.
+ */
+export function transactionWellFormedError(t: Transaction, c: ConsensusLimits): string | undefined {
+  const ap = t.appCall;
+  return innerWellFormedError(flatten(t), c, { boxes: ap?.boxes.length ?? 0, access: ap?.access.length ?? 0 });
+}
+
+function typeRules(d: InnerDraft, c: ConsensusLimits, refs: { boxes: number; access: number }): string | undefined {
   switch (d.type) {
     case 'pay':
       if (d.closeRemainderTo && !isZero(d.closeRemainderTo) && text(d.closeRemainderTo) === text(d.sender)) {
@@ -80,7 +155,7 @@ function typeRules(d: InnerDraft, c: ConsensusLimits): string | undefined {
       if (isZero(d.freezeAccount)) return 'freeze account cannot be empty';
       return undefined;
     case 'appl':
-      return appCallRules(d, c);
+      return appCallRules(d, c, refs);
     default:
       return `unknown tx type ${d.type ?? ''}`;
   }
@@ -119,7 +194,7 @@ function versionOf(p: Uint8Array | undefined, label: string): number | string {
   }
 }
 
-function appCallRules(d: InnerDraft, c: ConsensusLimits): string | undefined {
+function appCallRules(d: InnerDraft, c: ConsensusLimits, refs: { boxes: number; access: number }): string | undefined {
   if (d.onComplete < 0 || d.onComplete > 5) return `invalid application OnCompletion (${d.onComplete})`;
   if (d.rejectVersion > 0n && d.appId === 0n) return 'tx.RejectVersion cannot be set during creation';
   const approvalLen = d.approval?.length ?? 0;
@@ -156,11 +231,20 @@ function appCallRules(d: InnerDraft, c: ConsensusLimits): string | undefined {
     argSum += d.args[i]!.length;
   }
   if (argSum > c.maxAbsoluteAppTotalArgLen) return `tx.ApplicationArgs total length is too long. ${argSum} > ${c.maxAbsoluteAppTotalArgLen}`;
-  if (d.accounts.length > c.maxAppTxnAccounts) return `tx.Accounts too long, max number of accounts is ${c.maxAppTxnAccounts}`;
-  if (d.apps.length > c.maxAppTxnForeignApps) return `tx.ForeignApps too long, max number of foreign apps is ${c.maxAppTxnForeignApps}`;
-  if (d.assets.length > c.maxAppTxnForeignAssets) return `tx.ForeignAssets too long, max number of foreign assets is ${c.maxAppTxnForeignAssets}`;
-  if (d.accounts.length + d.apps.length + d.assets.length > c.maxAppTotalTxnReferences) {
-    return `tx references exceed MaxAppTotalTxnReferences = ${c.maxAppTotalTxnReferences}`;
+  if (refs.access > 0) {
+    if (refs.access > c.maxAppAccess) return `tx.Access too long, max number of references is ${c.maxAppAccess}`;
+    if (d.accounts.length > 0) return "tx.Accounts can't be used when tx.Access is used";
+    if (d.apps.length > 0) return "tx.ForeignApps can't be used when tx.Access is used";
+    if (d.assets.length > 0) return "tx.ForeignAssets can't be used when tx.Access is used";
+    if (refs.boxes > 0) return "tx.Boxes can't be used when tx.Access is used";
+  } else {
+    if (d.accounts.length > c.maxAppTxnAccounts) return `tx.Accounts too long, max number of accounts is ${c.maxAppTxnAccounts}`;
+    if (d.apps.length > c.maxAppTxnForeignApps) return `tx.ForeignApps too long, max number of foreign apps is ${c.maxAppTxnForeignApps}`;
+    if (d.assets.length > c.maxAppTxnForeignAssets) return `tx.ForeignAssets too long, max number of foreign assets is ${c.maxAppTxnForeignAssets}`;
+    if (refs.boxes > c.maxAppBoxReferences) return `tx.Boxes too long, max number of box references is ${c.maxAppBoxReferences}`;
+    if (d.accounts.length + d.apps.length + d.assets.length + refs.boxes > c.maxAppTotalTxnReferences) {
+      return `tx references exceed MaxAppTotalTxnReferences = ${c.maxAppTotalTxnReferences}`;
+    }
   }
   const local = d.localNumUint + d.localNumByteSlice;
   if (local > c.maxLocalSchemaEntries) return `tx.LocalStateSchema is too large. ${local} > ${c.maxLocalSchemaEntries}`;

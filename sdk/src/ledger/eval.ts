@@ -26,6 +26,7 @@ import type { ConsensusParams } from './params.js';
 import { isEmptyAccount, type LedgerState } from './state.js';
 import { StateView, type HeaderSource } from './view.js';
 import type { RoundOverlay } from './window.js';
+import { transactionWellFormedError } from '../avm/well-formed.js';
 
 /** Everything one round's evaluation needs besides the state itself. */
 export interface EvalEnv {
@@ -152,8 +153,9 @@ function sumInnerFees(ad: TxnApplyData): bigint {
 function checkWellFormed(env: EvalEnv, txn: Transaction): void {
   const p = env.params;
   if (txn.type === 'stpf' || txn.type === 'hb') fail('malformed', `transaction type ${txn.type} is produced by the network and cannot be submitted here`);
-  if (txn.lastValid < txn.firstValid) fail('malformed', `transaction invalid range (${txn.firstValid}--${txn.lastValid})`);
-  if (txn.lastValid - txn.firstValid > p.maxTxnLife) fail('malformed', `transaction window size excessive (${txn.firstValid}--${txn.lastValid})`);
+  // The node's own well-formedness rules and messages first; our validator's stricter shape checks after.
+  const malformed = transactionWellFormedError(txn, p.txn);
+  if (malformed !== undefined) fail('malformed', malformed);
   try {
     validateTransaction(txn, { limits: p.txn });
   } catch (e) {

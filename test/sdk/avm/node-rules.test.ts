@@ -14,6 +14,7 @@ import type { Transaction } from '../../../sdk/src/txn/types.js';
 import { APP_ID, OTHER, SENDER, appCall, runApp, runSig } from './helpers/fixtures.js';
 import { asm } from './helpers/asm.js';
 import { NODE_RULES } from './helpers/node-rules.js';
+import { traceDevnet } from './helpers/simulate-devnet.js';
 
 
 const V41: AvmOptions = { consensus: CONSENSUS_V41 };
@@ -116,6 +117,16 @@ describe('avm node rules', () => {
       const big = 'byte 0x09810143\nitxn_field ApprovalProgramPages\nint 2045\nbzero\nitxn_field ApprovalProgramPages\nbyte 0x098101\nitxn_field ClearStateProgram';
       perVersion('2049-byte approval, no extra page', (o) => run(create(big), { options: o }), err('approval program too long. (2049 > 2048)'));
       perVersion('… with one extra page', (o) => run(create(`${big}\nint 1\nitxn_field ExtraProgramPages`), { options: o }), ok);
+    });
+    it('top-level transactions get the same checks and messages from the ledger (simulate and submit)', () => {
+      const sender = new Address(new Uint8Array(32).fill(0x42));
+      const net = traceDevnet([sender]);
+      const header = { sender, fee: 1000n, firstValid: 1n, lastValid: 100n };
+      const failure = (t: Transaction): string => String((net.simulate([t]) as Record<string, any>)['txn-groups'][0]['failure-message']);
+      assert.match(failure({ ...header, type: 'axfer', assetTransfer: { assetId: 0n, amount: 5n, receiver: sender } }), /asset ID cannot be zero$/);
+      assert.match(failure({ ...header, type: 'afrz', assetFreeze: { assetId: 7000n, account: new Address(new Uint8Array(32)), frozen: true } }), /freeze account cannot be empty$/);
+      assert.match(failure(appCall({ localSchema: { numUints: 1, numByteSlices: 0 } }, header)), /inappropriate non-zero tx.LocalStateSchema \(\{NumUint:1 NumByteSlice:0\}\)$/);
+      assert.match(failure({ ...header, type: 'pay', payment: { receiver: sender, amount: 1n, closeRemainderTo: sender } }), new RegExp(`transaction cannot close account to its sender ${sender}$`));
     });
     it('key registrations must be coherent', () => {
       perVersion('vote key alone', (o) => run(inner('keyreg', 'int 32\nbzero\nint 0\nint 1\nsetbyte\nitxn_field VotePK'), { options: o }), err('the following transaction fields need to be clear/set together : votekey, selkey, votekd'));
