@@ -95,6 +95,8 @@ export interface TxnEvalResult {
   approvalTrace?: ProgramTrace;
   clearTrace?: ProgramTrace;
   clearRollbackError?: string;
+  /** The ClearState program failed or rejected, so its own changes were rolled back (the account is still cleared). */
+  clearRolledBack?: boolean;
   lsigTrace?: ProgramTrace;
   approvalProgram?: Uint8Array;
   clearProgram?: Uint8Array;
@@ -433,6 +435,7 @@ function runApp(env: EvalEnv, cx: ApplyContext, view: StateView, ev: AvmGroupEva
       avmAd.globalDelta.clear();
       avmAd.localDeltas.clear();
       avmAd.logs.length = 0;
+      res.clearRolledBack = true;
       if (r.error) res.clearRollbackError = r.error.reason;
     } else {
       checkSchemas(cx, appId);

@@ -101,10 +101,9 @@ function execTrace(r: TxnEvalResult, ledger: Ledger): ResponseObject | undefined
   if (r.clearTrace) {
     o['clear-state-program-trace'] = r.clearTrace.steps.map(unitOf);
     o['clear-state-program-hash'] = hashOf(r.clearProgram);
-    if (r.clearRollbackError !== undefined) {
-      o['clear-state-rollback'] = true;
-      o['clear-state-rollback-error'] = r.clearRollbackError;
-    }
+    // algod reports the rollback for a rejecting program too, with an error only when it failed.
+    if (r.clearRolledBack || r.clearRollbackError !== undefined) o['clear-state-rollback'] = true;
+    if (r.clearRollbackError !== undefined) o['clear-state-rollback-error'] = r.clearRollbackError;
   }
   if (main) {
     const inner = innerTraces(r.ad, main, ledger);

@@ -24,6 +24,8 @@ interface ReplayCase {
   apps: { id: number; approval: string; clear?: string; schema?: { globalUints?: number; globalBytes?: number; localUints?: number; localBytes?: number } }[];
   fundApps?: Record<string, number>;
   optInSenders?: number;
+  fundAccounts?: Record<string, number>;
+  globals?: Record<string, Record<string, number>>;
 }
 const manifest = JSON.parse(readFileSync(resolve(here, 'data/avm-debugger-replay.json'), 'utf8')) as { cases: ReplayCase[] };
 
@@ -39,13 +41,18 @@ describe('avm traces replayed against recorded algod simulate responses', () => 
       }
       const recorded = parseJson<O>(readFileSync(file, 'utf8'), { bigint: 'always' });
       const results = recorded['txn-groups'][0]['txn-results'] as O[];
-      const txns = results.map((r) => signedTransactionFromNodeJson(r['txn-result'].txn).txn);
+      const signed = results.map((r) => signedTransactionFromNodeJson(r['txn-result'].txn));
+      const txns = signed.map((s) => s.txn);
       const senders = [...new Map(txns.map((t) => [t.sender.toString(), t.sender])).values()];
-      const net = traceDevnet(senders, BigInt(Math.min(...c.apps.map((a) => a.id))) - 1n);
+      const net = traceDevnet(senders, c.apps.length ? BigInt(Math.min(...c.apps.map((a) => a.id))) - 1n : 1000n);
       for (const a of c.apps) {
         const approval = teal(readFileSync(resolve(FIXTURES, a.approval), 'utf8'));
         const clear = a.clear ? teal(readFileSync(resolve(FIXTURES, a.clear), 'utf8')) : undefined;
         net.createApp(BigInt(a.id), approval, clear, a.schema);
+      }
+      for (const [id, kv] of Object.entries(c.globals ?? {})) {
+        for (const [k, v] of Object.entries(kv)) net.ledger.state.setGlobal(BigInt(id), new TextEncoder().encode(k), BigInt(v));
+        net.ledger.state.commit();
       }
       if (c.optInSenders !== undefined) {
         // The recording's senders had opted in earlier; we hold no keys for them, so the state is set directly.
@@ -53,7 +60,8 @@ describe('avm traces replayed against recorded algod simulate responses', () => 
         net.ledger.state.commit();
       }
       for (const [id, amount] of Object.entries(c.fundApps ?? {})) net.fund(Address.forApp(BigInt(id)), BigInt(amount));
-      const ours = net.simulate(txns, { 'exec-trace-config': recorded['exec-trace-config'] }) as O;
+      for (const [addr, amount] of Object.entries(c.fundAccounts ?? {})) net.fund(Address.fromString(addr), BigInt(amount));
+      const ours = net.simulate(signed.map((s) => ({ txn: s.txn, ...(s.lsig ? { lsig: s.lsig } : {}) })), { 'exec-trace-config': recorded['exec-trace-config'] }) as O;
       const ourResults = ours['txn-groups'][0]['txn-results'] as O[];
       results.forEach((r, i) => {
         const want = r['exec-trace'] ? normalizeTrace(asNodeJson(r['exec-trace'])) : undefined;

@@ -9,7 +9,7 @@ import { assemble } from '../../../../sdk/src/teal/index.js';
 import { makeAppCallTxn, makePaymentTxn } from '../../../../sdk/src/txn/builders.js';
 import { assignGroupId } from '../../../../sdk/src/txn/group.js';
 import { signTransaction } from '../../../../sdk/src/txn/sign.js';
-import type { Transaction } from '../../../../sdk/src/txn/types.js';
+import type { LogicSig, Transaction } from '../../../../sdk/src/txn/types.js';
 
 export const ALGO = 1_000_000n;
 
@@ -27,8 +27,12 @@ export interface TraceDevnet {
   createApp(id: bigint, approval: Uint8Array, clear?: Uint8Array, opts?: { globalUints?: number; globalBytes?: number; localUints?: number; localBytes?: number }): void;
   /** Sends `amount` microAlgos from the creator. */
   fund(to: Address, amount: bigint): void;
-  /** Simulates `txns` (empty signatures, group id assigned, validity moved to the current round). */
-  simulate(txns: Transaction[], extra?: Partial<SimulateRequest>): Record<string, unknown>;
+  /**
+   * Simulates `txns` (validity moved to the current round, group id assigned): plain ones with
+   * empty signatures, those given with a logic signature keep it (a delegation signs the program,
+   * not the transaction, so it stays valid).
+   */
+  simulate(txns: (Transaction | { txn: Transaction; lsig?: LogicSig })[], extra?: Partial<SimulateRequest>): Record<string, unknown>;
 }
 
 /** `accounts` are funded at genesis with 100 Algos each (recorded senders, for instance). */
@@ -69,11 +73,12 @@ export function traceDevnet(accounts: Address[] = [], initialTxnCounter = 1000n)
       );
       if (!ledger.app(id)) throw new Error(`app ${id} was not created at the expected id`);
     },
-    simulate(txns, extra = {}) {
-      const moved = txns.map((x) => ({ ...x, firstValid: ledger.latestRound, lastValid: ledger.latestRound + 1000n, genesisHash: ledger.genesisHash, genesisId: ledger.genesisId, group: undefined }));
+    simulate(entries, extra = {}) {
+      const parts = entries.map((e) => ('txn' in e && 'sender' in (e as { txn: Transaction }).txn ? (e as { txn: Transaction; lsig?: LogicSig }) : { txn: e as Transaction }));
+      const moved = parts.map(({ txn: x }) => ({ ...x, firstValid: ledger.latestRound, lastValid: ledger.latestRound + 1000n, genesisHash: ledger.genesisHash, genesisId: ledger.genesisId, group: undefined }));
       const grouped = moved.length > 1 ? assignGroupId(moved) : moved;
       const res = simulate(ledger, {
-        'txn-groups': [{ txns: grouped.map((x) => ({ txn: x })) }],
+        'txn-groups': [{ txns: grouped.map((x, i) => ({ txn: x, ...(parts[i]!.lsig ? { lsig: parts[i]!.lsig } : {}) })) }],
         'allow-empty-signatures': true,
         'exec-trace-config': { enable: true, 'stack-change': true, 'scratch-change': true, 'state-change': true },
         ...extra,
