@@ -15,8 +15,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 interface TraceCase {
   name: string;
-  apps: { id: number; approval: string; fund?: number; schema?: { globalUints?: number; globalBytes?: number } }[];
-  call: { app: number; foreignApps?: number[]; fee?: number };
+  apps: { id: number; approval: string; clear?: string; fund?: number; schema?: { globalUints?: number; globalBytes?: number } }[];
+  call: { app: number; foreignApps?: number[]; fee?: number; onComplete?: number; optedIn?: boolean };
   expected: { 'failed-at'?: number[]; 'exec-trace': unknown };
 }
 const data = JSON.parse(readFileSync(resolve(here, 'data/trace-conformance.json'), 'utf8')) as { cases: TraceCase[] };
@@ -39,12 +39,18 @@ describe('avm simulate traces match algod step for step', () => {
       const sender = new Address(new Uint8Array(32).fill(0x42));
       const net = traceDevnet([sender], 2000n);
       for (const a of c.apps) {
-        net.createApp(BigInt(a.id), teal(readFileSync(resolve(here, 'data/trace-programs', a.approval), 'utf8')), undefined, a.schema);
+        const program = (f: string) => teal(readFileSync(resolve(here, 'data/trace-programs', f), 'utf8'));
+        net.createApp(BigInt(a.id), program(a.approval), a.clear ? program(a.clear) : undefined, a.schema);
         if (a.fund) net.fund(Address.forApp(BigInt(a.id)), BigInt(a.fund));
+      }
+      if (c.call.optedIn) {
+        net.ledger.state.optIn(sender.publicKey, BigInt(c.call.app));
+        net.ledger.state.commit();
       }
       const txn = makeAppCallTxn({
         sender,
         appId: BigInt(c.call.app),
+        onComplete: c.call.onComplete ?? 0,
         foreignApps: (c.call.foreignApps ?? []).map(BigInt),
         suggestedParams: { fee: BigInt(c.call.fee ?? 1000), flatFee: true, firstValid: 1n, lastValid: 100n, genesisHash: net.ledger.genesisHash },
       });
