@@ -83,7 +83,7 @@ function writeReport(): void {
     '- Simulate\'s unnamed-resource policy takes its sharing mode from the program that started most recently, as the reference tracer does; the maximum I/O budget is recomputed where it is consulted (each box access) instead of after every opcode.',
     '- `ec_map_to` on BN254 follows gnark-crypto (Z = 1 SvdW on G1 and G2, its G2 cofactor clearing); vectors published for the older Z = i G2 map do not apply.',
     '- Minimum-balance checks after each top-level transaction belong to the ledger, not the interpreter; inner transactions get the node\'s well-formedness checks (program sizes and schemas included) at `itxn_submit`.',
-    '- Simulate traces: a failing state-writing opcode does not list the state change it was about to make (algod lists the key without a new value); failing-group `txn-results` do not yet carry the failed inner transactions under `inner-txns` as algod does (the exec-trace does).',
+    '- Simulate traces are checked step for step against algod recordings of the AVM Debugger sample workspace when they are present (see the node rules below); recordings that depend on a public network\'s state (its slot-machine and Puya samples) are not replayed.',
     '',
   );
   lines.push(

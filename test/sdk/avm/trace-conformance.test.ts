@@ -17,7 +17,7 @@ interface TraceCase {
   name: string;
   apps: { id: number; approval: string; clear?: string; fund?: number; schema?: { globalUints?: number; globalBytes?: number } }[];
   call: { app: number; foreignApps?: number[]; fee?: number; onComplete?: number; optedIn?: boolean };
-  expected: { 'failed-at'?: number[]; 'exec-trace': unknown };
+  expected: { 'failed-at'?: number[]; 'exec-trace': unknown; 'inner-txns'?: string[] };
 }
 const data = JSON.parse(readFileSync(resolve(here, 'data/trace-conformance.json'), 'utf8')) as { cases: TraceCase[] };
 
@@ -61,6 +61,10 @@ describe('avm simulate traces match algod step for step', () => {
       assert.deepEqual(walk(got), walk(want), 'the steps (pcs, nesting) differ');
       assert.deepEqual(got, want);
       assert.deepEqual(group['failed-at'], c.expected['failed-at'] === undefined ? undefined : asNodeJson(c.expected['failed-at']));
+      if (c.expected['inner-txns']) {
+        const listed = ((group['txn-results'][0]['txn-result']['inner-txns'] ?? []) as O[]).map((i) => i.txn.txn.type);
+        assert.deepEqual(listed, c.expected['inner-txns'], 'inner-txns of the failed transaction');
+      }
     });
   }
 });

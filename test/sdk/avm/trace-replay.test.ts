@@ -68,6 +68,10 @@ describe('avm traces replayed against recorded algod simulate responses', () => 
         const got = ourResults[i]!['exec-trace'] ? normalizeTrace(ourResults[i]!['exec-trace']) : undefined;
         assert.deepEqual(got, want, `exec-trace of transaction ${i}`);
       });
+      // The inner transactions each result lists (a failed group's included), by type and sender.
+      const recordedInners = (r: O): unknown[] => ((r['inner-txns'] ?? []) as O[]).map((i) => ({ type: i.txn.txn.type, sender: i.txn.txn.snd, inner: recordedInners(i) }));
+      const ourInners = (r: O): unknown[] => ((r['inner-txns'] ?? []) as O[]).map((i) => ({ type: i.txn.txn.type, sender: String(i.txn.txn.sender), inner: ourInners(i) }));
+      results.forEach((r, i) => assert.deepEqual(ourInners(ourResults[i]!['txn-result']), recordedInners(r['txn-result']), `inner-txns of transaction ${i}`));
       assert.deepEqual(ours['txn-groups'][0]['failed-at'], recorded['txn-groups'][0]['failed-at']);
     });
   }

@@ -459,55 +459,63 @@ defineOp('itxn_submit', (cx) => {
 
   const ads: ApplyData[] = txns.map(() => emptyApplyData());
   const results: InnerTxnResult[] = [];
-  for (let i = 0; i < txns.length; i++) {
-    const t = txns[i]!;
-    const spawned = cx.trace?.spawn(base + i, t);
-    const auth = authorizer(cx, t.sender.publicKey);
-    const me = appAddress(cx.appId);
-    if (!bytesEq(auth, me)) fault(`app ${cx.appId} (addr ${addrText(me)}) unauthorized ${addrText(auth)}`);
-    const path = [...cx.path, base + i];
-    let effects;
-    try {
-      effects = cx.ledger.applyInner(t, {});
-    } catch (e) {
-      throw new InnerFailure(`inner tx ${i} failed: ${(e as Error).message}`, path, undefined);
-    }
-    const ad = ads[i]!;
-    if (effects.createdAssetId !== undefined) {
-      ad.createdAssetId = effects.createdAssetId;
-      g.available.createdAssets.add(effects.createdAssetId);
-    }
-    if (effects.createdAppId !== undefined) {
-      ad.createdAppId = effects.createdAppId;
-      g.available.createdApps.add(effects.createdAppId);
-    }
-    if (effects.closingAmount !== undefined) ad.closingAmount = effects.closingAmount;
-    if (t.type === 'appl') {
-      const appId = t.appCall!.appId === 0n ? ad.createdAppId ?? 0n : t.appCall!.appId;
-      const clear = t.appCall!.onComplete === 3;
-      const compiled = compileProgram(programOf(cx, t), 'app', g.maxVersion);
-      const inner = new EvalContext(compiled, g, i, txns, ads, appId, path, cx, clear, undefined);
-      inner.txids = ids;
-      if (cx.trace) inner.trace = new TraceRecorder(g.traceOptions);
-      if (spawned && inner.trace) cx.trace!.innerProgram(spawned, inner.trace.result(), compiled.bytes);
-      g.unnamedPolicy?.beginProgram(inner.version, callerVersions(cx));
-      const token = clear ? cx.ledger.checkpoint?.() : undefined;
-      let approved = false;
+  try {
+    for (let i = 0; i < txns.length; i++) {
+      const t = txns[i]!;
+      const spawned = cx.trace?.spawn(base + i, t);
+      const auth = authorizer(cx, t.sender.publicKey);
+      const me = appAddress(cx.appId);
+      if (!bytesEq(auth, me)) fault(`app ${cx.appId} (addr ${addrText(me)}) unauthorized ${addrText(auth)}`);
+      const path = [...cx.path, base + i];
+      let effects;
       try {
-        approved = runProgram(inner);
+        effects = cx.ledger.applyInner(t, {});
       } catch (e) {
-        if (!clear) {
-          const le = e instanceof LogicError ? e : undefined;
-          throw new InnerFailure(`inner tx ${i} failed: ${(e as Error).message}`, le?.groupPath ?? path, le);
-        }
-        if (token !== undefined) cx.ledger.rollback?.(token);
+        throw new InnerFailure(`inner tx ${i} failed: ${(e as Error).message}`, path, undefined);
       }
-      foldFamilyTouch(cx, inner);
-      ad.scratch = inner.scratch;
-      if (!approved && !clear) throw new InnerFailure(`inner tx ${i} failed: transaction rejected by ApprovalProgram`, path, undefined);
-      cx.ledger.finishAppCall?.(t, appId);
+      const ad = ads[i]!;
+      if (effects.createdAssetId !== undefined) {
+        ad.createdAssetId = effects.createdAssetId;
+        g.available.createdAssets.add(effects.createdAssetId);
+      }
+      if (effects.createdAppId !== undefined) {
+        ad.createdAppId = effects.createdAppId;
+        g.available.createdApps.add(effects.createdAppId);
+      }
+      if (effects.closingAmount !== undefined) ad.closingAmount = effects.closingAmount;
+      if (t.type === 'appl') {
+        const appId = t.appCall!.appId === 0n ? ad.createdAppId ?? 0n : t.appCall!.appId;
+        const clear = t.appCall!.onComplete === 3;
+        const compiled = compileProgram(programOf(cx, t), 'app', g.maxVersion);
+        const inner = new EvalContext(compiled, g, i, txns, ads, appId, path, cx, clear, undefined);
+        inner.txids = ids;
+        if (cx.trace) inner.trace = new TraceRecorder(g.traceOptions);
+        if (spawned && inner.trace) cx.trace!.innerProgram(spawned, inner.trace.result(), compiled.bytes);
+        g.unnamedPolicy?.beginProgram(inner.version, callerVersions(cx));
+        const token = clear ? cx.ledger.checkpoint?.() : undefined;
+        let approved = false;
+        try {
+          approved = runProgram(inner);
+        } catch (e) {
+          if (!clear) {
+            const le = e instanceof LogicError ? e : undefined;
+            throw new InnerFailure(`inner tx ${i} failed: ${(e as Error).message}`, le?.groupPath ?? path, le);
+          }
+          if (token !== undefined) cx.ledger.rollback?.(token);
+        }
+        foldFamilyTouch(cx, inner);
+        ad.scratch = inner.scratch;
+        if (!approved && !clear) throw new InnerFailure(`inner tx ${i} failed: transaction rejected by ApprovalProgram`, path, undefined);
+        cx.ledger.finishAppCall?.(t, appId);
+      }
+      results.push({ txn: t, txid: ids[i]!, ad });
     }
-    results.push({ txn: t, txid: ids[i]!, ad });
+  } catch (e) {
+    // As the node reports a failed group: the failing inner group is listed under the caller's
+    // inner transactions, every member with what it had done when the group stopped.
+    for (let j = results.length; j < txns.length; j++) results.push({ txn: txns[j]!, txid: ids[j]!, ad: ads[j]! });
+    cx.ad.innerTxns.push(...results);
+    throw e;
   }
   cx.ad.innerTxns.push(...results);
   cx.lastInnerGroup = results;
