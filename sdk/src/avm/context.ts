@@ -165,40 +165,53 @@ export interface AvmLimits {
   maxTxnNoteBytes: number;
   assetCreateMinBalance: bigint;
   assetOptInMinBalance: bigint;
-  /** Transaction-layer limits: the per-byte fee rules that price inner transactions and the box-reference limit simulate plans with. V42 by default. */
+  /**
+   * The consensus parameters these limits were derived from (`avmLimitsFor`): per-byte fee rules,
+   * asset and schema limits of inner transactions, the low-resource rule, the protocol's AVM
+   * version. V42 by default.
+   */
   txnLimits: ConsensusLimits;
 }
 
-/** The evaluator's limits under the current consensus parameters (public name `DEFAULT_AVM_LIMITS`). */
-export const DEFAULT_LIMITS: AvmLimits = {
-  maxAppProgramCost: 700,
-  logicSigMaxCost: 20000,
-  maxLogCalls: 32,
-  maxLogSize: 1024,
-  maxInnerTransactions: 16,
-  maxTxGroupSize: 16,
-  maxAppCallDepth: 8,
-  minTxnFee: 1000n,
-  minBalance: 100000n,
-  maxTxnLife: 1000n,
-  bytesPerBoxReference: 2048,
-  maxBoxSize: 32768,
-  maxAppKeyLen: 64,
-  maxAppBytesValueLen: 128,
-  maxAppSumKeyValueLens: 128,
-  maxAppArgs: 16,
-  maxAppTotalArgLen: 2048,
-  maxAppTxnForeignAccounts: 8,
-  maxAppTxnForeignAssets: 8,
-  maxAppTxnForeignApps: 8,
-  maxAppTotalTxnReferences: 8,
-  maxAppProgramLen: 2048,
-  maxExtraAppProgramPages: 3,
-  maxTxnNoteBytes: 1024,
-  assetCreateMinBalance: 100000n,
-  assetOptInMinBalance: 100000n,
-  txnLimits: CONSENSUS_V42,
-};
+/**
+ * The interpreter's limits for one protocol, every number read from that protocol's consensus
+ * parameters: the note, argument and program-page ceilings are the absolute ones (V42: 4096 /
+ * 16384 / 7 extra pages), as the node applies them to inner transactions.
+ */
+export function avmLimitsFor(c: ConsensusLimits): AvmLimits {
+  return {
+    maxAppProgramCost: c.maxAppProgramCost,
+    logicSigMaxCost: c.logicSigMaxCost,
+    maxLogCalls: c.maxLogCalls,
+    maxLogSize: c.maxLogSize,
+    maxInnerTransactions: c.maxInnerTransactions,
+    maxTxGroupSize: c.maxTxGroupSize,
+    maxAppCallDepth: c.maxAppCallDepth,
+    minTxnFee: c.minTxnFee,
+    minBalance: c.minBalance,
+    maxTxnLife: BigInt(c.maxTxnLife),
+    bytesPerBoxReference: c.bytesPerBoxReference,
+    maxBoxSize: c.maxBoxSize,
+    maxAppKeyLen: c.maxAppKeyLen,
+    maxAppBytesValueLen: c.maxAppBytesValueLen,
+    maxAppSumKeyValueLens: c.maxAppSumKeyValueLens,
+    maxAppArgs: c.maxAppArgs,
+    maxAppTotalArgLen: c.maxAbsoluteAppTotalArgLen,
+    maxAppTxnForeignAccounts: c.maxAppTxnAccounts,
+    maxAppTxnForeignAssets: c.maxAppTxnForeignAssets,
+    maxAppTxnForeignApps: c.maxAppTxnForeignApps,
+    maxAppTotalTxnReferences: c.maxAppTotalTxnReferences,
+    maxAppProgramLen: c.programPageSize,
+    maxExtraAppProgramPages: c.maxAbsoluteExtraProgramPages,
+    maxTxnNoteBytes: c.maxAbsoluteNoteBytes,
+    assetCreateMinBalance: c.minBalance,
+    assetOptInMinBalance: c.minBalance,
+    txnLimits: c,
+  };
+}
+
+/** The current protocol's (V42) interpreter limits: the same numbers the ledger and devnet use (public name `DEFAULT_AVM_LIMITS`). */
+export const DEFAULT_LIMITS: AvmLimits = Object.freeze(avmLimitsFor(CONSENSUS_V42));
 
 /** A mutable number shared by every program of a group (pooled budgets). */
 export interface Pool {

@@ -1,5 +1,6 @@
 import type { SignedTransaction, Transaction } from '../txn/types.js';
-import { DEFAULT_LIMITS, EvalContext, emptyApplyData } from './context.js';
+import { avmLimitsFor, EvalContext, emptyApplyData } from './context.js';
+import { CONSENSUS_V42, type ConsensusLimits } from '../txn/limits.js';
 import type { ApplyData, AvmLimits, GroupState, TraceOptions } from './context.js';
 import { AvmFault, LogicError } from './errors.js';
 import type { RunMode } from './errors.js';
@@ -15,8 +16,11 @@ import './ops/all.js';
 
 /** Evaluator options: highest program version, limits, extra budget, more logging, unnamed resources, tracing. */
 export interface AvmOptions {
-  /** The protocol's LogicSigVersion (newest program version accepted). Default 13. */
+  /** The protocol's LogicSigVersion (newest program version accepted). Default: the consensus parameters' (13 in V42). */
   maxVersion?: number;
+  /** Consensus parameters every limit derives from (`avmLimitsFor`). Default V42. */
+  consensus?: ConsensusLimits;
+  /** Overrides of single limits on top of `consensus` (tests, experiments). */
   limits?: Partial<AvmLimits>;
   /** Simulate's `extra-opcode-budget`, added once to the group's app budget. */
   extraBudget?: number;
@@ -70,7 +74,7 @@ export class AvmGroupEvaluator {
     const parts = txns.map(toTxn);
     const plain = parts.map((p) => p.txn);
     this.lsigPrograms = parts.map((p) => p.lsig);
-    const limits = { ...DEFAULT_LIMITS, ...options.limits };
+    const limits = { ...avmLimitsFor(options.consensus ?? CONSENSUS_V42), ...options.limits };
     const apps = plain.filter((t) => t.type === 'appl').length;
     const available = emptyAvailability();
     let boxRefs = 0;
@@ -89,7 +93,7 @@ export class AvmGroupEvaluator {
       lsigArgs: parts.map((p) => p.args),
       ledger,
       limits,
-      maxVersion: options.maxVersion ?? MAX_AVM_VERSION,
+      maxVersion: options.maxVersion ?? Math.min(MAX_AVM_VERSION, limits.txnLimits.logicSigVersion),
       minVersion: minVersionFor(plain),
       appPool: { v: apps * limits.maxAppProgramCost + (options.extraBudget ?? 0) },
       lsigPool: { v: plain.length * limits.logicSigMaxCost },
@@ -102,8 +106,8 @@ export class AvmGroupEvaluator {
       dirtyBoxes: new Set(),
       available,
       txids: [],
-      maxLogCalls: options.allowMoreLogging ? 2048 : limits.maxLogCalls,
-      maxLogSize: options.allowMoreLogging ? 65536 : limits.maxLogSize,
+      maxLogCalls: options.allowMoreLogging ? limits.txnLimits.simulateMaxLogCalls : limits.maxLogCalls,
+      maxLogSize: options.allowMoreLogging ? limits.txnLimits.simulateMaxLogSize : limits.maxLogSize,
       allowUnnamedResources: options.allowUnnamedResources ?? false,
       unnamed: policy?.group ?? { accounts: new Map(), assets: new Set(), apps: new Set(), boxes: new Map(), holdings: new Map(), locals: new Map(), extraBoxRefs: 0 },
       unnamedPolicy: policy,
@@ -124,7 +128,7 @@ export class AvmGroupEvaluator {
     if (!prog) throw new RangeError(`transaction ${index} has no logic signature`);
     const args = this.state.lsigArgs[index] ?? [];
     const reject = (reason: string): ProgramResult => ({ approved: false, cost: 0, error: new LogicError({ reason, pc: 0, mode: 'logicsig', groupPath: [index], duringCheck: true }) });
-    if (args.length > 255) return reject('LogicSig has too many arguments');
+    if (args.length > this.state.limits.txnLimits.maxLogicSigArgs) return reject('LogicSig has too many arguments');
     if (args.some((a) => a.length > 4096)) return reject('LogicSig argument too large');
     return this.run(prog, 'logicsig', index, 0n, false, this.state.lsigArgs[index]).result;
   }
@@ -186,7 +190,7 @@ export class AvmGroupEvaluator {
     let total = 0;
     for (const id of st.available.apps) {
       const p = st.ledger.appParams(id);
-      if (p) total += Math.max(0, p.approvalProgram.length + p.clearStateProgram.length - 4 * st.limits.maxAppProgramLen);
+      if (p) total += Math.max(0, p.approvalProgram.length + p.clearStateProgram.length - (1 + st.limits.txnLimits.maxExtraAppProgramPages) * st.limits.maxAppProgramLen);
     }
     for (const key of st.available.boxes) {
       const slash = key.indexOf('/');
@@ -223,6 +227,8 @@ export class AvmGroupEvaluator {
           });
     let cx: EvalContext;
     try {
+      // A protocol without programs (LogicSigVersion 0) refuses every program, apps included.
+      if (st.maxVersion === 0) throw new AvmFault('LogicSig not supported');
       const { version } = programVersion(program);
       if (version > MAX_AVM_VERSION) throw new AvmFault(`program version ${version} greater than max supported version ${MAX_AVM_VERSION}`);
       if (version > st.maxVersion) throw new AvmFault(`program version ${version} greater than protocol supported version ${st.maxVersion}`);

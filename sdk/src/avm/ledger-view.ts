@@ -126,7 +126,11 @@ export interface LedgerView {
   putBox(appId: bigint, name: Uint8Array, value: Uint8Array): void;
   delBox(appId: bigint, name: Uint8Array): boolean;
   blockHeader(round: bigint): BlockHeaderRecord | undefined;
-  /** Range of rounds `block` may read: [first, last]. */
+  /**
+   * Rounds whose headers the view holds: [first, last]. Informational only — the interpreter
+   * takes the window `block` and `txn FirstValidTime` may read from the running transaction's
+   * validity range, as the node does (see `availableRounds` in ops/txn.ts).
+   */
   blockRange?(): { first: bigint; last: bigint };
   voter?(addr: Uint8Array, round: bigint): VoterRecord | undefined;
   onlineStake?(): bigint;

@@ -151,6 +151,7 @@ function decodeInstruction(b: Uint8Array, pc: number, version: number, mode: Run
     field: undefined,
     data: undefined,
   };
+  let fieldRaw: number | undefined;
   for (const imm of op!.immediates) {
     switch (imm.encoding) {
       case 'uint8':
@@ -252,7 +253,10 @@ function decodeInstruction(b: Uint8Array, pc: number, version: number, mode: Run
         break;
       }
     }
-    if (imm.fieldGroup) ins.field = fieldByValue(op!, ins.imm[ins.imm.length - 1]!);
+    if (imm.fieldGroup) {
+      fieldRaw = ins.imm[ins.imm.length - 1]!;
+      ins.field = fieldByValue(op!, fieldRaw);
+    }
   }
   ins.next = pos;
   const fixed = op!.cost;
@@ -264,12 +268,11 @@ function decodeInstruction(b: Uint8Array, pc: number, version: number, mode: Run
   const impl = implementationFor(name);
   ins.fn = impl.exec;
   if (op!.spec.fieldGroup && (!ins.field || ins.field.version > version)) {
-    const raw = ins.imm[ins.imm.length - 1]!;
-    // The node names the field when it knows it (e.g. a txn field not settable by itxn_field).
-    const known = ins.field ?? (name === 'itxn_field' ? fieldByValue(opByName('txn', MAX_AVM_VERSION)!, raw) : undefined);
-    const label = known ? known.name : String(raw);
+    // The field immediate (not a later index immediate) names the problem; the node reports it
+    // when the instruction runs, not when the program is checked.
+    const message = invalidFieldMessage(name, fieldRaw ?? 0, ins.field, version);
     ins.fn = () => {
-      throw new AvmFault(name === 'itxn_field' ? `invalid itxn_field ${label}` : `invalid ${fieldOpLabel(name)} field ${label}`);
+      throw new AvmFault(message);
     };
   } else if (impl.prepare) {
     impl.prepare(ins, version);
@@ -277,10 +280,35 @@ function decodeInstruction(b: Uint8Array, pc: number, version: number, mode: Run
   return ins;
 }
 
-function fieldOpLabel(name: string): string {
-  if (name.startsWith('itxn_field')) return 'itxn_field';
-  if (/^(g?i?txn|gtxns)/.test(name)) return 'txn';
-  return name;
+const TXN_FAMILY = /^(g?i?txn|gtxns)/;
+/** Ops of the txn family that read an array field (the rest read scalars). */
+const TXN_ARRAY_OPS = new Set(['txna', 'gtxna', 'gtxnsa', 'txnas', 'gtxnas', 'gtxnsas', 'itxna', 'gitxna', 'itxnas', 'gitxnas']);
+/** The node prints unknown fields of these groups by their Go enum name, e.g. `TxnField(99)`. */
+/** Ops whose invalid-field message prints the raw number even for a known (too new) field. */
+const NUMBERED = new Set(['asset_holding_get', 'asset_params_get', 'app_params_get', 'acct_params_get', 'voter_params_get']);
+const ENUM_NAME: Record<string, string> = { txn: 'TxnField', global: 'GlobalField', block: 'BlockField' };
+
+function txnFieldByValue(raw: number) {
+  return fieldByValue(opByName('txn', MAX_AVM_VERSION)!, raw) ?? fieldByValue(opByName('txna', MAX_AVM_VERSION)!, raw);
+}
+
+/** The node's message for a field immediate this version does not have (or the op cannot read). */
+function invalidFieldMessage(name: string, raw: number, field: { name: string; version: number } | undefined, version: number): string {
+  if (name === 'itxn_field') {
+    // The node names the field when it knows it (e.g. a txn field not settable by itxn_field).
+    const known = field ?? txnFieldByValue(raw);
+    return `invalid itxn_field ${known ? known.name : raw}`;
+  }
+  if (TXN_FAMILY.test(name)) {
+    const fs = txnFieldByValue(raw);
+    if (!fs || fs.version > version) return `invalid txn field ${fs ? fs.name : `TxnField(${raw})`}`;
+    const isArray = fieldByValue(opByName('txna', MAX_AVM_VERSION)!, raw) !== undefined;
+    if (TXN_ARRAY_OPS.has(name) && !isArray) return `unsupported array field ${fs.name}`;
+    return `invalid txn field ${fs.name}`;
+  }
+  if (NUMBERED.has(name)) return `invalid ${name} field ${raw}`;
+  if (ENUM_NAME[name]) return `invalid ${name} field ${field ? field.name : `${ENUM_NAME[name]}(${raw})`}`;
+  return `invalid ${name} field ${field ? field.name : raw}`;
 }
 
 function hex2(n: number): string {

@@ -171,6 +171,12 @@ function txnAccounts(tx: Transaction): Uint8Array[] {
 
 function indexByAddress(tx: Transaction, addr: Uint8Array): number {
   if (bytesEq(tx.sender.publicKey, addr)) return 0;
+  // With an access list, positions count every entry (only one of Access/Accounts may be set).
+  const access = tx.appCall?.access ?? [];
+  for (let i = 0; i < access.length; i++) {
+    const rr = access[i]!;
+    if (rr.kind === 'address' && bytesEq(rr.address.publicKey, addr)) return i + 1;
+  }
   const accts = txnAccounts(tx);
   for (let i = 0; i < accts.length; i++) if (bytesEq(accts[i]!, addr)) return i + 1;
   return -1;
@@ -198,9 +204,16 @@ export function availableAccount(cx: EvalContext, addr: Uint8Array): boolean {
 /** Resolves an account argument: an index into [sender, Accounts…] or an address. */
 export function resolveAccount(cx: EvalContext, v: StackValue): { addr: Uint8Array; idx: number } {
   if (typeof v !== 'object') {
-    const accts = txnAccounts(cx.txn);
     if (v === 0) return { addr: cx.txn.sender.publicKey, idx: 0 };
-    if (typeof v !== 'number' || v > accts.length) fault(`invalid Account reference ${v}`);
+    const access = cx.txn.appCall?.access ?? [];
+    if (access.length > 0) {
+      if (typeof v !== 'number' || v > access.length) fault(`invalid Account reference ${v} exceeds length of tx.Access ${access.length}`);
+      const rr = access[(v as number) - 1]!;
+      if (rr.kind !== 'address') fault(`address reference ${v} is not an Address in tx.Access`);
+      return { addr: (rr as { address: Address }).address.publicKey, idx: v as number };
+    }
+    const accts = txnAccounts(cx.txn);
+    if (typeof v !== 'number' || v > accts.length) fault(`invalid Account reference ${v} exceeds length of tx.Accounts ${accts.length}`);
     return { addr: accts[(v as number) - 1]!, idx: v as number };
   }
   const addr = asAddress(v);
@@ -235,8 +248,22 @@ export function availableAsset(cx: EvalContext, id: bigint): boolean {
   return false;
 }
 
+/**
+ * The "low lookup" rule (consensus V38+, AppForbidLowResources): a reference that resolves to an
+ * app or asset id ≤ 255 fails, since such a number could equally be a foreign-array slot. It
+ * applies to the resolved id in every version's resolution, after resolution succeeded.
+ */
+function forbidLow(cx: EvalContext, id: bigint, kind: 'App' | 'Asset'): bigint {
+  if (id <= LAST_FORBIDDEN_RESOURCE && cx.group.limits.txnLimits.appForbidLowResources) fault(`low ${kind} lookup ${id}`);
+  return id;
+}
+
 /** App argument of app_* opcodes: a foreign-array slot (v<4 or small values) or an app id. */
 export function appReference(cx: EvalContext, ref: bigint, foreign: boolean): bigint {
+  return forbidLow(cx, resolveAppRef(cx, ref, foreign), 'App');
+}
+
+function resolveAppRef(cx: EvalContext, ref: bigint, foreign: boolean): bigint {
   const f = cx.txn.appCall;
   const foreignApps = f?.foreignApps ?? [];
   if (cx.version < DIRECT_REF_VERSION) {
@@ -256,6 +283,10 @@ export function appReference(cx: EvalContext, ref: bigint, foreign: boolean): bi
 }
 
 export function assetReference(cx: EvalContext, ref: bigint, foreign: boolean): bigint {
+  return forbidLow(cx, resolveAssetRef(cx, ref, foreign), 'Asset');
+}
+
+function resolveAssetRef(cx: EvalContext, ref: bigint, foreign: boolean): bigint {
   const f = cx.txn.appCall;
   const foreignAssets = f?.foreignAssets ?? [];
   if (cx.version < DIRECT_REF_VERSION) {

@@ -5,6 +5,7 @@ import { K_BYTES, K_UINT } from './program.js';
 import type { Instr } from './program.js';
 import { MAX_BYTES, MAX_STACK, typeName } from './value.js';
 import type { StackValue } from './value.js';
+import { completeIntent, stateIntent, tracePops } from './trace-explain.js';
 
 function argLengthOf(stack: StackValue[], sp: number, ins: Instr) {
   return (i: number) => {
@@ -65,10 +66,12 @@ export function runProgram(cx: EvalContext): boolean {
       if (trace === undefined) {
         ins.fn(cx, ins);
       } else {
-        trace.before(pc, cx.sp);
-        trace.popsOverride = undefined;
+        const intent = trace.options.stateChange ? stateIntent(cx, ins) : undefined;
+        trace.before(pc, cx.sp, tracePops(cx, ins));
+        if (intent) trace.state(intent.change);
         ins.fn(cx, ins);
-        trace.after(cx.stack, cx.sp, trace.popsOverride ?? ins.nargs);
+        trace.after(cx.stack, cx.sp);
+        if (intent) completeIntent(cx, intent);
       }
       if (cx.sp > MAX_STACK) throw new AvmFault('stack overflow');
       if (ins.checkResult) {

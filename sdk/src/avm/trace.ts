@@ -2,6 +2,7 @@ import { toBase64 } from '../encoding/base64.js';
 import { encodeAddress } from '../encoding/address.js';
 import type { AvmValue, StackValue } from './value.js';
 import { toAvmValue } from './value.js';
+import type { Transaction } from '../txn/types.js';
 
 /** Which parts of each step a trace records (simulate's exec-trace-config). */
 export interface TraceOptions {
@@ -33,7 +34,23 @@ export interface StateChange {
 /** A program's trace plus the traces of the inner transactions it spawned. */
 export interface ProgramTrace {
   steps: TraceStep[];
+  /** Program traces of the inner app calls, in order (a failing one included, up to its failure). */
   inner: ProgramTrace[];
+  /**
+   * Every inner transaction this program started, in order, as simulate's `inner-trace` lists
+   * them: `spawnedInners` indices point here. App calls carry their program trace; other types
+   * have none. A failing inner transaction is the last entry (nothing after it ran).
+   */
+  spawned?: SpawnedInner[];
+}
+
+/** One inner transaction a program started (see `ProgramTrace.spawned`). */
+export interface SpawnedInner {
+  txn: Transaction;
+  /** The app's program trace, for app calls whose program began. */
+  trace?: ProgramTrace;
+  /** The program that ran (simulate reports its hash; the app may be gone once the group ends). */
+  program?: Uint8Array;
 }
 
 /**
@@ -48,30 +65,29 @@ export class TraceRecorder {
 
   constructor(readonly options: TraceOptions) {}
 
-  before(pc: number, sp: number): void {
-    this.current = { pc };
+  /** Opens the step of the instruction at `pc`; `pops` is known before it runs (see trace-explain.ts). */
+  before(pc: number, sp: number, pops: number): void {
+    const step: TraceStep = { pc };
+    this.current = step;
     this.spBefore = sp;
-    this.steps.push(this.current);
+    this.pops = pops;
+    if (pops > 0 && this.options.stackChange) step.stackPopCount = pops;
+    this.steps.push(step);
   }
 
-  after(stack: StackValue[], sp: number, pops: number): void {
+  /** Closes the step after the instruction succeeded: what lies above the popped height was added. */
+  after(stack: StackValue[], sp: number): void {
     const step = this.current;
     if (!step || !this.options.stackChange) return;
-    const base = this.spBefore - pops;
-    if (pops > 0) step.stackPopCount = pops;
+    const base = this.spBefore - this.pops;
     if (sp > base) {
       const additions: AvmValue[] = [];
-      for (let i = base; i < sp; i++) additions.push(toAvmValue(stack[i]!));
+      for (let i = Math.max(0, base); i < sp; i++) additions.push(toAvmValue(stack[i]!));
       step.stackAdditions = additions;
     }
   }
 
-  /** Stack effects of ops whose arity the opcode table cannot state (cover, popn, retsub …). */
-  overridePops(pops: number): void {
-    this.popsOverride = pops;
-  }
-
-  popsOverride: number | undefined;
+  private pops = 0;
 
   scratch(slot: number, value: StackValue): void {
     const step = this.current;
@@ -85,15 +101,34 @@ export class TraceRecorder {
     (step.stateChanges ??= []).push(change);
   }
 
-  spawned(indices: number[], traces: ProgramTrace[]): void {
+  /**
+   * Records that the current step (an `itxn_submit`) started inner transaction `index` — as the
+   * node does, before the transaction is authorized or performed, so a failing one is listed too.
+   */
+  spawn(index: number, txn: Transaction): SpawnedInner {
     const step = this.current;
-    if (step) step.spawnedInners = indices;
-    this.inner.push(...traces);
+    if (step) (step.spawnedInners ??= []).push(index);
+    const entry: SpawnedInner = { txn };
+    this.spawnedTxns.push(entry);
+    this.out.spawned ??= this.spawnedTxns;
+    return entry;
   }
 
-  result(): ProgramTrace {
-    return { steps: this.steps, inner: this.inner };
+  /** Attaches the program trace of a spawned inner app call (also when it failed). */
+  innerProgram(entry: SpawnedInner, trace: ProgramTrace, program: Uint8Array): void {
+    entry.trace = trace;
+    entry.program = program;
+    this.inner.push(trace);
   }
+
+  private readonly spawnedTxns: SpawnedInner[] = [];
+
+  /** The trace (a live object: an inner program's trace keeps filling after it is attached). */
+  result(): ProgramTrace {
+    return this.out;
+  }
+
+  private readonly out: ProgramTrace = { steps: this.steps, inner: this.inner };
 }
 
 /** An AVM value in simulate's JSON form: `{type: 1, bytes: base64}` or `{type: 2, uint}`. */

@@ -332,7 +332,7 @@ export class UnnamedPolicy {
     if (g.appReadBudget.has(id)) return none;
     const p = this.ledger.appParams(id);
     if (!p) return none;
-    const extra = sat(p.approvalProgram.length + p.clearStateProgram.length - this.limits.maxAppProgramLen * 4);
+    const extra = sat(p.approvalProgram.length + p.clearStateProgram.length - this.limits.maxAppProgramLen * (1 + this.limits.txnLimits.maxExtraAppProgramPages));
     if (extra === 0) return none;
     const before = g.extraBoxRefs;
     g.appReadBudget.set(id, extra);

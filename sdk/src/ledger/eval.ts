@@ -26,6 +26,7 @@ import type { ConsensusParams } from './params.js';
 import { isEmptyAccount, type LedgerState } from './state.js';
 import { StateView, type HeaderSource } from './view.js';
 import type { RoundOverlay } from './window.js';
+import { transactionWellFormedError } from '../avm/well-formed.js';
 
 /** Everything one round's evaluation needs besides the state itself. */
 export interface EvalEnv {
@@ -94,6 +95,8 @@ export interface TxnEvalResult {
   approvalTrace?: ProgramTrace;
   clearTrace?: ProgramTrace;
   clearRollbackError?: string;
+  /** The ClearState program failed or rejected, so its own changes were rolled back (the account is still cleared). */
+  clearRolledBack?: boolean;
   lsigTrace?: ProgramTrace;
   approvalProgram?: Uint8Array;
   clearProgram?: Uint8Array;
@@ -152,8 +155,9 @@ function sumInnerFees(ad: TxnApplyData): bigint {
 function checkWellFormed(env: EvalEnv, txn: Transaction): void {
   const p = env.params;
   if (txn.type === 'stpf' || txn.type === 'hb') fail('malformed', `transaction type ${txn.type} is produced by the network and cannot be submitted here`);
-  if (txn.lastValid < txn.firstValid) fail('malformed', `transaction invalid range (${txn.firstValid}--${txn.lastValid})`);
-  if (txn.lastValid - txn.firstValid > p.maxTxnLife) fail('malformed', `transaction window size excessive (${txn.firstValid}--${txn.lastValid})`);
+  // The node's own well-formedness rules and messages first; our validator's stricter shape checks after.
+  const malformed = transactionWellFormedError(txn, p.txn);
+  if (malformed !== undefined) fail('malformed', malformed);
   try {
     validateTransaction(txn, { limits: p.txn });
   } catch (e) {
@@ -431,6 +435,7 @@ function runApp(env: EvalEnv, cx: ApplyContext, view: StateView, ev: AvmGroupEva
       avmAd.globalDelta.clear();
       avmAd.localDeltas.clear();
       avmAd.logs.length = 0;
+      res.clearRolledBack = true;
       if (r.error) res.clearRollbackError = r.error.reason;
     } else {
       checkSchemas(cx, appId);

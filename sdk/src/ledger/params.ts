@@ -1,5 +1,5 @@
-import { CONSENSUS_V42, type ConsensusLimits } from '../txn/limits.js';
-import { DEFAULT_LIMITS as AVM_DEFAULT_LIMITS, type AvmLimits } from '../avm/context.js';
+import { CONSENSUS_V41, CONSENSUS_V42, type ConsensusLimits } from '../txn/limits.js';
+import { avmLimitsFor, type AvmLimits } from '../avm/context.js';
 
 /**
  * The consensus parameters the ledger enforces (protocol.md §2). One object so a devnet can be run
@@ -33,33 +33,49 @@ export interface ConsensusParams {
   goOnlineFee: bigint;
 }
 
-/** The consensus parameters of the current protocol: the one source of every limit the ledger enforces. */
-export const CONSENSUS_CURRENT: Readonly<ConsensusParams> = Object.freeze({
+/**
+ * The ledger's parameters for one protocol, every shared number read from its consensus
+ * parameters `c` (so the interpreter, the transaction validator, the ledger and simulate cannot
+ * disagree); only ledger-only facts (minimum-balance schedule, protocol name) are added here.
+ */
+export function consensusParamsFor(c: ConsensusLimits, extra: { protocol: string; offCurveEscrowRule: boolean }): Readonly<ConsensusParams> {
+  return Object.freeze({
+    protocol: extra.protocol,
+    maxAvmVersion: c.logicSigVersion,
+    txn: c,
+    minBalance: c.minBalance,
+    minTxnFee: c.minTxnFee,
+    maxTxnLife: BigInt(c.maxTxnLife),
+    maxTxGroupSize: c.maxTxGroupSize,
+    assetMinBalance: c.minBalance,
+    appFlatParamsMinBalance: 100_000n,
+    appFlatOptInMinBalance: 100_000n,
+    schemaMinBalancePerEntry: 25_000n,
+    schemaUintMinBalance: 3_500n,
+    schemaBytesMinBalance: 25_000n,
+    boxFlatMinBalance: 2_500n,
+    boxByteMinBalance: 400n,
+    maxBoxSize: c.maxBoxSize,
+    avm: Object.freeze(avmLimitsFor(c)),
+    offCurveEscrowRule: extra.offCurveEscrowRule,
+    goOnlineFee: 2_000_000n,
+  });
+}
+
+/** Protocol V42 (AVM 13): the current protocol, the devnet's default. */
+export const CONSENSUS_PARAMS_V42: Readonly<ConsensusParams> = consensusParamsFor(CONSENSUS_V42, {
   protocol: 'https://github.com/algorandfoundation/specs/tree/v42',
-  maxAvmVersion: 13,
-  txn: CONSENSUS_V42,
-  minBalance: 100_000n,
-  minTxnFee: 1000n,
-  maxTxnLife: 1000n,
-  maxTxGroupSize: 16,
-  assetMinBalance: 100_000n,
-  appFlatParamsMinBalance: 100_000n,
-  appFlatOptInMinBalance: 100_000n,
-  schemaMinBalancePerEntry: 25_000n,
-  schemaUintMinBalance: 3_500n,
-  schemaBytesMinBalance: 25_000n,
-  boxFlatMinBalance: 2_500n,
-  boxByteMinBalance: 400n,
-  maxBoxSize: 32768,
-  avm: Object.freeze({
-    ...AVM_DEFAULT_LIMITS,
-    maxExtraAppProgramPages: CONSENSUS_V42.maxAbsoluteExtraProgramPages,
-    maxAppTotalArgLen: CONSENSUS_V42.maxAbsoluteAppTotalArgLen,
-    maxTxnNoteBytes: CONSENSUS_V42.maxAbsoluteNoteBytes,
-  }),
   offCurveEscrowRule: true,
-  goOnlineFee: 2_000_000n,
 });
+
+/** Protocol V41 (AVM 12): the previous protocol, for checking a contract against it. */
+export const CONSENSUS_PARAMS_V41: Readonly<ConsensusParams> = consensusParamsFor(CONSENSUS_V41, {
+  protocol: 'https://github.com/algorandfoundation/specs/tree/v41',
+  offCurveEscrowRule: false,
+});
+
+/** The current protocol's parameters (V42). */
+export const CONSENSUS_CURRENT: Readonly<ConsensusParams> = CONSENSUS_PARAMS_V42;
 
 /** Well-known special accounts of the public networks, reused by the devnet. */
 export const DEFAULT_FEE_SINK = 'A7NMWS3NT3IUDMLVO26ULGXGIIOUQ3ND2TXSER6EBGRZNOBOUIQXHIBGDE';

@@ -9,6 +9,7 @@ import type { TxnApplyData } from './block.js';
 import type { EvalOptions, TxnEvalResult } from './eval.js';
 import type { UnnamedResources } from '../avm/context.js';
 import { SimulateRequestError } from './errors.js';
+import { CONSENSUS_V42, type ConsensusLimits } from '../txn/limits.js';
 import type { Ledger } from './ledger.js';
 import { pendingTransactionResponse, type ResponseObject } from './response.js';
 
@@ -27,9 +28,8 @@ export interface SimulateRequest {
 /** Simulate's response (protocol.md §4.3): spec key names, bigint uint64s, bytes as Uint8Array. */
 export type SimulateResponse = ResponseObject;
 
-export const MAX_EXTRA_OPCODE_BUDGET = 320_000;
-const MORE_LOG_CALLS = 2048;
-const MORE_LOG_SIZE = 65536;
+/** Simulate's ceiling on `extra-opcode-budget` under the current protocol (read from the consensus parameters). */
+export const MAX_EXTRA_OPCODE_BUDGET = CONSENSUS_V42.simulateMaxExtraOpcodeBudget;
 
 function avmValue(v: AvmValue): ResponseObject {
   return typeof v === 'bigint' ? { type: 2, uint: v } : { type: 1, bytes: v };
@@ -55,23 +55,36 @@ function unitOf(s: TraceStep): ResponseObject {
 
 const hashOf = (program: Uint8Array | undefined): Uint8Array | undefined => (program ? sha512_256(program) : undefined);
 
-/** Exec trace of inner transactions: app calls consume the spawned program traces in order. */
-function innerTraces(ad: TxnApplyData, traces: ProgramTrace[], ledger: Ledger): ResponseObject[] {
+/** One inner transaction's `inner-trace` entry: its program trace (app calls) and its own inners. */
+function innerEntry(txn: Transaction, createdAppId: bigint | undefined, t: ProgramTrace | undefined, ledger: Ledger, applied?: TxnApplyData, ran?: Uint8Array): ResponseObject {
+  const call = txn.appCall;
+  if (!call || !t) return {};
+  const appId = call.appId || createdAppId || 0n;
+  const clear = call.onComplete === OnComplete.ClearState;
+  const program = ran ?? (call.appId === 0n ? call.approvalProgram : clear ? ledger.app(appId)?.clearStateProgram : ledger.app(appId)?.approvalProgram);
+  const o: ResponseObject = clear
+    ? { 'clear-state-program-trace': t.steps.map(unitOf), ...(program ? { 'clear-state-program-hash': hashOf(program) } : {}) }
+    : { 'approval-program-trace': t.steps.map(unitOf), ...(program ? { 'approval-program-hash': hashOf(program) } : {}) };
+  const nested = innerTraces(applied, t, ledger);
+  if (nested.length) o['inner-trace'] = nested;
+  return o;
+}
+
+/**
+ * Exec trace of the inner transactions a program started. The trace lists every one it spawned
+ * (a failing one included, as algod reports it); older traces without that list fall back to
+ * the applied inner transactions, app calls consuming the program traces in order.
+ */
+function innerTraces(ad: TxnApplyData | undefined, trace: ProgramTrace, ledger: Ledger): ResponseObject[] {
+  if (trace.spawned) {
+    return trace.spawned.map((sp, i) => {
+      const applied = ad?.inner[i];
+      return innerEntry(sp.txn, applied?.ad.createdAppId, sp.trace, ledger, applied?.ad, sp.program);
+    });
+  }
+  if (!ad) return [];
   let k = 0;
-  return ad.inner.map((it) => {
-    const call = it.txn.appCall;
-    if (!call) return {};
-    const t = traces[k++];
-    if (!t) return {};
-    const appId = call.appId || it.ad.createdAppId || 0n;
-    const clear = call.onComplete === OnComplete.ClearState;
-    const program = call.appId === 0n ? call.approvalProgram : clear ? ledger.app(appId)?.clearStateProgram : ledger.app(appId)?.approvalProgram;
-    const o: ResponseObject = clear
-      ? { 'clear-state-program-trace': t.steps.map(unitOf), ...(program ? { 'clear-state-program-hash': hashOf(program) } : {}) }
-      : { 'approval-program-trace': t.steps.map(unitOf), ...(program ? { 'approval-program-hash': hashOf(program) } : {}) };
-    if (it.ad.inner.length) o['inner-trace'] = innerTraces(it.ad, t.inner, ledger);
-    return o;
-  });
+  return ad.inner.map((it) => innerEntry(it.txn, it.ad.createdAppId, it.txn.appCall ? trace.inner[k++] : undefined, ledger, it.ad));
 }
 
 function execTrace(r: TxnEvalResult, ledger: Ledger): ResponseObject | undefined {
@@ -88,12 +101,14 @@ function execTrace(r: TxnEvalResult, ledger: Ledger): ResponseObject | undefined
   if (r.clearTrace) {
     o['clear-state-program-trace'] = r.clearTrace.steps.map(unitOf);
     o['clear-state-program-hash'] = hashOf(r.clearProgram);
-    if (r.clearRollbackError !== undefined) {
-      o['clear-state-rollback'] = true;
-      o['clear-state-rollback-error'] = r.clearRollbackError;
-    }
+    // algod reports the rollback for a rejecting program too, with an error only when it failed.
+    if (r.clearRolledBack || r.clearRollbackError !== undefined) o['clear-state-rollback'] = true;
+    if (r.clearRollbackError !== undefined) o['clear-state-rollback-error'] = r.clearRollbackError;
   }
-  if (main && r.ad.inner.length) o['inner-trace'] = innerTraces(r.ad, main.inner, ledger);
+  if (main) {
+    const inner = innerTraces(r.ad, main, ledger);
+    if (inner.length) o['inner-trace'] = inner;
+  }
   return Object.keys(o).length ? o : undefined;
 }
 
@@ -118,16 +133,17 @@ function unnamedReport(u: UnnamedResources): ResponseObject | undefined {
   return Object.keys(o).length ? o : undefined;
 }
 
-function validate(req: SimulateRequest): void {
+function validate(req: SimulateRequest, p: ConsensusLimits): void {
   const groups = req['txn-groups'];
   if (!Array.isArray(groups) || groups.length !== 1) throw new SimulateRequestError(`expected 1 transaction group, got ${Array.isArray(groups) ? groups.length : 0}`);
   const txns = groups[0]!.txns ?? [];
   if (txns.length === 0) throw new SimulateRequestError('empty txgroup');
-  if (txns.length > 16) throw new SimulateRequestError(`transaction group size ${txns.length} exceeds protocol max 16`);
+  if (txns.length > p.maxTxGroupSize) throw new SimulateRequestError(`transaction group size ${txns.length} exceeds protocol max ${p.maxTxGroupSize}`);
   if (txns.some((s) => s.txn.type === 'stpf')) throw new SimulateRequestError('cannot simulate StateProof transactions');
   const extra = Number(req['extra-opcode-budget'] ?? 0);
   if (!Number.isSafeInteger(extra) || extra < 0) throw new SimulateRequestError(`extra-opcode-budget must be a non-negative integer, got ${req['extra-opcode-budget']}`);
-  if (extra > MAX_EXTRA_OPCODE_BUDGET) throw new SimulateRequestError(`extra budget ${extra} > simulation extra budget limit ${MAX_EXTRA_OPCODE_BUDGET}`);
+  const maxExtra = p.simulateMaxExtraOpcodeBudget;
+  if (extra > maxExtra) throw new SimulateRequestError(`extra budget ${extra} > simulation extra budget limit ${maxExtra}`);
   const tc = req['exec-trace-config'];
   if (tc && !tc.enable) {
     if (tc['stack-change']) throw new SimulateRequestError('basic trace must be enabled when enabling stack tracing');
@@ -207,7 +223,7 @@ function initialStates(ledger: Ledger, touched: TouchedState[]): ResponseObject 
  * 400); a failing group is a normal response with `failure-message` and `failed-at`.
  */
 export function simulate(ledger: Ledger, req: SimulateRequest): SimulateResponse {
-  validate(req);
+  validate(req, ledger.params.txn);
   if (req.round !== undefined && BigInt(req.round) !== 0n && BigInt(req.round) !== ledger.latestRound) {
     throw new SimulateRequestError(`the devnet simulates only on its latest round ${ledger.latestRound}, not ${req.round}`);
   }
@@ -254,8 +270,8 @@ export function simulate(ledger: Ledger, req: SimulateRequest): SimulateResponse
   if (req['allow-empty-signatures']) ov['allow-empty-signatures'] = true;
   if (req['allow-unnamed-resources']) ov['allow-unnamed-resources'] = true;
   if (req['allow-more-logging']) {
-    ov['max-log-calls'] = MORE_LOG_CALLS;
-    ov['max-log-size'] = MORE_LOG_SIZE;
+    ov['max-log-calls'] = ledger.params.txn.simulateMaxLogCalls;
+    ov['max-log-size'] = ledger.params.txn.simulateMaxLogSize;
   }
   if (extra) ov['extra-opcode-budget'] = extra;
   if (req['fix-signers']) ov['fix-signers'] = true;

@@ -1,6 +1,8 @@
 /**
- * Consensus limits that shape transaction validation (protocol.md §2.3, §2.6). The defaults are
- * the current protocol (V42); pass an adjusted copy to validate for an older network.
+ * The consensus parameters (protocol.md §2.3, §2.6): the one table every limit is read from — the
+ * transaction validator, the AVM (`avmLimitsFor`), the ledger (`consensusParamsFor`) and
+ * simulate. The defaults are the current protocol (V42); pass `CONSENSUS_V41` (or an adjusted
+ * copy) for an older network.
  */
 export interface ConsensusLimits {
   /** Note bytes allowed free of surcharge (MaxTxnNoteBytes). */
@@ -39,6 +41,40 @@ export interface ConsensusLimits {
   maxKeyregVotePeriod: bigint;
   /** Per-byte fee surcharge in millionths of a min fee (V42 PerByteTxnSurcharge); 0 before V42. */
   perByteTxnSurcharge: number;
+  /** Newest program version the protocol accepts (LogicSigVersion): 12 in V41, 13 in V42. */
+  logicSigVersion: number;
+  /** Oldest program version an inner app call may run (MinInnerApplVersion). */
+  minInnerApplVersion: number;
+  /** Opcode budget of one app call (MaxAppProgramCost); pooled across a group. */
+  maxAppProgramCost: number;
+  /** Opcode budget of one logic signature (LogicSigMaxCost); pooled across a group. */
+  logicSigMaxCost: number;
+  /** Inner transactions one top-level transaction may issue (MaxInnerTransactions × group size pooled). */
+  maxInnerTransactions: number;
+  /** Nesting depth of inner app calls. */
+  maxAppCallDepth: number;
+  /** `log` calls per transaction, and their total bytes. */
+  maxLogCalls: number;
+  maxLogSize: number;
+  /** Minimum balance of an account (MinBalance); also the per-asset holding minimum. */
+  minBalance: bigint;
+  /** Box I/O bytes each box reference buys (BytesPerBoxReference). */
+  bytesPerBoxReference: number;
+  maxBoxSize: number;
+  maxAppKeyLen: number;
+  maxAppBytesValueLen: number;
+  maxAppSumKeyValueLens: number;
+  /** Combined approval + clear size per page (MaxAppTotalProgramLen). */
+  maxAppTotalProgramLen: number;
+  /** Since V38 (AppForbidLowResources): a reference resolving to an app or asset id ≤ 255 fails. */
+  appForbidLowResources: boolean;
+  /** V42 (AppSizeUpdates): an update may also change the global schema and extra pages. */
+  appSizeUpdates: boolean;
+  /** Simulate's ceiling on `extra-opcode-budget` (LogicSigMaxCost × MaxTxGroupSize). */
+  simulateMaxExtraOpcodeBudget: number;
+  /** Simulate's `allow-more-logging` limits. */
+  simulateMaxLogCalls: number;
+  simulateMaxLogSize: number;
 }
 
 /** Transaction limits of consensus version 42. */
@@ -72,15 +108,37 @@ export const CONSENSUS_V42: Readonly<ConsensusLimits> = Object.freeze({
   maxLogicSigArgs: 255,
   maxKeyregVotePeriod: 256n * 65536n - 1n,
   perByteTxnSurcharge: 100,
+  logicSigVersion: 13,
+  minInnerApplVersion: 4,
+  maxAppProgramCost: 700,
+  logicSigMaxCost: 20000,
+  maxInnerTransactions: 16,
+  maxAppCallDepth: 8,
+  maxLogCalls: 32,
+  maxLogSize: 1024,
+  minBalance: 100_000n,
+  bytesPerBoxReference: 2048,
+  maxBoxSize: 32768,
+  maxAppKeyLen: 64,
+  maxAppBytesValueLen: 128,
+  maxAppSumKeyValueLens: 128,
+  maxAppTotalProgramLen: 2048,
+  appForbidLowResources: true,
+  appSizeUpdates: true,
+  simulateMaxExtraOpcodeBudget: 20000 * 16,
+  simulateMaxLogCalls: 2048,
+  simulateMaxLogSize: 65536,
 });
 
-/** V41: same references, but no note/arg/program surcharges. */
+/** V41: same references, but no note/arg/program surcharges, AVM v12, no size-changing updates. */
 export const CONSENSUS_V41: Readonly<ConsensusLimits> = Object.freeze({
   ...CONSENSUS_V42,
   maxAbsoluteNoteBytes: 1024,
   maxAbsoluteAppTotalArgLen: 2048,
   maxAbsoluteExtraProgramPages: 3,
   perByteTxnSurcharge: 0,
+  logicSigVersion: 12,
+  appSizeUpdates: false,
 });
 
 /** The limits builders and validation use unless given others (the current consensus version). */

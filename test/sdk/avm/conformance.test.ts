@@ -10,6 +10,7 @@ import { AvmFault } from '../../../sdk/src/avm/errors.js';
 import { K_BYTES, K_UINT } from '../../../sdk/src/avm/program.js';
 import type { Instr } from '../../../sdk/src/avm/program.js';
 import { opsAt, MAX_AVM_VERSION } from '../../../sdk/src/teal/spec/opcodes.js';
+import { NODE_RULES } from './helpers/node-rules.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const conformanceDir = resolve(repoRoot, '../shared/data/teal-conformance');
@@ -45,6 +46,9 @@ const ALL_SUITES = [
   'avm running programs from the toolchain assembler',
   'avm op coverage',
   'avm conformance programs',
+  'avm node rules',
+  'avm simulate traces match algod step for step',
+  'avm traces replayed against recorded algod simulate responses',
 ];
 
 function statusOf(name: string): string {
@@ -78,7 +82,18 @@ function writeReport(): void {
     '- Inner-transaction fees follow V42 usage pricing (note/program/argument surcharges, one round-up across the whole tree of groups) using the per-byte rules in `limits.txnLimits` (V42 by default); pass V41 rules for a pre-V42 network.',
     '- Simulate\'s unnamed-resource policy takes its sharing mode from the program that started most recently, as the reference tracer does; the maximum I/O budget is recomputed where it is consulted (each box access) instead of after every opcode.',
     '- `ec_map_to` on BN254 follows gnark-crypto (Z = 1 SvdW on G1 and G2, its G2 cofactor clearing); vectors published for the older Z = i G2 map do not apply.',
-    '- Minimum-balance checks after each top-level transaction and program-size/schema validation of app creation belong to the ledger, not the interpreter.',
+    '- Minimum-balance checks after each top-level transaction belong to the ledger, not the interpreter; inner transactions get the node\'s well-formedness checks (program sizes and schemas included) at `itxn_submit`.',
+    '- Simulate traces are checked step for step against algod recordings of the AVM Debugger sample workspace when they are present (see the node rules below); recordings that depend on a public network\'s state (its slot-machine and Puya samples) are not replayed.',
+    '',
+  );
+  lines.push(
+    '## Node rules checked',
+    '',
+    'Rules of the reference node\'s evaluator that a contract can hit on mainnet, each stated in `test/sdk/avm/` as cases with the node\'s outcome and error text, per consensus version where the rule changed (V41 previous, V42 current). The list lives in `test/sdk/avm/helpers/node-rules.ts`.',
+    '',
+    '| rule | what the node does | node source | tested in `test/sdk/avm/` |',
+    '|---|---|---|---|',
+    ...NODE_RULES.map((r) => `| \`${r.id}\` | ${r.rule.replace(/\|/g, '\\|')} | ${r.node} | ${r.tested} |`),
     '',
   );
   mkdirSync(dirname(DOC), { recursive: true });

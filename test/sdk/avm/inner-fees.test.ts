@@ -8,9 +8,10 @@ import { FEE_RESIDUE_SCALE, feeForUsage } from '../../../sdk/src/avm/inner-fees.
 import { CONSENSUS_V41 } from '../../../sdk/src/txn/limits.js';
 
 const APP_ADDR = Address.forApp(APP_ID).publicKey;
-// V42 allows 4096-byte notes; bytes past 1024 cost 100 millionths of a min fee each.
-const V42: AvmOptions = { limits: { maxTxnNoteBytes: 4096 } };
-const V41_FEES: AvmOptions = { limits: { maxTxnNoteBytes: 4096, txnLimits: CONSENSUS_V41 } };
+// V42 (the default) allows 4096-byte notes; bytes past 1024 cost 100 millionths of a min fee each.
+const V42: AvmOptions = {};
+// V41: notes stop at 1024 bytes and nothing is surcharged.
+const V41: AvmOptions = { consensus: CONSENSUS_V41 };
 
 function funded(): InMemoryLedgerView {
   const l = new InMemoryLedgerView();
@@ -43,8 +44,9 @@ describe('avm inner transaction fees (V42 usage)', () => {
   it('charges note bytes over 1024 at itxn_submit', () => {
     const src = `${pay(1025)}\nitxn_submit\nint 1`;
     failsWith(runApp(src, { ledger: funded(), version: 6, options: V42 }), 'group fee 1000 too small (needs 1 more)');
-    // Before V42 the same note is free.
-    approves(runApp(src, { ledger: funded(), version: 6, options: V41_FEES }));
+    // Before V42 such a note cannot be set at all; 1024 bytes are free.
+    failsWith(runApp(src, { ledger: funded(), version: 6, options: V41 }), 'Note may not exceed 1024 bytes');
+    approves(runApp(`${pay(1024)}\nitxn_submit\nint 1`, { ledger: funded(), version: 6, options: V41 }));
     // Credit already shrank the default fee (to 999), so it cannot also cover the round-up…
     failsWith(runApp(src, { ledger: funded(), version: 6, options: V42, txn: appCall({}, { fee: 1001n }) }), 'group fee 999 too small (needs 1 more)');
     // …but with the fee set explicitly, one microAlgo of credit covers it.
@@ -71,16 +73,20 @@ describe('avm inner transaction fees (V42 usage)', () => {
     // Group so far: 1000.1 + 1 (new txn) min fees = 2000.1 → 2001, minus the 1000 already set.
     const src = `${pay(1025)}\n${pay(0, { next: true })}\nitxn_submit\ngitxn 1 Fee\nint 1001\n==`;
     approves(runApp(src, { ledger: funded(), version: 6, options: V42 }));
-    approves(runApp(src.replace('int 1001', 'int 1000'), { ledger: funded(), version: 6, options: V41_FEES }));
+    approves(runApp(src.replace('int 1001', 'int 1000').replace('int 1025', 'int 1024'), { ledger: funded(), version: 6, options: V41 }));
   });
 
   it('inner app calls pay for program bytes over four pages and argument bytes over 2048', () => {
     const ledger = funded();
-    // An app create whose programs total 8197 bytes: 5 over → 1000.5 min fees.
-    const big = `itxn_begin\nint 6\nitxn_field TypeEnum\nbyte 0x0a810143\nitxn_field ApprovalProgramPages\nint 4096\nbzero\nitxn_field ApprovalProgramPages\nint 4094\nbzero\nitxn_field ApprovalProgramPages\nbyte 0x0a8101\nitxn_field ClearStateProgram\nint 3\nitxn_field ExtraProgramPages\nitxn_submit\nint 1`;
-    failsWith(runApp(big, { ledger, version: 9, options: { limits: { maxExtraAppProgramPages: 7 } } }), 'group fee 1000 too small (needs 1 more)');
-    approves(runApp(big, { ledger: funded(), version: 9, options: { limits: { maxExtraAppProgramPages: 7, txnLimits: CONSENSUS_V41 } } }));
+    // An app create with 4 extra pages whose programs total 8197 bytes: 5 over → 1000.5 min fees.
+    const big = (fee: number, pages: number) => `itxn_begin\nint 6\nitxn_field TypeEnum\nbyte 0x0a810143\nitxn_field ApprovalProgramPages\nint 4096\nbzero\nitxn_field ApprovalProgramPages\nint 4094\nbzero\nitxn_field ApprovalProgramPages\nbyte 0x0a8101\nitxn_field ClearStateProgram\nint ${pages}\nitxn_field ExtraProgramPages\nint ${fee}\nitxn_field Fee\nitxn_submit\nint 1`;
+    failsWith(runApp(big(1000, 4), { ledger, version: 9 }), 'group fee 1000 too small (needs 1 more)');
+    approves(runApp(big(1001, 4), { ledger: funded(), version: 9 }));
+    // With 3 extra pages the same programs do not fit (the node's well-formedness check).
+    failsWith(runApp(big(1001, 3), { ledger: funded(), version: 9 }), 'approval program too long. (8194 > 8192)');
+    // V41 allows no more than 3 extra pages, so no program over 8192 bytes.
+    failsWith(runApp(big(1000, 4), { ledger: funded(), version: 9, options: V41 }), 'ApprovalProgramPages may not exceed 8192 bytes');
     const args = `itxn_begin\nint 6\nitxn_field TypeEnum\nbyte 0x0a8101\nitxn_field ApprovalProgram\nbyte 0x0a8101\nitxn_field ClearStateProgram\nint 2049\nbzero\nitxn_field ApplicationArgs\nitxn_submit\nint 1`;
-    failsWith(runApp(args, { ledger: funded(), version: 9, options: { limits: { maxAppTotalArgLen: 16384 } } }), 'needs 1 more');
+    failsWith(runApp(args, { ledger: funded(), version: 9 }), 'needs 1 more');
   });
 });

@@ -131,7 +131,8 @@ describe('ledger: applications', () => {
 
   it('checks programs at creation: they must decode and share their version', () => {
     const d = devnet();
-    rejects(() => createApp(d, { clearProgram: teal('#pragma version 9\nint 1') }), 'app', /program version mismatch: 10 != 9/);
+    // A well-formedness rule at the node: rejected before evaluation, as malformed.
+    rejects(() => createApp(d, { clearProgram: teal('#pragma version 9\nint 1') }), 'malformed', /program version mismatch: 10 != 9/);
     rejects(() => createApp(d, { clearProgram: new Uint8Array([0x0a, 0xff]) }), 'app', /check failed on ClearStateProgram/);
   });
 

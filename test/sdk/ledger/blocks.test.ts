@@ -139,10 +139,10 @@ describe('ledger: blocks, timestamps, pool and change feed', () => {
 
   it('registers participation keys and goes offline', () => {
     const d = devnet();
-    d.send([makeKeyRegTxn({ sender: d.addr(0), voteKey: new Uint8Array(32).fill(1), selectionKey: new Uint8Array(32).fill(2), voteFirst: 0n, voteLast: 1000n, voteKeyDilution: 10n, suggestedParams: d.sp() } as never)]);
+    d.send([makeKeyRegTxn({ sender: d.addr(0), voteKey: new Uint8Array(32).fill(1), selectionKey: new Uint8Array(32).fill(2), stateProofKey: new Uint8Array(64).fill(3), voteFirst: 0n, voteLast: 1000n, voteKeyDilution: 10n, suggestedParams: d.sp() } as never)]);
     assert.equal(d.ledger.account(d.addr(0))!.status, 1);
     assert.equal(d.ledger.account(d.addr(0))!.incentiveEligible, false);
-    d.send([makeKeyRegTxn({ sender: d.addr(1), voteKey: new Uint8Array(32).fill(1), selectionKey: new Uint8Array(32).fill(2), voteFirst: 0n, voteLast: 1000n, voteKeyDilution: 10n, suggestedParams: d.sp({ fee: 2_000_000n }) } as never)]);
+    d.send([makeKeyRegTxn({ sender: d.addr(1), voteKey: new Uint8Array(32).fill(1), selectionKey: new Uint8Array(32).fill(2), stateProofKey: new Uint8Array(64).fill(3), voteFirst: 0n, voteLast: 1000n, voteKeyDilution: 10n, suggestedParams: d.sp({ fee: 2_000_000n }) } as never)]);
     assert.equal(d.ledger.account(d.addr(1))!.incentiveEligible, true);
     assert.equal(d.ledger.supply().onlineMoney, d.ledger.balance(d.addr(0)) + d.ledger.balance(d.addr(1)));
     d.send([makeKeyRegTxn({ sender: d.addr(0), suggestedParams: d.sp() } as never)]);

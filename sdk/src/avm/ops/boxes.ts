@@ -137,7 +137,6 @@ function existingBox(cx: EvalContext, app: bigint, name: Uint8Array, op: BoxOp, 
 
 function put(cx: EvalContext, app: bigint, name: Uint8Array, value: Uint8Array): void {
   cx.ledger.putBox(app, name, value);
-  cx.trace?.state({ operation: 'w', appStateType: 'b', key: name, newValue: value });
 }
 
 /**
@@ -225,7 +224,6 @@ both('box_del', 1, (cx, app) => {
   const content = access(cx, app, name, 'delete', 0);
   if (content) {
     cx.ledger.delBox(app, name);
-    cx.trace?.state({ operation: 'd', appStateType: 'b', key: name });
   }
   s[cx.sp - 1] = content ? 1 : 0;
 });

@@ -98,7 +98,6 @@ defineOp('cover', (cx, ins) => {
   const v = s[top]!;
   for (let i = top; i > idx; i--) s[i] = s[i - 1]!;
   s[idx] = v;
-  if (cx.trace) cx.trace.popsOverride = depth + 1;
 });
 defineOp('uncover', (cx, ins) => {
   const depth = ins.imm[0]!;
@@ -109,7 +108,6 @@ defineOp('uncover', (cx, ins) => {
   const v = s[idx]!;
   for (let i = idx; i < top; i++) s[i] = s[i + 1]!;
   s[top] = v;
-  if (cx.trace) cx.trace.popsOverride = depth + 1;
 });
 defineOp('bury', (cx, ins) => {
   const last = cx.sp - 1;
@@ -117,20 +115,17 @@ defineOp('bury', (cx, ins) => {
   if (idx < 0 || idx === last) fault('bury outside stack');
   cx.stack[idx] = cx.stack[last]!;
   cx.sp = last;
-  if (cx.trace) cx.trace.popsOverride = ins.imm[0]! + 1;
 });
 defineOp('popn', (cx, ins) => {
   const n = ins.imm[0]!;
   if (cx.sp - n < 0) fault(`popn ${n} while stack contains ${cx.sp}`);
   cx.sp -= n;
-  if (cx.trace) cx.trace.popsOverride = n;
 });
 defineOp('dupn', (cx, ins) => {
   const n = ins.imm[0]!;
   if (cx.sp + n > 1000) fault('stack overflow');
   const v = cx.stack[cx.sp - 1]!;
   for (let i = 0; i < n; i++) cx.stack[cx.sp++] = v;
-  if (cx.trace) cx.trace.popsOverride = 0;
 });
 
 // ---- flow ----
@@ -174,7 +169,6 @@ defineOp('retsub', (cx) => {
     const argStart = top!.height - top!.args;
     const s = cx.stack;
     for (let i = 0; i < top!.returns; i++) s[argStart + i] = s[top!.height + i]!;
-    if (cx.trace) cx.trace.popsOverride = cx.sp - argStart;
     cx.sp = argStart + top!.returns;
   }
   cx.nextPc = top!.retPc;
@@ -235,7 +229,6 @@ defineOp('match', (cx, ins) => {
     }
   }
   cx.sp = base;
-  if (cx.trace) cx.trace.popsOverride = n + 1;
   switchTo(cx, ins, matched);
 });
 

@@ -16,6 +16,7 @@ import type { StackValue } from '../value.js';
 import { addrText, appAddress, asAddress, availableAccount, availableApp, availableAsset } from '../resources.js';
 import { TYPE_BY_ENUM } from './txn-types.js';
 import { checkInnerAllowed } from './inner-allows.js';
+import { innerWellFormedError } from '../well-formed.js';
 import { feeForUsage, innerGroupUsage } from '../inner-fees.js';
 import { USAGE_UNIT } from '../../txn/fees.js';
 
@@ -23,8 +24,6 @@ type U = number | bigint;
 
 /** Minimum version each inner transaction type needs. */
 const INNER_TYPES: Record<string, number> = { pay: 5, axfer: 5, acfg: 5, afrz: 5, keyreg: 6, appl: 6 };
-const MIN_INNER_APPL_VERSION = 4;
-const MAX_ASSET_DECIMALS = 19n;
 
 function drafts(cx: EvalContext): InnerDraft[] {
   return cx.innerDrafts ?? [];
@@ -137,6 +136,7 @@ function fixed(v: StackValue, n: number, field: string): Uint8Array {
 
 function setField(cx: EvalContext, d: InnerDraft, field: string, v: StackValue): void {
   const lim = cx.group.limits;
+  const c = lim.txnLimits;
   const maxProgram = lim.maxAppProgramLen * (1 + lim.maxExtraAppProgramPages);
   switch (field) {
     case 'Type': {
@@ -181,11 +181,11 @@ function setField(cx: EvalContext, d: InnerDraft, field: string, v: StackValue):
     case 'AssetCloseTo': d.assetCloseTo = assignAccount(cx, v); return;
     case 'ConfigAsset': d.configAsset = assignAsset(cx, v); return;
     case 'ConfigAssetTotal': d.total = uintOf(v); return;
-    case 'ConfigAssetDecimals': d.decimals = maxed(v, MAX_ASSET_DECIMALS); return;
+    case 'ConfigAssetDecimals': d.decimals = maxed(v, BigInt(c.maxAssetDecimals)); return;
     case 'ConfigAssetDefaultFrozen': d.defaultFrozen = boolOf(v); return;
-    case 'ConfigAssetUnitName': d.unitName = stringOf(v, 8); return;
-    case 'ConfigAssetName': d.assetName = stringOf(v, 32); return;
-    case 'ConfigAssetURL': d.url = stringOf(v, 96); return;
+    case 'ConfigAssetUnitName': d.unitName = stringOf(v, c.maxAssetUnitNameBytes); return;
+    case 'ConfigAssetName': d.assetName = stringOf(v, c.maxAssetNameBytes); return;
+    case 'ConfigAssetURL': d.url = stringOf(v, c.maxAssetUrlBytes); return;
     case 'ConfigAssetMetadataHash': d.metadataHash = fixed(v, 32, field); return;
     case 'ConfigAssetManager': d.manager = asAddress(v); return;
     case 'ConfigAssetReserve': d.reserve = asAddress(v); return;
@@ -240,10 +240,10 @@ function setField(cx: EvalContext, d: InnerDraft, field: string, v: StackValue):
       d.apps.push(id);
       return;
     }
-    case 'GlobalNumUint': d.globalNumUint = Number(maxed(v, 64n)); return;
-    case 'GlobalNumByteSlice': d.globalNumByteSlice = Number(maxed(v, 64n)); return;
-    case 'LocalNumUint': d.localNumUint = Number(maxed(v, 16n)); return;
-    case 'LocalNumByteSlice': d.localNumByteSlice = Number(maxed(v, 16n)); return;
+    case 'GlobalNumUint': d.globalNumUint = Number(maxed(v, BigInt(c.maxGlobalSchemaEntries))); return;
+    case 'GlobalNumByteSlice': d.globalNumByteSlice = Number(maxed(v, BigInt(c.maxGlobalSchemaEntries))); return;
+    case 'LocalNumUint': d.localNumUint = Number(maxed(v, BigInt(c.maxLocalSchemaEntries))); return;
+    case 'LocalNumByteSlice': d.localNumByteSlice = Number(maxed(v, BigInt(c.maxLocalSchemaEntries))); return;
     case 'ExtraProgramPages': d.extraPages = Number(maxed(v, BigInt(lim.maxExtraAppProgramPages))); return;
     default:
       fault(`invalid itxn_field ${field}`);
@@ -415,11 +415,15 @@ defineOp('itxn_submit', (cx) => {
     g.feeCredit -= shortfall;
   } else g.feeCredit += paid - needed;
 
-  const txns = list.map(buildInner);
+  const txns: Transaction[] = [];
   const parent = cx.txidOf(cx.groupIndex);
   const base = cx.ad.innerTxns.length;
-  for (let i = 0; i < txns.length; i++) {
-    const t = txns[i]!;
+  for (let i = 0; i < list.length; i++) {
+    // Every transaction the node performs is well formed first, inner ones included.
+    const malformed = innerWellFormedError(list[i]!, g.limits.txnLimits);
+    if (malformed !== undefined) fault(malformed);
+    const t = buildInner(list[i]!);
+    txns.push(t);
     let calleeVersion = 0;
     if (t.type === 'appl') {
       const target = t.appCall!.appId;
@@ -431,13 +435,13 @@ defineOp('itxn_submit', (cx) => {
       }
       if (depth >= g.limits.maxAppCallDepth) fault(`appl depth (${depth}) exceeded`);
       const ver = programVersion(programOf(cx, t)).version;
-      if (ver < MIN_INNER_APPL_VERSION) fault(`inner app call with version v${ver} < v${MIN_INNER_APPL_VERSION}`);
+      if (ver < g.limits.txnLimits.minInnerApplVersion) fault(`inner app call with version v${ver} < v${g.limits.txnLimits.minInnerApplVersion}`);
       calleeVersion = ver;
       // Opting in commits the account to running the clear-state program later, as an inner too.
       if (t.appCall!.onComplete === 1) {
         const csp = t.appCall!.appId === 0n ? t.appCall!.clearProgram ?? EMPTY : cx.ledger.appParams(t.appCall!.appId)!.clearStateProgram;
         const csv = programVersion(csp).version;
-        if (csv < MIN_INNER_APPL_VERSION) fault(`inner app call opt-in with CSP v${csv} < v${MIN_INNER_APPL_VERSION}`);
+        if (csv < g.limits.txnLimits.minInnerApplVersion) fault(`inner app call opt-in with CSP v${csv} < v${g.limits.txnLimits.minInnerApplVersion}`);
       }
     }
     checkInnerAllowed(cx, t, calleeVersion);
@@ -455,58 +459,65 @@ defineOp('itxn_submit', (cx) => {
 
   const ads: ApplyData[] = txns.map(() => emptyApplyData());
   const results: InnerTxnResult[] = [];
-  const traces = [];
-  for (let i = 0; i < txns.length; i++) {
-    const t = txns[i]!;
-    const auth = authorizer(cx, t.sender.publicKey);
-    const me = appAddress(cx.appId);
-    if (!bytesEq(auth, me)) fault(`app ${cx.appId} (addr ${addrText(me)}) unauthorized ${addrText(auth)}`);
-    const path = [...cx.path, base + i];
-    let effects;
-    try {
-      effects = cx.ledger.applyInner(t, {});
-    } catch (e) {
-      throw new InnerFailure(`inner tx ${i} failed: ${(e as Error).message}`, path, undefined);
-    }
-    const ad = ads[i]!;
-    if (effects.createdAssetId !== undefined) {
-      ad.createdAssetId = effects.createdAssetId;
-      g.available.createdAssets.add(effects.createdAssetId);
-    }
-    if (effects.createdAppId !== undefined) {
-      ad.createdAppId = effects.createdAppId;
-      g.available.createdApps.add(effects.createdAppId);
-    }
-    if (effects.closingAmount !== undefined) ad.closingAmount = effects.closingAmount;
-    if (t.type === 'appl') {
-      const appId = t.appCall!.appId === 0n ? ad.createdAppId ?? 0n : t.appCall!.appId;
-      const clear = t.appCall!.onComplete === 3;
-      const compiled = compileProgram(programOf(cx, t), 'app', g.maxVersion);
-      const inner = new EvalContext(compiled, g, i, txns, ads, appId, path, cx, clear, undefined);
-      inner.txids = ids;
-      if (cx.trace) inner.trace = new TraceRecorder(g.traceOptions);
-      g.unnamedPolicy?.beginProgram(inner.version, callerVersions(cx));
-      const token = clear ? cx.ledger.checkpoint?.() : undefined;
-      let approved = false;
+  try {
+    for (let i = 0; i < txns.length; i++) {
+      const t = txns[i]!;
+      const spawned = cx.trace?.spawn(base + i, t);
+      const auth = authorizer(cx, t.sender.publicKey);
+      const me = appAddress(cx.appId);
+      if (!bytesEq(auth, me)) fault(`app ${cx.appId} (addr ${addrText(me)}) unauthorized ${addrText(auth)}`);
+      const path = [...cx.path, base + i];
+      let effects;
       try {
-        approved = runProgram(inner);
+        effects = cx.ledger.applyInner(t, {});
       } catch (e) {
-        if (!clear) {
-          const le = e instanceof LogicError ? e : undefined;
-          throw new InnerFailure(`inner tx ${i} failed: ${(e as Error).message}`, le?.groupPath ?? path, le);
-        }
-        if (token !== undefined) cx.ledger.rollback?.(token);
+        throw new InnerFailure(`inner tx ${i} failed: ${(e as Error).message}`, path, undefined);
       }
-      foldFamilyTouch(cx, inner);
-      ad.scratch = inner.scratch;
-      if (!approved && !clear) throw new InnerFailure(`inner tx ${i} failed: transaction rejected by ApprovalProgram`, path, undefined);
-      cx.ledger.finishAppCall?.(t, appId);
-      if (inner.trace) traces.push(inner.trace.result());
+      const ad = ads[i]!;
+      if (effects.createdAssetId !== undefined) {
+        ad.createdAssetId = effects.createdAssetId;
+        g.available.createdAssets.add(effects.createdAssetId);
+      }
+      if (effects.createdAppId !== undefined) {
+        ad.createdAppId = effects.createdAppId;
+        g.available.createdApps.add(effects.createdAppId);
+      }
+      if (effects.closingAmount !== undefined) ad.closingAmount = effects.closingAmount;
+      if (t.type === 'appl') {
+        const appId = t.appCall!.appId === 0n ? ad.createdAppId ?? 0n : t.appCall!.appId;
+        const clear = t.appCall!.onComplete === 3;
+        const compiled = compileProgram(programOf(cx, t), 'app', g.maxVersion);
+        const inner = new EvalContext(compiled, g, i, txns, ads, appId, path, cx, clear, undefined);
+        inner.txids = ids;
+        if (cx.trace) inner.trace = new TraceRecorder(g.traceOptions);
+        if (spawned && inner.trace) cx.trace!.innerProgram(spawned, inner.trace.result(), compiled.bytes);
+        g.unnamedPolicy?.beginProgram(inner.version, callerVersions(cx));
+        const token = clear ? cx.ledger.checkpoint?.() : undefined;
+        let approved = false;
+        try {
+          approved = runProgram(inner);
+        } catch (e) {
+          if (!clear) {
+            const le = e instanceof LogicError ? e : undefined;
+            throw new InnerFailure(`inner tx ${i} failed: ${(e as Error).message}`, le?.groupPath ?? path, le);
+          }
+          if (token !== undefined) cx.ledger.rollback?.(token);
+        }
+        foldFamilyTouch(cx, inner);
+        ad.scratch = inner.scratch;
+        if (!approved && !clear) throw new InnerFailure(`inner tx ${i} failed: transaction rejected by ApprovalProgram`, path, undefined);
+        cx.ledger.finishAppCall?.(t, appId);
+      }
+      results.push({ txn: t, txid: ids[i]!, ad });
     }
-    results.push({ txn: t, txid: ids[i]!, ad });
+  } catch (e) {
+    // As the node reports a failed group: the failing inner group is listed under the caller's
+    // inner transactions, every member with what it had done when the group stopped.
+    for (let j = results.length; j < txns.length; j++) results.push({ txn: txns[j]!, txid: ids[j]!, ad: ads[j]! });
+    cx.ad.innerTxns.push(...results);
+    throw e;
   }
   cx.ad.innerTxns.push(...results);
   cx.lastInnerGroup = results;
   setDrafts(cx, undefined);
-  if (cx.trace) cx.trace.spawned(results.map((_, i) => base + i), traces);
 });

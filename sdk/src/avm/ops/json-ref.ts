@@ -86,6 +86,9 @@ export function jsonRef(text: Uint8Array, keyBytes: Uint8Array, type: string): U
   const key = dec.decode(keyBytes);
   const raw = members.get(key);
   if (raw === undefined) throw new AvmFault(`key ${key} not found in JSON text`);
+  // The node decodes with Go's encoding/json, for which null into a string or number is a no-op
+  // (the zero value) and null into a map is a nil map (the raw text, `null`, is returned).
+  if (raw === 'null') return type === 'JSONString' ? new Uint8Array(0) : type === 'JSONUint64' ? 0 : enc.encode(raw);
   if (type === 'JSONString') {
     if (!raw.startsWith('"')) throw new AvmFault(`json: cannot unmarshal ${kind(raw)} into Go value of type string`);
     return enc.encode(JSON.parse(raw) as string);

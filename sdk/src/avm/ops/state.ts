@@ -74,6 +74,8 @@ defineOp('app_local_get_ex', (cx) => {
 
 function globalGet(cx: EvalContext, ref: bigint, key: Uint8Array): TealValue | undefined {
   const app = appReference(cx, ref, true);
+  // The node looks up the app's creator first: reading an app that does not exist fails.
+  if (!cx.ledger.appParams(app)) fault(`app ${app} does not exist`);
   return cx.ledger.getGlobal(app, key);
 }
 defineOp('app_global_get', (cx) => {
@@ -125,7 +127,6 @@ defineOp('app_global_put', (cx) => {
   cx.ledger.setGlobal(cx.appId, key, tv);
   const gp = cx.ledger.appParams(cx.appId);
   if (gp) checkSchema(cx.ledger.countGlobal?.(cx.appId), gp.globalNumUint, gp.globalNumByteSlice);
-  cx.trace?.state({ operation: 'w', appStateType: 'g', key, newValue: toAvmValue(s[sp - 1]!) });
   cx.sp = sp - 2;
 });
 defineOp('app_global_del', (cx) => {
@@ -133,7 +134,6 @@ defineOp('app_global_del', (cx) => {
   const key = s[cx.sp - 1] as Uint8Array;
   if (cx.ledger.getGlobal(cx.appId, key) !== undefined) cx.ad.globalDelta.set(hexOf(key), { key, delta: { action: 'delete' } });
   cx.ledger.delGlobal(cx.appId, key);
-  cx.trace?.state({ operation: 'd', appStateType: 'g', key });
   cx.sp--;
 });
 defineOp('app_local_put', (cx) => {
@@ -151,7 +151,6 @@ defineOp('app_local_put', (cx) => {
   cx.ledger.setLocal(addr, cx.appId, key, tv);
   const lp = cx.ledger.appParams(cx.appId);
   if (lp) checkSchema(cx.ledger.countLocal?.(addr, cx.appId), lp.localNumUint, lp.localNumByteSlice);
-  cx.trace?.state({ operation: 'w', appStateType: 'l', key, newValue: toAvmValue(s[sp - 1]!), account: addr });
   cx.sp = sp - 3;
 });
 defineOp('app_local_del', (cx) => {
@@ -163,7 +162,6 @@ defineOp('app_local_del', (cx) => {
   requireOptedIn(cx, addr, cx.appId);
   if (cx.ledger.getLocal(addr, cx.appId, key) !== undefined) recordLocal(cx, addr, key, { action: 'delete' });
   cx.ledger.delLocal(addr, cx.appId, key);
-  cx.trace?.state({ operation: 'd', appStateType: 'l', key, account: addr });
   cx.sp = sp - 2;
 });
 

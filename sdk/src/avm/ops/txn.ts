@@ -64,7 +64,10 @@ export function txnField(
     case 'Fee': return u(txn.fee);
     case 'FirstValid': return u(txn.firstValid);
     case 'FirstValidTime': {
-      const hdr = blockHeaderAt(cx, txn.firstValid - 1n);
+      // uint64 arithmetic, as the node: FirstValid 0 asks for round 2^64-1, which is never available.
+      const round = (txn.firstValid - 1n) & 0xffffffffffffffffn;
+      const hdr = blockHeaderAt(cx, round);
+      if (hdr.timestamp < 0n) fault(`block(${round}) timestamp ${hdr.timestamp} < 0`);
       return u(hdr.timestamp);
     }
     case 'LastValid': return u(txn.lastValid);
@@ -162,9 +165,26 @@ export function txnField(
   }
 }
 
+/**
+ * The rounds `block` and `txn FirstValidTime` may read, fixed by the running transaction's own
+ * validity range (not by the ledger's round): [LastValid - MaxTxnLife - 1, FirstValid - 1], with
+ * the node's uint64 wrap-arounds (a window starting at or below 0 starts at 1; FirstValid 0 makes
+ * it empty). So a program reads the same blocks whenever, within its validity, it is evaluated.
+ */
+export function availableRounds(cx: EvalContext): { first: bigint; last: bigint } {
+  const M = 0xffffffffffffffffn;
+  const fv = cx.txn.firstValid;
+  const lv = cx.txn.lastValid;
+  let first = (lv - cx.group.limits.maxTxnLife - 1n) & M;
+  if (first > lv || first === 0n) first = 1n;
+  let last = (fv - 1n) & M;
+  if (last > fv) last = 0n;
+  return { first, last };
+}
+
 export function blockHeaderAt(cx: EvalContext, round: bigint) {
-  const range = cx.ledger.blockRange?.();
-  if (range && (round < range.first || round > range.last)) {
+  const range = availableRounds(cx);
+  if (round < range.first || round > range.last) {
     fault(`round ${round} is not available. It's outside [${range.first}-${range.last}]`);
   }
   const hdr = cx.ledger.blockHeader(round);

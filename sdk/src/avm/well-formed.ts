@@ -1,0 +1,254 @@
+import { encodeAddress } from '../encoding/address.js';
+import type { ConsensusLimits } from '../txn/limits.js';
+import { TRANSACTION_TYPES, type Transaction } from '../txn/types.js';
+import type { InnerDraft } from './context.js';
+import { programVersion } from './program.js';
+
+/**
+ * The stateless checks the node applies to every transaction before performing it (its
+ * "well-formed" rules), applied here to inner transactions at `itxn_submit`, as the node does.
+ * Messages are the node's own wording: tools match on them.
+ *
+ * The draft is checked rather than the built transaction because a draft carries every field an
+ * inner transaction can set, whatever its type, exactly as the node's inner transaction does;
+ * fields of another type being set is itself one of the rules.
+ *
+ * Returns the failure message, or undefined when the transaction is well formed.
+ */
+export function innerWellFormedError(d: InnerDraft, c: ConsensusLimits, refs: { boxes: number; access: number } = { boxes: 0, access: 0 }): string | undefined {
+  const own = typeRules(d, c, refs);
+  if (own) return own;
+  for (const [type, set] of Object.entries(typeFieldsSet(d))) {
+    if (set && type !== d.type) return `transaction of type ${d.type} has non-zero fields for type ${type}`;
+  }
+  if (d.lastValid < d.firstValid) return `transaction invalid range (${d.firstValid}--${d.lastValid})`;
+  if (d.lastValid - d.firstValid > BigInt(c.maxTxnLife)) return `transaction window size excessive (${d.firstValid}--${d.lastValid})`;
+  const note = d.note?.length ?? 0;
+  if (note > c.maxAbsoluteNoteBytes) return `transaction note too big: ${note} > ${c.maxAbsoluteNoteBytes}`;
+  if (isZero(d.sender)) return 'transaction cannot have zero sender';
+  return undefined;
+}
+
+const isZero = (b: Uint8Array | undefined): boolean => !b || b.every((x) => x === 0);
+const text = (a: Uint8Array): string => encodeAddress(a);
+const schema = (u: number, b: number): string => `{NumUint:${u} NumByteSlice:${b}}`;
+
+/** Which transaction types' fields hold a non-zero value (the node compares each type's field struct with its zero value). */
+function typeFieldsSet(d: InnerDraft): Record<string, boolean> {
+  return {
+    pay: !isZero(d.receiver) || d.amount !== 0n || !isZero(d.closeRemainderTo),
+    keyreg:
+      !isZero(d.votePK) || !isZero(d.selectionPK) || !isZero(d.stateProofPK) ||
+      d.voteFirst !== 0n || d.voteLast !== 0n || d.voteKeyDilution !== 0n || d.nonparticipation,
+    acfg:
+      d.configAsset !== 0n || d.total !== 0n || d.decimals !== 0n || d.defaultFrozen ||
+      (d.unitName?.length ?? 0) > 0 || (d.assetName?.length ?? 0) > 0 || (d.url?.length ?? 0) > 0 ||
+      !isZero(d.metadataHash) || !isZero(d.manager) || !isZero(d.reserve) || !isZero(d.freeze) || !isZero(d.clawback),
+    axfer: d.xferAsset !== 0n || d.assetAmount !== 0n || !isZero(d.assetSender) || !isZero(d.assetReceiver) || !isZero(d.assetCloseTo),
+    afrz: d.freezeAsset !== 0n || !isZero(d.freezeAccount) || d.frozen,
+    appl:
+      d.appId !== 0n || d.onComplete !== 0 || d.args.length > 0 || d.accounts.length > 0 || d.apps.length > 0 ||
+      d.assets.length > 0 || d.globalNumUint !== 0 || d.globalNumByteSlice !== 0 || d.localNumUint !== 0 ||
+      d.localNumByteSlice !== 0 || d.approval !== undefined || d.clear !== undefined || d.extraPages !== 0 || d.rejectVersion !== 0n,
+  };
+}
+
+const utf8 = (s: string | undefined): Uint8Array | undefined => (s === undefined ? undefined : new TextEncoder().encode(s));
+
+/** Every field of a transaction in the flat form the rules read (the shape of an inner transaction under construction). */
+function flatten(t: Transaction): InnerDraft {
+  const pay = t.payment;
+  const kr = t.keyreg;
+  const acfg = t.assetConfig;
+  const p = acfg?.params;
+  const ax = t.assetTransfer;
+  const fz = t.assetFreeze;
+  const ap = t.appCall;
+  return {
+    ...(TRANSACTION_TYPES.includes(t.type) ? { type: t.type } : {}),
+    sender: t.sender.publicKey,
+    fee: t.fee,
+    firstValid: t.firstValid,
+    lastValid: t.lastValid,
+    ...(t.note ? { note: t.note } : {}),
+    ...(t.rekeyTo ? { rekeyTo: t.rekeyTo.publicKey } : {}),
+    ...(pay ? { receiver: pay.receiver.publicKey, ...(pay.closeRemainderTo ? { closeRemainderTo: pay.closeRemainderTo.publicKey } : {}) } : {}),
+    amount: pay?.amount ?? 0n,
+    ...(kr?.voteKey ? { votePK: kr.voteKey } : {}),
+    ...(kr?.selectionKey ? { selectionPK: kr.selectionKey } : {}),
+    ...(kr?.stateProofKey ? { stateProofPK: kr.stateProofKey } : {}),
+    voteFirst: kr?.voteFirst ?? 0n,
+    voteLast: kr?.voteLast ?? 0n,
+    voteKeyDilution: kr?.voteKeyDilution ?? 0n,
+    nonparticipation: kr?.nonParticipation ?? false,
+    xferAsset: ax?.assetId ?? 0n,
+    assetAmount: ax?.amount ?? 0n,
+    ...(ax?.assetSender ? { assetSender: ax.assetSender.publicKey } : {}),
+    ...(ax ? { assetReceiver: ax.receiver.publicKey } : {}),
+    ...(ax?.closeTo ? { assetCloseTo: ax.closeTo.publicKey } : {}),
+    configAsset: acfg?.assetId ?? 0n,
+    total: p?.total ?? 0n,
+    decimals: BigInt(p?.decimals ?? 0),
+    defaultFrozen: p?.defaultFrozen ?? false,
+    ...(p?.unitName !== undefined ? { unitName: utf8(p.unitName)! } : {}),
+    ...(p?.assetName !== undefined ? { assetName: utf8(p.assetName)! } : {}),
+    ...(p?.url !== undefined ? { url: utf8(p.url)! } : {}),
+    ...(p?.metadataHash ? { metadataHash: p.metadataHash } : {}),
+    ...(p?.manager ? { manager: p.manager.publicKey } : {}),
+    ...(p?.reserve ? { reserve: p.reserve.publicKey } : {}),
+    ...(p?.freeze ? { freeze: p.freeze.publicKey } : {}),
+    ...(p?.clawback ? { clawback: p.clawback.publicKey } : {}),
+    freezeAsset: fz?.assetId ?? 0n,
+    ...(fz ? { freezeAccount: fz.account.publicKey } : {}),
+    frozen: fz?.frozen ?? false,
+    appId: ap?.appId ?? 0n,
+    onComplete: ap?.onComplete ?? 0,
+    rejectVersion: ap?.rejectVersion ?? 0n,
+    args: ap?.args ?? [],
+    accounts: ap?.accounts.map((a) => a.publicKey) ?? [],
+    ...(ap?.approvalProgram ? { approval: ap.approvalProgram } : {}),
+    ...(ap?.clearProgram ? { clear: ap.clearProgram } : {}),
+    assets: ap?.foreignAssets ?? [],
+    apps: ap?.foreignApps ?? [],
+    globalNumUint: ap?.globalSchema?.numUints ?? 0,
+    globalNumByteSlice: ap?.globalSchema?.numByteSlices ?? 0,
+    localNumUint: ap?.localSchema?.numUints ?? 0,
+    localNumByteSlice: ap?.localSchema?.numByteSlices ?? 0,
+    extraPages: ap?.extraPages ?? 0,
+  };
+}
+
+/**
+ * The node's well-formedness check of a top-level transaction (its messages), for the ledger.
+ * State-proof and heartbeat transactions are the network's own and are not checked here.
+ */
+export function transactionWellFormedError(t: Transaction, c: ConsensusLimits): string | undefined {
+  const ap = t.appCall;
+  return innerWellFormedError(flatten(t), c, { boxes: ap?.boxes.length ?? 0, access: ap?.access.length ?? 0 });
+}
+
+function typeRules(d: InnerDraft, c: ConsensusLimits, refs: { boxes: number; access: number }): string | undefined {
+  switch (d.type) {
+    case 'pay':
+      if (d.closeRemainderTo && !isZero(d.closeRemainderTo) && text(d.closeRemainderTo) === text(d.sender)) {
+        return `transaction cannot close account to its sender ${text(d.sender)}`;
+      }
+      return undefined;
+    case 'keyreg':
+      return keyregRules(d, c);
+    case 'acfg': {
+      const name = d.assetName?.length ?? 0;
+      const unit = d.unitName?.length ?? 0;
+      const url = d.url?.length ?? 0;
+      if (name > c.maxAssetNameBytes) return `transaction asset name too big: ${name} > ${c.maxAssetNameBytes}`;
+      if (unit > c.maxAssetUnitNameBytes) return `transaction asset unit name too big: ${unit} > ${c.maxAssetUnitNameBytes}`;
+      if (url > c.maxAssetUrlBytes) return `transaction asset url too big: ${url} > ${c.maxAssetUrlBytes}`;
+      if (d.decimals > BigInt(c.maxAssetDecimals)) return `transaction asset decimals is too high (max is ${c.maxAssetDecimals})`;
+      return undefined;
+    }
+    case 'axfer':
+      if (d.xferAsset === 0n && d.assetAmount !== 0n) return 'asset ID cannot be zero';
+      if (!isZero(d.assetSender) && !isZero(d.assetCloseTo)) return 'cannot close asset by clawback';
+      return undefined;
+    case 'afrz':
+      if (d.freezeAsset === 0n) return 'asset ID cannot be zero';
+      if (isZero(d.freezeAccount)) return 'freeze account cannot be empty';
+      return undefined;
+    case 'appl':
+      return appCallRules(d, c, refs);
+    default:
+      return `unknown tx type ${d.type ?? ''}`;
+  }
+}
+
+function keyregRules(d: InnerDraft, c: ConsensusLimits): string | undefined {
+  const voteEmpty = isZero(d.votePK);
+  const selEmpty = isZero(d.selectionPK);
+  const spEmpty = isZero(d.stateProofPK);
+  if (d.voteFirst > d.voteLast) return 'transaction first voting round need to be less than its last voting round';
+  const allClear = voteEmpty && selEmpty && d.voteKeyDilution === 0n;
+  const allSet = !voteEmpty && !selEmpty && d.voteKeyDilution !== 0n;
+  if (!allClear && !allSet) return 'the following transaction fields need to be clear/set together : votekey, selkey, votekd';
+  if (d.voteKeyDilution === 0n) {
+    if (d.voteFirst !== 0n || d.voteLast !== 0n) return 'on going offline key registration transaction, the vote first and vote last fields should not be set';
+  } else {
+    if (d.voteLast === 0n) return 'transaction tries to register keys to go online, but vote last is set to zero';
+    if (d.voteFirst > d.lastValid + 1n) return 'transaction tries to register keys to go online, but first voting round is beyond the round after last valid round';
+  }
+  if (d.nonparticipation && !(voteEmpty || selEmpty)) return 'transaction tries to register keys to go online, but nonparticipatory flag is set';
+  if (d.voteLast - d.voteFirst > c.maxKeyregVotePeriod) return 'validity period for keyreg transaction is too long';
+  if (d.nonparticipation) return spEmpty ? undefined : 'non participation keyreg transactions should contain empty stateProofPK';
+  if (voteEmpty || selEmpty) return spEmpty ? undefined : 'offline keyreg transactions should contain empty stateProofPK';
+  if (spEmpty) return 'online keyreg transaction cannot have empty field StateProofPK';
+  return undefined;
+}
+
+/** Programs of version 6 and later must pair an approval and a clear-state program of the same version. */
+const SYNC_PROGRAMS_VERSION = 6;
+
+function versionOf(p: Uint8Array | undefined, label: string): number | string {
+  try {
+    return programVersion(p ?? new Uint8Array(0)).version;
+  } catch (e) {
+    return `bad ${label}: ${(e as Error).message}`;
+  }
+}
+
+function appCallRules(d: InnerDraft, c: ConsensusLimits, refs: { boxes: number; access: number }): string | undefined {
+  if (d.onComplete < 0 || d.onComplete > 5) return `invalid application OnCompletion (${d.onComplete})`;
+  if (d.rejectVersion > 0n && d.appId === 0n) return 'tx.RejectVersion cannot be set during creation';
+  const approvalLen = d.approval?.length ?? 0;
+  const clearLen = d.clear?.length ?? 0;
+  if (d.appId !== 0n && d.onComplete !== 4) {
+    if (approvalLen !== 0 || clearLen !== 0) return 'programs may only be specified during application creation or update';
+  } else {
+    const av = versionOf(d.approval, 'ApprovalProgram');
+    if (typeof av === 'string') return av;
+    const cv = versionOf(d.clear, 'ClearStateProgram');
+    if (typeof cv === 'string') return cv;
+    if ((av >= SYNC_PROGRAMS_VERSION || cv >= SYNC_PROGRAMS_VERSION) && av !== cv) return `program version mismatch: ${av} != ${cv}`;
+  }
+  if (d.extraPages > c.maxAbsoluteExtraProgramPages) return `tx.ExtraProgramPages exceeds MaxAbsoluteExtraProgramPages = ${c.maxAbsoluteExtraProgramPages}`;
+  let pagesAllowed = d.extraPages;
+  if (d.appId !== 0n) {
+    if (d.localNumUint !== 0 || d.localNumByteSlice !== 0) return `inappropriate non-zero tx.LocalStateSchema (${schema(d.localNumUint, d.localNumByteSlice)})`;
+    const updatingSizes = d.onComplete === 4 && (d.extraPages !== 0 || d.globalNumUint !== 0 || d.globalNumByteSlice !== 0);
+    if (!(c.appSizeUpdates && updatingSizes)) {
+      if (d.globalNumUint !== 0 || d.globalNumByteSlice !== 0) return `inappropriate non-zero tx.GlobalStateSchema (${schema(d.globalNumUint, d.globalNumByteSlice)})`;
+      if (d.extraPages !== 0) return `inappropriate non-zero tx.ExtraProgramPages (${d.extraPages})`;
+      // The app's real page count is not known without the ledger: allow the largest programs.
+      pagesAllowed = c.maxAbsoluteExtraProgramPages;
+    }
+  }
+  const pages = 1 + pagesAllowed;
+  if (approvalLen > pages * c.programPageSize) return `approval program too long. (${approvalLen} > ${pages * c.programPageSize})`;
+  if (clearLen > pages * c.programPageSize) return `clear state program too long. (${clearLen} > ${pages * c.programPageSize})`;
+  if (approvalLen + clearLen > pages * c.maxAppTotalProgramLen) return `app programs too long. (${approvalLen} + ${clearLen} > ${pages * c.maxAppTotalProgramLen})`;
+  if (d.args.length > c.maxAppArgs) return `tx.ApplicationArgs has too many arguments. ${d.args.length} > ${c.maxAppArgs}`;
+  let argSum = 0;
+  for (let i = 0; i < d.args.length; i++) {
+    if (d.args[i]!.length > c.maxAppArgLen) return `tx.ApplicationArgs[${i}] length is too long. ${d.args[i]!.length} > ${c.maxAppArgLen}`;
+    argSum += d.args[i]!.length;
+  }
+  if (argSum > c.maxAbsoluteAppTotalArgLen) return `tx.ApplicationArgs total length is too long. ${argSum} > ${c.maxAbsoluteAppTotalArgLen}`;
+  if (refs.access > 0) {
+    if (refs.access > c.maxAppAccess) return `tx.Access too long, max number of references is ${c.maxAppAccess}`;
+    if (d.accounts.length > 0) return "tx.Accounts can't be used when tx.Access is used";
+    if (d.apps.length > 0) return "tx.ForeignApps can't be used when tx.Access is used";
+    if (d.assets.length > 0) return "tx.ForeignAssets can't be used when tx.Access is used";
+    if (refs.boxes > 0) return "tx.Boxes can't be used when tx.Access is used";
+  } else {
+    if (d.accounts.length > c.maxAppTxnAccounts) return `tx.Accounts too long, max number of accounts is ${c.maxAppTxnAccounts}`;
+    if (d.apps.length > c.maxAppTxnForeignApps) return `tx.ForeignApps too long, max number of foreign apps is ${c.maxAppTxnForeignApps}`;
+    if (d.assets.length > c.maxAppTxnForeignAssets) return `tx.ForeignAssets too long, max number of foreign assets is ${c.maxAppTxnForeignAssets}`;
+    if (refs.boxes > c.maxAppBoxReferences) return `tx.Boxes too long, max number of box references is ${c.maxAppBoxReferences}`;
+    if (d.accounts.length + d.apps.length + d.assets.length + refs.boxes > c.maxAppTotalTxnReferences) {
+      return `tx references exceed MaxAppTotalTxnReferences = ${c.maxAppTotalTxnReferences}`;
+    }
+  }
+  const local = d.localNumUint + d.localNumByteSlice;
+  if (local > c.maxLocalSchemaEntries) return `tx.LocalStateSchema is too large. ${local} > ${c.maxLocalSchemaEntries}`;
+  const global = d.globalNumUint + d.globalNumByteSlice;
+  if (global > c.maxGlobalSchemaEntries) return `tx.GlobalStateSchema is too large. ${global} > ${c.maxGlobalSchemaEntries}`;
+  return undefined;
+}
