@@ -51,7 +51,23 @@ export interface DevnetOptions {
    * and have no shutdown logic of their own. The `tealworks devnet` command handles signals itself.
    */
   stopOnSignals?: boolean;
+  /**
+   * Behave as AlgoKit LocalNet does: ports 4001 (node), 8980 (query) and 4002 (key manager) unless
+   * `ports` says otherwise, one shared token (`token`, default 64 × `a`), genesis id
+   * `dockernet-v1`, the first funded account marked `Wallet1` in `/genesis`, `/health` public, and
+   * key-manager byte fields answered as base64 strings.
+   */
+  localnet?: boolean;
+  /** One API token for all three services (instead of a generated token per service). */
+  token?: string;
 }
+
+/** LocalNet's well-known API token (shared by its node, indexer and kmd). */
+export const LOCALNET_TOKEN = 'a'.repeat(64);
+/** LocalNet's genesis id: tools recognise a LocalNet by it. */
+export const LOCALNET_GENESIS_ID = 'dockernet-v1';
+/** LocalNet's ports: node (algod), query (indexer), key manager (kmd). */
+export const LOCALNET_PORTS: Readonly<Required<DevnetPorts>> = Object.freeze({ node: 4001, query: 8980, kmd: 4002 });
 
 export interface ServiceEndpoint {
   url: string;
@@ -145,7 +161,16 @@ export function isLoopback(host: string): boolean {
  */
 export async function startDevnet(options: DevnetOptions = {}): Promise<RunningDevnet> {
   const host = options.host ?? '127.0.0.1';
-  const ports = { node: checkPort('node', options.ports?.node), query: checkPort('query', options.ports?.query), kmd: checkPort('kmd', options.ports?.kmd) };
+  const localnet = options.localnet ?? false;
+  const defaults: DevnetPorts = localnet ? LOCALNET_PORTS : {};
+  const ports = {
+    node: checkPort('node', options.ports?.node ?? defaults.node),
+    query: checkPort('query', options.ports?.query ?? defaults.query),
+    kmd: checkPort('kmd', options.ports?.kmd ?? defaults.kmd),
+  };
+  if (options.token !== undefined && (options.token.length === 0 || /[\s\x00-\x1f]/.test(options.token))) {
+    throw new ValidationError('token must be a non-empty string without spaces or control characters');
+  }
   if (options.accounts !== undefined && (!Number.isInteger(options.accounts) || options.accounts < 0 || options.accounts > 1000)) {
     throw new ValidationError(`accounts must be an integer in 0..1000, got ${options.accounts}`);
   }
@@ -159,7 +184,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
     rmSync(join(dir, 'ledger'), { recursive: true, force: true });
     rmSync(genesisPath!, { force: true });
   }
-  const tokens = loadTokens(dir);
+  const shared = options.token ?? (localnet ? LOCALNET_TOKEN : undefined);
+  const tokens = shared !== undefined ? { node: shared, query: shared, kmd: shared } : loadTokens(dir);
 
   // In memory the sealed wallet never leaves the process and its password is empty, so a costly
   // key derivation would only slow every start down.
@@ -188,6 +214,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
     }
 
     ledger = new Ledger({
+      ...(localnet ? { genesisId: LOCALNET_GENESIS_ID } : {}),
       genesisAccounts: genesis,
       ...(dir ? { store: new FileLedgerStore(join(dir, 'ledger')) } : {}),
     });
@@ -198,13 +225,19 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
       port: ports.node,
       ledger,
       apiToken: tokens.node,
+      genesis: {
+        ...(localnet ? { network: 'dockernet' } : {}),
+        devMode: !options.blockIntervalMs,
+        alloc: genesis.map((g, i) => ({ address: g.address, amount: g.amount, comment: `Wallet${i + 1}` })),
+      },
+      ...(localnet ? { publicHealth: true } : {}),
       ...(options.blockIntervalMs ? { blockIntervalMs: options.blockIntervalMs } : {}),
       ownsLedger: true,
     });
     started.push(node);
     const query = await startQueryService({ ...serveOpts, port: ports.query, ledger, token: tokens.query });
     started.push(query);
-    const kmd: RunningKeyManager = await startKeyManagerService({ ...serveOpts, port: ports.kmd, keyManager, apiToken: tokens.kmd, ownsKeyManager: true });
+    const kmd: RunningKeyManager = await startKeyManagerService({ ...serveOpts, port: ports.kmd, keyManager, apiToken: tokens.kmd, ownsKeyManager: true, ...(localnet ? { byteForm: 'base64' as const } : {}) });
     started.push(kmd);
 
     let stopping: Promise<void> | undefined;

@@ -5,7 +5,12 @@ import type { RequestLogHook } from '../http/types.js';
 import { FollowerState, type FollowerOptions } from './follower.js';
 import { MetricsRegistry } from './metrics.js';
 import { TransactionPool, type PoolOptions } from './pool.js';
-import { nodeRouter, type BuildInfo, type NodeContext } from './routes.js';
+import { NODE_ENDPOINTS, nodeRouter, type BuildInfo, type NodeContext } from './routes.js';
+import { algodEndpoints } from './algod/routes.js';
+import type { GenesisDescription } from './algod/genesis.js';
+
+/** `X-Algo-API-Token`: the header the public node API's clients (algosdk, AlgoKit) send. */
+export const ALGOD_API_TOKEN_HEADER = 'X-Algo-API-Token';
 
 export interface NodeServiceOptions extends PoolOptions {
   ledger: Ledger;
@@ -21,6 +26,10 @@ export interface NodeServiceOptions extends PoolOptions {
   maxBodyBytes?: number;
   /** Close the ledger (flushing its snapshot) when the service closes. */
   ownsLedger?: boolean;
+  /** What `/genesis` lists (funded accounts and their comments, network name). Default: no funded accounts. */
+  genesis?: GenesisDescription;
+  /** Serve `/health` without the token, as the public node API does (LocalNet compatibility). Default false. */
+  publicHealth?: boolean;
 }
 
 export const DEFAULT_BUILD: BuildInfo = { major: 0, minor: 1, buildNumber: 0, branch: 'main', channel: 'dev', commitHash: '' };
@@ -99,9 +108,12 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
   pool.start();
   const definition: ServiceDefinition = {
     name: 'node',
-    router: nodeRouter(node),
+    router: nodeRouter(node, [
+      ...NODE_ENDPOINTS.map((e) => (options.publicHealth && e.path === '/health' ? { ...e, public: true } : e)),
+      ...algodEndpoints({ genesis: options.genesis ?? { alloc: [] }, devMode: () => pool.devMode }),
+    ]),
     errors: nodeServiceErrors,
-    auth: { header: NODE_SERVICE_TOKEN_HEADER, tokens: [options.apiToken] },
+    auth: { header: NODE_SERVICE_TOKEN_HEADER, alsoHeaders: [ALGOD_API_TOKEN_HEADER], tokens: [options.apiToken] },
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     onClose: () => {
       pool.stop();
