@@ -694,10 +694,10 @@ export interface DecodedDeltaAccount {
 /** A round's ledger state delta (`/v2/deltas/{round}?format=msgpack`), its large parts typed. */
 export interface DecodedStateDelta {
   accounts: DecodedDeltaAccount[];
-  /** Box changes: key (`bx:` + app id + name) → new value (undefined: deleted). */
-  kvMods: Map<string, Uint8Array | undefined>;
-  /** Transaction ids committed in the round → last valid round. */
-  txids: Map<string, bigint>;
+  /** Box changes: raw key (`bx:` + 8-byte app id + name) and new value (undefined: deleted). */
+  kvMods: { key: Uint8Array; value?: Uint8Array }[];
+  /** Transactions committed in the round: raw 32-byte id, position, last valid round. */
+  txids: { txid: Uint8Array; intra: number; lastValid: bigint }[];
   /** Everything else (header, totals, creatables, asset and app resources), generically decoded (maps as `Map`). */
   rest: Record<string, unknown>;
 }
@@ -734,7 +734,7 @@ function readDeltaAccount(r: MsgReader): DecodedDeltaAccount {
 /** Decodes a state delta; the account list, box changes and txids without the generic tree. */
 export function decodeStateDelta(bytes: Uint8Array): DecodedStateDelta {
   const r = new MsgReader(bytes);
-  const out: DecodedStateDelta = { accounts: [], kvMods: new Map(), txids: new Map(), rest: {} };
+  const out: DecodedStateDelta = { accounts: [], kvMods: [], txids: [], rest: {} };
   for (let n = r.mapLen(); n > 0; n--) {
     const k = r.str();
     if (k === 'Accts') {
@@ -746,25 +746,27 @@ export function decodeStateDelta(bytes: Uint8Array): DecodedStateDelta {
       }
     } else if (k === 'KvMods') {
       for (let m = r.mapLen(); m > 0; m--) {
-        const key = TEXT.decode(r.bytes());
+        const key = r.bytes();
         let value: Uint8Array | undefined;
         for (let f = r.mapLen(); f > 0; f--) {
           const fk = r.str();
           if (fk === 'Data') value = r.nil() ? undefined : r.bytes();
           else r.skip();
         }
-        out.kvMods.set(key, value);
+        out.kvMods.push(value === undefined ? { key } : { key, value });
       }
     } else if (k === 'Txids') {
       for (let m = r.mapLen(); m > 0; m--) {
-        const id = toHex(r.bytes());
-        let last = 0n;
+        const txid = r.bytes();
+        let lastValid = 0n;
+        let intra = 0;
         for (let f = r.mapLen(); f > 0; f--) {
           const fk = r.str();
-          if (fk === 'LastValid') last = r.u64();
+          if (fk === 'LastValid') lastValid = r.u64();
+          else if (fk === 'Intra') intra = r.small();
           else r.skip();
         }
-        out.txids.set(id, last);
+        out.txids.push({ txid, intra, lastValid });
       }
     } else out.rest[k] = r.generic({ maps: true });
   }
