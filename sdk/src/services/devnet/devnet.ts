@@ -62,8 +62,9 @@ export interface DevnetOptions {
   token?: string;
 }
 
-/** LocalNet's well-known API token (shared by its node, indexer and kmd). */
-export const LOCALNET_TOKEN = 'a'.repeat(64);
+import { LOCALNET_TOKEN } from '../../adapters/profiles.js';
+/** LocalNet's well-known API token (shared by its node, indexer and kmd); the adapters' profile constant. */
+export { LOCALNET_TOKEN };
 /** LocalNet's genesis id: tools recognise a LocalNet by it. */
 export const LOCALNET_GENESIS_ID = 'dockernet-v1';
 /** LocalNet's ports: node (algod), query (indexer), key manager (kmd). */

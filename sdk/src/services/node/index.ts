@@ -6,3 +6,6 @@ export { MetricsRegistry, type MetricType } from './metrics.js';
 export { buildStateDelta, deltaToJsonValue, deltaToMsgpack, type DeltaTree } from './state-delta.js';
 export { decodeSimulateRequest, simulateResponseToWire, responseFormat, type ResponseFormat } from './simulate-wire.js';
 export { accountView, assetParamsView, blockView, transactionView, confirmedView, involves, type V1Json } from './v1-views.js';
+export { algodEndpoints, ALGOD_ERRORS, type AlgodRouteOptions } from './algod/routes.js';
+export { genesisText, type GenesisDescription, type GenesisAllocEntry } from './algod/genesis.js';
+export { accountJson, appJson, assetJson, type AlgodJson } from './algod/views.js';

@@ -96,6 +96,11 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
   let dispenser: algosdk.Account;
   const user = algosdk.generateAccount();
   const signerOf = (a: algosdk.Account) => algosdk.makeBasicAccountTransactionSigner(a);
+  let sharedAppId = 0n;
+  const raw = async (path: string) => {
+    const r = await request(`${d.node.url}${path}`, { headers: { 'x-algo-api-token': LOCALNET_TOKEN } });
+    return { status: r.statusCode, body: (await r.body.json()) as Record<string, unknown> };
+  };
 
   const port = (url: string) => Number(new URL(url).port);
   async function send(txn: algosdk.Transaction, by: algosdk.Account): Promise<algosdk.modelsv2.PendingTransactionResponse> {
@@ -247,6 +252,7 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
         dispenser,
       );
       appId = created.applicationIndex!;
+      sharedAppId = appId;
       assert.ok(appId > 0n);
       assert.equal(created.globalStateDelta!.length, 1);
       const appAddr = algosdk.getApplicationAddress(appId);
@@ -346,6 +352,28 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
       assert.equal(after, before + 3600n);
       await algod.setBlockOffsetTimestamp(0).do();
       assert.equal(Number((await algod.getBlockOffsetTimestamp().do()).offset), 0);
+    });
+
+    it("algod's error statuses and {message} bodies; box names in encoding:value form", async () => {
+      assert.deepEqual(await raw('/v2/accounts/NOTANADDRESS'), { status: 400, body: { message: 'failed to parse the address' } });
+      assert.deepEqual(await raw(`/v2/accounts/${dispenser.addr}?exclude=bogus`), { status: 400, body: { message: 'failed to parse exclude' } });
+      assert.deepEqual(await raw(`/v2/accounts/${dispenser.addr}?format=xml`), { status: 400, body: { message: 'failed to parse the format option' } });
+      assert.deepEqual(await raw('/v2/assets/999999'), { status: 404, body: { message: 'asset does not exist' } });
+      assert.deepEqual(await raw('/v2/applications/999999'), { status: 404, body: { message: 'application does not exist' } });
+      assert.deepEqual(await raw(`/v2/accounts/${dispenser.addr}/assets/999999`), { status: 404, body: { message: 'account asset info not found' } });
+      assert.deepEqual(await raw(`/v2/accounts/${dispenser.addr}/applications/999999`), { status: 404, body: { message: 'account application info not found' } });
+      assert.deepEqual(await raw('/v2/transactions/pending/nope'), { status: 400, body: { message: 'no valid transaction ID was specified' } });
+      const byStr = await raw(`/v2/applications/${sharedAppId}/box?name=str:sum`);
+      assert.equal(byStr.status, 200);
+      assert.equal(byStr.body.name, Buffer.from('sum').toString('base64'));
+      assert.equal(BigInt(byStr.body.round as number) > 0n, true);
+      assert.deepEqual(await raw(`/v2/applications/${sharedAppId}/box?name=str:none`), { status: 404, body: { message: 'box not found' } });
+      const bad = await raw(`/v2/applications/${sharedAppId}/box?name=sum`);
+      assert.equal(bad.status, 400);
+      assert.match(String(bad.body.message), /encoding:value/);
+      const paged = await raw(`/v2/applications/${sharedAppId}/boxes?limit=1&include=values`);
+      assert.equal((paged.body.boxes as unknown[]).length, 1);
+      assert.equal((paged.body.boxes as { value: string }[])[0]!.value.length > 0, true);
     });
 
     it('pending lists and account filters', async () => {

@@ -1,7 +1,8 @@
 import { decodeAddress, encodeAddress } from '../../../encoding/address.js';
 import { fromBase32 } from '../../../encoding/base32.js';
-import { fromBase64, toBase64 } from '../../../encoding/base64.js';
+import { toBase64 } from '../../../encoding/base64.js';
 import { utf8 } from '../../../encoding/bytes.js';
+import { BoxNameError, parseBoxName } from '../../query/box-name.js';
 import { blockHashText, blockToWire, headerToWire, encodeBlock } from '../../../ledger/block.js';
 import { LedgerNotFoundError } from '../../../ledger/errors.js';
 import { decodeSignedTransactions } from '../../../txn/encode.js';
@@ -96,43 +97,13 @@ function txidParam(raw: string | undefined): string {
   return t;
 }
 
-/**
- * A box name in the node's `encoding:value` form: `str:` (UTF-8), `b64:` (base64), `int:`
- * (uint64, 8 bytes big-endian), `addr:` (address → 32 bytes); `abi:` is not supported.
- */
-export function parseBoxName(raw: string | null): Uint8Array {
-  if (raw === null || raw === '') throw new BadRequestError('box name is required: use name=encoding:value (str:, b64:, int:, addr:)');
-  const colon = raw.indexOf(':');
-  if (colon < 0) throw new BadRequestError(`all arguments and box names should be of the form 'encoding:value'`);
-  const enc = raw.slice(0, colon);
-  const value = raw.slice(colon + 1);
-  switch (enc) {
-    case 'str':
-    case 'string':
-      return utf8(value);
-    case 'b64':
-    case 'base64':
-      try {
-        return fromBase64(value);
-      } catch {
-        throw new BadRequestError(`illegal base64 data in box name ${JSON.stringify(value.slice(0, 40))}`);
-      }
-    case 'int':
-    case 'integer': {
-      if (!/^\d{1,20}$/.test(value) || BigInt(value) > UINT64_MAX) throw new BadRequestError(`strconv.ParseUint: parsing ${JSON.stringify(value)}: invalid syntax`);
-      const out = new Uint8Array(8);
-      new DataView(out.buffer).setBigUint64(0, BigInt(value));
-      return out;
-    }
-    case 'addr':
-    case 'address':
-      try {
-        return decodeAddress(value);
-      } catch {
-        throw new BadRequestError(`could not decode address ${JSON.stringify(value.slice(0, 60))}`);
-      }
-    default:
-      throw new BadRequestError(`unknown encoding '${enc}' in box name; use str:, b64:, int: or addr:`);
+/** A box name parameter in the node's `encoding:value` form (the query service's parser: one grammar). */
+function boxNameParam(raw: string | null, what = 'name'): Uint8Array {
+  if (raw === null || raw === '') throw new BadRequestError(`${what} is required: use encoding:value (str:, int:, addr:, b32:, b64:)`);
+  try {
+    return parseBoxName(raw);
+  } catch (e) {
+    throw new BadRequestError(e instanceof BoxNameError ? e.message : 'box name is not valid');
   }
 }
 
@@ -457,11 +428,11 @@ export function algodEndpoints(options: AlgodRouteOptions): NodeEndpoint[] {
           return jsonReply({ boxes: names.map((name) => ({ name })) });
         }
         if (prefixRaw) {
-          const prefix = parseBoxName(prefixRaw);
+          const prefix = boxNameParam(prefixRaw, 'prefix');
           names = names.filter((n) => n.length >= prefix.length && compareBytes(n.subarray(0, prefix.length), prefix) === 0);
         }
         if (next) {
-          const after = parseBoxName(next);
+          const after = boxNameParam(next, 'next');
           names = names.filter((n) => compareBytes(n, after) > 0);
         }
         const cap = limit === 0n ? 100000 : Number(limit > 100000n ? 100000n : limit);
@@ -480,7 +451,7 @@ export function algodEndpoints(options: AlgodRouteOptions): NodeEndpoint[] {
       produces: JSON_ONLY, responses: R({ '400': 'Bad Request', '404': 'Box Not Found', '500': 'Internal Error' }),
       handler: (ctx, node) => {
         const id = pathUint(ctx, 'application-id');
-        const name = parseBoxName(ctx.query.get('name'));
+        const name = boxNameParam(ctx.query.get('name'));
         const value = node.ledger.box(id, name);
         if (value === undefined) throw new NotFoundError(ALGOD_ERRORS.boxDoesNotExist);
         return jsonReply({ name, round: node.ledger.latestRound, value });
