@@ -177,7 +177,7 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
     const bad = algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: broke.addr, receiver: user.addr, amount: 1, suggestedParams: sp });
     await assert.rejects(algod.sendRawTransaction(bad.signTxn(broke.sk)).do(), (e: Error & { response?: { status: number; body?: { message?: string } } }) => {
       assert.equal(e.response?.status, 400);
-      assert.match(e.message, /overspend/);
+      assert.match(e.message, /TransactionPool\.Remember: transaction [A-Z2-7]{52}: overspend/);
       return true;
     });
     await assert.rejects(algod.pendingTransactionInformation('A'.repeat(52)).do(), (e: Error & { response?: { status: number } }) => e.response?.status === 404);

@@ -15,6 +15,8 @@ import { BadRequestError, HttpError, NotFoundError } from '../../http/errors.js'
 import { bytesReply, emptyReply, jsonReply, msgpackReply, textReply } from '../../http/reply.js';
 import type { Reply, RequestContext } from '../../http/types.js';
 import { involves } from '../v1-views.js';
+import { PoolRejectionError } from '../pool.js';
+import { DecodeError } from '../../../errors.js';
 import type { NodeContext, NodeEndpoint } from '../routes.js';
 import { accountJson, appJson, appParamsJson, assetJson, assetParamsJson, compareBytes, localStateJson, wireToJson, type AlgodJson } from './views.js';
 import { confirmedPending, poolPending, signedTxnForm, type WireForm } from './pending.js';
@@ -44,6 +46,9 @@ export interface AlgodRouteOptions {
   /** Dev mode (a block per submitted group): enables `/v2/devmode/*`. */
   devMode(): boolean;
 }
+
+/** Rejections the node finds while verifying a group, before its pool (no `TransactionPool.Remember:` prefix). */
+const VERIFY_KINDS: ReadonlySet<string> = new Set(['signature', 'malformed', 'group']);
 
 // ---- parameters ---------------------------------------------------------------------------------
 
@@ -253,7 +258,18 @@ export function algodEndpoints(options: AlgodRouteOptions): NodeEndpoint[] {
       handler: async (ctx, node) => {
         if (node.follower.enabled) throw new BadRequestError('cannot broadcast txns in follower mode');
         const body = await ctx.body();
-        const txId = node.pool.submit(body, node.ledger.params.maxTxGroupSize);
+        let txId: string;
+        try {
+          txId = node.pool.submit(body, node.ledger.params.maxTxGroupSize);
+        } catch (e) {
+          // The node reports what its pool refused (balances, fees, programs, duplicates …) through
+          // TransactionPool.Remember; signature and well-formedness failures come before the pool.
+          if (e instanceof PoolRejectionError && !VERIFY_KINDS.has(e.rejection.kind) && !e.rejection.reason.startsWith('rejected by logic')) {
+            throw new BadRequestError(`TransactionPool.Remember: ${e.message}`);
+          }
+          if (e instanceof DecodeError) throw new BadRequestError(e.message);
+          throw e;
+        }
         return jsonReply({ txId });
       },
     },
