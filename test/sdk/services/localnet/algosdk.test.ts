@@ -376,6 +376,17 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
       assert.equal((paged.body.boxes as { value: string }[])[0]!.value.length > 0, true);
     });
 
+    it("account in msgpack is the node's raw account record", async () => {
+      const r = await request(`${d.node.url}/v2/accounts/${dispenser.addr}?format=msgpack`, { headers: { 'x-algo-api-token': LOCALNET_TOKEN } });
+      assert.equal(r.headers['content-type'], 'application/msgpack');
+      const rec = decodeMsgpack(new Uint8Array(await r.body.arrayBuffer()), { maps: true }) as Map<string, unknown>;
+      const json = await algod.accountInformation(dispenser.addr).do();
+      assert.equal(BigInt(rec.get('algo') as number | bigint), json.amount);
+      const appp = rec.get('appp') as Map<unknown, Map<string, unknown>>;
+      assert.ok([...appp.keys()].some((k) => BigInt(k as number) === sharedAppId));
+      assert.ok(rec.has('tsch'));
+    });
+
     it('pending lists and account filters', async () => {
       const all = await algod.pendingTransactionsInformation().do();
       assert.equal(Number(all.totalTransactions), 0);

@@ -18,7 +18,7 @@ import { involves } from '../v1-views.js';
 import { PoolRejectionError } from '../pool.js';
 import { DecodeError } from '../../../errors.js';
 import type { NodeContext, NodeEndpoint } from '../routes.js';
-import { accountJson, appJson, appParamsJson, assetJson, assetParamsJson, compareBytes, localStateJson, wireToJson, type AlgodJson } from './views.js';
+import { accountJson, accountRecordMsgpack, appJson, appParamsJson, assetJson, assetParamsJson, compareBytes, localStateJson, wireToJson, type AlgodJson } from './views.js';
 import { confirmedPending, poolPending, signedTxnForm, type WireForm } from './pending.js';
 import { genesisText, type GenesisDescription } from './genesis.js';
 
@@ -339,7 +339,8 @@ export function algodEndpoints(options: AlgodRouteOptions): NodeEndpoint[] {
             else throw new BadRequestError(ALGOD_ERRORS.failedToParseExclude);
           }
         }
-        return reply(accountJson(node.ledger, address, opts), form);
+        // msgpack: the node's raw account record, not the JSON model.
+        return form === 'msgpack' ? msgpackReply(accountRecordMsgpack(node.ledger, address)) : jsonReply(accountJson(node.ledger, address, opts));
       },
     },
     {

@@ -1,6 +1,6 @@
 import { encodeAddress } from '../../../encoding/address.js';
 import { isAllZero } from '../../../encoding/bytes.js';
-import type { MsgpackValue } from '../../../encoding/msgpack.js';
+import { MsgStr, type MapKey, type MsgpackValue } from '../../../encoding/msgpack.js';
 import type { Ledger } from '../../../ledger/ledger.js';
 import type { AccountData, AppData, AssetData, KeyValue } from '../../../ledger/state.js';
 
@@ -185,4 +185,89 @@ export function wireToJson(value: MsgpackValue | unknown, key = ''): unknown {
   }
   if (value !== null && typeof value === 'object' && 'value' in value) return wireToJson((value as { value: unknown }).value, key);
   return value;
+}
+
+const tealValueWire = (v: Uint8Array | bigint): MsgpackValue => (typeof v === 'bigint' ? { tt: 2, ui: v } : { tt: 1, tb: new MsgStr(v) });
+
+function tkvWire(kvs: Iterable<KeyValue>): Map<MapKey, MsgpackValue> | undefined {
+  const m = new Map<MapKey, MsgpackValue>();
+  for (const kv of kvs) m.set(new MsgStr(kv.key), tealValueWire(kv.value));
+  return m.size ? m : undefined;
+}
+
+/**
+ * `GET /v2/accounts/{address}?format=msgpack`: the node answers its raw account record (the
+ * ledger's AccountData codec: `algo`, `onl`, `asset`, `apar`, `appl`, `appp`, `tsch` …), not the
+ * JSON model; zero members are left out as the node's encoder does.
+ */
+export function accountRecordMsgpack(ledger: Ledger, address: Uint8Array): MsgpackValue {
+  const a = ledger.account(address);
+  if (!a) return {};
+  const totals = ledger.accountTotals(address);
+  const w: Record<string, MsgpackValue> = { algo: a.balance, onl: a.status };
+  const p = a.participation;
+  if (p) {
+    if (p.voteKey) w.vote = p.voteKey;
+    if (p.selectionKey) w.sel = p.selectionKey;
+    if (p.stateProofKey) w.stprf = p.stateProofKey;
+    w.voteFst = p.voteFirst;
+    w.voteLst = p.voteLast;
+    w.voteKD = p.voteKeyDilution;
+  }
+  if (a.lastProposed) w.lpr = a.lastProposed;
+  if (a.lastHeartbeat) w.lhb = a.lastHeartbeat;
+  if (a.createdAssets.size) {
+    const apar = new Map<MapKey, MsgpackValue>();
+    for (const id of a.createdAssets) {
+      const s = ledger.asset(id);
+      if (!s) continue;
+      apar.set(id, { t: s.total, dc: s.decimals, df: s.defaultFrozen, un: new MsgStr(s.unitName), an: new MsgStr(s.name), au: new MsgStr(s.url), am: s.metadataHash, m: s.manager, r: s.reserve, f: s.freeze, c: s.clawback });
+    }
+    w.apar = apar;
+  }
+  if (a.holdings.size) {
+    const asset = new Map<MapKey, MsgpackValue>();
+    for (const [id, h] of a.holdings) asset.set(id, { a: h.amount, f: h.frozen });
+    w.asset = asset;
+  }
+  if (a.authAddr) w.spend = a.authAddr;
+  if (a.incentiveEligible) w.ie = true;
+  if (a.locals.size) {
+    const appl = new Map<MapKey, MsgpackValue>();
+    for (const [id, kvs] of a.locals) {
+      const app = ledger.app(id);
+      const rec: Record<string, MsgpackValue> = { hsch: { nui: app?.localNumUint ?? 0n, nbs: app?.localNumByteSlice ?? 0n } };
+      const tkv = tkvWire(kvs.values());
+      if (tkv) rec.tkv = tkv;
+      appl.set(id, rec);
+    }
+    w.appl = appl;
+  }
+  if (a.createdApps.size) {
+    const appp = new Map<MapKey, MsgpackValue>();
+    for (const id of a.createdApps) {
+      const app = ledger.app(id);
+      if (!app) continue;
+      const rec: Record<string, MsgpackValue> = {
+        approv: app.approvalProgram,
+        clearp: app.clearStateProgram,
+        lsch: { nui: app.localNumUint, nbs: app.localNumByteSlice },
+        gsch: { nui: app.globalNumUint, nbs: app.globalNumByteSlice },
+        epp: app.extraProgramPages,
+        v: app.version,
+      };
+      const gs = tkvWire(app.global.values());
+      if (gs) rec.gs = gs;
+      if (app.sizeSponsor) rec.ss = app.sizeSponsor;
+      if (app.foreignBoxReads) rec.fbr = true;
+      if (app.familyBoxAccess) rec.fba = true;
+      appp.set(id, rec);
+    }
+    w.appp = appp;
+  }
+  w.tsch = { nui: totals.schema.nui, nbs: totals.schema.nbs };
+  if (totals.extraPages) w.teap = totals.extraPages;
+  if (totals.totalBoxes) w.tbx = totals.totalBoxes;
+  if (totals.totalBoxBytes) w.tbxb = totals.totalBoxBytes;
+  return w;
 }
