@@ -329,6 +329,10 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
       assert.equal(BigInt(json.block.rnd), round);
       assert.equal(json.block.gen, LOCALNET_GENESIS_ID);
       assert.equal(json.block.txns.length, block.block.payset.length);
+      // Go strings (TEAL keys) are text in the node's JSON; addresses are in their text form.
+      const stib = json.block.txns[0] as { dt?: { gd?: Record<string, { at: number; ui?: number }> }; txn: { snd: string } };
+      assert.equal(stib.dt?.gd?.calls?.ui, 1);
+      assert.equal(stib.txn.snd, user.addr.toString());
       const header = await request(`${base}?format=msgpack&header-only=true`, { headers: { 'x-algo-api-token': LOCALNET_TOKEN } });
       const decoded = decodeMsgpack(new Uint8Array(await header.body.arrayBuffer())) as { block: { rnd: bigint; txns?: unknown } };
       assert.equal(BigInt(decoded.block.rnd), round);

@@ -504,7 +504,7 @@ export function algodEndpoints(options: AlgodRouteOptions): NodeEndpoint[] {
           const reply = bytesReply(out, 'application/msgpack');
           return { ...reply, headers: { 'x-algorand-struct': 'block-v1' } };
         }
-        return jsonReply({ block: wireToJson(blockToWire(b)) });
+        return jsonReply({ block: wireToJson(blockToWire(b, true)) });
       },
     },
     {

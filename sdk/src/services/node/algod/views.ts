@@ -169,13 +169,22 @@ export function accountJson(ledger: Ledger, address: Uint8Array, exclude: Accoun
 /** Keys whose 32-byte values the node's JSON writes as addresses (they are `basics.Address`). */
 const ADDRESS_KEYS = new Set(['snd', 'rcv', 'close', 'asnd', 'arcv', 'aclose', 'fadd', 'rekey', 'fees', 'rwd', 'm', 'r', 'f', 'c', 'prp', 'sgnr', 'hbad']);
 
-/** A wire map (msgpack names) as the node's JSON writes it: bytes base64, addresses in text, bigint as numbers. */
+const LOSSY = new TextDecoder('utf-8', { fatal: false });
+
+/**
+ * A wire map (msgpack names) as the node's JSON writes it: bytes base64, addresses in text, Go
+ * strings (TEAL keys, byte values, logs — `MsgStr` in the wire form) as text, bigint as numbers.
+ */
 export function wireToJson(value: MsgpackValue | unknown, key = ''): unknown {
+  if (value instanceof MsgStr) return LOSSY.decode(value.bytes);
   if (value instanceof Uint8Array) return ADDRESS_KEYS.has(key) && value.length === 32 ? encodeAddress(value) : value;
   if (Array.isArray(value)) return value.map((v) => wireToJson(v, key === 'apat' ? 'snd' : ''));
   if (value instanceof Map) {
     const out: AlgodJson = {};
-    for (const [k, v] of value) out[k instanceof Uint8Array ? new TextDecoder().decode(k) : String(k)] = wireToJson(v, String(k));
+    for (const [k, v] of value) {
+      const name = k instanceof MsgStr ? LOSSY.decode(k.bytes) : k instanceof Uint8Array ? LOSSY.decode(k) : String(k);
+      out[name] = wireToJson(v, name);
+    }
     return out;
   }
   if (value !== null && typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
