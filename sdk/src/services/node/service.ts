@@ -2,6 +2,7 @@ import type { Ledger } from '../../ledger/ledger.js';
 import { nodeServiceErrors, NODE_SERVICE_TOKEN_HEADER } from '../http/presets.js';
 import { serve, type RunningService, type ServeOptions, type ServiceDefinition } from '../http/server.js';
 import type { RequestLogHook } from '../http/types.js';
+import { TokenChecker, type TokenAuth } from '../http/auth.js';
 import { FollowerState, type FollowerOptions } from './follower.js';
 import { MetricsRegistry } from './metrics.js';
 import { TransactionPool, type PoolOptions } from './pool.js';
@@ -106,14 +107,15 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
   };
 
   pool.start();
+  const auth: TokenAuth = { header: NODE_SERVICE_TOKEN_HEADER, alsoHeaders: [ALGOD_API_TOKEN_HEADER], tokens: [options.apiToken] };
   const definition: ServiceDefinition = {
     name: 'node',
     router: nodeRouter(node, [
       ...NODE_ENDPOINTS.map((e) => (options.publicHealth && e.path === '/health' ? { ...e, public: true } : e)),
-      ...algodEndpoints({ genesis: options.genesis ?? { alloc: [] }, devMode: () => pool.devMode }),
+      ...algodEndpoints({ genesis: options.genesis ?? { alloc: [] }, devMode: () => pool.devMode, auth: new TokenChecker(auth) }),
     ]),
     errors: nodeServiceErrors,
-    auth: { header: NODE_SERVICE_TOKEN_HEADER, alsoHeaders: [ALGOD_API_TOKEN_HEADER], tokens: [options.apiToken] },
+    auth,
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     onClose: () => {
       pool.stop();

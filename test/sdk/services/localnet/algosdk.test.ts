@@ -360,6 +360,13 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
 
     it("algod's error statuses and {message} bodies; box names in encoding:value form", async () => {
       assert.deepEqual(await raw('/v2/accounts/NOTANADDRESS'), { status: 400, body: { message: 'failed to parse the address' } });
+      const denied = await request(`${d.node.url}/v2/status`, { headers: { 'x-algo-api-token': 'b'.repeat(64) } });
+      assert.equal(denied.statusCode, 401);
+      assert.deepEqual(await denied.body.json(), { message: 'Invalid API Token' });
+      // The specified /v1 operations keep their empty 401.
+      const deniedV1 = await request(`${d.node.url}/v1/status`, { headers: { 'x-node-api-token': 'b'.repeat(64) } });
+      assert.equal(deniedV1.statusCode, 401);
+      assert.equal(await deniedV1.body.text(), '');
       assert.deepEqual(await raw(`/v2/accounts/${dispenser.addr}?exclude=bogus`), { status: 400, body: { message: 'failed to parse exclude' } });
       assert.deepEqual(await raw(`/v2/accounts/${dispenser.addr}?format=xml`), { status: 400, body: { message: 'failed to parse the format option' } });
       assert.deepEqual(await raw('/v2/assets/999999'), { status: 404, body: { message: 'asset does not exist' } });

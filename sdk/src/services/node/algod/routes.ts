@@ -14,6 +14,7 @@ import { TealworksError } from '../../../errors.js';
 import { BadRequestError, HttpError, NotFoundError } from '../../http/errors.js';
 import { bytesReply, emptyReply, jsonReply, msgpackReply, textReply } from '../../http/reply.js';
 import type { Reply, RequestContext } from '../../http/types.js';
+import type { TokenChecker } from '../../http/auth.js';
 import { involves } from '../v1-views.js';
 import { PoolRejectionError } from '../pool.js';
 import { DecodeError } from '../../../errors.js';
@@ -45,6 +46,12 @@ export interface AlgodRouteOptions {
   genesis: GenesisDescription;
   /** Dev mode (a block per submitted group): enables `/v2/devmode/*`. */
   devMode(): boolean;
+  /**
+   * The service's token check. Given, the /v2 operations check the token themselves so a refusal
+   * is the node's `401 {"message":"Invalid API Token"}` (the service's own 401 has no content,
+   * as node-service.md wants for /v1); the routes are then registered as public.
+   */
+  auth?: TokenChecker;
 }
 
 /** Rejections the node finds while verifying a group, before its pool (no `TransactionPool.Remember:` prefix). */
@@ -172,8 +179,9 @@ function pendingList(node: NodeContext, ctx: RequestContext, address?: string): 
 }
 
 /** Renders failures as the public API does: the status and a `{"message": …}` body. */
-function algodErrors(handler: NodeEndpoint['handler']): NodeEndpoint['handler'] {
+function algodErrors(handler: NodeEndpoint['handler'], auth: TokenChecker | undefined): NodeEndpoint['handler'] {
   return async (ctx, node) => {
+    if (auth && !auth.accepts(ctx.headers)) return jsonReply({ message: 'Invalid API Token' }, 401);
     try {
       return await handler(ctx, node);
     } catch (e) {
@@ -588,5 +596,5 @@ export function algodEndpoints(options: AlgodRouteOptions): NodeEndpoint[] {
       },
     },
   ];
-  return list.map((e) => ({ ...e, number: 0, handler: algodErrors(e.handler) }));
+  return list.map((e) => ({ ...e, number: 0, ...(options.auth ? { public: true } : {}), handler: algodErrors(e.handler, e.public ? undefined : options.auth) }));
 }
