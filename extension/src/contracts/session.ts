@@ -62,8 +62,10 @@ export class ContractSession implements vscode.Disposable {
         const { startDevnet } = await import('@tealworks/sdk/services');
         const cfg = vscode.workspace.getConfiguration('tealworks.devnet');
         const persist = cfg.get<boolean>('persist', false);
-        const dataDir = persist && this.context.storageUri ? vscode.Uri.joinPath(this.context.storageUri, 'devnet').fsPath : undefined;
-        const dn = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), accounts: cfg.get<number>('accounts', 3) });
+        const localnet = cfg.get<boolean>('localnet', false);
+        // A LocalNet-style devnet is another chain (genesis id dockernet-v1): its own directory.
+        const dataDir = persist && this.context.storageUri ? vscode.Uri.joinPath(this.context.storageUri, localnet ? 'devnet-localnet' : 'devnet').fsPath : undefined;
+        const dn = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), accounts: cfg.get<number>('accounts', 3), ...(localnet ? { localnet: true } : {}) });
         this.devnet = dn;
         this.log.appendLine(`devnet started in ${Date.now() - started} ms: node ${dn.node.url}, query ${dn.query.url}, key manager ${dn.kmd.url}${dataDir ? `, data in ${dataDir}` : ' (in memory)'}`);
         return dn;

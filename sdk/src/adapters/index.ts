@@ -35,6 +35,7 @@ export * from './node/normalize.js';
 export * from './node/v1-model.js';
 export * from './node/node-service.js';
 export * from './node/algod.js';
+export * from './node/typed-decode.js';
 export type * as QueryTypes from './query/types.js';
 export * from './query/paging.js';
 export * from './query/client.js';

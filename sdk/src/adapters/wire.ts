@@ -115,8 +115,16 @@ export function compact<T extends object>(o: T): T {
   return o;
 }
 
+const camelCache = new Map<string, string>();
+
 function camel(key: string): string {
-  return key.includes('-') || key.includes('_') ? key.replace(/[-_]+([a-z0-9])/g, (_, c: string) => c.toUpperCase()) : key;
+  let c = camelCache.get(key);
+  if (c === undefined) {
+    c = key.includes('-') || key.includes('_') ? key.replace(/[-_]+([a-z0-9])/g, (_, ch: string) => ch.toUpperCase()) : key;
+    // Keys come from a fixed vocabulary; the bound only guards against maps keyed by data.
+    if (camelCache.size < 4096) camelCache.set(key, c);
+  }
+  return c;
 }
 
 /** Keys whose integer values are counts or small enums: numbers, not bigint. */
@@ -144,16 +152,26 @@ const SMALL_KEYS = new Set([
  * these APIs) except the small counts and enums in SMALL_KEYS.
  */
 export function camelize(value: unknown, key = ''): unknown {
-  if (Array.isArray(value)) return value.map((v) => camelize(v, key));
-  if (typeof value === 'number') {
-    if (!Number.isInteger(value) || SMALL_KEYS.has(key)) return value;
-    return BigInt(value);
+  switch (typeof value) {
+    case 'number':
+      return Number.isInteger(value) && !SMALL_KEYS.has(key) ? BigInt(value) : value;
+    case 'bigint':
+      return SMALL_KEYS.has(key) && value <= MAX_SAFE ? Number(value) : value;
+    case 'object': {
+      if (value === null) return value;
+      if (Array.isArray(value)) {
+        const out = new Array<unknown>(value.length);
+        for (let i = 0; i < value.length; i++) out[i] = camelize(value[i], key);
+        return out;
+      }
+      if (!isObj(value)) return value;
+      const out: Obj = {};
+      for (const k in value) out[camel(k)] = camelize(value[k], k);
+      return out;
+    }
+    default:
+      return value;
   }
-  if (typeof value === 'bigint') return SMALL_KEYS.has(key) && value <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(value) : value;
-  if (isObj(value)) {
-    const out: Obj = {};
-    for (const k of Object.keys(value)) out[camel(k)] = camelize(value[k], k);
-    return out;
-  }
-  return value;
 }
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);

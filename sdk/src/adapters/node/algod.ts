@@ -9,6 +9,43 @@ import { toAccountInfo, toAppInfo, toAssetInfo, toBlockInfo, toBox, toNodeStatus
 import type { AccountInfo, AppInfo, AssetInfo, BlockInfo, BoxValue, CompileResult, NodeStatus, PendingTransaction, SuggestedParams, Supply } from './types.js';
 import type { NodeVersion } from './v1-model.js';
 import { toNodeVersion } from './v1-model.js';
+import { DecodeError } from '../../errors.js';
+import { decodeMsgpack } from '../../encoding/msgpack.js';
+import { ProtocolError } from '../http/errors.js';
+import type { HttpResponse } from '../http/client.js';
+import { encodeAddress } from '../../encoding/address.js';
+import { decodeBlockResponse, decodePendingResponse, decodeStateDelta, type DecodedBlock, type DecodedPending, type DecodedStateDelta } from './typed-decode.js';
+
+/** Runs a typed decoder on an msgpack body; a JSON body (some proxies, test doubles) takes `fallback`. */
+function typedBody<T>(res: HttpResponse, decode: (b: Uint8Array) => T, fallback: () => T): T {
+  const type = res.contentType ?? '';
+  if (type.includes('json') || type.includes('html')) return fallback();
+  try {
+    return decode(res.body);
+  } catch (e) {
+    if (e instanceof DecodeError) {
+      throw new ProtocolError({ method: res.method, url: res.url, status: res.status, contentType: type, reason: `malformed or truncated msgpack body (${res.body.length} bytes): ${e.message}`, cause: e });
+    }
+    throw e;
+  }
+}
+
+function pendingFromDecoded(d: DecodedPending, txid?: string): PendingTransaction {
+  const round = d.confirmedRound ?? 0n;
+  const out: PendingTransaction = {
+    state: round > 0n ? 'committed' : d.poolError ? 'rejected' : 'in-pool',
+    confirmedRound: round,
+    poolError: d.poolError,
+    sender: encodeAddress(d.txn.txn.sender.publicKey),
+    txn: d.txn,
+  };
+  if (txid !== undefined) out.txid = txid;
+  if (d.assetIndex !== undefined) out.assetIndex = d.assetIndex;
+  if (d.applicationIndex !== undefined) out.applicationIndex = d.applicationIndex;
+  if (d.logs) out.logs = d.logs;
+  if (d.innerTxns) out.innerTxns = d.innerTxns.map((i) => pendingFromDecoded(i));
+  return out;
+}
 
 /** The header that carries a public node's API token. */
 export const ALGOD_TOKEN_HEADER = 'X-Algo-API-Token';
@@ -68,8 +105,27 @@ export class AlgodAdapter extends HttpNodeAdapter {
   }
 
   async pending(txid: string): Promise<PendingTransaction> {
+    let res: HttpResponse;
     try {
-      return toPending(await this.http.msgpack({ method: 'GET', path: pathOf('v2', 'transactions', 'pending', txid), query: { format: 'msgpack' } }), txid);
+      res = await this.http.send({ method: 'GET', path: pathOf('v2', 'transactions', 'pending', txid), query: { format: 'msgpack' }, accept: 'application/msgpack' });
+    } catch (e) {
+      if (e instanceof HttpError && e.status === 404) throw new TransactionNotFoundError(txid);
+      throw e;
+    }
+    return typedBody(res, (b) => pendingFromDecoded(decodePendingResponse(b), txid), () => toPending(this.http.parseMsgpackBody(res), txid));
+  }
+
+  /**
+   * The pending-transaction response with every member typed (the signed transaction as a
+   * {@link SignedTransaction}-shaped record, deltas, logs, inner transactions), decoded without the
+   * generic msgpack tree.
+   */
+  async pendingDecoded(txid: string): Promise<DecodedPending> {
+    try {
+      const res = await this.http.send({ method: 'GET', path: pathOf('v2', 'transactions', 'pending', txid), query: { format: 'msgpack' }, accept: 'application/msgpack' });
+      return typedBody(res, decodePendingResponse, () => {
+        throw new ProtocolError({ method: res.method, url: res.url, status: res.status, contentType: res.contentType ?? '', reason: 'expected an msgpack pending-transaction response' });
+      });
     } catch (e) {
       if (e instanceof HttpError && e.status === 404) throw new TransactionNotFoundError(txid);
       throw e;
@@ -125,7 +181,42 @@ export class AlgodAdapter extends HttpNodeAdapter {
   }
 
   async block(round: bigint, options: { headerOnly?: boolean } = {}): Promise<BlockInfo> {
-    return toBlockInfo(await this.http.msgpack({ method: 'GET', path: pathOf('v2', 'blocks', round), query: { format: 'msgpack', 'header-only': options.headerOnly ? true : undefined } }));
+    const res = await this.http.send({ method: 'GET', path: pathOf('v2', 'blocks', round), query: { format: 'msgpack', 'header-only': options.headerOnly ? true : undefined }, accept: 'application/msgpack' });
+    return typedBody(
+      res,
+      (body) => {
+        const decoded = decodeBlockResponse(body);
+        const h = decoded.header;
+        let raw: unknown;
+        return {
+          round: h.round,
+          timestamp: h.timestamp,
+          ...(h.genesisId ? { genesisId: h.genesisId } : {}),
+          genesisHash: h.genesisHash,
+          decoded,
+          // The generic tree only when someone asks for it.
+          get raw(): unknown {
+            return (raw ??= decodeMsgpack(body));
+          },
+        };
+      },
+      () => toBlockInfo(this.http.parseMsgpackBody(res)),
+    );
+  }
+
+  /** The block with its header and payset typed (transactions, ApplyData, inner transactions). */
+  async blockDecoded(round: bigint): Promise<DecodedBlock> {
+    const info = await this.block(round);
+    if (!info.decoded) throw new ProtocolError({ method: 'GET', url: `/v2/blocks/${round}`, status: 200, contentType: 'application/json', reason: 'the node answered the block in JSON; a typed block needs msgpack' });
+    return info.decoded;
+  }
+
+  /** A round's ledger state delta with its accounts, box changes and txids typed. */
+  async deltasDecoded(round: bigint): Promise<DecodedStateDelta> {
+    const res = await this.http.send({ method: 'GET', path: pathOf('v2', 'deltas', round), query: { format: 'msgpack' }, accept: 'application/msgpack' });
+    return typedBody(res, decodeStateDelta, () => {
+      throw new ProtocolError({ method: res.method, url: res.url, status: res.status, contentType: res.contentType ?? '', reason: 'expected an msgpack state delta' });
+    });
   }
 
   async blockHash(round: bigint): Promise<string> {

@@ -1,3 +1,4 @@
+import type { DecodedBlock } from './typed-decode.js';
 /**
  * One typed model for both node APIs (the /v1 node service and the public /v2 node API). Every
  * uint64 is a bigint; members a service does not report are absent, never zero-filled.
@@ -53,7 +54,7 @@ export interface PendingTransaction {
   assetIndex?: bigint;
   applicationIndex?: bigint;
   logs?: Uint8Array[];
-  /** Decoded signed transaction, as the service returned it. */
+  /** Decoded signed transaction: typed (a `SignedTransaction`) from the /v2 msgpack answer, as the service returned it otherwise. */
   txn?: unknown;
   innerTxns?: PendingTransaction[];
 }
@@ -151,6 +152,8 @@ export interface BlockInfo {
   proposer?: string;
   /** The service's block record, decoded but otherwise untouched. */
   raw: unknown;
+  /** The block in typed form, when the node answered in msgpack (public /v2 node API). */
+  decoded?: DecodedBlock;
 }
 
 /** The supply of the native currency: total and online money at a round. */

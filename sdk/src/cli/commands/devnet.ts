@@ -3,14 +3,17 @@
 import { resolve } from 'node:path';
 import { ArgReader } from '../args.js';
 import { UsageError, type CliIo, type Command } from '../command.js';
-import { isLoopback, startDevnet, writeRunningDevnetRecord, type DevnetOptions, type RunningDevnet } from '../../services/devnet/index.js';
+import { isLoopback, LOCALNET_GENESIS_ID, startDevnet, writeRunningDevnetRecord, type DevnetOptions, type RunningDevnet } from '../../services/devnet/index.js';
 
 const USAGE =
-  'tealworks devnet [--data DIR] [--in-memory] [--host 127.0.0.1] [--ports NODE,QUERY,KMD] [--block-interval MS] [--accounts N] [--reset] [--json] [--follow URL [--follow-token TOKEN]]\n' +
+  'tealworks devnet [--data DIR] [--in-memory] [--host 127.0.0.1] [--ports NODE,QUERY,KMD] [--block-interval MS] [--accounts N] [--reset] [--localnet] [--token T] [--json] [--follow URL [--follow-token TOKEN]]\n' +
+  '  --localnet: act as AlgoKit LocalNet (ports 4001/8980/4002, token aaa…a, genesis dockernet-v1, dispenser Wallet1). --token T: one token for all three services.\n' +
   '  --follow URL: follow that node\'s chain (follower mode; paused at sync round 0). Its token: --follow-token or TEALWORKS_FOLLOW_TOKEN.\n' +
   '  The data directory\'s config.json (node key names: EnableFollowMode, MaxAcctLookback, CatchupParallelBlocks, EndpointAddress, DevMode, DisableAPIAuth…) is read at start; see `tealworks node profile`.';
 
 export const DEFAULT_DATA_DIR = '.tealworks/devnet';
+/** `--localnet` keeps its chain apart (its genesis id differs). */
+export const DEFAULT_LOCALNET_DATA_DIR = '.tealworks/localnet';
 
 interface DevnetArgs {
   options: DevnetOptions;
@@ -56,6 +59,15 @@ export function parseDevnetArgs(args: string[], cwd: string): DevnetArgs {
       case '--reset':
         options.reset = true;
         break;
+      case '--localnet':
+        options.localnet = true;
+        break;
+      case '--token': {
+        const t = argv.value();
+        if (t === '' || /[\s\x00-\x1f]/.test(t)) throw new UsageError('--token wants a non-empty token without spaces');
+        options.token = t;
+        break;
+      }
       case '--json':
         json = true;
         break;
@@ -74,12 +86,15 @@ export function parseDevnetArgs(args: string[], cwd: string): DevnetArgs {
     const token = followToken ?? process.env.TEALWORKS_FOLLOW_TOKEN;
     options.follow = { url: follow, ...(token ? { token } : {}) };
   }
-  if (!options.inMemory) options.dataDir = resolve(cwd, data ?? DEFAULT_DATA_DIR);
+  if (!options.inMemory) options.dataDir = resolve(cwd, data ?? (options.localnet ? DEFAULT_LOCALNET_DATA_DIR : DEFAULT_DATA_DIR));
   else if (data !== undefined) throw new UsageError('--data and --in-memory exclude each other');
   return { options, json };
 }
 
 const microToUnits = (m: bigint): string => `${m / 1_000_000n}.${(m % 1_000_000n).toString().padStart(6, '0')}`;
+
+const origin = (url: string): string => `${new URL(url).protocol}//${new URL(url).hostname}`;
+const port = (url: string): string => new URL(url).port;
 
 function describe(d: RunningDevnet, followUrl?: string): string {
   const lines = [
@@ -91,6 +106,12 @@ function describe(d: RunningDevnet, followUrl?: string): string {
     ...(d.follower && followUrl ? [`  follower of ${followUrl}: takes no transactions; paused at its sync round (GET/POST /v2/ledger/sync/{round} to read or move it, DELETE /v2/ledger/sync to follow the latest round)`] : []),
     d.follower ? `  genesis accounts (their keys are at the source):` : `  funded accounts:`,
     ...d.accounts.map((a) => `    ${a.address}  ${microToUnits(a.genesisAmount)}`),
+    ...(d.genesisId === LOCALNET_GENESIS_ID
+      ? [
+          '  LocalNet-compatible: algod /v2, indexer and kmd APIs; the first account is the dispenser (Wallet1).',
+          `  ALGOD_SERVER=${origin(d.node.url)} ALGOD_PORT=${port(d.node.url)} INDEXER_SERVER=${origin(d.query.url)} INDEXER_PORT=${port(d.query.url)} KMD_SERVER=${origin(d.kmd.url)} KMD_PORT=${port(d.kmd.url)}`,
+        ]
+      : []),
     'Press Ctrl+C to stop.',
   ];
   return lines.join('\n') + '\n';

@@ -70,7 +70,24 @@ export interface DevnetOptions {
   nodeConfig?: NodeConfig;
   /** Failures of a follower's block fetching (retried unless `fatal`). Default: ignored. */
   onFollowerError?: (error: Error, fatal: boolean) => void;
+  /**
+   * Behave as AlgoKit LocalNet does: ports 4001 (node), 8980 (query) and 4002 (key manager) unless
+   * `ports` says otherwise, one shared token (`token`, default 64 × `a`), genesis id
+   * `dockernet-v1`, the first funded account marked `Wallet1` in `/genesis`, `/health` public, and
+   * key-manager byte fields answered as base64 strings.
+   */
+  localnet?: boolean;
+  /** One API token for all three services (instead of a generated token per service). */
+  token?: string;
 }
+
+import { LOCALNET_TOKEN } from '../../adapters/profiles.js';
+/** LocalNet's well-known API token (shared by its node, indexer and kmd); the adapters' profile constant. */
+export { LOCALNET_TOKEN };
+/** LocalNet's genesis id: tools recognise a LocalNet by it. */
+export const LOCALNET_GENESIS_ID = 'dockernet-v1';
+/** LocalNet's ports: node (algod), query (indexer), key manager (kmd). */
+export const LOCALNET_PORTS: Readonly<Required<DevnetPorts>> = Object.freeze({ node: 4001, query: 8980, kmd: 4002 });
 
 /** Blocks every this many ms when `DevMode` is false and no interval is given. */
 export const DEFAULT_NON_DEV_BLOCK_INTERVAL_MS = 3000;
@@ -175,7 +192,16 @@ export function isLoopback(host: string): boolean {
 export async function startDevnet(options: DevnetOptions = {}): Promise<RunningDevnet> {
   const host = options.host ?? '127.0.0.1';
   let nodeHost = host;
-  const ports = { node: checkPort('node', options.ports?.node), query: checkPort('query', options.ports?.query), kmd: checkPort('kmd', options.ports?.kmd) };
+  const localnet = options.localnet ?? false;
+  const defaults: DevnetPorts = localnet ? LOCALNET_PORTS : {};
+  const ports = {
+    node: checkPort('node', options.ports?.node ?? defaults.node),
+    query: checkPort('query', options.ports?.query ?? defaults.query),
+    kmd: checkPort('kmd', options.ports?.kmd ?? defaults.kmd),
+  };
+  if (options.token !== undefined && (options.token.length === 0 || /[\s\x00-\x1f]/.test(options.token))) {
+    throw new ValidationError('token must be a non-empty string without spaces or control characters');
+  }
   if (options.accounts !== undefined && (!Number.isInteger(options.accounts) || options.accounts < 0 || options.accounts > 1000)) {
     throw new ValidationError(`accounts must be an integer in 0..1000, got ${options.accounts}`);
   }
@@ -208,7 +234,8 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
     rmSync(join(dir, 'ledger'), { recursive: true, force: true });
     rmSync(genesisPath!, { force: true });
   }
-  const tokens = loadTokens(dir);
+  const shared = options.token ?? (localnet ? LOCALNET_TOKEN : undefined);
+  const tokens = shared !== undefined ? { node: shared, query: shared, kmd: shared } : loadTokens(dir);
 
   // In memory the sealed wallet never leaves the process and its password is empty, so a costly
   // key derivation would only slow every start down.
@@ -241,7 +268,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
     }
 
     ledger = new Ledger({
-      ...(sourceGenesis ? sourceGenesis.ledgerConfig : { genesisAccounts: genesis }),
+      ...(sourceGenesis ? sourceGenesis.ledgerConfig : { ...(localnet ? { genesisId: LOCALNET_GENESIS_ID } : {}), genesisAccounts: genesis }),
       ...(dir ? { store: new FileLedgerStore(join(dir, 'ledger')) } : {}),
     });
     if (sourceGenesis && toBase64(ledger.genesisHash) !== toBase64(sourceGenesis.genesisHash)) {
@@ -256,6 +283,12 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
       port: ports.node,
       ledger,
       apiToken: tokens.node,
+      genesis: {
+        ...(localnet ? { network: 'dockernet' } : {}),
+        devMode: !blockIntervalMs,
+        alloc: genesis.map((g, i) => ({ address: g.address, amount: g.amount, comment: `Wallet${i + 1}` })),
+      },
+      ...(localnet ? { publicHealth: true } : {}),
       ...(blockIntervalMs ? { blockIntervalMs } : {}),
       ownsLedger: true,
       ...(config.DisableAPIAuth ? { disableApiAuth: true } : {}),
@@ -271,7 +304,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
     started.push(node);
     const query = await startQueryService({ ...serveOpts, port: ports.query, ledger, token: tokens.query });
     started.push(query);
-    const kmd: RunningKeyManager = await startKeyManagerService({ ...serveOpts, port: ports.kmd, keyManager, apiToken: tokens.kmd, ownsKeyManager: true });
+    const kmd: RunningKeyManager = await startKeyManagerService({ ...serveOpts, port: ports.kmd, keyManager, apiToken: tokens.kmd, ownsKeyManager: true, ...(localnet ? { byteForm: 'base64' as const } : {}) });
     started.push(kmd);
     const sync = source ? new FollowerSync(ledger, node.follower, source, { ...(config.CatchupParallelBlocks ? { parallelBlocks: config.CatchupParallelBlocks } : {}), ...(options.onFollowerError ? { onError: options.onFollowerError } : {}) }) : undefined;
     sync?.start();

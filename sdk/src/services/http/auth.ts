@@ -6,6 +6,8 @@ import { ValidationError } from '../../errors.js';
 export interface TokenAuth {
   /** e.g. `X-KMD-API-Token`, `X-Node-API-Token`. */
   header: string;
+  /** Further headers that carry the same tokens (the node service also takes `X-Algo-API-Token`). */
+  alsoHeaders?: readonly string[];
   /** Accepted tokens (an admin and a regular token, say). */
   tokens: readonly string[];
   /** Also accept `Authorization: Bearer <token>`. */
@@ -19,6 +21,7 @@ function digest(text: string): Buffer {
 /** Compares fixed-size digests so neither the token's content nor its length leaks through timing. */
 export class TokenChecker {
   readonly #header: string;
+  readonly #headers: readonly string[];
   readonly #digests: Buffer[];
   readonly #bearer: boolean;
 
@@ -28,6 +31,7 @@ export class TokenChecker {
       throw new ValidationError('an API token must be a non-empty string');
     }
     this.#header = auth.header.toLowerCase();
+    this.#headers = [this.#header, ...(auth.alsoHeaders ?? []).map((h) => h.toLowerCase())];
     this.#digests = auth.tokens.map(digest);
     this.#bearer = auth.bearer ?? false;
   }
@@ -36,11 +40,18 @@ export class TokenChecker {
     return this.#header;
   }
 
+  /** Every header that may carry the token (for CORS preflight answers). */
+  get headerNames(): readonly string[] {
+    return this.#headers;
+  }
+
   accepts(headers: IncomingHttpHeaders): boolean {
     const candidates: string[] = [];
-    const direct = headers[this.#header];
-    if (typeof direct === 'string') candidates.push(direct);
-    else if (Array.isArray(direct)) candidates.push(...direct);
+    for (const name of this.#headers) {
+      const direct = headers[name];
+      if (typeof direct === 'string') candidates.push(direct);
+      else if (Array.isArray(direct)) candidates.push(...direct);
+    }
     if (this.#bearer && typeof headers.authorization === 'string') {
       const m = /^Bearer\s+(.+)$/i.exec(headers.authorization);
       if (m) candidates.push(m[1]!.trim());

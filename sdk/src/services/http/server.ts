@@ -334,7 +334,7 @@ class Service implements RunningService {
     if (allowed.size === 0) throw new NotFoundError(`no such endpoint: OPTIONS ${path}`);
     const headers: Record<string, string> = {
       'access-control-allow-methods': [...allowed, 'OPTIONS'].join(', '),
-      'access-control-allow-headers': ['content-type', 'authorization', ...(this.#auth ? [this.#auth.headerName] : [])].join(', '),
+      'access-control-allow-headers': ['content-type', 'authorization', ...(this.#auth ? this.#auth.headerNames : [])].join(', '),
       'access-control-max-age': '600',
       allow: [...allowed, 'OPTIONS'].join(', '),
     };

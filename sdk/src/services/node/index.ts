@@ -11,3 +11,6 @@ export { FollowSource, FollowSourceError, type FollowSourceOptions, type SourceG
 export { FollowerSync, type FollowerSyncOptions, type FollowerSyncStatus } from './follower-sync.js';
 export { AppSpecRegistry, addAbiReturns, methodTable, type MethodTable } from './abi-returns.js';
 export type { NodeSimulateRequest } from './simulate-wire.js';
+export { algodEndpoints, ALGOD_ERRORS, type AlgodRouteOptions } from './algod/routes.js';
+export { genesisText, type GenesisDescription, type GenesisAllocEntry } from './algod/genesis.js';
+export { accountJson, appJson, assetJson, type AlgodJson } from './algod/views.js';

@@ -4,6 +4,13 @@ import type { Ledger } from '../../ledger/ledger.js';
 import { LedgerRejection } from '../../ledger/errors.js';
 import { BadRequestError } from '../http/errors.js';
 
+/** A group the ledger refused at submission: HTTP 400 with the ledger's text; `rejection` says why. */
+export class PoolRejectionError extends BadRequestError {
+  constructor(readonly rejection: LedgerRejection) {
+    super(rejection.message);
+  }
+}
+
 /** A transaction the node holds in its pool (waiting for a block) or remembers as evicted. */
 export interface PoolEntry {
   txid: string;
@@ -103,7 +110,7 @@ export class TransactionPool {
       } catch (e) {
         if (e instanceof LedgerRejection) {
           this.#evict(entries, e.message);
-          throw new BadRequestError(e.message);
+          throw new PoolRejectionError(e);
         }
         throw e;
       }
@@ -116,7 +123,7 @@ export class TransactionPool {
     const { result } = this.#ledger.dryEvaluate(stxns, {});
     if (result.failure) {
       this.#evict(entries, result.failure.message);
-      throw new BadRequestError(result.failure.message);
+      throw new PoolRejectionError(result.failure);
     }
     this.#groups.push(entries);
     for (const e of entries) {

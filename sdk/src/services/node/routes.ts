@@ -414,12 +414,6 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
     },
   },
   {
-    number: 0, operationId: 'GetGenesis', method: 'GET', path: '/genesis',
-    summary: "The genesis this node's chain was made from (alloc, fee sink, rewards pool, timestamp): what a follower needs to rebuild the same chain.",
-    params: [], produces: JSON_ONLY, responses: { '200': 'the genesis document', default: 'Unknown Error' }, public: true,
-    handler: (_ctx, node) => textReply(stringifyJson(node.ledger.genesis(), { indent: 2 }) + '\n', 200, 'application/json'),
-  },
-  {
     number: 21, operationId: 'GetSyncRound', method: 'GET', path: '/v2/ledger/sync', summary: 'The current sync round (follower mode).',
     params: [], produces: JSON_ONLY, responses: { '200': '{"round": n}', '400': 'Bad Request', ...AUTH_RESPONSES, '404': 'no sync round is set, or not a follower', default: 'Unknown Error' },
     handler: (_ctx, node) => jsonReply({ round: node.follower.getSyncRound() }),

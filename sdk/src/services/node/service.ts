@@ -2,11 +2,17 @@ import type { Ledger } from '../../ledger/ledger.js';
 import { nodeServiceErrors, NODE_SERVICE_TOKEN_HEADER } from '../http/presets.js';
 import { serve, type RunningService, type ServeOptions, type ServiceDefinition } from '../http/server.js';
 import type { RequestLogHook } from '../http/types.js';
+import { TokenChecker, type TokenAuth } from '../http/auth.js';
 import { FollowerState, type FollowerOptions } from './follower.js';
 import { MetricsRegistry } from './metrics.js';
 import { AppSpecRegistry } from './abi-returns.js';
 import { TransactionPool, type PoolOptions } from './pool.js';
-import { nodeRouter, type BuildInfo, type NodeContext } from './routes.js';
+import { NODE_ENDPOINTS, nodeRouter, type BuildInfo, type NodeContext } from './routes.js';
+import { algodEndpoints } from './algod/routes.js';
+import type { GenesisAllocEntry, GenesisDescription } from './algod/genesis.js';
+
+/** `X-Algo-API-Token`: the header the public node API's clients (algosdk, AlgoKit) send. */
+export const ALGOD_API_TOKEN_HEADER = 'X-Algo-API-Token';
 
 /** How to start the node service: ledger, token, pool and follower options, build info. */
 export interface NodeServiceOptions extends PoolOptions {
@@ -27,6 +33,10 @@ export interface NodeServiceOptions extends PoolOptions {
   disableApiAuth?: boolean;
   /** Where registered app specs are kept (JSON); absent: in memory. */
   appSpecsFile?: string;
+  /** What `/genesis` lists (funded accounts and their comments, network name). Default: no funded accounts. */
+  genesis?: GenesisDescription;
+  /** Serve `/health` without the token, as the public node API does (LocalNet compatibility). Default false. */
+  publicHealth?: boolean;
 }
 
 /** The build reported when none is configured. */
@@ -105,11 +115,15 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
   };
 
   pool.start();
+  const auth: TokenAuth = { header: NODE_SERVICE_TOKEN_HEADER, alsoHeaders: [ALGOD_API_TOKEN_HEADER], tokens: [options.apiToken] };
   const definition: ServiceDefinition = {
     name: 'node',
-    router: nodeRouter(node),
+    router: nodeRouter(node, [
+      ...NODE_ENDPOINTS.map((e) => (options.publicHealth && e.path === '/health' ? { ...e, public: true } : e)),
+      ...algodEndpoints({ genesis: options.genesis ?? { alloc: ledgerGenesisAlloc(ledger) }, devMode: () => pool.devMode, auth: new TokenChecker(auth) }),
+    ]),
     errors: nodeServiceErrors,
-    ...(options.disableApiAuth ? {} : { auth: { header: NODE_SERVICE_TOKEN_HEADER, tokens: [options.apiToken] } }),
+    ...(options.disableApiAuth ? {} : { auth }),
     ...(options.maxBodyBytes ? { maxBodyBytes: options.maxBodyBytes } : {}),
     onClose: () => {
       pool.stop();
@@ -159,4 +173,10 @@ export async function startNodeService(options: NodeServiceOptions & ServeOption
     follower: parts.follower,
     close: () => service.close(),
   };
+}
+
+/** The ledger's funded genesis accounts (without the fee sink and rewards pool) as `/genesis` lists them. */
+function ledgerGenesisAlloc(ledger: Ledger): GenesisAllocEntry[] {
+  const g = ledger.genesis();
+  return g.alloc.filter((a) => a.addr !== g.fees && a.addr !== g.rwd).map((a) => ({ address: a.addr, amount: a.state.algo }));
 }

@@ -1,7 +1,7 @@
 import { encodeAddress } from '../../encoding/address.js';
 import { toBase32 } from '../../encoding/base32.js';
 import { toBase64 } from '../../encoding/base64.js';
-import { encodeMsgpack, type MsgpackValue } from '../../encoding/msgpack.js';
+import { encodeMsgpack, MsgStr, type MapKey, type MsgpackValue } from '../../encoding/msgpack.js';
 import { fromBase32 } from '../../encoding/base32.js';
 import { headerToWire } from '../../ledger/block.js';
 import type { RoundDelta } from '../../ledger/delta.js';
@@ -222,11 +222,14 @@ export function deltaToJsonValue(v: DeltaTree, key = ''): unknown {
   return v;
 }
 
+// Go strings (TEAL keys and byte values, box keys) are msgpack str on the node's wire, whatever their bytes.
+const wireOf = (t: Tagged): Uint8Array | MsgStr => (t.kind === 'str' ? new MsgStr(t.bytes) : t.bytes);
+
 function toMsgpackValue(v: DeltaTree): MsgpackValue {
-  if (v instanceof Tagged) return v.bytes;
+  if (v instanceof Tagged) return wireOf(v);
   if (v instanceof Map) {
-    const m = new Map<Uint8Array | bigint | string, MsgpackValue>();
-    for (const [k, x] of v) m.set(k instanceof Tagged ? k.bytes : (k as bigint | string), toMsgpackValue(x));
+    const m = new Map<MapKey, MsgpackValue>();
+    for (const [k, x] of v) m.set(k instanceof Tagged ? wireOf(k) : (k as bigint | string), toMsgpackValue(x));
     return m;
   }
   if (Array.isArray(v)) return v.map(toMsgpackValue);
