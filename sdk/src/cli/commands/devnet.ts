@@ -6,7 +6,7 @@ import { UsageError, type CliIo, type Command } from '../command.js';
 import { isLoopback, startDevnet, type DevnetOptions, type RunningDevnet } from '../../services/devnet/index.js';
 
 const USAGE =
-  'tealworks devnet [--data DIR] [--in-memory] [--host 127.0.0.1] [--ports NODE,QUERY,KMD] [--block-interval MS] [--accounts N] [--reset] [--json]';
+  'tealworks devnet [--data DIR] [--in-memory] [--host 127.0.0.1] [--ports NODE,QUERY,KMD] [--block-interval MS] [--accounts N] [--reset] [--recover] [--json]';
 
 export const DEFAULT_DATA_DIR = '.tealworks/devnet';
 
@@ -51,6 +51,9 @@ export function parseDevnetArgs(args: string[], cwd: string): DevnetArgs {
         break;
       case '--reset':
         options.reset = true;
+        break;
+      case '--recover':
+        options.recover = true;
         break;
       case '--json':
         json = true;
@@ -140,6 +143,8 @@ export async function runDevnet(args: string[], io: CliIo, trigger: () => StopTr
     stop.cancel();
     throw e;
   }
+  for (const r of devnet.recovered) io.stderr(`recovered: ${r}\n`);
+  if (options.recover && devnet.recovered.length === 0 && devnet.dataDir) io.stderr('recover: nothing in the data directory was damaged; nothing was set aside.\n');
   io.stdout(json ? describeJson(devnet) : describe(devnet));
   const signal = await stop.promise;
   io.stderr(`${typeof signal === 'string' ? signal : 'stop'} received: stopping the devnet…\n`);

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { DecodeError, TealworksError, ValidationError } from '../../errors.js';
 import { parseJson, stringifyJson, type JsonParseOptions, type JsonStringifyOptions } from '../../encoding/json.js';
 import { decodeMsgpack, encodeMsgpack, type MsgpackValue } from '../../encoding/msgpack.js';
+import { LedgerWriteError } from '../../ledger/errors.js';
 import { TokenChecker, type TokenAuth } from './auth.js';
 import {
   BadRequestError,
@@ -62,6 +63,8 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   // Our own typed input errors explain the problem without echoing secrets (a project rule).
   if (error instanceof ValidationError || error instanceof DecodeError) return new BadRequestError(error.message);
+  // A full disk or an I/O error: the request was not applied and may succeed later (503).
+  if (error instanceof LedgerWriteError) return new ServiceUnavailableError(`the devnet could not store this change: ${error.message}`);
   return new InternalServerError();
 }
 

@@ -428,7 +428,19 @@ export class KeyManager {
    * generated keys; returns its addresses in order. The devnet funds these at genesis.
    */
   async ensureWallet(request: { name: string; password: string; masterDerivationKey?: Uint8Array; keyCount?: number }): Promise<{ wallet: WalletInfo; addresses: string[] }> {
-    const wallet = this.findWallet(request.name) ?? (await this.createWallet(request));
+    let wallet = this.findWallet(request.name);
+    if (!wallet) {
+      if (this.unreadable.size > 0) {
+        // The wallet may be one of these: a new wallet with new keys would silently orphan its accounts.
+        const files = [...this.unreadable].map(([id, why]) => `${id}.wallet.json (${why})`).join(', ');
+        throw new WalletError(
+          500,
+          `wallet "${request.name}" was not found and ${this.unreadable.size === 1 ? 'a wallet file is' : 'wallet files are'} damaged in ${this.#store.location}: ${files}. ` +
+            'No new wallet was created and nothing was changed: restore the damaged file from a backup, or move it out of the folder to start with a new wallet.',
+        );
+      }
+      wallet = await this.createWallet(request);
+    }
     const token = await this.initHandle(wallet.id, request.password);
     try {
       let addresses = this.listKeys(token);
@@ -485,8 +497,8 @@ export class KeyManager {
     if (text === undefined) throw new WalletError(500, 'wallet file is missing');
     try {
       return parseRecord(text);
-    } catch {
-      throw new WalletError(500, 'wallet file is damaged');
+    } catch (e) {
+      throw new WalletError(500, `wallet file ${walletId}.wallet.json in ${this.#store.location} is damaged (${e instanceof Error ? e.message : 'unreadable'}); it was left as it is`);
     }
   }
 
