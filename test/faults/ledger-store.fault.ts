@@ -269,7 +269,7 @@ describe('faults: chain store', function () {
         ...fs,
         openSync: ((p: fs.PathLike, flags?: fs.OpenMode, mode?: fs.Mode) => {
           if (failSnapshots && String(p).endsWith('snapshot.bin.tmp')) throw Object.assign(new Error('ENOSPC: no space left on device, open'), { code: 'ENOSPC' });
-          return fs.openSync(p, flags, mode);
+          return fs.openSync(p, flags ?? "r", mode);
         }) as StoreFs['openSync'],
       };
       const d = devnet(4, { store: new FileLedgerStore(dir, { fs: f }), snapshotInterval: 2 });
