@@ -29,7 +29,18 @@ export interface Collected {
  * a bug there, not a problem in the user's file: it is reported once as a diagnostic on line 1 so
  * the other features keep working.
  */
+/**
+ * The largest document the server analyses with the assembler (8 MB of TEAL is far beyond any real
+ * program; the assembler's own macro limits bound the work below this). Larger documents keep
+ * lexer-based features only and get one diagnostic saying so.
+ */
+export const MAX_ANALYSIS_CHARS = 4 * 1024 * 1024;
+
 export function collectDiagnostics(source: string): Collected {
+  if (source.length > MAX_ANALYSIS_CHARS) {
+    const message = `this file (${source.length} characters) is too large to analyse: the limit is ${MAX_ANALYSIS_CHARS}; only highlighting and completion are available`;
+    return { diagnostics: [{ severity: 'warning', message, range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 }, code: 'too-large' }] };
+  }
   let analysis: Analysis;
   try {
     analysis = analyze(source);

@@ -107,7 +107,7 @@ export const MAX_MACRO_DEPTH = 256;
  * Tokens macro expansion may produce in one program. The largest programs in our corpora expand to
  * under 10,000 statements; this is far above that and far below what exhausts memory.
  */
-export const MAX_EXPANDED_TOKENS = 200_000;
+export const MAX_EXPANDED_TOKENS = 100_000;
 
 /** A cheap hash of a name (length and first character) for the macro filter. */
 function macroFilterSlot(name: string): number {
