@@ -112,6 +112,11 @@ function checkMultisigShape(version: number, threshold: number, keys: readonly U
   if (keys.some((k) => k.length !== 32)) throw badRequest('every multisig public key must be 32 bytes');
 }
 
+/** Wrong passwords per wallet before attempts start to wait. */
+const FREE_ATTEMPTS = 5;
+const BACKOFF_BASE_MS = 250;
+const MAX_BACKOFF_MS = 10_000;
+
 export class KeyManager {
   readonly #store: WalletStore;
   readonly #handles: HandleTable;
@@ -119,6 +124,9 @@ export class KeyManager {
   readonly #headers = new Map<string, Header>();
   readonly #unlocked = new Map<string, Unlocked>();
   readonly #locks = new Map<string, Promise<unknown>>();
+  /** Consecutive wrong passwords per wallet (reset by a right one). */
+  readonly #failures = new Map<string, number>();
+  #kdfRuns = 0;
   readonly #timer: NodeJS.Timeout | undefined;
   /** Files that could not be read as wallets at startup (id → reason); they are left untouched. */
   readonly unreadable = new Map<string, string>();
@@ -213,16 +221,18 @@ export class KeyManager {
         const other = this.findWallet(newName);
         if (other && other.id !== walletId) throw badRequest(MSG.walletNameExists);
         const record = await this.#readRecord(walletId);
+        await this.#backoff(walletId);
         const cached = this.#unlocked.get(walletId);
         if (cached) {
-          if (!this.#passwordMatches(cached, password)) throw unauthorized(MSG.wrongPassword);
+          if (!(await this.#passwordOpens(cached, password))) throw this.#failed(walletId);
         } else {
-          const key = await deriveWalletKey(password, record.kdf.salt, record.kdf);
+          const key = await this.#derive(password, record.kdf);
           const plain = openSealed(key, record.box, walletAad(record));
           wipe(key);
-          if (!plain) throw unauthorized(MSG.wrongPassword);
+          if (!plain) throw this.#failed(walletId);
           wipe(plain);
         }
+        this.#failures.delete(walletId);
         record.name = newName;
         await this.#store.write(walletId, serializeRecord(record));
         header.name = newName;
@@ -237,24 +247,63 @@ export class KeyManager {
     this.#checkOpen();
     this.#header(walletId);
     return this.#withLock(walletId, async () => {
+      await this.#backoff(walletId);
       const cached = this.#unlocked.get(walletId);
       if (cached) {
-        if (!this.#passwordMatches(cached, password)) throw unauthorized(MSG.wrongPassword);
+        if (!(await this.#passwordOpens(cached, password))) throw this.#failed(walletId);
       } else {
         const record = await this.#readRecord(walletId);
-        const key = await deriveWalletKey(password, record.kdf.salt, record.kdf);
+        const key = await this.#derive(password, record.kdf);
         const plain = openSealed(key, record.box, walletAad(record));
         if (!plain) {
           wipe(key);
-          throw unauthorized(MSG.wrongPassword);
+          throw this.#failed(walletId);
         }
         const secrets = decodeSecrets(plain);
         wipe(plain);
         const verifierSalt = new Uint8Array(randomBytes(16));
         this.#unlocked.set(walletId, { id: walletId, key, kdf: record.kdf, secrets, verifierSalt, verifier: verifierFor(verifierSalt, password), pairs: undefined });
       }
+      this.#failures.delete(walletId);
       return this.#handles.create(walletId);
     });
+  }
+
+  /** Key derivations run so far (each password check at handle creation or rename costs one). */
+  get kdfRuns(): number {
+    return this.#kdfRuns;
+  }
+
+  /** The delay the next password attempt on `walletId` waits, after repeated wrong passwords (ms). */
+  backoffMs(walletId: string): number {
+    const f = this.#failures.get(walletId) ?? 0;
+    return f < FREE_ATTEMPTS ? 0 : Math.min(MAX_BACKOFF_MS, BACKOFF_BASE_MS * 2 ** (f - FREE_ATTEMPTS));
+  }
+
+  #derive(password: string, kdf: ScryptParams & { salt: Uint8Array }): Promise<Uint8Array> {
+    this.#kdfRuns++;
+    return deriveWalletKey(password, kdf.salt, kdf);
+  }
+
+  /**
+   * Checks a password against an unlocked wallet by deriving its key again: a guess costs the same
+   * key derivation whether or not someone holds the wallet open.
+   */
+  async #passwordOpens(u: Unlocked, password: string): Promise<boolean> {
+    const key = await this.#derive(typeof password === 'string' ? password : '', u.kdf);
+    const ok = timingSafeEqual(key, u.key);
+    wipe(key);
+    return ok;
+  }
+
+  #failed(walletId: string): WalletError {
+    this.#failures.set(walletId, (this.#failures.get(walletId) ?? 0) + 1);
+    return unauthorized(MSG.wrongPassword);
+  }
+
+  async #backoff(walletId: string): Promise<void> {
+    const ms = this.backoffMs(walletId);
+    if (ms > 0) await new Promise((r) => setTimeout(r, ms));
   }
 
   handleInfo(token: string): HandleInfo {
