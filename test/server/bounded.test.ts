@@ -93,7 +93,8 @@ describe('server: bounded work for every input', function () {
   it('code lens is linear in labels: 50,000 labels within the guard', async () => {
     const { uri, diags } = await open(manyLabels(50_000));
     await within(10_000, 'diagnostics', diags);
-    const lenses = await within(2000, 'code lens', client.connection.sendRequest<unknown[]>('textDocument/codeLens', { textDocument: { uri } }));
+    // The quadratic version took minutes here; the guard leaves room for a loaded 2-core machine.
+    const lenses = await within(5000, 'code lens', client.connection.sendRequest<unknown[]>('textDocument/codeLens', { textDocument: { uri } }));
     assert.equal(lenses.length, 50_001);
     await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
   });
@@ -106,8 +107,12 @@ describe('server: bounded work for every input', function () {
       writeFileSync(join(dir, 'labels.teal'), manyLabels(20_000));
       const ws = await startClient({ rootUri: pathToFileURL(dir).toString() });
       try {
-        const found = await within(3000, 'workspace/symbol', ws.connection.sendRequest<{ location: { uri: string } }[]>('workspace/symbol', { query: '' }));
-        const fromLabels = found.filter((s) => s.location.uri.endsWith('labels.teal')).length;
+        // Each request spends a bounded time analysing files it has not seen; the cache fills over requests.
+        let fromLabels = 0;
+        for (let attempt = 0; attempt < 6 && fromLabels === 0; attempt++) {
+          const found = await within(3000, 'workspace/symbol', ws.connection.sendRequest<{ location: { uri: string } }[]>('workspace/symbol', { query: '' }));
+          fromLabels = found.filter((s) => s.location.uri.endsWith('labels.teal')).length;
+        }
         assert.ok(fromLabels > 0 && fromLabels <= 1000, `labels.teal gave ${fromLabels} symbols`);
       } finally {
         await ws.stop();
