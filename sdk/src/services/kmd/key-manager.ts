@@ -642,8 +642,14 @@ export class KeyManager {
     const record: WalletRecord = { id: header.id, name: header.name, driver: header.driver, kdf: sealer.kdf, box };
     try {
       await this.#store.write(header.id, serializeRecord(record));
-    } catch {
-      throw new WalletError(500, `could not write the wallet file in ${this.#store.location}`);
+    } catch (e) {
+      // The file store writes a temp file and renames it: a failure leaves the old file intact.
+      const code = (e as NodeJS.ErrnoException | undefined)?.code;
+      const full = code === 'ENOSPC' || code === 'EDQUOT';
+      throw new WalletError(
+        full || code === 'EIO' ? 503 : 500,
+        `could not write the wallet file in ${this.#store.location}${code ? ` (${code}${full ? ': the disk is full; free some space and retry' : ''})` : ''}; the wallet is unchanged`,
+      );
     }
   }
 
