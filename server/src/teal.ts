@@ -35,6 +35,8 @@ export interface Collected {
  * lexer-based features only and get one diagnostic saying so.
  */
 export const MAX_ANALYSIS_CHARS = 4 * 1024 * 1024;
+/** Diagnostics kept per analysis (plus macro-limit ones and a count of the rest). */
+export const KEEP_DIAGNOSTICS = 500;
 
 export function collectDiagnostics(source: string): Collected {
   if (source.length > MAX_ANALYSIS_CHARS) {
@@ -47,6 +49,15 @@ export function collectDiagnostics(source: string): Collected {
   } catch (e) {
     const message = `internal assembler error: ${e instanceof Error ? e.message : String(e)}`;
     return { diagnostics: [{ severity: 'warning', message, range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 }, code: 'internal' }] };
+  }
+  // Thousands of follow-on errors help nobody and cost time to send between threads and to the
+  // editor: keep the first ones and every macro-limit diagnostic (features.diagnostics says how many were left out).
+  if (analysis.diagnostics.length > KEEP_DIAGNOSTICS) {
+    const all = analysis.diagnostics;
+    const kept = all.slice(0, KEEP_DIAGNOSTICS);
+    for (let i = KEEP_DIAGNOSTICS; i < all.length; i++) if (all[i]!.code === 'macro') kept.push(all[i]!);
+    kept.push({ severity: 'warning', message: `${all.length - kept.length} more problems are not shown (only the first ${KEEP_DIAGNOSTICS} are listed)`, range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 }, code: 'too-many' });
+    analysis.diagnostics = kept;
   }
   const program: ProgramFacts = { version: analysis.version };
   if (analysis.program) program.size = analysis.program.length;

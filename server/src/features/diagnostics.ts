@@ -23,22 +23,7 @@ export function toLspDiagnostic(uri: string, d: TealDiagnostic): Diagnostic {
   return out;
 }
 
-/** Diagnostics published per document at most; one more line says how many were left out. */
-export const MAX_DIAGNOSTICS = 500;
-
+/** The model's diagnostics in LSP form (already capped per document by `collectDiagnostics`). */
 export function diagnostics(model: DocumentModel): Diagnostic[] {
-  const all = model.diagnostics;
-  if (all.length <= MAX_DIAGNOSTICS) return all.map((d) => toLspDiagnostic(model.uri, d));
-  // Macro limits explain everything after them: never cut those off.
-  const shown = all.slice(0, MAX_DIAGNOSTICS);
-  for (let i = MAX_DIAGNOSTICS; i < all.length; i++) if (all[i]!.code === 'macro') shown.push(all[i]!);
-  const out = shown.map((d) => toLspDiagnostic(model.uri, d));
-  out.push({
-    severity: DiagnosticSeverity.Warning,
-    range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } },
-    message: `${all.length - shown.length} more problems are not shown (only the first ${MAX_DIAGNOSTICS} are listed)`,
-    source: 'tealworks',
-    code: 'too-many',
-  });
-  return out;
+  return model.diagnostics.map((d) => toLspDiagnostic(model.uri, d));
 }
