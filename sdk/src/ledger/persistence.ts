@@ -193,7 +193,7 @@ export class FileLedgerStore implements LedgerStore {
     if ('payload' in r) return r.payload.slice();
     if (!this.recover) {
       throw new LedgerDamageError(
-        `${p} is damaged (${r.error}). Nothing was changed. The journal holds every round, so start with --recover to set the snapshot aside and rebuild the state from the journal (no round is lost).`,
+        `${p} is damaged (${r.error}). Nothing was changed. The journal holds every round, so start the devnet with --recover ("tealworks devnet --recover") to set the snapshot aside and rebuild the state from the journal (no round is lost).`,
         { file: p, offset: 0 },
       );
     }
@@ -227,7 +227,7 @@ export class FileLedgerStore implements LedgerStore {
       }
       if (!this.recover) {
         throw new LedgerDamageError(
-          `${what}. Nothing was changed. Start with --recover to keep rounds 0..${round - 1} and move the rest aside into a separate file (nothing is deleted), or restore the data directory from a backup.`,
+          `${what}. Nothing was changed. Start the devnet with --recover ("tealworks devnet --recover") to keep rounds 0..${round - 1} and move the rest aside into a separate file (nothing is deleted), or restore the data directory from a backup.`,
           { file: p, offset: damage.offset, round: BigInt(round) },
         );
       }

@@ -137,6 +137,10 @@ export async function runDevnet(args: string[], io: CliIo, trigger: () => StopTr
   // Listen for signals before the (slow) start, so an early Ctrl+C still stops cleanly.
   const stop = trigger();
   let devnet: RunningDevnet;
+  // Failures the clients see (a full disk answers 503) are reported here too, without request contents.
+  options.log ??= (e) => {
+    if (e.status >= 500) io.stderr(`${e.service}: ${e.method} ${e.path} answered ${e.status}${e.failure ? ` (${e.failure})` : ''}\n`);
+  };
   try {
     devnet = await startDevnet(options);
   } catch (e) {
