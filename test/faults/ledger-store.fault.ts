@@ -14,6 +14,7 @@ import { toHex } from '../../sdk/src/encoding/hex.js';
 import { Ledger, LedgerDamageError, LedgerWriteError, MemoryLedgerStore } from '../../sdk/src/ledger/index.js';
 import { FileLedgerStore, parseJournal, type StoreFs } from '../../sdk/src/ledger/persistence.js';
 import { startNodeService } from '../../sdk/src/services/node/service.js';
+import { TransactionPool } from '../../sdk/src/services/node/pool.js';
 import { devnet, type Devnet } from '../sdk/ledger/fixture.js';
 import { prng } from '../helpers/random.js';
 
@@ -261,6 +262,23 @@ describe('faults: chain store', function () {
       const again = open(dir, true);
       for (const id of acked) assert.ok(again.ledger.transaction(id), `acknowledged ${id} lost`);
       assert.equal(again.ledger.latestRound, 6n);
+    });
+
+    it('interval mode: groups accepted into the pool wait out a full disk and commit once there is space', () => {
+      const fault = faultyFs('ENOSPC');
+      const d = devnet(4, { store: new FileLedgerStore(dir, { fs: fault.fs }), snapshotInterval: 0 });
+      const pool = new TransactionPool(d.ledger, { blockIntervalMs: 1000 });
+      const ids = [0, 1, 2].map((i) => pool.submit(encodeSignedTransaction(d.sign(pay(d, i))), 16));
+      fault.state.full = true;
+      assert.throws(() => pool.produceBlock(), (e: unknown) => e instanceof LedgerWriteError && e.code === 'ENOSPC');
+      assert.deepEqual(pool.pending().map((e) => e.txid).sort(), [...ids].sort(), 'still waiting, not evicted');
+      assert.equal(d.ledger.latestRound, 0n);
+      fault.state.full = false;
+      pool.produceBlock();
+      for (const id of ids) assert.ok(d.ledger.transaction(id), `${id} committed after the disk recovered`);
+      assert.equal(pool.pending().length, 0);
+      const again = open(dir);
+      for (const id of ids) assert.ok(again.ledger.transaction(id));
     });
 
     it('a snapshot that cannot be written does not fail the submit whose block is already journaled', () => {
