@@ -32,11 +32,15 @@ import { assembled, assembledRequest, expandedRequest, expandedText, pcLocation,
 import { CodeActionKind } from 'vscode-languageserver';
 
 export const SERVER_NAME = 'tealworks-teal';
+/** Workspace symbols returned per file at most. */
+export const MAX_SYMBOLS_PER_FILE = 1000;
 export const SERVER_VERSION = '0.1.0';
 
 export interface ServerOptions {
   /** Delay between the last edit and publishing diagnostics (ms). */
   diagnosticsDelay?: number;
+  /** Told the editor's process id from `initialize` (the entry point exits when it is gone). */
+  onClientProcessId?: (pid: number) => void;
 }
 
 interface InitOptions {
@@ -103,6 +107,7 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
   };
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
+    if (typeof params.processId === 'number') serverOptions.onClientProcessId?.(params.processId);
     const init = (params.initializationOptions ?? {}) as InitOptions;
     if (init.defaultMode === 'logicsig' || init.defaultMode === 'application') modelOptions = { defaultMode: init.defaultMode };
     settings = readSettings(init);
@@ -208,7 +213,8 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
   connection.onWorkspaceSymbol((params) => {
     const open = documents.all().map((d) => modelFor(d.uri)!).filter(Boolean);
     const onDisk = workspaceFiles.models(new Set(open.map((m) => m.uri)));
-    return [...open, ...onDisk].flatMap((m) => flatSymbols(m, params.query));
+    // Capped per file, so one file with 100,000 labels cannot flood the answer.
+    return [...open, ...onDisk].flatMap((m) => flatSymbols(m, params.query).slice(0, MAX_SYMBOLS_PER_FILE));
   });
   connection.onSelectionRanges((params) => {
     const model = modelFor(params.textDocument.uri);

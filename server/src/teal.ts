@@ -29,13 +29,35 @@ export interface Collected {
  * a bug there, not a problem in the user's file: it is reported once as a diagnostic on line 1 so
  * the other features keep working.
  */
+/**
+ * The largest document the server analyses with the assembler (8 MB of TEAL is far beyond any real
+ * program; the assembler's own macro limits bound the work below this). Larger documents keep
+ * lexer-based features only and get one diagnostic saying so.
+ */
+export const MAX_ANALYSIS_CHARS = 4 * 1024 * 1024;
+/** Diagnostics kept per analysis (plus macro-limit ones and a count of the rest). */
+export const KEEP_DIAGNOSTICS = 500;
+
 export function collectDiagnostics(source: string): Collected {
+  if (source.length > MAX_ANALYSIS_CHARS) {
+    const message = `this file (${source.length} characters) is too large to analyse: the limit is ${MAX_ANALYSIS_CHARS}; only highlighting and completion are available`;
+    return { diagnostics: [{ severity: 'warning', message, range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 }, code: 'too-large' }] };
+  }
   let analysis: Analysis;
   try {
     analysis = analyze(source);
   } catch (e) {
     const message = `internal assembler error: ${e instanceof Error ? e.message : String(e)}`;
     return { diagnostics: [{ severity: 'warning', message, range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 }, code: 'internal' }] };
+  }
+  // Thousands of follow-on errors help nobody and cost time to send between threads and to the
+  // editor: keep the first ones and every macro-limit diagnostic (features.diagnostics says how many were left out).
+  if (analysis.diagnostics.length > KEEP_DIAGNOSTICS) {
+    const all = analysis.diagnostics;
+    const kept = all.slice(0, KEEP_DIAGNOSTICS);
+    for (let i = KEEP_DIAGNOSTICS; i < all.length; i++) if (all[i]!.code === 'macro') kept.push(all[i]!);
+    kept.push({ severity: 'warning', message: `${all.length - kept.length} more problems are not shown (only the first ${KEEP_DIAGNOSTICS} are listed)`, range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 }, code: 'too-many' });
+    analysis.diagnostics = kept;
   }
   const program: ProgramFacts = { version: analysis.version };
   if (analysis.program) program.size = analysis.program.length;

@@ -117,6 +117,7 @@ export class AvmGroupEvaluator {
         stackChange: typeof traceOpt === 'object' ? traceOpt.stackChange ?? true : true,
         scratchChange: typeof traceOpt === 'object' ? traceOpt.scratchChange ?? true : true,
         stateChange: typeof traceOpt === 'object' ? traceOpt.stateChange ?? true : true,
+        ...(typeof traceOpt === 'object' && traceOpt.budget ? { budget: traceOpt.budget } : {}),
       },
       readBudgetChecked: false,
     };

@@ -9,6 +9,23 @@ export interface TraceOptions {
   stackChange: boolean;
   scratchChange: boolean;
   stateChange: boolean;
+  /**
+   * Shared by every program of one request: recording stops (and `exceeded` is set) once the
+   * trace would take about `limit` bytes as JSON, so a long trace cannot exhaust memory.
+   */
+  budget?: TraceBudget;
+}
+
+/** A size budget for the traces of one request (estimated JSON bytes). */
+export interface TraceBudget {
+  limit: number;
+  used: number;
+  exceeded: boolean;
+}
+
+/** Estimated JSON size of one traced value. */
+function valueCost(v: AvmValue): number {
+  return typeof v === 'bigint' ? 40 : 30 + Math.ceil((v.length * 4) / 3);
 }
 
 /** One executed instruction, in simulate's `exec-trace` unit shape (camelCase here). */
@@ -65,8 +82,22 @@ export class TraceRecorder {
 
   constructor(readonly options: TraceOptions) {}
 
+  private spend(bytes: number): boolean {
+    const b = this.options.budget;
+    if (!b) return true;
+    if (b.exceeded) return false;
+    b.used += bytes;
+    if (b.used <= b.limit) return true;
+    b.exceeded = true;
+    return false;
+  }
+
   /** Opens the step of the instruction at `pc`; `pops` is known before it runs (see trace-explain.ts). */
   before(pc: number, sp: number, pops: number): void {
+    if (!this.spend(24)) {
+      this.current = undefined;
+      return;
+    }
     const step: TraceStep = { pc };
     this.current = step;
     this.spBefore = sp;
@@ -82,8 +113,13 @@ export class TraceRecorder {
     const base = this.spBefore - this.pops;
     if (sp > base) {
       const additions: AvmValue[] = [];
-      for (let i = Math.max(0, base); i < sp; i++) additions.push(toAvmValue(stack[i]!));
-      step.stackAdditions = additions;
+      let cost = 0;
+      for (let i = Math.max(0, base); i < sp; i++) {
+        const v = toAvmValue(stack[i]!);
+        cost += valueCost(v);
+        additions.push(v);
+      }
+      if (this.spend(cost)) step.stackAdditions = additions;
     }
   }
 
@@ -92,13 +128,14 @@ export class TraceRecorder {
   scratch(slot: number, value: StackValue): void {
     const step = this.current;
     if (!step || !this.options.scratchChange) return;
-    (step.scratchChanges ??= []).push({ slot, newValue: toAvmValue(value) });
+    const v = toAvmValue(value);
+    if (this.spend(20 + valueCost(v))) (step.scratchChanges ??= []).push({ slot, newValue: v });
   }
 
   state(change: StateChange): void {
     const step = this.current;
     if (!step || !this.options.stateChange) return;
-    (step.stateChanges ??= []).push(change);
+    if (this.spend(60 + Math.ceil((change.key.length * 4) / 3) + (change.newValue === undefined ? 0 : valueCost(change.newValue)))) (step.stateChanges ??= []).push(change);
   }
 
   /**

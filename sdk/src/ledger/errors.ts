@@ -57,3 +57,34 @@ export class LedgerStoreError extends TealworksError {}
 
 /** A lookup of something the ledger does not have (round not yet reached or pruned, unknown txid …). */
 export class LedgerNotFoundError extends TealworksError {}
+
+/**
+ * The data directory is damaged (a journal record or the snapshot fails its checksum, or a record
+ * is incomplete). Raised before anything is changed; `file`, `offset` and `round` locate the damage.
+ */
+export class LedgerDamageError extends LedgerStoreError {
+  readonly file: string;
+  readonly offset: number;
+  readonly round: bigint | undefined;
+  constructor(message: string, where: { file: string; offset: number; round?: bigint }, options?: { cause?: unknown }) {
+    super(message, options);
+    this.file = where.file;
+    this.offset = where.offset;
+    this.round = where.round;
+  }
+}
+
+/**
+ * A write to the data directory failed (disk full, I/O error). The request that caused it fails;
+ * the ledger and its files stay at the last durable round, and later writes are accepted again
+ * once the cause is gone. `code` is the system error code (`ENOSPC`, `EIO` …) when there is one.
+ */
+export class LedgerWriteError extends LedgerStoreError {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}

@@ -8,7 +8,7 @@ import type { SignedTransaction } from '../txn/types.js';
 import type { BlockHeaderRecord } from '../avm/ledger-view.js';
 import { headerHash, txnCommitment, decodeBlock, encodeBlock, type Block, type BlockHeader, type ConfirmedTxn } from './block.js';
 import { evaluateGroup, VerifiedCache, type EvalEnv, type EvalOptions, type GroupEvalResult } from './eval.js';
-import { LedgerNotFoundError, LedgerRejection, LedgerStoreError } from './errors.js';
+import { LedgerDamageError, LedgerNotFoundError, LedgerRejection, LedgerStoreError, LedgerWriteError } from './errors.js';
 import { CONSENSUS_CURRENT, DEFAULT_FEE_SINK, DEFAULT_GENESIS_ID, DEFAULT_REWARDS_POOL, type ConsensusParams } from './params.js';
 import { LedgerState, emptyTouchSet, type AccountData, type AppData, type AssetData, type KeyValue, type TouchSet } from './state.js';
 import { stateFromWire, stateHash, stateToWire, encodeSnapshot, decodeSnapshot } from './snapshot.js';
@@ -33,6 +33,10 @@ export interface LedgerStore {
   /** Deletes everything (reset). */
   clear(): void;
   close?(): void;
+  /** True when the store was opened to recover a damaged data directory (see `FileLedgerStore`). */
+  readonly recover?: boolean;
+  /** Moves journal record `index` and everything after it aside (recovery); never deletes. */
+  setAsideFrom?(index: number, reason: string): void;
 }
 
 /** A ledger's genesis accounts, store, consensus parameters and genesis id. */
@@ -107,6 +111,9 @@ export class Ledger {
   private readonly config: LedgerConfig;
   private timestampOffset: bigint | undefined;
   private lastSnapshotRound = 0n;
+  private snapshotRetryAt = 0n;
+  /** The last snapshot write that failed (the journal still holds every round); cleared by a good one. */
+  snapshotError: Error | undefined;
 
   constructor(config: LedgerConfig = {}) {
     this.config = config;
@@ -130,6 +137,17 @@ export class Ledger {
     const tc = config.initialTxnCounter ?? 1000n;
     this.genesisHash = genesisHashOf(this.genesisId, this.params.protocol, alloc, this.feeSink, this.rewardsPool, ts, tc);
     this.initGenesis(alloc, ts, tc);
+    if (journal?.length) {
+      const gh = genesisRecordHash(journal[0]!);
+      if (gh === undefined) {
+        throw new LedgerDamageError('the first journal record is not a genesis record. Nothing was changed; restore the data directory from a backup, or move it away to start a new chain.', { file: 'journal.bin', offset: 0, round: 0n });
+      }
+      if (toHex(gh) !== toHex(this.genesisHash)) {
+        throw new LedgerStoreError(
+          `the data directory holds a different chain (its genesis hash is ${toHex(gh)}, this configuration's is ${toHex(this.genesisHash)}). Nothing was changed. Start with the genesis configuration it was created with; only --reset would start over, and that deletes the chain.`,
+        );
+      }
+    }
     if (this.store) {
       if (journal!.length === 0) this.writeGenesisRecord();
       this.load(stored !== undefined ? journal!.slice(1) : journal!);
@@ -331,7 +349,8 @@ export class Ledger {
         this.store.append(record);
       } catch (e) {
         st.rollback(blockMark);
-        throw new LedgerStoreError(`could not journal round ${round}: ${(e as Error).message}`, { cause: e });
+        st.touched = emptyTouchSet();
+        throw new LedgerWriteError(`round ${round} was not committed: ${(e as Error).message}`, (e as LedgerWriteError).code, { cause: e });
       }
     }
     st.commit();
@@ -347,7 +366,16 @@ export class Ledger {
     this.committedAt = Date.now();
     const old = round - BigInt(this.deltaWindow);
     this.deltas.delete(old);
-    if ((!replay || replay.journal) && this.store && this.snapshotInterval > 0 && round - this.lastSnapshotRound >= BigInt(this.snapshotInterval)) this.snapshot();
+    if ((!replay || replay.journal) && this.store && this.snapshotInterval > 0 && round - this.lastSnapshotRound >= BigInt(this.snapshotInterval) && round >= this.snapshotRetryAt) {
+      // The block is already durable in the journal: a snapshot that cannot be written (full disk)
+      // only means a longer replay on the next start, so it must not fail this submit.
+      try {
+        this.snapshot();
+      } catch (e) {
+        this.snapshotError = e as Error;
+        this.snapshotRetryAt = round + BigInt(this.snapshotInterval);
+      }
+    }
     // The block is committed whatever a listener does; a failing listener must not undo that
     // for the submitter or starve the listeners after it.
     for (const l of this.listeners) {
@@ -582,6 +610,7 @@ export class Ledger {
     };
     this.store.writeSnapshot(encodeSnapshot(w));
     this.lastSnapshotRound = this.latestRound;
+    this.snapshotError = undefined;
   }
 
   private load(records: Uint8Array[]): void {
@@ -591,7 +620,7 @@ export class Ledger {
     if (snapBytes) {
       const snap = decodeSnapshot(snapBytes);
       if (!(snap.gh instanceof Uint8Array) || toHex(snap.gh) !== toHex(this.genesisHash)) {
-        throw new LedgerStoreError('the data directory holds a different chain (genesis hash mismatch); reset it or use the same genesis configuration');
+        throw new LedgerStoreError('the snapshot belongs to a different chain (genesis hash mismatch). Nothing was changed. Start with the genesis configuration the data directory was created with.');
       }
       snapRound = toUint64(snap.r, 'snapshot round');
       stateFromWire(this.state, snap.state as Record<string, unknown>);
@@ -599,25 +628,40 @@ export class Ledger {
       for (const [k, v] of (snap.leases as [string, unknown][] | undefined) ?? []) this.leases.set(k, toUint64(v, 'lease'));
       this.lastSnapshotRound = snapRound;
     }
-    for (const raw of records) {
-      let rec: Record<string, unknown>;
+    for (let i = 0; i < records.length; i++) {
+      const expected = this.latestRound + 1n;
       try {
-        rec = decodeMsgpack(raw) as Record<string, unknown>;
+        this.replayRecord(records[i]!, snapRound);
       } catch (e) {
-        throw new LedgerStoreError(`journal record is unreadable: ${(e as Error).message}`, { cause: e });
+        const why = `journal record of round ${expected} cannot be replayed: ${(e as Error).message}`;
+        const index = Number(expected); // record n holds round n (record 0 is the genesis record)
+        if (store.recover && store.setAsideFrom && expected > snapRound) {
+          store.setAsideFrom(index, why);
+          break;
+        }
+        throw new LedgerDamageError(`${why}. Nothing was changed.${store.setAsideFrom ? ` Start with --recover to keep rounds 0..${expected - 1n} and move the rest of the journal aside.` : ''}`, { file: 'journal.bin', offset: -1, round: expected }, { cause: e });
       }
-      const round = toUint64(rec.r, 'journal round');
-      if (round !== this.latestRound + 1n) throw new LedgerStoreError(`journal skips from round ${this.latestRound} to ${round}`);
-      if (round <= snapRound) {
-        const block = decodeBlock(rec.b as Uint8Array);
-        this.blocks.push(block);
-        for (const t of block.txns) this.txIndex.set(t.txid, { round, intra: t.intra });
-        continue;
-      }
-      const groups = ((rec.g as Uint8Array[][] | undefined) ?? []).map((g) => g.map((b) => decodeSignedTransactions(b)[0]!));
-      this.commitBlock(groups, toUint64(rec.t, 'journal timestamp'), {}, undefined, { expectedHash: rec.h as Uint8Array });
     }
     if (snapRound > this.latestRound) throw new LedgerStoreError(`snapshot is at round ${snapRound} but the journal ends at ${this.latestRound}`);
+  }
+
+  private replayRecord(raw: Uint8Array, snapRound: bigint): void {
+    let rec: Record<string, unknown>;
+    try {
+      rec = decodeMsgpack(raw) as Record<string, unknown>;
+    } catch (e) {
+      throw new LedgerStoreError(`the record is unreadable: ${(e as Error).message}`, { cause: e });
+    }
+    const round = toUint64(rec.r, 'journal round');
+    if (round !== this.latestRound + 1n) throw new LedgerStoreError(`journal skips from round ${this.latestRound} to ${round}`);
+    if (round <= snapRound) {
+      const block = decodeBlock(rec.b as Uint8Array);
+      this.blocks.push(block);
+      for (const t of block.txns) this.txIndex.set(t.txid, { round, intra: t.intra });
+      return;
+    }
+    const groups = ((rec.g as Uint8Array[][] | undefined) ?? []).map((g) => g.map((b) => decodeSignedTransactions(b)[0]!));
+    this.commitBlock(groups, toUint64(rec.t, 'journal timestamp'), {}, undefined, { expectedHash: rec.h as Uint8Array });
   }
 
   /** Starts over from genesis, deleting the data directory's contents. */
@@ -638,9 +682,24 @@ export class Ledger {
 
   close(): void {
     if (this.store) {
-      if (this.latestRound > this.lastSnapshotRound) this.snapshot();
+      try {
+        if (this.latestRound > this.lastSnapshotRound) this.snapshot();
+      } catch (e) {
+        // Every round is in the journal; the next start replays from the older snapshot.
+        this.snapshotError = e as Error;
+      }
       this.store.close?.();
     }
+  }
+}
+
+function genesisRecordHash(raw: Uint8Array): Uint8Array | undefined {
+  try {
+    const rec = decodeMsgpack(raw) as Record<string, unknown>;
+    if (rec.b !== undefined || !(rec.gh instanceof Uint8Array)) return undefined;
+    return rec.gh;
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,9 +1,19 @@
 // The only ledger module that touches the file system: the state machine itself stays portable
 // and receives this store through `LedgerConfig.store`.
-import { closeSync, existsSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
+//
+// Guarantees (docs/storage.md states them for users):
+// - A submit returns only after its journal record is written and fsync'd.
+// - Opening never truncates, rewrites or deletes anything. A damaged or partial journal record, or
+//   a snapshot whose checksum does not match, stops the open with a `LedgerDamageError` naming the
+//   file, the byte offset and the round; with `recover: true` the damaged part is moved aside into
+//   a new file (never deleted) and every intact round before it is kept.
+// - A failed write (ENOSPC, EIO …) throws `LedgerWriteError` and leaves the journal as it was
+//   before that write (the partial record is cut back off), so later records are never written
+//   after garbage.
+import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
 import { sha512_256 } from '../crypto/hash.js';
-import { LedgerStoreError } from './errors.js';
+import { LedgerDamageError, LedgerStoreError, LedgerWriteError } from './errors.js';
 import type { LedgerStore } from './ledger.js';
 
 const JOURNAL = 'journal.bin';
@@ -11,13 +21,26 @@ const SNAPSHOT = 'snapshot.bin';
 const SNAPSHOT_TMP = 'snapshot.bin.tmp';
 const MAGIC = 0x54574a31; // "TWJ1"
 const HEADER = 12; // magic u32 | length u32 | checksum u32
+const SNAP_MAGIC = 0x54575332; // "TWS2"
+const SNAP_HEADER = 40; // magic u32 | length u32 | sha512/256 of the payload (32 bytes)
+/** No journal record comes near this; a larger length field is damage, not a record. */
+const MAX_RECORD = 256 * 1024 * 1024;
+
+/**
+ * The file-system calls the store makes. Tests substitute failing versions (ENOSPC, EIO) to
+ * check that a failed write changes nothing; everything else uses `node:fs`.
+ */
+export type StoreFs = Pick<
+  typeof nodeFs,
+  'openSync' | 'closeSync' | 'writeSync' | 'fsyncSync' | 'ftruncateSync' | 'fstatSync' | 'readFileSync' | 'existsSync' | 'renameSync' | 'rmSync' | 'mkdirSync' | 'writeFileSync'
+>;
 
 function checksum(payload: Uint8Array): number {
   const h = sha512_256(payload);
   return ((h[0]! << 24) | (h[1]! << 16) | (h[2]! << 8) | h[3]!) >>> 0;
 }
 
-/** Frames one journal record: magic, length and a checksum so a torn or garbled tail is detectable. */
+/** Frames one journal record: magic, length and a checksum so a torn or garbled record is detectable. */
 export function frameRecord(payload: Uint8Array): Uint8Array {
   const out = new Uint8Array(HEADER + payload.length);
   const v = new DataView(out.buffer);
@@ -28,118 +51,321 @@ export function frameRecord(payload: Uint8Array): Uint8Array {
   return out;
 }
 
-/** Complete records of a journal image and the length of its valid prefix. */
-export function parseJournal(bytes: Uint8Array): { records: Uint8Array[]; validLength: number } {
-  const records: Uint8Array[] = [];
-  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  let off = 0;
-  while (off + HEADER <= bytes.length) {
-    if (v.getUint32(off) !== MAGIC) break;
-    const len = v.getUint32(off + 4);
-    if (off + HEADER + len > bytes.length) break;
-    const payload = bytes.subarray(off + HEADER, off + HEADER + len);
-    if (checksum(payload) !== v.getUint32(off + 8)) break;
-    records.push(payload.slice());
-    off += HEADER + len;
-  }
-  return { records, validLength: off };
+/** Where and why a journal image stops being a sequence of intact records. */
+export interface JournalDamage {
+  /** Byte offset of the first damaged or partial record. */
+  offset: number;
+  /** `partial`: the file ends inside the record (an interrupted write); `damaged`: bad header or checksum. */
+  kind: 'partial' | 'damaged';
+  detail: string;
+  /** Intact-looking records found after the damage (they cannot be replayed without the damaged one). */
+  recordsAfter: number;
 }
 
-function fsyncDir(dir: string): void {
-  try {
-    const fd = openSync(dir, 'r');
-    try {
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-  } catch {
-    // Some platforms cannot open directories for syncing; the rename is still atomic there.
-  }
+function recordAt(bytes: Uint8Array, v: DataView, off: number): { end: number } | { error: JournalDamage['kind']; detail: string } {
+  if (off + HEADER > bytes.length) return { error: 'partial', detail: `the file ends ${bytes.length - off} bytes into a ${HEADER}-byte record header` };
+  const magic = v.getUint32(off);
+  if (magic !== MAGIC) return { error: 'damaged', detail: `record header has magic 0x${magic.toString(16).padStart(8, '0')} instead of 0x${MAGIC.toString(16)}` };
+  const len = v.getUint32(off + 4);
+  if (len > MAX_RECORD) return { error: 'damaged', detail: `record header declares an impossible length of ${len} bytes` };
+  if (off + HEADER + len > bytes.length) return { error: 'partial', detail: `the file ends ${bytes.length - off - HEADER} bytes into a ${len}-byte record` };
+  if (checksum(bytes.subarray(off + HEADER, off + HEADER + len)) !== v.getUint32(off + 8)) return { error: 'damaged', detail: `checksum mismatch in a ${len}-byte record` };
+  return { end: off + HEADER + len };
 }
+
+/** Intact records of a journal image, their offsets, the length of the intact prefix and the first damage. */
+export function parseJournal(bytes: Uint8Array): { records: Uint8Array[]; offsets: number[]; validLength: number; damage?: JournalDamage } {
+  const records: Uint8Array[] = [];
+  const offsets: number[] = [];
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let off = 0;
+  while (off < bytes.length) {
+    const r = recordAt(bytes, v, off);
+    if ('error' in r) {
+      // Count what lies beyond, for the report: scan for later records that check out.
+      let recordsAfter = 0;
+      for (let p = off + 1; p + HEADER <= bytes.length; p++) {
+        if (v.getUint32(p) !== MAGIC) continue;
+        const next = recordAt(bytes, v, p);
+        if ('end' in next) {
+          recordsAfter++;
+          p = next.end - 1;
+        }
+      }
+      return { records, offsets, validLength: off, damage: { offset: off, kind: r.error, detail: r.detail, recordsAfter } };
+    }
+    offsets.push(off);
+    records.push(bytes.slice(off + HEADER, r.end));
+    off = r.end;
+  }
+  return { records, offsets, validLength: off };
+}
+
+/** Wraps snapshot bytes with a magic, a length and a full SHA-512/256 of the payload. */
+export function frameSnapshot(payload: Uint8Array): Uint8Array {
+  const out = new Uint8Array(SNAP_HEADER + payload.length);
+  const v = new DataView(out.buffer);
+  v.setUint32(0, SNAP_MAGIC);
+  v.setUint32(4, payload.length);
+  out.set(sha512_256(payload), 8);
+  out.set(payload, SNAP_HEADER);
+  return out;
+}
+
+/** The payload of a framed snapshot, or why it cannot be trusted. */
+export function unframeSnapshot(bytes: Uint8Array): { payload: Uint8Array } | { error: string } {
+  if (bytes.length < SNAP_HEADER) return { error: `the file is ${bytes.length} bytes, shorter than its ${SNAP_HEADER}-byte header` };
+  const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  if (v.getUint32(0) !== SNAP_MAGIC) return { error: 'the header is not a Tealworks snapshot header (damaged, or written by an older version)' };
+  const len = v.getUint32(4);
+  if (SNAP_HEADER + len !== bytes.length) return { error: `the header declares ${len} payload bytes but the file holds ${bytes.length - SNAP_HEADER}` };
+  const payload = bytes.subarray(SNAP_HEADER);
+  const want = bytes.subarray(8, SNAP_HEADER);
+  const got = sha512_256(payload);
+  for (let i = 0; i < 32; i++) if (want[i] !== got[i]) return { error: 'checksum mismatch' };
+  return { payload };
+}
+
+export interface FileLedgerStoreOptions {
+  /**
+   * Open a damaged data directory by moving the damaged part aside (journal tail into
+   * `journal.bin.damaged-<time>`, a bad snapshot into `snapshot.bin.damaged-<time>`) and keeping
+   * every intact round. Without it a damaged directory is refused and left untouched.
+   */
+  recover?: boolean;
+  /** File-system calls (tests inject failures here). */
+  fs?: StoreFs;
+}
+
+const stamp = (): string => new Date().toISOString().replace(/[:.]/g, '-');
 
 /**
  * A data directory holding an append-only block journal (each record fsync'd before the submit
- * that produced it returns) and a snapshot replaced atomically (temp file, fsync, rename). A
- * crash at any point leaves either the old or the new snapshot and a journal whose torn last
- * record, if any, is cut off on the next open.
+ * that produced it returns) and a checksummed snapshot replaced atomically (temp file, fsync,
+ * rename). Record n of the journal holds round n (record 0 is the genesis record).
  */
 export class FileLedgerStore implements LedgerStore {
   private fd: number | undefined;
+  /** Length of the journal's durable, intact prefix (where the next record goes). */
+  private size: number | undefined;
+  /** A failed write left bytes past `size` that could not be cut off yet. */
+  private dirty = false;
+  private offsets: number[] = [];
+  private readonly fs: StoreFs;
+  readonly recover: boolean;
+  /** What `recover` moved aside while opening, one sentence each (empty when nothing was damaged). */
+  readonly recovered: string[] = [];
 
-  constructor(readonly dir: string) {
+  constructor(
+    readonly dir: string,
+    options: FileLedgerStoreOptions = {},
+  ) {
+    this.fs = options.fs ?? nodeFs;
+    this.recover = options.recover ?? false;
     try {
-      mkdirSync(dir, { recursive: true });
+      this.fs.mkdirSync(dir, { recursive: true });
     } catch (e) {
       throw new LedgerStoreError(`cannot create data directory ${dir}: ${(e as Error).message}`, { cause: e });
     }
   }
 
-  private journalPath(): string {
+  get journalPath(): string {
     return join(this.dir, JOURNAL);
   }
 
+  get snapshotPath(): string {
+    return join(this.dir, SNAPSHOT);
+  }
+
   private open(): number {
-    if (this.fd === undefined) this.fd = openSync(this.journalPath(), 'a');
+    if (this.fd === undefined) {
+      this.fd = this.fs.openSync(this.journalPath, 'a');
+      this.size ??= this.fs.fstatSync(this.fd).size;
+    }
     return this.fd;
   }
 
   readSnapshot(): Uint8Array | undefined {
-    const p = join(this.dir, SNAPSHOT);
-    if (!existsSync(p)) return undefined;
-    return new Uint8Array(readFileSync(p));
+    const p = this.snapshotPath;
+    if (!this.fs.existsSync(p)) return undefined;
+    const bytes = new Uint8Array(this.fs.readFileSync(p));
+    const r = unframeSnapshot(bytes);
+    if ('payload' in r) return r.payload.slice();
+    if (!this.recover) {
+      throw new LedgerDamageError(
+        `${p} is damaged (${r.error}). Nothing was changed. The journal holds every round, so start the devnet with --recover ("tealworks devnet --recover") to set the snapshot aside and rebuild the state from the journal (no round is lost).`,
+        { file: p, offset: 0 },
+      );
+    }
+    const aside = `${p}.damaged-${stamp()}`;
+    this.fs.renameSync(p, aside);
+    this.recovered.push(`snapshot ${p} was damaged (${r.error}); moved to ${aside}; the state is rebuilt from the journal`);
+    return undefined;
   }
 
   readJournal(): Uint8Array[] {
-    const p = this.journalPath();
-    if (!existsSync(p)) return [];
-    const bytes = new Uint8Array(readFileSync(p));
-    const { records, validLength } = parseJournal(bytes);
-    if (validLength < bytes.length) {
-      // Cut the torn tail so the next append starts on a record boundary.
-      const fd = openSync(p, 'r+');
-      try {
-        ftruncateSync(fd, validLength);
-        fsyncSync(fd);
-      } finally {
-        closeSync(fd);
+    const p = this.journalPath;
+    if (!this.fs.existsSync(p)) {
+      this.size = 0;
+      this.offsets = [];
+      return [];
+    }
+    const bytes = new Uint8Array(this.fs.readFileSync(p));
+    const { records, offsets, validLength, damage } = parseJournal(bytes);
+    this.offsets = offsets;
+    this.size = bytes.length;
+    if (damage) {
+      const round = records.length;
+      const what =
+        `${p}: the record of round ${round} at byte offset ${damage.offset} is ${damage.kind === 'partial' ? 'incomplete' : 'damaged'} (${damage.detail}); ` +
+        `${bytes.length - damage.offset} bytes from there on${damage.recordsAfter ? ` (${damage.recordsAfter} more intact-looking record${damage.recordsAfter === 1 ? '' : 's'})` : ''} cannot be replayed`;
+      if (round === 0) {
+        throw new LedgerDamageError(
+          `${what}. Nothing was changed. The genesis record defines the chain, so it cannot be recovered from this file: restore the data directory from a backup, or move it away to start a new chain.`,
+          { file: p, offset: damage.offset, round: 0n },
+        );
       }
+      if (!this.recover) {
+        throw new LedgerDamageError(
+          `${what}. Nothing was changed. Start the devnet with --recover ("tealworks devnet --recover") to keep rounds 0..${round - 1} and move the rest aside into a separate file (nothing is deleted), or restore the data directory from a backup.`,
+          { file: p, offset: damage.offset, round: BigInt(round) },
+        );
+      }
+      this.setAside(validLength, `${what}`);
     }
     return records;
   }
 
+  /**
+   * Moves the journal from record `index` on into `journal.bin.damaged-<time>` (fsync'd before the
+   * journal is cut), so a ledger that cannot replay that record keeps everything before it.
+   */
+  setAsideFrom(index: number, reason: string): void {
+    const offset = this.offsets[index];
+    if (offset === undefined) return;
+    this.setAside(offset, reason);
+    this.offsets.length = index;
+  }
+
+  private setAside(offset: number, reason: string): void {
+    const p = this.journalPath;
+    const bytes = new Uint8Array(this.fs.readFileSync(p));
+    const aside = `${p}.damaged-${stamp()}`;
+    const out = this.fs.openSync(aside, 'wx', 0o600);
+    try {
+      const tail = bytes.subarray(offset);
+      let off = 0;
+      while (off < tail.length) off += this.fs.writeSync(out, tail, off, tail.length - off);
+      this.fs.fsyncSync(out);
+    } finally {
+      this.fs.closeSync(out);
+    }
+    fsyncDir(this.fs, this.dir);
+    const fd = this.fs.openSync(p, 'r+');
+    try {
+      this.fs.ftruncateSync(fd, offset);
+      this.fs.fsyncSync(fd);
+    } finally {
+      this.fs.closeSync(fd);
+    }
+    this.size = offset;
+    this.recovered.push(`${reason}; those ${bytes.length - offset} bytes were moved to ${aside}`);
+  }
+
   append(record: Uint8Array): void {
-    const fd = this.open();
     const framed = frameRecord(record);
-    let off = 0;
-    while (off < framed.length) off += writeSync(fd, framed, off, framed.length - off);
-    fsyncSync(fd);
+    let fd: number;
+    try {
+      fd = this.open();
+      if (this.dirty) this.cutBack(fd);
+    } catch (e) {
+      throw writeError(`cannot write the journal ${this.journalPath}`, e);
+    }
+    try {
+      let off = 0;
+      while (off < framed.length) off += this.fs.writeSync(fd, framed, off, framed.length - off);
+      this.fs.fsyncSync(fd);
+    } catch (e) {
+      // Leave the file as it was before this write, so the next record never follows garbage.
+      this.dirty = true;
+      try {
+        this.cutBack(fd);
+      } catch {
+        // Retried before the next append; an open after a crash here sees a partial record.
+      }
+      throw writeError(`could not write to the journal ${this.journalPath}`, e);
+    }
+    this.offsets.push(this.size!);
+    this.size! += framed.length;
+  }
+
+  private cutBack(fd: number): void {
+    this.fs.ftruncateSync(fd, this.size!);
+    this.fs.fsyncSync(fd);
+    this.dirty = false;
   }
 
   writeSnapshot(bytes: Uint8Array): void {
     const tmp = join(this.dir, SNAPSHOT_TMP);
-    const fd = openSync(tmp, 'w');
+    const framed = frameSnapshot(bytes);
     try {
-      let off = 0;
-      while (off < bytes.length) off += writeSync(fd, bytes, off, bytes.length - off);
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
+      const fd = this.fs.openSync(tmp, 'w', 0o600);
+      try {
+        let off = 0;
+        while (off < framed.length) off += this.fs.writeSync(fd, framed, off, framed.length - off);
+        this.fs.fsyncSync(fd);
+      } finally {
+        this.fs.closeSync(fd);
+      }
+      this.fs.renameSync(tmp, this.snapshotPath);
+    } catch (e) {
+      try {
+        this.fs.rmSync(tmp, { force: true });
+      } catch {
+        // The old snapshot is intact either way.
+      }
+      throw writeError(`could not write the snapshot in ${this.dir} (the previous snapshot and the journal are intact)`, e);
     }
-    renameSync(tmp, join(this.dir, SNAPSHOT));
-    fsyncDir(this.dir);
+    fsyncDir(this.fs, this.dir);
   }
 
   clear(): void {
     this.close();
-    for (const f of [JOURNAL, SNAPSHOT, SNAPSHOT_TMP]) rmSync(join(this.dir, f), { force: true });
-    fsyncDir(this.dir);
+    for (const f of [JOURNAL, SNAPSHOT, SNAPSHOT_TMP]) this.fs.rmSync(join(this.dir, f), { force: true });
+    fsyncDir(this.fs, this.dir);
+    this.size = 0;
+    this.offsets = [];
+    this.dirty = false;
   }
 
   close(): void {
     if (this.fd !== undefined) {
-      closeSync(this.fd);
+      try {
+        if (this.dirty) this.cutBack(this.fd);
+      } catch {
+        // An open after this sees the partial record and reports it.
+      }
+      this.fs.closeSync(this.fd);
       this.fd = undefined;
     }
+  }
+}
+
+function writeError(what: string, e: unknown): LedgerWriteError {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  const hint = code === 'ENOSPC' ? 'the disk is full; free some space and retry' : code === 'EDQUOT' ? 'the disk quota is exhausted; free some space and retry' : 'check the disk and retry';
+  return new LedgerWriteError(`${what}: ${(e as Error)?.message ?? String(e)} (${hint})`, code, { cause: e });
+}
+
+function fsyncDir(fs: StoreFs, dir: string): void {
+  try {
+    const fd = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    // Some platforms cannot open directories for syncing; the rename is still atomic there.
   }
 }

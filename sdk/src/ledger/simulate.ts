@@ -3,7 +3,7 @@ import { toHex } from '../encoding/hex.js';
 import { sha512_256 } from '../crypto/hash.js';
 import type { SignedTransaction, Transaction } from '../txn/types.js';
 import { OnComplete } from '../txn/types.js';
-import type { ProgramTrace, TraceStep } from '../avm/trace.js';
+import type { ProgramTrace, TraceBudget, TraceStep } from '../avm/trace.js';
 import type { AvmValue } from '../avm/value.js';
 import type { TxnApplyData } from './block.js';
 import type { EvalOptions, TxnEvalResult } from './eval.js';
@@ -218,11 +218,17 @@ function initialStates(ledger: Ledger, touched: TouchedState[]): ResponseObject 
 }
 
 /**
+ * Estimated JSON bytes the exec traces of one simulate request may take (64 MiB); beyond it the
+ * trace stops and the response carries `exec-trace-truncated: true`.
+ */
+export const MAX_EXEC_TRACE_BYTES = 64 * 1024 * 1024;
+
+/**
  * Evaluates one group against the ledger's latest state without committing anything and answers
  * in the node's simulate response shape. Request problems throw `SimulateRequestError` (HTTP
  * 400); a failing group is a normal response with `failure-message` and `failed-at`.
  */
-export function simulate(ledger: Ledger, req: SimulateRequest): SimulateResponse {
+export function simulate(ledger: Ledger, req: SimulateRequest, limits: { maxExecTraceBytes?: number } = {}): SimulateResponse {
   validate(req, ledger.params.txn);
   if (req.round !== undefined && BigInt(req.round) !== 0n && BigInt(req.round) !== ledger.latestRound) {
     throw new SimulateRequestError(`the devnet simulates only on its latest round ${ledger.latestRound}, not ${req.round}`);
@@ -230,13 +236,14 @@ export function simulate(ledger: Ledger, req: SimulateRequest): SimulateResponse
   const group = req['txn-groups'][0]!.txns;
   const tc = req['exec-trace-config'];
   const extra = Number(req['extra-opcode-budget'] ?? 0);
+  const budget: TraceBudget = { limit: limits.maxExecTraceBytes ?? MAX_EXEC_TRACE_BYTES, used: 0, exceeded: false };
   const opts: EvalOptions = {
     ...(req['allow-empty-signatures'] ? { allowEmptySignatures: true } : {}),
     ...(req['fix-signers'] ? { fixSigners: true } : {}),
     ...(req['allow-more-logging'] ? { allowMoreLogging: true } : {}),
     ...(req['allow-unnamed-resources'] ? { allowUnnamedResources: true } : {}),
     ...(extra ? { extraBudget: extra } : {}),
-    ...(tc?.enable ? { trace: { stackChange: !!tc['stack-change'], scratchChange: !!tc['scratch-change'], stateChange: !!tc['state-change'] } } : {}),
+    ...(tc?.enable ? { trace: { stackChange: !!tc['stack-change'], scratchChange: !!tc['scratch-change'], stateChange: !!tc['state-change'], budget } } : {}),
   };
   const { result, round } = ledger.dryEvaluate(group, opts);
   const txnResults = result.txns.map((r, i) => {
@@ -278,6 +285,8 @@ export function simulate(ledger: Ledger, req: SimulateRequest): SimulateResponse
   if (Object.keys(ov).length) res['eval-overrides'] = ov;
   if (tc?.enable) {
     res['exec-trace-config'] = { ...tc };
+    // Our addition to the node's shape: the trace stopped at the size budget (steps after it are missing).
+    if (budget.exceeded) res['exec-trace-truncated'] = true;
     if (tc['state-change']) res['initial-states'] = initialStates(ledger, collectTouched(result.txns));
   }
   return res;

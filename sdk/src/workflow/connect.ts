@@ -1,9 +1,10 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { KeyManagerSigner, LocalSigner, type Signer } from '../adapters/signer.js';
 import { keyManagerFor, nodeAdapterFor, queryClientFor, profileFromDevnet, type NetworkProfile } from '../adapters/profiles.js';
 import type { KeyManagerClient, WalletSession } from '../adapters/kmd/client.js';
-import { startDevnet, type RunningDevnet } from '../services/devnet/index.js';
+import { startDevnet, DEFAULT_WALLET_NAME, DEFAULT_WALLET_PASSWORD, type RunningDevnet } from '../services/devnet/index.js';
+import { dataDirHolder, DataDirInUseError } from '../services/devnet/lock.js';
 import { toBase64 } from '../encoding/base64.js';
 import type { AppChain } from '../app/chain.js';
 import { TealworksError } from '../errors.js';
@@ -46,44 +47,40 @@ export interface ConnectOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** Use an already running devnet (the extension and tests share one); it is not stopped. */
   devnet?: RunningDevnet;
+  /** Open a damaged devnet data directory by setting the damaged part aside (see `DevnetOptions.recover`). */
+  recover?: boolean;
 }
 
 /**
- * One process at a time on a devnet data directory: two ledgers appending to one journal would
- * corrupt it. A lock file names the holder; one left by a process that is gone is taken over.
+ * The devnet that another process (`tealworks devnet`, another run) is serving from `dir`, read
+ * from the lock file it holds and the tokens kept beside it; undefined when none is.
  */
-function lockDataDir(dir: string): () => void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const path = join(dir, 'tealworks-run.lock');
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      writeFileSync(path, String(process.pid), { flag: 'wx', mode: 0o600 });
-      return () => rmSync(path, { force: true });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const holder = Number(readFileSync(path, 'utf8').trim());
-      let alive = holder === process.pid;
-      try {
-        if (!alive && Number.isInteger(holder) && holder > 0) {
-          process.kill(holder, 0);
-          alive = true;
-        }
-      } catch {
-        alive = false;
-      }
-      if (alive) throw new NetworkConnectError(`the devnet data in ${dir} is in use by ${holder === process.pid ? 'another run in this process' : `process ${holder}`}; wait for it, or use --in-memory`);
-      rmSync(path, { force: true });
-    }
+function runningDevnetAt(dir: string): DevnetEndpoints | undefined {
+  const holder = dataDirHolder(dir);
+  if (!holder || holder.pid === process.pid || !holder.node || !holder.query || !holder.kmd) return undefined;
+  try {
+    const tokens = JSON.parse(readFileSync(join(dir, 'tokens.json'), 'utf8')) as { node: string; query: string; kmd: string };
+    const genesis = JSON.parse(readFileSync(join(dir, 'genesis.json'), 'utf8')) as { accounts: { address: string; amount: string }[] };
+    return {
+      node: { url: holder.node, token: tokens.node },
+      query: { url: holder.query, token: tokens.query },
+      kmd: { url: holder.kmd, token: tokens.kmd },
+      accounts: genesis.accounts.map((a) => ({ address: a.address, genesisAmount: BigInt(a.amount) })),
+      wallet: { name: DEFAULT_WALLET_NAME, password: DEFAULT_WALLET_PASSWORD },
+    };
+  } catch {
+    return undefined;
   }
-  throw new NetworkConnectError(`cannot lock the devnet data in ${dir}`);
 }
+
+type DevnetEndpoints = Pick<RunningDevnet, 'node' | 'query' | 'kmd' | 'accounts' | 'wallet'>;
 
 async function chainIdOf(chain: AppChain): Promise<string> {
   const sp = await chain.node.suggestedParams();
   return `${sp.genesisId}:${toBase64(sp.genesisHash)}`;
 }
 
-async function devnetNetwork(devnet: RunningDevnet, owned: boolean): Promise<WorkflowNetwork> {
+async function devnetNetwork(devnet: DevnetEndpoints, owned: RunningDevnet | undefined): Promise<WorkflowNetwork> {
   const profile = profileFromDevnet(devnet);
   const chain: AppChain = { node: nodeAdapterFor(profile), query: queryClientFor(profile) };
   const kmd = keyManagerFor(profile);
@@ -103,10 +100,10 @@ async function devnetNetwork(devnet: RunningDevnet, owned: boolean): Promise<Wor
     chainId: await chainIdOf(chain),
     isDev: true,
     embedded: true,
-    devnet,
+    ...(owned ? { devnet: owned } : {}),
     close: async () => {
       await Promise.allSettled([chain.node.close(), chain.query!.close(), kmd.close()]);
-      if (owned) await devnet.stop();
+      if (owned) await owned.stop();
     },
   };
 }
@@ -133,29 +130,23 @@ async function walletDispenser(kmd: KeyManagerClient, chain: AppChain): Promise<
 export async function connectNetwork(spec: NetworkSpec, options: ConnectOptions): Promise<WorkflowNetwork> {
   const env = options.env ?? process.env;
   if (spec.kind === 'named' && spec.name === 'devnet') {
-    if (options.devnet) return devnetNetwork(options.devnet, false);
+    if (options.devnet) return devnetNetwork(options.devnet, undefined);
     const dataDir = options.inMemory ? undefined : join(options.baseDir, '.tealworks', 'devnet');
-    const unlock = dataDir ? lockDataDir(dataDir) : () => {};
+    // A devnet already serving this folder's chain (e.g. `tealworks devnet` in another terminal)
+    // is used as it is: opening its files a second time would corrupt them.
+    const running = dataDir ? runningDevnetAt(dataDir) : undefined;
+    if (running) return devnetNetwork(running, undefined);
     let devnet: RunningDevnet;
     try {
-      devnet = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), ports: { node: 0, query: 0, kmd: 0 } });
+      devnet = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), ...(options.recover ? { recover: true } : {}), ports: { node: 0, query: 0, kmd: 0 } });
     } catch (e) {
-      unlock();
+      if (e instanceof DataDirInUseError) throw new NetworkConnectError(e.message, { cause: e });
       throw e;
     }
     try {
-      const net = await devnetNetwork(devnet, true);
-      const close = net.close;
-      return { ...net, close: async () => {
-        try {
-          await close();
-        } finally {
-          unlock();
-        }
-      } };
+      return await devnetNetwork(devnet, devnet);
     } catch (e) {
       await devnet.stop();
-      unlock();
       throw e;
     }
   }

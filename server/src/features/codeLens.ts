@@ -15,8 +15,11 @@ export function codeLenses(model: DocumentModel): CodeLens[] {
     out.push({ range: top, command: { title: `${program.length} bytes · ${pages} ${pages === 1 ? 'page' : 'pages'}`, command: '' } });
   } else out.push({ range: top, command: { title: 'does not assemble', command: '' } });
   const idx = symbolIndex(model);
+  // One pass over the occurrences: linear in the number of labels and references.
+  const counts = new Map<string, number>();
+  for (const o of idx.occurrences) if (o.kind === 'label' && !o.definition) counts.set(o.name, (counts.get(o.name) ?? 0) + 1);
   for (const l of idx.labels) {
-    const refs = idx.occurrences.filter((o) => o.kind === 'label' && o.name === l.name && !o.definition).length;
+    const refs = counts.get(l.name) ?? 0;
     const what = idx.subroutines.has(l.name) ? 'subroutine · ' : '';
     out.push({ range: l.site, command: { title: `${what}${refs} ${refs === 1 ? 'reference' : 'references'}`, command: '' } });
   }

@@ -23,6 +23,7 @@ export function toLspDiagnostic(uri: string, d: TealDiagnostic): Diagnostic {
   return out;
 }
 
+/** The model's diagnostics in LSP form (already capped per document by `collectDiagnostics`). */
 export function diagnostics(model: DocumentModel): Diagnostic[] {
   return model.diagnostics.map((d) => toLspDiagnostic(model.uri, d));
 }

@@ -7,6 +7,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildModel, type DocumentModel } from '../document.js';
 
 const MAX_FILES = 2000;
+/** Time one workspace/symbol request may spend analysing files not cached yet; the rest wait for the next request. */
+const BUILD_BUDGET_MS = 1000;
 const MAX_BYTES = 1 << 20;
 const SKIP = new Set(['node_modules', '.git', 'dist', 'out', '.venv']);
 
@@ -21,6 +23,7 @@ export class WorkspaceFiles {
   /** Models of every `.teal` file found, except those the editor has open (`skip`, by URI). */
   models(skip: ReadonlySet<string>): DocumentModel[] {
     const out: DocumentModel[] = [];
+    const deadline = performance.now() + BUILD_BUDGET_MS;
     for (const path of this.files()) {
       const uri = pathToFileURL(path).toString();
       if (skip.has(uri)) continue;
@@ -32,6 +35,7 @@ export class WorkspaceFiles {
           out.push(hit.model);
           continue;
         }
+        if (performance.now() > deadline) continue;
         const text = readFileSync(path, 'utf8');
         const model = buildModel({ uri, version: 0, getText: () => text });
         this.cache.set(path, { mtime: st.mtimeMs, model });

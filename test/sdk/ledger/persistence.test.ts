@@ -1,11 +1,11 @@
 import { strict as assert } from 'node:assert';
-import { mkdtempSync, rmSync, readFileSync, writeFileSync, statSync, appendFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, readFileSync, writeFileSync, statSync, appendFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { makeAppCallTxn, makePaymentTxn, makeAssetCreateTxn } from '../../../sdk/src/txn/builders.js';
 import { utf8 } from '../../../sdk/src/encoding/bytes.js';
 import { toHex } from '../../../sdk/src/encoding/hex.js';
-import { Ledger, MemoryLedgerStore, LedgerStoreError, type LedgerConfig } from '../../../sdk/src/ledger/index.js';
+import { Ledger, MemoryLedgerStore, LedgerStoreError, LedgerDamageError, type LedgerConfig } from '../../../sdk/src/ledger/index.js';
 import { FileLedgerStore, parseJournal } from '../../../sdk/src/ledger/persistence.js';
 import { ALGO, devnet, teal, type Devnet } from './fixture.js';
 import { APPROVAL, CLEAR } from './programs.js';
@@ -66,7 +66,7 @@ describe('ledger: persistence', () => {
     assert.equal(again.ledger.latestRound, round + 1n);
   });
 
-  it('ignores a torn last journal record', () => {
+  it('refuses a torn last journal record without touching it; --recover moves it aside', () => {
     const d = devnet(4, config(new FileLedgerStore(dir), { snapshotInterval: 0 }));
     activity(d, 3);
     const hash = toHex(d.ledger.stateHash());
@@ -76,16 +76,27 @@ describe('ledger: persistence', () => {
     // A record being written when the process died: header and half a payload.
     d.send([makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 7n, suggestedParams: d.sp() })]);
     const bytes = readFileSync(journal);
-    writeFileSync(journal, bytes.subarray(0, full + Math.floor((bytes.length - full) / 2)));
-    const again = devnet(4, config(new FileLedgerStore(dir)));
+    const torn = bytes.subarray(0, full + Math.floor((bytes.length - full) / 2));
+    writeFileSync(journal, torn);
+    assert.throws(
+      () => devnet(4, config(new FileLedgerStore(dir))),
+      (e: unknown) => e instanceof LedgerDamageError && e.offset === full && e.round === round + 1n && /journal\.bin/.test(e.message) && /--recover/.test(e.message),
+    );
+    assert.deepEqual(readFileSync(journal), torn, 'the refusal changed nothing');
+    const store = new FileLedgerStore(dir, { recover: true });
+    const again = devnet(4, config(store));
     assert.equal(again.ledger.latestRound, round);
     assert.equal(toHex(again.ledger.stateHash()), hash);
     assert.equal(statSync(journal).size, full);
-    // Garbage after the last record is cut too.
-    appendFileSync(journal, new Uint8Array([1, 2, 3]));
-    const third = devnet(4, config(new FileLedgerStore(dir)));
-    assert.equal(third.ledger.latestRound, round);
+    assert.equal(store.recovered.length, 1);
+    const aside = readdirSync(dir).filter((f) => f.startsWith('journal.bin.damaged-'));
+    assert.equal(aside.length, 1);
+    assert.deepEqual(readFileSync(join(dir, aside[0]!)), torn.subarray(full), 'the torn bytes were kept');
     assert.equal(parseJournal(new Uint8Array(readFileSync(journal))).records.length, Number(round) + 1); // genesis record + one per round
+    // Garbage after the last record is refused too.
+    again.ledger.close();
+    appendFileSync(journal, new Uint8Array([1, 2, 3]));
+    assert.throws(() => devnet(4, config(new FileLedgerStore(dir))), LedgerDamageError);
   });
 
   it('replays interval-mode blocks holding several groups (rejected ones left out)', () => {
@@ -160,7 +171,8 @@ describe('ledger: persistence under kill -9', function () {
       const again = new L({
         genesisAccounts: keys.map((k) => ({ address: k.publicKey, amount: 1_000_000_000n })),
         genesisTimestamp: 1_700_000_000n,
-        store: new FileLedgerStore(dir),
+        // The kill may have landed inside a write: that unacknowledged record is set aside.
+        store: new FileLedgerStore(dir, { recover: true }),
       });
       for (const id of acked) assert.ok(again.transaction(id), `acknowledged ${id} was lost`);
       assert.ok(again.latestRound >= BigInt(acked.length));

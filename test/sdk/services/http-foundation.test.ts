@@ -182,11 +182,23 @@ describe('services/http: serve', () => {
     assert.deepEqual(JSON.parse(ok.body.toString()), { n: 16 });
   });
 
-  it('answers CORS preflights without a token', async () => {
-    const res = await raw(service.url, 'OPTIONS', '/echo');
+  it('answers CORS preflights without a token, allowing the extension webview origin only', async () => {
+    const webview = 'vscode-webview://1a2b3c4d5e';
+    const res = await raw(service.url, 'OPTIONS', '/echo', { headers: { origin: webview } });
     assert.equal(res.status, 204);
     assert.match(String(res.headers['access-control-allow-headers']), /x-node-api-token/);
-    assert.equal(res.headers['access-control-allow-origin'], '*');
+    assert.equal(res.headers['access-control-allow-origin'], webview);
+    const health = await raw(service.url, 'GET', '/health', { headers: { origin: webview } });
+    assert.equal(health.headers['access-control-allow-origin'], webview);
+    // Any other web page is refused outright, preflight or not, public route or not.
+    for (const [method, path] of [['OPTIONS', '/echo'], ['GET', '/health'], ['POST', '/echo']]) {
+      const evil = await raw(service.url, method!, path!, { headers: { origin: 'https://evil.example', ...auth }, body: method === 'POST' ? '{}' : undefined as never });
+      assert.equal(evil.status, 403, `${method} ${path}`);
+      assert.equal(evil.headers['access-control-allow-origin'], undefined);
+      assert.match(evil.body.toString(), /not allowed/);
+    }
+    // Programs (no Origin header) get no CORS headers at all.
+    assert.equal((await raw(service.url, 'GET', '/health')).headers['access-control-allow-origin'], undefined);
   });
 
   it('logs method, path and status but never tokens, query strings or bodies', async () => {

@@ -14,7 +14,7 @@ describe('workflow/connect', function () {
       assert.equal(net.embedded, true);
       assert.ok(net.dispenser);
       assert.match(net.chainId, /^tealworks-devnet-v1:/);
-      const lock = join(dir, '.tealworks/devnet/tealworks-run.lock');
+      const lock = join(dir, '.tealworks/devnet/devnet.lock');
       assert.ok(existsSync(lock));
       await assert.rejects(connectNetwork({ kind: 'named', name: 'devnet' }, { baseDir: dir }), NetworkConnectError);
       const chainId = net.chainId;

@@ -159,6 +159,9 @@ function unshift(shifts: Map<number, Shift[]>, line: number, column: number, utf
   return original;
 }
 
+/** Diagnostics printed at most (macro-limit errors are always printed). */
+const MAX_PRINTED = 200;
+
 function formatDiagnostic(file: string, d: TealDiagnostic, shifts: Map<number, Shift[]>): string {
   const line = d.range.line + 1;
   const col = unshift(shifts, d.range.line, d.range.utf16Column, true) + 1;
@@ -200,7 +203,11 @@ async function run(args: string[], io: CliIo): Promise<number> {
   } catch (e) {
     if (!(e instanceof AssembleError)) throw e;
     const diagnostics = sortDiagnostics(e.diagnostics);
-    for (const d of diagnostics) io.stderr(formatDiagnostic(opts.file, d, shifts));
+    // A pathological file can have tens of thousands of follow-on errors: print the first ones,
+    // every macro-limit error (they explain the rest) and a count.
+    const shown = diagnostics.length <= MAX_PRINTED ? diagnostics : [...diagnostics.slice(0, MAX_PRINTED), ...diagnostics.slice(MAX_PRINTED).filter((d) => d.code === 'macro')];
+    for (const d of shown) io.stderr(formatDiagnostic(opts.file, d, shifts));
+    if (shown.length < diagnostics.length) io.stderr(`${opts.file}: ${diagnostics.length - shown.length} more diagnostics not shown\n`);
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
     io.stderr(`${opts.file}: ${errors} error${errors === 1 ? '' : 's'}\n`);
     return 1;

@@ -6,7 +6,8 @@ import { UsageError, type CliIo, type Command } from '../command.js';
 import { isLoopback, LOCALNET_GENESIS_ID, startDevnet, writeRunningDevnetRecord, type DevnetOptions, type RunningDevnet } from '../../services/devnet/index.js';
 
 const USAGE =
-  'tealworks devnet [--data DIR] [--in-memory] [--host 127.0.0.1] [--ports NODE,QUERY,KMD] [--block-interval MS] [--accounts N] [--reset] [--localnet] [--token T] [--json] [--follow URL [--follow-token TOKEN]]\n' +
+  'tealworks devnet [--data DIR] [--in-memory] [--host 127.0.0.1] [--ports NODE,QUERY,KMD] [--block-interval MS] [--accounts N] [--reset] [--recover] [--localnet] [--token T] [--json] [--follow URL [--follow-token TOKEN]]\n' +
+  '  --recover: start on a damaged data directory, keeping every intact round and setting the damaged rest aside.\n' +
   '  --localnet: act as AlgoKit LocalNet (ports 4001/8980/4002, token aaa…a, genesis dockernet-v1, dispenser Wallet1). --token T: one token for all three services.\n' +
   '  --follow URL: follow that node\'s chain (follower mode; paused at sync round 0). Its token: --follow-token or TEALWORKS_FOLLOW_TOKEN.\n' +
   '  The data directory\'s config.json (node key names: EnableFollowMode, MaxAcctLookback, CatchupParallelBlocks, EndpointAddress, DevMode, DisableAPIAuth…) is read at start; see `tealworks node profile`.';
@@ -68,6 +69,9 @@ export function parseDevnetArgs(args: string[], cwd: string): DevnetArgs {
         options.token = t;
         break;
       }
+      case '--recover':
+        options.recover = true;
+        break;
       case '--json':
         json = true;
         break;
@@ -172,6 +176,10 @@ export async function runDevnet(args: string[], io: CliIo, trigger: () => StopTr
   // Listen for signals before the (slow) start, so an early Ctrl+C still stops cleanly.
   const stop = trigger();
   let devnet: RunningDevnet;
+  // Failures the clients see (a full disk answers 503) are reported here too, without request contents.
+  options.log ??= (e) => {
+    if (e.status >= 500) io.stderr(`${e.service}: ${e.method} ${e.path} answered ${e.status}${e.failure ? ` (${e.failure})` : ''}\n`);
+  };
   try {
     devnet = await startDevnet({ ...options, onFollowerError: (e, fatal) => io.stderr(`follower: ${e.message}${fatal ? ' (stopped following)' : ' (retrying)'}\n`) });
   } catch (e) {
@@ -182,6 +190,8 @@ export async function runDevnet(args: string[], io: CliIo, trigger: () => StopTr
   if (isLoopback(host) && !isLoopback(nodeHost)) {
     io.stderr(`WARNING: config.json's EndpointAddress binds the node service to ${nodeHost}: it and its API token become reachable from the network.\n`);
   }
+  for (const r of devnet.recovered) io.stderr(`recovered: ${r}\n`);
+  if (options.recover && devnet.recovered.length === 0 && devnet.dataDir) io.stderr('recover: nothing in the data directory was damaged; nothing was set aside.\n');
   // Scripts find this devnet through its data directory (`Tealworks.connect.devnet()`).
   const forget = writeRunningDevnetRecord(devnet);
   io.stdout(json ? describeJson(devnet) : describe(devnet, options.follow?.url));

@@ -57,12 +57,25 @@ export const lspCommand: Command = {
     const onInt = forward('SIGINT');
     process.on('SIGTERM', onTerm);
     process.on('SIGINT', onInt);
+    // If the editor goes away without stopping us, stop the server too (it also watches us).
+    const parent = process.ppid;
+    const watch = setInterval(() => {
+      let gone = process.ppid !== parent;
+      try {
+        if (!gone) process.kill(parent, 0);
+      } catch (e) {
+        gone = (e as NodeJS.ErrnoException).code !== 'EPERM';
+      }
+      if (gone) child.kill('SIGTERM');
+    }, 400);
+    watch.unref();
     try {
       return await new Promise<number>((res, rej) => {
         child.once('error', rej);
         child.once('exit', (code, signal) => res(code ?? (signal ? 128 : 1)));
       });
     } finally {
+      clearInterval(watch);
       process.off('SIGTERM', onTerm);
       process.off('SIGINT', onInt);
     }

@@ -15,6 +15,7 @@ import { startQueryService } from '../query/index.js';
 import { FollowSource } from '../node/follower-source.js';
 import { FollowerSync } from '../node/follower-sync.js';
 import { parseEndpointAddress, readNodeConfig, validateNodeConfig, type NodeConfig } from './config.js';
+import { lockDataDir, type DataDirLock } from './lock.js';
 
 /** The devnet's key-manager wallet that holds the funded genesis keys. */
 export const DEFAULT_WALLET_NAME = 'unencrypted-default-wallet';
@@ -52,6 +53,12 @@ export interface DevnetOptions {
   accountFunds?: bigint;
   /** Start the chain over from genesis (wallets and tokens are kept). */
   reset?: boolean;
+  /**
+   * Open a damaged data directory anyway: keep every intact round and move the damaged part of
+   * the journal (or a damaged snapshot) aside into a separate file. Without it a damaged directory
+   * is refused and left untouched. What was set aside is listed in `RunningDevnet.recovered`.
+   */
+  recover?: boolean;
   /** scrypt cost for a newly created wallet (default: the key manager's). */
   kdf?: ScryptParams;
   log?: RequestLogHook;
@@ -121,6 +128,8 @@ export interface RunningDevnet {
   config: NodeConfig;
   /** A follower's block fetching (status, waiting for a round); undefined on a regular devnet. */
   follower: FollowerSync | undefined;
+  /** What `recover` set aside while opening the data directory (empty when nothing was damaged). */
+  recovered: string[];
   /** Closes the three services, flushes the ledger snapshot and the wallets. Idempotent. */
   stop(): Promise<void>;
 }
@@ -191,7 +200,6 @@ export function isLoopback(host: string): boolean {
  */
 export async function startDevnet(options: DevnetOptions = {}): Promise<RunningDevnet> {
   const host = options.host ?? '127.0.0.1';
-  let nodeHost = host;
   const localnet = options.localnet ?? false;
   const defaults: DevnetPorts = localnet ? LOCALNET_PORTS : {};
   const ports = {
@@ -209,6 +217,19 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
   if (funds <= 0n) throw new ValidationError('accountFunds must be positive');
   const dir = options.dataDir && !options.inMemory ? resolve(options.dataDir) : undefined;
   if (dir) mkdirSync(dir, { recursive: true, mode: 0o700 });
+  // Before anything in the directory is read or written: one process per data directory.
+  const lock = dir ? lockDataDir(dir) : undefined;
+  try {
+    return await openDevnet(options, host, ports, funds, dir, lock);
+  } catch (e) {
+    lock?.release();
+    throw e;
+  }
+}
+
+async function openDevnet(options: DevnetOptions, host: string, ports: Required<DevnetPorts>, funds: bigint, dir: string | undefined, lock: DataDirLock | undefined): Promise<RunningDevnet> {
+  const localnet = options.localnet ?? false;
+  let nodeHost = host;
   // Settings: config.json (node key names) with the caller's on top; explicit options win over both.
   const config: NodeConfig = { ...(dir ? readNodeConfig(dir) : {}), ...(options.nodeConfig ? validateNodeConfig(options.nodeConfig, 'nodeConfig') : {}) };
   if (config.EndpointAddress !== undefined) {
@@ -228,11 +249,15 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
   const sourceGenesis = source ? await source.genesis() : undefined;
   // /versions and /genesis are public: ask for the status too, so a wrong token fails the start.
   if (source) await source.lastRound();
-
   const genesisPath = dir ? join(dir, 'genesis.json') : undefined;
   if (dir && options.reset) {
     rmSync(join(dir, 'ledger'), { recursive: true, force: true });
     rmSync(genesisPath!, { force: true });
+  }
+  if (dir && !sourceGenesis && !existsSync(genesisPath!) && existsSync(join(dir, 'ledger', 'journal.bin'))) {
+    throw new DevnetConfigError(
+      `${genesisPath} is missing but ${join(dir, 'ledger')} holds a chain: without it the chain's genesis accounts are unknown. Nothing was changed. Restore genesis.json, or start with --reset to delete that chain and begin a new one.`,
+    );
   }
   const shared = options.token ?? (localnet ? LOCALNET_TOKEN : undefined);
   const tokens = shared !== undefined ? { node: shared, query: shared, kmd: shared } : loadTokens(dir);
@@ -255,8 +280,28 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
       if (options.accounts !== undefined && options.accounts !== genesis.length) {
         throw new DevnetConfigError(`the data directory's chain was created with ${genesis.length} funded accounts, not ${options.accounts}; start with --reset to make a new chain`);
       }
-      // Keys live in the wallet; make sure it still has them (an older directory, or a restored one).
-      await keyManager.ensureWallet({ name: DEFAULT_WALLET_NAME, password: DEFAULT_WALLET_PASSWORD, keyCount: genesis.length });
+      // The funded accounts' keys live in the default wallet. A missing or damaged wallet is never
+      // replaced by a new one (its keys could not sign for these accounts): refuse instead.
+      const kmdDir = join(dir!, 'kmd');
+      if (!keyManager.findWallet(DEFAULT_WALLET_NAME) && genesis.length > 0) {
+        const damaged = [...keyManager.unreadable].map(([id, why]) => `${id}.wallet.json (${why})`);
+        throw new DevnetConfigError(
+          `the wallet "${DEFAULT_WALLET_NAME}" holding the keys of this chain's funded accounts is ${damaged.length ? `not readable: damaged file${damaged.length === 1 ? '' : 's'} in ${kmdDir}: ${damaged.join(', ')}` : `missing from ${kmdDir}`}. ` +
+            'Nothing was changed and no new wallet was created. Restore the wallet file from a backup, or start with --reset to begin a new chain.',
+        );
+      }
+      let held: string[];
+      try {
+        held = (await keyManager.ensureWallet({ name: DEFAULT_WALLET_NAME, password: DEFAULT_WALLET_PASSWORD, keyCount: genesis.length })).addresses;
+      } catch (e) {
+        throw new DevnetConfigError(`the wallet "${DEFAULT_WALLET_NAME}" in ${kmdDir} cannot be opened (${(e as Error).message}); its file may be damaged. Nothing was changed: restore it from a backup, or start with --reset to begin a new chain.`, { cause: e });
+      }
+      const missing = genesis.filter((g) => !held.includes(g.address));
+      if (missing.length) {
+        throw new DevnetConfigError(
+          `the wallet "${DEFAULT_WALLET_NAME}" in ${kmdDir} does not hold the keys of ${missing.length} funded account${missing.length === 1 ? '' : 's'} of this chain (${missing[0]!.address}${missing.length > 1 ? ' …' : ''}). Restore the wallet file it was created with, or start with --reset to begin a new chain.`,
+        );
+      }
     } else {
       const count = options.accounts ?? DEFAULT_ACCOUNT_COUNT;
       const { addresses } = await keyManager.ensureWallet({ name: DEFAULT_WALLET_NAME, password: DEFAULT_WALLET_PASSWORD, keyCount: count });
@@ -267,9 +312,10 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
       }
     }
 
+    const store = dir ? new FileLedgerStore(join(dir, 'ledger'), { recover: options.recover ?? false }) : undefined;
     ledger = new Ledger({
       ...(sourceGenesis ? sourceGenesis.ledgerConfig : { ...(localnet ? { genesisId: LOCALNET_GENESIS_ID } : {}), genesisAccounts: genesis }),
-      ...(dir ? { store: new FileLedgerStore(join(dir, 'ledger')) } : {}),
+      ...(store ? { store } : {}),
     });
     if (sourceGenesis && toBase64(ledger.genesisHash) !== toBase64(sourceGenesis.genesisHash)) {
       throw new DevnetConfigError(`the follow source's genesis does not rebuild its chain (genesis hash ${toBase64(sourceGenesis.genesisHash)}, rebuilt ${toBase64(ledger.genesisHash)}): only a tealworks devnet's chain can be followed`);
@@ -318,10 +364,15 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
         process.off('SIGTERM', onSignal);
         await sync?.stop();
         await Promise.allSettled([query.close(), kmd.close()]);
-        await node.close();
+        try {
+          await node.close();
+        } finally {
+          lock?.release();
+        }
       })();
       return stopping;
     };
+    lock?.publish({ node: node.url, query: query.url, kmd: kmd.url });
     if (options.stopOnSignals) {
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);
@@ -338,6 +389,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
       keyManager,
       config,
       follower: sync,
+      recovered: store ? [...store.recovered] : [],
       stop,
     };
   } catch (e) {

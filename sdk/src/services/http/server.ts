@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { DecodeError, TealworksError, ValidationError } from '../../errors.js';
 import { parseJson, stringifyJson, type JsonParseOptions, type JsonStringifyOptions } from '../../encoding/json.js';
 import { decodeMsgpack, encodeMsgpack, type MsgpackValue } from '../../encoding/msgpack.js';
+import { LedgerWriteError } from '../../ledger/errors.js';
 import { TokenChecker, type TokenAuth } from './auth.js';
 import {
   BadRequestError,
@@ -31,7 +32,7 @@ export interface ServiceDefinition {
   /** How JSON replies are written (indent, key order, byte form). */
   json?: JsonStringifyOptions;
   maxBodyBytes?: number;
-  /** Answer CORS preflights and allow any origin (the token still guards every call). Default true. */
+  /** Answer CORS preflights and allow the permitted browser origins (see `ServeOptions.corsOrigins`). Default true. */
   cors?: boolean;
   /** Runs after the last in-flight request finished during close: flush state here. */
   onClose?: () => Promise<void> | void;
@@ -46,7 +47,24 @@ export interface ServeOptions {
   log?: RequestLogHook;
   /** How long close() lets in-flight requests finish before cutting connections. */
   closeTimeoutMs?: number;
+  /** Open connections at most (default 256); more are refused until some close. */
+  maxConnections?: number;
+  /** Time a client has to send its request headers (default 10 s). */
+  headersTimeoutMs?: number;
+  /** Time a client has to send its whole request, body included (default 30 s). */
+  requestTimeoutMs?: number;
+  /**
+   * Browser origins allowed to call the service (exact strings or patterns) besides the VS Code
+   * extension's webviews (`vscode-webview://…`). A request from any other origin is refused (403).
+   */
+  corsOrigins?: readonly (string | RegExp)[];
 }
+
+export const DEFAULT_MAX_CONNECTIONS = 256;
+export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Webviews of the VS Code extension (the only browser pages allowed by default). */
+export const WEBVIEW_ORIGIN = /^vscode-webview:\/\/[0-9a-z-]+$/i;
 
 /** A listening service: name, host, port, URL, the Node server, and `close()`. */
 export interface RunningService {
@@ -65,6 +83,8 @@ export function toHttpError(error: unknown): HttpError {
   if (error instanceof HttpError) return error;
   // Our own typed input errors explain the problem without echoing secrets (a project rule).
   if (error instanceof ValidationError || error instanceof DecodeError) return new BadRequestError(error.message);
+  // A full disk or an I/O error: the request was not applied and may succeed later (503).
+  if (error instanceof LedgerWriteError) return new ServiceUnavailableError(`the devnet could not store this change: ${error.message}`);
   return new InternalServerError();
 }
 
@@ -207,9 +227,12 @@ class Context implements RequestContext {
   }
 }
 
-const CORS_HEADERS: Record<string, string> = {
-  'access-control-allow-origin': '*',
-};
+/** A browser page from another origin (not the extension's webview) may not call the service. */
+class ForbiddenOriginError extends HttpError {
+  constructor(origin: string) {
+    super(403, `requests from the web origin ${JSON.stringify(origin).slice(0, 200)} are not allowed; only the Tealworks extension's webviews and configured origins may call this service`);
+  }
+}
 
 class Service implements RunningService {
   readonly server: Server;
@@ -226,7 +249,14 @@ class Service implements RunningService {
     this.#def = def;
     this.#opts = opts;
     this.#auth = def.auth ? new TokenChecker(def.auth) : undefined;
-    this.server = createServer((req, res) => void this.#handle(req, res));
+    const requestTimeout = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+    const headersTimeout = Math.min(opts.headersTimeoutMs ?? DEFAULT_HEADERS_TIMEOUT_MS, requestTimeout);
+    this.server = createServer(
+      // Slow clients are cut off: a request must arrive within these times (checked every second or so).
+      { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeout / 2))) },
+      (req, res) => void this.#handle(req, res),
+    );
+    this.server.maxConnections = opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
   }
 
   get name(): string {
@@ -267,10 +297,16 @@ class Service implements RunningService {
     let ctx: Context | undefined;
     let reply: Reply;
     let failure: string | undefined;
+    let allowOrigin: string | undefined;
     try {
       const url = new URL(req.url ?? '/', 'http://service.invalid');
       path = url.pathname;
       if (this.#closing) throw new ServiceUnavailableError();
+      const origin = req.headers.origin;
+      if (origin !== undefined) {
+        if (!(this.#def.cors ?? true) || !this.#originAllowed(origin)) throw new ForbiddenOriginError(origin);
+        allowOrigin = origin;
+      }
       if (method === 'OPTIONS' && (this.#def.cors ?? true)) {
         reply = this.#preflight(path);
       } else {
@@ -300,7 +336,10 @@ class Service implements RunningService {
         failure ??= failureName(error);
         out = serialize(this.#def.errors(new InternalServerError()), {});
       }
-      if (this.#def.cors ?? true) Object.assign(out.headers, CORS_HEADERS);
+      if (allowOrigin !== undefined) {
+        out.headers['access-control-allow-origin'] = allowOrigin;
+        out.headers.vary = 'origin';
+      }
       if (this.#closing) out.headers.connection = 'close';
       sent = out.body?.length ?? 0;
       if (!res.headersSent && !res.destroyed) {
@@ -324,6 +363,11 @@ class Service implements RunningService {
       this.#inFlight.delete(controller);
       if (this.#inFlight.size === 0) this.#idle?.();
     }
+  }
+
+  #originAllowed(origin: string): boolean {
+    if (WEBVIEW_ORIGIN.test(origin)) return true;
+    return (this.#opts.corsOrigins ?? []).some((o) => (typeof o === 'string' ? o === origin : o.test(origin)));
   }
 
   #preflight(path: string): Reply {

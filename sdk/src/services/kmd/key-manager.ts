@@ -118,6 +118,11 @@ function checkMultisigShape(version: number, threshold: number, keys: readonly U
   if (keys.some((k) => k.length !== 32)) throw badRequest('every multisig public key must be 32 bytes');
 }
 
+/** Wrong passwords per wallet before attempts start to wait. */
+const FREE_ATTEMPTS = 5;
+const BACKOFF_BASE_MS = 250;
+const MAX_BACKOFF_MS = 10_000;
+
 /** The key manager behind the key-manager service: encrypted wallet files, handles, key generation and import, signing. */
 export class KeyManager {
   readonly #store: WalletStore;
@@ -126,6 +131,9 @@ export class KeyManager {
   readonly #headers = new Map<string, Header>();
   readonly #unlocked = new Map<string, Unlocked>();
   readonly #locks = new Map<string, Promise<unknown>>();
+  /** Consecutive wrong passwords per wallet (reset by a right one). */
+  readonly #failures = new Map<string, number>();
+  #kdfRuns = 0;
   readonly #timer: NodeJS.Timeout | undefined;
   /** Files that could not be read as wallets at startup (id → reason); they are left untouched. */
   readonly unreadable = new Map<string, string>();
@@ -220,16 +228,18 @@ export class KeyManager {
         const other = this.findWallet(newName);
         if (other && other.id !== walletId) throw badRequest(MSG.walletNameExists);
         const record = await this.#readRecord(walletId);
+        await this.#backoff(walletId);
         const cached = this.#unlocked.get(walletId);
         if (cached) {
-          if (!this.#passwordMatches(cached, password)) throw unauthorized(MSG.wrongPassword);
+          if (!(await this.#passwordOpens(cached, password))) throw this.#failed(walletId);
         } else {
-          const key = await deriveWalletKey(password, record.kdf.salt, record.kdf);
+          const key = await this.#derive(password, record.kdf);
           const plain = openSealed(key, record.box, walletAad(record));
           wipe(key);
-          if (!plain) throw unauthorized(MSG.wrongPassword);
+          if (!plain) throw this.#failed(walletId);
           wipe(plain);
         }
+        this.#failures.delete(walletId);
         record.name = newName;
         await this.#store.write(walletId, serializeRecord(record));
         header.name = newName;
@@ -244,24 +254,63 @@ export class KeyManager {
     this.#checkOpen();
     this.#header(walletId);
     return this.#withLock(walletId, async () => {
+      await this.#backoff(walletId);
       const cached = this.#unlocked.get(walletId);
       if (cached) {
-        if (!this.#passwordMatches(cached, password)) throw unauthorized(MSG.wrongPassword);
+        if (!(await this.#passwordOpens(cached, password))) throw this.#failed(walletId);
       } else {
         const record = await this.#readRecord(walletId);
-        const key = await deriveWalletKey(password, record.kdf.salt, record.kdf);
+        const key = await this.#derive(password, record.kdf);
         const plain = openSealed(key, record.box, walletAad(record));
         if (!plain) {
           wipe(key);
-          throw unauthorized(MSG.wrongPassword);
+          throw this.#failed(walletId);
         }
         const secrets = decodeSecrets(plain);
         wipe(plain);
         const verifierSalt = new Uint8Array(randomBytes(16));
         this.#unlocked.set(walletId, { id: walletId, key, kdf: record.kdf, secrets, verifierSalt, verifier: verifierFor(verifierSalt, password), pairs: undefined });
       }
+      this.#failures.delete(walletId);
       return this.#handles.create(walletId);
     });
+  }
+
+  /** Key derivations run so far (each password check at handle creation or rename costs one). */
+  get kdfRuns(): number {
+    return this.#kdfRuns;
+  }
+
+  /** The delay the next password attempt on `walletId` waits, after repeated wrong passwords (ms). */
+  backoffMs(walletId: string): number {
+    const f = this.#failures.get(walletId) ?? 0;
+    return f < FREE_ATTEMPTS ? 0 : Math.min(MAX_BACKOFF_MS, BACKOFF_BASE_MS * 2 ** (f - FREE_ATTEMPTS));
+  }
+
+  #derive(password: string, kdf: ScryptParams & { salt: Uint8Array }): Promise<Uint8Array> {
+    this.#kdfRuns++;
+    return deriveWalletKey(password, kdf.salt, kdf);
+  }
+
+  /**
+   * Checks a password against an unlocked wallet by deriving its key again: a guess costs the same
+   * key derivation whether or not someone holds the wallet open.
+   */
+  async #passwordOpens(u: Unlocked, password: string): Promise<boolean> {
+    const key = await this.#derive(typeof password === 'string' ? password : '', u.kdf);
+    const ok = timingSafeEqual(key, u.key);
+    wipe(key);
+    return ok;
+  }
+
+  #failed(walletId: string): WalletError {
+    this.#failures.set(walletId, (this.#failures.get(walletId) ?? 0) + 1);
+    return unauthorized(MSG.wrongPassword);
+  }
+
+  async #backoff(walletId: string): Promise<void> {
+    const ms = this.backoffMs(walletId);
+    if (ms > 0) await new Promise((r) => setTimeout(r, ms));
   }
 
   handleInfo(token: string): HandleInfo {
@@ -435,7 +484,19 @@ export class KeyManager {
    * generated keys; returns its addresses in order. The devnet funds these at genesis.
    */
   async ensureWallet(request: { name: string; password: string; masterDerivationKey?: Uint8Array; keyCount?: number }): Promise<{ wallet: WalletInfo; addresses: string[] }> {
-    const wallet = this.findWallet(request.name) ?? (await this.createWallet(request));
+    let wallet = this.findWallet(request.name);
+    if (!wallet) {
+      if (this.unreadable.size > 0) {
+        // The wallet may be one of these: a new wallet with new keys would silently orphan its accounts.
+        const files = [...this.unreadable].map(([id, why]) => `${id}.wallet.json (${why})`).join(', ');
+        throw new WalletError(
+          500,
+          `wallet "${request.name}" was not found and ${this.unreadable.size === 1 ? 'a wallet file is' : 'wallet files are'} damaged in ${this.#store.location}: ${files}. ` +
+            'No new wallet was created and nothing was changed: restore the damaged file from a backup, or move it out of the folder to start with a new wallet.',
+        );
+      }
+      wallet = await this.createWallet(request);
+    }
     const token = await this.initHandle(wallet.id, request.password);
     try {
       let addresses = this.listKeys(token);
@@ -492,8 +553,8 @@ export class KeyManager {
     if (text === undefined) throw new WalletError(500, 'wallet file is missing');
     try {
       return parseRecord(text);
-    } catch {
-      throw new WalletError(500, 'wallet file is damaged');
+    } catch (e) {
+      throw new WalletError(500, `wallet file ${walletId}.wallet.json in ${this.#store.location} is damaged (${e instanceof Error ? e.message : 'unreadable'}); it was left as it is`);
     }
   }
 
@@ -588,8 +649,14 @@ export class KeyManager {
     const record: WalletRecord = { id: header.id, name: header.name, driver: header.driver, kdf: sealer.kdf, box };
     try {
       await this.#store.write(header.id, serializeRecord(record));
-    } catch {
-      throw new WalletError(500, `could not write the wallet file in ${this.#store.location}`);
+    } catch (e) {
+      // The file store writes a temp file and renames it: a failure leaves the old file intact.
+      const code = (e as NodeJS.ErrnoException | undefined)?.code;
+      const full = code === 'ENOSPC' || code === 'EDQUOT';
+      throw new WalletError(
+        full || code === 'EIO' ? 503 : 500,
+        `could not write the wallet file in ${this.#store.location}${code ? ` (${code}${full ? ': the disk is full; free some space and retry' : ''})` : ''}; the wallet is unchanged`,
+      );
     }
   }
 

@@ -63,9 +63,13 @@ export class FileWalletStore implements WalletStore {
     try {
       await file.writeFile(text, 'utf8');
       await file.sync();
-    } finally {
-      await file.close();
+    } catch (e) {
+      // Disk full or an I/O error: the real file is untouched; do not leave the partial copy behind.
+      await file.close().catch(() => undefined);
+      await unlink(temp).catch(() => undefined);
+      throw e;
     }
+    await file.close();
     try {
       await rename(temp, target);
     } catch (e) {

@@ -1,7 +1,7 @@
 import { decodeSignedTransactions, encodeSignedTransaction, txid as txidOf } from '../../txn/encode.js';
 import type { SignedTransaction } from '../../txn/types.js';
 import type { Ledger } from '../../ledger/ledger.js';
-import { LedgerRejection } from '../../ledger/errors.js';
+import { LedgerRejection, LedgerWriteError } from '../../ledger/errors.js';
 import { BadRequestError } from '../http/errors.js';
 
 /** A group the ledger refused at submission: HTTP 400 with the ledger's text; `rejection` says why. */
@@ -142,7 +142,14 @@ export class TransactionPool {
     try {
       rejected = this.#ledger.produceBlock(groups.map((g) => g.map((e) => e.stxn))).rejected;
     } catch (e) {
-      // The block could not be committed (its journal write failed): nothing of it applies.
+      // The block could not be committed: nothing of it applies. A write failure (full disk) is
+      // temporary, so the groups wait in the pool for the next block, as on a node; anything
+      // else evicts them with the reason.
+      if (e instanceof LedgerWriteError) {
+        this.#groups.unshift(...groups);
+        for (const g of groups) for (const x of g) this.#waiting.set(x.txid, x);
+        throw e;
+      }
       const reason = `could not commit the block: ${e instanceof Error ? e.message : String(e)}`;
       for (const g of groups) this.#evict(g, reason);
       throw e;

@@ -30,6 +30,7 @@ import {
 import type { AssemblerContext, ConstRef } from './context.js';
 import { isEdwards25519Point } from './curve.js';
 import { goQuote, isGoBlank, parseBool, parseUint } from './goparse.js';
+import { DEFAULT_LIMITS } from '../../txn/limits.js';
 import { macroNameProblem } from './macros.js';
 import { ASM, asmDefault, type AsmFn, DEADENING, joinIntsOnOr, LITERAL_PSEUDOS, mergeProtos, PSEUDO_LITERAL_SPECS, PSEUDO_TABLE, pseudoSpec } from './op-assemblers.js';
 import { asmOp, firstVersionOf, type AsmOp } from './optable.js';
@@ -97,6 +98,17 @@ function newSnapNode(): SnapNode {
   return { next: undefined, exact: undefined, inexact: undefined };
 }
 
+/** The largest program any transaction may carry: an approval program with every extra page. */
+export const MAX_PROGRAM_BYTES = DEFAULT_LIMITS.programPageSize * (1 + DEFAULT_LIMITS.maxAbsoluteExtraProgramPages);
+
+/** Macros nested deeper than this in one use are refused at the use (real programs nest a handful). */
+export const MAX_MACRO_DEPTH = 256;
+/**
+ * Tokens macro expansion may produce in one program. The largest programs in our corpora expand to
+ * under 10,000 statements; this is far above that and far below what exhausts memory.
+ */
+export const MAX_EXPANDED_TOKENS = 100_000;
+
 /** A cheap hash of a name (length and first character) for the macro filter. */
 function macroFilterSlot(name: string): number {
   return ((name.length & 31) << 5) | (name.charCodeAt(0) & 31);
@@ -152,11 +164,38 @@ export class Assembler implements AssemblerContext {
   autoSaltToken: Token | undefined;
   macros = new Map<string, MacroEntry>();
   /** Slots (see macroFilterSlot) of the current macro names: most tokens skip the map lookup. */
-  private macroFilter = new Uint8Array(1024);
+  private macroFilter = new Uint32Array(1024);
+  /** Tokens produced by macro expansion so far (bounded by MAX_EXPANDED_TOKENS). */
+  private expandedTokens = 0;
+  private expansionExhausted = false;
 
-  private macrosChanged(): void {
-    this.macroFilter.fill(0);
-    for (const name of this.macros.keys()) this.macroFilter[macroFilterSlot(name)] = 1;
+  /** How many times each token text occurs in current macro bodies (cycle checks start only from mentioned names). */
+  private mentions = new Map<string, number>();
+
+  private countMentions(entry: MacroEntry, delta: number): void {
+    const t = entry.tokens;
+    for (let i = 1; i < t.length; i++) {
+      const k = t[i]!.str;
+      const n = (this.mentions.get(k) ?? 0) + delta;
+      if (n === 0) this.mentions.delete(k);
+      else this.mentions.set(k, n);
+    }
+  }
+
+  private setMacro(name: string, entry: MacroEntry): void {
+    const old = this.macros.get(name);
+    if (old) this.countMentions(old, -1);
+    else this.macroFilter[macroFilterSlot(name)]!++;
+    this.macros.set(name, entry);
+    this.countMentions(entry, 1);
+  }
+
+  private deleteMacro(name: string): void {
+    const old = this.macros.get(name);
+    if (!old) return;
+    this.countMentions(old, -1);
+    this.macros.delete(name);
+    this.macroFilter[macroFilterSlot(name)]!--;
   }
 
   /** Analysis bookkeeping (only when requested). */
@@ -265,32 +304,57 @@ export class Assembler implements AssemblerContext {
    * settling the version at a line's first statement can delete macros used later on the line.
    */
   private statements_(tokens: Token[]): void {
-    let toks = tokens;
-    let start = 0;
-    let i = 0;
-    while (i < toks.length) {
-      const tok = toks[i]!;
-      const macro = this.macros.size > 0 && this.macroFilter[macroFilterSlot(tok.str)] === 1 ? this.macros.get(tok.str) : undefined;
+    // Iterative: a stack of token lists (the line, then each macro body being expanded), so the
+    // nesting depth of user macros never reaches the JavaScript stack, and each expanded token is
+    // handled once (linear in the expanded size).
+    const lists: Token[][] = [tokens];
+    const next: number[] = [0];
+    let current: Token[] = [];
+    while (lists.length > 0) {
+      const top = lists.length - 1;
+      const list = lists[top]!;
+      const i = next[top]!;
+      if (i >= list.length) {
+        lists.pop();
+        next.pop();
+        continue;
+      }
+      next[top] = i + 1;
+      const tok = list[i]!;
+      const macro = this.macros.size > 0 && this.macroFilter[macroFilterSlot(tok.str)] !== 0 ? this.macros.get(tok.str) : undefined;
       if (macro) {
         const use = tok.use ?? tok;
-        const chain = tok.macros ? [...tok.macros, tok.str] : [tok.str];
+        const depth = tok.macros ? tok.macros.length : 0;
+        if (depth >= MAX_MACRO_DEPTH) {
+          // The rest of the line would only add errors caused by this one.
+          return this.error(tok, `macro expansion too deep: more than ${MAX_MACRO_DEPTH} nested macros (${tok.macros![0]} -> … -> ${tok.str})`, 'macro');
+        }
         const body = macro.tokens;
+        this.expandedTokens += body.length - 1;
+        if (this.expandedTokens > MAX_EXPANDED_TOKENS) {
+          if (!this.expansionExhausted) this.error(tok, `macro expansion too large: the program expands to more than ${MAX_EXPANDED_TOKENS} tokens`, 'macro');
+          this.expansionExhausted = true;
+          return;
+        }
+        const chain = tok.macros ? [...tok.macros, tok.str] : [tok.str];
         const expanded: Token[] = new Array(body.length - 1);
         for (let j = 1; j < body.length; j++) {
           const b = body[j]!;
           expanded[j - 1] = { str: b.str, line: b.line, col: b.col, ucol: b.ucol, blen: b.blen, use, macros: chain, info: undefined };
         }
-        toks = toks.slice(0, i).concat(expanded, toks.slice(i + 1));
+        lists.push(expanded);
+        next.push(0);
         if (this.analysis && macro.info) macro.info.uses.push(tokenInfo(tok));
         continue;
       }
       if (tok.str === ';') {
-        if (i > start) this.statement(toks.slice(start, i));
-        start = i + 1;
+        if (current.length > 0) this.statement(current);
+        current = [];
+        continue;
       }
-      i++;
+      current.push(tok);
     }
-    if (toks.length > start) this.statement(start === 0 ? toks : toks.slice(start));
+    if (current.length > 0) this.statement(current);
   }
 
   private statement(tokens: Token[]): void {
@@ -606,13 +670,11 @@ export class Assembler implements AssemblerContext {
     if (problem) return this.error(nameTok, problem, 'macro');
     const saved = this.macros.get(name);
     const entry: MacroEntry = { tokens: tokens.slice(1) };
-    this.macros.set(name, entry);
-    this.macrosChanged();
+    this.setMacro(name, entry);
     const cycle = this.findCycle(name);
     if (cycle) {
-      if (saved) this.macros.set(name, saved);
-      else this.macros.delete(name);
-      this.macrosChanged();
+      if (saved) this.setMacro(name, saved);
+      else this.deleteMacro(name);
       return this.error(nameTok, `macro expansion cycle discovered: ${cycle.join(' -> ')}`, 'macro');
     }
     if (this.analysis) {
@@ -622,24 +684,41 @@ export class Assembler implements AssemblerContext {
     }
   }
 
-  /** A path from the new macro back to itself through body tokens, depth first as the reference searches. */
+  /**
+   * A path from the new macro back to itself through body tokens, depth first as the reference
+   * searches. Iterative (an explicit stack), so a chain of any length cannot overflow the stack;
+   * and only a macro some body mentions can close a cycle, which skips the walk for the common
+   * case of a name nothing refers to yet.
+   */
   private findCycle(start: string): string[] | undefined {
+    if (!this.mentioned(start)) return undefined;
     const dead = new Set<string>();
-    const walk = (name: string, path: string[]): string[] | undefined => {
-      const m = this.macros.get(name);
-      if (!m) return undefined;
-      if (path.length > 0 && name === path[0]) return [...path, name];
-      if (dead.has(name)) return undefined;
-      path.push(name);
-      for (let i = 1; i < m.tokens.length; i++) {
-        const found = walk(m.tokens[i]!.str, path);
-        if (found) return found;
+    const path: string[] = [start];
+    const pos: number[] = [1];
+    while (path.length > 0) {
+      const top = path.length - 1;
+      const m = this.macros.get(path[top]!)!;
+      const i = pos[top]!;
+      if (i >= m.tokens.length) {
+        const done = path.pop()!;
+        pos.pop();
+        if (path.length > 0) dead.add(done);
+        continue;
       }
-      path.pop();
-      if (path.length > 0) dead.add(name);
-      return undefined;
-    };
-    return walk(start, []);
+      pos[top] = i + 1;
+      const name = m.tokens[i]!.str;
+      if (!this.macros.has(name)) continue;
+      if (name === start) return [...path, name];
+      if (dead.has(name)) continue;
+      path.push(name);
+      pos.push(1);
+    }
+    return undefined;
+  }
+
+  /** True when some current macro body holds `name` (so it could be part of a cycle). */
+  private mentioned(name: string): boolean {
+    return this.mentions.has(name);
   }
 
   /** Re-applies the version-dependent name rules once the version is known; returns false if any macro was dropped. */
@@ -649,8 +728,7 @@ export class Assembler implements AssemblerContext {
       const problem = macroNameProblem(name, this.version, this.labels);
       if (problem) {
         this.error(entry.tokens[0], problem, 'macro');
-        this.macros.delete(name);
-        this.macrosChanged();
+        this.deleteMacro(name);
         if (entry.info) entry.info.current = false;
         ok = false;
       }
@@ -1070,7 +1148,11 @@ function run(source: string, options: AssembleOptions, analysis: boolean): { asm
   asm.parse(text);
   if (asm.errors.length === 0) {
     const done = asm.finalize();
-    if (done && asm.errors.length === 0) return { asm, program: done[0], prefixLen: done[1] };
+    if (done && asm.errors.length === 0) {
+      // No transaction can carry more (the node's check reads "approval program too long. (n > max)").
+      if (done[0].length <= MAX_PROGRAM_BYTES) return { asm, program: done[0], prefixLen: done[1] };
+      asm.errorAtLine(0, `program too long. (${done[0].length} > ${MAX_PROGRAM_BYTES})`);
+    }
   }
   return { asm, prefixLen: asm.prefixLength() };
 }

@@ -1,0 +1,61 @@
+import assert from 'node:assert/strict';
+import { connect, type Socket } from 'node:net';
+import { jsonReply, messageJsonErrors, Router, serve, type RunningService } from '../../../sdk/src/services/http/index.js';
+
+function open(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const s = connect(port, '127.0.0.1', () => resolve(s));
+    s.once('error', reject);
+  });
+}
+
+/** Resolves with what the server sent before closing the socket (or rejects after `ms`). */
+function closedWithin(s: Socket, ms: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let got = '';
+    s.on('data', (b) => (got += b.toString()));
+    const timer = setTimeout(() => reject(new Error(`socket still open after ${ms} ms`)), ms);
+    s.once('close', () => {
+      clearTimeout(timer);
+      resolve(got);
+    });
+    s.on('error', () => undefined);
+  });
+}
+
+describe('services/http: bounded connections and slow clients', function () {
+  this.timeout(20_000);
+  let service: RunningService;
+  before(async () => {
+    const router = new Router().get('/health', () => jsonReply({ ok: true }), { public: true }).post('/echo', async (ctx) => jsonReply({ n: (await ctx.body()).length }), { public: true });
+    service = await serve({ name: 'bounds', router, errors: messageJsonErrors() }, { maxConnections: 8, headersTimeoutMs: 500, requestTimeoutMs: 1000 });
+  });
+  after(async () => service.close());
+
+  it('cuts off a client that sends its headers too slowly', async () => {
+    const s = await open(service.port);
+    s.write('GET /health HTTP/1.1\r\nHost: x\r\n'); // never finishes the headers
+    const got = await closedWithin(s, 5000);
+    assert.match(got, /^HTTP\/1\.1 408|^$/);
+  });
+
+  it('cuts off a client that stalls in the middle of its body', async () => {
+    const s = await open(service.port);
+    s.write('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n' + 'x'.repeat(10)); // 990 bytes never come
+    const got = await closedWithin(s, 5000);
+    assert.doesNotMatch(got, /200 OK/);
+  });
+
+  it('caps concurrent connections and keeps serving once they go', async () => {
+    const idle: Socket[] = [];
+    for (let i = 0; i < 8; i++) idle.push(await open(service.port));
+    const extra = await open(service.port);
+    extra.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+    const got = await closedWithin(extra, 5000);
+    assert.doesNotMatch(got, /200 OK/, 'the ninth connection is refused');
+    for (const s of idle) s.destroy();
+    await new Promise((r) => setTimeout(r, 100));
+    const res = await fetch(`${service.url}/health`);
+    assert.equal(res.status, 200);
+  });
+});
