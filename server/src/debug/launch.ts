@@ -1,0 +1,153 @@
+// What a `tealworks` launch configuration names, turned into a recorded run to step through:
+//  - `trace`: a recorded simulate response (algod's simulate JSON, an AVM Debugger
+//    `*.trace.avm.json`, or one we exported), with `sources` (an AVM Debugger sources description)
+//    and/or `programs` (TEAL files, matched to the trace by program hash);
+//  - `program`: a TEAL approval program run live on an embedded, in-memory ledger: created, then
+//    called with `appArgs` (or the create itself debugged with `debugCreate`).
+import { readFileSync, existsSync } from 'node:fs';
+import { dirname, isAbsolute, resolve } from 'node:path';
+import { Ed25519KeyPair } from '../../../sdk/src/crypto/ed25519.js';
+import { Address } from '../../../sdk/src/encoding/address.js';
+import { parseJson, stringifyJson } from '../../../sdk/src/encoding/json.js';
+import { simulateResponseToWire } from '../../../sdk/src/services/node/index.js';
+import { utf8 } from '../../../sdk/src/encoding/bytes.js';
+import { fromHex } from '../../../sdk/src/encoding/hex.js';
+import { Ledger, simulate, type SimulateRequest } from '../../../sdk/src/ledger/index.js';
+import { makeAppCallTxn, makeAppCreateTxn, makePaymentTxn } from '../../../sdk/src/txn/builders.js';
+import { signTransaction } from '../../../sdk/src/txn/sign.js';
+import { assignGroupId } from '../../../sdk/src/txn/group.js';
+import { OnComplete, type Transaction } from '../../../sdk/src/txn/types.js';
+import { appAddressOf } from '../../../sdk/src/app/chain.js';
+import { DebugRun, DebugTraceError, parseSourcesDescription, programFromSourceMap, programFromTeal, type DebugProgramSource } from '../../../sdk/src/app/debug/index.js';
+
+/** The launch configuration's fields (launch.json, or what the panel and CodeLens pass). */
+export interface TealLaunchArgs {
+  /** A recorded simulate response with an exec trace. */
+  trace?: string;
+  /** AVM Debugger sources description for `trace`. */
+  sources?: string;
+  /** TEAL files to match against the trace's programs by hash. */
+  programs?: string[];
+  /** A TEAL approval program to run live on an in-memory ledger. */
+  program?: string;
+  /** Its clear-state program (default: `#pragma version N; int 1`). */
+  clearProgram?: string;
+  /** Call arguments: strings are UTF-8 (0x… is hex), numbers are uint64. */
+  appArgs?: (string | number)[];
+  /** Debug the create call instead of a call to the created app. */
+  debugCreate?: boolean;
+  /** Global/local schema for the create (defaults: 16 uints, 16 byte slices, 8/8 local). */
+  schema?: { globalInts?: number; globalBytes?: number; localInts?: number; localBytes?: number };
+  stopOnEntry?: boolean;
+  /** Stop where the group fails (default true). */
+  breakOnFailure?: boolean;
+  /** Base for relative paths (the workspace folder). */
+  cwd?: string;
+}
+
+export class LaunchError extends Error {}
+
+function readText(path: string, what: string): string {
+  if (!existsSync(path)) throw new LaunchError(`${what} ${path} does not exist`);
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new LaunchError(`cannot read ${what} ${path}: ${(e as Error).message}`);
+  }
+}
+
+function argBytes(a: string | number): Uint8Array {
+  if (typeof a === 'number') {
+    if (!Number.isSafeInteger(a) || a < 0) throw new LaunchError(`app argument ${a} is not a uint64`);
+    const out = new Uint8Array(8);
+    new DataView(out.buffer).setBigUint64(0, BigInt(a));
+    return out;
+  }
+  if (/^0x([0-9a-fA-F]{2})*$/.test(a)) return fromHex(a.slice(2));
+  return utf8(a);
+}
+
+/** Loads programs named by the configuration and builds the recorded run it describes. */
+export function resolveLaunch(args: TealLaunchArgs): { run: DebugRun; programs: DebugProgramSource[]; description: string } {
+  const base = args.cwd ?? process.cwd();
+  const abs = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
+  const programs: DebugProgramSource[] = [];
+  for (const p of args.programs ?? []) programs.push(programFromTeal(readText(abs(p), 'program'), abs(p)));
+  if (args.trace) {
+    const tracePath = abs(args.trace);
+    if (args.sources) {
+      const descPath = abs(args.sources);
+      for (const e of parseSourcesDescription(readText(descPath, 'sources description'))) {
+        const mapPath = resolve(dirname(descPath), e.sourcemapLocation);
+        const mapText = readText(mapPath, 'source map');
+        const tealPath = mapPath.replace(/\.(tok\.)?map$/, '');
+        const teal = tealPath !== mapPath && existsSync(tealPath) ? { text: readFileSync(tealPath, 'utf8'), file: tealPath } : undefined;
+        programs.push(programFromSourceMap(e.hash, mapText, (s) => resolve(dirname(mapPath), s), teal));
+      }
+    }
+    let response: unknown;
+    try {
+      response = parseJson(readText(tracePath, 'trace'));
+    } catch (e) {
+      if (e instanceof LaunchError) throw e;
+      throw new LaunchError(`${tracePath}: ${(e as Error).message}`);
+    }
+    return { run: DebugRun.fromSimulateResponse(response, { programs }), programs, description: `recorded run ${tracePath}` };
+  }
+  if (args.program) return liveRun(args, abs, programs);
+  throw new LaunchError('the launch configuration names nothing to debug: set "program" (a TEAL file to run) or "trace" (a recorded simulate response)');
+}
+
+function liveRun(args: TealLaunchArgs, abs: (p: string) => string, programs: DebugProgramSource[]): { run: DebugRun; programs: DebugProgramSource[]; description: string } {
+  const approvalPath = abs(args.program!);
+  const approval = programFromTeal(readText(approvalPath, 'program'), approvalPath);
+  const version = /#pragma\s+version\s+(\d+)/.exec(approval.lines?.join('\n') ?? '')?.[1] ?? '10';
+  const clear = args.clearProgram ? programFromTeal(readText(abs(args.clearProgram), 'clear program'), abs(args.clearProgram)) : programFromTeal(`#pragma version ${version}\nint 1\n`);
+  programs.push(approval, clear);
+  const seed = new Uint8Array(32).fill(0x5a);
+  const key = Ed25519KeyPair.fromSeed(seed);
+  const me = new Address(key.publicKey);
+  const ledger = new Ledger({ genesisAccounts: [{ address: key.publicKey, amount: 1_000_000_000_000n }] });
+  const sp = () => ({ fee: 2000n, flatFee: true, firstValid: ledger.latestRound, lastValid: ledger.latestRound + 1000n, genesisId: ledger.genesisId, genesisHash: ledger.genesisHash });
+  const s = args.schema ?? {};
+  const appArgs = (args.appArgs ?? []).map(argBytes);
+  const create = (withArgs: boolean): Transaction =>
+    makeAppCreateTxn({
+      sender: me,
+      suggestedParams: sp(),
+      approvalProgram: approval.bytes!,
+      clearProgram: clear.bytes!,
+      globalSchema: { numUints: s.globalInts ?? 16, numByteSlices: s.globalBytes ?? 16 },
+      localSchema: { numUints: s.localInts ?? 8, numByteSlices: s.localBytes ?? 8 },
+      ...(withArgs ? { args: appArgs } : {}),
+    });
+  let group: Transaction[];
+  if (args.debugCreate) group = [create(true)];
+  else {
+    const res = ledger.submit([signTransaction(create(false), key)]);
+    const appId = ledger.transaction(res.txids[0]!)?.ad.createdAppId;
+    if (appId === undefined) throw new LaunchError(`${approvalPath}: the create did not produce an app`);
+    // Fund the app account so the program can hold boxes and send inner transactions.
+    const appAddr = appAddressOf(appId);
+    ledger.submit([signTransaction(makePaymentTxn({ sender: me, receiver: appAddr, amount: 10_000_000n, suggestedParams: sp() }), key)]);
+    group = [makeAppCallTxn({ sender: me, appId, onComplete: OnComplete.NoOp, args: appArgs, suggestedParams: sp() })];
+  }
+  const grouped = group.length > 1 ? assignGroupId(group) : group;
+  const request: SimulateRequest = {
+    'txn-groups': [{ txns: grouped.map((txn) => ({ txn })) }],
+    'allow-empty-signatures': true,
+    'allow-unnamed-resources': true,
+    'exec-trace-config': { enable: true, 'stack-change': true, 'scratch-change': true, 'state-change': true },
+  };
+  // The node's JSON, exactly as algod's simulate would answer: what we replay and export.
+  const response = parseJson<Record<string, unknown>>(stringifyJson(simulateResponseToWire(simulate(ledger, request), request, 'json'), { sortKeys: true }));
+  try {
+    return { run: DebugRun.fromSimulateResponse(response, { programs }), programs, description: `${approvalPath} on an in-memory ledger` };
+  } catch (e) {
+    if (e instanceof DebugTraceError) {
+      const msg = (response['txn-groups'] as { 'failure-message'?: string }[])[0]?.['failure-message'];
+      throw new LaunchError(msg ? `the group failed before any program ran: ${msg}` : e.message);
+    }
+    throw e;
+  }
+}
