@@ -4,8 +4,8 @@
 //    and/or `programs` (TEAL files, matched to the trace by program hash);
 //  - `program`: a TEAL approval program run live on an embedded, in-memory ledger: created, then
 //    called with `appArgs` (or the create itself debugged with `debugCreate`).
-import { readFileSync, existsSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { readFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { Ed25519KeyPair } from '../../../sdk/src/crypto/ed25519.js';
 import { Address } from '../../../sdk/src/encoding/address.js';
 import { parseJson, stringifyJson } from '../../../sdk/src/encoding/json.js';
@@ -18,7 +18,7 @@ import { signTransaction } from '../../../sdk/src/txn/sign.js';
 import { assignGroupId } from '../../../sdk/src/txn/group.js';
 import { OnComplete, type Transaction } from '../../../sdk/src/txn/types.js';
 import { appAddressOf } from '../../../sdk/src/app/chain.js';
-import { DebugRun, DebugTraceError, parseSourcesDescription, programFromSourceMap, programFromTeal, type DebugProgramSource } from '../../../sdk/src/app/debug/index.js';
+import { avmDebuggerSources, toAvmDebuggerTrace, DebugRun, DebugTraceError, parseSourcesDescription, programFromSourceMap, programFromTeal, type DebugProgramSource } from '../../../sdk/src/app/debug/index.js';
 
 /** The launch configuration's fields (launch.json, or what the panel and CodeLens pass). */
 export interface TealLaunchArgs {
@@ -80,8 +80,16 @@ export function resolveLaunch(args: TealLaunchArgs): { run: DebugRun; programs: 
       for (const e of parseSourcesDescription(readText(descPath, 'sources description'))) {
         const mapPath = resolve(dirname(descPath), e.sourcemapLocation);
         const mapText = readText(mapPath, 'source map');
-        const tealPath = mapPath.replace(/\.(tok\.)?map$/, '');
-        const teal = tealPath !== mapPath && existsSync(tealPath) ? { text: readFileSync(tealPath, 'utf8'), file: tealPath } : undefined;
+        // The TEAL the map names (relative to the map), else the file the map is named after.
+        let named: string | undefined;
+        try {
+          const first = (JSON.parse(mapText) as { sources?: unknown }).sources;
+          if (Array.isArray(first) && typeof first[0] === 'string') named = resolve(dirname(mapPath), first[0]);
+        } catch {
+          named = undefined;
+        }
+        const tealPath = [named, mapPath.replace(/\.(tok\.)?map$/, '')].find((p): p is string => !!p && p !== mapPath && existsSync(p));
+        const teal = tealPath ? { text: readFileSync(tealPath, 'utf8'), file: tealPath } : undefined;
         programs.push(programFromSourceMap(e.hash, mapText, (s) => resolve(dirname(mapPath), s), teal));
       }
     }
@@ -150,4 +158,25 @@ function liveRun(args: TealLaunchArgs, abs: (p: string) => string, programs: Deb
     }
     throw e;
   }
+}
+
+/**
+ * Writes a run in the AVM Debugger's format: `<name>.trace.avm.json` (the simulate response),
+ * `sources.avm.json` beside it and one `<program>.teal.tok.map` per program with TEAL source.
+ */
+export function exportRun(run: DebugRun, tracePath: string): { trace: string; sources: string; maps: string[] } {
+  const dir = dirname(tracePath);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(tracePath, toAvmDebuggerTrace(run.response) + '\n');
+  const seen = new Set<string>();
+  const programs = run.frames
+    .map((f) => f.source)
+    .filter((p): p is DebugProgramSource => !!p?.pcMap && !!p.bytes && !!p.file)
+    .filter((p) => !seen.has(p.hash!) && !!seen.add(p.hash!))
+    .map((program, i) => ({ program, mapName: `${basename(program.file!)}${i ? `.${i}` : ''}.tok.map`, sourceName: relative(dir, program.file!) }));
+  const { description, maps } = avmDebuggerSources(programs);
+  const sources = join(dir, 'sources.avm.json');
+  writeFileSync(sources, description + '\n');
+  for (const [name, text] of maps) writeFileSync(join(dir, name), text + '\n');
+  return { trace: tracePath, sources, maps: [...maps.keys()].map((m) => join(dir, m)) };
 }

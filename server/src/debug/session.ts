@@ -10,7 +10,7 @@ import { encodeAddress } from '../../../sdk/src/encoding/address.js';
 import { fromBase64 } from '../../../sdk/src/encoding/base64.js';
 import { utf8 } from '../../../sdk/src/encoding/bytes.js';
 import { fromHex, toHex } from '../../../sdk/src/encoding/hex.js';
-import { LaunchError, resolveLaunch, type TealLaunchArgs } from './launch.js';
+import { exportRun, LaunchError, resolveLaunch, type TealLaunchArgs } from './launch.js';
 
 const THREAD = 1;
 
@@ -124,6 +124,12 @@ export class TealDebugSession extends DebugSession {
     super();
     this.setDebuggerLinesStartAt1(false);
     this.setDebuggerColumnsStartAt1(false);
+  }
+
+  protected override dispatchRequest(request: DebugProtocol.Request): void {
+    // The protocol's default path format is 'path'; the library insists on it being said.
+    if (request.command === 'initialize') request.arguments = { pathFormat: 'path', ...(request.arguments ?? {}) };
+    super.dispatchRequest(request);
   }
 
   protected override initializeRequest(response: DebugProtocol.InitializeResponse): void {
@@ -544,14 +550,24 @@ export class TealDebugSession extends DebugSession {
     return `${op} failed (operands: ${operands.length ? operands.map(formatDebugValue).join(', ') : 'none'}): ${firstLine(run.failure?.message ?? '')}`;
   }
 
-  protected override customRequest(command: string, response: DebugProtocol.Response): void {
+  protected override customRequest(command: string, response: DebugProtocol.Response, args?: unknown): void {
     // `tealworks/position`: where the session is paused, for tools and tests.
     if (command === 'tealworks/position' && this.run) {
       const snap = this.run.snapshot(this.position);
       response.body = { position: this.position, pc: snap.pc, frame: snap.frame.id, path: snap.frame.path, reason: this.stopReason };
       return this.sendResponse(response);
     }
-    super.customRequest(command, response, undefined);
+    if (command === 'tealworks/exportTrace' && this.run) {
+      const target = (args as { path?: unknown } | undefined)?.path;
+      if (typeof target !== 'string' || !target) return this.sendErrorResponse(response, { id: 5, format: 'exportTrace needs a "path" for the .trace.avm.json file', showUser: true });
+      try {
+        response.body = exportRun(this.run, target);
+        return this.sendResponse(response);
+      } catch (e) {
+        return this.sendErrorResponse(response, { id: 6, format: `cannot export the run: ${(e as Error).message.replace(/[{}]/g, '')}`, showUser: true });
+      }
+    }
+    super.customRequest(command, response, args);
   }
 
   protected override disconnectRequest(response: DebugProtocol.DisconnectResponse): void {

@@ -8,6 +8,7 @@ import { simulateCommand } from './simulate.js';
 import { deployCommand } from './deploy.js';
 import { callCommand } from './call.js';
 import { stateCommand } from './state.js';
+import { debugCommand } from './debug.js';
 
 /** Every subcommand, in the order `tealworks help` lists them. */
-export const commands: Command[] = [lspCommand, assembleCommand, disassembleCommand, devnetCommand, runCommand, simulateCommand, deployCommand, callCommand, stateCommand];
+export const commands: Command[] = [lspCommand, assembleCommand, disassembleCommand, devnetCommand, runCommand, simulateCommand, deployCommand, callCommand, stateCommand, debugCommand];
