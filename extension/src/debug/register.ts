@@ -45,8 +45,21 @@ export function parseArgsInput(text: string): (string | number)[] {
   });
 }
 
+/**
+ * Runs the adapter bundle with the extension host's own runtime (code-server's node, or VS Code's
+ * Electron as node), so no `node` on the PATH is needed.
+ */
+export class TealDebugAdapterFactory implements vscode.DebugAdapterDescriptorFactory {
+  constructor(private readonly adapterPath: string) {}
+
+  createDebugAdapterDescriptor(): vscode.DebugAdapterDescriptor {
+    return new vscode.DebugAdapterExecutable(process.execPath, [this.adapterPath], { env: { ELECTRON_RUN_AS_NODE: '1' } });
+  }
+}
+
 export function registerDebugging(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
+    vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, new TealDebugAdapterFactory(context.asAbsolutePath('dist/debug-adapter.cjs'))),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new TealDebugConfigurationProvider()),
     vscode.languages.registerCodeLensProvider({ language: 'teal' }, new TealDebugLens()),
     vscode.commands.registerCommand('tealworks.debugFile', async (uri?: vscode.Uri) => {

@@ -68,11 +68,19 @@ function argBytes(a: string | number): Uint8Array {
 }
 
 /** Loads programs named by the configuration and builds the recorded run it describes. */
-export function resolveLaunch(args: TealLaunchArgs): { run: DebugRun; programs: DebugProgramSource[]; description: string } {
+export function resolveLaunch(args: TealLaunchArgs): { run: DebugRun; programs: DebugProgramSource[]; description: string; warnings?: string[] } {
   const base = args.cwd ?? process.cwd();
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
   const programs: DebugProgramSource[] = [];
-  for (const p of args.programs ?? []) programs.push(programFromTeal(readText(abs(p), 'program'), abs(p)));
+  const warnings: string[] = [];
+  for (const p of args.programs ?? []) {
+    // A workspace may hold programs that do not assemble; they just cannot be matched.
+    try {
+      programs.push(programFromTeal(readText(abs(p), 'program'), abs(p)));
+    } catch (e) {
+      warnings.push(`${p}: ${(e as Error).message}`);
+    }
+  }
   if (args.trace) {
     const tracePath = abs(args.trace);
     if (args.sources) {
@@ -100,9 +108,9 @@ export function resolveLaunch(args: TealLaunchArgs): { run: DebugRun; programs: 
       if (e instanceof LaunchError) throw e;
       throw new LaunchError(`${tracePath}: ${(e as Error).message}`);
     }
-    return { run: DebugRun.fromSimulateResponse(response, { programs }), programs, description: `recorded run ${tracePath}` };
+    return { run: DebugRun.fromSimulateResponse(response, { programs }), programs, description: `recorded run ${tracePath}`, warnings };
   }
-  if (args.program) return liveRun(args, abs, programs);
+  if (args.program) return { ...liveRun(args, abs, programs), warnings };
   throw new LaunchError('the launch configuration names nothing to debug: set "program" (a TEAL file to run) or "trace" (a recorded simulate response)');
 }
 

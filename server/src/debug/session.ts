@@ -154,7 +154,8 @@ export class TealDebugSession extends DebugSession {
 
   protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: DebugProtocol.LaunchRequestArguments & TealLaunchArgs): Promise<void> {
     try {
-      const { run, description } = resolveLaunch(args);
+      const { run, description, warnings } = resolveLaunch(args);
+      for (const w of warnings ?? []) this.sendEvent(new OutputEvent(`Tealworks: skipped ${w}\n`, 'console'));
       this.run = run;
       this.breakOnFailure = args.breakOnFailure !== false;
       this.sendEvent(new OutputEvent(`Tealworks: debugging ${description}: ${run.timeline.length} steps in ${run.frames.length} program${run.frames.length === 1 ? '' : 's'}${run.failure ? `; the group fails: ${firstLine(run.failure.message)}` : '; the group succeeds'}\n`, 'console'));
@@ -272,7 +273,9 @@ export class TealDebugSession extends DebugSession {
     const e = run.timeline[t]!;
     const f = run.frames[e.frame]!;
     const loc = run.location(f, f.steps[e.step]!.pc);
-    return `${e.frame}:${loc ? `${loc.line}:${loc.definition?.line ?? ''}` : `pc${f.steps[e.step]!.pc}`}`;
+    // Inside a macro expansion every statement of the body is its own stop (bodies often put
+    // several statements on one line with `;`), so step in / step back walk through the macro.
+    return `${e.frame}:${loc ? `${loc.line}:${loc.definition ? `${loc.definition.line}:${loc.definition.column}` : ''}` : `pc${f.steps[e.step]!.pc}`}`;
   }
 
   private useKey(t: number): string {
