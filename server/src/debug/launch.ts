@@ -4,7 +4,7 @@
 //    and/or `programs` (TEAL files, matched to the trace by program hash);
 //  - `program`: a TEAL approval program run live on an embedded, in-memory ledger: created, then
 //    called with `appArgs` (or the create itself debugged with `debugCreate`).
-import { readFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { readFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { Ed25519KeyPair } from '../../../sdk/src/crypto/ed25519.js';
 import { Address } from '../../../sdk/src/encoding/address.js';
@@ -28,6 +28,9 @@ export interface TealLaunchArgs {
   sources?: string;
   /** TEAL files to match against the trace's programs by hash. */
   programs?: string[];
+  /** A workflow file (tealworks.yaml) and the id or name of the step to debug: the workflow runs on a fresh in-memory devnet up to that step. */
+  workflow?: string;
+  step?: string;
   /** A TEAL approval program to run live on an in-memory ledger. */
   program?: string;
   /** Its clear-state program (default: `#pragma version N; int 1`). */
@@ -68,7 +71,7 @@ function argBytes(a: string | number): Uint8Array {
 }
 
 /** Loads programs named by the configuration and builds the recorded run it describes. */
-export function resolveLaunch(args: TealLaunchArgs): { run: DebugRun; programs: DebugProgramSource[]; description: string; warnings?: string[] } {
+export async function resolveLaunch(args: TealLaunchArgs): Promise<{ run: DebugRun; programs: DebugProgramSource[]; description: string; warnings?: string[] }> {
   const base = args.cwd ?? process.cwd();
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
   const programs: DebugProgramSource[] = [];
@@ -111,7 +114,8 @@ export function resolveLaunch(args: TealLaunchArgs): { run: DebugRun; programs: 
     return { run: DebugRun.fromSimulateResponse(response, { programs }), programs, description: `recorded run ${tracePath}`, warnings };
   }
   if (args.program) return { ...liveRun(args, abs, programs), warnings };
-  throw new LaunchError('the launch configuration names nothing to debug: set "program" (a TEAL file to run) or "trace" (a recorded simulate response)');
+  if (args.workflow) return { ...(await workflowRun(args, abs(args.workflow), programs, warnings)), warnings };
+  throw new LaunchError('the launch configuration names nothing to debug: set "program" (a TEAL file to run), "workflow" and "step" (a tealworks.yaml step) or "trace" (a recorded simulate response)');
 }
 
 function liveRun(args: TealLaunchArgs, abs: (p: string) => string, programs: DebugProgramSource[]): { run: DebugRun; programs: DebugProgramSource[]; description: string } {
@@ -187,4 +191,80 @@ export function exportRun(run: DebugRun, tracePath: string): { trace: string; so
   writeFileSync(sources, description + '\n');
   for (const [name, text] of maps) writeFileSync(join(dir, name), text + '\n');
   return { trace: tracePath, sources, maps: [...maps.keys()].map((m) => join(dir, m)) };
+}
+
+/** TEAL files under a folder (not in node_modules or dot folders), at most `limit`. */
+function tealFilesUnder(dir: string, limit = 200): string[] {
+  const out: string[] = [];
+  const visit = (d: string, depth: number) => {
+    if (depth > 6 || out.length >= limit) return;
+    let names: string[];
+    try {
+      names = readdirSync(d);
+    } catch {
+      return;
+    }
+    for (const n of names) {
+      if (n.startsWith('.') || n === 'node_modules') continue;
+      const p = join(d, n);
+      let isDir = false;
+      try {
+        isDir = statSync(p).isDirectory();
+      } catch {
+        continue;
+      }
+      if (isDir) visit(p, depth + 1);
+      else if (n.endsWith('.teal') && out.length < limit) out.push(p);
+    }
+  };
+  visit(dir, 0);
+  return out;
+}
+
+/**
+ * Runs a workflow on a fresh in-memory devnet up to the named step (never on the network the file
+ * names: debugging sends nothing anywhere real) and records the last simulation that step made.
+ */
+async function workflowRun(args: TealLaunchArgs, file: string, programs: DebugProgramSource[], warnings: string[]): Promise<{ run: DebugRun; programs: DebugProgramSource[]; description: string }> {
+  if (!existsSync(file)) throw new LaunchError(`workflow ${file} does not exist`);
+  if (!args.step) throw new LaunchError(`say which step of ${basename(file)} to debug: "step": "<id or name>"`);
+  const { runWorkflow } = await import('../../../sdk/src/workflow/engine.js');
+  const { loadWorkflow } = await import('../../../sdk/src/workflow/file.js');
+  try {
+    const steps = loadWorkflow(readFileSync(file, 'utf8'), file, { fileExists: existsSync }).steps;
+    if (!steps.some((s) => s.id === args.step || s.name === args.step)) throw new LaunchError(`${basename(file)} has no step "${args.step}"; its steps are ${steps.map((s) => s.id).join(', ')}`);
+  } catch (e) {
+    if (e instanceof LaunchError) throw e;
+    throw new LaunchError(`${basename(file)}: ${(e as Error).message}`);
+  }
+  let recorded: unknown;
+  const summaryName = new Map<string, string>();
+  const summary = await runWorkflow(file, {
+    network: 'devnet',
+    inMemory: true,
+    fresh: true,
+    stopAfter: args.step,
+    onSimulate: (id, response) => {
+      if (id !== undefined && (id === args.step || summaryName.get(id) === args.step)) recorded = response;
+    },
+    onProgress: (e) => {
+      if (e.type === 'step-start' && e.name) summaryName.set(e.id, e.name);
+    },
+  });
+  if (summary.error) throw new LaunchError(`${basename(file)}: ${summary.error.message}`);
+  const step = summary.steps.find((s) => s.id === args.step || s.name === args.step);
+  if (!step) {
+    const failedBefore = summary.steps.find((s) => s.status === 'failed');
+    if (failedBefore) throw new LaunchError(`step ${failedBefore.id} failed before "${args.step}" was reached: ${failedBefore.detail}`);
+    throw new LaunchError(`${basename(file)} has no step "${args.step}"`);
+  }
+  if (recorded === undefined) throw new LaunchError(`step ${step.id} (${step.kind}) ran no program to debug: only steps that simulate or send transactions can be debugged`);
+  for (const p of tealFilesUnder(dirname(file))) {
+    try {
+      programs.push(programFromTeal(readFileSync(p, 'utf8'), p));
+    } catch (e) {
+      warnings.push(`${p}: ${(e as Error).message}`);
+    }
+  }
+  return { run: DebugRun.fromSimulateResponse(recorded, { programs }), programs, description: `step ${step.id} of ${file} (on a fresh in-memory devnet)` };
 }

@@ -154,7 +154,7 @@ export class TealDebugSession extends DebugSession {
 
   protected override async launchRequest(response: DebugProtocol.LaunchResponse, args: DebugProtocol.LaunchRequestArguments & TealLaunchArgs): Promise<void> {
     try {
-      const { run, description, warnings } = resolveLaunch(args);
+      const { run, description, warnings } = await resolveLaunch(args);
       for (const w of warnings ?? []) this.sendEvent(new OutputEvent(`Tealworks: skipped ${w}\n`, 'console'));
       this.run = run;
       this.breakOnFailure = args.breakOnFailure !== false;

@@ -174,3 +174,39 @@ describe('debug adapter over DAP (embedded AVM)', function () {
     assert.match(JSON.stringify(r2.body), /does not exist/);
   });
 });
+
+describe('debug adapter over DAP: a tealworks.yaml step', function () {
+  this.timeout(120_000);
+  let dap: DapClient | undefined;
+  afterEach(async () => {
+    await dap?.close();
+    dap = undefined;
+  });
+
+  it('runs the workflow on a fresh in-memory devnet up to the step and debugs that step', async () => {
+    const workflow = resolve(repoRoot, 'examples/counter/tealworks.yaml');
+    const approval = resolve(repoRoot, 'examples/counter/approval.teal');
+    dap = new DapClient();
+    const { launch } = await dap.start({ workflow, step: 'bump', stopOnEntry: true, cwd: repoRoot }, { [approval]: [{ line: 33 }] });
+    assert.ok(launch.success, launch.message);
+    assert.equal((await dap.stopped()).body.reason, 'entry');
+    let w = await dap.where();
+    assert.equal(w.frames[0]!.source?.path, approval);
+    assert.equal(w.line, 8);
+    const stopped = dap.stopped();
+    await dap.request('continue', { threadId: 1 });
+    await stopped;
+    w = await dap.where();
+    assert.equal(w.line, 33, 'the breakpoint on `byte "last"`');
+    const txn = await dap.scope(/^Transaction/);
+    assert.ok(txn.some((t) => t.name === 'ApplicationID'));
+  });
+
+  it('says which steps exist when the step is not found', async () => {
+    dap = new DapClient();
+    await dap.request('initialize', { adapterID: 'tealworks' });
+    const r = await dap.request('launch', { workflow: resolve(repoRoot, 'examples/counter/tealworks.yaml'), step: 'no-such-step' });
+    assert.equal(r.success, false);
+    assert.match(JSON.stringify(r.body), /has no step \\"no-such-step\\"/);
+  });
+});
