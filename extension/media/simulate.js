@@ -14,7 +14,7 @@
       else if (k === 'class') e.className = v;
       else e.setAttribute(k, v === true ? '' : String(v));
     }
-    for (const c of children.flat()) if (c !== undefined && c !== null && c !== false) e.append(typeof c === 'string' ? document.createTextNode(c) : c);
+    for (const c of children.flat(Infinity)) if (c !== undefined && c !== null && c !== false) e.append(typeof c === 'string' ? document.createTextNode(c) : c);
     return e;
   }
 
@@ -147,12 +147,12 @@
         if (r.source.definition) box.append(el('div', { class: 'muted' }, `expanded from the macro defined at line ${r.source.definition.line}`));
       }
       if (r.explain) box.append(explainView(r.explain));
-      if (state.debuggable) box.append(el('div', { class: 'actions' }, el('button', { id: 'debug', title: 'Step through this run in the debugger, starting at the failure', onclick: () => vscode.postMessage({ type: 'debug' }) }, '⏵ Debug this group')));
+      if (state.debuggable) box.append(el('div', { class: 'actions' }, el('button', { id: 'debug', title: 'Step through this run in the debugger, starting at the failure', onclick: () => vscode.postMessage({ type: 'debug' }) }, 'Debug this group')));
       parts.push(box);
     }
     const b = r.budget || {};
     if (b.consumed !== undefined || b.added !== undefined) parts.push(el('div', { class: 'muted', id: 'budget' }, `Budget: ${b.consumed ?? '?'} used of ${b.added ?? '?'}`));
-    if (r.wouldSucceed && state.debuggable) parts.push(el('div', { class: 'actions' }, el('button', { id: 'debug', class: 'secondary', title: 'Step through this run in the debugger', onclick: () => vscode.postMessage({ type: 'debug' }) }, '⏵ Debug this group')));
+    if (r.wouldSucceed && state.debuggable) parts.push(el('div', { class: 'actions' }, el('button', { id: 'debug', class: 'secondary', title: 'Step through this run in the debugger', onclick: () => vscode.postMessage({ type: 'debug' }) }, 'Debug this group')));
     parts.push(el('div', { id: 'txns' }, r.txns.map(txnView)));
     if (r.resources.length) parts.push(el('div', { class: 'section' }, 'Group resources touched'), el('ul', {}, r.resources.map((x) => el('li', {}, x))));
     return parts;

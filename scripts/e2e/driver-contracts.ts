@@ -91,6 +91,8 @@ async function debugFromPanel(page: Page): Promise<void> {
   await frame.click('#debug');
   await page.locator('.debug-toolbar').first().waitFor({ timeout: 60_000 });
   log('debug session started');
+  const runView = page.locator('.activitybar [aria-label^="Run and Debug"]').first();
+  if (!(await page.locator('.debug-call-stack').first().isVisible().catch(() => false))) await runView.click().catch(() => undefined);
   const top = page.locator('.debug-call-stack .monaco-list-row', { hasText: 'approval.teal' }).first();
   await top.waitFor({ timeout: 60_000 });
   const topText = ((await top.textContent()) ?? '').replace(/\s+/g, ' ');

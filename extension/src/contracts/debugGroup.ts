@@ -60,4 +60,6 @@ export async function debugReport(report: SimulateReport, rows: readonly TxnForm
     stopOnEntry: report.wouldSucceed,
   });
   if (!ok) throw new Error('VS Code did not start the Tealworks debugger (see the Debug Console)');
+  // Show the stack and the other scopes right away: that is what the button was pressed for.
+  await vscode.commands.executeCommand('workbench.view.debug');
 }

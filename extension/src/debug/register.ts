@@ -31,7 +31,7 @@ export class TealDebugConfigurationProvider implements vscode.DebugConfiguration
 export class TealDebugLens implements vscode.CodeLensProvider {
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     const top = new vscode.Range(0, 0, 0, 0);
-    return [new vscode.CodeLens(top, { title: '⏵ Debug', tooltip: 'Create this program on an in-memory ledger and step through a call to it', command: 'tealworks.debugFile', arguments: [doc.uri] })];
+    return [new vscode.CodeLens(top, { title: '$(debug-alt) Debug', tooltip: 'Create this program on an in-memory ledger and step through a call to it', command: 'tealworks.debugFile', arguments: [doc.uri] })];
   }
 }
 
