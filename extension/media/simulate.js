@@ -171,7 +171,8 @@
     const out = el('section', { id: 'result' });
     if (state.busy) out.append(el('p', { class: 'muted', id: 'busy' }, state.busy));
     if (state.error) out.append(el('div', { class: 'failure', id: 'error' }, state.error));
-    if (state.sent) out.append(el('div', { class: 'ok', id: 'sent' }, `Confirmed in round ${state.sent.round}: ${state.sent.txids.join(', ')}` + (state.sent.created.filter(Boolean).length ? ` · created app ${state.sent.created.filter(Boolean).join(', ')}` : '')));
+    // The verdict below says "Confirmed in round N" with copyable txids; this line says where it went.
+    if (state.sent) out.append(el('div', { class: 'muted', id: 'sent' }, `Sent on ${state.network} and confirmed in round ${state.sent.round}`));
     if (state.report) out.append(...reportView(state.report));
     app.replaceChildren(form, out);
   }
