@@ -163,6 +163,23 @@ describe('debug adapter over DAP (embedded AVM)', function () {
     assert.deepEqual((await dap.scope(/^Stack/)).map((v) => v.value), ['100', '500', '500']);
   });
 
+  it('runs backwards to the previous breakpoint from the failure (reverse continue)', async () => {
+    dap = new DapClient();
+    await dap.start(live([500]), { [FILE]: [{ line: 9 }] });
+    assert.equal((await dap.stopped()).body.reason, 'breakpoint');
+    let stopped = dap.stopped();
+    await dap.request('continue', { threadId: 1 });
+    assert.equal((await stopped).body.reason, 'exception');
+    stopped = dap.stopped();
+    await dap.request('reverseContinue', { threadId: 1 });
+    assert.equal((await stopped).body.reason, 'breakpoint');
+    assert.equal((await dap.where()).line, 9);
+    stopped = dap.stopped();
+    await dap.request('reverseContinue', { threadId: 1 });
+    assert.equal((await stopped).body.reason, 'entry', 'nothing before it: back at the first instruction');
+    assert.equal((await dap.where()).line, 7);
+  });
+
   it('reports a launch configuration that names nothing, or a missing file, as an error', async () => {
     dap = new DapClient();
     await dap.request('initialize', { adapterID: 'tealworks' });

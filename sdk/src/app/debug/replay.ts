@@ -231,6 +231,7 @@ export class DebugRun {
   private readonly checkpoints = new Map<number, FrameCheckpoint[]>();
   private readonly initial = new Map<bigint, AppStateView>();
   private readonly positionOf = new Map<number, number[]>();
+  private readonly locations = new Map<number, Map<number, ReplayLocation | undefined>>();
 
   private constructor(
     readonly response: Obj,
@@ -546,6 +547,15 @@ export class DebugRun {
 
   /** The TEAL location of a frame's pc: use site, plus the macro body line when there is one. */
   location(frame: ProgramFrame, pc: number): ReplayLocation | undefined {
+    let cache = this.locations.get(frame.id);
+    if (!cache) this.locations.set(frame.id, (cache = new Map()));
+    if (cache.has(pc)) return cache.get(pc);
+    const loc = this.findLocation(frame, pc);
+    cache.set(pc, loc);
+    return loc;
+  }
+
+  private findLocation(frame: ProgramFrame, pc: number): ReplayLocation | undefined {
     const src = frame.source;
     if (!src) return undefined;
     if (src.pcMap) {
