@@ -516,7 +516,9 @@ export class TealDebugSession extends DebugSession {
   private hoverExpression(word: string, snap: ReplaySnapshot): string | undefined {
     if (/^(stack|scratch|app|global|box|local|logs)\b/.test(word) || word === 'pc' || word === 'budget') return word;
     const app = snap.frame.appId !== undefined ? snap.apps.get(snap.frame.appId) : undefined;
-    const text = word.replace(/^"|"$/g, '');
+    // A macro whose body is one string (`#define COUNT "count"`) stands for that key.
+    const macro = snap.frame.source?.lines?.map((l) => /^\s*#define\s+(\S+)\s+"((?:[^"\\]|\\.)*)"\s*(?:\/\/.*)?$/.exec(l)).find((m) => m?.[1] === word);
+    const text = macro ? macro[2]! : word.replace(/^"|"$/g, '');
     const hex = toHex(utf8(text));
     if (app?.global.has(hex)) return `global["${text}"]`;
     if (app?.box.has(hex)) return `box["${text}"]`;

@@ -132,6 +132,8 @@ describe('debug adapter over DAP (embedded AVM)', function () {
     assert.equal(bad.success, false);
     assert.match(bad.message ?? '', /out of range/);
     assert.equal((await ev('"count"', 'hover')).body.result, '1', 'hovering a key shows its value');
+    assert.equal((await ev('KEY', 'hover')).body.result, '1', 'and so does hovering a macro that names it');
+    assert.equal((await ev('nothing', 'hover')).success, false);
     // One instruction on, the box holds the value.
     const stopped = dap.stopped();
     await dap.request('next', { threadId: 1 });
