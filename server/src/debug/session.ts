@@ -7,6 +7,7 @@ import { DebugSession, Handles, InitializedEvent, OutputEvent, Scope, Source, St
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { DebugRun, evaluateWatch, formatDebugValue, typedViews, WatchError, type DebugValue, type ProgramFrame, type ReplayLocation, type ReplaySnapshot } from '../../../sdk/src/app/debug/index.js';
 import { encodeAddress } from '../../../sdk/src/encoding/address.js';
+import { disassembleDetailed } from '../../../sdk/src/teal/disassembler/index.js';
 import { fromBase64 } from '../../../sdk/src/encoding/base64.js';
 import { utf8 } from '../../../sdk/src/encoding/bytes.js';
 import { fromHex, toHex } from '../../../sdk/src/encoding/hex.js';
@@ -141,6 +142,7 @@ export class TealDebugSession extends DebugSession {
       supportsSteppingGranularity: true,
       supportsExceptionInfoRequest: true,
       supportsTerminateRequest: true,
+      supportsDisassembleRequest: true,
       exceptionBreakpointFilters: [{ filter: 'failure', label: 'Group failure', description: 'Stop at the instruction where the group fails', default: true }],
     };
     this.sendResponse(response);
@@ -370,7 +372,7 @@ export class TealDebugSession extends DebugSession {
       const loc = run.location(frame, pc);
       const src = this.sourceOf(loc?.file);
       const sf = new StackFrame(id, `${this.opLabel(frame, step)} @ pc ${pc} — ${this.programLabel(frame)}`, src, loc ? this.convertDebuggerLineToClient(loc.line) : 0, loc ? this.convertDebuggerColumnToClient(loc.column) : 0) as DebugProtocol.StackFrame;
-      sf.instructionPointerReference = String(pc);
+      sf.instructionPointerReference = addressOf(frame.id, pc);
       if (!src) sf.presentationHint = 'subtle';
       frames.push(sf);
       this.frameInfo.set(id++, { position: run.position(frame.id, step), frame, step });
@@ -526,6 +528,46 @@ export class TealDebugSession extends DebugSession {
     return undefined;
   }
 
+  protected override disassembleRequest(response: DebugProtocol.DisassembleResponse, args: DebugProtocol.DisassembleArguments): void {
+    const run = this.run;
+    const at = parseAddress(args.memoryReference);
+    const frame = at && run?.frames[at.frame];
+    const bytes = frame?.source?.bytes;
+    if (!run || !at || !frame || !bytes) {
+      response.body = { instructions: [] };
+      return this.sendResponse(response);
+    }
+    let dis: ReturnType<typeof disassembleDetailed> | undefined;
+    try {
+      dis = disassembleDetailed(bytes, { strictTargets: false });
+    } catch {
+      dis = undefined;
+    }
+    const text = dis?.text.split('\n') ?? [];
+    const list = dis?.lines ?? [];
+    let base = list.findIndex((l) => l.pc >= at.pc + (args.offset ?? 0));
+    if (base < 0) base = list.length;
+    const start = base + (args.instructionOffset ?? 0);
+    const instructions: DebugProtocol.DisassembledInstruction[] = [];
+    for (let i = start; i < start + args.instructionCount; i++) {
+      const l = list[i];
+      if (!l) {
+        // Outside the program: VS Code wants exactly the count it asked for.
+        instructions.push({ address: addressOf(frame.id, Math.max(0, i < 0 ? 0 : bytes.length + (i - list.length))), instruction: '', presentationHint: 'invalid' });
+        continue;
+      }
+      const loc = run.location(frame, l.pc);
+      const ins: DebugProtocol.DisassembledInstruction = { address: addressOf(frame.id, l.pc), instruction: text[l.line]?.trim() ?? '' };
+      if (loc?.file) {
+        ins.location = new Source(basename(loc.file), loc.file);
+        ins.line = this.convertDebuggerLineToClient(loc.line);
+      }
+      instructions.push(ins);
+    }
+    response.body = { instructions };
+    this.sendResponse(response);
+  }
+
   protected override exceptionInfoRequest(response: DebugProtocol.ExceptionInfoResponse): void {
     const run = this.run!;
     const f = run.failure;
@@ -582,6 +624,23 @@ export class TealDebugSession extends DebugSession {
   protected override terminateRequest(response: DebugProtocol.TerminateResponse): void {
     this.sendResponse(response);
     this.sendEvent(new TerminatedEvent());
+  }
+}
+
+/**
+ * Disassembly addresses: the program's frame in the high bits, the pc in the low 24, so each
+ * program of the run has its own address space (the AVM has no shared memory).
+ */
+export function addressOf(frame: number, pc: number): string {
+  return '0x' + (BigInt(frame) * 0x1000000n + BigInt(pc)).toString(16);
+}
+
+export function parseAddress(ref: string): { frame: number; pc: number } | undefined {
+  try {
+    const v = BigInt(ref);
+    return { frame: Number(v / 0x1000000n), pc: Number(v % 0x1000000n) };
+  } catch {
+    return undefined;
   }
 }
 

@@ -101,7 +101,7 @@ export class DapClient {
   async where(): Promise<{ line: number; pc: number; name: string; frames: DebugProtocol.StackFrame[] }> {
     const st = await this.request<DebugProtocol.StackTraceResponse>('stackTrace', { threadId: 1 });
     const top = st.body.stackFrames[0]!;
-    return { line: top.line, pc: Number(top.instructionPointerReference), name: top.name, frames: st.body.stackFrames };
+    return { line: top.line, pc: Number(BigInt(top.instructionPointerReference!) % 0x1000000n), name: top.name, frames: st.body.stackFrames };
   }
 
   async scope(name: RegExp, frameId?: number): Promise<DebugProtocol.Variable[]> {

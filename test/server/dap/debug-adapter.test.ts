@@ -165,6 +165,24 @@ describe('debug adapter over DAP (embedded AVM)', function () {
     assert.deepEqual((await dap.scope(/^Stack/)).map((v) => v.value), ['100', '500', '500']);
   });
 
+  it('disassembles the program around the paused instruction, with source lines', async () => {
+    dap = new DapClient();
+    await dap.start(live([500]));
+    await dap.stopped();
+    const w = await dap.where();
+    const ref = w.frames[0]!.instructionPointerReference!;
+    const r = await dap.request<DebugProtocol.DisassembleResponse>('disassemble', { memoryReference: ref, instructionOffset: -2, instructionCount: 4 });
+    assert.deepEqual(r.body!.instructions.map((i) => [i.instruction, i.line]), [
+      ['pushint 100', 14],
+      ['<', 14],
+      ['assert', 14],
+      ['callsub label2', 15],
+    ]);
+    assert.equal(r.body!.instructions[2]!.address, ref);
+    const edge = await dap.request<DebugProtocol.DisassembleResponse>('disassemble', { memoryReference: '0x0', instructionOffset: -3, instructionCount: 4 });
+    assert.deepEqual(edge.body!.instructions.map((i) => i.presentationHint ?? i.instruction), ['invalid', 'invalid', 'invalid', 'intcblock 1']);
+  });
+
   it('runs backwards to the previous breakpoint from the failure (reverse continue)', async () => {
     dap = new DapClient();
     await dap.start(live([500]), { [FILE]: [{ line: 9 }] });
