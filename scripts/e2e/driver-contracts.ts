@@ -61,6 +61,9 @@ async function openFile(page: Page, name: string): Promise<void> {
   await page.waitForSelector('.quick-input-widget input', { timeout: 30_000 });
   await page.keyboard.type(name);
   await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 30_000 });
+  // The list filters as it is typed: wait until the first row is the file asked for.
+  const base = name.split('/').pop()!;
+  await page.waitForFunction((b) => (document.querySelector('.quick-input-list .monaco-list-row')?.textContent ?? '').includes(b), base, { timeout: 30_000 });
   await page.keyboard.press('Enter');
   await page.waitForTimeout(300);
 }
