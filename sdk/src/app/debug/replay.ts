@@ -7,6 +7,7 @@ import { opCost } from '../../teal/spec/opcodes.js';
 import type { PcMapping } from '../../teal/types.js';
 import type { SourceMapEntry } from '../../teal/sourcemap.js';
 import { AppError } from '../errors.js';
+import { DEFAULT_LIMITS } from '../../avm/context.js';
 
 /*
  * A recorded run, replayable in both directions. A simulate response with an execution trace
@@ -540,7 +541,7 @@ export class DebugRun {
       else used += c;
     }
     if (known) snap.budgetUsed = used;
-    if (frame.kind === 'logicsig') snap.budgetTotal = 20_000 * this.txns.length;
+    if (frame.kind === 'logicsig') snap.budgetTotal = DEFAULT_LIMITS.logicSigMaxCost * this.txns.length;
     else if (this.appBudgetAdded !== undefined) snap.budgetTotal = this.appBudgetAdded;
     return snap;
   }
