@@ -21,6 +21,11 @@ if (existsSync(entry('server/src/main.ts'))) {
   // A copy beside the CLI bundle so `tealworks lsp` works from the published sdk package too.
   jobs.push(build({ ...common, entryPoints: [entry('server/src/main.ts')], outfile: entry('sdk/dist/server.cjs'), format: 'cjs' }));
 }
+if (existsSync(entry('server/src/debug/main.ts'))) {
+  // The debug adapter: for the extension (dist/) and beside the CLI for `tealworks debug --dap`.
+  jobs.push(build({ ...common, entryPoints: [entry('server/src/debug/main.ts')], outfile: entry('dist/debug-adapter.cjs'), format: 'cjs' }));
+  jobs.push(build({ ...common, entryPoints: [entry('server/src/debug/main.ts')], outfile: entry('sdk/dist/debug-adapter.cjs'), format: 'cjs' }));
+}
 jobs.push(
   build({
     ...common,

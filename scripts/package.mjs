@@ -14,6 +14,8 @@ await Promise.all([
   build({ ...common, entryPoints: [join(root, 'server/src/main.ts')], outfile: join(root, 'dist/server.cjs') }),
   // The contract features, loaded by the extension after activation (extension/src/contracts/index.ts).
   build({ ...common, entryPoints: [join(root, 'extension/src/contracts/main.ts')], outfile: join(root, 'dist/contracts.cjs'), external: ['vscode'] }),
+  // The debug adapter VS Code starts for `tealworks` launch configurations (contributes.debuggers).
+  build({ ...common, entryPoints: [join(root, 'server/src/debug/main.ts')], outfile: join(root, 'dist/debug-adapter.cjs') }),
 ]);
 
 const out = join(root, 'dist/tealworks.vsix');

@@ -14,7 +14,7 @@
       else if (k === 'class') e.className = v;
       else e.setAttribute(k, v === true ? '' : String(v));
     }
-    for (const c of children.flat()) if (c !== undefined && c !== null && c !== false) e.append(typeof c === 'string' ? document.createTextNode(c) : c);
+    for (const c of children.flat(Infinity)) if (c !== undefined && c !== null && c !== false) e.append(typeof c === 'string' ? document.createTextNode(c) : c);
     return e;
   }
 
@@ -105,9 +105,36 @@
     return el('div', { class: 'txn-report' + (t.failed ? ' failed' : ''), 'data-path': t.path.join('.') }, head, body);
   }
 
+  function stackItem(v) {
+    const title = (v.views || []).map((x) => `${x.label}: ${x.text}`).join('\n');
+    return el('li', { class: 'stack-item', title },
+      el('span', { class: 'muted' }, `[${v.index}] `), el('span', { class: 'tag' }, v.type), ' ', el('code', {}, v.text),
+      (v.views || []).filter((x) => /^(utf8|address|abi string|abi uint64)$/.test(x.label) && x.text !== v.text).map((x) => el('span', { class: 'muted' }, ` · ${x.label} ${x.text}`)));
+  }
+
+  function explainView(x) {
+    const box = el('div', { class: 'explain', id: 'explain' });
+    if (x.path && x.path.length > 1) box.append(el('div', { id: 'failure-path' }, el('strong', {}, 'Path: '),
+      x.path.map((p, i) => [i ? ' › ' : '', el('span', { class: p.failed ? 'fail' : '' }, `${p.label} (${p.type}${p.appId ? ` app ${p.appId}` : ''}${p.method ? ` ${p.method}` : ''})`)])));
+    if (x.op || x.operands.length) box.append(el('div', { id: 'operands' }, el('strong', {}, 'Failing op: '), el('code', {}, x.op || '?'),
+      x.operands.length ? [' with operands ', x.operands.map((o, i) => [i ? ', ' : '', el('code', { title: (o.views || []).map((v) => `${v.label}: ${v.text}`).join('\n') }, o.text)])] : ' (no operands)'));
+    if (x.stackDepth !== undefined) {
+      box.append(el('div', { class: 'section' }, `Stack at the failing pc (top first${x.stackDepth > x.stack.length ? `, ${x.stack.length} of ${x.stackDepth}` : ''})`));
+      box.append(x.stack.length ? el('ul', { class: 'stack', id: 'stack' }, x.stack.map(stackItem)) : el('div', { class: 'muted', id: 'stack' }, '(empty)'));
+    }
+    if (x.scratch && x.scratch.length) box.append(el('div', { id: 'scratch' }, el('strong', {}, 'Scratch: '), x.scratch.map((c, i) => [i ? ', ' : '', el('code', {}, `${c.slot} = ${c.text}`)])));
+    return box;
+  }
+
   function reportView(r) {
     const parts = [];
-    parts.push(el('h2', { class: r.wouldSucceed ? 'ok' : 'fail', id: 'verdict' }, r.wouldSucceed ? '✓ Would succeed' : `✗ Would fail at ${r.failedAtLabel || 'the group'}`));
+    const verdict = r.verdict || { kind: r.wouldSucceed ? 'ok' : 'fail', text: r.wouldSucceed ? '✓ Would succeed' : `✗ Would fail at ${r.failedAtLabel || 'the group'}` };
+    parts.push(el('h2', { class: verdict.kind === 'fail' ? 'fail' : 'ok', id: 'verdict', 'data-kind': verdict.kind }, verdict.text));
+    if (verdict.txids && verdict.txids.length) {
+      parts.push(el('ul', { id: 'txids', class: 'txids' }, verdict.txids.map((id) => el('li', {},
+        el('code', { class: 'txid' }, id), ' ',
+        el('button', { class: 'secondary small copy', title: 'Copy the transaction id', onclick: () => vscode.postMessage({ type: 'copy', text: id }) }, 'Copy')))));
+    }
     if (!r.wouldSucceed) {
       const box = el('div', { class: 'failure', id: 'failure' });
       if (r.errorMessage) box.append(el('div', {}, el('strong', {}, 'Error: '), r.errorMessage));
@@ -119,10 +146,13 @@
         box.append(el('div', {}, 'At ', link, r.source.text ? el('code', {}, '  ' + r.source.text) : ''));
         if (r.source.definition) box.append(el('div', { class: 'muted' }, `expanded from the macro defined at line ${r.source.definition.line}`));
       }
+      if (r.explain) box.append(explainView(r.explain));
+      if (state.debuggable) box.append(el('div', { class: 'actions' }, el('button', { id: 'debug', title: 'Step through this run in the debugger, starting at the failure', onclick: () => vscode.postMessage({ type: 'debug' }) }, 'Debug this group')));
       parts.push(box);
     }
     const b = r.budget || {};
     if (b.consumed !== undefined || b.added !== undefined) parts.push(el('div', { class: 'muted', id: 'budget' }, `Budget: ${b.consumed ?? '?'} used of ${b.added ?? '?'}`));
+    if (r.wouldSucceed && state.debuggable) parts.push(el('div', { class: 'actions' }, el('button', { id: 'debug', class: 'secondary', title: 'Step through this run in the debugger', onclick: () => vscode.postMessage({ type: 'debug' }) }, 'Debug this group')));
     parts.push(el('div', { id: 'txns' }, r.txns.map(txnView)));
     if (r.resources.length) parts.push(el('div', { class: 'section' }, 'Group resources touched'), el('ul', {}, r.resources.map((x) => el('li', {}, x))));
     return parts;
@@ -141,7 +171,8 @@
     const out = el('section', { id: 'result' });
     if (state.busy) out.append(el('p', { class: 'muted', id: 'busy' }, state.busy));
     if (state.error) out.append(el('div', { class: 'failure', id: 'error' }, state.error));
-    if (state.sent) out.append(el('div', { class: 'ok', id: 'sent' }, `Sent in round ${state.sent.round}: ${state.sent.txids.join(', ')}` + (state.sent.created.filter(Boolean).length ? ` · created app ${state.sent.created.filter(Boolean).join(', ')}` : '')));
+    // The verdict below says "Confirmed in round N" with copyable txids; this line says where it went.
+    if (state.sent) out.append(el('div', { class: 'muted', id: 'sent' }, `Sent on ${state.network} and confirmed in round ${state.sent.round}`));
     if (state.report) out.append(...reportView(state.report));
     app.replaceChildren(form, out);
   }
@@ -155,7 +186,7 @@
         state = Object.assign(state, { rows: Array.isArray(m.rows) ? m.rows : [], accounts: m.accounts || [], sources: m.sources || [], methods: m.methods || {}, network: String(m.network || ''), report: undefined, error: undefined, sent: undefined });
         break;
       case 'report':
-        state.report = m.report; state.error = undefined; state.sent = m.sent; state.sourceFile = m.sourceFile; state.network = String(m.network || state.network);
+        state.report = m.report; state.error = undefined; state.sent = m.sent; state.sourceFile = m.sourceFile; state.network = String(m.network || state.network); state.debuggable = m.debuggable === true;
         break;
       case 'error':
         state.error = String(m.message); state.report = undefined; state.sent = undefined;

@@ -5,6 +5,7 @@ import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerO
 import { StatusItem, type DocumentInfo } from './status.js';
 import { registerCommands } from './commands.js';
 import { registerContracts } from './contracts/index.js';
+import { registerDebugging } from './debug/register.js';
 
 let client: LanguageClient | undefined;
 
@@ -28,6 +29,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   registerCommands(context, () => client);
   registerContracts(context);
+  registerDebugging(context);
 
   const status = new StatusItem();
   context.subscriptions.push(status);

@@ -61,6 +61,9 @@ async function openFile(page: Page, name: string): Promise<void> {
   await page.waitForSelector('.quick-input-widget input', { timeout: 30_000 });
   await page.keyboard.type(name);
   await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 30_000 });
+  // The list filters as it is typed: wait until the first row is the file asked for.
+  const base = name.split('/').pop()!;
+  await page.waitForFunction((b) => (document.querySelector('.quick-input-list .monaco-list-row')?.textContent ?? '').includes(b), base, { timeout: 30_000 });
   await page.keyboard.press('Enter');
   await page.waitForTimeout(300);
 }
@@ -73,6 +76,44 @@ async function clickLens(page: Page, text: RegExp): Promise<void> {
   const lens = page.locator('.contentWidgets .codelens-decoration a, .codelens-decoration a', { hasText: text }).first();
   await lens.waitFor({ timeout: 90_000 });
   await lens.click();
+}
+
+/** The Variables view's row for a name (e.g. "[-1]"), as text. */
+async function variableRow(page: Page, name: string, value: RegExp, ms = 60_000): Promise<string> {
+  const row = page.locator('.debug-variables .monaco-list-row', { hasText: name }).filter({ hasText: value }).first();
+  await row.waitFor({ timeout: ms });
+  return ((await row.textContent()) ?? '').replace(/\s+/g, ' ').trim();
+}
+
+async function debugFromPanel(page: Page): Promise<void> {
+  const frame = await panelFrame(page);
+  await frame.waitForSelector('#debug', { timeout: 30_000 });
+  const explain = ((await frame.textContent('#explain')) ?? '').replace(/\s+/g, ' ');
+  log(`panel explains: ${explain.slice(0, 300)}`);
+  if (!/Failing op: assert with operands 0/.test(explain)) throw new Error(`the panel does not name the failing op and its operand: ${explain}`);
+  await frame.click('#debug');
+  await page.locator('.debug-toolbar').first().waitFor({ timeout: 60_000 });
+  log('debug session started');
+  const runView = page.locator('.activitybar [aria-label^="Run and Debug"]').first();
+  if (!(await page.locator('.debug-call-stack').first().isVisible().catch(() => false))) await runView.click().catch(() => undefined);
+  const top = page.locator('.debug-call-stack .monaco-list-row', { hasText: 'approval.teal' }).first();
+  await top.waitFor({ timeout: 60_000 });
+  const topText = ((await top.textContent()) ?? '').replace(/\s+/g, ' ');
+  log(`top frame: ${topText}`);
+  if (!/^assert @ pc \d+/.test(topText.trim()) || !/43:1/.test(topText)) throw new Error(`the debugger did not stop on the failing assert at line 43: ${topText}`);
+  const before = await variableRow(page, '[-1]', /\b0\b/);
+  log(`stack top at the failure: ${before}`);
+  await shot(page, 'debug-failure');
+  await page.locator('.debug-toolbar .codicon-debug-step-back, .debug-toolbar [aria-label^="Step Back"]').first().click();
+  const after = await variableRow(page, '[-1]', /AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAY5HFKQ/);
+  const second = await variableRow(page, '[-2]', /[A-Z2-7]{58}/);
+  log(`after one step back: ${after} / ${second}`);
+  const backTop = ((await page.locator('.debug-call-stack .monaco-list-row', { hasText: 'approval.teal' }).first().textContent()) ?? '').replace(/\s+/g, ' ');
+  if (!/^== @ pc \d+/.test(backTop.trim())) throw new Error(`step back did not land on ==: ${backTop}`);
+  results.debug = { stoppedAt: topText.trim(), stackTopAtFailure: before, afterStepBack: [after, second], frameAfterStepBack: backTop.trim() };
+  await shot(page, 'debug-step-back');
+  await page.locator('.debug-toolbar .codicon-debug-stop, .debug-toolbar .codicon-debug-disconnect').first().click();
+  await page.locator('.debug-toolbar').first().waitFor({ state: 'hidden', timeout: 30_000 }).catch(() => undefined);
 }
 
 async function main(): Promise<void> {
@@ -157,6 +198,11 @@ async function main(): Promise<void> {
     results.highlight = problemText;
     await shot(page, 'failing-line');
     await page.locator('.part.panel .codicon-panel-close, .part.panel [aria-label^="Hide Panel"], .part.panel [aria-label^="Close Panel"]').first().click().catch(() => undefined);
+
+    // 1b. Debug the failing group from the panel: the debugger opens on the failing line (the macro
+    //     use site) with the stack visible; one step back shows the operands of the `==` whose 0
+    //     the assert rejected.
+    await debugFromPanel(page);
 
     // 2. Fix the program on disk (the editor reloads it), then deploy from the CodeLens.
     writeFileSync(approvalPath, good);

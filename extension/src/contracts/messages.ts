@@ -73,7 +73,8 @@ export type WebviewMessage =
   | { type: 'simulate'; group: TxnFormInput[] }
   | { type: 'send'; group: TxnFormInput[] }
   | { type: 'reveal'; file: string; line: number; column: number }
-  | { type: 'copy'; text: string };
+  | { type: 'copy'; text: string }
+  | { type: 'debug' };
 
 const webviewSchemas: Record<WebviewMessage['type'], Schema> = {
   ready: obj({ type: { kind: 'literal', value: 'ready' } }),
@@ -81,6 +82,8 @@ const webviewSchemas: Record<WebviewMessage['type'], Schema> = {
   send: obj({ type: { kind: 'literal', value: 'send' }, group: { kind: 'array', items: txnSchema, max: 16 } }),
   reveal: obj({ type: { kind: 'literal', value: 'reveal' }, file: str(1024, WORKSPACE_TEAL), line: int(1, 1_000_000), column: int(1, 100_000) }),
   copy: obj({ type: { kind: 'literal', value: 'copy' }, text: str(65536) }),
+  // Opens the debugger on the last simulated group (the extension keeps it; nothing else is trusted).
+  debug: obj({ type: { kind: 'literal', value: 'debug' } }),
 };
 
 /** Checks `value` against `schema`; returns the first problem as a path and reason, or undefined. */

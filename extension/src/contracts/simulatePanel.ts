@@ -9,6 +9,9 @@ import { uriOfSource } from './actions.js';
 import type { ContractSession } from './session.js';
 import { revealLine } from './highlight.js';
 import { reportView, toPlain } from './valueFormat.js';
+import { verdictView } from './explainView.js';
+import { debugReport, hasTrace } from './debugGroup.js';
+import type { SimulateReport } from '@tealworks/sdk/app';
 
 export class SimulatePanel implements vscode.Disposable {
   static readonly viewType = 'tealworks.simulate';
@@ -16,6 +19,8 @@ export class SimulatePanel implements vscode.Disposable {
   #ready: Promise<void> | undefined;
   #markReady: () => void = () => undefined;
   #rows: TxnFormInput[] = [];
+  /** The last report shown and the rows it came from: what "Debug" opens. */
+  #last: { report: SimulateReport; rows: TxnFormInput[] } | undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -103,6 +108,14 @@ export class SimulatePanel implements vscode.Disposable {
       case 'copy':
         await vscode.env.clipboard.writeText(m.text);
         return;
+      case 'debug':
+        if (!this.#last) return void vscode.window.showInformationMessage('Tealworks: simulate the group first, then debug it.');
+        try {
+          await debugReport(this.#last.report, this.#last.rows, this.actions, this.session);
+        } catch (e) {
+          await this.#error(e);
+        }
+        return;
     }
   }
 
@@ -110,7 +123,8 @@ export class SimulatePanel implements vscode.Disposable {
     await this.#post({ type: 'busy', busy: true, what: 'Simulating…' });
     try {
       const report = await this.actions.simulate(rows);
-      await this.#post({ type: 'report', report: toPlain(reportView(report)), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName });
+      this.#last = { report, rows };
+      await this.#post({ type: 'report', debuggable: hasTrace(report), report: toPlain(reportView(report)), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName });
     } catch (e) {
       await this.#error(e);
     } finally {
@@ -122,7 +136,12 @@ export class SimulatePanel implements vscode.Disposable {
     await this.#post({ type: 'busy', busy: true, what: 'Sending…' });
     try {
       const { result, report } = await this.actions.send(rows);
-      await this.#post({ type: 'report', report: toPlain(reportView(report)), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName, ...(result ? { sent: { txids: result.txids, round: result.confirmedRound.toString(), created: result.txns.map((t) => t.createdAppId?.toString() ?? '') } } : {}) });
+      this.#last = { report, rows };
+      const view = reportView(report);
+      const sent = result ? { txids: result.txids, round: result.confirmedRound.toString(), created: result.txns.map((t) => t.createdAppId?.toString() ?? '') } : undefined;
+      // After Sign and Send the headline says what happened: confirmed, or not sent at all.
+      view.verdict = verdictView({ wouldSucceed: report.wouldSucceed, ...(view.failedAtLabel ? { failedAtLabel: view.failedAtLabel } : {}) }, sent, !result);
+      await this.#post({ type: 'report', debuggable: hasTrace(report), report: toPlain(view), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName, ...(sent ? { sent } : {}) });
     } catch (e) {
       await this.#error(e);
     } finally {

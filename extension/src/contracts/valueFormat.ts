@@ -4,6 +4,7 @@
 import type { LogEntry, SimulateReport, StateChange, TxnReport, UnnamedResources } from '@tealworks/sdk/app';
 import { bytesView, displayBytes, formatAbi, type StorageItem } from '@tealworks/sdk/app';
 import type { AbiValue } from '@tealworks/sdk/abi';
+import { failureExplanation, verdictView, type FailureExplainView, type VerdictView } from './explainView.js';
 
 export const VALUE_VIEWS = ['auto', 'bytes', 'utf8', 'uint', 'address', 'abi'] as const;
 export type ValueView = (typeof VALUE_VIEWS)[number];
@@ -126,6 +127,9 @@ export interface ReportView {
   budget: { added?: number; consumed?: number };
   txns: TxnView[];
   resources: string[];
+  /** Why it failed: the failing op, its operands, the stack and the path (see explainView.ts). */
+  explain?: FailureExplainView;
+  verdict: VerdictView;
 }
 
 export function pathText(path: readonly number[]): string {
@@ -168,6 +172,7 @@ function txnView(t: TxnReport): TxnView {
     changes.push({ scope: 'global', action: c.action, text: changeText(c) });
   }
   for (const l of t.localChanges) for (const c of l.changes) changes.push({ scope: 'local', account: l.address, action: c.action, text: changeText(c) });
+  for (const c of t.boxChanges) changes.push({ scope: 'box', action: c.action, text: changeText(c) });
   const view: TxnView = {
     path: t.path,
     label: pathText(t.path),
@@ -189,7 +194,9 @@ function txnView(t: TxnReport): TxnView {
 }
 
 export function reportView(r: SimulateReport): ReportView {
-  const view: ReportView = { wouldSucceed: r.wouldSucceed, budget: { ...r.budget }, txns: r.txns.map(txnView), resources: resourcesText(r.unnamedResources) };
+  const view: ReportView = { wouldSucceed: r.wouldSucceed, budget: { ...r.budget }, txns: r.txns.map(txnView), resources: resourcesText(r.unnamedResources), verdict: verdictView({ wouldSucceed: r.wouldSucceed, ...(r.failedAt ? { failedAtLabel: pathText(r.failedAt) } : {}) }) };
+  const explain = failureExplanation(r);
+  if (explain) view.explain = explain;
   if (r.failedAt) {
     view.failedAt = r.failedAt;
     view.failedAtLabel = pathText(r.failedAt);

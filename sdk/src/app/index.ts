@@ -10,3 +10,4 @@ export * from './chain.js';
 export * from './composer.js';
 export * from './client.js';
 export * from './deploy.js';
+export * from './debug/index.js';

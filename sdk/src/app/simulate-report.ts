@@ -7,6 +7,8 @@ import { fromBase64 } from '../encoding/base64.js';
 import { bytesEqual } from '../encoding/bytes.js';
 import type { PcMapping } from '../teal/types.js';
 import { SimulateFailedError } from './errors.js';
+import { DebugRun, type DebugProgramSource } from './debug/replay.js';
+import { formatDebugValue } from './debug/values.js';
 import { bytesView, decodeBoxes, decodeGlobalState, decodeLocalState, displayBytes, formatAbi, formatStorageItem, type BytesView, type StorageItem } from './state-decode.js';
 
 /*
@@ -75,6 +77,14 @@ export interface FailureDetail {
   errorMessage?: string;
   /** How the pc was found. */
   pcFrom?: 'message' | 'trace';
+  /** The failing instruction's name (needs the exec trace and the program's bytes). */
+  op?: string;
+  /** What it was about to pop: its operands, deepest first (needs a trace with stack changes). */
+  operands?: Array<bigint | Uint8Array>;
+  /** The whole stack at the failing instruction, bottom first. */
+  stack?: Array<bigint | Uint8Array>;
+  /** Non-zero scratch slots at the failing instruction. */
+  scratch?: Array<{ slot: number; value: bigint | Uint8Array }>;
 }
 
 /** One log of a transaction, with byte views and, when it is one, the decoded ARC-28 event or return value. */
@@ -143,6 +153,11 @@ export interface SimulateReport {
   groupFeesPaid?: bigint;
   unnamedResources?: UnnamedResources;
   lastRound?: bigint;
+  /**
+   * The simulate response the report was built from (not enumerable, so reports stay small when
+   * serialised): what the debugger replays.
+   */
+  readonly response?: unknown;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -438,6 +453,8 @@ export function buildSimulateReport(response: unknown, options: SimulateReportOp
   if (round !== undefined) report.lastRound = round;
 
   if (!report.wouldSucceed) report.failure = failureDetail(report, results, options);
+  if (report.failure) explainFailure(report.failure, root, options);
+  Object.defineProperty(report, 'response', { value: root, enumerable: false });
   return report;
 }
 
@@ -488,6 +505,37 @@ function failureDetail(report: SimulateReport, results: unknown[], options: Simu
     Object.assign(detail, locate(pc, detail.program, app));
   }
   return detail;
+}
+
+/** Programs the report knows (apps and creates), as the replay matches them by hash. */
+function knownPrograms(options: SimulateReportOptions): DebugProgramSource[] {
+  const out: DebugProgramSource[] = [];
+  const add = (p: ProgramKnowledge | undefined) => {
+    if (p?.bytes) out.push({ bytes: p.bytes, ...(p.pcMap ? { pcMap: p.pcMap } : {}), ...(p.sourceName !== undefined ? { file: p.sourceName } : {}), ...(p.sourceLines ? { lines: p.sourceLines } : {}) });
+  };
+  for (const app of options.apps?.values() ?? []) (add(app.approval), add(app.clear));
+  for (const t of options.txns ?? []) (add(t?.app?.approval), add(t?.app?.clear));
+  return out;
+}
+
+/** Stack, operands and scratch at the failing instruction, replayed from the exec trace. */
+function explainFailure(detail: FailureDetail, root: Obj, options: SimulateReportOptions): void {
+  let run: DebugRun;
+  try {
+    run = DebugRun.fromSimulateResponse(root, { programs: knownPrograms(options) });
+  } catch {
+    return; // No trace (or not one we can read): the failure stays explained by pc and line.
+  }
+  const f = run.failure;
+  if (!f) return;
+  const snap = run.snapshot(f.position);
+  const recordedStack = snap.frame.steps.some((s) => s.pops > 0 || s.additions.length > 0);
+  if (snap.op) detail.op = snap.op.op.name;
+  if (!recordedStack) return;
+  detail.stack = snap.stack;
+  detail.operands = run.operands(f.position);
+  const scratch = [...snap.scratch.entries()].sort((a, b) => a[0] - b[0]).map(([slot, value]) => ({ slot, value }));
+  if (scratch.length) detail.scratch = scratch;
 }
 
 /** Throws SimulateFailedError (with the report) when the group would fail. */
@@ -572,6 +620,8 @@ export function renderSimulateReport(report: SimulateReport): string {
       out.push(`  at ${s.file ?? 'line'}${s.file ? ':' : ' '}${s.line}:${s.column}${s.text ? `  ${s.text}` : ''}`);
       if (s.definition) out.push(`  expanded from macro defined at line ${s.definition.line}:${s.definition.column}`);
     }
+    if (f?.op !== undefined || f?.operands) out.push(`  failing op: ${f.op ?? '?'}${f.operands ? `, operands ${f.operands.length ? f.operands.map(formatDebugValue).join(', ') : '(none)'}` : ''}`);
+    if (f?.stack) out.push(`  stack (top first): ${f.stack.length ? [...f.stack].reverse().slice(0, 8).map(formatDebugValue).join(', ') + (f.stack.length > 8 ? `, … (${f.stack.length} items)` : '') : '(empty)'}`);
   }
   const b = report.budget;
   if (b.added !== undefined || b.consumed !== undefined) out.push(`Budget: ${b.consumed ?? '?'} consumed of ${b.added ?? '?'} available`);

@@ -73,6 +73,13 @@ export interface RunOptions {
   devnet?: RunningDevnet;
   env?: Readonly<Record<string, string | undefined>>;
   onProgress?: (event: ProgressEvent) => void;
+  /**
+   * Called with every simulate response the run receives, and the id of the step that asked
+   * (undefined during setup): how the debugger records a step's run.
+   */
+  onSimulate?: (stepId: string | undefined, response: unknown) => void;
+  /** Stop after the step with this id (or name): the debugger runs a workflow up to the step it debugs. */
+  stopAfter?: string;
 }
 
 /** The outcome of a run: each step's summary and whether all passed. */
@@ -676,6 +683,8 @@ export async function runWorkflow(file: string, options: RunOptions = {}): Promi
   const summary: RunSummary = { ok: true, workflow: path, network: networkKey, steps: [], checkpoint: checkpointPath(path, networkKey), outputs: {} };
   try {
     network = await connectNetwork(networkSpec, { baseDir, ...(options.inMemory ? { inMemory: true } : {}), ...(options.devnet ? { devnet: options.devnet } : {}), env });
+    let currentStep: string | undefined;
+    if (options.onSimulate) network = tapSimulate(network, options.onSimulate, () => currentStep);
     accounts = await resolveAccounts(workflow.accounts, network, { baseDir, networkKey, env, persistKeys: !(options.inMemory && network.embedded) });
     // An in-memory chain is gone after the run, so recording its steps would only mislead the next one.
     const ckpt = await Checkpoints.open(summary.checkpoint, path, networkKey, { chain: network.chainId, ...(options.fresh ? { fresh: true } : {}), ...(options.simulateOnly || (options.inMemory && network.embedded) ? { readOnly: true } : {}) });
@@ -714,6 +723,8 @@ export async function runWorkflow(file: string, options: RunOptions = {}): Promi
       const started = Date.now();
       const base = { index: step.index, id: step.id, kind: step.kind, ...(step.name ? { name: step.name } : {}) };
       if (stopped) break;
+      currentStep = step.id;
+      if (options.stopAfter !== undefined && (step.id === options.stopAfter || step.name === options.stopAfter)) stopped = true;
       progress({ type: 'step-start', index: step.index, id: step.id, kind: step.kind, ...(step.name ? { name: step.name } : {}) });
       const finish = (s: StepSummary) => {
         summary.steps.push(s);
@@ -774,6 +785,25 @@ export async function runWorkflow(file: string, options: RunOptions = {}): Promi
   }
   progress({ type: 'end', summary });
   return summary;
+}
+
+/** The network with its node's simulate observed (responses go to `tap` with the current step). */
+function tapSimulate(network: WorkflowNetwork, tap: NonNullable<RunOptions['onSimulate']>, step: () => string | undefined): WorkflowNetwork {
+  const node = network.chain.node;
+  const observed = new Proxy(node, {
+    get(target, prop) {
+      const v = Reflect.get(target, prop, target) as unknown;
+      if (prop === 'simulate' && typeof v === 'function') {
+        return async (...args: unknown[]) => {
+          const result = await (v as (...a: unknown[]) => Promise<{ raw: unknown }>).apply(target, args);
+          tap(step(), result.raw);
+          return result;
+        };
+      }
+      return typeof v === 'function' ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+    },
+  });
+  return Object.assign(Object.create(Object.getPrototypeOf(network) as object) as WorkflowNetwork, network, { chain: { ...network.chain, node: observed } });
 }
 
 /** What a deploy's outcome depends on besides its YAML: the contract's files, as they are now. */

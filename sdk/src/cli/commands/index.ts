@@ -11,6 +11,7 @@ import { stateCommand } from './state.js';
 import { nodeCommand } from './node-profile.js';
 import { fundCommand } from './fund.js';
 import { generateCommand } from './generate.js';
+import { debugCommand } from './debug.js';
 
 /** Every subcommand, in the order `tealworks help` lists them. */
-export const commands: Command[] = [lspCommand, assembleCommand, disassembleCommand, devnetCommand, runCommand, simulateCommand, deployCommand, callCommand, stateCommand, fundCommand, generateCommand, nodeCommand];
+export const commands: Command[] = [lspCommand, assembleCommand, disassembleCommand, devnetCommand, runCommand, simulateCommand, deployCommand, callCommand, stateCommand, debugCommand, fundCommand, generateCommand, nodeCommand];
