@@ -27,12 +27,13 @@ export interface Collected {
 /**
  * Runs the SDK assembler's analysis over a whole document. An exception inside the assembler is
  * a bug there, not a problem in the user's file: it is reported once as a diagnostic on line 1 so
- * the other features keep working.
+ * the other features keep working. `remap` maps the analysis's ranges back when `source` is a
+ * template-substituted copy of the document.
  */
-export function collectDiagnostics(source: string): Collected {
+export function collectDiagnostics(source: string, remap: <T>(value: T) => T = (v) => v): Collected {
   let analysis: Analysis;
   try {
-    analysis = analyze(source);
+    analysis = remap(analyze(source));
   } catch (e) {
     const message = `internal assembler error: ${e instanceof Error ? e.message : String(e)}`;
     return { diagnostics: [{ severity: 'warning', message, range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 }, code: 'internal' }] };
