@@ -10,6 +10,7 @@ import { workflowDeployLinks } from './workflowLinks.js';
 import { templateFields } from './templateForm.js';
 import { askTemplateValues, rememberedTemplateValues } from './templatePrompt.js';
 import { readFile } from 'node:fs/promises';
+import { literalDefaultValue } from '../../../sdk/src/abi/arc56.js';
 import { checkNetworkName, checkServiceUrl, DEVNET, secretKey, type CustomNetwork } from './networks.js';
 import { ContractSession } from './session.js';
 import { SimulatePanel } from './simulatePanel.js';
@@ -259,13 +260,18 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     const linkedSpec = session.specPathForApp(appId);
     const spec = linkedSpec ? await actions.specFor(uriOfSource(linkedSpec), uriOfSource(linkedSpec).fsPath) : source ? await actions.specFor(uriOfSource(source)) : undefined;
     let method: string | undefined;
+    // A linked app without a spec is a bare app: its NoOp call is the call. An unlinked app waits
+    // in the panel for a method or arguments.
+    let run = spec === undefined && source !== undefined;
     if (spec && spec.methods.length) {
-      const items = spec.methods.map((m) => ({ label: m.method.name, description: m.method.signature, detail: m.json.desc ?? '', signature: m.method.signature }));
+      const items = spec.methods.map((m) => ({ label: m.method.name, description: m.method.signature, detail: m.json.desc ?? '', signature: m.method.signature, ready: m.method.args.every((a, i) => a.kind !== 'transaction' && literalDefaultValue(m, i) !== undefined) }));
       const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: `Call app ${appId}`, placeHolder: 'Method to call', matchOnDescription: true });
       if (!pick) return;
       method = pick.signature;
+      // Simulate at once only when nothing is left to type (no arguments, or defaults for all).
+      run = pick.ready;
     }
-    await panel.open([{ kind: 'appcall', sender, appId: appId.toString(), ...(source ? { source } : {}), onComplete: 'NoOp', ...(method ? { method, args: [] } : {}) }], false);
+    await panel.open([{ kind: 'appcall', sender, appId: appId.toString(), ...(source ? { source } : {}), onComplete: 'NoOp', ...(method ? { method, args: [] } : {}) }], run);
   });
   command('tealworks.setTemplateValues', async (arg?: unknown) => {
     const uri = activeTealUri(arg);
