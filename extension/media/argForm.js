@@ -129,7 +129,10 @@
     if (!target) target = row.querySelector('legend');
     target.classList.add('invalid');
     target.setAttribute('aria-invalid', 'true');
-    const note = el('div', { class: 'field-error', role: 'alert' }, message);
+    // The note beside the field needs only the reason: not which txn and field (it is there), nor
+    // "argument N (name) of method:".
+    const reason = String(message).replace(/^txn \d+, [^:]+: /, '').replace(/^.*?argument \d+(?: \([^)]*\))? of [^:]+: /, '');
+    const note = el('div', { class: 'field-error', role: 'alert' }, reason);
     target.insertAdjacentElement('afterend', note);
     if (typeof target.focus === 'function') target.focus();
     return true;

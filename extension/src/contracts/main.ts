@@ -10,7 +10,6 @@ import { workflowDeployLinks } from './workflowLinks.js';
 import { templateFields } from './templateForm.js';
 import { askTemplateValues, rememberedTemplateValues } from './templatePrompt.js';
 import { readFile } from 'node:fs/promises';
-import { literalDefaultValue } from '../../../sdk/src/abi/arc56.js';
 import { checkNetworkName, checkServiceUrl, DEVNET, secretKey, type CustomNetwork } from './networks.js';
 import { ContractSession } from './session.js';
 import { SimulatePanel } from './simulatePanel.js';
@@ -264,11 +263,11 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     // in the panel for a method or arguments.
     let run = spec === undefined && source !== undefined;
     if (spec && spec.methods.length) {
-      const items = spec.methods.map((m) => ({ label: m.method.name, description: m.method.signature, detail: m.json.desc ?? '', signature: m.method.signature, ready: m.method.args.every((a, i) => a.kind !== 'transaction' && literalDefaultValue(m, i) !== undefined) }));
+      const items = spec.methods.map((m) => ({ label: m.method.name, description: m.method.signature, detail: m.json.desc ?? '', signature: m.method.signature, ready: m.method.args.length === 0 }));
       const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: `Call app ${appId}`, placeHolder: 'Method to call', matchOnDescription: true });
       if (!pick) return;
       method = pick.signature;
-      // Simulate at once only when nothing is left to type (no arguments, or defaults for all).
+      // Simulate at once only when there is nothing to type (no arguments); else the form waits.
       run = pick.ready;
     }
     await panel.open([{ kind: 'appcall', sender, appId: appId.toString(), ...(source ? { source } : {}), onComplete: 'NoOp', ...(method ? { method, args: [] } : {}) }], run);
@@ -334,7 +333,7 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
   });
 
   // --- walkthrough ---
-  command('tealworks.openSample', async (target?: unknown) => createSampleProject(context, target instanceof vscode.Uri ? target : undefined));
+  command('tealworks.openSample', async (target?: unknown) => createSampleProject(context, target instanceof vscode.Uri ? target : undefined, (m) => session.log.appendLine(m)));
 
   return {
     networks: networks as vscode.TreeDataProvider<unknown>,

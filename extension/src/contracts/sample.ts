@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { existsSync, readdirSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 
 export const SAMPLE_FILES = ['approval.teal', 'clear.teal', 'counter.arc56.json', 'tealworks.yaml', 'README.md'] as const;
 
@@ -29,7 +29,11 @@ export function sampleTarget(folder: string): string {
 }
 
 function inWorkspace(path: string): boolean {
-  return (vscode.workspace.workspaceFolders ?? []).some((f) => path === f.uri.fsPath || path.startsWith(f.uri.fsPath + '/') || path.startsWith(f.uri.fsPath + '\\'));
+  const p = resolve(path);
+  return (vscode.workspace.workspaceFolders ?? []).some((f) => {
+    const root = resolve(f.uri.fsPath);
+    return p === root || p.startsWith(root + sep);
+  });
 }
 
 async function openApproval(dir: string): Promise<void> {
@@ -37,7 +41,7 @@ async function openApproval(dir: string): Promise<void> {
   await vscode.commands.executeCommand('setContext', WALKTHROUGH_CONTEXT.sample, true);
 }
 
-export async function createSampleProject(context: vscode.ExtensionContext, picked?: vscode.Uri): Promise<string | undefined> {
+export async function createSampleProject(context: vscode.ExtensionContext, picked?: vscode.Uri, log: (m: string) => void = () => undefined): Promise<string | undefined> {
   let folder = picked;
   if (!folder) {
     const chosen = await vscode.window.showOpenDialog({
@@ -57,11 +61,13 @@ export async function createSampleProject(context: vscode.ExtensionContext, pick
   await mkdir(dir, { recursive: true });
   const from = vscode.Uri.joinPath(context.extensionUri, 'extension', 'sample').fsPath;
   for (const f of SAMPLE_FILES) await copyFile(join(from, f), join(dir, f));
+  log(`sample project created in ${dir}`);
   if (inWorkspace(dir)) {
     await openApproval(dir);
     return dir;
   }
   // Another folder: open it (the window reloads) and finish there.
+  log(`${dir} is outside the workspace (${(vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath).join(', ') || 'none'}): opening it`);
   await context.globalState.update(PENDING, dir);
   await vscode.commands.executeCommand('vscode.openFolder', vscode.Uri.file(dir), { forceNewWindow: false });
   return dir;
