@@ -215,7 +215,7 @@ async function main(): Promise<void> {
     await page.locator('.activitybar [aria-label^="Tealworks"]').first().click();
     const appRow = page.locator('.monaco-list-row', { hasText: `App ${appId}` }).first();
     await appRow.waitFor({ timeout: 60_000 });
-    await page.locator('.monaco-list-row', { hasText: '"count" = 5' }).first().waitFor({ timeout: 60_000 });
+    await page.locator('.monaco-list-row', { hasText: /count"? = 5/ }).first().waitFor({ timeout: 60_000 });
     await shot(page, '9-inspector');
     await runCommand(page, 'Tealworks: Stop Devnet');
     const discard = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Stop and Discard' }).first();
