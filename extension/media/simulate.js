@@ -160,7 +160,7 @@
     if (!m || typeof m !== 'object' || typeof m.type !== 'string') return;
     switch (m.type) {
       case 'init':
-        state = Object.assign(state, { rows: Array.isArray(m.rows) ? m.rows : [], accounts: m.accounts || [], sources: m.sources || [], methods: m.methods || {}, methodInfo: m.methodInfo || {}, assets: m.assets || [], network: String(m.network || ''), report: undefined, error: undefined, errorAt: undefined, sent: undefined });
+        state = Object.assign(state, { rows: Array.isArray(m.rows) ? m.rows : [], accounts: m.accounts || [], sources: m.sources || [], methods: m.methods || {}, methodInfo: m.methodInfo || {}, assets: m.assets || [], network: String(m.network || ''), chain: String(m.chain || ''), report: undefined, error: undefined, errorAt: undefined, sent: undefined });
         break;
       case 'report':
         state.report = m.report; state.error = undefined; state.errorAt = undefined; state.sent = m.sent; state.sourceFile = m.sourceFile; state.network = String(m.network || state.network);
@@ -171,8 +171,10 @@
         break;
       case 'network':
         // The active network changed: the header and the pickers follow; the last report was elsewhere.
-        if (String(m.network || '') !== state.network) { state.report = undefined; state.sent = undefined; }
+        // A report of another network, or of a chain that is gone (devnet restarted), is cleared.
+        if (String(m.network || '') !== state.network || (state.chain && m.chain && String(m.chain) !== state.chain) || (state.chain && !m.chain)) { state.report = undefined; state.sent = undefined; }
         state.network = String(m.network || '');
+        if (m.chain) state.chain = String(m.chain);
         if (Array.isArray(m.accounts)) state.accounts = m.accounts;
         break;
       case 'busy':

@@ -237,13 +237,19 @@ async function main(): Promise<void> {
     await shot(page, '11-after-restart');
     if (stale.length) throw new Error(`a stale lens survived the restart: ${stale.join(', ')}`);
     if (inspectorStale) throw new Error(`the inspector still lists app ${appId} of the discarded chain`);
+    if (await frame.$('#verdict')) throw new Error('the panel still shows a report from the discarded chain');
 
     // 5. The walkthrough: the sample and deploy steps are ticked (they succeeded), simulate is not.
     await openWalkthrough(page);
     await page.getByText('Create the Sample Project', { exact: true }).first().waitFor({ timeout: 30_000 }).catch(() => undefined);
     await page.waitForTimeout(1000);
-    results.walkthrough = await page.evaluate(() => Array.from(document.querySelectorAll('.getting-started-step')).map((s) => `${s.querySelector('.step-title')?.textContent ?? s.textContent?.slice(0, 30)}: ${s.classList.contains('complete') ? 'done' : 'open'}`));
-    log(`walkthrough: ${JSON.stringify(results.walkthrough)}`);
+    // A ticked step's checkbox codicon carries the `complete` class.
+    const steps = await page.evaluate(() => Array.from(document.querySelectorAll('.getting-started-step')).map((s) => ({ title: s.querySelector('.step-title')?.textContent ?? '', ticked: !!s.querySelector('.codicon.complete') })));
+    results.walkthrough = steps;
+    log(`walkthrough: ${JSON.stringify(steps)}`);
+    const ticked = steps.filter((x) => x.ticked).map((x) => x.title);
+    if (!ticked.some((t) => /counter sample/.test(t)) || !ticked.some((t) => /Deploy/.test(t))) throw new Error(`the sample and deploy steps are not ticked: ${JSON.stringify(steps)}`);
+    if (ticked.some((t) => /Simulate/.test(t))) throw new Error('the simulate step is ticked though it was never run');
     await shot(page, '12-walkthrough-ticked');
     writeFileSync(join(artifacts, 'newuser-results.json'), JSON.stringify(results, null, 2));
     log('PASS');

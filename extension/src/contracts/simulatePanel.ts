@@ -38,7 +38,7 @@ export class SimulatePanel implements vscode.Disposable {
         accounts = undefined;
       }
     }
-    await this.#post({ type: 'network', network: this.session.activeName, ...(accounts ? { accounts } : {}) });
+    await this.#post({ type: 'network', network: this.session.activeName, chain: this.session.genesis ?? '', ...(accounts ? { accounts } : {}) });
   }
 
   /**
@@ -50,7 +50,7 @@ export class SimulatePanel implements vscode.Disposable {
     if (!this.#panel) this.#create();
     else this.#panel.reveal(vscode.ViewColumn.Beside, true);
     await this.#ready;
-    await this.#post({ type: 'init', rows, ...(await this.#context()) });
+    await this.#post({ type: 'init', rows, chain: this.session.genesis ?? '', ...(await this.#context()) });
     return run ? this.#simulate(rows) : false;
   }
 
