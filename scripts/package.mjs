@@ -19,8 +19,9 @@ await Promise.all([
 ]);
 
 const out = join(root, 'dist/tealworks.vsix');
+// The .vsix carries the user-facing README (extension/README.md), not the repository's developer README.
 const vsce = join(root, 'node_modules/@vscode/vsce/vsce');
-const result = spawnSync(process.execPath, [vsce, 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--allow-star-activation', '-o', out], { cwd: root, stdio: 'inherit' });
+const result = spawnSync(process.execPath, [vsce, 'package', '--readme-path', 'extension/README.md', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--allow-star-activation', '-o', out], { cwd: root, stdio: 'inherit' });
 if (result.status !== 0) process.exit(result.status ?? 1);
 const size = statSync(out).size;
 console.log(`packaged ${out} (${(size / 1024).toFixed(0)} KiB)`);

@@ -4,7 +4,8 @@
   'use strict';
   const vscode = acquireVsCodeApi();
   const app = document.getElementById('app');
-  let state = { rows: [], accounts: [], sources: [], methods: {}, network: '', report: undefined, error: undefined, busy: '', sent: undefined, sourceFile: undefined };
+  let state = { rows: [], accounts: [], sources: [], methods: {}, methodInfo: {}, assets: [], network: '', report: undefined, error: undefined, errorAt: undefined, busy: '', sent: undefined, sourceFile: undefined };
+  const argForm = window.TealworksArgForm;
 
   function el(tag, attrs, ...children) {
     const e = document.createElement(tag);
@@ -47,10 +48,13 @@
       fields.push(el('label', {}, 'On completion ', select(row, 'onComplete', ocs)));
       const methods = state.methods[row.source] || [];
       if (methods.length) {
-        fields.push(el('label', {}, 'Method ', select(row, 'method', [{ value: '', label: '(raw arguments)' }].concat(methods.map((m) => ({ value: m, label: m }))), () => { row.args = []; render(); })));
+        fields.push(el('label', {}, 'Method ', select(row, 'method', [{ value: '', label: '(raw arguments)' }].concat(methods.map((m) => ({ value: m, label: m }))), () => { row.args = []; row.argDrafts = []; render(); })));
       }
+      const info = row.method && argForm ? (state.methodInfo[row.source] || []).find((m) => m.signature === row.method) : undefined;
       const argTypes = row.method ? argTypesOf(row.method) : undefined;
-      if (argTypes) {
+      if (info) {
+        fields.push(el('div', { class: 'args' }, argForm.render(row, info, state)));
+      } else if (argTypes) {
         row.args = row.args || [];
         argTypes.forEach((t, k) => {
           fields.push(el('label', {}, `arg ${k} (${t}) `, el('input', { type: 'text', value: row.args[k] ?? '', placeholder: t, 'data-field': `args.${k}`, oninput: (ev) => { row.args[k] = ev.target.value; } })));
@@ -175,6 +179,10 @@
     if (state.sent) out.append(el('div', { class: 'muted', id: 'sent' }, `Sent on ${state.network} and confirmed in round ${state.sent.round}`));
     if (state.report) out.append(...reportView(state.report));
     app.replaceChildren(form, out);
+    if (argForm) {
+      app.append(...argForm.datalists(state));
+      if (state.errorAt) argForm.highlight(app, state.errorAt.index, state.errorAt.field, state.error);
+    }
   }
 
   // Messages from the extension are trusted less than nothing too: only known types are handled.
@@ -183,13 +191,22 @@
     if (!m || typeof m !== 'object' || typeof m.type !== 'string') return;
     switch (m.type) {
       case 'init':
-        state = Object.assign(state, { rows: Array.isArray(m.rows) ? m.rows : [], accounts: m.accounts || [], sources: m.sources || [], methods: m.methods || {}, network: String(m.network || ''), report: undefined, error: undefined, sent: undefined });
+        state = Object.assign(state, { rows: Array.isArray(m.rows) ? m.rows : [], accounts: m.accounts || [], sources: m.sources || [], methods: m.methods || {}, methodInfo: m.methodInfo || {}, assets: m.assets || [], network: String(m.network || ''), chain: String(m.chain || ''), report: undefined, error: undefined, errorAt: undefined, sent: undefined });
         break;
       case 'report':
-        state.report = m.report; state.error = undefined; state.sent = m.sent; state.sourceFile = m.sourceFile; state.network = String(m.network || state.network); state.debuggable = m.debuggable === true;
+        state.report = m.report; state.error = undefined; state.errorAt = undefined; state.sent = m.sent; state.sourceFile = m.sourceFile; state.network = String(m.network || state.network); state.debuggable = m.debuggable === true;
         break;
       case 'error':
         state.error = String(m.message); state.report = undefined; state.sent = undefined;
+        state.errorAt = typeof m.index === 'number' && typeof m.field === 'string' ? { index: m.index, field: m.field } : undefined;
+        break;
+      case 'network':
+        // The active network changed: the header and the pickers follow; the last report was elsewhere.
+        // A report of another network, or of a chain that is gone (devnet restarted), is cleared.
+        if (String(m.network || '') !== state.network || (state.chain && m.chain && String(m.chain) !== state.chain) || (state.chain && !m.chain)) { state.report = undefined; state.sent = undefined; }
+        state.network = String(m.network || '');
+        if (m.chain) state.chain = String(m.chain);
+        if (Array.isArray(m.accounts)) state.accounts = m.accounts;
         break;
       case 'busy':
         state.busy = m.busy ? String(m.what || 'Working…') : '';

@@ -27,7 +27,35 @@ function toRange(r: PcLocation['location']['range']): vscode.Range {
   return new vscode.Range(r.start.line, r.start.character, r.end.line, r.end.character);
 }
 
+/**
+ * Read-only virtual documents for the expanded and assembled views: they open without a dirty
+ * Untitled buffer, close without a save prompt, and re-running the command refreshes them in place.
+ */
+export const VIEW_SCHEME = 'tealworks-view';
+
+class ViewDocuments implements vscode.TextDocumentContentProvider {
+  readonly #texts = new Map<string, string>();
+  readonly #changed = new vscode.EventEmitter<vscode.Uri>();
+  readonly onDidChange = this.#changed.event;
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.#texts.get(uri.toString()) ?? '// This view is gone: run the command again.\n';
+  }
+
+  async show(source: vscode.Uri, kind: 'expanded' | 'assembled', text: string): Promise<void> {
+    const name = source.path.split('/').pop() ?? 'program.teal';
+    const uri = vscode.Uri.from({ scheme: VIEW_SCHEME, path: `/${name.replace(/\.teal$/, '')} (${kind}).teal`, query: source.toString() });
+    this.#texts.set(uri.toString(), text);
+    this.#changed.fire(uri);
+    const doc = await vscode.workspace.openTextDocument(uri);
+    if (doc.languageId !== 'teal') await vscode.languages.setTextDocumentLanguage(doc, 'teal');
+    await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+  }
+}
+
 export function registerCommands(context: vscode.ExtensionContext, client: () => LanguageClient | undefined): void {
+  const views = new ViewDocuments();
+  context.subscriptions.push(vscode.workspace.registerTextDocumentContentProvider(VIEW_SCHEME, views));
   context.subscriptions.push(
     vscode.commands.registerCommand('tealworks.showExpanded', async () => {
       const editor = activeTeal();
@@ -35,8 +63,7 @@ export function registerCommands(context: vscode.ExtensionContext, client: () =>
       if (!editor || !c) return;
       const result = await c.sendRequest<{ text: string } | null>('tealworks/expanded', { uri: editor.document.uri.toString() });
       if (!result) return;
-      const doc = await vscode.workspace.openTextDocument({ language: 'teal', content: result.text });
-      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+      await views.show(editor.document.uri, 'expanded', result.text);
     }),
     vscode.commands.registerCommand('tealworks.showAssembled', async () => {
       const editor = activeTeal();
@@ -55,8 +82,7 @@ export function registerCommands(context: vscode.ExtensionContext, client: () =>
         '',
         result.disassembly ?? '',
       ].join('\n');
-      const doc = await vscode.workspace.openTextDocument({ language: 'teal', content });
-      await vscode.window.showTextDocument(doc, { viewColumn: vscode.ViewColumn.Beside, preview: true });
+      await views.show(editor.document.uri, 'assembled', content);
     }),
     vscode.commands.registerCommand('tealworks.goToPc', async (pcArg?: number) => {
       const editor = activeTeal();

@@ -6,6 +6,7 @@ import { MAX_AVM_VERSION, modeBit, opAt, type Mode } from './language.js';
 import { fieldByName } from '@tealworks/sdk/teal';
 import { collectDiagnostics, type Analysis, type ProgramFacts } from './teal.js';
 import type { TealDiagnostic } from '@tealworks/sdk/teal';
+import { substituteTemplates, templateInfoFor, templateSites, type TemplateInfo, type TemplateSite } from './features/templates.js';
 
 export interface MacroDefinition {
   name: string;
@@ -36,6 +37,10 @@ export interface DocumentModel {
   program?: ProgramFacts;
   /** The SDK's macro-expanded analysis: what definition, references, rename, symbols … build on. */
   analysis?: Analysis;
+  /** `TMPL_*` placeholders written in the source (outside strings and comments). */
+  templateSites: TemplateSite[];
+  /** What is known of each template variable (value for diagnostics, its origin, the spec's type). */
+  templates: Map<string, TemplateInfo>;
 }
 
 export interface ModelOptions {
@@ -46,6 +51,8 @@ export interface ModelOptions {
    * while the analysis of a fresh edit is still pending. `mode` carries over the last analysed mode.
    */
   light?: { mode?: Mode };
+  /** Template values from the `tealworks.templateVariables` setting. */
+  templates?: ReadonlyMap<string, TemplateInfo>;
 }
 
 export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'>, options: ModelOptions = {}): DocumentModel {
@@ -98,8 +105,16 @@ export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'
     macros,
     labels,
     diagnostics: [],
+    templateSites: templateSites(lines),
+    templates: new Map(),
   };
-  const collected = options.light ? undefined : collectDiagnostics(text);
+  let collected: ReturnType<typeof collectDiagnostics> | undefined;
+  if (model.templateSites.length) model.templates = templateInfoFor(doc.uri, options.templates ?? new Map());
+  if (!options.light) {
+    // Placeholders are analysed as the value they will have (or a stand-in), ranges mapped back.
+    const sub = substituteTemplates(text, model.templateSites, model.templates);
+    collected = collectDiagnostics(sub.text, sub.remap);
+  }
   if (collected) {
     model.diagnostics = collected.diagnostics;
     if (collected.analysis) model.analysis = collected.analysis;

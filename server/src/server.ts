@@ -91,7 +91,8 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
   const publish = (uri: string) => {
     const model = modelFor(uri);
     if (!model) return;
-    void connection.sendDiagnostics({ uri, version: model.version, diagnostics: [...diagnostics(model), ...lints(model, modelOptions)] });
+    const lintOptions = { ...(modelOptions.defaultMode ? { defaultMode: modelOptions.defaultMode } : {}), style: settings.lint.style, generatedCode: settings.lint.generatedCode };
+    void connection.sendDiagnostics({ uri, version: model.version, diagnostics: [...diagnostics(model), ...lints(model, lintOptions)] });
     void connection.sendNotification(documentInfoNotification, documentInfo(model));
   };
 
@@ -111,8 +112,11 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
     const init = (params.initializationOptions ?? {}) as InitOptions;
     if (init.defaultMode === 'logicsig' || init.defaultMode === 'application') modelOptions = { defaultMode: init.defaultMode };
     settings = readSettings(init);
+    modelOptions = { ...modelOptions, templates: settings.templates };
     if (typeof init.diagnosticsDelay === 'number' && init.diagnosticsDelay >= 0) delay = init.diagnosticsDelay;
-    const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : []);
+    // Clients send all sorts of roots (`file://.`, a bare path, nothing at all): an unusable one
+    // only turns off the workspace-wide file scan, never initialization.
+    const folders = params.workspaceFolders?.map((f) => f.uri) ?? (params.rootUri ? [params.rootUri] : params.rootPath ? [params.rootPath] : []);
     workspaceFiles.setFolders(folders);
     return {
       serverInfo: { name: SERVER_NAME, version: SERVER_VERSION },
@@ -142,11 +146,23 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
   connection.onDidChangeConfiguration((change) => {
     const section = (change.settings as { tealworks?: InitOptions } | null | undefined)?.tealworks;
     if (!section) return;
+    const before = settings;
     settings = readSettings(section);
     void connection.languages.inlayHint.refresh().catch(() => undefined);
     const next: ModelOptions = section.defaultMode === 'logicsig' || section.defaultMode === 'application' ? { defaultMode: section.defaultMode } : {};
-    if (next.defaultMode === modelOptions.defaultMode) return;
-    modelOptions = next;
+    const templatesChanged = JSON.stringify([...before.templates]) !== JSON.stringify([...settings.templates]);
+    const lintChanged = before.lint.style !== settings.lint.style || before.lint.generatedCode !== settings.lint.generatedCode;
+    if (next.defaultMode === modelOptions.defaultMode && !templatesChanged && !lintChanged) return;
+    if (next.defaultMode !== modelOptions.defaultMode || templatesChanged) {
+      models.clear();
+      lightModels.clear();
+    }
+    modelOptions = { ...next, templates: settings.templates };
+    for (const doc of documents.all()) publish(doc.uri);
+  });
+
+  // A tealworks.yaml or ARC-56 spec changed on disk: template values may have, so re-analyse.
+  connection.onDidChangeWatchedFiles(() => {
     models.clear();
     lightModels.clear();
     for (const doc of documents.all()) publish(doc.uri);

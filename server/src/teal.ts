@@ -27,7 +27,8 @@ export interface Collected {
 /**
  * Runs the SDK assembler's analysis over a whole document. An exception inside the assembler is
  * a bug there, not a problem in the user's file: it is reported once as a diagnostic on line 1 so
- * the other features keep working.
+ * the other features keep working. `remap` maps the analysis's ranges back when `source` is a
+ * template-substituted copy of the document.
  */
 /**
  * The largest document the server analyses with the assembler (8 MB of TEAL is far beyond any real
@@ -38,14 +39,14 @@ export const MAX_ANALYSIS_CHARS = 4 * 1024 * 1024;
 /** Diagnostics kept per analysis (plus macro-limit ones and a count of the rest). */
 export const KEEP_DIAGNOSTICS = 500;
 
-export function collectDiagnostics(source: string): Collected {
+export function collectDiagnostics(source: string, remap: <T>(value: T) => T = (v) => v): Collected {
   if (source.length > MAX_ANALYSIS_CHARS) {
     const message = `this file (${source.length} characters) is too large to analyse: the limit is ${MAX_ANALYSIS_CHARS}; only highlighting and completion are available`;
     return { diagnostics: [{ severity: 'warning', message, range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 }, code: 'too-large' }] };
   }
   let analysis: Analysis;
   try {
-    analysis = analyze(source);
+    analysis = remap(analyze(source));
   } catch (e) {
     const message = `internal assembler error: ${e instanceof Error ? e.message : String(e)}`;
     return { diagnostics: [{ severity: 'warning', message, range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 }, code: 'internal' }] };

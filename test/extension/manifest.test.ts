@@ -48,9 +48,13 @@ describe('extension: manifest and language configuration', () => {
       assert.ok(l.startsWith('!'), l);
       return l.slice(1);
     });
-    for (const f of ['dist/extension.cjs', 'dist/server.cjs', 'syntaxes/teal.tmLanguage.json', 'snippets/teal.json', 'language-configuration.json', 'README.md', 'package.json']) {
+    for (const f of ['dist/extension.cjs', 'dist/server.cjs', 'syntaxes/teal.tmLanguage.json', 'snippets/teal.json', 'language-configuration.json', 'package.json', 'extension/media/icon.png', 'extension/sample/approval.teal', 'extension/sample/counter.arc56.json', 'extension/sample/tealworks.yaml']) {
       assert.ok(included.includes(f), f);
     }
+    // The .vsix README is the user-facing one (vsce --readme-path), not the repository's.
+    assert.ok(!included.includes('README.md'), 'the developer README stays out of the .vsix');
+    assert.match(read('scripts/package.mjs'), /'--readme-path', 'extension\/README\.md'/);
+    assert.ok(read('extension/README.md').includes('Get started in five minutes'));
     assert.ok(included.every((f) => !f.includes('*') && !f.startsWith('node_modules') && !f.endsWith('.map')));
   });
 });

@@ -18,7 +18,9 @@ import { FailureHighlight } from './highlight.js';
 import type { TxnFormInput } from './messages.js';
 import { needsConfirmation } from './networks.js';
 import type { ContractSession } from './session.js';
-import { confirmationText, formatAmount } from './summary.js';
+import { confirmationText, formatBalance } from './summary.js';
+import { templateFields, templateOptions, type TemplateCompileOptions } from './templateForm.js';
+import { askTemplateValues, rememberedTemplateValues } from './templatePrompt.js';
 
 export interface Compiled {
   uri: vscode.Uri;
@@ -62,28 +64,54 @@ export function clearPathFor(tealPath: string): string | undefined {
   return undefined;
 }
 
+/**
+ * How compile gets values for `TMPL_*` placeholders: `remembered` uses what the workspace gave
+ * before (failing when one is missing), `missing` asks for the missing ones, `all` shows the whole
+ * form prefilled (Deploy).
+ */
+export type TemplateMode = 'remembered' | 'missing' | 'all';
+
 export class ContractActions implements vscode.Disposable {
   readonly highlight = new FailureHighlight();
   /** Called after anything was sent, so views refresh. */
   onSent: () => void = () => undefined;
 
-  constructor(private readonly session: ContractSession) {}
+  constructor(
+    private readonly session: ContractSession,
+    private readonly state?: vscode.Memento,
+  ) {}
 
-  async compile(uri: vscode.Uri): Promise<Compiled> {
+  /** The ARC-56 spec beside a program, if there is a usable one. */
+  async specFor(uri: vscode.Uri, specPath = specPathFor(uri.fsPath)): Promise<Arc56AppSpec | undefined> {
+    if (!specPath) return undefined;
+    try {
+      return parseArc56(await readFile(specPath, 'utf8'));
+    } catch (e) {
+      this.session.log.appendLine(`${specPath}: not a usable ARC-56 spec: ${(e as Error).message}`);
+      return undefined;
+    }
+  }
+
+  async compile(uri: vscode.Uri, templates: TemplateMode = 'remembered', specPath?: string): Promise<Compiled> {
     const approval = await textOf(uri);
     const clearPath = clearPathFor(uri.fsPath);
     const version = /#pragma\s+version\s+(\d+)/.exec(approval)?.[1] ?? '10';
     const clear = clearPath ? await textOf(vscode.Uri.file(clearPath)) : `#pragma version ${version}\nint 1\n`;
-    const specPath = specPathFor(uri.fsPath);
-    let spec: Arc56AppSpec | undefined;
-    if (specPath) {
-      try {
-        spec = parseArc56(await readFile(specPath, 'utf8'));
-      } catch (e) {
-        this.session.log.appendLine(`${specPath}: not a usable ARC-56 spec: ${(e as Error).message}`);
+    const spec = await this.specFor(uri, specPath ?? specPathFor(uri.fsPath));
+    const source = sourceKey(uri);
+    const fields = templateFields(approval, clear, spec, this.state ? rememberedTemplateValues(this.state, source) : {});
+    let options: TemplateCompileOptions | undefined;
+    if (fields.length) {
+      if (templates !== 'remembered' && this.state) options = await askTemplateValues(this.state, source, fields, templates === 'all');
+      else {
+        try {
+          options = templateOptions(fields, {});
+        } catch (e) {
+          throw new Error(`${source} has template variables without values (${(e as Error).message}): run Deploy, or "Tealworks: Set Template Values…", to give them`);
+        }
       }
     }
-    const compiled = compileContract({ approval, clear, approvalName: basename(uri.fsPath), clearName: clearPath ? basename(clearPath) : 'clear (default)', ...(spec ? { spec } : {}) });
+    const compiled = compileContract({ approval, clear, approvalName: basename(uri.fsPath), clearName: clearPath ? basename(clearPath) : 'clear (default)', ...(spec ? { spec } : {}) }, options ?? {});
     return { uri, compiled, ...(spec ? { spec } : {}) };
   }
 
@@ -122,7 +150,7 @@ export class ContractActions implements vscode.Disposable {
     const programs = new Map<string, CreateProgram>();
     for (const r of rows) {
       if (r.kind === 'appcall' && r.source && (r.appId ?? '').trim().replace(/^0+$/, '') === '' && !programs.has(r.source)) {
-        const c = await this.compile(uriOfSource(r.source));
+        const c = await this.compile(uriOfSource(r.source), 'missing');
         compiled.set(r.source, c);
         programs.set(r.source, { approval: c.compiled.approval.bytes, clear: c.compiled.clear.bytes, extraPages: c.compiled.extraPages, schema: await this.schemaFor(c, r.sender) });
       }
@@ -133,7 +161,8 @@ export class ContractActions implements vscode.Disposable {
       const src = this.session.sourceForApp(appId);
       if (!src) continue;
       try {
-        const c = await this.compile(uriOfSource(src));
+        const linkedSpec = this.session.specPathForApp(appId);
+        const c = await this.compile(uriOfSource(src), 'remembered', linkedSpec ? uriOfSource(linkedSpec).fsPath : undefined);
         compiled.set(src, c);
         appKnow.set(appId, appKnowledge(c.compiled, basename(src)));
         specByApp.set(appId, c.spec);
@@ -221,7 +250,10 @@ export class ContractActions implements vscode.Disposable {
     this.highlight.clear();
     for (let i = 0; i < result.txns.length; i++) {
       const created = result.txns[i]!.createdAppId;
-      if (created !== undefined) await this.session.linkApp(created, rows[i]?.source);
+      const src = rows[i]?.source;
+      if (created === undefined) continue;
+      const specPath = src ? specPathFor(uriOfSource(src).fsPath) : undefined;
+      await this.session.linkApp(created, src, { via: 'deploy', ...(specPath ? { spec: vscode.workspace.asRelativePath(specPath, false) } : {}) });
     }
     this.session.log.appendLine(`sent ${result.txids.join(', ')} in round ${result.confirmedRound}`);
     this.onSent();
@@ -231,6 +263,9 @@ export class ContractActions implements vscode.Disposable {
   /** Deploy = create from the file (simulated first), then fund the app account per the setting. */
   async deploy(uri: vscode.Uri, sender: string): Promise<{ appId?: bigint; report: SimulateReport }> {
     const source = sourceKey(uri);
+    // The template form first (prefilled with what this workspace gave last time): the simulation
+    // and the create then use exactly these values.
+    await this.compile(uri, 'all');
     const rows: TxnFormInput[] = [{ kind: 'appcall', sender, appId: '0', source }];
     const { result, report } = await this.send(rows, `Deploying ${basename(uri.fsPath)}`);
     const appId = result?.txns[0]?.createdAppId;
@@ -242,7 +277,7 @@ export class ContractActions implements vscode.Disposable {
       if (await this.confirm([pay])) {
         const c = new GroupComposer(chain, (a) => this.session.signerFor(a)).add(pay);
         await c.send();
-        this.session.log.appendLine(`funded app ${appId}'s account with ${formatAmount(fund)}`);
+        this.session.log.appendLine(`funded app ${appId}'s account with ${formatBalance(fund)}`);
       }
     }
     this.onSent();

@@ -3,7 +3,7 @@
 import type { Arc56AppSpec, Arc56Method } from '@tealworks/sdk/abi';
 import type { AbiMethod } from '@tealworks/sdk/abi';
 import { encodeMethodCall } from '@tealworks/sdk/abi';
-import { prepareMethodArgs, resolveMethod } from '@tealworks/sdk/app';
+import { CallArgsError, prepareMethodArgs, resolveMethod } from '@tealworks/sdk/app';
 import { decodeAddress, isValidAddress } from '@tealworks/sdk/encoding';
 import { fromBase64 } from '@tealworks/sdk/encoding';
 import { utf8 } from '@tealworks/sdk/encoding';
@@ -154,11 +154,21 @@ function appCall(row: TxnFormInput, i: number, ctx: BuildContext): BuiltTxn {
     try {
       const prepared = prepareMethodArgs(resolved.method, given, resolved.arc56);
       if (prepared.transactionArgs.length) throw new FormError(i, 'method', `${resolved.method.signature} takes transaction arguments; add them as rows above it and call it with raw arguments`);
-      if (prepared.pendingDefaults.length) throw new FormError(i, 'args', `argument ${prepared.pendingDefaults[0]!.index} needs a value (its default is read from the chain)`);
+      if (prepared.pendingDefaults.length) {
+        const p = prepared.pendingDefaults[0]!;
+        const k = resolved.method.args.slice(0, p.index).filter((a) => a.kind !== 'transaction').length;
+        throw new FormError(i, `args.${k}`, `argument ${p.index} needs a value (its default is read from the chain)`);
+      }
       const encoded = encodeMethodCall(resolved.method, prepared.values, { sender, appId });
       ({ appArgs, accounts, foreignApps, foreignAssets } = encoded);
     } catch (e) {
       if (e instanceof FormError) throw e;
+      // Point at the argument's own field (`args.K`, K among the value arguments) when known.
+      const argIndex = e instanceof CallArgsError && e.argIndex !== undefined ? e.argIndex : Number(/\bargument (\d+)\b/.exec((e as Error).message)?.[1] ?? NaN);
+      if (Number.isInteger(argIndex) && argIndex < resolved.method.args.length) {
+        const k = resolved.method.args.slice(0, argIndex).filter((a) => a.kind !== 'transaction').length;
+        throw new FormError(i, `args.${k}`, (e as Error).message);
+      }
       throw new FormError(i, 'args', (e as Error).message);
     }
   } else {

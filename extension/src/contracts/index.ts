@@ -28,6 +28,7 @@ export const CONTRACT_COMMANDS = [
   'tealworks.state.exportJson',
   'tealworks.runWorkflow',
   'tealworks.openSample',
+  'tealworks.setTemplateValues',
 ] as const;
 
 class LazyTree implements vscode.TreeDataProvider<unknown> {
@@ -60,19 +61,39 @@ export function registerContracts(context: vscode.ExtensionContext): void {
   // A separate bundle (dist/contracts.cjs, built from main.ts), so not even its parsing is on the activation path.
   const load = (): Promise<Contracts> =>
     (loading ??= Promise.resolve().then(() => (require(context.asAbsolutePath('dist/contracts.cjs')) as typeof import('./main.js')).createContracts(context)));
+  // The proxy forwards the real provider's change events: lenses repaint on every deploy, network
+  // switch and devnet start/stop, not only when the editor is switched.
+  const lensChanged = new vscode.EventEmitter<void>();
+  context.subscriptions.push(lensChanged);
+  let lensHooked = false;
+  const lensProxy: vscode.CodeLensProvider = {
+    onDidChangeCodeLenses: lensChanged.event,
+    provideCodeLenses: async (doc, token) => {
+      const c = await load();
+      if (!lensHooked) {
+        lensHooked = true;
+        c.lens.onDidChangeCodeLenses?.(() => lensChanged.fire());
+      }
+      return c.lens.provideCodeLenses(doc, token);
+    },
+  };
   for (const id of CONTRACT_COMMANDS) context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => (await load()).run(id, args)));
   context.subscriptions.push(
     vscode.window.registerTreeDataProvider('tealworks.networks', new LazyTree(async () => (await load()).networks)),
     vscode.window.registerTreeDataProvider('tealworks.accounts', new LazyTree(async () => (await load()).accounts)),
     vscode.window.registerTreeDataProvider('tealworks.state', new LazyTree(async () => (await load()).state)),
     vscode.window.registerTreeDataProvider('tealworks.workflowResults', new LazyTree(async () => (await load()).workflowResults)),
-    vscode.languages.registerCodeLensProvider(
-      { language: 'teal' },
-      {
-        provideCodeLenses: async (doc, token) => (await load()).lens.provideCodeLenses(doc, token),
-      },
-    ),
+    vscode.languages.registerCodeLensProvider({ language: 'teal' }, lensProxy),
   );
   // Off the activation path: the status bar item and the trees appear a moment later.
-  setTimeout(() => void load(), 0);
+  setTimeout(
+    () =>
+      void load().then((c) => {
+        if (!lensHooked) {
+          lensHooked = true;
+          c.lens.onDidChangeCodeLenses?.(() => lensChanged.fire());
+        }
+      }),
+    0,
+  );
 }

@@ -4,15 +4,19 @@ import * as vscode from 'vscode';
 import { builderParams } from '@tealworks/sdk/app';
 import { GroupComposer } from '@tealworks/sdk/app';
 import { makePaymentTxn } from '@tealworks/sdk/txn';
-import { ContractActions, sourceKey, uriOfSource } from './actions.js';
+import { ContractActions, sourceKey, specPathFor, uriOfSource } from './actions.js';
+import { createSampleProject, resumeSample, WALKTHROUGH_CONTEXT } from './sample.js';
+import { workflowDeployLinks } from './workflowLinks.js';
+import { templateFields } from './templateForm.js';
+import { askTemplateValues, rememberedTemplateValues } from './templatePrompt.js';
+import { readFile } from 'node:fs/promises';
 import { checkNetworkName, checkServiceUrl, DEVNET, secretKey, type CustomNetwork } from './networks.js';
 import { ContractSession } from './session.js';
 import { SimulatePanel } from './simulatePanel.js';
-import { formatAmount } from './summary.js';
+import { formatBalance } from './summary.js';
 import { exportAppState, VALUE_VIEWS, type ValueView } from './valueFormat.js';
 import { AccountsTree, NetworksTree, StateTree } from './views.js';
 import { runWorkflowCommand, WorkflowResultsTree } from './workflows.js';
-import { existsSync } from 'node:fs';
 
 function activeTealUri(arg?: unknown): vscode.Uri | undefined {
   if (arg instanceof vscode.Uri) return arg;
@@ -37,11 +41,12 @@ class ContractLens implements vscode.CodeLensProvider {
     if (/clear/i.test(doc.uri.path.split('/').pop() ?? '')) return [];
     const top = new vscode.Range(0, 0, 0, 0);
     const lenses = [
-      new vscode.CodeLens(top, { title: '▶ Simulate', command: 'tealworks.simulate', arguments: [doc.uri] }),
-      new vscode.CodeLens(top, { title: '⇪ Deploy', command: 'tealworks.deploy', arguments: [doc.uri] }),
+      new vscode.CodeLens(top, { title: '$(beaker) Simulate', command: 'tealworks.simulate', arguments: [doc.uri] }),
+      new vscode.CodeLens(top, { title: '$(cloud-upload) Deploy', command: 'tealworks.deploy', arguments: [doc.uri] }),
     ];
+    // Only an app of the chain the active network runs right now (links are per genesis hash).
     const app = this.session.appForSource(sourceKey(doc.uri));
-    if (app !== undefined) lenses.push(new vscode.CodeLens(top, { title: `☎ Call app ${app}`, command: 'tealworks.call', arguments: [doc.uri] }));
+    if (app !== undefined) lenses.push(new vscode.CodeLens(top, { title: `$(call-outgoing) Call app ${app}`, tooltip: `on ${this.session.activeName}`, command: 'tealworks.call', arguments: [doc.uri] }));
     return lenses;
   }
 }
@@ -59,19 +64,16 @@ export interface Contracts {
 export function createContracts(context: vscode.ExtensionContext): Contracts {
   const handlers = new Map<string, (...args: any[]) => unknown>();
   const session = new ContractSession(context);
-  const actions = new ContractActions(session);
+  const actions = new ContractActions(session, context.workspaceState);
   const panel = new SimulatePanel(context.extensionUri, session, actions);
   const networks = new NetworksTree(session);
   const accounts = new AccountsTree(session);
   const state = new StateTree(session);
   state.specFor = async (appId) => {
+    const linked = session.specPathForApp(appId);
     const src = session.sourceForApp(appId);
-    if (!src) return undefined;
-    try {
-      return (await actions.compile(uriOfSource(src))).spec;
-    } catch {
-      return undefined;
-    }
+    if (linked) return actions.specFor(uriOfSource(linked), uriOfSource(linked).fsPath);
+    return src ? actions.specFor(uriOfSource(src)) : undefined;
   };
   const status = vscode.window.createStatusBarItem('tealworks.network', vscode.StatusBarAlignment.Left, 50);
   status.name = 'Tealworks network';
@@ -96,6 +98,9 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
   };
 
   const lens = new ContractLens(session);
+  // Learn which chain the active network runs (never starting the devnet for it).
+  void session.refreshChain();
+  void resumeSample(context).catch((e: Error) => session.log.appendLine(`sample: ${e.message}`));
   const workflowResults = new WorkflowResultsTree();
   context.subscriptions.push(session, actions, panel, status);
 
@@ -128,7 +133,20 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Starting the Tealworks devnet…' }, () => session.startDevnet());
     if (!session.isDevnet) await session.select(DEVNET);
   });
-  command('tealworks.stopDevnet', () => session.stopDevnet());
+  command('tealworks.stopDevnet', async (options?: { confirmed?: boolean }) => {
+    if (!session.devnet) return;
+    // An in-memory chain cannot be brought back: say what is lost before it is.
+    if (session.devnetInMemory && options?.confirmed !== true && vscode.workspace.getConfiguration('tealworks.devnet').get<boolean>('confirmStop', true)) {
+      const apps = session.isDevnet ? session.knownApps().length : 0;
+      const choice = await vscode.window.showWarningMessage(
+        'Stop the devnet and discard its chain?',
+        { modal: true, detail: `The devnet keeps its chain in memory: its accounts' balances${apps ? ` and the ${apps} app${apps === 1 ? '' : 's'} linked here` : ' and every app on it'} are gone once it stops. Set tealworks.devnet.persist to keep the chain across restarts.` },
+        'Stop and Discard',
+      );
+      if (choice !== 'Stop and Discard') return;
+    }
+    await session.stopDevnet();
+  });
   command('tealworks.selectNetwork', async (name?: unknown) => {
     const target = typeof name === 'string' ? name : (await vscode.window.showQuickPick(session.networkNames(), { placeHolder: `Active: ${session.activeName}` })) ?? undefined;
     if (target) await session.select(target);
@@ -174,11 +192,14 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     if (!receiver) return;
     const amount = BigInt(amountArg ?? vscode.workspace.getConfiguration('tealworks.devnet').get<number>('dispenserAmount', 10_000_000));
     await session.signableAccounts();
-    const dispenser = dn.accounts.find((a) => a.address !== receiver)?.address ?? dn.accounts[0]!.address;
+    // The devnet's own dispenser account (created at genesis for this), never one of the user's.
+    const dispenser = session.dispenser;
+    if (!dispenser) throw new Error('this devnet has no dispenser account (its data directory predates it): fund from one of its accounts with the simulate panel, or start it with tealworks.devnet.persist off');
+    if (dispenser === receiver) throw new Error('that is the dispenser itself');
     const chain = await session.chain();
     const pay = makePaymentTxn({ sender: dispenser, receiver, amount, suggestedParams: await builderParams(chain) });
     await new GroupComposer(chain, (a) => session.signerFor(a)).add(pay).send();
-    void vscode.window.showInformationMessage(`Funded ${receiver.slice(0, 8)}… with ${formatAmount(amount)} from the devnet dispenser`);
+    void vscode.window.showInformationMessage(`Funded ${receiver.slice(0, 8)}… with ${formatBalance(amount)} from the devnet dispenser`);
     accounts.refresh();
   });
   command('tealworks.refreshAccounts', () => {
@@ -189,9 +210,16 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
   // --- simulate / deploy / call ---
   command('tealworks.simulate', async (arg?: unknown) => {
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.languageId === 'teal' ? vscode.window.activeTextEditor.document.uri : undefined;
+    if (!uri) {
+      // Nothing to simulate: say so instead of starting the devnet for an empty panel.
+      const pick = await vscode.window.showWarningMessage('Open a TEAL approval program to simulate, or open the simulate panel to build a group by hand.', 'Open Simulate Panel');
+      if (pick) await panel.open([], false);
+      return;
+    }
     const sender = await pickSender();
-    const rows = uri ? [{ kind: 'appcall' as const, sender, appId: '0', source: sourceKey(uri) }] : [];
-    await panel.open(rows, rows.length > 0);
+    const rows = [{ kind: 'appcall' as const, sender, appId: '0', source: sourceKey(uri) }];
+    const ok = await panel.open(rows, true);
+    if (ok) await vscode.commands.executeCommand('setContext', WALKTHROUGH_CONTEXT.simulated, true);
   });
   command('tealworks.openSimulatePanel', async () => panel.open([], false));
   command('tealworks.deploy', async (arg?: unknown) => {
@@ -207,6 +235,7 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
       return;
     }
     void vscode.window.showInformationMessage(`Deployed app ${appId} on ${session.activeName}`);
+    await vscode.commands.executeCommand('setContext', WALKTHROUGH_CONTEXT.deployed, true);
     state.refresh();
     return appId.toString();
   });
@@ -225,7 +254,36 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     }
     source ??= session.sourceForApp(appId);
     const sender = await pickSender();
-    await panel.open([{ kind: 'appcall', sender, appId: appId.toString(), ...(source ? { source } : {}), onComplete: 'NoOp' }], true);
+    // Never simulate a meaningless bare call: with a spec, pick the method first; the panel then
+    // waits for its arguments (or for raw arguments, without a spec) before simulating.
+    const linkedSpec = session.specPathForApp(appId);
+    const spec = linkedSpec ? await actions.specFor(uriOfSource(linkedSpec), uriOfSource(linkedSpec).fsPath) : source ? await actions.specFor(uriOfSource(source)) : undefined;
+    let method: string | undefined;
+    // A linked app without a spec is a bare app: its NoOp call is the call. An unlinked app waits
+    // in the panel for a method or arguments.
+    let run = spec === undefined && source !== undefined;
+    if (spec && spec.methods.length) {
+      const items = spec.methods.map((m) => ({ label: m.method.name, description: m.method.signature, detail: m.json.desc ?? '', signature: m.method.signature, ready: m.method.args.length === 0 }));
+      const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: `Call app ${appId}`, placeHolder: 'Method to call', matchOnDescription: true });
+      if (!pick) return;
+      method = pick.signature;
+      // Simulate at once only when there is nothing to type (no arguments); else the form waits.
+      run = pick.ready;
+    }
+    await panel.open([{ kind: 'appcall', sender, appId: appId.toString(), ...(source ? { source } : {}), onComplete: 'NoOp', ...(method ? { method, args: [] } : {}) }], run);
+  });
+  command('tealworks.setTemplateValues', async (arg?: unknown) => {
+    const uri = activeTealUri(arg);
+    if (!uri) return;
+    const approval = (await vscode.workspace.openTextDocument(uri)).getText();
+    const spec = await actions.specFor(uri);
+    const src = sourceKey(uri);
+    const fields = templateFields(approval, '', spec, rememberedTemplateValues(context.workspaceState, src));
+    if (!fields.length) {
+      void vscode.window.showInformationMessage(`${src} has no TMPL_ template variables.`);
+      return;
+    }
+    await askTemplateValues(context.workspaceState, src, fields, true);
   });
 
   // --- state inspector ---
@@ -259,17 +317,23 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
   const workflowChannel = vscode.window.createOutputChannel('Tealworks Workflows');
   context.subscriptions.push(workflowChannel);
   command('tealworks.runWorkflow', async (arg?: unknown) => {
-    await runWorkflowCommand(session, workflowResults, workflowChannel, arg);
+    if (!vscode.workspace.isTrusted) throw new Error('workflows do not run in Restricted Mode: trust this workspace to run its tealworks.yaml');
+    const run = await runWorkflowCommand(session, workflowResults, workflowChannel, arg);
+    // Apps the workflow deployed are linked like the editor's own deploys: source and spec.
+    if (run && session.isDevnet && run.summary.network === DEVNET) {
+      await session.refreshChain();
+      for (const l of workflowDeployLinks(await readFile(run.file, 'utf8'), run.file, run.summary.outputs)) {
+        const rel = (p: string | undefined) => (p ? vscode.workspace.asRelativePath(p, false) : undefined);
+        const source = rel(l.approval);
+        const spec = rel(l.spec ?? (l.approval ? specPathFor(l.approval) : undefined));
+        await session.linkApp(l.appId, source, { via: 'workflow', ...(spec ? { spec } : {}) }).catch((e: Error) => session.log.appendLine(`workflow link ${l.appId}: ${e.message}`));
+      }
+    }
     state.refresh();
   });
 
   // --- walkthrough ---
-  command('tealworks.openSample', async () => {
-    const folder = vscode.workspace.workspaceFolders?.[0];
-    const candidates = [folder && vscode.Uri.joinPath(folder.uri, 'examples/counter/approval.teal'), vscode.Uri.joinPath(context.extensionUri, 'examples/counter/approval.teal')].filter((u): u is vscode.Uri => !!u && existsSync(u.fsPath));
-    if (!candidates.length) throw new Error('the counter sample is not in this workspace (examples/counter/approval.teal)');
-    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(candidates[0]!));
-  });
+  command('tealworks.openSample', async (target?: unknown) => createSampleProject(context, target instanceof vscode.Uri ? target : undefined, (m) => session.log.appendLine(m)));
 
   return {
     networks: networks as vscode.TreeDataProvider<unknown>,

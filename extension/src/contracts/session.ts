@@ -7,6 +7,9 @@ import { keyManagerFor, nodeAdapterFor, profileFromDevnet, queryClientFor, type 
 import type { KeyManagerClient, WalletSession } from '@tealworks/sdk/adapters';
 import { KeyManagerSigner, LocalSigner, type Signer } from '@tealworks/sdk/adapters';
 import type { AppChain } from '@tealworks/sdk/app';
+import { builderParams } from '@tealworks/sdk/app';
+import { toBase64 } from '@tealworks/sdk/encoding';
+import { AppLinks, type AppLink } from './links.js';
 import { customProfile, DEVNET, LOCALNET, localnetProfileFor, parseCustomNetworks, secretKey, type CustomNetwork } from './networks.js';
 
 export interface WalletEntry {
@@ -29,10 +32,52 @@ export class ContractSession implements vscode.Disposable {
   readonly #local = new LocalSigner();
   #localLoaded = false;
   readonly log: vscode.OutputChannel;
+  /** App links by chain (genesis hash). */
+  readonly links: AppLinks;
+  /** Genesis hash (base64) of the chain the active network runs, once connected. */
+  genesis: string | undefined;
+  /** The devnet's dispenser: a genesis account of its own, not one of the user's accounts. */
+  dispenser: string | undefined;
+  #chainSeq = 0;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.activeName = context.workspaceState.get<string>('tealworks.activeNetwork') ?? vscode.workspace.getConfiguration('tealworks').get<string>('network', DEVNET);
     this.log = vscode.window.createOutputChannel('Tealworks Contracts');
+    this.links = new AppLinks(context.workspaceState);
+  }
+
+  /**
+   * Learns which chain the active network runs (its genesis hash) and drops the links of a chain
+   * that is gone. Never starts the devnet. Fires onDidChange when done, so lenses and views repaint.
+   */
+  async refreshChain(): Promise<void> {
+    const seq = ++this.#chainSeq;
+    let genesis: string | undefined;
+    if (!this.isDevnet || this.devnet) {
+      try {
+        const gh = (await builderParams(await this.chain())).genesisHash;
+        genesis = gh === undefined ? undefined : typeof gh === 'string' ? gh : toBase64(gh);
+      } catch (e) {
+        this.log.appendLine(`${this.activeName}: cannot read the chain's genesis (${(e as Error).message}); app links are hidden until it answers`);
+      }
+    }
+    if (seq !== this.#chainSeq) return; // a newer switch is under way
+    if (genesis) {
+      const dropped = await this.links.observe(this.activeName, genesis);
+      if (dropped.length) this.log.appendLine(`${this.activeName} now runs another chain: dropped the app links of the chain that is gone`);
+    }
+    this.genesis = genesis;
+    this.changed();
+  }
+
+  /** The genesis hash of the active chain, connecting if needed (the devnet starts on demand). */
+  async activeGenesis(): Promise<string> {
+    if (!this.genesis) {
+      await this.profile();
+      await this.refreshChain();
+    }
+    if (!this.genesis) throw new Error(`cannot reach ${this.activeName} to learn which chain it runs`);
+    return this.genesis;
   }
 
   changed(): void {
@@ -65,24 +110,50 @@ export class ContractSession implements vscode.Disposable {
         const localnet = cfg.get<boolean>('localnet', false);
         // A LocalNet-style devnet is another chain (genesis id dockernet-v1): its own directory.
         const dataDir = persist && this.context.storageUri ? vscode.Uri.joinPath(this.context.storageUri, localnet ? 'devnet-localnet' : 'devnet').fsPath : undefined;
-        const dn = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), accounts: cfg.get<number>('accounts', 3), ...(localnet ? { localnet: true } : {}) });
+        // One genesis account more than asked for: the last one is the dispenser, so funding never
+        // drains one of the user's accounts.
+        const wanted = cfg.get<number>('accounts', 3);
+        let dn: RunningDevnet;
+        try {
+          dn = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), accounts: wanted + 1, ...(localnet ? { localnet: true } : {}) });
+        } catch (e) {
+          if (!dataDir) throw e;
+          // A data directory made with another account count keeps its own genesis.
+          this.log.appendLine(`devnet: ${(e as Error).message}; starting with the data directory's own accounts`);
+          dn = await startDevnet({ dataDir, ...(localnet ? { localnet: true } : {}) });
+        }
         this.devnet = dn;
+        this.dispenser = dn.accounts.length > wanted ? dn.accounts[dn.accounts.length - 1]!.address : undefined;
         this.log.appendLine(`devnet started in ${Date.now() - started} ms: node ${dn.node.url}, query ${dn.query.url}, key manager ${dn.kmd.url}${dataDir ? `, data in ${dataDir}` : ' (in memory)'}`);
         return dn;
       })().finally(() => (this.#devnetStarting = undefined));
     }
     const dn = await this.#devnetStarting;
-    if (this.isDevnet) this.#reset();
-    this.changed();
+    if (this.isDevnet) {
+      this.#reset();
+      this.genesis = undefined;
+      this.changed();
+      await this.refreshChain();
+    } else this.changed();
     return dn;
+  }
+
+  /** True when the running devnet keeps its chain in memory only (stopping it discards the chain). */
+  get devnetInMemory(): boolean {
+    return this.devnet !== undefined && this.devnet.dataDir === undefined;
   }
 
   async stopDevnet(): Promise<void> {
     const dn = this.devnet;
     if (!dn) return;
+    const gone = dn.dataDir === undefined && this.isDevnet ? this.genesis : undefined;
     if (this.isDevnet) await this.#closeClients();
     this.devnet = undefined;
+    this.dispenser = undefined;
     await dn.stop();
+    if (this.isDevnet) this.genesis = undefined;
+    // An in-memory chain is gone for good: so are the links to its apps.
+    if (gone) await this.links.dropChain(gone);
     this.log.appendLine('devnet stopped');
     this.changed();
   }
@@ -91,8 +162,10 @@ export class ContractSession implements vscode.Disposable {
     if (name === this.activeName) return;
     await this.#closeClients();
     this.activeName = name;
+    this.genesis = undefined;
     await this.context.workspaceState.update('tealworks.activeNetwork', name);
     this.changed();
+    await this.refreshChain();
   }
 
   async profile(): Promise<NetworkProfile> {
@@ -200,34 +273,32 @@ export class ContractSession implements vscode.Disposable {
     return w?.session ? new KeyManagerSigner(w.session) : undefined;
   }
 
-  /** Apps linked to this workspace on the active network (deployed or added by hand). */
+  /** Apps linked to this workspace on the active chain (deployed or added by hand). */
   knownApps(): bigint[] {
-    return this.context.workspaceState.get<string[]>(`tealworks.apps.${this.activeName}`, []).map((s) => BigInt(s));
+    return this.links.apps(this.genesis);
   }
 
-  async linkApp(appId: bigint, source?: string): Promise<void> {
-    const key = `tealworks.apps.${this.activeName}`;
-    const list = new Set(this.context.workspaceState.get<string[]>(key, []));
-    list.add(appId.toString());
-    await this.context.workspaceState.update(key, [...list]);
-    if (source) await this.context.workspaceState.update(`tealworks.appFor.${this.activeName}.${source}`, appId.toString());
+  async linkApp(appId: bigint, source?: string, link: Omit<AppLink, 'source'> = {}): Promise<void> {
+    const genesis = await this.activeGenesis();
+    await this.links.link(genesis, this.activeName, appId, { ...link, ...(source ? { source } : {}) });
     this.changed();
   }
 
   appForSource(source: string): bigint | undefined {
-    const v = this.context.workspaceState.get<string>(`tealworks.appFor.${this.activeName}.${source}`);
-    return v ? BigInt(v) : undefined;
+    return this.links.appForSource(this.genesis, source);
   }
 
   sourceForApp(appId: bigint): string | undefined {
-    const prefix = `tealworks.appFor.${this.activeName}.`;
-    for (const k of this.context.workspaceState.keys()) if (k.startsWith(prefix) && this.context.workspaceState.get<string>(k) === appId.toString()) return k.slice(prefix.length);
-    return undefined;
+    return this.links.sourceForApp(this.genesis, appId);
+  }
+
+  /** The ARC-56 spec (workspace-relative) an app was linked with, if any. */
+  specPathForApp(appId: bigint): string | undefined {
+    return this.links.get(this.genesis, appId)?.spec;
   }
 
   async unlinkApp(appId: bigint): Promise<void> {
-    const key = `tealworks.apps.${this.activeName}`;
-    await this.context.workspaceState.update(key, this.context.workspaceState.get<string[]>(key, []).filter((s) => s !== appId.toString()));
+    if (this.genesis) await this.links.unlink(this.genesis, appId);
     this.changed();
   }
 

@@ -12,6 +12,7 @@ import { reportView, toPlain } from './valueFormat.js';
 import { verdictView } from './explainView.js';
 import { debugReport, hasTrace } from './debugGroup.js';
 import type { SimulateReport } from '@tealworks/sdk/app';
+import { methodInfo, type MethodInfo } from './argForm.js';
 
 export class SimulatePanel implements vscode.Disposable {
   static readonly viewType = 'tealworks.simulate';
@@ -21,24 +22,44 @@ export class SimulatePanel implements vscode.Disposable {
   #rows: TxnFormInput[] = [];
   /** The last report shown and the rows it came from: what "Debug" opens. */
   #last: { report: SimulateReport; rows: TxnFormInput[] } | undefined;
+  readonly #subscription: vscode.Disposable;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly session: ContractSession,
     private readonly actions: ContractActions,
-  ) {}
+  ) {
+    // The header and the account pickers follow the active network.
+    this.#subscription = session.onDidChange(() => void this.#networkChanged());
+  }
 
-  /** Opens (or focuses) the panel with these rows; runs the simulation right away when asked. */
-  async open(rows: TxnFormInput[], run: boolean): Promise<void> {
+  async #networkChanged(): Promise<void> {
+    if (!this.#panel) return;
+    let accounts: string[] | undefined;
+    if (!this.session.isDevnet || this.session.devnet) {
+      try {
+        accounts = await this.session.signableAccounts();
+      } catch {
+        accounts = undefined;
+      }
+    }
+    await this.#post({ type: 'network', network: this.session.activeName, chain: this.session.genesis ?? '', ...(accounts ? { accounts } : {}) });
+  }
+
+  /**
+   * Opens (or focuses) the panel with these rows; runs the simulation right away when asked.
+   * True when a simulation ran and produced a report.
+   */
+  async open(rows: TxnFormInput[], run: boolean): Promise<boolean> {
     this.#rows = rows;
     if (!this.#panel) this.#create();
     else this.#panel.reveal(vscode.ViewColumn.Beside, true);
     await this.#ready;
-    await this.#post({ type: 'init', rows, ...(await this.#context()) });
-    if (run) await this.#simulate(rows);
+    await this.#post({ type: 'init', rows, chain: this.session.genesis ?? '', ...(await this.#context()) });
+    return run ? this.#simulate(rows) : false;
   }
 
-  async #context(): Promise<{ accounts: string[]; sources: string[]; network: string; methods: Record<string, string[]> }> {
+  async #context(): Promise<{ accounts: string[]; sources: string[]; network: string; methods: Record<string, string[]>; methodInfo: Record<string, MethodInfo[]>; assets: string[] }> {
     let accounts: string[] = [];
     try {
       accounts = await this.session.signableAccounts();
@@ -47,15 +68,31 @@ export class SimulatePanel implements vscode.Disposable {
     }
     const files = await vscode.workspace.findFiles('**/*.teal', '**/node_modules/**', 200);
     const methods: Record<string, string[]> = {};
+    const infos: Record<string, MethodInfo[]> = {};
     for (const f of files) {
+      // The spec alone (no assembling: a program with template variables is listed all the same).
+      const spec = await this.actions.specFor(f);
+      if (!spec) continue;
+      const rel = vscode.workspace.asRelativePath(f, false);
+      methods[rel] = spec.methods.map((m) => m.method.signature);
+      infos[rel] = spec.methods.map((m) => methodInfo(m.method, m));
+    }
+    // Asset picker: the assets the signable accounts hold or created.
+    const assets = new Set<string>();
+    if (accounts.length) {
       try {
-        const c = await this.actions.compile(f);
-        if (c.spec) methods[vscode.workspace.asRelativePath(f, false)] = c.spec.methods.map((m) => m.method.signature);
+        const chain = await this.session.chain();
+        for (const a of accounts.slice(0, 20)) {
+          const info = await chain.node.account(a).catch(() => undefined);
+          for (const h of info?.assets ?? []) assets.add(h.assetId.toString());
+          for (const c of info?.createdAssets ?? []) assets.add(c.index.toString());
+        }
       } catch {
-        // Files that do not assemble are still listed as sources.
+        // No chain yet: the picker stays empty, typing an id still works.
       }
     }
-    return { accounts, sources: files.map((f) => vscode.workspace.asRelativePath(f, false)).sort(), network: this.session.activeName, methods };
+    assets.delete('');
+    return { accounts, sources: files.map((f) => vscode.workspace.asRelativePath(f, false)).sort(), network: this.session.activeName, methods, methodInfo: infos, assets: [...assets] };
   }
 
   #create(): void {
@@ -70,12 +107,14 @@ export class SimulatePanel implements vscode.Disposable {
     const nonce = randomBytes(16).toString('base64');
     const csp = [`default-src 'none'`, `img-src ${panel.webview.cspSource}`, `style-src ${panel.webview.cspSource}`, `script-src 'nonce-${nonce}'`, `font-src ${panel.webview.cspSource}`].join('; ');
     const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'simulate.js'));
+    const argScript = panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'argForm.js'));
     const style = panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'simulate.css'));
     panel.webview.html = `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="${style}"><title>Tealworks Simulate</title></head>
 <body><main id="app"><p class="muted">Loading…</p></main>
+<script nonce="${nonce}" src="${argScript}"></script>
 <script nonce="${nonce}" src="${script}"></script></body></html>`;
     panel.webview.onDidReceiveMessage((raw: unknown) => void this.#receive(raw));
     panel.onDidDispose(() => {
@@ -119,14 +158,16 @@ export class SimulatePanel implements vscode.Disposable {
     }
   }
 
-  async #simulate(rows: TxnFormInput[]): Promise<void> {
+  async #simulate(rows: TxnFormInput[]): Promise<boolean> {
     await this.#post({ type: 'busy', busy: true, what: 'Simulating…' });
     try {
       const report = await this.actions.simulate(rows);
       this.#last = { report, rows };
       await this.#post({ type: 'report', debuggable: hasTrace(report), report: toPlain(reportView(report)), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName });
+      return true;
     } catch (e) {
       await this.#error(e);
+      return false;
     } finally {
       await this.#post({ type: 'busy', busy: false });
     }
@@ -166,6 +207,7 @@ export class SimulatePanel implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.#subscription.dispose();
     this.#panel?.dispose();
   }
 }

@@ -19,6 +19,20 @@ export function formatAmount(micro: bigint): string {
   return frac ? `${whole}.${frac}` : `${whole}`;
 }
 
+/** The native currency's unit, as wallets and explorers write it. */
+export const NATIVE_UNIT = 'ALGO';
+
+/**
+ * An amount for people: whole units with thousands separators, up to six decimals (trailing zeros
+ * trimmed) and the unit: 1234567890000 → "1,234,567.89 ALGO".
+ */
+export function formatBalance(micro: bigint): string {
+  const negative = micro < 0n;
+  const [whole, frac] = formatAmount(negative ? -micro : micro).split('.') as [string, string | undefined];
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+  return `${negative ? '-' : ''}${grouped}${frac ? `.${frac}` : ''} ${NATIVE_UNIT}`;
+}
+
 export function shortAddress(address: string): string {
   return address.length > 12 ? `${address.slice(0, 6)}…${address.slice(-4)}` : address;
 }
@@ -50,7 +64,7 @@ export function summarizeGroup(txns: readonly Transaction[]): GroupSummary {
     if (t.type === 'pay' && t.payment) {
       const amount = t.payment.amount ?? 0n;
       add(sender, amount);
-      what = `pay ${formatAmount(amount)} to ${shortAddress(addr(t.payment.receiver))}`;
+      what = `pay ${formatBalance(amount)} to ${shortAddress(addr(t.payment.receiver))}`;
       if (t.payment.closeRemainderTo) what += `, CLOSE remainder to ${shortAddress(addr(t.payment.closeRemainderTo))}`;
     } else if (t.type === 'axfer' && t.assetTransfer) {
       what = `transfer ${t.assetTransfer.amount ?? 0n} of asset ${t.assetTransfer.assetId} to ${shortAddress(addr(t.assetTransfer.receiver))}`;
@@ -66,10 +80,10 @@ export function summarizeGroup(txns: readonly Transaction[]): GroupSummary {
     } else {
       what = t.type;
     }
-    lines.push(`${i + 1}. ${shortAddress(sender)}: ${what}; fee ${formatAmount(fee)}`);
+    lines.push(`${i + 1}. ${shortAddress(sender)}: ${what}; fee ${formatBalance(fee)}`);
   });
-  lines.push(`Total fees: ${formatAmount(totalFees)}`);
-  for (const [who, v] of spent) lines.push(`${shortAddress(who)} spends ${formatAmount(v)} in all`);
+  lines.push(`Total fees: ${formatBalance(totalFees)}`);
+  for (const [who, v] of spent) lines.push(`${shortAddress(who)} spends ${formatBalance(v)} in all`);
   return { lines, totalFees, spentBySender: spent, appIds };
 }
 

@@ -6,7 +6,7 @@ import { decodeBoxes, decodeGlobalState, decodeLocalState, type StorageItem } fr
 import type { Arc56AppSpec } from '@tealworks/sdk/abi';
 import { DEVNET, LOCALNET } from './networks.js';
 import type { ContractSession, WalletEntry } from './session.js';
-import { formatAmount, shortAddress } from './summary.js';
+import { formatBalance, shortAddress } from './summary.js';
 import { itemLabel, type ValueView } from './valueFormat.js';
 
 type Node = vscode.TreeItem & { children?: () => Promise<Node[]> };
@@ -31,7 +31,7 @@ abstract class Tree implements vscode.TreeDataProvider<Node> {
       return n ? ((await n.children?.()) ?? []) : await this.roots();
     } catch (e) {
       if (e instanceof vscode.CancellationError) return [];
-      return [item(`⚠ ${(e as Error).message}`, { tooltip: (e as Error).message })];
+      return [item((e as Error).message, { tooltip: (e as Error).message, iconPath: new vscode.ThemeIcon('warning') })];
     }
   }
   protected abstract roots(): Promise<Node[]>;
@@ -53,6 +53,7 @@ export class NetworksTree extends Tree {
         command: { command: 'tealworks.selectNetwork', title: 'Use this network', arguments: [name] },
         tooltip: isDevnet && running ? `node ${this.session.devnet!.node.url}\nquery ${this.session.devnet!.query.url}\nkey manager ${this.session.devnet!.kmd.url}` : `Use ${name}`,
         id: `network:${name}`,
+        iconPath: new vscode.ThemeIcon(isDevnet ? 'vm' : name === LOCALNET ? 'server-environment' : 'globe', active ? new vscode.ThemeColor('charts.green') : undefined),
       });
     });
   }
@@ -63,13 +64,14 @@ export class AccountsTree extends Tree {
     super();
   }
   protected async roots(): Promise<Node[]> {
-    if (this.session.isDevnet && !this.session.devnet) return [item('Start the devnet to see its accounts', { command: { command: 'tealworks.startDevnet', title: 'Start devnet' } })];
+    // Empty: the view's welcome content (package.json viewsWelcome) offers Start Devnet.
+    if (this.session.isDevnet && !this.session.devnet) return [];
     const out: Node[] = [];
     let wallets: WalletEntry[] = [];
     try {
       wallets = await this.session.listWallets();
     } catch (e) {
-      out.push(item(`⚠ key manager: ${(e as Error).message}`));
+      out.push(item(`key manager: ${(e as Error).message}`, { iconPath: new vscode.ThemeIcon('warning') }));
     }
     for (const w of wallets) {
       out.push(
@@ -77,6 +79,7 @@ export class AccountsTree extends Tree {
           description: w.session?.isOpen ? 'unlocked' : 'locked',
           contextValue: w.session?.isOpen ? 'wallet.unlocked' : 'wallet.locked',
           id: `wallet:${this.session.activeName}:${w.id}`,
+          iconPath: new vscode.ThemeIcon(w.session?.isOpen ? 'unlock' : 'lock'),
           children: async () => {
             await this.session.unlock(w);
             return this.accounts(w.addresses ?? [], 'account.wallet');
@@ -85,7 +88,7 @@ export class AccountsTree extends Tree {
       );
     }
     const local = await this.session.localAccounts();
-    out.push(item('Local accounts', { description: `${local.length}`, id: 'local', children: async () => (local.length ? this.accounts(local, 'account.local') : [item('Import one with “Import Account from Mnemonic”', { command: { command: 'tealworks.importAccount', title: 'Import' } })]) }));
+    out.push(item('Local accounts', { description: `${local.length}`, id: 'local', iconPath: new vscode.ThemeIcon('key'), children: async () => (local.length ? this.accounts(local, 'account.local') : [item('Import one with “Import Account from Mnemonic”', { command: { command: 'tealworks.importAccount', title: 'Import' } })]) }));
     return out;
   }
 
@@ -95,12 +98,13 @@ export class AccountsTree extends Tree {
       addresses.map(async (a) => {
         let balance = '?';
         try {
-          balance = formatAmount((await chain.node.account(a)).amount);
+          balance = formatBalance((await chain.node.account(a)).amount);
         } catch {
           // An account the node has never seen has no record yet.
-          balance = '0';
+          balance = formatBalance(0n);
         }
-        return item(shortAddress(a), { description: balance, tooltip: a, contextValue: this.session.isDevnet ? `${contextValue}.devnet` : contextValue, id: `acct:${this.session.activeName}:${a}` , ...({ address: a } as object) });
+        const dispenser = this.session.isDevnet && a === this.session.dispenser;
+        return item(shortAddress(a), { description: dispenser ? `dispenser · ${balance}` : balance, tooltip: dispenser ? `${a}\nThe devnet's dispenser: "Fund from Devnet Dispenser" pays from here.` : a, iconPath: new vscode.ThemeIcon(dispenser ? 'credit-card' : 'account'), contextValue: this.session.isDevnet ? `${contextValue}.devnet` : contextValue, id: `acct:${this.session.activeName}:${a}` , ...({ address: a } as object) });
       }),
     );
   }
@@ -132,15 +136,18 @@ export class StateTree extends Tree {
   }
 
   protected async roots(): Promise<Node[]> {
-    if (this.session.isDevnet && !this.session.devnet) return [item('Start the devnet to inspect apps', { command: { command: 'tealworks.startDevnet', title: 'Start devnet' } })];
+    // Empty views show their welcome content (package.json viewsWelcome) with buttons.
+    if (this.session.isDevnet && !this.session.devnet) return [];
     const apps = this.session.knownApps();
-    if (!apps.length) return [item('No apps yet: deploy one, or add one by id', { command: { command: 'tealworks.state.addApp', title: 'Add app' } })];
+    if (!apps.length) return [];
     return apps.map((id) =>
       item(`App ${id}`, {
         description: this.session.sourceForApp(id) ?? '',
         tooltip: `account ${appAddressOf(id)}`,
         contextValue: 'app',
-        id: `app:${this.session.activeName}:${id}`,
+        // Keyed by chain: an app of a restarted devnet is a different item, never a stale one.
+        id: `app:${this.session.genesis ?? this.session.activeName}:${id}`,
+        iconPath: new vscode.ThemeIcon('symbol-class'),
         collapsibleState: vscode.TreeItemCollapsibleState.Expanded,
         ...({ appId: id } as object),
         children: async () => this.appChildren(id),

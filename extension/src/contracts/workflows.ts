@@ -2,8 +2,17 @@
 // the "Tealworks Workflows" output channel, and the steps of the last run in the Workflow Results view.
 import * as vscode from 'vscode';
 import type { RunSummary, StepSummary } from '@tealworks/sdk/workflow';
-import { STATUS_MARK, workflowEventLine } from './workflowText.js';
+import { workflowEventLine } from './workflowText.js';
 import type { ContractSession } from './session.js';
+
+/** Codicons (and theme colours) for step statuses in the tree; the output channel keeps its text marks. */
+const STATUS_ICON: Record<string, [string, string?]> = {
+  done: ['pass', 'testing.iconPassed'],
+  cached: ['history'],
+  simulated: ['beaker'],
+  skipped: ['debug-step-over'],
+  failed: ['error', 'testing.iconFailed'],
+};
 
 export class WorkflowResultsTree implements vscode.TreeDataProvider<StepSummary | string> {
   readonly #emitter = new vscode.EventEmitter<undefined>();
@@ -17,7 +26,9 @@ export class WorkflowResultsTree implements vscode.TreeDataProvider<StepSummary 
 
   getTreeItem(s: StepSummary | string): vscode.TreeItem {
     if (typeof s === 'string') return new vscode.TreeItem(s);
-    const t = new vscode.TreeItem(`${STATUS_MARK[s.status] ?? '?'} ${s.id}${s.name ? ` — ${s.name}` : ''}`);
+    const t = new vscode.TreeItem(`${s.id}${s.name ? ` — ${s.name}` : ''}`);
+    const icon = STATUS_ICON[s.status];
+    t.iconPath = icon ? new vscode.ThemeIcon(icon[0], icon[1] ? new vscode.ThemeColor(icon[1]) : undefined) : new vscode.ThemeIcon('circle-outline');
     t.description = `${s.status}${s.detail ? ` · ${s.detail}` : ''}`;
     t.tooltip = s.error ? s.error.message : s.detail;
     if (s.error?.position) {
@@ -29,13 +40,15 @@ export class WorkflowResultsTree implements vscode.TreeDataProvider<StepSummary 
 
   getChildren(s?: StepSummary | string): Array<StepSummary | string> {
     if (s) return [];
-    if (!this.summary) return ['No workflow run yet: run one with “Tealworks: Run Workflow”'];
+    // Empty: the view's welcome content (package.json viewsWelcome) offers Run Workflow.
+    if (!this.summary) return [];
     const head = `${this.summary.ok ? 'Passed' : 'Failed'} on ${this.summary.network}${this.summary.error ? `: ${this.summary.error.message}` : ''}`;
     return [head, ...this.summary.steps];
   }
 }
 
-export async function runWorkflowCommand(session: ContractSession, results: WorkflowResultsTree, channel: vscode.OutputChannel, arg?: unknown): Promise<RunSummary | undefined> {
+/** Runs a workflow; returns its summary and file (the caller links the apps it deployed). */
+export async function runWorkflowCommand(session: ContractSession, results: WorkflowResultsTree, channel: vscode.OutputChannel, arg?: unknown): Promise<{ summary: RunSummary; file: string } | undefined> {
   let uri = arg instanceof vscode.Uri ? arg : undefined;
   const active = vscode.window.activeTextEditor?.document.uri;
   if (!uri && active && /(^|\/)(tealworks\.ya?ml|[^/]+\.workflow\.ya?ml)$/.test(active.path)) uri = active;
@@ -61,11 +74,7 @@ export async function runWorkflowCommand(session: ContractSession, results: Work
   );
   channel.appendLine(workflowEventLine({ type: 'end', summary }));
   results.set(summary);
-  for (const out of Object.values(summary.outputs)) {
-    const id = (out as Record<string, unknown> | null)?.['app-id'];
-    if (typeof id === 'bigint') await session.linkApp(id);
-  }
   if (summary.ok) void vscode.window.showInformationMessage(`Workflow passed (${summary.steps.length} steps)`);
   else void vscode.window.showErrorMessage(`Workflow failed${summary.error ? `: ${summary.error.message}` : ''}; see the Tealworks Workflows output`);
-  return summary;
+  return { summary, file: uri.fsPath };
 }

@@ -62,8 +62,16 @@ function classifyAll(model: DocumentModel): Classified[] {
         }
       } else if (first.text === '#define' && rest[0]) {
         out.push({ ...rest[0], role: 'macroDefinition' });
-        // The body is TEAL too: classify it as if it were a statement, which it becomes at use.
-        for (const st of statementsOf(rest.slice(1))) classifyStatement(model, st, out);
+        // The body is TEAL too: classify it as if it were a statement, which it becomes at use —
+        // except a single value (`#define LIMIT 10`, `#define OWNER TMPL_OWNER`, `#define F Sender`),
+        // which is an operand, not an opcode.
+        const body = rest.slice(1);
+        const only = body.length === 1 ? body[0]! : undefined;
+        if (only && !opAt(only.text, model.avmVersion) && !PSEUDO_OP_NAMES.has(only.text) && !model.macros.has(only.text)) {
+          out.push(singleValueRole(model, only));
+          continue;
+        }
+        for (const st of statementsOf(body)) classifyStatement(model, st, out);
       }
       continue;
     }
@@ -118,6 +126,14 @@ function operandRole(model: DocumentModel, t: Token, op: string | undefined): Cl
   if (lit) return { ...t, role: lit, ...(op ? { op } : {}) };
   if (model.labels.has(t.text)) return { ...t, role: 'label', ...(op ? { op } : {}) };
   return { ...t, role: 'constant', ...(op ? { op } : {}) };
+}
+
+function singleValueRole(model: DocumentModel, t: Token): Classified {
+  const lit = literalRole(t.text);
+  if (lit) return { ...t, role: lit };
+  if (NAMED.has(t.text)) return { ...t, role: 'constant', op: 'int' };
+  if (model.labels.has(t.text)) return { ...t, role: 'label' };
+  return { ...t, role: 'constant' };
 }
 
 /** The classified token under a position, if any. */

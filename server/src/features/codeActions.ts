@@ -1,9 +1,10 @@
-// Code actions: quick fixes for "reference to undefined label" (create it) and "introduced in vN"
-// (raise `#pragma version`), plus refactorings at the cursor: a number compared with TypeEnum or
+// Code actions: quick fixes for an unknown opcode, field or label ("did you mean …?"), for
+// "reference to undefined label" (create it) and "introduced in vN" (raise `#pragma version`), plus refactorings at the cursor: a number compared with TypeEnum or
 // OnCompletion → its name, and inlining one macro use (one level: the body as written).
 import { CodeActionKind, type CodeAction, type CodeActionParams, type Diagnostic, type TextEdit } from 'vscode-languageserver';
 import type { DocumentModel } from '../document.js';
 import { namedNumbers } from './namedConstants.js';
+import { suggestionsFor } from './didYouMean.js';
 import { contains, lspRange, occurrenceAt } from './symbolIndex.js';
 
 const UNDEFINED_LABEL = /^reference to undefined label "(.*)"$/;
@@ -32,6 +33,17 @@ export function codeActions(model: DocumentModel, params: Pick<CodeActionParams,
   const out: CodeAction[] = [];
   const raised = new Set<number>();
   for (const d of params.context.diagnostics as Diagnostic[]) {
+    // "Did you mean …?": replace the unknown opcode, field or label with a close known name.
+    const suggestion = d.relatedInformation?.length ? undefined : suggestionsFor(model, d);
+    suggestion?.names.forEach((name, k) => {
+      out.push({
+        title: `Did you mean '${name}'? (${suggestion.kind})`,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: [d],
+        ...(k === 0 ? { isPreferred: true } : {}),
+        edit: edit(model, [{ range: d.range, newText: name }]),
+      });
+    });
     const undefinedLabel = UNDEFINED_LABEL.exec(d.message);
     if (undefinedLabel) {
       const name = undefinedLabel[1]!;

@@ -23,7 +23,14 @@ export function toLspDiagnostic(uri: string, d: TealDiagnostic): Diagnostic {
   return out;
 }
 
+/**
+ * The assembler (like the reference one) warns on `method "Name(args)"` with no return type, but
+ * that is exactly an ARC-28 event selector (`method "Incremented(address,uint64)"` → the 4 bytes
+ * an event log starts with). The editor does not repeat that warning.
+ */
+const EVENT_SELECTOR = /^invalid ARC-4 ABI method signature for method op: invalid return type ""$/i;
+
 /** The model's diagnostics in LSP form (already capped per document by `collectDiagnostics`). */
 export function diagnostics(model: DocumentModel): Diagnostic[] {
-  return model.diagnostics.map((d) => toLspDiagnostic(model.uri, d));
+  return model.diagnostics.filter((d) => !(d.severity === 'warning' && EVENT_SELECTOR.test(d.message))).map((d) => toLspDiagnostic(model.uri, d));
 }

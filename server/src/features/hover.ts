@@ -13,6 +13,19 @@ function fenced(text: string): string {
   return '```teal\n' + text + '\n```';
 }
 
+/** What a `TMPL_*` placeholder is, its declared type and the value diagnostics assume. */
+export function templateHover(model: DocumentModel, name: string): string {
+  const info = model.templates.get(name);
+  const out = [`\`${name}\` — template variable`, '', 'A deploy tool replaces it with a constant before the program is assembled, so it may stand wherever a constant can (an `int`, `byte` or `addr` value, or an immediate).'];
+  if (info?.type) out.push('', `Type: \`${info.type}\` (ARC-56 \`templateVariables\`)`);
+  if (info?.valueText !== undefined) {
+    out.push('', `Checked with \`${info.valueText}\` from ${info.origin === 'settings' ? 'the `tealworks.templateVariables` setting' : info.originDetail ? `${info.origin}: ${info.originDetail}` : info.origin}.`);
+  } else {
+    out.push('', 'No value known: checked with a placeholder constant of the kind its place takes. Give one in the `tealworks.templateVariables` setting, under the contract\'s `template:` in tealworks.yaml, or as the `value` in the ARC-56 spec; Deploy asks for it.');
+  }
+  return out.join('\n');
+}
+
 export function hover(model: DocumentModel, position: Position): Hover | null {
   const token = tokenAt(classify(model), position.line, position.character);
   if (!token) return null;
@@ -48,6 +61,8 @@ export function hover(model: DocumentModel, position: Position): Hover | null {
       const rendered = token.op === 'int' ? constantMarkdown(token.text) : undefined;
       return rendered ? markdown(rendered) : null;
     }
+    case 'template':
+      return markdown(templateHover(model, token.text));
     case 'pragmaKey': {
       const line = model.lines[token.line];
       const rendered = line?.tokens[0]?.text === '#pragma' ? constantMarkdown(`#pragma ${token.text}`) : undefined;

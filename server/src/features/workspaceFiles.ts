@@ -2,7 +2,7 @@
 // re-read only when their modification time changes; the walk is bounded so a huge folder (or a
 // node_modules tree) cannot stall the server.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildModel, type DocumentModel } from '../document.js';
 
@@ -12,12 +12,29 @@ const BUILD_BUDGET_MS = 1000;
 const MAX_BYTES = 1 << 20;
 const SKIP = new Set(['node_modules', '.git', 'dist', 'out', '.venv']);
 
+export function folderPath(uri: string): string | undefined {
+  if (typeof uri !== 'string' || uri === '') return undefined;
+  if (!/^[a-z][a-z0-9+.-]*:/i.test(uri) || /^[a-z]:[\\/]/i.test(uri)) return resolve(uri);
+  if (!uri.toLowerCase().startsWith('file:')) return undefined;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    // `file://./x` and `file:.` put a relative path where the host or path goes.
+    const rest = decodeURIComponent(uri.replace(/^file:(\/\/)?/i, ''));
+    return rest.startsWith('.') ? resolve(rest) : undefined;
+  }
+}
+
 export class WorkspaceFiles {
   private folders: string[] = [];
   private cache = new Map<string, { mtime: number; model: DocumentModel }>();
 
+  /**
+   * Accepts `file:` URIs and plain paths; relative ones (`file://.`, `.`) resolve against the
+   * server's working directory, and anything else unusable is skipped rather than thrown.
+   */
   setFolders(uris: readonly string[]): void {
-    this.folders = uris.filter((u) => u.startsWith('file:')).map((u) => fileURLToPath(u));
+    this.folders = uris.map(folderPath).filter((p): p is string => p !== undefined);
   }
 
   /** Models of every `.teal` file found, except those the editor has open (`skip`, by URI). */

@@ -61,7 +61,7 @@ describe('extension contracts: group building from the panel form', () => {
       [[{ kind: 'payment', sender: A, receiver: 'nope', amount: '1' }], 0, 'receiver'],
       [[{ kind: 'payment', sender: A, receiver: B, amount: '1' }, { kind: 'payment', sender: 'x', receiver: B }], 1, 'sender'],
       [[{ kind: 'appcall', sender: A, appId: '0' }], 0, 'source'],
-      [[{ kind: 'appcall', sender: A, appId: '5', method: 'add(uint64)void', args: ['abc'] }], 0, 'args'],
+      [[{ kind: 'appcall', sender: A, appId: '5', method: 'add(uint64)void', args: ['abc'] }], 0, 'args.0'],
       [[{ kind: 'assetTransfer', sender: A, receiver: B, amount: '1' }], 0, 'assetId'],
       [[], 0, 'group'],
     ];

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { confirmationText, formatAmount, summarizeGroup } from '../../../extension/src/contracts/summary.js';
+import { confirmationText, formatAmount, formatBalance, summarizeGroup } from '../../../extension/src/contracts/summary.js';
 import { makeAppCallTxn, makeAssetTransferTxn, makePaymentTxn } from '../../../sdk/src/txn/builders.js';
 import { OnComplete } from '../../../sdk/src/txn/types.js';
 
@@ -26,11 +26,18 @@ describe('extension contracts: confirmation summary', () => {
     assert.deepEqual(s.appIds, [1001n]);
     assert.equal(s.spentBySender.get(A), 2_004_000n);
     assert.equal(s.spentBySender.get(B), 1000n);
-    assert.match(s.lines[0]!, /pay 2 to OKSDOC…2QNU; fee 0\.001/);
+    assert.match(s.lines[0]!, /pay 2 ALGO to OKSDOC…2QNU; fee 0\.001 ALGO/);
     assert.match(s.lines[1]!, /call app 1001 \(DeleteApplication\); fee 0\.003/);
     assert.match(s.lines[2]!, /transfer 5 of asset 77 to CUD246…YB4M/);
     const text = confirmationText('testnet', txns);
     assert.match(text, /^Send 3 transactions to testnet\?/);
-    assert.match(text, /Total fees: 0\.005/);
+    assert.match(text, /Total fees: 0\.005 ALGO/);
+  });
+
+  it('writes balances with thousands separators and the unit', () => {
+    assert.equal(formatBalance(1_234_567_890_000n), '1,234,567.89 ALGO');
+    assert.equal(formatBalance(0n), '0 ALGO');
+    assert.equal(formatBalance(999_999n), '0.999999 ALGO');
+    assert.equal(formatBalance(1_000_000_000_000_000n), '1,000,000,000 ALGO');
   });
 });

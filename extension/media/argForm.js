@@ -1,0 +1,142 @@
+// Typed method-argument editors for the simulate panel (webview side): each ARC-56 argument gets
+// its name, type and description, its default as placeholder, and an editor by type — text boxes
+// for scalars, account and asset pickers (datalists), one box per field for structs and tuples, and
+// add/remove rows for arrays. Composite values are serialized to the JSON text the extension reads.
+// Everything is inserted as text (never HTML). Loaded before simulate.js.
+(function () {
+  'use strict';
+
+  function el(tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
+      else if (k === 'class') e.className = v;
+      else e.setAttribute(k, v === true ? '' : String(v));
+    }
+    for (const c of children.flat()) if (c !== undefined && c !== null && c !== false) e.append(typeof c === 'string' ? document.createTextNode(c) : c);
+    return e;
+  }
+
+  const NUMERIC = /^(uint\d+|ufixed\d+x\d+|byte|asset|application)$/;
+
+  /** JSON text of a draft value for a nested position. */
+  function ser(info, draft) {
+    const ed = info.editor;
+    if (ed.kind === 'struct') return '{' + ed.fields.map((f) => JSON.stringify(f.name) + ': ' + ser(f, (draft || {})[f.name])).join(', ') + '}';
+    if (ed.kind === 'tuple') return '[' + ed.items.map((it, i) => ser(it, (draft || [])[i])).join(', ') + ']';
+    if (ed.kind === 'array') return '[' + (draft || []).map((d) => ser(ed.element, d)).join(', ') + ']';
+    const t = String(draft ?? '').trim();
+    if (NUMERIC.test(info.type) && /^\d[\d_]*$/.test(t)) return t.replace(/_/g, '');
+    if (info.type === 'bool' && /^(true|false)$/.test(t)) return t;
+    return JSON.stringify(draft ?? '');
+  }
+
+  /** A fresh draft for an editor (empty fields, a static array's slots). */
+  function emptyDraft(info) {
+    const ed = info.editor;
+    if (ed.kind === 'struct') return Object.fromEntries(ed.fields.map((f) => [f.name, emptyDraft(f)]));
+    if (ed.kind === 'tuple') return ed.items.map(emptyDraft);
+    if (ed.kind === 'array') return ed.length !== undefined ? Array.from({ length: ed.length }, () => emptyDraft(ed.element)) : [];
+    return '';
+  }
+
+  function pickerList(ctx, picker) {
+    if (picker === 'account') return 'tw-accounts';
+    if (picker === 'asset') return 'tw-assets';
+    return undefined;
+  }
+
+  /**
+   * One editor. `get`/`set` read and write its draft; `changed` re-serializes the whole argument.
+   * `field` is the data-field path the extension's errors name.
+   */
+  function editor(info, get, set, changed, ctx, field) {
+    const ed = info.editor;
+    if (ed.kind === 'text') {
+      const list = pickerList(ctx, ed.picker);
+      const placeholder = info.defaultText !== undefined ? `default ${info.defaultText}` : info.defaultFrom ? `default from ${info.defaultFrom}` : info.type;
+      const kind = info.type === 'bool' ? el('select', { 'data-field': field, onchange: (ev) => { set(ev.target.value); changed(); } },
+        [['', info.defaultText !== undefined ? `(default ${info.defaultText})` : '(choose)'], ['true', 'true'], ['false', 'false']].map(([v, l]) => el('option', { value: v, selected: String(get() ?? '') === v }, l)))
+        : el('input', { type: 'text', value: get() ?? '', placeholder, list, class: /address|account|string|\[\]/.test(info.type) ? 'wide' : '', 'data-field': field, 'aria-label': `${info.name} (${info.type})`, oninput: (ev) => { set(ev.target.value); changed(); } });
+      return kind;
+    }
+    if (ed.kind === 'struct' || ed.kind === 'tuple') {
+      const parts = ed.kind === 'struct' ? ed.fields : ed.items;
+      const box = el('div', { class: 'composite', 'data-field': field });
+      parts.forEach((p, i) => {
+        const key = ed.kind === 'struct' ? p.name : i;
+        const sub = () => { const d = get(); return d ? d[key] : undefined; };
+        const setSub = (v) => { const d = get() || (ed.kind === 'struct' ? {} : []); d[key] = v; set(d); };
+        box.append(el('label', { class: 'sub', title: p.desc || '' }, `${ed.kind === 'struct' ? p.name : i} `, el('span', { class: 'muted' }, `(${p.type}) `), editor(p, sub, setSub, changed, ctx, `${field}.${key}`)));
+      });
+      return box;
+    }
+    // Arrays: a row per element; dynamic ones grow and shrink.
+    const box = el('div', { class: 'composite array', 'data-field': field });
+    const draw = () => {
+      const items = get() || [];
+      box.replaceChildren(...items.map((_, i) => el('div', { class: 'array-item' },
+        el('span', { class: 'muted' }, `[${i}] `),
+        editor(ed.element, () => (get() || [])[i], (v) => { const d = get() || []; d[i] = v; set(d); }, changed, ctx, `${field}.${i}`),
+        ed.length === undefined ? el('button', { class: 'link', title: 'Remove this element', onclick: () => { const d = get() || []; d.splice(i, 1); set(d); changed(); draw(); } }, 'remove') : '')),
+        ed.length === undefined ? el('button', { class: 'secondary small', onclick: () => { const d = get() || []; d.push(emptyDraft(ed.element)); set(d); changed(); draw(); } }, `+ ${ed.element.type}`) : '');
+    };
+    if (!get()) set(emptyDraft(info));
+    draw();
+    return box;
+  }
+
+  /** The labelled editors of a method's arguments; writes the texts into row.args. */
+  function render(row, method, ctx) {
+    row.args = row.args || [];
+    row.argDrafts = row.argDrafts || [];
+    const out = [];
+    if (method.desc) out.push(el('p', { class: 'muted method-desc' }, method.desc));
+    method.args.forEach((a, k) => {
+      const composite = a.editor.kind !== 'text';
+      if (composite && row.argDrafts[k] === undefined) row.argDrafts[k] = emptyDraft(a);
+      const get = () => (composite ? row.argDrafts[k] : row.args[k]);
+      const set = (v) => { if (composite) row.argDrafts[k] = v; else row.args[k] = v; };
+      const changed = () => { if (composite) row.args[k] = ser(a, row.argDrafts[k]); };
+      changed();
+      out.push(el('div', { class: 'arg' },
+        el('label', { class: 'arg-label', title: a.desc || '' }, el('strong', {}, a.name), ' ', el('span', { class: 'muted' }, `(${a.type})`), ' ', editor(a, get, set, changed, ctx, `args.${k}`)),
+        a.desc ? el('div', { class: 'muted arg-desc' }, a.desc) : ''));
+    });
+    if (method.returns) out.push(el('div', { class: 'muted' }, `returns ${method.returns.type}${method.returns.desc ? ` — ${method.returns.desc}` : ''}`));
+    return out;
+  }
+
+  /** Datalists for the pickers, once per render. */
+  function datalists(ctx) {
+    return [
+      el('datalist', { id: 'tw-accounts' }, (ctx.accounts || []).map((a) => el('option', { value: a }))),
+      el('datalist', { id: 'tw-assets' }, (ctx.assets || []).map((a) => el('option', { value: a }))),
+    ];
+  }
+
+  /** Marks the field an error names (`txn I, FIELD: message`) and puts the message beside it. */
+  function highlight(root, index, field, message) {
+    for (const old of root.querySelectorAll('.invalid')) old.classList.remove('invalid');
+    for (const old of root.querySelectorAll('.field-error')) old.remove();
+    if (index === undefined || !field) return false;
+    const row = root.querySelector(`fieldset.txn[data-index="${index}"]`);
+    if (!row) return false;
+    let target = row.querySelector(`[data-field="${CSS.escape(field)}"]`);
+    // `args` errors without a position land on the first argument.
+    if (!target && field === 'args') target = row.querySelector('[data-field^="args"]');
+    if (!target) target = row.querySelector('legend');
+    target.classList.add('invalid');
+    target.setAttribute('aria-invalid', 'true');
+    // The note beside the field needs only the reason: not which txn and field (it is there), nor
+    // "argument N (name) of method:".
+    const reason = String(message).replace(/^txn \d+, [^:]+: /, '').replace(/^.*?argument \d+(?: \([^)]*\))? of [^:]+: /, '');
+    const note = el('div', { class: 'field-error', role: 'alert' }, reason);
+    target.insertAdjacentElement('afterend', note);
+    if (typeof target.focus === 'function') target.focus();
+    return true;
+  }
+
+  window.TealworksArgForm = { render, datalists, highlight, ser };
+})();

@@ -1,0 +1,158 @@
+// The template-variable form Deploy and the simulate panel show before a create: one field per
+// `TMPL_*` placeholder of the approval and clear programs, named and typed as the ARC-56 spec
+// declares (`templateVariables`), prefilled with what this workspace gave last time. Pure (no
+// vscode import): the field list, per-field validation and the compile options are unit-tested.
+import type { Arc56AppSpec } from '@tealworks/sdk/abi';
+import type { TemplateValue } from '@tealworks/sdk/teal';
+import { templatePlaceholders } from '@tealworks/sdk/app';
+import { isValidAddress, decodeAddress } from '@tealworks/sdk/encoding';
+import { fromHex } from '@tealworks/sdk/encoding';
+import { fromBase64 } from '@tealworks/sdk/encoding';
+
+/** Deploy-time flags with a fixed meaning (AlgoKit's convention): asked as yes/no. */
+export const FLAG_VARIABLES = ['TMPL_UPDATABLE', 'TMPL_DELETABLE'] as const;
+
+export interface TemplateField {
+  /** With the prefix, as written in TEAL. */
+  name: string;
+  /** The spec's type (`uint64`, `AVMBytes`, `address`, a struct …), `bool` for the deploy flags, else `unknown`. */
+  type: string;
+  /** Where the type came from. */
+  typeFrom: 'spec' | 'flag' | 'guess';
+  /** A value the spec gives (as text for the input box). */
+  specValue?: string;
+  /** What the workspace typed last time. */
+  remembered?: string;
+  /** Used in the program but not declared in the spec (when there is a spec). */
+  undeclared?: boolean;
+}
+
+const UINT64_MAX = (1n << 64n) - 1n;
+
+function strip(name: string): string {
+  return name.startsWith('TMPL_') ? name.slice(5) : name;
+}
+
+function hex(b: Uint8Array): string {
+  let s = '';
+  for (const x of b) s += x.toString(16).padStart(2, '0');
+  return s;
+}
+
+function isUintType(t: string): boolean {
+  return t === 'uint64' || t === 'AVMUint64' || /^uint\d+$/.test(t);
+}
+
+/**
+ * One field per placeholder, in first-use order (flags last), typed by the spec when it declares
+ * the variable (with or without the `TMPL_` prefix).
+ */
+export function templateFields(approval: string, clear: string, spec?: Pick<Arc56AppSpec, 'templateVariables'>, remembered: Readonly<Record<string, string>> = {}): TemplateField[] {
+  const names = [...new Set([...templatePlaceholders(approval), ...templatePlaceholders(clear)])];
+  const declared = new Map<string, { type: string; value?: Uint8Array }>();
+  for (const [k, v] of spec?.templateVariables ?? []) declared.set(k.startsWith('TMPL_') ? k : `TMPL_${k}`, { type: v.type.text, ...(v.value ? { value: v.value } : {}) });
+  const flags = names.filter((n) => (FLAG_VARIABLES as readonly string[]).includes(n));
+  const rest = names.filter((n) => !(FLAG_VARIABLES as readonly string[]).includes(n));
+  return [...rest, ...flags].map((name) => {
+    const d = declared.get(name);
+    const flag = (FLAG_VARIABLES as readonly string[]).includes(name);
+    const f: TemplateField = { name, type: flag ? 'bool' : (d?.type ?? 'unknown'), typeFrom: flag ? 'flag' : d ? 'spec' : 'guess' };
+    if (d?.value) f.specValue = isUintType(d.type) && d.value.length <= 8 ? d.value.reduce((a, b) => (a << 8n) | BigInt(b), 0n).toString() : `0x${hex(d.value)}`;
+    const r = remembered[name] ?? remembered[strip(name)];
+    if (r !== undefined) f.remembered = r;
+    if (spec && !d && !flag) f.undeclared = true;
+    return f;
+  });
+}
+
+/** The prompt shown for a field: its name, type and how to write a value. */
+export function fieldPrompt(f: TemplateField): string {
+  if (f.typeFrom === 'flag') return `${f.name}: ${f.name === 'TMPL_UPDATABLE' ? 'may the creator update the app later?' : 'may the creator delete the app later?'}`;
+  const how = isUintType(f.type) ? 'a whole number' : f.type === 'address' ? 'an address' : f.type === 'unknown' ? 'a number, 0x… hex, or text (quoted as a string)' : '0x… hex, base64:…, or text';
+  return `${f.name} (${f.type === 'unknown' ? 'type not declared' : f.type}${f.typeFrom === 'spec' ? ' from the ARC-56 spec' : ''}): ${how}`;
+}
+
+export class TemplateValueError extends Error {
+  constructor(
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`);
+    this.name = 'TemplateValueError';
+  }
+}
+
+/** Parses what was typed for a field; throws TemplateValueError naming the field. */
+export function parseTemplateValue(f: Pick<TemplateField, 'name' | 'type'>, text: string): TemplateValue | boolean {
+  const t = text.trim();
+  if (t === '') throw new TemplateValueError(f.name, 'a value is required');
+  if (f.type === 'bool') {
+    if (/^(true|yes|1)$/i.test(t)) return true;
+    if (/^(false|no|0)$/i.test(t)) return false;
+    throw new TemplateValueError(f.name, 'answer true or false');
+  }
+  if (isUintType(f.type) || (f.type === 'unknown' && /^\d[\d_]*$/.test(t))) {
+    const digits = t.replace(/_/g, '');
+    if (!/^\d+$/.test(digits)) throw new TemplateValueError(f.name, `expected a whole number, got ${JSON.stringify(t.slice(0, 30))}`);
+    const v = BigInt(digits);
+    const bits = /^uint(\d+)$/.exec(f.type)?.[1];
+    const max = bits && Number(bits) < 64 ? (1n << BigInt(bits)) - 1n : UINT64_MAX;
+    if (v > max) throw new TemplateValueError(f.name, `larger than ${max} (the largest ${f.type === 'unknown' ? 'uint64' : f.type})`);
+    return v;
+  }
+  if (f.type === 'address') {
+    if (!isValidAddress(t)) throw new TemplateValueError(f.name, 'not a valid address (58 characters with a checksum)');
+    return decodeAddress(t);
+  }
+  if (/^0x/i.test(t)) {
+    if (!/^0x([0-9a-f]{2})*$/i.test(t)) throw new TemplateValueError(f.name, 'hex needs an even number of 0-9a-f digits after 0x');
+    return fromHex(t.slice(2));
+  }
+  if (/^base64:/i.test(t)) {
+    try {
+      return fromBase64(t.slice(7));
+    } catch (e) {
+      throw new TemplateValueError(f.name, `not base64: ${(e as Error).message}`);
+    }
+  }
+  const fixed = /^byte\[(\d+)\]$/.exec(f.type);
+  const bytes = new TextEncoder().encode(text);
+  if (fixed && bytes.length !== Number(fixed[1])) throw new TemplateValueError(f.name, `${f.type} takes exactly ${fixed[1]} bytes, got ${bytes.length}`);
+  if (isUintType(f.type)) throw new TemplateValueError(f.name, 'expected a whole number');
+  return text;
+}
+
+/** The problem with a typed value, or undefined (for an input box's validateInput). */
+export function templateValueProblem(f: Pick<TemplateField, 'name' | 'type'>, text: string): string | undefined {
+  try {
+    parseTemplateValue(f, text);
+    return undefined;
+  } catch (e) {
+    return e instanceof TemplateValueError ? e.message.slice(f.name.length + 2) : (e as Error).message;
+  }
+}
+
+export interface TemplateCompileOptions {
+  template: Record<string, TemplateValue>;
+  updatable?: boolean;
+  deletable?: boolean;
+}
+
+/** Turns the form's texts (by field name) into compileContract options; throws TemplateValueError on the first bad field. */
+export function templateOptions(fields: readonly TemplateField[], texts: Readonly<Record<string, string>>): TemplateCompileOptions {
+  const out: TemplateCompileOptions = { template: {} };
+  for (const f of fields) {
+    const text = texts[f.name] ?? f.remembered ?? f.specValue;
+    if (text === undefined) throw new TemplateValueError(f.name, 'a value is required');
+    const v = parseTemplateValue(f, text);
+    if (f.name === 'TMPL_UPDATABLE') out.updatable = v as boolean;
+    else if (f.name === 'TMPL_DELETABLE') out.deletable = v as boolean;
+    else out.template[f.name] = typeof v === 'boolean' ? (v ? 1n : 0n) : v;
+  }
+  return out;
+}
+
+/** Fields still lacking a value (no text typed, nothing remembered, no spec value). */
+export function missingFields(fields: readonly TemplateField[], texts: Readonly<Record<string, string>> = {}): TemplateField[] {
+  return fields.filter((f) => (texts[f.name] ?? f.remembered ?? f.specValue) === undefined);
+}
