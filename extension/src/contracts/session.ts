@@ -67,7 +67,7 @@ export class ContractSession implements vscode.Disposable {
         const dataDir = persist && this.context.storageUri ? vscode.Uri.joinPath(this.context.storageUri, localnet ? 'devnet-localnet' : 'devnet').fsPath : undefined;
         const dn = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), accounts: cfg.get<number>('accounts', 3), ...(localnet ? { localnet: true } : {}) });
         this.devnet = dn;
-        this.log.appendLine(`devnet started in ${Date.now() - started} ms: node ${dn.node.url}, query ${dn.query.url}, key manager ${dn.kmd.url}${dataDir ? `, data in ${dataDir}` : ' (in memory)'}`);
+        this.log.appendLine(`devnet started in ${Date.now() - started} ms: node ${dn.node.url}, query ${dn.query.url}, key manager ${dn.keyManager.url}${dataDir ? `, data in ${dataDir}` : ' (in memory)'}`);
         return dn;
       })().finally(() => (this.#devnetStarting = undefined));
     }
