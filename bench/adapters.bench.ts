@@ -127,11 +127,11 @@ const DEVNET_ESCROWS = 8;
  * straight through the ledger API, paid from logic-sig escrows so loading is not bound by ed25519.
  */
 async function devnetPaging(): Promise<BenchEntry[]> {
-  const d = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, kmd: 0 }, accounts: DEVNET_ESCROWS, kdf: TEST_SCRYPT });
+  const d = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, keyManager: 0 }, accounts: DEVNET_ESCROWS, kdf: TEST_SCRYPT });
   try {
-    const wallet = d.keyManager.findWallet(d.wallet.name)!;
-    const handle = await d.keyManager.initHandle(wallet.id, d.wallet.password);
-    const keys = d.accounts.map((a) => Ed25519KeyPair.fromSeed(d.keyManager.exportKey(handle, d.wallet.password, a.address).subarray(0, 32)));
+    const wallet = d.wallets.findWallet(d.wallet.name)!;
+    const handle = await d.wallets.initHandle(wallet.id, d.wallet.password);
+    const keys = d.accounts.map((a) => Ed25519KeyPair.fromSeed(d.wallets.exportKey(handle, d.wallet.password, a.address).subarray(0, 32)));
     const addrs = keys.map((k) => new Address(k.publicKey));
     const sp = (): SuggestedParams => ({ fee: 1000n, flatFee: true, firstValid: d.ledger.latestRound, lastValid: d.ledger.latestRound + 1000n, genesisId: d.ledger.genesisId, genesisHash: d.ledger.genesisHash });
     const escrows = Array.from({ length: DEVNET_ESCROWS }, (_, i) => makeLogicSig(assemble(`#pragma version 10\nint ${i + 1}\npop\nint 1`).program));

@@ -47,10 +47,10 @@ interface Setup {
 }
 
 async function setup(): Promise<Setup> {
-  const d = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, kmd: 0 }, accounts: SENDERS, kdf: TEST_SCRYPT });
-  const wallet = d.keyManager.findWallet(d.wallet.name)!;
-  const handle = await d.keyManager.initHandle(wallet.id, d.wallet.password);
-  const keys = d.accounts.map((a) => Ed25519KeyPair.fromSeed(d.keyManager.exportKey(handle, d.wallet.password, a.address).subarray(0, 32)));
+  const d = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, keyManager: 0 }, accounts: SENDERS, kdf: TEST_SCRYPT });
+  const wallet = d.wallets.findWallet(d.wallet.name)!;
+  const handle = await d.wallets.initHandle(wallet.id, d.wallet.password);
+  const keys = d.accounts.map((a) => Ed25519KeyPair.fromSeed(d.wallets.exportKey(handle, d.wallet.password, a.address).subarray(0, 32)));
   const addrs = keys.map((k) => new Address(k.publicKey));
   // In dev mode every submission is a block, so the i-th of a burst lands about i rounds later:
   // its validity window starts shortly before then.

@@ -162,11 +162,11 @@ async function paired(ours: () => unknown, peer: () => unknown, unitsPerCall: nu
 }
 
 async function sendAndConfirm(): Promise<BenchEntry[]> {
-  const d = await startDevnet({ inMemory: true, localnet: true, ports: { node: 0, query: 0, kmd: 0 }, accounts: 2, kdf: TEST_SCRYPT });
+  const d = await startDevnet({ inMemory: true, localnet: true, ports: { node: 0, query: 0, keyManager: 0 }, accounts: 2, kdf: TEST_SCRYPT });
   try {
-    const wallet = d.keyManager.findWallet(d.wallet.name)!;
-    const handle = await d.keyManager.initHandle(wallet.id, d.wallet.password);
-    const seed = d.keyManager.exportKey(handle, d.wallet.password, d.accounts[0]!.address);
+    const wallet = d.wallets.findWallet(d.wallet.name)!;
+    const handle = await d.wallets.initHandle(wallet.id, d.wallet.password);
+    const seed = d.wallets.exportKey(handle, d.wallet.password, d.accounts[0]!.address);
     const key = Ed25519KeyPair.fromSeed(seed.subarray(0, 32));
     const from = new Address(key.publicKey);
     const to = d.accounts[1]!.address;
@@ -229,7 +229,7 @@ const bench: BenchModule = {
     const inProcess: number[] = [];
     for (let i = 0; i < 7; i++) {
       const t = performance.now();
-      const d = await startDevnet({ inMemory: true, localnet: true, ports: { node: 0, query: 0, kmd: 0 } });
+      const d = await startDevnet({ inMemory: true, localnet: true, ports: { node: 0, query: 0, keyManager: 0 } });
       inProcess.push(performance.now() - t);
       await d.stop();
     }

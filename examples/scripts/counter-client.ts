@@ -185,8 +185,8 @@ export class CounterClient {
   }
 
   /** The app's account address. */
-  get address(): string {
-    return this.app.address;
+  get appAddress(): string {
+    return this.app.appAddress;
   }
 
   /** Deploys idempotently (create, update, replace, append or nothing, simulated first) and returns a client for the app. */

@@ -176,7 +176,7 @@
     if (state.busy) out.append(el('p', { class: 'muted', id: 'busy' }, state.busy));
     if (state.error) out.append(el('div', { class: 'failure', id: 'error' }, state.error));
     // The verdict below says "Confirmed in round N" with copyable txids; this line says where it went.
-    if (state.sent) out.append(el('div', { class: 'muted', id: 'sent' }, `Sent on ${state.network} and confirmed in round ${state.sent.round}`));
+    if (state.sent) out.append(el('div', { class: 'muted', id: 'sent' }, `Sent on ${state.network} and confirmed in round ${state.sent.confirmedRound}`));
     if (state.report) out.append(...reportView(state.report));
     app.replaceChildren(form, out);
     if (argForm) {

@@ -115,7 +115,7 @@ describe('cli: tealworks node profile', function () {
     const o = io(dir);
     await assert.rejects(runDevnet(['--data', dir, '--ports', '0,0,0'], o), /EnableFollowMode is set in .*config\.json but no source to follow was given: start with --follow URL/);
     await cli(['node', 'profile', 'set', 'development', '-d', dir, '-y'], dir);
-    const d = await startDevnet({ dataDir: dir, kdf: TEST_SCRYPT, ports: { node: 0, query: 0, kmd: 0 }, accounts: 1 });
+    const d = await startDevnet({ dataDir: dir, kdf: TEST_SCRYPT, ports: { node: 0, query: 0, keyManager: 0 }, accounts: 1 });
     try {
       assert.equal(d.config.DevMode, true);
       const r = await request(`${d.node.url}/v1/status`);

@@ -41,7 +41,7 @@ describe('e2e: workflows on the embedded devnet', function () {
   };
 
   before(async () => {
-    devnet = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, kmd: 0 } });
+    devnet = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, keyManager: 0 } });
   });
   after(async () => {
     await devnet?.stop();

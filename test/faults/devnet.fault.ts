@@ -292,7 +292,7 @@ async function startDevnetKeys(cli: Cli, data: string): Promise<Ed25519KeyPair> 
   const tokens = JSON.parse(readFileSync(join(data, 'tokens.json'), 'utf8')) as { node: string; query: string; kmd: string };
   const kmdUrl = /^ {2}kmd\s+(http:\/\/\S+)/m.exec(cli.out())![1]!;
   const queryUrl = /^ {2}query\s+(http:\/\/\S+)/m.exec(cli.out())![1]!;
-  const kmd = keyManagerFor(profileFromDevnet({ node: cli.node, query: { url: queryUrl, token: tokens.query }, kmd: { url: kmdUrl, token: tokens.kmd } }));
+  const kmd = keyManagerFor(profileFromDevnet({ node: cli.node, query: { url: queryUrl, token: tokens.query }, keyManager: { url: kmdUrl, token: tokens.kmd } }));
   const session = await kmd.openWallet('unencrypted-default-wallet', '');
   const [first] = await session.listKeys();
   const secret = await session.exportKey(first!);

@@ -124,7 +124,7 @@ export class ContractSession implements vscode.Disposable {
         }
         this.devnet = dn;
         this.dispenser = dn.accounts.length > wanted ? dn.accounts[dn.accounts.length - 1]!.address : undefined;
-        this.log.appendLine(`devnet started in ${Date.now() - started} ms: node ${dn.node.url}, query ${dn.query.url}, key manager ${dn.kmd.url}${dataDir ? `, data in ${dataDir}` : ' (in memory)'}`);
+        this.log.appendLine(`devnet started in ${Date.now() - started} ms: node ${dn.node.url}, query ${dn.query.url}, key manager ${dn.keyManager.url}${dataDir ? `, data in ${dataDir}` : ' (in memory)'}`);
         return dn;
       })().finally(() => (this.#devnetStarting = undefined));
     }

@@ -179,7 +179,7 @@ export class SimulatePanel implements vscode.Disposable {
       const { result, report } = await this.actions.send(rows);
       this.#last = { report, rows };
       const view = reportView(report);
-      const sent = result ? { txids: result.txids, round: result.confirmedRound.toString(), created: result.txns.map((t) => t.createdAppId?.toString() ?? '') } : undefined;
+      const sent = result ? { txids: result.txids, confirmedRound: result.confirmedRound.toString(), created: result.txns.map((t) => t.createdAppId?.toString() ?? '') } : undefined;
       // After Sign and Send the headline says what happened: confirmed, or not sent at all.
       view.verdict = verdictView({ wouldSucceed: report.wouldSucceed, ...(view.failedAtLabel ? { failedAtLabel: view.failedAtLabel } : {}) }, sent, !result);
       await this.#post({ type: 'report', debuggable: hasTrace(report), report: toPlain(view), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName, ...(sent ? { sent } : {}) });

@@ -51,7 +51,7 @@ export class NetworksTree extends Tree {
         description,
         contextValue: isDevnet ? (running ? 'network.devnet.running' : 'network.devnet.stopped') : name === LOCALNET ? 'network.localnet' : 'network.custom',
         command: { command: 'tealworks.selectNetwork', title: 'Use this network', arguments: [name] },
-        tooltip: isDevnet && running ? `node ${this.session.devnet!.node.url}\nquery ${this.session.devnet!.query.url}\nkey manager ${this.session.devnet!.kmd.url}` : `Use ${name}`,
+        tooltip: isDevnet && running ? `node ${this.session.devnet!.node.url}\nquery ${this.session.devnet!.query.url}\nkey manager ${this.session.devnet!.keyManager.url}` : `Use ${name}`,
         id: `network:${name}`,
         iconPath: new vscode.ThemeIcon(isDevnet ? 'vm' : name === LOCALNET ? 'server-environment' : 'globe', active ? new vscode.ThemeColor('charts.green') : undefined),
       });

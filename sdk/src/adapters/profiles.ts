@@ -62,12 +62,12 @@ export function devnetProfile(ports: Partial<typeof DEVNET_DEFAULT_PORTS> = {}, 
  * The profile of a running embedded devnet, from what it reports on start (its ports are picked
  * at start-up and its tokens are generated per data directory, so they cannot be known before).
  */
-export function profileFromDevnet(running: { node: { url: string; token: string }; query: { url: string; token: string }; kmd: { url: string; token: string } }): NetworkProfile {
+export function profileFromDevnet(running: { node: { url: string; token: string }; query: { url: string; token: string }; keyManager: { url: string; token: string } }): NetworkProfile {
   return {
     name: 'devnet',
     node: { api: 'node-service', url: running.node.url, token: running.node.token },
     query: { url: running.query.url, token: running.query.token },
-    keyManager: { url: running.kmd.url, token: running.kmd.token },
+    keyManager: { url: running.keyManager.url, token: running.keyManager.token },
   };
 }
 

@@ -56,7 +56,8 @@ export interface AppCallResult<T = AbiValue> {
   txid: string;
   /** Ids of every transaction of the group. */
   txids: string[];
-  round: bigint;
+  /** The round the transaction was confirmed in. */
+  confirmedRound: bigint;
   returnValue?: T;
   logs: LogEntry[];
   events: Array<{ name: string; args: AbiValue[]; named: Record<string, AbiValue> }>;
@@ -108,7 +109,8 @@ export class AppClient {
     this.defaults = { ...(options.sender ? { sender: options.sender } : {}), ...(options.signer ? { signer: options.signer } : {}), ...(options.resolveSigner ? { resolveSigner: options.resolveSigner } : {}) };
   }
 
-  get address(): string {
+  /** The app's account address. */
+  get appAddress(): string {
     return appAddressOf(this.appId);
   }
 
@@ -237,7 +239,7 @@ export class AppClient {
       appId: t.createdAppId ?? this.appId,
       txid: t.txid,
       txids: sent.txids,
-      round: t.confirmedRound,
+      confirmedRound: t.confirmedRound,
       logs: r?.logs ?? [],
       events: (r?.logs ?? []).filter((l) => l.event).map((l) => ({ name: l.event!.name, args: l.event!.args, named: l.event!.named })),
       report: sent.report,

@@ -54,7 +54,8 @@ export interface DeployResult {
   appAddress: string;
   plan: DeployPlan;
   txid?: string;
-  round?: bigint;
+  /** The round the deploy transaction was confirmed in (absent for "nothing" and simulated deploys). */
+  confirmedRound?: bigint;
   returnValue?: AbiValue;
   deletedAppId?: bigint;
   /** The gate simulation (absent for "nothing"). */
@@ -162,7 +163,7 @@ export async function deployApp(options: DeployAppOptions): Promise<DeployResult
   const main = sent.txns[mainIndex]!;
   const appId = plan.action === 'update' ? plan.appId : main.createdAppId;
   if (appId === undefined) throw new AppError(`the create transaction ${main.txid} was confirmed but the node did not report the new app id`);
-  const result: DeployResult = { ...base, action: plan.action, appId, appAddress: appAddressOf(appId), plan, txid: main.txid, round: main.confirmedRound, report: sent.report };
+  const result: DeployResult = { ...base, action: plan.action, appId, appAddress: appAddressOf(appId), plan, txid: main.txid, confirmedRound: main.confirmedRound, report: sent.report };
   const rv = main.returnValue ?? sent.report.txns[mainIndex]?.returnValue;
   if (rv !== undefined) result.returnValue = rv;
   if (deletedAppId !== undefined) result.deletedAppId = deletedAppId;

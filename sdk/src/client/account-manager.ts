@@ -49,7 +49,7 @@ export class AccountManager {
 
   /** An account held by the network's key manager (default wallet: the development wallet with an empty password). */
   async fromKeyManager(address: string, wallet: { name: string; password: string } = { name: 'unencrypted-default-wallet', password: '' }): Promise<SigningAccount> {
-    const kmd = this.#connection.kmd;
+    const kmd = this.#connection.keyManager;
     if (!kmd) throw new ClientError(`the ${this.#connection.name} network has no key manager configured (set KMD_SERVER, KMD_PORT and KMD_TOKEN, or use the devnet/localnet)`);
     return this.#remember(await keyManagerAccount(kmd, address, wallet));
   }

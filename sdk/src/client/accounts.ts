@@ -148,8 +148,8 @@ export function accountFromMnemonic(mnemonic: string): LocalAccount {
 }
 
 /** Signs through a key-manager wallet (opened by `tw.account.fromKeyManager`). */
-export async function keyManagerAccount(kmd: KeyManagerClient, address: string, wallet: { name: string; password: string }): Promise<SigningAccount> {
-  const session = await kmd.openWallet(wallet.name, wallet.password);
+export async function keyManagerAccount(keyManager: KeyManagerClient, address: string, wallet: { name: string; password: string }): Promise<SigningAccount> {
+  const session = await keyManager.openWallet(wallet.name, wallet.password);
   const keys = await session.listKeys();
   if (!keys.includes(address)) {
     await session.close();

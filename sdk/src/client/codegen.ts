@@ -20,7 +20,7 @@ export interface GenerateClientOptions {
   sourceName?: string;
 }
 
-const RESERVED = new Set(['app', 'appId', 'address', 'deployment', 'state', 'spec', 'deploy', 'fromId', 'constructor', 'call', 'simulate']);
+const RESERVED = new Set(['app', 'appId', 'address', 'appAddress', 'deployment', 'state', 'spec', 'deploy', 'fromId', 'constructor', 'call', 'simulate']);
 
 function pascal(s: string): string {
   return s.replace(/(^|[^A-Za-z0-9]+)([A-Za-z0-9])/g, (_, _sep, c: string) => c.toUpperCase()).replace(/^[0-9]/, (d) => `_${d}`);
@@ -157,7 +157,7 @@ export function generateAppClient(spec: Arc56AppSpec, options: GenerateClientOpt
   out.push('  /** The app id. */');
   out.push('  get appId(): bigint {', '    return this.app.appId;', '  }', '');
   out.push("  /** The app's account address. */");
-  out.push('  get address(): string {', '    return this.app.address;', '  }', '');
+  out.push('  get appAddress(): string {', '    return this.app.appAddress;', '  }', '');
   out.push(`  /** Deploys idempotently (create, update, replace, append or nothing, simulated first) and returns a client for the app. */`);
   out.push(`  static async deploy(tw: Tealworks, params: ${paramsName}): Promise<${cls}> {`);
   out.push(`    const deployment = await tw.app.deploy({ ...params, spec: ${cls}.spec });`);

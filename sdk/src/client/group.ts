@@ -18,7 +18,7 @@ type Step = (sp: Awaited<ReturnType<typeof builderParams>>, c: GroupComposer) =>
  * @example
  * ```ts
  * const report = await tw.newGroup()
- *   .payment({ sender: alice, receiver: app.address, amount: algos(1) })
+ *   .payment({ sender: alice, receiver: app.appAddress, amount: algos(1) })
  *   .call(app, 'increment', [50n])
  *   .simulate();
  * console.log(report.failedAt, report.failureMessage);

@@ -53,7 +53,7 @@ export interface Connection {
   name: string;
   profile: NetworkProfile;
   chain: AppChain;
-  kmd?: KeyManagerClient;
+  keyManager?: KeyManagerClient;
   dispenser?: SigningAccount;
   isDev: boolean;
   /** Where the token came from, for 401 messages. */
@@ -61,7 +61,7 @@ export interface Connection {
   close(): Promise<void>;
 }
 
-async function openAdapters(profile: NetworkProfile, tokenSource: string): Promise<{ chain: AppChain; kmd?: KeyManagerClient; close(): Promise<void> }> {
+async function openAdapters(profile: NetworkProfile, tokenSource: string): Promise<{ chain: AppChain; keyManager?: KeyManagerClient; close(): Promise<void> }> {
   let chain: AppChain;
   let kmd: KeyManagerClient | undefined;
   try {
@@ -79,7 +79,7 @@ async function openAdapters(profile: NetworkProfile, tokenSource: string): Promi
     await close();
     throw await explainConnectFailure(e, profile, tokenSource);
   }
-  return { chain, ...(kmd ? { kmd } : {}), close };
+  return { chain, ...(kmd ? { keyManager: kmd } : {}), close };
 }
 
 /** A connect failure turned into what to do about it (401: the token; 404: the API; refused: start it). */
@@ -140,13 +140,13 @@ async function walletDispenser(kmd: KeyManagerClient, chain: AppChain): Promise<
 async function generic(name: string, profile: NetworkProfile, isDev: boolean, tokenSource: string, options: ConnectOptionsBase): Promise<Connection> {
   const env = options.env ?? process.env;
   const opened = await openAdapters(profile, tokenSource);
-  const fromWallet = isDev && opened.kmd && !options.funder ? await walletDispenser(opened.kmd, opened.chain) : undefined;
+  const fromWallet = isDev && opened.keyManager && !options.funder ? await walletDispenser(opened.keyManager, opened.chain) : undefined;
   const dispenser = options.funder ?? funderFromEnv(env) ?? fromWallet?.account;
   return {
     name,
     profile,
     chain: opened.chain,
-    ...(opened.kmd ? { kmd: opened.kmd } : {}),
+    ...(opened.keyManager ? { keyManager: opened.keyManager } : {}),
     ...(dispenser ? { dispenser } : {}),
     isDev,
     tokenSource,
@@ -183,10 +183,10 @@ export async function connectDevnet(options: DevnetConnectOptions = {}): Promise
   const dataDir = resolve(options.dataDir ?? env.TEALWORKS_DEVNET_DIR ?? '.tealworks/devnet');
   const record = options.inProcess ? undefined : readRunningDevnetRecord(dataDir);
   let stopOwned: (() => Promise<void>) | undefined;
-  let running: { node: { url: string; token: string }; query: { url: string; token: string }; kmd: { url: string; token: string }; wallet: { name: string; password: string }; accounts: Array<{ address: string }> };
+  let running: { node: { url: string; token: string }; query: { url: string; token: string }; keyManager: { url: string; token: string }; wallet: { name: string; password: string }; accounts: Array<{ address: string }> };
   let tokenSource: string;
   if (record) {
-    running = record;
+    running = { ...record, keyManager: record.kmd };
     tokenSource = `${resolve(dataDir, 'running.json')} (written by the running \`tealworks devnet\`)`;
   } else {
     const { startDevnet } = await import('../services/devnet/devnet.js');
@@ -205,9 +205,9 @@ export async function connectDevnet(options: DevnetConnectOptions = {}): Promise
   }
   let dispenser: SigningAccount | undefined = options.funder;
   const funded = running.accounts[0];
-  if (!dispenser && funded && opened.kmd) {
+  if (!dispenser && funded && opened.keyManager) {
     // Local signing is much faster than one key-manager round trip per transaction.
-    const session = await opened.kmd.openWallet(running.wallet.name, running.wallet.password);
+    const session = await opened.keyManager.openWallet(running.wallet.name, running.wallet.password);
     try {
       dispenser = new LocalAccount((await session.exportKey(funded.address)).slice(0, 32));
     } finally {
@@ -218,7 +218,7 @@ export async function connectDevnet(options: DevnetConnectOptions = {}): Promise
     name: 'devnet',
     profile,
     chain: opened.chain,
-    ...(opened.kmd ? { kmd: opened.kmd } : {}),
+    ...(opened.keyManager ? { keyManager: opened.keyManager } : {}),
     ...(dispenser ? { dispenser } : {}),
     isDev: true,
     tokenSource,

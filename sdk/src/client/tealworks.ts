@@ -94,7 +94,7 @@ export class Tealworks implements ClientContext {
     this.chain = connection.chain;
     this.node = connection.chain.node;
     this.query = connection.chain.query;
-    this.keyManager = connection.kmd;
+    this.keyManager = connection.keyManager;
     this.send = new TransactionSender(this);
     this.account = new AccountManager(this, connection, this.send);
     this.app = new AppManager(this, this.account);

@@ -93,11 +93,11 @@ export async function resolveAccounts(
         break;
       }
       case 'kmd': {
-        if (!network.kmd) throw new AccountError(`account ${name}: this network has no key manager configured`);
+        if (!network.keyManager) throw new AccountError(`account ${name}: this network has no key manager configured`);
         const k = spec.kmd ?? {};
         const password = k.passwordEnv ? options.env[k.passwordEnv] : '';
         if (password === undefined) throw new AccountError(`account ${name}: the environment variable ${k.passwordEnv} (the wallet password) is not set`);
-        const session = await network.kmd.openWallet(k.wallet ?? 'unencrypted-default-wallet', password);
+        const session = await network.keyManager.openWallet(k.wallet ?? 'unencrypted-default-wallet', password);
         sessions.push(session);
         const list = await session.listKeys();
         const address = k.address ?? list[0];

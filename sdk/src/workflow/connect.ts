@@ -26,7 +26,8 @@ export interface WorkflowNetwork {
   name: string;
   chain: AppChain;
   profile: NetworkProfile;
-  kmd?: KeyManagerClient;
+  /** The key-manager service client, when the network has one. */
+  keyManager?: KeyManagerClient;
   /** Funds `fund` steps without `from` and generated accounts (dev networks only). */
   dispenser?: { address: string; signer: Signer };
   /** Genesis id and hash: checkpoints from another chain are ignored. */
@@ -64,7 +65,7 @@ function runningDevnetAt(dir: string): DevnetEndpoints | undefined {
     return {
       node: { url: holder.node, token: tokens.node },
       query: { url: holder.query, token: tokens.query },
-      kmd: { url: holder.kmd, token: tokens.kmd },
+      keyManager: { url: holder.kmd, token: tokens.kmd },
       accounts: genesis.accounts.map((a) => ({ address: a.address, genesisAmount: BigInt(a.amount) })),
       wallet: { name: DEFAULT_WALLET_NAME, password: DEFAULT_WALLET_PASSWORD },
     };
@@ -73,7 +74,7 @@ function runningDevnetAt(dir: string): DevnetEndpoints | undefined {
   }
 }
 
-type DevnetEndpoints = Pick<RunningDevnet, 'node' | 'query' | 'kmd' | 'accounts' | 'wallet'>;
+type DevnetEndpoints = Pick<RunningDevnet, 'node' | 'query' | 'keyManager' | 'accounts' | 'wallet'>;
 
 async function chainIdOf(chain: AppChain): Promise<string> {
   const sp = await chain.node.suggestedParams();
@@ -95,7 +96,7 @@ async function devnetNetwork(devnet: DevnetEndpoints, owned: RunningDevnet | und
     name: 'devnet',
     chain,
     profile,
-    kmd,
+    keyManager: kmd,
     dispenser: { address: funded.address, signer },
     chainId: await chainIdOf(chain),
     isDev: true,
@@ -138,7 +139,7 @@ export async function connectNetwork(spec: NetworkSpec, options: ConnectOptions)
     if (running) return devnetNetwork(running, undefined);
     let devnet: RunningDevnet;
     try {
-      devnet = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), ...(options.recover ? { recover: true } : {}), ports: { node: 0, query: 0, kmd: 0 } });
+      devnet = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), ...(options.recover ? { recover: true } : {}), ports: { node: 0, query: 0, keyManager: 0 } });
     } catch (e) {
       if (e instanceof DataDirInUseError) throw new NetworkConnectError(e.message, { cause: e });
       throw e;
@@ -166,7 +167,7 @@ export async function connectNetwork(spec: NetworkSpec, options: ConnectOptions)
     name: spec.name,
     chain,
     profile,
-    ...(kmd ? { kmd } : {}),
+    ...(kmd ? { keyManager: kmd } : {}),
     ...(dispenser ? { dispenser: { address: dispenser.address, signer: dispenser.signer } } : {}),
     chainId,
     isDev,

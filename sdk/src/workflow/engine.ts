@@ -462,7 +462,7 @@ async function runStep(ctx: RunContext, step: WorkflowStep, body: Body): Promise
           name: result.name,
           version: result.version,
           txid: result.txid ?? null,
-          round: result.round ?? null,
+          round: result.confirmedRound ?? null,
           return: abiToExpr(result.returnValue),
           'deleted-app-id': result.deletedAppId ?? null,
           report: result.report ? compactReport(result.report) : null,

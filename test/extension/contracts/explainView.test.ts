@@ -117,7 +117,7 @@ describe('simulate panel: explanations', () => {
   });
 
   it('says "Confirmed in round N" with copyable txids after a send, and "not sent" when declined', () => {
-    const sent = { txids: ['TXID1', 'TXID2'], round: '42', created: ['1001', ''] };
+    const sent = { txids: ['TXID1', 'TXID2'], confirmedRound: '42', created: ['1001', ''] };
     assert.deepEqual(verdictView({ wouldSucceed: true }, sent), { kind: 'confirmed', text: '✓ Confirmed in round 42 · created app 1001', txids: ['TXID1', 'TXID2'] });
     assert.deepEqual(verdictView({ wouldSucceed: true }, undefined, true), { kind: 'declined', text: '✓ Would succeed — not sent' });
     assert.deepEqual(verdictView({ wouldSucceed: false, failedAtLabel: 'txn 0' }, undefined, true), { kind: 'fail', text: '✗ Would fail at txn 0' });

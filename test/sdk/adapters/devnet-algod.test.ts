@@ -33,7 +33,7 @@ describe('adapters: public /v2 node adapter against the embedded devnet', functi
   let algod: AlgodAdapter;
 
   before(async () => {
-    p = await populatedDevnet({ localnet: true, ports: { node: 0, query: 0, kmd: 0 } });
+    p = await populatedDevnet({ localnet: true, ports: { node: 0, query: 0, keyManager: 0 } });
     algod = new AlgodAdapter({ url: p.d.node.url, token: p.d.node.token, retry: false });
   });
   after(async () => {
@@ -135,7 +135,7 @@ describe('adapters: the NodeAdapter contract through each adapter (node service 
   this.timeout(30_000);
   let p: PopulatedDevnet;
   before(async () => {
-    p = await populatedDevnet({ localnet: true, ports: { node: 0, query: 0, kmd: 0 } });
+    p = await populatedDevnet({ localnet: true, ports: { node: 0, query: 0, keyManager: 0 } });
   });
   after(async () => {
     await p?.stop();

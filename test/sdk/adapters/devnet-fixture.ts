@@ -75,11 +75,11 @@ export interface PopulatedDevnet {
 }
 
 export async function devnetSigner(d: RunningDevnet): Promise<LocalSigner> {
-  const wallet = d.keyManager.findWallet(d.wallet.name)!;
-  const handle = await d.keyManager.initHandle(wallet.id, d.wallet.password);
+  const wallet = d.wallets.findWallet(d.wallet.name)!;
+  const handle = await d.wallets.initHandle(wallet.id, d.wallet.password);
   const signer = new LocalSigner();
-  for (const a of d.accounts) signer.addSeed(d.keyManager.exportKey(handle, d.wallet.password, a.address).subarray(0, 32));
-  await d.keyManager.releaseHandle(handle);
+  for (const a of d.accounts) signer.addSeed(d.wallets.exportKey(handle, d.wallet.password, a.address).subarray(0, 32));
+  await d.wallets.releaseHandle(handle);
   return signer;
 }
 
@@ -88,7 +88,7 @@ export async function devnetSigner(d: RunningDevnet): Promise<LocalSigner> {
  * opted into, transferred), an app with global and local state, boxes and logs.
  */
 export async function populatedDevnet(options: DevnetOptions = {}, payments = 6): Promise<PopulatedDevnet> {
-  const d = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, kmd: 0 }, accounts: 3, kdf: TEST_SCRYPT, ...options });
+  const d = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, keyManager: 0 }, accounts: 3, kdf: TEST_SCRYPT, ...options });
   const node = new NodeServiceAdapter({ url: d.node.url, token: d.node.token, retry: false });
   try {
     const signer = await devnetSigner(d);

@@ -32,7 +32,7 @@ describe('adapters: key manager client against the embedded devnet', function ()
 
   before(async () => {
     p = await populatedDevnet({}, 1);
-    kmd = new KeyManagerClient({ url: p.d.kmd.url, token: p.d.kmd.token, retry: false });
+    kmd = new KeyManagerClient({ url: p.d.keyManager.url, token: p.d.keyManager.token, retry: false });
   });
   after(async () => {
     await kmd?.close();
@@ -51,7 +51,7 @@ describe('adapters: key manager client against the embedded devnet', function ()
     assert.ok(sw.paths && '/v1/key' in sw.paths);
     const wallets = await kmd.listWallets();
     assert.ok(wallets.some((w) => w.name === p.d.wallet.name));
-    const wrongToken = new KeyManagerClient({ url: p.d.kmd.url, token: 'b'.repeat(64), retry: false });
+    const wrongToken = new KeyManagerClient({ url: p.d.keyManager.url, token: 'b'.repeat(64), retry: false });
     try {
       const e = await rejected(wrongToken.listWallets());
       assert.ok(e instanceof HttpError && e.status === 401, e.message);

@@ -230,7 +230,7 @@ describe('adapters: node service client against the embedded devnet', function (
 
   describe('pending pool (block interval mode) and follower mode', function () {
     it('pending by txid, by address and the pending list while a group waits for its block', async () => {
-      const d = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, kmd: 0 }, accounts: 3, kdf: TEST_SCRYPT, blockIntervalMs: 60_000 });
+      const d = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, keyManager: 0 }, accounts: 3, kdf: TEST_SCRYPT, blockIntervalMs: 60_000 });
       const n = new NodeServiceAdapter({ url: d.node.url, token: d.node.token, retry: false });
       try {
         const signer = await devnetSigner(d);

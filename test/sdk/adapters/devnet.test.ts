@@ -13,7 +13,7 @@ const devnetModule = resolve(dirname(fileURLToPath(import.meta.url)), '../../../
 interface Running {
   node: { url: string; token: string };
   query: { url: string; token: string };
-  kmd: { url: string; token: string };
+  keyManager: { url: string; token: string };
   accounts: { address: string }[];
   wallet: { name: string; password: string };
   stop(): Promise<void>;

@@ -18,7 +18,7 @@ describe('app: client, composer and deploy on the embedded devnet', function () 
   let net: WorkflowNetwork;
   let me: string;
   before(async () => {
-    devnet = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, kmd: 0 } });
+    devnet = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, keyManager: 0 } });
     net = await connectNetwork({ kind: 'named', name: 'devnet' }, { baseDir: root, devnet });
     me = net.dispenser!.address;
   });
@@ -43,7 +43,7 @@ describe('app: client, composer and deploy on the embedded devnet', function () 
     assert.equal(hello.returnValue, 'Hello, tealworks');
     assert.deepEqual(hello.events, [{ name: 'Greeted', args: ['tealworks'], named: { name: 'tealworks' } }]);
 
-    const pay = makePaymentTxn({ sender: me, receiver: client.address, amount: 500_000n, suggestedParams: await builderParams(net.chain) });
+    const pay = makePaymentTxn({ sender: me, receiver: client.appAddress, amount: 500_000n, suggestedParams: await builderParams(net.chain) });
     const deposit = await client.call('deposit', [], { txnArgs: [pay] });
     assert.equal(deposit.returnValue, 500_000n);
     assert.equal(deposit.txids.length, 2);
@@ -122,7 +122,7 @@ describe('app: client, composer and deploy on the embedded devnet', function () 
     const compiled = compileContract({ approval: read('examples/counter/abi/counter.teal'), clear: read('examples/counter/abi/clear.teal'), spec }, { updatable: false, deletable: false });
     const client = new AppClient({ chain: net.chain, appId: 0n, spec, sender: me, resolveSigner });
     await client.create(compiled);
-    const fund = new GroupComposer(net.chain, resolveSigner).add(makePaymentTxn({ sender: me, receiver: client.address, amount: 1_000_000n, suggestedParams: await builderParams(net.chain) }));
+    const fund = new GroupComposer(net.chain, resolveSigner).add(makePaymentTxn({ sender: me, receiver: client.appAddress, amount: 1_000_000n, suggestedParams: await builderParams(net.chain) }));
     await fund.send();
     await client.call('increment', [4n]);
     const page = await client.boxes({ values: true, limit: 1 });

@@ -131,7 +131,7 @@ describe('client: the Tealworks object on an in-process devnet', function () {
     await assert.rejects(counter.increment({ amount: 1 }), (e: Error) => {
       assert.ok(e instanceof MinimumBalanceError, e.message);
       assert.equal(e.appId, counter.appId);
-      assert.match(e.message, new RegExp(`the account of app ${counter.appId} \\(${counter.address}\\) would hold 0 micro-units, below its minimum balance of \\d+: it is short by \\d+ micro-units; fund the app account first`));
+      assert.match(e.message, new RegExp(`the account of app ${counter.appId} \\(${counter.appAddress}\\) would hold 0 micro-units, below its minimum balance of \\d+: it is short by \\d+ micro-units; fund the app account first`));
       return true;
     });
   });
@@ -159,7 +159,7 @@ describe('client: the Tealworks object on an in-process devnet', function () {
   it('tw.simulate(group) and newGroup().send()', async () => {
     const counter = await deployCounter();
     const a = await tw.account.ensureFunded(tw.account.random(), algos(1));
-    const group = tw.newGroup().payment({ sender: a, receiver: counter.address, amount: algos(0.2) }).call(counter.app, 'increment', [2n], { sender: a.address });
+    const group = tw.newGroup().payment({ sender: a, receiver: counter.appAddress, amount: algos(0.2) }).call(counter.app, 'increment', [2n], { sender: a.address });
     const report = await tw.simulate(group);
     assert.equal(report.wouldSucceed, true, report.failureMessage);
     const sent = await group.send();

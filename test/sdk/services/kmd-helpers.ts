@@ -28,7 +28,7 @@ export async function startKmd(options: Partial<StartKeyManagerOptions> = {}): P
   const service = await startKeyManagerService({ apiToken: API_TOKEN, kdf: TEST_SCRYPT, clock: clock.now, sweepIntervalMs: 0, ...options });
   return {
     service,
-    keyManager: service.keyManager,
+    keyManager: service.wallets,
     clock,
     async call(method, path, body, token = API_TOKEN) {
       const headers: Record<string, string> = { 'content-type': 'application/json' };

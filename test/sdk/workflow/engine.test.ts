@@ -15,7 +15,7 @@ describe('workflow/engine', function () {
   let devnet: RunningDevnet;
   let dir: string;
   before(async () => {
-    devnet = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, kmd: 0 } });
+    devnet = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, keyManager: 0 } });
     dir = mkdtempSync(join(tmpdir(), 'tealworks-engine-'));
     for (const f of ['router.teal', 'clear.teal', 'router.arc56.json']) copyFileSync(join(repoRoot, 'examples/abi-router', f), join(dir, f));
   });

@@ -39,7 +39,7 @@ async function runningDevnetNetwork(cwd: string): Promise<WorkflowNetwork | unde
   const record = readRunningDevnetRecord(dataDir);
   if (!record) return undefined;
   const c = await connectDevnet({ dataDir });
-  return { name: 'devnet', chain: c.chain, profile: c.profile, ...(c.kmd ? { kmd: c.kmd } : {}), ...(c.dispenser ? { dispenser: c.dispenser } : {}), chainId: record.genesisId, isDev: true, embedded: true, close: () => c.close() };
+  return { name: 'devnet', chain: c.chain, profile: c.profile, ...(c.keyManager ? { keyManager: c.keyManager } : {}), ...(c.dispenser ? { dispenser: c.dispenser } : {}), chainId: record.genesisId, isDev: true, embedded: true, close: () => c.close() };
 }
 
 /** Connects for a one-off command: the embedded devnet keeps its chain in `<cwd>/.tealworks/devnet`. */
@@ -151,10 +151,10 @@ export const callCommand: Command = {
       try {
         const r = await client.call(method, values, callOptionsFrom(opts, multi, one.sender, one.signer));
         if (opts.has('--json')) {
-          io.stdout(jsonText({ txid: r.txid, round: r.round, return: r.returnValue, events: r.events, logs: r.logs.map((l) => l.bytes) }));
+          io.stdout(jsonText({ txid: r.txid, round: r.confirmedRound, return: r.returnValue, events: r.events, logs: r.logs.map((l) => l.bytes) }));
           return 0;
         }
-        io.stdout(`called app ${appId} in round ${r.round} (txn ${r.txid})\n`);
+        io.stdout(`called app ${appId} in round ${r.confirmedRound} (txn ${r.txid})\n`);
         if (r.returnValue !== undefined) io.stdout(`returned ${formatAbi(r.returnValue)}\n`);
         for (const l of r.logs) {
           if (l.kind === 'return') continue;

@@ -73,7 +73,7 @@ export const deployCommand: Command = {
         funded = paid ? `funded the app account with ${paid.txn.payment?.amount ?? ''} micro-units (txn ${paid.txid})` : 'the app account already had enough';
       }
       if (opts.has('--json')) {
-        io.stdout(jsonText({ action: result.action, appId: result.appId, appAddress: result.appAddress, txid: result.txid, round: result.round, deletedAppId: result.deletedAppId, reason: result.plan.reason, warnings: result.plan.warnings, wouldSucceed: result.report?.wouldSucceed, ...(funded ? { funded } : {}) }));
+        io.stdout(jsonText({ action: result.action, appId: result.appId, appAddress: result.appAddress, txid: result.txid, round: result.confirmedRound, deletedAppId: result.deletedAppId, reason: result.plan.reason, warnings: result.plan.warnings, wouldSucceed: result.report?.wouldSucceed, ...(funded ? { funded } : {}) }));
         return result.report && !result.report.wouldSucceed ? 1 : 0;
       }
       io.stdout(`${result.plan.reason}\n`);
@@ -83,7 +83,7 @@ export const deployCommand: Command = {
         printReport(io, result.report!);
         return result.report!.wouldSucceed ? 0 : 1;
       }
-      io.stdout(`${result.action === 'nothing' ? 'unchanged' : result.action}: app ${result.appId} (${result.appAddress})${result.txid ? ` in round ${result.round}, txn ${result.txid}` : ''}${result.deletedAppId !== undefined ? `; deleted app ${result.deletedAppId}` : ''}\n`);
+      io.stdout(`${result.action === 'nothing' ? 'unchanged' : result.action}: app ${result.appId} (${result.appAddress})${result.txid ? ` in round ${result.confirmedRound}, txn ${result.txid}` : ''}${result.deletedAppId !== undefined ? `; deleted app ${result.deletedAppId}` : ''}\n`);
       return 0;
     } catch (e) {
       if (e instanceof SimulateFailedError) {

@@ -48,7 +48,7 @@ export function parseDevnetArgs(args: string[], cwd: string): DevnetArgs {
         const parts = argv.value().split(',');
         if (parts.length !== 3) throw new UsageError('--ports wants three ports NODE,QUERY,KMD (0 = any free port)');
         const [node, query, kmd] = parts.map((p) => intArg('--ports', p.trim(), 65535));
-        options.ports = { node: node!, query: query!, kmd: kmd! };
+        options.ports = { node: node!, query: query!, keyManager: kmd! };
         break;
       }
       case '--block-interval':
@@ -105,7 +105,7 @@ function describe(d: RunningDevnet, followUrl?: string): string {
     `tealworks devnet running (${d.dataDir ? `data: ${d.dataDir}` : 'in memory'}; genesis ${d.genesisId})`,
     `  node   ${d.node.url}  token ${d.node.token}`,
     `  query  ${d.query.url}  token ${d.query.token}`,
-    `  kmd    ${d.kmd.url}  token ${d.kmd.token}`,
+    `  kmd    ${d.keyManager.url}  token ${d.keyManager.token}`,
     `  wallet ${d.wallet.name} (password: ${d.wallet.password === '' ? 'empty' : d.wallet.password})`,
     ...(d.follower && followUrl ? [`  follower of ${followUrl}: takes no transactions; paused at its sync round (GET/POST /v2/ledger/sync/{round} to read or move it, DELETE /v2/ledger/sync to follow the latest round)`] : []),
     d.follower ? `  genesis accounts (their keys are at the source):` : `  funded accounts:`,
@@ -113,7 +113,7 @@ function describe(d: RunningDevnet, followUrl?: string): string {
     ...(d.genesisId === LOCALNET_GENESIS_ID
       ? [
           '  LocalNet-compatible: algod /v2, indexer and kmd APIs; the first account is the dispenser (Wallet1).',
-          `  ALGOD_SERVER=${origin(d.node.url)} ALGOD_PORT=${port(d.node.url)} INDEXER_SERVER=${origin(d.query.url)} INDEXER_PORT=${port(d.query.url)} KMD_SERVER=${origin(d.kmd.url)} KMD_PORT=${port(d.kmd.url)}`,
+          `  ALGOD_SERVER=${origin(d.node.url)} ALGOD_PORT=${port(d.node.url)} INDEXER_SERVER=${origin(d.query.url)} INDEXER_PORT=${port(d.query.url)} KMD_SERVER=${origin(d.keyManager.url)} KMD_PORT=${port(d.keyManager.url)}`,
         ]
       : []),
     'Press Ctrl+C to stop.',
@@ -128,7 +128,7 @@ function describeJson(d: RunningDevnet): string {
       genesisId: d.genesisId,
       node: d.node,
       query: d.query,
-      kmd: d.kmd,
+      kmd: d.keyManager,
       wallet: d.wallet,
       accounts: d.accounts.map((a) => ({ address: a.address, genesisAmount: a.genesisAmount.toString() })),
       follower: d.follower !== undefined,

@@ -25,7 +25,7 @@ export function parseAmount(text: string): bigint {
 export async function openClient(opts: Map<string, string | true>, cwd: string): Promise<Tealworks> {
   const one = await openOneOff(opts, cwd);
   const net = one.network;
-  return new Tealworks({ name: net.name, profile: net.profile, chain: net.chain, ...(net.kmd ? { kmd: net.kmd } : {}), ...(net.dispenser ? { dispenser: net.dispenser } : {}), isDev: net.isDev, tokenSource: 'the network profile', close: () => one.close() });
+  return new Tealworks({ name: net.name, profile: net.profile, chain: net.chain, ...(net.keyManager ? { keyManager: net.keyManager } : {}), ...(net.dispenser ? { dispenser: net.dispenser } : {}), isDev: net.isDev, tokenSource: 'the network profile', close: () => one.close() });
 }
 
 export const fundCommand: Command = {

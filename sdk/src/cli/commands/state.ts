@@ -42,10 +42,10 @@ export const stateCommand: Command = {
         more = page.next;
       }
       if (opts.has('--json')) {
-        io.stdout(jsonText({ appId, address: client.address, global: plain(global), ...(local ? { local: plain(local) } : {}), ...(boxes ? { boxes: plain(boxes), ...(more ? { next: more } : {}) } : {}) }));
+        io.stdout(jsonText({ appId, address: client.appAddress, global: plain(global), ...(local ? { local: plain(local) } : {}), ...(boxes ? { boxes: plain(boxes), ...(more ? { next: more } : {}) } : {}) }));
         return 0;
       }
-      io.stdout(`app ${appId} (${client.address})\nglobal state:\n`);
+      io.stdout(`app ${appId} (${client.appAddress})\nglobal state:\n`);
       for (const i of global) io.stdout(`  ${formatStorageItem(i)}\n`);
       if (global.length === 0) io.stdout('  (empty)\n');
       if (local) {

@@ -33,7 +33,7 @@ export interface DevnetPorts {
   /** 0 picks a free port (the default for each service). */
   node?: number;
   query?: number;
-  kmd?: number;
+  keyManager?: number;
 }
 
 /** How to start the devnet: data directory or memory, host, ports, block interval, funded accounts, reset, key-derivation cost. */
@@ -94,7 +94,7 @@ export { LOCALNET_TOKEN };
 /** LocalNet's genesis id: tools recognise a LocalNet by it. */
 export const LOCALNET_GENESIS_ID = 'dockernet-v1';
 /** LocalNet's ports: node (algod), query (indexer), key manager (kmd). */
-export const LOCALNET_PORTS: Readonly<Required<DevnetPorts>> = Object.freeze({ node: 4001, query: 8980, kmd: 4002 });
+export const LOCALNET_PORTS: Readonly<Required<DevnetPorts>> = Object.freeze({ node: 4001, query: 8980, keyManager: 4002 });
 
 /** Blocks every this many ms when `DevMode` is false and no interval is given. */
 export const DEFAULT_NON_DEV_BLOCK_INTERVAL_MS = 3000;
@@ -116,14 +116,16 @@ export interface DevnetAccount {
 export interface RunningDevnet {
   node: ServiceEndpoint;
   query: ServiceEndpoint;
-  kmd: ServiceEndpoint;
+  /** The key-manager service. */
+  keyManager: ServiceEndpoint;
   accounts: DevnetAccount[];
   wallet: { name: string; password: string };
   /** The data directory in use, or undefined in memory. */
   dataDir: string | undefined;
   genesisId: string;
   ledger: Ledger;
-  keyManager: KeyManager;
+  /** The wallets behind the key-manager service (in process). */
+  wallets: KeyManager;
   /** The node settings in effect (data directory's `config.json` merged with `nodeConfig`). */
   config: NodeConfig;
   /** A follower's block fetching (status, waiting for a round); undefined on a regular devnet. */
@@ -205,7 +207,7 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
   const ports = {
     node: checkPort('node', options.ports?.node ?? defaults.node),
     query: checkPort('query', options.ports?.query ?? defaults.query),
-    kmd: checkPort('kmd', options.ports?.kmd ?? defaults.kmd),
+    keyManager: checkPort('key manager', options.ports?.keyManager ?? defaults.keyManager),
   };
   if (options.token !== undefined && (options.token.length === 0 || /[\s\x00-\x1f]/.test(options.token))) {
     throw new ValidationError('token must be a non-empty string without spaces or control characters');
@@ -350,7 +352,7 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
     started.push(node);
     const query = await startQueryService({ ...serveOpts, port: ports.query, ledger, token: tokens.query });
     started.push(query);
-    const kmd: RunningKeyManager = await startKeyManagerService({ ...serveOpts, port: ports.kmd, keyManager, apiToken: tokens.kmd, ownsKeyManager: true, ...(localnet ? { byteForm: 'base64' as const } : {}) });
+    const kmd: RunningKeyManager = await startKeyManagerService({ ...serveOpts, port: ports.keyManager, wallets: keyManager, apiToken: tokens.kmd, ownsKeyManager: true, ...(localnet ? { byteForm: 'base64' as const } : {}) });
     started.push(kmd);
     const sync = source ? new FollowerSync(ledger, node.follower, source, { ...(config.CatchupParallelBlocks ? { parallelBlocks: config.CatchupParallelBlocks } : {}), ...(options.onFollowerError ? { onError: options.onFollowerError } : {}) }) : undefined;
     sync?.start();
@@ -380,13 +382,13 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
     return {
       node: { url: node.url, token: tokens.node },
       query: { url: query.url, token: tokens.query },
-      kmd: { url: kmd.url, token: tokens.kmd },
+      keyManager: { url: kmd.url, token: tokens.kmd },
       accounts: genesis.map((g) => ({ address: g.address, genesisAmount: g.amount })),
       wallet: { name: DEFAULT_WALLET_NAME, password: DEFAULT_WALLET_PASSWORD },
       dataDir: dir,
       genesisId: ledger.genesisId,
       ledger,
-      keyManager,
+      wallets: keyManager,
       config,
       follower: sync,
       recovered: store ? [...store.recovered] : [],

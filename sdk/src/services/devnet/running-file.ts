@@ -34,7 +34,7 @@ export function writeRunningDevnetRecord(devnet: RunningDevnet, pid: number = pr
     genesisId: devnet.genesisId,
     node: devnet.node,
     query: devnet.query,
-    kmd: devnet.kmd,
+    kmd: devnet.keyManager,
     wallet: devnet.wallet,
     accounts: devnet.accounts.map((a) => ({ address: a.address, genesisAmount: String(a.genesisAmount) })),
   };

@@ -220,7 +220,8 @@ function schemaOf(kind: string): Record<string, unknown> {
 export const keyManagerErrors: ErrorFormat = (e: HttpError) => jsonReply({ error: true, message: e.message }, e.status);
 
 export interface KeyManagerServiceOptions {
-  keyManager: KeyManager;
+  /** The wallets to serve. */
+  wallets: KeyManager;
   apiToken: string;
   /** Form of byte-typed response fields; default `array` (key-manager-service.md). */
   byteForm?: ByteForm;
@@ -241,9 +242,9 @@ async function readBody(ctx: RequestContext, schema: Schema): Promise<Parsed> {
 }
 
 /** The router of the key-manager API (key-manager-service.md) over a key manager. */
-export function keyManagerRouter(options: Pick<KeyManagerServiceOptions, 'keyManager' | 'byteForm'>): Router {
+export function keyManagerRouter(options: Pick<KeyManagerServiceOptions, 'wallets' | 'byteForm'>): Router {
   const router = new Router();
-  const km = options.keyManager;
+  const km = options.wallets;
   const form = options.byteForm ?? 'array';
   const swagger = keyManagerSwagger();
   router.get('/swagger.json', () => jsonReply(swagger), { public: true });
@@ -264,7 +265,7 @@ export function keyManagerRouter(options: Pick<KeyManagerServiceOptions, 'keyMan
 
 /** The key-manager service definition: routes, token check and error format. */
 export function keyManagerService(options: KeyManagerServiceOptions): ServiceDefinition {
-  const km = options.keyManager;
+  const km = options.wallets;
   return {
     name: 'kmd',
     router: keyManagerRouter(options),
@@ -277,29 +278,30 @@ export function keyManagerService(options: KeyManagerServiceOptions): ServiceDef
 }
 
 /** How to start the key-manager service: the key manager (or its options), listening options, token. */
-export interface StartKeyManagerOptions extends KeyManagerOptions, ServeOptions, Omit<KeyManagerServiceOptions, 'keyManager'> {
-  /** Use this key manager instead of opening one from `dataDir`/`store`. */
-  keyManager?: KeyManager;
+export interface StartKeyManagerOptions extends KeyManagerOptions, ServeOptions, Omit<KeyManagerServiceOptions, 'wallets'> {
+  /** Serve these wallets instead of opening a key manager from `dataDir`/`store`. */
+  wallets?: KeyManager;
 }
 
 /** A running key-manager service. */
 export interface RunningKeyManager extends RunningService {
-  readonly keyManager: KeyManager;
+  /** The wallets it serves (in process). */
+  readonly wallets: KeyManager;
 }
 
 /** Opens the key manager (unless given) and serves it on its own port. */
 export async function startKeyManagerService(options: StartKeyManagerOptions): Promise<RunningKeyManager> {
-  const owns = !options.keyManager;
-  const keyManager = options.keyManager ?? (await KeyManager.open(options));
+  const owns = !options.wallets;
+  const keyManager = options.wallets ?? (await KeyManager.open(options));
   try {
-    const service = await serve(keyManagerService({ ...options, keyManager, ownsKeyManager: options.ownsKeyManager ?? owns }), options);
+    const service = await serve(keyManagerService({ ...options, wallets: keyManager, ownsKeyManager: options.ownsKeyManager ?? owns }), options);
     return {
       name: service.name,
       host: service.host,
       port: service.port,
       url: service.url,
       server: service.server,
-      keyManager,
+      wallets: keyManager,
       close: () => service.close(),
     };
   } catch (e) {

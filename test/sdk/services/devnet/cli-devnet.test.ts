@@ -121,7 +121,7 @@ describe('cli: tealworks devnet', function () {
 
   it('parses its options and rejects bad ones', () => {
     const p = parseDevnetArgs(['--in-memory', '--ports', '1,2,3', '--block-interval', '250', '--accounts', '4', '--host', '::1'], '/tmp');
-    assert.deepEqual(p.options, { inMemory: true, ports: { node: 1, query: 2, kmd: 3 }, blockIntervalMs: 250, accounts: 4, host: '::1' });
+    assert.deepEqual(p.options, { inMemory: true, ports: { node: 1, query: 2, keyManager: 3 }, blockIntervalMs: 250, accounts: 4, host: '::1' });
     assert.equal(parseDevnetArgs([], '/work').options.dataDir, '/work/.tealworks/devnet');
     assert.equal(parseDevnetArgs(['--data=/x', '--reset'], '/work').options.dataDir, '/x');
     for (const bad of [['--ports', '1,2'], ['--ports', 'a,b,c'], ['--accounts', '-1'], ['--bogus'], ['--data', 'x', '--in-memory'], ['extra']]) {

@@ -28,7 +28,7 @@ async function call(base: string, header: string, token: string | null, method: 
 
 const nodeCall = (d: RunningDevnet, method: string, path: string, body?: Uint8Array) => call(d.node.url, 'X-Node-API-Token', d.node.token, method, path, body);
 const kmdCall = (d: RunningDevnet, method: string, path: string, body?: unknown) =>
-  call(d.kmd.url, 'X-KMD-API-Token', d.kmd.token, method, path, body === undefined ? undefined : JSON.stringify(body));
+  call(d.keyManager.url, 'X-KMD-API-Token', d.keyManager.token, method, path, body === undefined ? undefined : JSON.stringify(body));
 
 /** kmd's byte fields come as base64 text or as an array of byte values, depending on the configured form. */
 function bytesOf(v: unknown): Uint8Array {
@@ -39,21 +39,21 @@ describe('devnet: startDevnet composition', function () {
   describe('in memory, ephemeral ports', () => {
     let d: RunningDevnet;
     before(async () => {
-      d = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, kmd: 0 }, accounts: 2, kdf: TEST_SCRYPT });
+      d = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, keyManager: 0 }, accounts: 2, kdf: TEST_SCRYPT });
     });
     after(async () => {
       await d.stop();
     });
 
     it('runs three services on separate loopback ports with distinct tokens', async () => {
-      const urls = [d.node.url, d.query.url, d.kmd.url];
+      const urls = [d.node.url, d.query.url, d.keyManager.url];
       assert.equal(new Set(urls).size, 3);
       for (const u of urls) assert.match(u, /^http:\/\/127\.0\.0\.1:\d+$/);
-      const tokens = [d.node.token, d.query.token, d.kmd.token];
+      const tokens = [d.node.token, d.query.token, d.keyManager.token];
       assert.equal(new Set(tokens).size, 3);
       for (const t of tokens) assert.match(t, /^[0-9a-f]{64}$/);
       assert.equal((await nodeCall(d, 'GET', '/health')).status, 200);
-      assert.equal((await call(d.node.url, 'X-Node-API-Token', d.kmd.token, 'GET', '/health')).status, 401, "another service's token is refused");
+      assert.equal((await call(d.node.url, 'X-Node-API-Token', d.keyManager.token, 'GET', '/health')).status, 401, "another service's token is refused");
       assert.equal((await call(d.query.url, 'X-Indexer-API-Token', d.query.token, 'GET', '/health')).status, 200);
       assert.equal((await call(d.query.url, 'X-Indexer-API-Token', 'nope', 'GET', '/v2/accounts')).status, 401);
       assert.equal(d.dataDir, undefined);
@@ -108,8 +108,8 @@ describe('devnet: startDevnet composition', function () {
     });
 
     it('interop: algosdk Kmd signs and algosdk-encoded bytes are accepted by the node', async () => {
-      const url = new URL(d.kmd.url);
-      const kmd = new algosdk.Kmd(d.kmd.token, `${url.protocol}//${url.hostname}`, url.port);
+      const url = new URL(d.keyManager.url);
+      const kmd = new algosdk.Kmd(d.keyManager.token, `${url.protocol}//${url.hostname}`, url.port);
       const { wallets } = await kmd.listWallets();
       const id = wallets.find((w: any) => w.name === d.wallet.name).id;
       const handle = (await kmd.initWalletHandle(id, '')).wallet_handle_token;
@@ -143,9 +143,9 @@ describe('devnet: startDevnet composition', function () {
       let sentId: string;
       try {
         const [from, to] = first.accounts.map((a) => a.address) as [string, string];
-        const handle = await first.keyManager.initHandle(first.keyManager.findWallet(first.wallet.name)!.id, '');
+        const handle = await first.wallets.initHandle(first.wallets.findWallet(first.wallet.name)!.id, '');
         const txn = makePaymentTxn({ suggestedParams: { fee: 1000n, flatFee: true, firstValid: 0n, lastValid: 1000n, genesisId: first.genesisId, genesisHash: first.ledger.genesisHash }, sender: from, receiver: to, amount: 77n });
-        const stx = first.keyManager.signTransaction(handle, '', encodeTransaction(txn));
+        const stx = first.wallets.signTransaction(handle, '', encodeTransaction(txn));
         const sent = await nodeCall(first, 'POST', '/v1/transactions', stx);
         assert.equal(sent.status, 200, sent.text);
         sentId = sent.json.txId;
@@ -159,7 +159,7 @@ describe('devnet: startDevnet composition', function () {
       const second = await startDevnet({ dataDir: dir, kdf: TEST_SCRYPT });
       try {
         assert.equal(second.node.token, first.node.token);
-        assert.equal(second.kmd.token, first.kmd.token);
+        assert.equal(second.keyManager.token, first.keyManager.token);
         assert.deepEqual(second.accounts, first.accounts);
         assert.equal(second.ledger.latestRound, 1n);
         assert.equal((await nodeCall(second, 'GET', `/v1/transaction/${sentId}`)).status, 200);
@@ -185,10 +185,10 @@ describe('devnet: startDevnet composition', function () {
     const d = await startDevnet({ inMemory: true, accounts: 2, blockIntervalMs: 25 });
     try {
       const [from, to] = d.accounts.map((a) => a.address) as [string, string];
-      const handle = await d.keyManager.initHandle(d.keyManager.findWallet(d.wallet.name)!.id, '');
+      const handle = await d.wallets.initHandle(d.wallets.findWallet(d.wallet.name)!.id, '');
       const round = d.ledger.latestRound;
       const txn = makePaymentTxn({ suggestedParams: { fee: 1000n, flatFee: true, firstValid: round, lastValid: round + 1000n, genesisId: d.genesisId, genesisHash: d.ledger.genesisHash }, sender: from, receiver: to, amount: 5n });
-      const sent = await nodeCall(d, 'POST', '/v1/transactions', d.keyManager.signTransaction(handle, '', encodeTransaction(txn)));
+      const sent = await nodeCall(d, 'POST', '/v1/transactions', d.wallets.signTransaction(handle, '', encodeTransaction(txn)));
       assert.equal(sent.status, 200, sent.text);
       // Follow the chain block by block (event-driven, no sleeps) until the payment is in.
       let info = (await nodeCall(d, 'GET', `/v1/transactions/pending/${sent.json.txId}`)).json;

@@ -68,7 +68,7 @@ describe('devnet: follower sources', function () {
   it('follows a node that serves /v2/blocks?format=msgpack and /v2/status (ops 22-24 over it)', async () => {
     const src = await v2Source(leader.d, 'algod-token');
     const errors: string[] = [];
-    const f = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, kmd: 0 }, kdf: TEST_SCRYPT, follow: { url: src.url, token: 'algod-token' }, nodeConfig: { MaxAcctLookback: 3 }, onFollowerError: (e) => errors.push(e.message) });
+    const f = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, keyManager: 0 }, kdf: TEST_SCRYPT, follow: { url: src.url, token: 'algod-token' }, nodeConfig: { MaxAcctLookback: 3 }, onFollowerError: (e) => errors.push(e.message) });
     try {
       assert.ok(await f.follower!.waitForRound(2n));
       const latest = leader.d.ledger.latestRound;

@@ -47,7 +47,7 @@ describe('devnet: follower mode (node-service.md ops 21-24) with a leader and a 
     leader = await populatedDevnet();
     follower = await startDevnet({
       inMemory: true,
-      ports: { node: 0, query: 0, kmd: 0 },
+      ports: { node: 0, query: 0, keyManager: 0 },
       kdf: TEST_SCRYPT,
       follow: { url: leader.d.node.url, token: leader.d.node.token },
       nodeConfig: { MaxAcctLookback: LOOKBACK, CatchupParallelBlocks: 2 },
@@ -211,7 +211,7 @@ describe('devnet: follower configuration (config.json, --follow)', function () {
   it('a follower restarted on its data directory keeps its chain and starts its window at the next round', async () => {
     const leader = await populatedDevnet({}, 3);
     try {
-      const opts = { dataDir: dir, kdf: TEST_SCRYPT, ports: { node: 0, query: 0, kmd: 0 }, nodeConfig: { MaxAcctLookback: 2 }, follow: { url: leader.d.node.url, token: leader.d.node.token } };
+      const opts = { dataDir: dir, kdf: TEST_SCRYPT, ports: { node: 0, query: 0, keyManager: 0 }, nodeConfig: { MaxAcctLookback: 2 }, follow: { url: leader.d.node.url, token: leader.d.node.token } };
       let f = await startDevnet(opts);
       try {
         assert.ok(await f.follower!.waitForRound(1n));
@@ -241,10 +241,10 @@ describe('devnet: follower configuration (config.json, --follow)', function () {
   });
 
   it('config.json: EndpointAddress, MaxAcctLookback, DevMode false and DisableAPIAuth are applied; unknown keys are kept', async () => {
-    const leader = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, kmd: 0 }, accounts: 2, kdf: TEST_SCRYPT });
+    const leader = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, keyManager: 0 }, accounts: 2, kdf: TEST_SCRYPT });
     try {
       writeFileSync(join(dir, 'config.json'), JSON.stringify({ EnableFollowMode: true, MaxAcctLookback: 2, EndpointAddress: '127.0.0.1:0', DisableAPIAuth: true, SomethingElse: 1 }));
-      const f = await startDevnet({ dataDir: dir, kdf: TEST_SCRYPT, ports: { query: 0, kmd: 0 }, follow: { url: leader.node.url, token: leader.node.token } });
+      const f = await startDevnet({ dataDir: dir, kdf: TEST_SCRYPT, ports: { query: 0, keyManager: 0 }, follow: { url: leader.node.url, token: leader.node.token } });
       try {
         assert.equal(f.config.MaxAcctLookback, 2);
         assert.equal(f.config.SomethingElse, 1);
@@ -262,7 +262,7 @@ describe('devnet: follower configuration (config.json, --follow)', function () {
     const other = mkdtempSync(join(tmpdir(), 'tw-devmode-'));
     try {
       writeFileSync(join(other, 'config.json'), JSON.stringify({ DevMode: false, MaxAcctLookback: 8 }));
-      const d = await startDevnet({ dataDir: other, kdf: TEST_SCRYPT, ports: { node: 0, query: 0, kmd: 0 }, accounts: 1 });
+      const d = await startDevnet({ dataDir: other, kdf: TEST_SCRYPT, ports: { node: 0, query: 0, keyManager: 0 }, accounts: 1 });
       try {
         // Not dev mode: interval blocks (3 s); the first block comes without any submission.
         assert.ok(await d.ledger.waitForRound(1n, 10_000));

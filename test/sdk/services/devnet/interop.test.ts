@@ -90,8 +90,8 @@ describe('devnet: algosdk v3 Kmd, Indexer and simulate against an in-process dev
   }
 
   before(async () => {
-    d = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, kmd: 0 }, accounts: 2, kdf: TEST_SCRYPT });
-    kmd = new algosdk.Kmd(header('X-KMD-API-Token', d.kmd.token) as never, host(d.kmd.url), port(d.kmd.url));
+    d = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, keyManager: 0 }, accounts: 2, kdf: TEST_SCRYPT });
+    kmd = new algosdk.Kmd(header('X-KMD-API-Token', d.keyManager.token) as never, host(d.keyManager.url), port(d.keyManager.url));
     indexer = new algosdk.Indexer(header('X-Indexer-API-Token', d.query.token) as never, host(d.query.url), port(d.query.url));
     algod = new algosdk.Algodv2(header('X-Node-API-Token', d.node.token) as never, host(d.node.url), port(d.node.url));
     appCall = async (args, sender = alice) =>

@@ -133,7 +133,7 @@ describe('localnet: AlgoKit utils v9 against `devnet --localnet`', function () {
   const saved: Record<string, string | undefined> = {};
 
   before(async () => {
-    d = await startDevnet({ inMemory: true, localnet: true, ports: { node: 0, query: 0, kmd: 0 }, kdf: TEST_SCRYPT });
+    d = await startDevnet({ inMemory: true, localnet: true, ports: { node: 0, query: 0, keyManager: 0 }, kdf: TEST_SCRYPT });
     for (const k of ENV_KEYS) saved[k] = process.env[k];
     const port = (u: string) => new URL(u).port;
     Object.assign(process.env, {
@@ -143,7 +143,7 @@ describe('localnet: AlgoKit utils v9 against `devnet --localnet`', function () {
       INDEXER_SERVER: 'http://127.0.0.1',
       INDEXER_PORT: port(d.query.url),
       INDEXER_TOKEN: LOCALNET_TOKEN,
-      KMD_PORT: port(d.kmd.url),
+      KMD_PORT: port(d.keyManager.url),
     });
     algorand = AlgorandClient.fromEnvironment();
     Config.configure({ logger: nullLogger });

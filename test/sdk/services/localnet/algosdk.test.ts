@@ -109,9 +109,9 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
   }
 
   before(async () => {
-    d = await startDevnet({ inMemory: true, localnet: true, ports: { node: 0, query: 0, kmd: 0 }, kdf: TEST_SCRYPT });
+    d = await startDevnet({ inMemory: true, localnet: true, ports: { node: 0, query: 0, keyManager: 0 }, kdf: TEST_SCRYPT });
     algod = new algosdk.Algodv2(LOCALNET_TOKEN, 'http://127.0.0.1', port(d.node.url));
-    kmd = new algosdk.Kmd(LOCALNET_TOKEN, 'http://127.0.0.1', port(d.kmd.url));
+    kmd = new algosdk.Kmd(LOCALNET_TOKEN, 'http://127.0.0.1', port(d.keyManager.url));
     indexer = new algosdk.Indexer(LOCALNET_TOKEN, 'http://127.0.0.1', port(d.query.url));
   });
   after(async () => {
@@ -120,7 +120,7 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
 
   it('looks like LocalNet: shared token, genesis id, Wallet1 dispenser held in the default kmd wallet', async () => {
     assert.equal(d.node.token, 'a'.repeat(64));
-    assert.equal(d.kmd.token, d.node.token);
+    assert.equal(d.keyManager.token, d.node.token);
     assert.equal(d.query.token, d.node.token);
     const params = await algod.getTransactionParams().do();
     assert.equal(params.genesisID, LOCALNET_GENESIS_ID);

@@ -95,7 +95,7 @@ describe('node service: simulate returns decoded ABI return values (issue 14 ite
   let appId: bigint;
 
   before(async () => {
-    d = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, kmd: 0 } });
+    d = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, keyManager: 0 } });
     net = await connectNetwork({ kind: 'named', name: 'devnet' }, { baseDir: root, devnet: d });
     me = net.dispenser!.address;
     const sp = await builderParams(net.chain);
