@@ -11,3 +11,4 @@ export * from './composer.js';
 export * from './client.js';
 export * from './deploy.js';
 export * from './debug/index.js';
+export * from './dispenser.js';

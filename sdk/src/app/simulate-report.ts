@@ -10,6 +10,7 @@ import { SimulateFailedError } from './errors.js';
 import { DebugRun, type DebugProgramSource } from './debug/replay.js';
 import { formatDebugValue } from './debug/values.js';
 import { bytesView, decodeBoxes, decodeGlobalState, decodeLocalState, displayBytes, formatAbi, formatStorageItem, type BytesView, type StorageItem } from './state-decode.js';
+import { arr, bigOf, bytesOf, isObj, obj, type Obj } from './response-read.js';
 
 /*
  * Turns a node's simulate response (protocol.md §4.3, JSON or msgpack-decoded) into a report
@@ -163,28 +164,6 @@ export interface SimulateReport {
 // ---------------------------------------------------------------------------------------------
 // Reading the loosely typed response
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
-const obj = (v: unknown): Obj => (isObj(v) ? v : {});
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-
-function bytesOf(v: unknown): Uint8Array | undefined {
-  if (v instanceof Uint8Array) return v;
-  if (typeof v === 'string') {
-    try {
-      return fromBase64(v);
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
-}
-function bigOf(v: unknown): bigint | undefined {
-  if (typeof v === 'bigint') return v;
-  if (typeof v === 'number' && Number.isInteger(v)) return BigInt(v);
-  if (typeof v === 'string' && /^[0-9]+$/.test(v)) return BigInt(v);
-  return undefined;
-}
 function numOf(v: unknown): number | undefined {
   const b = bigOf(v);
   return b === undefined ? undefined : Number(b);

@@ -1,11 +1,11 @@
 import { resolve } from 'node:path';
-import { KeyManagerSigner } from '../adapters/signer.js';
 import { HttpError, NetworkError, TimeoutError } from '../adapters/http/errors.js';
 import { AlgodAdapter } from '../adapters/node/algod.js';
 import { NodeServiceAdapter } from '../adapters/node/node-service.js';
 import { keyManagerFor, localnetProfile, nodeAdapterFor, profileFromDevnet, profileFromEnv, publicProfile, queryClientFor, type NetworkProfile } from '../adapters/profiles.js';
 import type { KeyManagerClient } from '../adapters/kmd/client.js';
 import type { AppChain } from '../app/chain.js';
+import { findWalletDispenser } from '../app/dispenser.js';
 import { readRunningDevnetRecord } from '../services/devnet/running-file.js';
 import { PUBLIC_ENDPOINTS } from '../workflow/network.js';
 import { accountFromMnemonic, LocalAccount, type SigningAccount } from './accounts.js';
@@ -118,23 +118,10 @@ function funderFromEnv(env: EnvLike): SigningAccount | undefined {
   return m ? accountFromMnemonic(m) : undefined;
 }
 
-/** The richest key of the key manager's default wallet: the dispenser of a local node. */
-async function walletDispenser(kmd: KeyManagerClient, chain: AppChain): Promise<{ account: SigningAccount; close(): Promise<void> } | undefined> {
-  try {
-    const session = await kmd.openWallet('unencrypted-default-wallet', '');
-    let best: { address: string; amount: bigint } | undefined;
-    for (const a of await session.listKeys()) {
-      const amount = (await chain.node.account(a)).amount;
-      if (!best || amount > best.amount) best = { address: a, amount };
-    }
-    if (!best) {
-      await session.close();
-      return undefined;
-    }
-    return { account: { address: best.address, signer: new KeyManagerSigner(session) }, close: () => session.close() };
-  } catch {
-    return undefined;
-  }
+/** The key manager's dispenser (see `findWalletDispenser`) as a signing account and a way to close its session. */
+async function walletDispenser(keyManager: KeyManagerClient, chain: AppChain): Promise<{ account: SigningAccount; close(): Promise<void> } | undefined> {
+  const d = await findWalletDispenser(keyManager, chain);
+  return d ? { account: { address: d.address, signer: d.signer }, close: () => d.session.close() } : undefined;
 }
 
 async function generic(name: string, profile: NetworkProfile, isDev: boolean, tokenSource: string, options: ConnectOptionsBase): Promise<Connection> {

@@ -1,12 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { KeyManagerSigner, LocalSigner, type Signer } from '../adapters/signer.js';
+import { LocalSigner, type Signer } from '../adapters/signer.js';
 import { keyManagerFor, nodeAdapterFor, queryClientFor, profileFromDevnet, type NetworkProfile } from '../adapters/profiles.js';
-import type { KeyManagerClient, WalletSession } from '../adapters/kmd/client.js';
+import type { KeyManagerClient } from '../adapters/kmd/client.js';
 import { startDevnet, DEFAULT_WALLET_NAME, DEFAULT_WALLET_PASSWORD, type RunningDevnet } from '../services/devnet/index.js';
 import { dataDirHolder, DataDirInUseError } from '../services/devnet/lock.js';
 import { toBase64 } from '../encoding/base64.js';
 import type { AppChain } from '../app/chain.js';
+import { findWalletDispenser } from '../app/dispenser.js';
 import { TealworksError } from '../errors.js';
 import type { NetworkSpec } from './model.js';
 import { networkProfileFor } from './network.js';
@@ -109,23 +110,6 @@ async function devnetNetwork(devnet: DevnetEndpoints, owned: RunningDevnet | und
   };
 }
 
-async function walletDispenser(kmd: KeyManagerClient, chain: AppChain): Promise<{ address: string; signer: Signer; session: WalletSession } | undefined> {
-  try {
-    const session = await kmd.openWallet('unencrypted-default-wallet', '');
-    let best: { address: string; amount: bigint } | undefined;
-    for (const a of await session.listKeys()) {
-      const amount = (await chain.node.account(a)).amount;
-      if (!best || amount > best.amount) best = { address: a, amount };
-    }
-    if (!best) {
-      await session.close();
-      return undefined;
-    }
-    return { address: best.address, signer: new KeyManagerSigner(session), session };
-  } catch {
-    return undefined;
-  }
-}
 
 /** Connects a workflow to its network; for the devnet, starts it (data under `.tealworks/devnet`, locked for the run) and finds the dispenser. */
 export async function connectNetwork(spec: NetworkSpec, options: ConnectOptions): Promise<WorkflowNetwork> {
@@ -162,7 +146,7 @@ export async function connectNetwork(spec: NetworkSpec, options: ConnectOptions)
     await Promise.allSettled([chain.node.close(), chain.query?.close(), kmd?.close()]);
     throw new NetworkConnectError(`cannot reach the ${spec.name} node at ${profile.node.url}: ${(e as Error).message}`);
   }
-  const dispenser = isDev && kmd ? await walletDispenser(kmd, chain) : undefined;
+  const dispenser = isDev && kmd ? await findWalletDispenser(kmd, chain) : undefined;
   return {
     name: spec.name,
     chain,

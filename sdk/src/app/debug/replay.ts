@@ -8,6 +8,7 @@ import type { PcMapping } from '../../teal/types.js';
 import type { SourceMapEntry } from '../../teal/sourcemap.js';
 import { AppError } from '../errors.js';
 import { DEFAULT_LIMITS } from '../../avm/context.js';
+import { arr, bigOf, bytesOf, isObj, obj, type Obj } from '../response-read.js';
 
 /*
  * A recorded run, replayable in both directions. A simulate response with an execution trace
@@ -130,28 +131,6 @@ export interface ReplayLocation {
 
 export class DebugTraceError extends AppError {}
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
-const obj = (v: unknown): Obj => (isObj(v) ? v : {});
-const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
-
-function bytesOf(v: unknown): Uint8Array | undefined {
-  if (v instanceof Uint8Array) return v;
-  if (typeof v === 'string') {
-    try {
-      return fromBase64(v);
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
-}
-function bigOf(v: unknown): bigint | undefined {
-  if (typeof v === 'bigint') return v;
-  if (typeof v === 'number' && Number.isInteger(v)) return BigInt(v);
-  if (typeof v === 'string' && /^[0-9]+$/.test(v)) return BigInt(v);
-  return undefined;
-}
 function hashText(v: unknown): string | undefined {
   if (v instanceof Uint8Array) return toBase64(v);
   return typeof v === 'string' ? v : undefined;

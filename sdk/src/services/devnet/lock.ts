@@ -40,7 +40,8 @@ export interface DataDirLock {
   release(): void;
 }
 
-function alive(pid: number): boolean {
+/** True while process `pid` exists (ours, or another user's). */
+export function processAlive(pid: number): boolean {
   if (pid === process.pid) return true;
   try {
     process.kill(pid, 0);
@@ -68,7 +69,7 @@ export function dataDirHolder(dir: string): DataDirHolder | undefined {
     holder = { pid: Number(text.trim()) || -1 };
   }
   if (!Number.isInteger(holder.pid) || holder.pid <= 0) return undefined;
-  return alive(holder.pid) ? holder : undefined;
+  return processAlive(holder.pid) ? holder : undefined;
 }
 
 /**

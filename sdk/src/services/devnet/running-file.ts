@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunningDevnet, ServiceEndpoint } from './devnet.js';
+import { processAlive } from './lock.js';
 
 /*
  * How other processes find a devnet that `tealworks devnet` keeps running: while it runs, its data
@@ -49,15 +50,6 @@ export function writeRunningDevnetRecord(devnet: RunningDevnet, pid: number = pr
   };
 }
 
-function alive(pid: number): boolean {
-  if (pid === process.pid) return true;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * The record of the devnet running on `dataDir`, or undefined when none is (no file, an unreadable
@@ -73,6 +65,6 @@ export function readRunningDevnetRecord(dataDir: string, options: { checkProcess
     return undefined;
   }
   if (record?.version !== 1 || typeof record.node?.url !== 'string' || !Number.isInteger(record.pid)) return undefined;
-  if (options.checkProcess !== false && !alive(record.pid)) return undefined;
+  if (options.checkProcess !== false && !processAlive(record.pid)) return undefined;
   return record;
 }

@@ -1,0 +1,38 @@
+import type { KeyManagerClient, WalletSession } from '../adapters/kmd/client.js';
+import { KeyManagerSigner, type Signer } from '../adapters/signer.js';
+import type { AppChain } from './chain.js';
+
+/** The dispenser found in a local node's key manager: its address, a signer, and the open wallet session. */
+export interface WalletDispenser {
+  address: string;
+  signer: Signer;
+  /** Close it when done: the signer signs through this session. */
+  session: WalletSession;
+}
+
+/**
+ * The richest key of the key manager's `unencrypted-default-wallet` (empty password): the funded
+ * dispenser of a devnet or a LocalNet. Undefined when the wallet is missing, empty, or cannot be
+ * opened with the empty password.
+ *
+ * @example
+ * const d = await findWalletDispenser(keyManager, chain);
+ * if (d) try { … sign with d.signer … } finally { await d.session.close(); }
+ */
+export async function findWalletDispenser(keyManager: KeyManagerClient, chain: AppChain): Promise<WalletDispenser | undefined> {
+  try {
+    const session = await keyManager.openWallet('unencrypted-default-wallet', '');
+    let best: { address: string; amount: bigint } | undefined;
+    for (const a of await session.listKeys()) {
+      const amount = (await chain.node.account(a)).amount;
+      if (!best || amount > best.amount) best = { address: a, amount };
+    }
+    if (!best) {
+      await session.close();
+      return undefined;
+    }
+    return { address: best.address, signer: new KeyManagerSigner(session), session };
+  } catch {
+    return undefined;
+  }
+}
