@@ -4,7 +4,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { lex, parseGoUint, statementsOf, type LexedLine, type Token } from './lexer.js';
 import { MAX_AVM_VERSION, modeBit, opAt, type Mode } from './language.js';
 import { fieldByName } from '@tealworks/sdk/teal';
-import { collectDiagnostics, type Analysis, type ProgramFacts } from './teal.js';
+import { collectDiagnostics, type Analysis, type Collected, type ProgramFacts } from './teal.js';
 import type { TealDiagnostic } from '@tealworks/sdk/teal';
 
 export interface MacroDefinition {
@@ -48,7 +48,11 @@ export interface ModelOptions {
   light?: { mode?: Mode };
 }
 
-export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'>, options: ModelOptions = {}): DocumentModel {
+/**
+ * The model of one document version. `collected` is the assembler's analysis of this very text
+ * when the caller already ran it (in steps, see `collectDiagnosticsSteps`); otherwise it runs here.
+ */
+export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'>, options: ModelOptions = {}, collected?: Collected): DocumentModel {
   const text = doc.getText();
   const lines = lex(text);
   let avmVersion = 1;
@@ -99,14 +103,14 @@ export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'
     labels,
     diagnostics: [],
   };
-  const collected = options.light ? undefined : collectDiagnostics(text);
-  if (collected) {
-    model.diagnostics = collected.diagnostics;
-    if (collected.analysis) model.analysis = collected.analysis;
-    if (collected.program) model.program = collected.program;
+  const analysed = options.light ? undefined : (collected ?? collectDiagnostics(text));
+  if (analysed) {
+    model.diagnostics = analysed.diagnostics;
+    if (analysed.analysis) model.analysis = analysed.analysis;
+    if (analysed.program) model.program = analysed.program;
   }
   // The assembler sees through macros, so its verdict on the mode wins over the token sniff.
-  const mode = collected?.program?.mode ?? sniffMode(model) ?? options.light?.mode;
+  const mode = analysed?.program?.mode ?? sniffMode(model) ?? options.light?.mode;
   if (mode) model.mode = mode;
   else if (options.defaultMode) {
     model.mode = options.defaultMode;
