@@ -4,9 +4,9 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { lex, parseGoUint, statementsOf, type LexedLine, type Token } from './lexer.js';
 import { MAX_AVM_VERSION, modeBit, opAt, type Mode } from './language.js';
 import { fieldByName } from '@tealworks/sdk/teal';
-import { collectDiagnostics, type Analysis, type ProgramFacts } from './teal.js';
+import { collectDiagnostics, type Analysis, type Collected, type ProgramFacts } from './teal.js';
 import type { TealDiagnostic } from '@tealworks/sdk/teal';
-import { substituteTemplates, templateInfoFor, templateSites, type TemplateInfo, type TemplateSite } from './features/templates.js';
+import { substituteTemplates, templateInfoFor, templateSites, type Substituted, type TemplateInfo, type TemplateSite } from './features/templates.js';
 
 export interface MacroDefinition {
   name: string;
@@ -55,7 +55,11 @@ export interface ModelOptions {
   templates?: ReadonlyMap<string, TemplateInfo>;
 }
 
-export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'>, options: ModelOptions = {}): DocumentModel {
+/**
+ * The model of one document version. `collected` is the assembler's analysis of this very text
+ * when the caller already ran it (in steps, see `collectDiagnosticsSteps`); otherwise it runs here.
+ */
+export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'>, options: ModelOptions = {}, collected?: Collected): DocumentModel {
   const text = doc.getText();
   const lines = lex(text);
   let avmVersion = 1;
@@ -108,20 +112,20 @@ export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'
     templateSites: templateSites(lines),
     templates: new Map(),
   };
-  let collected: ReturnType<typeof collectDiagnostics> | undefined;
   if (model.templateSites.length) model.templates = templateInfoFor(doc.uri, options.templates ?? new Map());
-  if (!options.light) {
+  let analysed = options.light ? undefined : collected;
+  if (!options.light && !analysed) {
     // Placeholders are analysed as the value they will have (or a stand-in), ranges mapped back.
     const sub = substituteTemplates(text, model.templateSites, model.templates);
-    collected = collectDiagnostics(sub.text, sub.remap);
+    analysed = collectDiagnostics(sub.text, sub.remap);
   }
-  if (collected) {
-    model.diagnostics = collected.diagnostics;
-    if (collected.analysis) model.analysis = collected.analysis;
-    if (collected.program) model.program = collected.program;
+  if (analysed) {
+    model.diagnostics = analysed.diagnostics;
+    if (analysed.analysis) model.analysis = analysed.analysis;
+    if (analysed.program) model.program = analysed.program;
   }
   // The assembler sees through macros, so its verdict on the mode wins over the token sniff.
-  const mode = collected?.program?.mode ?? sniffMode(model) ?? options.light?.mode;
+  const mode = analysed?.program?.mode ?? sniffMode(model) ?? options.light?.mode;
   if (mode) model.mode = mode;
   else if (options.defaultMode) {
     model.mode = options.defaultMode;
@@ -158,4 +162,16 @@ export function sniffMode(model: DocumentModel): Mode | undefined {
     if (modes !== both && modes !== 0) return modes === modeBit('logicsig') ? 'logicsig' : 'application';
   }
   return undefined;
+}
+
+/**
+ * What the assembler analyses for `doc`: its text with `TMPL_*` placeholders replaced by their
+ * values (or stand-ins), and the function that maps the analysis's ranges back to the document.
+ * The server runs this through `collectDiagnosticsSteps` and hands the result to `buildModel`.
+ */
+export function analysisInput(doc: Pick<TextDocument, 'uri' | 'getText'>, options: ModelOptions = {}): Substituted {
+  const text = doc.getText();
+  if (!text.includes('TMPL_')) return { text, remap: (v) => v };
+  const sites = templateSites(lex(text));
+  return substituteTemplates(text, sites, templateInfoFor(doc.uri, options.templates ?? new Map()));
 }

@@ -8,7 +8,8 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { buildModel, type DocumentModel, type ModelOptions } from './document.js';
+import { analysisInput, buildModel, type DocumentModel, type ModelOptions } from './document.js';
+import { collectDiagnosticsSteps, type Collected } from './teal.js';
 import type { Mode } from './language.js';
 import { complete, resolveCompletion } from './features/completion.js';
 import { diagnostics } from './features/diagnostics.js';
@@ -35,6 +36,8 @@ export const SERVER_NAME = 'tealworks-teal';
 /** Workspace symbols returned per file at most. */
 export const MAX_SYMBOLS_PER_FILE = 1000;
 export const SERVER_VERSION = '0.1.0';
+/** Longest stretch of one document's analysis before other messages get their turn (ms). */
+export const ANALYSIS_SLICE_MS = 10;
 
 export interface ServerOptions {
   /** Delay between the last edit and publishing diagnostics (ms). */
@@ -62,15 +65,50 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
   let settings: FeatureSettings = DEFAULT_SETTINGS;
   const workspaceFiles = new WorkspaceFiles();
 
-  const modelFor = (uri: string): DocumentModel | undefined => {
+  /** Analyses under way, per document (one version and model options each). */
+  const running = new Map<string, { version: number; options: ModelOptions; model: Promise<DocumentModel | undefined> }>();
+
+  /**
+   * The analysed model of the document's current version. The assembler's analysis runs in
+   * slices of at most ANALYSIS_SLICE_MS with a turn of the event loop between them, so requests
+   * for other documents (and hover or completion on this one) are answered meanwhile; requests
+   * that need this document's analysis wait for it, and all of them share one run.
+   */
+  const modelFor = (uri: string): Promise<DocumentModel | undefined> => {
     const doc = documents.get(uri);
-    if (!doc) return undefined;
+    if (!doc) return Promise.resolve(undefined);
     const cached = models.get(uri);
-    if (cached && cached.version === doc.version) return cached;
-    const fresh = buildModel(doc, modelOptions);
-    models.set(uri, fresh);
-    lightModels.delete(uri);
-    return fresh;
+    if (cached && cached.version === doc.version) return Promise.resolve(cached);
+    const current = running.get(uri);
+    if (current && current.version === doc.version && current.options === modelOptions) return current.model;
+    const version = doc.version;
+    const options = modelOptions;
+    const model = (async (): Promise<DocumentModel | undefined> => {
+      const input = analysisInput(doc, options);
+      const steps = collectDiagnosticsSteps(input.text, input.remap);
+      let collected: Collected;
+      let slice = performance.now();
+      for (;;) {
+        const r = steps.next();
+        if (r.done) {
+          collected = r.value;
+          break;
+        }
+        if (performance.now() - slice < ANALYSIS_SLICE_MS) continue;
+        await new Promise((resolve) => setImmediate(resolve));
+        // Edited, closed or re-configured meanwhile: this run is moot, the newest version counts.
+        if (documents.get(uri)?.version !== version || modelOptions !== options) return modelFor(uri);
+        slice = performance.now();
+      }
+      const fresh = buildModel(doc, options, collected);
+      models.set(uri, fresh);
+      lightModels.delete(uri);
+      return fresh;
+    })().finally(() => {
+      if (running.get(uri)?.model === model) running.delete(uri);
+    });
+    running.set(uri, { version, options, model });
+    return model;
   };
 
   // Completion and hover need the text, not the assembler: right after an edit (before the
@@ -88,9 +126,12 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
     return fresh;
   };
 
-  const publish = (uri: string) => {
-    const model = modelFor(uri);
-    if (!model) return;
+  const publish = async (uri: string) => {
+    const model = await modelFor(uri).catch((e: unknown) => {
+      connection.console.error(`analysing ${uri} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      return undefined;
+    });
+    if (!model || documents.get(uri)?.version !== model.version) return;
     const lintOptions = { ...(modelOptions.defaultMode ? { defaultMode: modelOptions.defaultMode } : {}), style: settings.lint.style, generatedCode: settings.lint.generatedCode };
     void connection.sendDiagnostics({ uri, version: model.version, diagnostics: [...diagnostics(model), ...lints(model, lintOptions)] });
     void connection.sendNotification(documentInfoNotification, documentInfo(model));
@@ -102,7 +143,7 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
       uri,
       setTimeout(() => {
         pending.delete(uri);
-        publish(uri);
+        void publish(uri);
       }, delay),
     );
   };
@@ -165,16 +206,18 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
   connection.onDidChangeWatchedFiles(() => {
     models.clear();
     lightModels.clear();
-    for (const doc of documents.all()) publish(doc.uri);
+    running.clear();
+    for (const doc of documents.all()) void publish(doc.uri);
   });
 
-  documents.onDidOpen((e) => publish(e.document.uri));
+  documents.onDidOpen((e) => void publish(e.document.uri));
   documents.onDidChangeContent((e) => schedule(e.document.uri));
   documents.onDidClose((e) => {
     clearTimeout(pending.get(e.document.uri));
     pending.delete(e.document.uri);
     models.delete(e.document.uri);
     lightModels.delete(e.document.uri);
+    running.delete(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });
 
@@ -190,86 +233,86 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
     const found = hover(model, params.position);
     return found ?? (model.analysis ? labelHover(model, params.position) : null);
   });
-  connection.onFoldingRanges((params) => {
-    const model = modelFor(params.textDocument.uri);
+  connection.onFoldingRanges(async (params) => {
+    const model = await modelFor(params.textDocument.uri);
     return model ? allFoldingRanges(model) : [];
   });
-  connection.languages.semanticTokens.on((params) => {
-    const model = modelFor(params.textDocument.uri);
+  connection.languages.semanticTokens.on(async (params) => {
+    const model = await modelFor(params.textDocument.uri);
     return model ? semanticTokens(model) : { data: [] };
   });
-  connection.languages.semanticTokens.onRange((params) => {
-    const model = modelFor(params.textDocument.uri);
+  connection.languages.semanticTokens.onRange(async (params) => {
+    const model = await modelFor(params.textDocument.uri);
     return model ? semanticTokens(model, params.range) : { data: [] };
   });
-  connection.onDefinition((params) => {
-    const model = modelFor(params.textDocument.uri);
+  connection.onDefinition(async (params) => {
+    const model = await modelFor(params.textDocument.uri);
     return model ? definition(model, params.position) : [];
   });
-  connection.onReferences((params) => {
-    const model = modelFor(params.textDocument.uri);
+  connection.onReferences(async (params) => {
+    const model = await modelFor(params.textDocument.uri);
     return model ? references(model, params.position, params.context.includeDeclaration) : [];
   });
-  connection.onDocumentHighlight((params) => {
-    const model = modelFor(params.textDocument.uri);
+  connection.onDocumentHighlight(async (params) => {
+    const model = await modelFor(params.textDocument.uri);
     return model ? highlights(model, params.position) : [];
   });
-  connection.onPrepareRename((params) => {
-    const model = modelFor(params.textDocument.uri);
+  connection.onPrepareRename(async (params) => {
+    const model = await modelFor(params.textDocument.uri);
     return model ? prepareRename(model, params.position) : null;
   });
-  connection.onRenameRequest((params) => {
-    const model = modelFor(params.textDocument.uri);
+  connection.onRenameRequest(async (params) => {
+    const model = await modelFor(params.textDocument.uri);
     return model ? rename(model, params.position, params.newName) : null;
   });
-  connection.onDocumentSymbol((params) => {
-    const model = modelFor(params.textDocument.uri);
+  connection.onDocumentSymbol(async (params) => {
+    const model = await modelFor(params.textDocument.uri);
     return model ? documentSymbols(model) : [];
   });
-  connection.onWorkspaceSymbol((params) => {
-    const open = documents.all().map((d) => modelFor(d.uri)!).filter(Boolean);
+  connection.onWorkspaceSymbol(async (params) => {
+    const open = (await Promise.all(documents.all().map((d) => modelFor(d.uri)))).filter((m): m is DocumentModel => m !== undefined);
     const onDisk = workspaceFiles.models(new Set(open.map((m) => m.uri)));
     // Capped per file, so one file with 100,000 labels cannot flood the answer.
     return [...open, ...onDisk].flatMap((m) => flatSymbols(m, params.query).slice(0, MAX_SYMBOLS_PER_FILE));
   });
-  connection.onSelectionRanges((params) => {
-    const model = modelFor(params.textDocument.uri);
+  connection.onSelectionRanges(async (params) => {
+    const model = await modelFor(params.textDocument.uri);
     return model ? selectionRanges(model, params.positions) : [];
   });
-  connection.onDocumentFormatting((params) => {
-    const model = modelFor(params.textDocument.uri);
+  connection.onDocumentFormatting(async (params) => {
+    const model = await modelFor(params.textDocument.uri);
     return model ? formatEdits(model, settings.format) : [];
   });
-  connection.languages.inlayHint.on((params) => {
-    const model = modelFor(params.textDocument.uri);
+  connection.languages.inlayHint.on(async (params) => {
+    const model = await modelFor(params.textDocument.uri);
     return model ? inlayHints(model, params.range, settings.inlayHints) : [];
   });
-  connection.onCodeLens((params) => {
-    const model = modelFor(params.textDocument.uri);
+  connection.onCodeLens(async (params) => {
+    const model = await modelFor(params.textDocument.uri);
     return model ? codeLenses(model) : [];
   });
-  connection.onCodeAction((params) => {
-    const model = modelFor(params.textDocument.uri);
+  connection.onCodeAction(async (params) => {
+    const model = await modelFor(params.textDocument.uri);
     return model ? codeActions(model, params) : [];
   });
-  connection.onSignatureHelp((params) => {
-    const model = modelFor(params.textDocument.uri);
+  connection.onSignatureHelp(async (params) => {
+    const model = await modelFor(params.textDocument.uri);
     return model ? signatureHelp(model, params.position) : null;
   });
-  connection.onRequest(expandedRequest, ({ uri }) => {
-    const model = modelFor(uri);
+  connection.onRequest(expandedRequest, async ({ uri }) => {
+    const model = await modelFor(uri);
     return model ? { text: expandedText(model) } : null;
   });
-  connection.onRequest(assembledRequest, ({ uri }) => {
-    const model = modelFor(uri);
+  connection.onRequest(assembledRequest, async ({ uri }) => {
+    const model = await modelFor(uri);
     return model ? assembled(model) : null;
   });
-  connection.onRequest(pcLocationRequest, ({ uri, pc }) => {
-    const model = modelFor(uri);
+  connection.onRequest(pcLocationRequest, async ({ uri, pc }) => {
+    const model = await modelFor(uri);
     return model ? pcLocation(model, pc) : null;
   });
-  connection.onRequest(documentInfoRequest, ({ uri }) => {
-    const model = modelFor(uri);
+  connection.onRequest(documentInfoRequest, async ({ uri }) => {
+    const model = await modelFor(uri);
     return model ? documentInfo(model) : null;
   });
 

@@ -2,7 +2,7 @@
 // docs). Features call these functions only, so swapping in richer SDK APIs touches this file alone.
 import type { TealDiagnostic } from '@tealworks/sdk/teal';
 import { renderConstantMarkdown, renderFieldMarkdown, renderOpcodeMarkdown } from '@tealworks/sdk/teal';
-import { analyze, type Analysis } from '@tealworks/sdk/teal';
+import { analyzeSteps, type Analysis } from '@tealworks/sdk/teal';
 import type { Mode } from './language.js';
 import { fieldNamesAt } from '@tealworks/sdk/teal';
 import { macroNameProblem, ON_COMPLETION_CONSTANTS, PSEUDO_OP_NAMES as ASSEMBLER_PSEUDO_OPS, TXN_TYPE_CONSTANTS } from '@tealworks/sdk/teal';
@@ -40,13 +40,25 @@ export const MAX_ANALYSIS_CHARS = 4 * 1024 * 1024;
 export const KEEP_DIAGNOSTICS = 500;
 
 export function collectDiagnostics(source: string, remap: <T>(value: T) => T = (v) => v): Collected {
+  const steps = collectDiagnosticsSteps(source, remap);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * {@link collectDiagnostics} in steps: pauses (yields) after each bounded slice of the assembler's
+ * work, so the server can answer other requests between slices; the result is the same.
+ */
+export function* collectDiagnosticsSteps(source: string, remap: <T>(value: T) => T = (v) => v): Generator<void, Collected, void> {
   if (source.length > MAX_ANALYSIS_CHARS) {
     const message = `this file (${source.length} characters) is too large to analyse: the limit is ${MAX_ANALYSIS_CHARS}; only highlighting and completion are available`;
     return { diagnostics: [{ severity: 'warning', message, range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 }, code: 'too-large' }] };
   }
   let analysis: Analysis;
   try {
-    analysis = remap(analyze(source));
+    analysis = remap(yield* analyzeSteps(source));
   } catch (e) {
     const message = `internal assembler error: ${e instanceof Error ? e.message : String(e)}`;
     return { diagnostics: [{ severity: 'warning', message, range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 }, code: 'internal' }] };

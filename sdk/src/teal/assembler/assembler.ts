@@ -108,6 +108,8 @@ export const MAX_MACRO_DEPTH = 256;
  * under 10,000 statements; this is far above that and far below what exhausts memory.
  */
 export const MAX_EXPANDED_TOKENS = 100_000;
+/** Source lines plus expanded tokens handled between two pauses of `analyzeSteps`. */
+const WORK_PER_STEP = 1000;
 
 /** A cheap hash of a name (length and first character) for the macro filter. */
 function macroFilterSlot(name: string): number {
@@ -167,6 +169,8 @@ export class Assembler implements AssemblerContext {
   private macroFilter = new Uint32Array(1024);
   /** Tokens produced by macro expansion so far (bounded by MAX_EXPANDED_TOKENS). */
   private expandedTokens = 0;
+  /** Lines and tokens handled since `parseSteps` last paused. */
+  private work = 0;
   private expansionExhausted = false;
 
   /** How many times each token text occurs in current macro bodies (cycle checks start only from mentioned names). */
@@ -254,6 +258,16 @@ export class Assembler implements AssemblerContext {
   // ---- driver --------------------------------------------------------------------------------
 
   parse(text: string): void {
+    const steps = this.parseSteps(text);
+    while (!steps.next().done);
+  }
+
+  /**
+   * `parse` as a generator that pauses (yields) after about every {@link WORK_PER_STEP} statements
+   * or expanded tokens, so a caller can interleave other work (analysis off an editor's message
+   * loop). Running it to the end does exactly what `parse` does.
+   */
+  *parseSteps(text: string): Generator<void, void, void> {
     if (this.version > ASSEMBLER_MAX_VERSION) {
       this.errorAtLine(0, `Can not assemble version ${this.version}`);
       return;
@@ -267,6 +281,10 @@ export class Assembler implements AssemblerContext {
     const n = text.length;
     let start = 0;
     for (let ln = 0; start < n; ln++) {
+      if (++this.work >= WORK_PER_STEP) {
+        this.work = 0;
+        yield;
+      }
       let nl = text.indexOf('\n', start);
       if (nl === -1) nl = n;
       if (isTooLong(text, start, nl)) {
@@ -286,14 +304,16 @@ export class Assembler implements AssemblerContext {
         else this.error(first, `unknown directive: ${directive}`, 'directive');
         continue;
       }
-      this.statements_(tokens);
+      yield* this.statements_(tokens);
     }
     if (tooLong !== undefined) this.errorAtLine(tooLong, 'line too long');
 
+    yield;
     if (this.version >= OPTIMIZE_CONSTANTS_VERSION || this.version === NO_VERSION) {
       this.optimizeInts();
       this.optimizeBytes();
     }
+    yield;
     this.findBranchSizes();
     this.resolveLabels();
   }
@@ -303,7 +323,7 @@ export class Assembler implements AssemblerContext {
    * statements only after expansion (so one use can end or start statements). Lazily matters:
    * settling the version at a line's first statement can delete macros used later on the line.
    */
-  private statements_(tokens: Token[]): void {
+  private *statements_(tokens: Token[]): Generator<void, void, void> {
     // Iterative: a stack of token lists (the line, then each macro body being expanded), so the
     // nesting depth of user macros never reaches the JavaScript stack, and each expanded token is
     // handled once (linear in the expanded size).
@@ -320,6 +340,10 @@ export class Assembler implements AssemblerContext {
         continue;
       }
       next[top] = i + 1;
+      if (++this.work >= WORK_PER_STEP) {
+        this.work = 0;
+        yield;
+      }
       const tok = list[i]!;
       const macro = this.macros.size > 0 && this.macroFilter[macroFilterSlot(tok.str)] !== 0 ? this.macros.get(tok.str) : undefined;
       if (macro) {
@@ -327,7 +351,8 @@ export class Assembler implements AssemblerContext {
         const depth = tok.macros ? tok.macros.length : 0;
         if (depth >= MAX_MACRO_DEPTH) {
           // The rest of the line would only add errors caused by this one.
-          return this.error(tok, `macro expansion too deep: more than ${MAX_MACRO_DEPTH} nested macros (${tok.macros![0]} -> … -> ${tok.str})`, 'macro');
+          this.error(tok, `macro expansion too deep: more than ${MAX_MACRO_DEPTH} nested macros (${tok.macros![0]} -> … -> ${tok.str})`, 'macro');
+          return;
         }
         const body = macro.tokens;
         this.expandedTokens += body.length - 1;
@@ -1142,11 +1167,22 @@ function pushBytesBytes(v: Uint8Array): Uint8Array {
 // ---- public entry points ------------------------------------------------------------------------
 
 
-function run(source: string, options: AssembleOptions, analysis: boolean): { asm: Assembler; program?: Uint8Array; prefixLen: number } {
+type Run = { asm: Assembler; program?: Uint8Array; prefixLen: number };
+
+function run(source: string, options: AssembleOptions, analysis: boolean): Run {
+  const steps = runSteps(source, options, analysis);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+function* runSteps(source: string, options: AssembleOptions, analysis: boolean): Generator<void, Run, void> {
   const text = options.templateVars ? replaceTemplateVariables(source, options.templateVars) : source;
   const asm = new Assembler(options, analysis);
-  asm.parse(text);
+  yield* asm.parseSteps(text);
   if (asm.errors.length === 0) {
+    yield;
     const done = asm.finalize();
     if (done && asm.errors.length === 0) {
       // No transaction can carry more (the node's check reads "approval program too long. (n > max)").
@@ -1188,7 +1224,21 @@ export function assembleCollect(source: string, options: AssembleOptions = {}): 
 
 /** The expanded program as an editor needs it: statements with pcs and stack states, labels, macros, diagnostics. */
 export function analyze(source: string, options: AssembleOptions = {}): Analysis {
-  const { asm, program, prefixLen } = run(source, options, true);
+  const steps = analyzeSteps(source, options);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/**
+ * {@link analyze} in steps: the generator pauses (yields) after every bounded slice of work and
+ * returns the same {@link Analysis} when run to the end, so an editor can analyse a large program
+ * without holding up its other requests (resume it from a later event-loop turn, or drop it).
+ */
+export function* analyzeSteps(source: string, options: AssembleOptions = {}): Generator<void, Analysis, void> {
+  const { asm, program, prefixLen } = yield* runSteps(source, options, true);
+  yield;
   const statements = asm.statements;
   for (let i = 0; i < statements.length; i++) {
     const rel = asm.stmtPc[i]!;

@@ -2,6 +2,7 @@ export {
   assemble,
   assembleCollect,
   analyze,
+  analyzeSteps,
   programHash,
   ASSEMBLER_MAX_VERSION,
   ASSEMBLER_DEFAULT_VERSION,

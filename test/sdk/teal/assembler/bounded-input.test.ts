@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { analyze, assembleCollect } from '../../../../sdk/src/teal/index.js';
+import { analyze, analyzeSteps, assembleCollect, type Analysis } from '../../../../sdk/src/teal/index.js';
 import { MAX_EXPANDED_TOKENS, MAX_MACRO_DEPTH, MAX_PROGRAM_BYTES } from '../../../../sdk/src/teal/assembler/assembler.js';
 import { exponentialMacros, forwardChain, longChain, manyLabels, wideMacro } from '../../../helpers/pathological.js';
 
@@ -80,5 +80,23 @@ describe('teal: bounded work for pathological programs', function () {
 
   it('50,000 labels analyse within the guard', () => {
     bounded('labels', () => analyze(manyLabels(50_000)));
+  });
+
+  it('analyzeSteps pauses between bounded slices and returns exactly what analyze returns', () => {
+    for (const [name, src] of [
+      ['exponential macros', exponentialMacros(24)],
+      ['a wide macro', wideMacro(200, 200)],
+      ['a long chain', longChain(2000)],
+      ['many labels', manyLabels(5000)],
+      ['a small program', '#pragma version 10\n#define two int 2\ntwo; two; +\nreturn\n'],
+    ] as const) {
+      const steps = analyzeSteps(src);
+      let pauses = 0;
+      let r = steps.next();
+      for (; !r.done; r = steps.next()) pauses++;
+      const stepped: Analysis = r.value;
+      assert.deepEqual(stepped, analyze(src), name);
+      if (src.length > 10_000) assert.ok(pauses >= 2, `${name}: only ${pauses} pauses`);
+    }
   });
 });
