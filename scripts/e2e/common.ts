@@ -1,8 +1,11 @@
-// What both editor e2e drivers share: where code-server and the artifacts live, a free port, and
-// waiting for code-server to answer.
+// What the editor e2e drivers share: where code-server and the artifacts live, a free port, waiting
+// for code-server to answer, a clean profile with code-server and Chromium started, and the panel frame.
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 
 export const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const e2eDir = resolve(process.env.E2E_DIR ?? join(root, '.e2e'));
@@ -35,4 +38,94 @@ export async function waitForHttp(url: string, ms: number): Promise<void> {
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new Error(`code-server did not answer at ${url}`);
+}
+
+/** Settings every e2e profile starts with: no start page, tips, telemetry, updates or AI panels. */
+const QUIET_SETTINGS: Record<string, unknown> = {
+  'workbench.startupEditor': 'none',
+  'security.workspace.trust.enabled': false,
+  'telemetry.telemetryLevel': 'off',
+  'workbench.tips.enabled': false,
+  'extensions.autoUpdate': false,
+  'extensions.autoCheckUpdates': false,
+  'workbench.enableExperiments': false,
+  'chat.disableAIFeatures': true,
+  'git.openRepositoryInParentFolders': 'never',
+  'workbench.secondarySideBar.defaultVisibility': 'hidden',
+};
+
+/** A code-server with the packaged extension in a clean profile, and headless Chromium to drive it. */
+export interface Editor {
+  /** The folder the workbench opens. */
+  workspace: string;
+  /** code-server's output so far (write it out when a check fails). */
+  serverLog: string[];
+  /** Waits for code-server, then opens the workbench on the workspace in a new page. */
+  openWorkbench(viewport: { width: number; height: number }): Promise<Page>;
+  /** Closes the browser and stops code-server. */
+  close(): Promise<void>;
+}
+
+/**
+ * Makes a fresh profile (`cs-data[-name]`, `cs-ext[-name]`, `workspace[-name]` under the e2e
+ * directory), lets `prepare` fill the workspace, writes the quiet settings plus `settings`, installs
+ * the `.vsix` and starts code-server and Chromium.
+ */
+export async function startEditor(options: { name?: string; settings?: Record<string, unknown>; prepare?: (workspace: string) => void }): Promise<Editor> {
+  const suffix = options.name ? `-${options.name}` : '';
+  const userData = join(e2eDir, `cs-data${suffix}`);
+  const extensions = join(e2eDir, `cs-ext${suffix}`);
+  const workspace = join(e2eDir, `workspace${suffix}`);
+  for (const d of [userData, extensions, workspace]) rmSync(d, { recursive: true, force: true });
+  for (const d of [userData, extensions, workspace, artifacts, join(userData, 'User')]) mkdirSync(d, { recursive: true });
+  options.prepare?.(workspace);
+  writeFileSync(join(userData, 'User/settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...options.settings }));
+  const profile = ['--user-data-dir', userData, '--extensions-dir', extensions];
+  const install = spawnSync(node, [entry, ...profile, '--install-extension', vsix], { encoding: 'utf8' });
+  if (install.status !== 0) throw new Error(`extension install failed: ${install.stderr || install.stdout}`);
+  const port = await freePort();
+  const server: ChildProcess = spawn(
+    node,
+    [entry, ...profile, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', workspace],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const serverLog: string[] = [];
+  server.stdout?.on('data', (d: Buffer) => serverLog.push(d.toString()));
+  server.stderr?.on('data', (d: Buffer) => serverLog.push(d.toString()));
+  let browser: Browser;
+  try {
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      headless: true,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+  } catch (e) {
+    server.kill('SIGTERM');
+    throw e;
+  }
+  return {
+    workspace,
+    serverLog,
+    async openWorkbench(viewport) {
+      await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
+      const page = await browser.newPage({ viewport });
+      await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
+      await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+      return page;
+    },
+    async close() {
+      await browser.close();
+      server.kill('SIGTERM');
+    },
+  };
+}
+
+/** The simulate panel's inner frame (webviews nest an iframe inside an iframe). */
+export async function panelFrame(page: Page, ms = 60_000): Promise<Frame> {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    for (const f of page.frames()) if (await f.$('#form').catch(() => null)) return f;
+    await page.waitForTimeout(300);
+  }
+  throw new Error('the simulate panel did not appear');
 }

@@ -5,11 +5,10 @@
 // extension's activation time (Running Extensions) and the .vsix size.
 //
 //   E2E_DIR=.e2e node --import tsx scripts/e2e/driver-contracts.ts   (run-contracts.sh prepares everything)
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifacts, chromiumPath, e2eDir, entry, freePort, node, root, vsix, waitForHttp } from './common.js';
-import { chromium, type Frame, type Page } from 'playwright-core';
+import { artifacts, panelFrame, root, startEditor, vsix } from './common.js';
+import type { Page } from 'playwright-core';
 
 const BUG = ['global CreatorAddress', 'global ZeroAddress'] as const;
 
@@ -21,18 +20,6 @@ async function shot(page: Page, name: string): Promise<string> {
   await page.screenshot({ path });
   log(`screenshot ${path}`);
   return path;
-}
-
-/** The simulate panel's inner frame (webviews nest an iframe inside an iframe). */
-async function panelFrame(page: Page, ms = 60_000): Promise<Frame> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    for (const f of page.frames()) {
-      if (await f.$('#form').catch(() => null)) return f;
-    }
-    await page.waitForTimeout(300);
-  }
-  throw new Error('the simulate panel did not appear');
 }
 
 async function runCommand(page: Page, title: string): Promise<void> {
@@ -117,52 +104,27 @@ async function debugFromPanel(page: Page): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const userData = join(e2eDir, 'cs-data-contracts');
-  const extensions = join(e2eDir, 'cs-ext-contracts');
-  const workspace = join(e2eDir, 'workspace-contracts');
-  for (const d of [userData, extensions, workspace]) rmSync(d, { recursive: true, force: true });
-  for (const d of [userData, extensions, workspace, artifacts, join(userData, 'User')]) mkdirSync(d, { recursive: true });
-  cpSync(join(root, 'examples/counter'), join(workspace, 'counter'), { recursive: true, filter: (src) => !src.includes('/.tealworks') });
-  const approvalPath = join(workspace, 'counter/approval.teal');
-  const good = readFileSync(approvalPath, 'utf8');
-  if (!good.includes(BUG[0])) throw new Error('the example no longer has the line the e2e plants its bug in');
-  writeFileSync(approvalPath, good.replace(BUG[0], BUG[1]));
-  writeFileSync(
-    join(userData, 'User/settings.json'),
-    JSON.stringify({
-      'workbench.startupEditor': 'none',
-      'security.workspace.trust.enabled': false,
-      'telemetry.telemetryLevel': 'off',
-      'workbench.tips.enabled': false,
-      'extensions.autoUpdate': false,
-      'extensions.autoCheckUpdates': false,
-      'workbench.enableExperiments': false,
-      'chat.disableAIFeatures': true,
-      'git.openRepositoryInParentFolders': 'never',
-      'workbench.secondarySideBar.defaultVisibility': 'hidden',
-      'files.autoSave': 'off',
-    }),
-  );
   const vsixBytes = statSync(vsix).size;
   results.vsixBytes = vsixBytes;
   log(`.vsix is ${(vsixBytes / 1024).toFixed(0)} KiB`);
   if (vsixBytes >= 3 * 1024 * 1024) throw new Error('the .vsix is 3 MB or more');
 
-  const common = ['--user-data-dir', userData, '--extensions-dir', extensions];
-  const install = spawnSync(node, [entry, ...common, '--install-extension', vsix], { encoding: 'utf8' });
-  if (install.status !== 0) throw new Error(`extension install failed: ${install.stderr || install.stdout}`);
-  const port = await freePort();
-  const server: ChildProcess = spawn(node, [entry, ...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', workspace], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const serverLog: string[] = [];
-  server.stdout?.on('data', (d: Buffer) => serverLog.push(d.toString()));
-  server.stderr?.on('data', (d: Buffer) => serverLog.push(d.toString()));
-  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+  let approvalPath = '';
+  let good = '';
+  const editor = await startEditor({
+    name: 'contracts',
+    settings: { 'files.autoSave': 'off' },
+    prepare: (workspace) => {
+      cpSync(join(root, 'examples/counter'), join(workspace, 'counter'), { recursive: true, filter: (src) => !src.includes('/.tealworks') });
+      approvalPath = join(workspace, 'counter/approval.teal');
+      good = readFileSync(approvalPath, 'utf8');
+      if (!good.includes(BUG[0])) throw new Error('the example no longer has the line the e2e plants its bug in');
+      writeFileSync(approvalPath, good.replace(BUG[0], BUG[1]));
+    },
+  });
   let page: Page | undefined;
   try {
-    await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
-    await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+    page = await editor.openWorkbench({ width: 1600, height: 1000 });
     log('workbench loaded');
 
     await page.locator('.monaco-workbench').click({ position: { x: 800, y: 500 } }).catch(() => undefined);
@@ -257,12 +219,11 @@ async function main(): Promise<void> {
     log('PASS');
   } catch (e) {
     if (page) await shot(page, 'failure').catch(() => undefined);
-    writeFileSync(join(artifacts, 'contracts-code-server.log'), serverLog.join(''));
+    writeFileSync(join(artifacts, 'contracts-code-server.log'), editor.serverLog.join(''));
     writeFileSync(join(artifacts, 'contracts-results.json'), JSON.stringify(results, null, 2));
     throw e;
   } finally {
-    await browser.close();
-    server.kill('SIGTERM');
+    await editor.close();
   }
 }
 

@@ -7,11 +7,10 @@
 // Screenshots land in .e2e/artifacts/newuser-*.png.
 //
 //   E2E_DIR=.e2e node --import tsx scripts/e2e/driver-newuser.ts   (run-newuser.sh prepares everything)
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, type Frame, type Page } from 'playwright-core';
-import { artifacts, chromiumPath, e2eDir, entry, freePort, node, vsix, waitForHttp } from './common.js';
+import type { Page } from 'playwright-core';
+import { artifacts, panelFrame, startEditor } from './common.js';
 
 const log = (m: string) => console.log(`e2e-newuser: ${m}`);
 const results: Record<string, unknown> = {};
@@ -20,15 +19,6 @@ async function shot(page: Page, name: string): Promise<void> {
   const path = join(artifacts, `newuser-${name}.png`);
   await page.screenshot({ path });
   log(`screenshot ${path}`);
-}
-
-async function panelFrame(page: Page, ms = 60_000): Promise<Frame> {
-  const until = Date.now() + ms;
-  while (Date.now() < until) {
-    for (const f of page.frames()) if (await f.$('#form').catch(() => null)) return f;
-    await page.waitForTimeout(300);
-  }
-  throw new Error('the simulate panel did not appear');
 }
 
 async function runCommand(page: Page, title: string): Promise<void> {
@@ -81,43 +71,12 @@ async function focusEditor(page: Page, name: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const userData = join(e2eDir, 'cs-data-newuser');
-  const extensions = join(e2eDir, 'cs-ext-newuser');
-  const workspace = join(e2eDir, 'workspace-newuser');
-  for (const d of [userData, extensions, workspace]) rmSync(d, { recursive: true, force: true });
-  for (const d of [userData, extensions, workspace, artifacts, join(userData, 'User')]) mkdirSync(d, { recursive: true });
-  writeFileSync(
-    join(userData, 'User/settings.json'),
-    JSON.stringify({
-      'workbench.startupEditor': 'none',
-      'security.workspace.trust.enabled': false,
-      'telemetry.telemetryLevel': 'off',
-      'workbench.tips.enabled': false,
-      'extensions.autoUpdate': false,
-      'extensions.autoCheckUpdates': false,
-      'workbench.enableExperiments': false,
-      'chat.disableAIFeatures': true,
-      'git.openRepositoryInParentFolders': 'never',
-      'workbench.secondarySideBar.defaultVisibility': 'hidden',
-      'files.simpleDialog.enable': true,
-    }),
-  );
-  const common = ['--user-data-dir', userData, '--extensions-dir', extensions];
-  const install = spawnSync(node, [entry, ...common, '--install-extension', vsix], { encoding: 'utf8' });
-  if (install.status !== 0) throw new Error(`extension install failed: ${install.stderr || install.stdout}`);
+  const editor = await startEditor({ name: 'newuser', settings: { 'files.simpleDialog.enable': true } });
+  const workspace = editor.workspace;
   log('installed the .vsix into a clean profile');
-  const port = await freePort();
-  const server: ChildProcess = spawn(node, [entry, ...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', workspace], { stdio: ['ignore', 'pipe', 'pipe'] });
-  const serverLog: string[] = [];
-  server.stdout?.on('data', (d: Buffer) => serverLog.push(d.toString()));
-  server.stderr?.on('data', (d: Buffer) => serverLog.push(d.toString()));
-  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
   let page: Page | undefined;
   try {
-    await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
-    page = await browser.newPage({ viewport: { width: 1600, height: 1000 } });
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
-    await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+    page = await editor.openWorkbench({ width: 1600, height: 1000 });
     await page.locator('.monaco-workbench').click({ position: { x: 800, y: 500 } }).catch(() => undefined);
     log('workbench loaded on an empty folder');
 
@@ -255,12 +214,11 @@ async function main(): Promise<void> {
     log('PASS');
   } catch (e) {
     if (page) await shot(page, 'failure').catch(() => undefined);
-    writeFileSync(join(artifacts, 'newuser-code-server.log'), serverLog.join(''));
+    writeFileSync(join(artifacts, 'newuser-code-server.log'), editor.serverLog.join(''));
     writeFileSync(join(artifacts, 'newuser-results.json'), JSON.stringify(results, null, 2));
     throw e;
   } finally {
-    await browser.close();
-    server.kill('SIGTERM');
+    await editor.close();
   }
 }
 

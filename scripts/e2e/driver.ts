@@ -3,11 +3,10 @@
 // the error at the use site and that hovering an opcode shows the SDK's docs.
 //
 //   E2E_DIR=.e2e node --import tsx scripts/e2e/driver.ts     (run.sh prepares everything first)
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifacts, chromiumPath, e2eDir, entry, freePort, node, vsix, waitForHttp } from './common.js';
-import { chromium, type Page } from 'playwright-core';
+import { artifacts, startEditor, vsix } from './common.js';
+import type { Page } from 'playwright-core';
 
 
 /** The use on line 7 expands to an unknown opcode defined on line 3. */
@@ -36,53 +35,11 @@ async function shot(page: Page, name: string): Promise<string> {
 }
 
 async function main(): Promise<void> {
-  const userData = join(e2eDir, 'cs-data');
-  const extensions = join(e2eDir, 'cs-ext');
-  const workspace = join(e2eDir, 'workspace');
-  for (const d of [userData, extensions, workspace]) rmSync(d, { recursive: true, force: true });
-  for (const d of [userData, extensions, workspace, artifacts, join(userData, 'User')]) mkdirSync(d, { recursive: true });
-  writeFileSync(join(workspace, 'macro-error.teal'), SAMPLE);
-  writeFileSync(
-    join(userData, 'User/settings.json'),
-    JSON.stringify({
-      'workbench.startupEditor': 'none',
-      'security.workspace.trust.enabled': false,
-      'telemetry.telemetryLevel': 'off',
-      'workbench.tips.enabled': false,
-      'extensions.autoUpdate': false,
-      'extensions.autoCheckUpdates': false,
-      'workbench.enableExperiments': false,
-      'editor.hover.delay': 100,
-      'chat.disableAIFeatures': true,
-      'git.openRepositoryInParentFolders': 'never',
-      'workbench.secondarySideBar.defaultVisibility': 'hidden',
-    }),
-  );
-  const common = ['--user-data-dir', userData, '--extensions-dir', extensions];
   log(`installing ${vsix}`);
-  const install = spawnSync(node, [entry, ...common, '--install-extension', vsix], { encoding: 'utf8' });
-  if (install.status !== 0) throw new Error(`extension install failed: ${install.stderr || install.stdout}`);
-
-  const port = await freePort();
-  const server: ChildProcess = spawn(
-    node,
-    [entry, ...common, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', workspace],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const serverLog: string[] = [];
-  server.stdout?.on('data', (d: Buffer) => serverLog.push(d.toString()));
-  server.stderr?.on('data', (d: Buffer) => serverLog.push(d.toString()));
-  const browser = await chromium.launch({
-    executablePath: chromiumPath,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  const editor = await startEditor({ settings: { 'editor.hover.delay': 100 }, prepare: (workspace) => writeFileSync(join(workspace, 'macro-error.teal'), SAMPLE) });
   let page: Page | undefined;
   try {
-    await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
-    page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
-    await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+    page = await editor.openWorkbench({ width: 1400, height: 900 });
     log('workbench loaded');
 
     // Open the file through Quick Open.
@@ -154,11 +111,10 @@ async function main(): Promise<void> {
     log('PASS');
   } catch (e) {
     if (page) await shot(page, 'failure').catch(() => undefined);
-    writeFileSync(join(artifacts, 'code-server.log'), serverLog.join(''));
+    writeFileSync(join(artifacts, 'code-server.log'), editor.serverLog.join(''));
     throw e;
   } finally {
-    await browser.close();
-    server.kill('SIGTERM');
+    await editor.close();
   }
 }
 
