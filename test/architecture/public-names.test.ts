@@ -18,8 +18,8 @@ const entries = Object.entries(pkg.exports)
   .map((k) => join(repoRoot, 'sdk/src', k === '.' ? 'index.ts' : `${k.slice(2)}/index.ts`));
 
 /**
- * Exported types that describe a user-facing file format, kept as it is: `running.json` written
- * by `tealworks devnet` (read by other processes and tools), and a workflow YAML account's `kmd:`.
+ * Exported types that describe a user-facing file format, kept as it is: the record in `devnet.lock` written
+ * by a running devnet (read by other processes and tools), and a workflow YAML account's `kmd:`.
  */
 const FILE_FORMATS = new Set(['RunningDevnetRecord', 'AccountSpec']);
 

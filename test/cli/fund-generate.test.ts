@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, repoRoot } from './helpers.js';
 import { commands } from '../../sdk/src/cli/commands/index.js';
-import { startDevnet, writeRunningDevnetRecord, type RunningDevnet } from '../../sdk/src/services/devnet/index.js';
+import { startDevnet, type RunningDevnet } from '../../sdk/src/services/devnet/index.js';
 import { generateAppClient } from '../../sdk/src/client/codegen.js';
 import { loadAppSpec } from '../../sdk/src/abi/arc56.js';
 
@@ -45,17 +45,14 @@ describe('cli: fund, and deploy --fund then call (the README sequence) on a runn
   this.timeout(60_000);
   let dir: string;
   let devnet: RunningDevnet;
-  let forget: () => void;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tw-fund-'));
     devnet = await startDevnet({ dataDir: join(dir, '.tealworks/devnet'), kdf: { N: 1 << 10, r: 8, p: 1 } });
-    forget = writeRunningDevnetRecord(devnet);
     mkdirSync(join(dir, 'abi'));
     for (const f of ['counter.teal', 'clear.teal', 'counter.arc56.json']) copyFileSync(join(counterAbi, f), join(dir, 'abi', f));
   });
   after(async () => {
-    forget();
     await devnet.stop();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startDevnet, writeRunningDevnetRecord, type RunningDevnet } from '../../sdk/src/services/devnet/index.js';
+import { startDevnet, type RunningDevnet } from '../../sdk/src/services/devnet/index.js';
 
 // The five scripts of examples/scripts, each run as its own process against one devnet that they
 // find through its data directory (TEALWORKS_DEVNET_DIR), as they would a `tealworks devnet`.
@@ -19,15 +19,12 @@ describe('examples/scripts against the devnet', function () {
   this.timeout(120_000);
   let dir: string;
   let devnet: RunningDevnet;
-  let forget: () => void;
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tw-scripts-'));
     devnet = await startDevnet({ dataDir: dir, kdf: { N: 1 << 10, r: 8, p: 1 } });
-    forget = writeRunningDevnetRecord(devnet);
   });
   after(async () => {
-    forget();
     await devnet.stop();
     rmSync(dir, { recursive: true, force: true });
   });

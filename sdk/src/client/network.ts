@@ -6,7 +6,7 @@ import { keyManagerFor, localnetProfile, nodeAdapterFor, profileFromDevnet, prof
 import type { KeyManagerClient } from '../adapters/kmd/client.js';
 import type { AppChain } from '../app/chain.js';
 import { findWalletDispenser } from '../app/dispenser.js';
-import { readRunningDevnetRecord } from '../services/devnet/running-file.js';
+import { LOCK_FILE, readRunningDevnetRecord } from '../services/devnet/lock.js';
 import { PUBLIC_ENDPOINTS } from '../workflow/network.js';
 import { accountFromMnemonic, LocalAccount, type SigningAccount } from './accounts.js';
 import { ConnectError } from './errors.js';
@@ -174,7 +174,7 @@ export async function connectDevnet(options: DevnetConnectOptions = {}): Promise
   let tokenSource: string;
   if (record) {
     running = { ...record, keyManager: record.kmd };
-    tokenSource = `${resolve(dataDir, 'running.json')} (written by the running \`tealworks devnet\`)`;
+    tokenSource = `${resolve(dataDir, LOCK_FILE)} (published by the running devnet)`;
   } else {
     const { startDevnet } = await import('../services/devnet/devnet.js');
     const devnet = await startDevnet({ inMemory: true, ...(options.accounts !== undefined ? { accounts: options.accounts } : {}) });

@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LocalSigner, type Signer } from '../adapters/signer.js';
 import { keyManagerFor, nodeAdapterFor, queryClientFor, profileFromDevnet, type NetworkProfile } from '../adapters/profiles.js';
 import type { KeyManagerClient } from '../adapters/kmd/client.js';
-import { startDevnet, DEFAULT_WALLET_NAME, DEFAULT_WALLET_PASSWORD, type RunningDevnet } from '../services/devnet/index.js';
-import { dataDirHolder, DataDirInUseError } from '../services/devnet/lock.js';
+import { startDevnet, type RunningDevnet } from '../services/devnet/index.js';
+import { DataDirInUseError, readRunningDevnetRecord } from '../services/devnet/lock.js';
 import { toBase64 } from '../encoding/base64.js';
 import type { AppChain } from '../app/chain.js';
 import { findWalletDispenser } from '../app/dispenser.js';
@@ -55,24 +54,18 @@ export interface ConnectOptions {
 
 /**
  * The devnet that another process (`tealworks devnet`, another run) is serving from `dir`, read
- * from the lock file it holds and the tokens kept beside it; undefined when none is.
+ * from the lock file it holds; undefined when none is.
  */
 function runningDevnetAt(dir: string): DevnetEndpoints | undefined {
-  const holder = dataDirHolder(dir);
-  if (!holder || holder.pid === process.pid || !holder.node || !holder.query || !holder.kmd) return undefined;
-  try {
-    const tokens = JSON.parse(readFileSync(join(dir, 'tokens.json'), 'utf8')) as { node: string; query: string; kmd: string };
-    const genesis = JSON.parse(readFileSync(join(dir, 'genesis.json'), 'utf8')) as { accounts: { address: string; amount: string }[] };
-    return {
-      node: { url: holder.node, token: tokens.node },
-      query: { url: holder.query, token: tokens.query },
-      keyManager: { url: holder.kmd, token: tokens.kmd },
-      accounts: genesis.accounts.map((a) => ({ address: a.address, genesisAmount: BigInt(a.amount) })),
-      wallet: { name: DEFAULT_WALLET_NAME, password: DEFAULT_WALLET_PASSWORD },
-    };
-  } catch {
-    return undefined;
-  }
+  const record = readRunningDevnetRecord(dir);
+  if (!record) return undefined;
+  return {
+    node: record.node,
+    query: record.query,
+    keyManager: record.kmd,
+    accounts: record.accounts.map((a) => ({ address: a.address, genesisAmount: BigInt(a.genesisAmount) })),
+    wallet: record.wallet,
+  };
 }
 
 type DevnetEndpoints = Pick<RunningDevnet, 'node' | 'query' | 'keyManager' | 'accounts' | 'wallet'>;

@@ -7,7 +7,7 @@ import { connectNetwork, NetworkConnectError } from '../../../sdk/src/workflow/c
 describe('workflow/connect', function () {
   this.timeout(30_000);
 
-  it('starts the embedded devnet on a data folder beside the workflow, one process at a time, and stops it', async () => {
+  it('starts the embedded devnet on a data folder beside the workflow, shares it with a second connection, and stops it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tealworks-connect-'));
     try {
       const net = await connectNetwork({ kind: 'named', name: 'devnet' }, { baseDir: dir });
@@ -16,7 +16,15 @@ describe('workflow/connect', function () {
       assert.match(net.chainId, /^tealworks-devnet-v1:/);
       const lock = join(dir, '.tealworks/devnet/devnet.lock');
       assert.ok(existsSync(lock));
-      await assert.rejects(connectNetwork({ kind: 'named', name: 'devnet' }, { baseDir: dir }), NetworkConnectError);
+      // A second connection uses the devnet holding the lock over HTTP instead of opening its files
+      // again, and closing it leaves that devnet running.
+      const shared = await connectNetwork({ kind: 'named', name: 'devnet' }, { baseDir: dir });
+      assert.equal(shared.chainId, net.chainId);
+      assert.equal(shared.profile.node.url, net.profile.node.url);
+      assert.equal(shared.devnet, undefined, 'the second connection does not own the devnet');
+      await shared.close();
+      assert.ok(existsSync(lock));
+      assert.ok((await net.chain.node.status()).lastRound >= 0n);
       const chainId = net.chainId;
       await net.close();
       assert.equal(existsSync(lock), false);

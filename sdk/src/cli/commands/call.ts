@@ -16,8 +16,6 @@ import { toHex } from '../../encoding/hex.js';
 import { assemble } from '../../teal/assembler/assembler.js';
 import type { TemplateValue } from '../../teal/assembler/results.js';
 import type { AppKnowledge } from '../../app/simulate-report.js';
-import { readRunningDevnetRecord } from '../../services/devnet/running-file.js';
-import { connectDevnet } from '../../client/network.js';
 
 const USAGE = 'tealworks call APP_ID [METHOD] [ARG…] [--spec FILE] [--source APPROVAL.teal [--template NAME=VALUE]…] [--on-complete noop|optin|closeout|clear|delete] [--box NAME]… [--arg-bytes] [--network N] [--mnemonic-env VAR] [--json]';
 
@@ -30,22 +28,12 @@ export interface OneOff {
   close(): Promise<void>;
 }
 
-/**
- * A `tealworks devnet` running on `<cwd>/.tealworks/devnet` (found through its running.json): one-off
- * commands talk to it over HTTP instead of opening its data directory a second time.
- */
-async function runningDevnetNetwork(cwd: string): Promise<WorkflowNetwork | undefined> {
-  const dataDir = resolve(cwd, '.tealworks', 'devnet');
-  const record = readRunningDevnetRecord(dataDir);
-  if (!record) return undefined;
-  const c = await connectDevnet({ dataDir });
-  return { name: 'devnet', chain: c.chain, profile: c.profile, ...(c.keyManager ? { keyManager: c.keyManager } : {}), ...(c.dispenser ? { dispenser: c.dispenser } : {}), chainId: record.genesisId, isDev: true, embedded: true, close: () => c.close() };
-}
-
 /** Connects for a one-off command: the embedded devnet keeps its chain in `<cwd>/.tealworks/devnet`. */
 export async function openOneOff(opts: Map<string, string | true>, cwd: string): Promise<OneOff> {
   const name = networkOption(opts.get('--network')) ?? 'devnet';
-  const network = name === 'devnet' ? ((await runningDevnetNetwork(cwd)) ?? (await connectNetwork({ kind: 'named', name }, { baseDir: cwd }))) : await connectNetwork({ kind: 'named', name }, { baseDir: cwd });
+  // A `tealworks devnet` already serving `<cwd>/.tealworks/devnet` is used over HTTP (connectNetwork
+  // finds it through the data directory's lock file) rather than opening its files a second time.
+  const network = await connectNetwork({ kind: 'named', name }, { baseDir: cwd });
   try {
     const envVar = opts.get('--mnemonic-env');
     let sender: string;

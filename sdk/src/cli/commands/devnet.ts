@@ -3,7 +3,7 @@
 import { resolve } from 'node:path';
 import { ArgReader } from '../args.js';
 import { UsageError, type CliIo, type Command } from '../command.js';
-import { isLoopback, LOCALNET_GENESIS_ID, startDevnet, writeRunningDevnetRecord, type DevnetOptions, type RunningDevnet } from '../../services/devnet/index.js';
+import { isLoopback, LOCALNET_GENESIS_ID, startDevnet, type DevnetOptions, type RunningDevnet } from '../../services/devnet/index.js';
 
 const USAGE =
   'tealworks devnet [--data DIR] [--in-memory] [--host 127.0.0.1] [--ports NODE,QUERY,KMD] [--block-interval MS] [--accounts N] [--reset] [--recover] [--localnet] [--token T] [--json] [--follow URL [--follow-token TOKEN]]\n' +
@@ -192,12 +192,10 @@ export async function runDevnet(args: string[], io: CliIo, trigger: () => StopTr
   }
   for (const r of devnet.recovered) io.stderr(`recovered: ${r}\n`);
   if (options.recover && devnet.recovered.length === 0 && devnet.dataDir) io.stderr('recover: nothing in the data directory was damaged; nothing was set aside.\n');
-  // Scripts find this devnet through its data directory (`Tealworks.connect.devnet()`).
-  const forget = writeRunningDevnetRecord(devnet);
+  // Scripts and one-off commands find this devnet through the lock file in its data directory.
   io.stdout(json ? describeJson(devnet) : describe(devnet, options.follow?.url));
   const signal = await stop.promise;
   io.stderr(`${typeof signal === 'string' ? signal : 'stop'} received: stopping the devnet…\n`);
-  forget();
   await devnet.stop();
   io.stderr('devnet stopped; chain and wallets flushed.\n');
   return 0;

@@ -374,7 +374,14 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
       })();
       return stopping;
     };
-    lock?.publish({ node: node.url, query: query.url, kmd: kmd.url });
+    lock?.publish({
+      genesisId: ledger.genesisId,
+      node: { url: node.url, token: tokens.node },
+      query: { url: query.url, token: tokens.query },
+      kmd: { url: kmd.url, token: tokens.kmd },
+      wallet: { name: DEFAULT_WALLET_NAME, password: DEFAULT_WALLET_PASSWORD },
+      accounts: genesis.map((g) => ({ address: g.address, genesisAmount: String(g.amount) })),
+    });
     if (options.stopOnSignals) {
       process.once('SIGINT', onSignal);
       process.once('SIGTERM', onSignal);

@@ -1,23 +1,43 @@
-import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TealworksError } from '../../errors.js';
 
 /*
  * One process at a time on a devnet data directory: two ledgers appending to one journal would
  * corrupt it. Every command that opens a data directory goes through `startDevnet`, which takes
- * this lock; the holder publishes its service URLs in the lock file so that one-off commands
- * (`deploy`, `call`, `state` …) can use the running devnet instead of opening the files again.
+ * this lock. Once its services listen, the holder publishes in the lock file everything another
+ * process needs to use them (URLs, tokens, wallet, funded accounts), so that one-off commands
+ * (`deploy`, `call`, `state` …) and `Tealworks.connect.devnet()` use the running devnet instead of
+ * opening the files again. The file is owner-only, like `tokens.json`, and goes away on a clean
+ * stop; one left by a process that is gone counts for nothing.
  */
 
+/** File name of the lock (and running-devnet record) inside a devnet data directory. */
 export const LOCK_FILE = 'devnet.lock';
+
+/** A service's URL and API token, as published in the lock file. */
+type PublishedEndpoint = { url: string; token: string };
+
+/** What a running devnet publishes in its lock file for other processes. */
+export interface RunningDevnetRecord {
+  version: 1;
+  pid: number;
+  genesisId: string;
+  node: PublishedEndpoint;
+  query: PublishedEndpoint;
+  kmd: PublishedEndpoint;
+  wallet: { name: string; password: string };
+  /** Funded genesis accounts; amounts in microAlgos as decimal strings. */
+  accounts: Array<{ address: string; genesisAmount: string }>;
+}
 
 /** What the lock file says about the process holding it. */
 export interface DataDirHolder {
   pid: number;
-  /** Service URLs, once the holder's services listen (tokens stay in `tokens.json`). */
+  /** URL of the holder's node service, once its services listen. */
   node?: string;
-  query?: string;
-  kmd?: string;
+  /** The holder's full record, once its services listen. */
+  running?: RunningDevnetRecord;
 }
 
 /** The data directory is held by a live process (this one or another). */
@@ -35,8 +55,8 @@ export class DataDirInUseError extends TealworksError {
 
 export interface DataDirLock {
   readonly path: string;
-  /** Records the running services' URLs in the lock file. */
-  publish(endpoints: { node: string; query: string; kmd: string }): void;
+  /** Records the running services (URLs, tokens, wallet, accounts) in the lock file. */
+  publish(running: Omit<RunningDevnetRecord, 'version' | 'pid'>): void;
   release(): void;
 }
 
@@ -62,8 +82,12 @@ export function dataDirHolder(dir: string): DataDirHolder | undefined {
   }
   let holder: DataDirHolder;
   try {
-    const parsed = JSON.parse(text) as Partial<DataDirHolder>;
-    holder = { ...parsed, pid: Number(parsed.pid) };
+    const parsed = JSON.parse(text) as Partial<RunningDevnetRecord>;
+    holder = { pid: Number(parsed.pid) };
+    if (parsed.version === 1 && typeof parsed.node?.url === 'string' && parsed.query && parsed.kmd && parsed.wallet && Array.isArray(parsed.accounts)) {
+      holder.node = parsed.node.url;
+      holder.running = parsed as RunningDevnetRecord;
+    }
   } catch {
     // Being written right now (it is created empty, then filled), or damaged.
     holder = { pid: Number(text.trim()) || -1 };
@@ -92,10 +116,12 @@ export function lockDataDir(dir: string): DataDirLock {
     let released = false;
     return {
       path,
-      publish(endpoints) {
+      publish(running) {
         if (released) return;
+        const record: RunningDevnetRecord = { version: 1, pid: process.pid, ...running };
         const tmp = `${path}.${process.pid}.tmp`;
-        writeFileSync(tmp, JSON.stringify({ pid: process.pid, ...endpoints }) + '\n', { mode: 0o600 });
+        writeFileSync(tmp, JSON.stringify(record, null, 2) + '\n', { mode: 0o600 });
+        chmodSync(tmp, 0o600);
         renameSync(tmp, path);
       },
       release() {
@@ -106,4 +132,12 @@ export function lockDataDir(dir: string): DataDirLock {
     };
   }
   throw new TealworksError(`cannot lock the devnet data in ${dir}: another process keeps taking the lock`);
+}
+
+/**
+ * The record of the devnet running on `dataDir` (from its lock file), or undefined when none is:
+ * no lock, a lock whose process has exited, or a holder whose services are not listening yet.
+ */
+export function readRunningDevnetRecord(dataDir: string): RunningDevnetRecord | undefined {
+  return dataDirHolder(dataDir)?.running;
 }

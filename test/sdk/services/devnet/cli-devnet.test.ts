@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { request } from 'undici';
 import { parseDevnetArgs, runDevnet } from '../../../../sdk/src/cli/commands/devnet.js';
 import type { CliIo } from '../../../../sdk/src/cli/command.js';
-import { RUNNING_DEVNET_FILE } from '../../../../sdk/src/services/devnet/index.js';
+import { LOCK_FILE } from '../../../../sdk/src/services/devnet/index.js';
 import { Tealworks, algos } from '../../../../sdk/src/index.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -93,11 +93,11 @@ describe('cli: tealworks devnet', function () {
       const info = JSON.parse(l.stdout().split('\n')[0]!);
       assert.equal(info.dataDir, join(cwd, 'chain'));
       assert.equal(info.accounts.length, 3, 'three funded accounts by default');
-      // Scripts find it through its data directory: running.json, and Tealworks.connect.devnet().
-      const running = JSON.parse(readFileSync(join(cwd, 'chain', RUNNING_DEVNET_FILE), 'utf8'));
+      // Scripts find it through its data directory: the lock file's record, and Tealworks.connect.devnet().
+      const running = JSON.parse(readFileSync(join(cwd, 'chain', LOCK_FILE), 'utf8'));
       assert.equal(running.pid, l.child.pid);
       assert.equal(running.node.url, info.node.url);
-      assert.equal((statSync(join(cwd, 'chain', RUNNING_DEVNET_FILE)).mode & 0o777).toString(8), '600');
+      assert.equal((statSync(join(cwd, 'chain', LOCK_FILE)).mode & 0o777).toString(8), '600');
       const tw = await Tealworks.connect.devnet({ dataDir: join(cwd, 'chain') });
       try {
         assert.equal(tw.network.profile.node.url, info.node.url, 'connected to the running devnet, not a new one');
@@ -109,7 +109,7 @@ describe('cli: tealworks devnet', function () {
       l.child.kill('SIGINT');
       const { code } = await l.exit;
       assert.equal(code, 0, l.stderr());
-      assert.equal(existsSync(join(cwd, 'chain', RUNNING_DEVNET_FILE)), false, 'running.json is removed on stop');
+      assert.equal(existsSync(join(cwd, 'chain', LOCK_FILE)), false, 'the lock (and its record) is removed on stop');
       assert.ok(existsSync(join(cwd, 'chain', 'tokens.json')));
       assert.ok(existsSync(join(cwd, 'chain', 'genesis.json')));
       assert.ok(existsSync(join(cwd, 'chain', 'ledger', 'journal.bin')));
