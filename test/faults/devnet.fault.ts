@@ -162,6 +162,38 @@ describe('faults: devnet', function () {
     }
   });
 
+  it('a stale lock taken over by 6 processes at the same instant (8 trials): exactly one holds it each time', async () => {
+    // Each process spins until a common start time, then takes the lock and holds it briefly.
+    const taker = `
+      import { lockDataDir } from ${JSON.stringify(pathToFileURL(resolve(repoRoot, 'sdk/src/services/devnet/lock.ts')).href)};
+      const [dir, start] = process.argv.slice(-2);
+      while (Date.now() < Number(start)) {}
+      try { const l = lockDataDir(dir); process.stdout.write('got'); setTimeout(() => l.release(), 400); }
+      catch (e) { process.stdout.write(e.constructor.name); }`;
+    const takerFile = join(dir, 'taker.mts');
+    writeFileSync(takerFile, taker);
+    for (let trial = 0; trial < 8; trial++) {
+      const data = join(dir, `d${trial}`);
+      mkdirSync(data);
+      // A lock left by a process that no longer exists.
+      const gone = spawn(process.execPath, ['-e', '0']);
+      await new Promise((r) => gone.once('exit', r));
+      writeFileSync(join(data, 'devnet.lock'), JSON.stringify({ pid: gone.pid }) + '\n');
+      const start = Date.now() + 1500;
+      const outs = await Promise.all(
+        Array.from({ length: 6 }, () => {
+          const c = spawn(process.execPath, ['--import', TSX_LOADER, takerFile, data, String(start)], { stdio: ['ignore', 'pipe', 'inherit'] });
+          let out = '';
+          c.stdout!.on('data', (b: Buffer) => (out += b.toString()));
+          return new Promise<string>((r) => c.once('exit', () => r(out)));
+        }),
+      );
+      assert.equal(outs.filter((o) => o === 'got').length, 1, `trial ${trial}: ${outs.join(', ')}`);
+      assert.deepEqual(outs.filter((o) => o !== 'got'), Array(5).fill('DataDirInUseError'), `trial ${trial}: the others are refused, naming the holder`);
+      assert.deepEqual(readdirSync(data), [], 'nothing left behind once the holder released it');
+    }
+  });
+
   it('kill -9 at random moments of a burst (5 trials, seed 5): a refusal that changes nothing, then --recover with every acknowledged transaction', async () => {
     const rnd = prng(5);
     const child = resolve(repoRoot, 'test/sdk/ledger/crash-child.ts');

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TealworksError } from '../../errors.js';
 
@@ -89,7 +89,7 @@ export function dataDirHolder(dir: string): DataDirHolder | undefined {
       holder.running = parsed as RunningDevnetRecord;
     }
   } catch {
-    // Being written right now (it is created empty, then filled), or damaged.
+    // Damaged (or, on a file system without hard links, being written right now).
     holder = { pid: Number(text.trim()) || -1 };
   }
   if (!Number.isInteger(holder.pid) || holder.pid <= 0) return undefined;
@@ -99,39 +99,97 @@ export function dataDirHolder(dir: string): DataDirHolder | undefined {
 /**
  * Takes the data directory's lock or throws `DataDirInUseError` naming the live holder. A lock
  * left behind by a process that is gone is taken over.
+ *
+ * Safe against other processes doing the same at the same time: the lock file appears with its
+ * content in one step (a hard link to a finished temporary file, which fails if the lock exists),
+ * and a stale lock is taken over by renaming it aside, which only one process can do to a given
+ * file; whoever finds it moved a live lock instead (a racer's fresh one) puts it back.
  */
 export function lockDataDir(dir: string): DataDirLock {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, LOCK_FILE);
-  for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      writeFileSync(path, JSON.stringify({ pid: process.pid }) + '\n', { flag: 'wx', mode: 0o600 });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  const unique = `${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`;
+  const mine = `${path}.${unique}.new`;
+  writeFileSync(mine, JSON.stringify({ pid: process.pid }) + '\n', { mode: 0o600 });
+  try {
+    for (let attempt = 0; ; attempt++) {
+      if (attempt >= 20) throw new TealworksError(`cannot lock the devnet data in ${dir}: another process keeps taking the lock`);
+      try {
+        createLock(mine, path);
+        break;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
       const holder = dataDirHolder(dir);
       if (holder) throw new DataDirInUseError(dir, holder);
-      rmSync(path, { force: true });
-      continue;
+      takeOverStale(path, `${path}.${unique}.stale`);
     }
-    let released = false;
-    return {
-      path,
-      publish(running) {
-        if (released) return;
-        const record: RunningDevnetRecord = { version: 1, pid: process.pid, ...running };
-        const tmp = `${path}.${process.pid}.tmp`;
-        writeFileSync(tmp, JSON.stringify(record, null, 2) + '\n', { mode: 0o600 });
-        chmodSync(tmp, 0o600);
-        renameSync(tmp, path);
-      },
-      release() {
-        if (released) return;
-        released = true;
-        rmSync(path, { force: true });
-      },
-    };
+  } finally {
+    rmSync(mine, { force: true });
   }
-  throw new TealworksError(`cannot lock the devnet data in ${dir}: another process keeps taking the lock`);
+  let released = false;
+  return {
+    path,
+    publish(running) {
+      if (released) return;
+      const record: RunningDevnetRecord = { version: 1, pid: process.pid, ...running };
+      const tmp = `${path}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify(record, null, 2) + '\n', { mode: 0o600 });
+      chmodSync(tmp, 0o600);
+      renameSync(tmp, path);
+    },
+    release() {
+      if (released) return;
+      released = true;
+      // Only our own lock: never one that another process holds now.
+      if (lockPid(path) === process.pid) rmSync(path, { force: true });
+    },
+  };
+}
+
+/**
+ * Creates `path` with `finished`'s content in one step; EEXIST when it exists. Where the file
+ * system has no hard links, an exclusive create followed by the write (briefly empty) instead.
+ */
+function createLock(finished: string, path: string): void {
+  try {
+    linkSync(finished, path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') throw e;
+    writeFileSync(path, readFileSync(finished), { flag: 'wx', mode: 0o600 });
+  }
+}
+
+/** The pid written in a lock file, or undefined when it is missing or unreadable. */
+function lockPid(file: string): number | undefined {
+  try {
+    const pid = Number((JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown }).pid);
+    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Moves a lock judged stale out of the way; puts it back if it turned out to be a live one. */
+function takeOverStale(path: string, aside: string): void {
+  try {
+    renameSync(path, aside);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return; // someone else moved it first
+    throw e;
+  }
+  const pid = lockPid(aside);
+  if (pid !== undefined && processAlive(pid)) {
+    // A racer's fresh lock, created after we judged the old one stale: restore it unless the
+    // place has been taken again meanwhile.
+    try {
+      linkSync(aside, path);
+    } catch {
+      /* the lock exists again; the next attempt reads its holder */
+    }
+  }
+  rmSync(aside, { force: true });
 }
 
 /**
