@@ -16,6 +16,9 @@ import type { TransactionPool } from './pool.js';
 import { deltaToJsonValue, deltaToMsgpack } from './state-delta.js';
 import { decodeSimulateRequest, responseFormat, simulateResponseToWire } from './simulate-wire.js';
 import { addAbiReturns, type AppSpecRegistry } from './abi-returns.js';
+import { algodErrorReply } from './algod/error-reply.js';
+import { toHttpError } from '../http/server.js';
+import { DecodeError, ValidationError } from '../../errors.js';
 import { accountView, assetParamsView, blockView, confirmedView, involves, transactionView, type V1Json } from './v1-views.js';
 
 /** Supported API versions reported by `/versions`: the /v1 node operations and the /v2 ones. */
@@ -503,14 +506,23 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
     // MaxSimulateBytes (protocol.md §4.1).
     maxBodyBytes: 1_000_000,
     handler: async (ctx, node) => {
-      const form = responseFormat(ctx.query);
-      const request = decodeSimulateRequest(await ctx.body());
-      const response = simulate(node.ledger, request);
-      const wire = simulateResponseToWire(response, request, form);
-      addAbiReturns(wire, response, request['txn-groups'], request.appSpecs ?? [], node.appSpecs);
-      if (form === 'msgpack') return msgpackReply(wire);
-      // go-codec JSON: canonical key order, two-space indent.
-      return textReply(stringifyJson(wire, { indent: 2, sortKeys: true }) + '\n', 200, 'application/json');
+      try {
+        const form = responseFormat(ctx.query);
+        const request = decodeSimulateRequest(await ctx.body());
+        const response = simulate(node.ledger, request);
+        const wire = simulateResponseToWire(response, request, form);
+        addAbiReturns(wire, response, request['txn-groups'], request.appSpecs ?? [], node.appSpecs);
+        if (form === 'msgpack') return msgpackReply(wire);
+        // go-codec JSON: canonical key order, two-space indent.
+        return textReply(stringifyJson(wire, { indent: 2, sortKeys: true }) + '\n', 200, 'application/json');
+      } catch (e) {
+        // This is the public node API's operation: its clients (algosdk, AlgoKit) read the reason
+        // from a `{"message": …}` body.
+        if (e instanceof ValidationError || e instanceof DecodeError) return algodErrorReply(toHttpError(e))!;
+        const reply = algodErrorReply(e);
+        if (reply) return reply;
+        throw e;
+      }
     },
   },
 ];

@@ -186,6 +186,22 @@ describe('node service: simulate returns decoded ABI return values (issue 14 ite
     assert.match(bad.text, /app-specs\[0\] is neither an ARC-56\/ARC-32 spec nor an ARC-4 contract/);
   });
 
+  it('a refused simulate request answers as the public node API does: 400 with {"message": …}, which algosdk shows', async () => {
+    const res = await request(`${d.node.url}/v2/transactions/simulate`, { method: 'POST', headers: { 'X-Node-API-Token': d.node.token, 'content-type': 'application/json' }, body: '{"txn-groups": 5}' });
+    assert.equal(res.statusCode, 400);
+    assert.match(String(res.headers['content-type']), /^application\/json/);
+    assert.deepEqual(await res.body.json(), { message: 'txn-groups must be an array of {txns: [...]}' });
+    // The evaluator's refusals too; algosdk puts the body's message into the error it throws.
+    const url = new URL(d.node.url);
+    const algod = new algosdk.Algodv2({ 'X-Node-API-Token': d.node.token }, `${url.protocol}//${url.hostname}`, url.port);
+    const signed = await net.dispenser!.signer.sign([await call([methodSelector('add(uint64,uint64)uint64'), u64(1n), u64(2n)])], [0]);
+    const simReq = new algosdk.modelsv2.SimulateRequest({ txnGroups: [new algosdk.modelsv2.SimulateRequestTransactionGroup({ txns: signed.map((b) => algosdk.decodeSignedTransaction(b)) })], extraOpcodeBudget: 10_000_000 });
+    await assert.rejects(algod.simulateTransactions(simReq).do(), (e: Error) => {
+      assert.match(e.message, /Received status 400 \(Bad Request\): extra budget 10000000 > simulation extra budget limit 320000/);
+      return true;
+    });
+  });
+
   it('typed from the spec registered at deploy through our tools (deployApp → PUT /v1/devnet/apps/{id}/spec)', async () => {
     const spec = loadAppSpec(read('examples/counter/abi/counter.arc56.json'));
     const compiled = compileContract({ approval: read('examples/counter/abi/counter.teal'), clear: read('examples/counter/abi/clear.teal'), spec }, { updatable: false, deletable: false });

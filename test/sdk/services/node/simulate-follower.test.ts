@@ -123,7 +123,7 @@ describe('node service: simulate (POST /v2/transactions/simulate)', function () 
     assert.equal(res.would_succeed, true);
   });
 
-  it('request problems are 400 with a string body', async () => {
+  it('request problems are 400 with the public node API\'s {"message": …} body', async () => {
     const stx = node.sign(node.pay(0, 1, 1n));
     const cases: [string | Uint8Array, RegExp][] = [
       ['', /empty/],
@@ -138,11 +138,13 @@ describe('node service: simulate (POST /v2/transactions/simulate)', function () 
     for (const [body, pattern] of cases) {
       const r = await node.call('POST', '/v2/transactions/simulate', { body });
       assert.equal(r.status, 400, String(body).slice(0, 60));
-      assert.match(r.text, pattern);
+      const reply = JSON.parse(r.text) as { message: string };
+      assert.deepEqual(Object.keys(reply), ['message']);
+      assert.match(reply.message, pattern);
     }
     const fmt = await node.call('POST', '/v2/transactions/simulate?format=xml', { body: jsonBody([stx]) });
     assert.equal(fmt.status, 400);
-    assert.equal(fmt.text, 'failed to parse the format option');
+    assert.deepEqual(JSON.parse(fmt.text), { message: 'failed to parse the format option' });
   });
 
   it('interop: algosdk v3 Algodv2.simulateTransactions works against this path', async () => {

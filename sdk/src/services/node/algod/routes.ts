@@ -22,6 +22,7 @@ import type { NodeContext, NodeEndpoint } from '../routes.js';
 import { accountJson, accountRecordMsgpack, appJson, appParamsJson, assetJson, assetParamsJson, compareBytes, localStateJson, wireToJson, type AlgodJson } from './views.js';
 import { confirmedPending, poolPending, signedTxnForm, type WireForm } from './pending.js';
 import { genesisText, type GenesisDescription } from './genesis.js';
+import { algodErrorReply, FAILED_LOOKING_UP_LEDGER } from './error-reply.js';
 
 /** Error texts of the public node API, word for word (clients match on them). */
 export const ALGOD_ERRORS = {
@@ -30,7 +31,7 @@ export const ALGOD_ERRORS = {
   accountAppDoesNotExist: 'account application info not found',
   accountAssetDoesNotExist: 'account asset info not found',
   boxDoesNotExist: 'box not found',
-  failedLookingUpLedger: 'failed to retrieve information from the ledger',
+  failedLookingUpLedger: FAILED_LOOKING_UP_LEDGER,
   failedParsingFormat: 'failed to parse the format option',
   failedToParseAddress: 'failed to parse the address',
   failedToParseExclude: 'failed to parse exclude',
@@ -185,9 +186,8 @@ function algodErrors(handler: NodeEndpoint['handler'], auth: TokenChecker | unde
     try {
       return await handler(ctx, node);
     } catch (e) {
-      if (e instanceof HttpError) return jsonReply(e.data ? { message: e.message, data: e.data } : { message: e.message }, e.status);
-      if (e instanceof LedgerNotFoundError) return jsonReply({ message: ALGOD_ERRORS.failedLookingUpLedger }, 404);
-      if (e instanceof TealworksError && e.constructor.name === 'ValidationError') return jsonReply({ message: e.message }, 400);
+      const reply = algodErrorReply(e);
+      if (reply) return reply;
       throw e;
     }
   };
