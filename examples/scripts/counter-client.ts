@@ -210,7 +210,10 @@ export class CounterClient {
     return this.app.call<bigint>("increment(uint64)uint64", [args.amount], options);
   }
 
-  /** `get_count()uint64` */
+  /**
+   * `get_count()uint64`
+   * Read-only: answered by simulate, not sent (no fee, no signature); `options.sendReadonly` sends it.
+   */
   getCount(options?: AppCallOptions): Promise<AppCallResult<bigint>> {
     return this.app.call<bigint>("get_count()uint64", [], options);
   }

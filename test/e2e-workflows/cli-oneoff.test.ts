@@ -35,7 +35,12 @@ describe('e2e: tealworks deploy / call / simulate / state', function () {
 
     const call = await cli('call', id!, 'get_count', ...spec);
     assert.equal(call.code, 0, call.out);
+    assert.match(call.out, /get_count is read-only, so it was simulated and not sent/);
     assert.match(call.out, /returned 0/);
+    const sent = await cli('call', id!, 'get_count', ...spec, '--send');
+    assert.equal(sent.code, 0, sent.out);
+    assert.match(sent.out, /called app \d+ in round \d+ \(txn [A-Z2-7]{52}\)/);
+    assert.match(sent.out, /returned 0/);
 
     const sim = await cli('simulate', id!, 'increment', '40', ...spec);
     assert.equal(sim.code, 1);

@@ -14,6 +14,8 @@ import { AppError, SimulateFailedError } from './errors.js';
 import { failureSummary, type AppKnowledge, type LogEntry, type SimulateReport } from './simulate-report.js';
 import { decodeBoxes, decodeGlobalState, decodeLocalState, storageKeyFor, type StorageItem } from './state-decode.js';
 import { utf8 } from '../encoding/bytes.js';
+import { txid as txidOf } from '../txn/encode.js';
+import { assignGroupId } from '../txn/group.js';
 
 /*
  * One app, called by method name with typed arguments. Every send is simulated first (the gate in
@@ -48,6 +50,11 @@ export interface AppCallOptions {
   create?: { compiled: CompiledContract; schema?: CompiledContract['schema']; extraPages?: number };
   /** Update-only: the new programs. */
   update?: { compiled: CompiledContract };
+  /**
+   * `call` of a method the spec marks read-only (`readonly: true`, a NoOp call) simulates it and
+   * returns its result without sending: no fee, no block, no signature. `true` sends it anyway.
+   */
+  sendReadonly?: boolean;
 }
 
 /** A sent app call. `T` is the return value's type (`AbiValue` unless the caller or a typed client says). */
@@ -56,7 +63,7 @@ export interface AppCallResult<T = AbiValue> {
   txid: string;
   /** Ids of every transaction of the group. */
   txids: string[];
-  /** The round the transaction was confirmed in. */
+  /** The round the transaction was confirmed in; 0n for a read-only call that was only simulated. */
   confirmedRound: bigint;
   returnValue?: T;
   logs: LogEntry[];
@@ -64,7 +71,10 @@ export interface AppCallResult<T = AbiValue> {
   report: SimulateReport;
   /** The app created, for creates. */
   createdAppId?: bigint;
-  sent: SendResult;
+  /** True when a read-only method was simulated instead of sent (see `AppCallOptions.sendReadonly`). */
+  simulated?: boolean;
+  /** What was sent; absent when the call was only simulated. */
+  sent?: SendResult;
 }
 
 /** What an `AppClient` needs: the chain, the app id, optionally the spec, compiled programs (for TEAL lines in failures), default sender and signers. */
@@ -231,6 +241,10 @@ export class AppClient {
     const { entries, callIndex } = await this.buildCall(methodText, args, options);
     const c = this.composer();
     for (const e of entries) c.add(e);
+    const arc56 = methodText !== undefined ? this.method(methodText).arc56 : undefined;
+    if (arc56?.readonly && !options.sendReadonly && entries[callIndex]!.txn.appCall?.onComplete === OnComplete.NoOp && !options.create && !options.update) {
+      return this.readonlyResult<T>(c, entries, callIndex, options);
+    }
     const sent = await c.send({ populateResources: options.populateResources ?? true, coverInnerFees: options.coverInnerFees ?? true, ...(options.extraFee ? { extraFee: options.extraFee } : {}), ...(options.extraOpcodeBudget ? { extraOpcodeBudget: options.extraOpcodeBudget } : {}) });
     const t = sent.txns[callIndex]!;
     const r = sent.report.txns[callIndex];
@@ -248,6 +262,27 @@ export class AppClient {
     const rv = t.returnValue ?? r?.returnValue;
     if (rv !== undefined) result.returnValue = rv as T;
     if (t.createdAppId !== undefined) result.createdAppId = t.createdAppId;
+    return result;
+  }
+
+  /** A read-only call answered by simulating its group (unsigned, resources filled in), as AlgoKit does. */
+  private async readonlyResult<T>(c: GroupComposer, entries: readonly ComposerEntry[], callIndex: number, options: AppCallOptions): Promise<AppCallResult<T>> {
+    await c.prepare({ populateResources: options.populateResources ?? true, coverInnerFees: options.coverInnerFees ?? true, ...(options.extraFee ? { extraFee: options.extraFee } : {}) });
+    const report = await c.simulate({ allowEmptySignatures: true, allowUnnamedResources: true, allowMoreLogging: true, throwOnFailure: true, ...(options.extraOpcodeBudget ? { extraOpcodeBudget: options.extraOpcodeBudget } : {}) });
+    const r = report.txns[callIndex];
+    const txns = c.transactions;
+    const txids = (txns.length > 1 && txns.every((t) => t.group === undefined) ? assignGroupId(txns) : txns).map((t) => txidOf(t));
+    const result: AppCallResult<T> = {
+      appId: this.appId,
+      txid: txids[callIndex]!,
+      txids,
+      confirmedRound: 0n,
+      logs: r?.logs ?? [],
+      events: (r?.logs ?? []).filter((l) => l.event).map((l) => ({ name: l.event!.name, args: l.event!.args, named: l.event!.named })),
+      report,
+      simulated: true,
+    };
+    if (r?.returnValue !== undefined) result.returnValue = r.returnValue as T;
     return result;
   }
 

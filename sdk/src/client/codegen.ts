@@ -178,6 +178,7 @@ export function generateAppClient(spec: Arc56AppSpec, options: GenerateClientOpt
         [
           `\`${m.method.signature}\`${m.json.desc ? `: ${m.json.desc}` : ''}`,
           m.method.returns.desc ? `Returns ${m.method.returns.desc}.` : undefined,
+          m.json.readonly ? 'Read-only: answered by simulate, not sent (no fee, no signature); `options.sendReadonly` sends it.' : undefined,
           txnArgs.length ? `Transaction arguments (${txnArgs.join(', ')}) go in \`options.txnArgs\`, in order.` : undefined,
         ],
         '  ',

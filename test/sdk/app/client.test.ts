@@ -85,7 +85,17 @@ describe('app: client, composer and deploy on the embedded devnet', function () 
     assert.equal(report.wouldSucceed, false);
     assert.equal(report.failure!.errorMessage, 'too big: one increment must be below 10');
     assert.equal(report.failure!.source!.file, 'counter.teal');
-    await assert.rejects(keyless.call('get_count'), /no key to sign/);
+    // A read-only method (ARC-56 `readonly: true`) is answered by simulate: no key, no fee, no block.
+    const before = (await net.chain.node.status()).lastRound;
+    const count = await keyless.call<bigint>('get_count');
+    assert.equal(count.simulated, true);
+    assert.equal(count.returnValue, 0n);
+    assert.equal(count.confirmedRound, 0n);
+    assert.equal(count.sent, undefined);
+    assert.match(count.txid, /^[A-Z2-7]{52}$/);
+    assert.equal((await net.chain.node.status()).lastRound, before, 'nothing was sent');
+    // sendReadonly sends it (and so needs a key).
+    await assert.rejects(keyless.call('get_count', [], { sendReadonly: true }), /no key to sign/);
     const txn = makePaymentTxn({ sender: me, receiver: me, amount: 10n ** 18n, suggestedParams: await builderParams(net.chain) });
     const overspend = await simulateGroup(net.chain, [txn]);
     assert.equal(overspend.wouldSucceed, false);

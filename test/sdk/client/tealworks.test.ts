@@ -154,6 +154,15 @@ describe('client: the Tealworks object on an in-process devnet', function () {
     assert.equal(await counter.state.box.counts(tw.account.random().address), undefined);
     const untyped = await tw.app.client(CounterClient.spec, counter.appId).call<bigint>('get_count', [], { sender: tw.account.dispenser.address });
     assert.equal(untyped.returnValue, 4n);
+    // get_count is read-only in the spec: the typed call is answered by simulate, nothing is sent.
+    const round = (await tw.node.status()).lastRound;
+    const read = await counter.getCount({ sender: tw.account.dispenser.address });
+    assert.equal(read.returnValue, 4n);
+    assert.equal(read.simulated, true);
+    assert.equal((await tw.node.status()).lastRound, round);
+    const sent = await counter.getCount({ sender: tw.account.dispenser.address, sendReadonly: true });
+    assert.equal(sent.returnValue, 4n);
+    assert.ok(sent.confirmedRound > round, 'sendReadonly sends it');
   });
 
   it('tw.simulate(group) and newGroup().send()', async () => {

@@ -17,7 +17,7 @@ import { assemble } from '../../teal/assembler/assembler.js';
 import type { TemplateValue } from '../../teal/assembler/results.js';
 import type { AppKnowledge } from '../../app/simulate-report.js';
 
-const USAGE = 'tealworks call APP_ID [METHOD] [ARG…] [--spec FILE] [--source APPROVAL.teal [--template NAME=VALUE]…] [--on-complete noop|optin|closeout|clear|delete] [--box NAME]… [--arg-bytes] [--network N] [--mnemonic-env VAR] [--json]';
+const USAGE = 'tealworks call APP_ID [METHOD] [ARG…] [--spec FILE] [--source APPROVAL.teal [--template NAME=VALUE]…] [--on-complete noop|optin|closeout|clear|delete] [--box NAME]… [--arg-bytes] [--send] [--network N] [--mnemonic-env VAR] [--json]';
 
 export const NETWORK_FLAGS = ['--network', '--mnemonic-env'] as const;
 
@@ -126,7 +126,7 @@ export const callCommand: Command = {
   summary: 'Call an app (ABI method by name with --spec, or a full signature; bare without a method)',
   usage: USAGE,
   async run(args: string[], io: CliIo): Promise<number> {
-    const { positional, opts, multi } = parseArgs(args, ['--json'], ['--spec', '--source', '--on-complete', ...NETWORK_FLAGS], ['--box', '--template']);
+    const { positional, opts, multi } = parseArgs(args, ['--json', '--send'], ['--spec', '--source', '--on-complete', ...NETWORK_FLAGS], ['--box', '--template']);
     const appId = appIdArg(positional[0]);
     const method = positional[1];
     const spec = await loadSpecOption(opts, io.cwd);
@@ -137,12 +137,13 @@ export const callCommand: Command = {
       if (knowledge) client.knowledge = () => knowledge;
       const values = positional.slice(2).map(parseCliValue);
       try {
-        const r = await client.call(method, values, callOptionsFrom(opts, multi, one.sender, one.signer));
+        const r = await client.call(method, values, { ...callOptionsFrom(opts, multi, one.sender, one.signer), ...(opts.has('--send') ? { sendReadonly: true } : {}) });
         if (opts.has('--json')) {
-          io.stdout(jsonText({ txid: r.txid, round: r.confirmedRound, return: r.returnValue, events: r.events, logs: r.logs.map((l) => l.bytes) }));
+          io.stdout(jsonText({ txid: r.txid, round: r.confirmedRound, return: r.returnValue, events: r.events, logs: r.logs.map((l) => l.bytes), ...(r.simulated ? { simulated: true } : {}) }));
           return 0;
         }
-        io.stdout(`called app ${appId} in round ${r.confirmedRound} (txn ${r.txid})\n`);
+        if (r.simulated) io.stdout(`called app ${appId}: ${method} is read-only, so it was simulated and not sent (--send sends it)\n`);
+        else io.stdout(`called app ${appId} in round ${r.confirmedRound} (txn ${r.txid})\n`);
         if (r.returnValue !== undefined) io.stdout(`returned ${formatAbi(r.returnValue)}\n`);
         for (const l of r.logs) {
           if (l.kind === 'return') continue;
