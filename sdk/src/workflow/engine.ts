@@ -80,6 +80,12 @@ export interface RunOptions {
   onSimulate?: (stepId: string | undefined, response: unknown) => void;
   /** Stop after the step with this id (or name): the debugger runs a workflow up to the step it debugs. */
   stopAfter?: string;
+  /**
+   * Called with every contract the run compiles (template values filled in), its key under
+   * `contracts:` and the absolute paths of its TEAL files: how the debugger maps the programs of
+   * a step to source lines when they hold `TMPL_` placeholders.
+   */
+  onCompile?: (compiled: CompiledContract, contract: string, files: { approval?: string; clear?: string }) => void;
 }
 
 /** The outcome of a run: each step's summary and whether all passed. */
@@ -172,6 +178,7 @@ interface RunContext {
   accounts: AccountSet;
   env: Readonly<Record<string, string | undefined>>;
   simulateOnly: boolean;
+  onCompile?: RunOptions['onCompile'];
   contracts: Map<string, { spec?: Arc56AppSpec; approval?: string; clear?: string; logicsig?: string; lsig?: { address: string; program: Uint8Array; pcMap: PcMapping[]; lines: string[] }; def: ContractSpec }>;
   /** App id → knowledge, for failure locations (filled by deploys). */
   apps: Map<bigint, { knowledge: AppKnowledge; spec?: Arc56AppSpec; contract: string }>;
@@ -247,7 +254,7 @@ function compileFor(ctx: RunContext, key: string, stepTemplate: Body, perms: { u
   const contractTemplate = asObj(resolveValue(c.def.template, scope(ctx), ['contracts', key, 'template']));
   for (const [k, v] of Object.entries(contractTemplate)) template[k] = templateValue(v);
   for (const [k, v] of Object.entries(stepTemplate)) template[k] = templateValue(v);
-  return compileContract(
+  const compiled = compileContract(
     {
       ...(c.approval !== undefined ? { approval: c.approval, approvalName: c.def.approval! } : {}),
       ...(c.clear !== undefined ? { clear: c.clear, clearName: c.def.clear! } : {}),
@@ -255,6 +262,11 @@ function compileFor(ctx: RunContext, key: string, stepTemplate: Body, perms: { u
     },
     { template, ...perms },
   );
+  ctx.onCompile?.(compiled, key, {
+    ...(c.approval !== undefined ? { approval: resolve(ctx.baseDir, c.def.approval!) } : {}),
+    ...(c.clear !== undefined ? { clear: resolve(ctx.baseDir, c.def.clear!) } : {}),
+  });
+  return compiled;
 }
 
 /** The contract behind an app id: named in the step, else the one deployed here with that id. */
@@ -688,7 +700,7 @@ export async function runWorkflow(file: string, options: RunOptions = {}): Promi
     accounts = await resolveAccounts(workflow.accounts, network, { baseDir, networkKey, env, persistKeys: !(options.inMemory && network.embedded) });
     // An in-memory chain is gone after the run, so recording its steps would only mislead the next one.
     const ckpt = await Checkpoints.open(summary.checkpoint, path, networkKey, { chain: network.chainId, ...(options.fresh ? { fresh: true } : {}), ...(options.simulateOnly || (options.inMemory && network.embedded) ? { readOnly: true } : {}) });
-    const ctx: RunContext = { workflow, baseDir, network, accounts, env, simulateOnly: options.simulateOnly === true, contracts: await loadContracts(workflow), apps: new Map(), deployed: new Map(), steps: {} };
+    const ctx: RunContext = { workflow, baseDir, network, accounts, env, simulateOnly: options.simulateOnly === true, ...(options.onCompile ? { onCompile: options.onCompile } : {}), contracts: await loadContracts(workflow), apps: new Map(), deployed: new Map(), steps: {} };
     progress({ type: 'start', workflow: path, network: network.name, steps: workflow.steps.length, checkpoint: summary.checkpoint, ...(ckpt.discarded ? { discarded: ckpt.discarded } : {}) });
 
     // Logic signatures: their addresses join the scope, and they sign for those addresses.

@@ -18,7 +18,7 @@ import { signTransaction } from '@tealworks/sdk/txn';
 import { assignGroupId } from '@tealworks/sdk/txn';
 import { OnComplete, type Transaction } from '@tealworks/sdk/txn';
 import { appAddressOf } from '@tealworks/sdk/app';
-import { avmDebuggerSources, toAvmDebuggerTrace, DebugRun, DebugTraceError, parseSourcesDescription, programFromSourceMap, programFromTeal, type DebugProgramSource } from '@tealworks/sdk/app';
+import { avmDebuggerSources, toAvmDebuggerTrace, DebugRun, DebugTraceError, parseSourcesDescription, programFromSourceMap, programFromTeal, programTraceHash, type CompiledContract, type DebugProgramSource } from '@tealworks/sdk/app';
 
 /** The launch configuration's fields (launch.json, or what the panel and CodeLens pass). */
 export interface TealLaunchArgs {
@@ -239,10 +239,29 @@ async function workflowRun(args: TealLaunchArgs, file: string, programs: DebugPr
   }
   let recorded: unknown;
   const summaryName = new Map<string, string>();
+  // Programs as the run compiled them (template values filled in): their pc maps give source lines
+  // for files whose TMPL_ placeholders keep them from assembling on their own.
+  const compiledFiles = new Set<string>();
+  const onCompile = (compiled: CompiledContract, _contract: string, files: { approval?: string; clear?: string }) => {
+    for (const kind of ['approval', 'clear'] as const) {
+      const p = compiled[kind];
+      const path = files[kind];
+      if (!path || p.fromByteCode || !p.pcMap) continue;
+      compiledFiles.add(path);
+      let lines = p.sourceLines;
+      try {
+        lines = readFileSync(path, 'utf8').split(/\r?\n/);
+      } catch {
+        // The substituted text has the same lines.
+      }
+      programs.push({ hash: programTraceHash(p.bytes), bytes: p.bytes, pcMap: p.pcMap, file: path, ...(lines ? { lines } : {}) });
+    }
+  };
   const summary = await runWorkflow(file, {
     network: 'devnet',
     inMemory: true,
     fresh: true,
+    onCompile,
     stopAfter: args.step,
     onSimulate: (id, response) => {
       if (id !== undefined && (id === args.step || summaryName.get(id) === args.step)) recorded = response;
@@ -260,6 +279,7 @@ async function workflowRun(args: TealLaunchArgs, file: string, programs: DebugPr
   }
   if (recorded === undefined) throw new LaunchError(`step ${step.id} (${step.kind}) ran no program to debug: only steps that simulate or send transactions can be debugged`);
   for (const p of tealFilesUnder(dirname(file))) {
+    if (compiledFiles.has(p)) continue;
     try {
       programs.push(programFromTeal(readFileSync(p, 'utf8'), p));
     } catch (e) {

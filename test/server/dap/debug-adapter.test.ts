@@ -239,6 +239,23 @@ describe('debug adapter over DAP: a tealworks.yaml step', function () {
     assert.ok(txn.some((t) => t.name === 'ApplicationID'));
   });
 
+  it('a step whose program has TMPL_ placeholders stops on its source lines (the program as the run compiled it)', async () => {
+    const workflow = resolve(repoRoot, 'examples/counter/tealworks.yaml');
+    const counter = resolve(repoRoot, 'examples/counter/abi/counter.teal');
+    const line = readFileSync(counter, 'utf8').split('\n').findIndex((l) => l.startsWith('increment:')) + 2;
+    dap = new DapClient();
+    const { launch } = await dap.start({ workflow, step: 'inc', stopOnEntry: true, cwd: repoRoot }, { [counter]: [{ line }] });
+    assert.ok(launch.success, launch.message);
+    await dap.stopped();
+    let w = await dap.where();
+    assert.equal(w.frames[0]!.source?.path, counter, 'the step runs abi/counter.teal, which holds TMPL_UPDATABLE');
+    const stopped = dap.stopped();
+    await dap.request('continue', { threadId: 1 });
+    await stopped;
+    w = await dap.where();
+    assert.equal(w.line, line, 'stopped at the breakpoint inside the increment branch');
+  });
+
   it('says which steps exist when the step is not found', async () => {
     dap = new DapClient();
     await dap.request('initialize', { adapterID: 'tealworks' });
