@@ -336,8 +336,7 @@ async function main(): Promise<void> {
     // The inspector decodes the struct kept in global "last" by the spec's Profile type.
     await showTealworks(page);
     await runCommand(page, 'Tealworks: Refresh State');
-    // Room for the registry's rows: fold the sample app's and hide the output panel.
-    await runCommand(page, 'View: Close Panel').catch(() => undefined);
+    // Room for the registry's rows: fold the sample app's.
     const sampleRow = page.locator('.pane', { hasText: 'State Inspector' }).locator('.monaco-list-row', { hasText: `App ${sampleApp}` }).first();
     if ((await sampleRow.getAttribute('aria-expanded')) === 'true') await sampleRow.click();
     await expandApp(page, appId!);
@@ -370,9 +369,22 @@ async function main(): Promise<void> {
     frame = await panelFrame(page);
     await frame.waitForSelector('[data-field="args.0.name"]', { timeout: 30_000 });
     const before = await borders(frame);
-    const settings = JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>;
-    writeFileSync(settingsFile, JSON.stringify({ ...settings, 'workbench.colorTheme': 'Default High Contrast' }));
+    // The theme picker, as a user switches: it writes workbench.colorTheme to the user settings.
+    await runCommand(page, 'Preferences: Color Theme');
+    await quickInput(page, /Select Color Theme|Color Theme/, 20_000).catch(() => undefined);
+    await page.keyboard.type('Default High Contrast');
+    await page.waitForFunction(() => /^\s*Default High Contrast\s*$/.test(document.querySelector('.quick-input-list .monaco-list-row .label-name')?.textContent ?? ''), undefined, { timeout: 20_000 });
+    await page.keyboard.press('Enter');
     await page.waitForFunction(() => document.querySelector('.monaco-workbench')?.classList.contains('hc-black'), undefined, { timeout: 30_000 });
+    const saved = await (async () => {
+      for (let i = 0; i < 20; i++) {
+        const theme = (JSON.parse(readFileSync(settingsFile, 'utf8')) as Record<string, unknown>)['workbench.colorTheme'];
+        if (theme) return theme;
+        await page!.waitForTimeout(250);
+      }
+      return undefined;
+    })();
+    check(saved === 'Default High Contrast', `settings.json has workbench.colorTheme ${JSON.stringify(saved)}`);
     await frame.waitForFunction(() => document.body.classList.contains('vscode-high-contrast'), undefined, { timeout: 30_000 });
     await page.waitForTimeout(500);
     const hc = await borders(frame);
