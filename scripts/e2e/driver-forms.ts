@@ -370,11 +370,20 @@ async function main(): Promise<void> {
     await frame.waitForSelector('[data-field="args.0.name"]', { timeout: 30_000 });
     const before = await borders(frame);
     // The theme picker, as a user switches: it writes workbench.colorTheme to the user settings.
-    await runCommand(page, 'Preferences: Color Theme');
-    await quickInput(page, /Select Color Theme|Color Theme/, 20_000).catch(() => undefined);
+    await page.keyboard.press('Control+Shift+P');
+    await page.waitForSelector('.quick-input-widget input', { timeout: 20_000 });
+    await page.keyboard.type('Preferences: Color Theme');
+    // The palette also offers "Browse Color Themes in Marketplace": click the picker's own row.
+    const themeRow = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: /^Preferences: Color Theme$/ }) }).first();
+    await themeRow.waitFor({ timeout: 20_000 });
+    await themeRow.click();
+    await quickInput(page, /Color Theme/, 20_000).catch(() => undefined);
+    await page.waitForTimeout(500);
     await page.keyboard.type('Default High Contrast');
-    await page.waitForFunction(() => /^\s*Default High Contrast\s*$/.test(document.querySelector('.quick-input-list .monaco-list-row .label-name')?.textContent ?? ''), undefined, { timeout: 20_000 });
-    await page.keyboard.press('Enter');
+    // Shown as "Dark High Contrast", its id (what settings.json keeps) is "Default High Contrast".
+    const hcRow = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: /^\s*Dark High Contrast\s*$/ }) }).first();
+    await hcRow.waitFor({ timeout: 20_000 });
+    await hcRow.click();
     await page.waitForFunction(() => document.querySelector('.monaco-workbench')?.classList.contains('hc-black'), undefined, { timeout: 30_000 });
     const saved = await (async () => {
       for (let i = 0; i < 20; i++) {
