@@ -234,7 +234,8 @@ async function main(): Promise<void> {
     const sampleState = await inspectorRows(page);
     log(`inspector: ${JSON.stringify(sampleState)}`);
     check(!sampleState.some((r) => /0x636f756e74/i.test(r)), `the inspector shows the key "count" as raw hex: ${sampleState.join(' | ')}`);
-    check(sampleState.some((r) => new RegExp(`App ${sampleApp}`).test(r) && /workflow|approval\.teal|Counter/.test(r)) || sampleState.length > 0, 'the inspector does not list the workflow app');
+    check(sampleState.some((r) => r.startsWith(`App ${sampleApp}`) && r.includes('sample/approval.teal')), `the inspector does not link the workflow app with its source: ${sampleState.join(' | ')}`);
+    check(sampleState.some((r) => /^count = 5\s*uint64$/.test(r)), `"count" is not decoded by the spec's type: ${sampleState.join(' | ')}`);
     results.sampleWorkflow = { app: sampleApp, lens, offered, inspector: sampleState };
     await shot(page, '03-workflow-app-state');
 
