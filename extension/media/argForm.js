@@ -18,6 +18,11 @@
     return e;
   }
 
+  /** The type as the form shows it: a struct by its ARC-56 name, with its tuple type. */
+  function typeLabel(info) {
+    return info.editor.kind === 'struct' ? `${info.editor.struct} ${info.type}` : info.type;
+  }
+
   const NUMERIC = /^(uint\d+|ufixed\d+x\d+|byte|asset|application)$/;
 
   /** JSON text of a draft value for a nested position. */
@@ -68,7 +73,7 @@
         const key = ed.kind === 'struct' ? p.name : i;
         const sub = () => { const d = get(); return d ? d[key] : undefined; };
         const setSub = (v) => { const d = get() || (ed.kind === 'struct' ? {} : []); d[key] = v; set(d); };
-        box.append(el('label', { class: 'sub', title: p.desc || '' }, `${ed.kind === 'struct' ? p.name : i} `, el('span', { class: 'muted' }, `(${p.type}) `), editor(p, sub, setSub, changed, ctx, `${field}.${key}`)));
+        box.append(el('label', { class: 'sub', title: p.desc || '' }, `${ed.kind === 'struct' ? p.name : i} `, el('span', { class: 'muted' }, `(${typeLabel(p)}) `), editor(p, sub, setSub, changed, ctx, `${field}.${key}`)));
       });
       return box;
     }
@@ -101,7 +106,7 @@
       const changed = () => { if (composite) row.args[k] = ser(a, row.argDrafts[k]); };
       changed();
       out.push(el('div', { class: 'arg' },
-        el('label', { class: 'arg-label', title: a.desc || '' }, el('strong', {}, a.name), ' ', el('span', { class: 'muted' }, `(${a.type})`), ' ', editor(a, get, set, changed, ctx, `args.${k}`)),
+        el('label', { class: 'arg-label', title: a.desc || '' }, el('strong', {}, a.name), ' ', el('span', { class: 'muted' }, `(${typeLabel(a)})`), ' ', editor(a, get, set, changed, ctx, `args.${k}`)),
         a.desc ? el('div', { class: 'muted arg-desc' }, a.desc) : ''));
     });
     if (method.returns) out.push(el('div', { class: 'muted' }, `returns ${method.returns.type}${method.returns.desc ? ` — ${method.returns.desc}` : ''}`));
@@ -123,7 +128,12 @@
     if (index === undefined || !field) return false;
     const row = root.querySelector(`fieldset.txn[data-index="${index}"]`);
     if (!row) return false;
-    let target = row.querySelector(`[data-field="${CSS.escape(field)}"]`);
+    // The most precise editor there is: a struct field or array item, else the argument holding it.
+    let target = null;
+    for (let f = field; f && !target; f = f.includes('.') ? f.slice(0, f.lastIndexOf('.')) : '') {
+      if (f === 'args') break;
+      target = row.querySelector(`[data-field="${CSS.escape(f)}"]`);
+    }
     // `args` errors without a position land on the first argument.
     if (!target && field === 'args') target = row.querySelector('[data-field^="args"]');
     if (!target) target = row.querySelector('legend');

