@@ -129,3 +129,102 @@ export async function panelFrame(page: Page, ms = 60_000): Promise<Frame> {
   }
   throw new Error('the simulate panel did not appear');
 }
+
+/**
+ * One driver's log lines, screenshots (`<artifacts>/<name>-<shot>.png`) and results file
+ * (`<name>-results.json`), and the frame every driver runs its steps in.
+ */
+export class Scenario {
+  /** What the driver measured and saw; written to `<name>-results.json` whether it passes or not. */
+  readonly results: Record<string, unknown> = {};
+
+  constructor(readonly name: string) {}
+
+  log(message: string): void {
+    console.log(`e2e-${this.name}: ${message}`);
+  }
+
+  async shot(page: Page, shot: string): Promise<string> {
+    const path = join(artifacts, `${this.name}-${shot}.png`);
+    await page.screenshot({ path });
+    this.log(`screenshot ${path}`);
+    return path;
+  }
+
+  /**
+   * Runs the steps against the editor. When one fails: a `failure` screenshot of the page
+   * `page()` returns and code-server's log next to the results; the editor is closed either way.
+   */
+  async run(editor: Editor, page: () => Page | undefined, steps: () => Promise<void>): Promise<void> {
+    const writeResults = () => writeFileSync(join(artifacts, `${this.name}-results.json`), JSON.stringify(this.results, null, 2));
+    try {
+      await steps();
+      writeResults();
+      this.log('PASS');
+    } catch (e) {
+      const p = page();
+      if (p) await this.shot(p, 'failure').catch(() => undefined);
+      writeFileSync(join(artifacts, `${this.name}-code-server.log`), editor.serverLog.join(''));
+      writeResults();
+      throw e;
+    } finally {
+      await editor.close();
+    }
+  }
+
+  /** Runs the driver's main function; a failure prints `FAIL: …` and exits with status 1. */
+  main(fn: () => Promise<void>): void {
+    fn().catch((e: unknown) => {
+      console.error(`e2e-${this.name}: FAIL: ${e instanceof Error ? e.message : String(e)}`);
+      process.exit(1);
+    });
+  }
+}
+
+/**
+ * Runs a command by its palette title. A command whose precondition is not settled yet (e.g.
+ * isWorkspaceTrusted just after the window opens) is missing from the palette: look again later.
+ */
+export async function runCommand(page: Page, title: string): Promise<void> {
+  const want = title.split(': ').pop()!.slice(0, 12);
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('Control+Shift+P');
+    await page.waitForSelector('.quick-input-widget input', { timeout: 20_000 });
+    await page.keyboard.type(title);
+    await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 20_000 });
+    const found = await page
+      .waitForFunction((t) => (document.querySelector('.quick-input-list .monaco-list-row')?.textContent ?? '').includes(t), want, { timeout: 10_000 })
+      .then(() => true, () => false);
+    if (found) break;
+    await page.keyboard.press('Escape');
+    if (attempt === 4) throw new Error(`the command palette does not offer "${title}"`);
+    await page.waitForTimeout(3000);
+  }
+  await page.keyboard.press('Enter');
+}
+
+/** Opens a workspace file through Quick Open, once the list's first row is that file. */
+export async function openFile(page: Page, name: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  await page.waitForSelector('.quick-input-widget input', { timeout: 30_000 });
+  await page.keyboard.type(name);
+  await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 30_000 });
+  // The list filters as it is typed: wait until the first row is the file asked for.
+  const base = name.split('/').pop()!;
+  await page.waitForFunction((b) => (document.querySelector('.quick-input-list .monaco-list-row')?.textContent ?? '').includes(b), base, { timeout: 30_000 });
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(500);
+}
+
+/** Waits for the visible quick input (input box or pick) whose title or message matches. */
+export async function quickInput(page: Page, title: RegExp, ms = 60_000): Promise<void> {
+  await page.waitForFunction(
+    (src) => {
+      const w = document.querySelector('.quick-input-widget') as HTMLElement | null;
+      if (!w || w.style.display === 'none') return false;
+      return new RegExp(src).test(w.querySelector('.quick-input-title')?.textContent ?? '') || new RegExp(src).test(w.querySelector('.quick-input-message')?.textContent ?? '');
+    },
+    title.source,
+    { timeout: ms },
+  );
+}

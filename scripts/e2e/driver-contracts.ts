@@ -4,32 +4,20 @@
 // simulate panel and reads its global state and box in the State Inspector. Also records the
 // extension's activation time (Running Extensions) and the .vsix size.
 //
-//   E2E_DIR=.e2e node --import tsx scripts/e2e/driver-contracts.ts   (run-contracts.sh prepares everything)
+//   E2E_DIR=.e2e node --import tsx scripts/e2e/driver-contracts.ts   (`scripts/e2e/run.sh contracts` prepares everything)
 import { cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { artifacts, panelFrame, root, startEditor, vsix } from './common.js';
+import { openFile, panelFrame, root, runCommand, Scenario, startEditor, vsix } from './common.js';
 import type { Page } from 'playwright-core';
 
 const BUG = ['global CreatorAddress', 'global ZeroAddress'] as const;
 
-const log = (m: string) => console.log(`e2e-contracts: ${m}`);
-const results: Record<string, unknown> = {};
+const scenario = new Scenario('contracts');
+const log = (m: string) => scenario.log(m);
+const results = scenario.results;
+const shot = (page: Page, name: string) => scenario.shot(page, name);
 
-async function shot(page: Page, name: string): Promise<string> {
-  const path = join(artifacts, `contracts-${name}.png`);
-  await page.screenshot({ path });
-  log(`screenshot ${path}`);
-  return path;
-}
 
-async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('Control+Shift+P');
-  await page.waitForSelector('.quick-input-widget input', { timeout: 20_000 });
-  await page.keyboard.type(title);
-  await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 20_000 });
-  await page.waitForTimeout(300);
-  await page.keyboard.press('Enter');
-}
 
 /**
  * Shows the Problems panel. A click inside the webview leaves keyboard focus in its iframe, where
@@ -43,17 +31,6 @@ async function openProblems(page: Page): Promise<void> {
   await panel.waitFor({ state: 'visible', timeout: 15_000 });
 }
 
-async function openFile(page: Page, name: string): Promise<void> {
-  await page.keyboard.press('Control+P');
-  await page.waitForSelector('.quick-input-widget input', { timeout: 30_000 });
-  await page.keyboard.type(name);
-  await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 30_000 });
-  // The list filters as it is typed: wait until the first row is the file asked for.
-  const base = name.split('/').pop()!;
-  await page.waitForFunction((b) => (document.querySelector('.quick-input-list .monaco-list-row')?.textContent ?? '').includes(b), base, { timeout: 30_000 });
-  await page.keyboard.press('Enter');
-  await page.waitForTimeout(300);
-}
 
 async function clickLens(page: Page, text: RegExp): Promise<void> {
   // CodeLenses sit above line 1: scroll the TEAL editor to the top first.
@@ -123,7 +100,7 @@ async function main(): Promise<void> {
     },
   });
   let page: Page | undefined;
-  try {
+  await scenario.run(editor, () => page, async () => {
     page = await editor.openWorkbench({ width: 1600, height: 1000 });
     log('workbench loaded');
 
@@ -215,19 +192,7 @@ async function main(): Promise<void> {
       log(`activation: ${ms ?? '?'} ms (${text.replace(/\s+/g, ' ').slice(0, 160)})`);
       await shot(page, 'running-extensions');
     } else log('activation: the Running Extensions editor did not list the extension');
-    writeFileSync(join(artifacts, 'contracts-results.json'), JSON.stringify(results, null, 2));
-    log('PASS');
-  } catch (e) {
-    if (page) await shot(page, 'failure').catch(() => undefined);
-    writeFileSync(join(artifacts, 'contracts-code-server.log'), editor.serverLog.join(''));
-    writeFileSync(join(artifacts, 'contracts-results.json'), JSON.stringify(results, null, 2));
-    throw e;
-  } finally {
-    await editor.close();
-  }
+  });
 }
 
-main().catch((e: unknown) => {
-  console.error(`e2e-contracts: FAIL: ${e instanceof Error ? e.message : String(e)}`);
-  process.exit(1);
-});
+scenario.main(main);

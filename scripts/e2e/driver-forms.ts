@@ -11,69 +11,25 @@
 //   4. with the High Contrast theme, the panel's buttons and inputs have a visible border.
 // Screenshots land in .e2e/artifacts/forms-*.png.
 //
-//   E2E_DIR=.e2e node --import tsx scripts/e2e/driver-forms.ts   (run-forms.sh prepares everything)
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+//   E2E_DIR=.e2e node --import tsx scripts/e2e/driver-forms.ts   (`scripts/e2e/run.sh forms` prepares everything)
+import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { artifacts, e2eDir, panelFrame, root, startEditor } from './common.js';
+import { e2eDir, openFile, panelFrame, quickInput, root, runCommand, Scenario, startEditor } from './common.js';
 
-const log = (m: string) => console.log(`e2e-forms: ${m}`);
-const results: Record<string, unknown> = {};
+const scenario = new Scenario('forms');
+const log = (m: string) => scenario.log(m);
+const results = scenario.results;
+const shot = (page: Page, name: string) => scenario.shot(page, name);
 const squash = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
 
-async function shot(page: Page, name: string): Promise<void> {
-  const path = join(artifacts, `forms-${name}.png`);
-  await page.screenshot({ path });
-  log(`screenshot ${path}`);
-}
 
 function check(ok: unknown, message: string): void {
   if (!ok) throw new Error(message);
 }
 
-async function runCommand(page: Page, title: string): Promise<void> {
-  // A command whose precondition is not settled yet (e.g. isWorkspaceTrusted just after the window
-  // opens) is missing from the palette: look again a little later.
-  const want = title.split(': ').pop()!.slice(0, 12);
-  for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('Control+Shift+P');
-    await page.waitForSelector('.quick-input-widget input', { timeout: 20_000 });
-    await page.keyboard.type(title);
-    await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 20_000 });
-    const found = await page
-      .waitForFunction((t) => (document.querySelector('.quick-input-list .monaco-list-row')?.textContent ?? '').includes(t), want, { timeout: 10_000 })
-      .then(() => true, () => false);
-    if (found) break;
-    await page.keyboard.press('Escape');
-    if (attempt === 4) throw new Error(`the command palette does not offer "${title}"`);
-    await page.waitForTimeout(3000);
-  }
-  await page.keyboard.press('Enter');
-}
 
-async function openFile(page: Page, name: string): Promise<void> {
-  await page.keyboard.press('Control+P');
-  await page.waitForSelector('.quick-input-widget input', { timeout: 30_000 });
-  await page.keyboard.type(name);
-  await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 30_000 });
-  const base = name.split('/').pop()!;
-  await page.waitForFunction((b) => (document.querySelector('.quick-input-list .monaco-list-row')?.textContent ?? '').includes(b), base, { timeout: 30_000 });
-  await page.keyboard.press('Enter');
-  await page.waitForTimeout(500);
-}
 
-/** The visible quick input, once its title or message matches. */
-async function quickInput(page: Page, title: RegExp, ms = 60_000): Promise<void> {
-  await page.waitForFunction(
-    (src) => {
-      const w = document.querySelector('.quick-input-widget') as HTMLElement | null;
-      if (!w || w.style.display === 'none') return false;
-      return new RegExp(src).test(w.querySelector('.quick-input-title')?.textContent ?? '') || new RegExp(src).test(w.querySelector('.quick-input-message')?.textContent ?? '');
-    },
-    title.source,
-    { timeout: ms },
-  );
-}
 
 /** Clicks the first lens matching `text` on the TEAL file `file` and returns its title. */
 async function clickLens(page: Page, file: string, text: RegExp, ms = 90_000): Promise<string> {
@@ -209,7 +165,7 @@ async function main(): Promise<void> {
   });
   const settingsFile = join(e2eDir, 'cs-data-forms/User/settings.json');
   let page: Page | undefined;
-  try {
+  await scenario.run(editor, () => page, async () => {
     page = await editor.openWorkbench({ width: 1600, height: 1000 });
     await page.locator('.monaco-workbench').click({ position: { x: 800, y: 500 } }).catch(() => undefined);
     log('workbench loaded');
@@ -405,16 +361,7 @@ async function main(): Promise<void> {
     results.highContrast = { before: before.slice(0, 6), after: hc };
     await shot(page, '13-high-contrast');
 
-    writeFileSync(join(artifacts, 'forms-results.json'), JSON.stringify(results, null, 2));
-    log('PASS');
-  } catch (e) {
-    if (page) await shot(page, 'failure').catch(() => undefined);
-    writeFileSync(join(artifacts, 'forms-code-server.log'), editor.serverLog.join(''));
-    writeFileSync(join(artifacts, 'forms-results.json'), JSON.stringify(results, null, 2));
-    throw e;
-  } finally {
-    await editor.close();
-  }
+  });
 }
 
 /** The method labels the "Call app N" quick pick offers (without picking one). */
@@ -425,7 +372,4 @@ async function pickMethodOffered(page: Page): Promise<string[]> {
   return (await page.locator('.quick-input-list .monaco-list-row').allTextContents()).map(squash);
 }
 
-main().catch((e: unknown) => {
-  console.error(`e2e-forms: FAIL: ${e instanceof Error ? e.message : String(e)}`);
-  process.exit(1);
-});
+scenario.main(main);

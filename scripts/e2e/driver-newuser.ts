@@ -6,42 +6,19 @@
 // its in-memory chain) and neither a lens nor an inspector entry points at the app that is gone.
 // Screenshots land in .e2e/artifacts/newuser-*.png.
 //
-//   E2E_DIR=.e2e node --import tsx scripts/e2e/driver-newuser.ts   (run-newuser.sh prepares everything)
-import { existsSync, writeFileSync } from 'node:fs';
+//   E2E_DIR=.e2e node --import tsx scripts/e2e/driver-newuser.ts   (`scripts/e2e/run.sh newuser` prepares everything)
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { artifacts, panelFrame, startEditor } from './common.js';
+import { panelFrame, quickInput, runCommand, Scenario, startEditor } from './common.js';
 
-const log = (m: string) => console.log(`e2e-newuser: ${m}`);
-const results: Record<string, unknown> = {};
+const scenario = new Scenario('newuser');
+const log = (m: string) => scenario.log(m);
+const results = scenario.results;
+const shot = (page: Page, name: string) => scenario.shot(page, name);
 
-async function shot(page: Page, name: string): Promise<void> {
-  const path = join(artifacts, `newuser-${name}.png`);
-  await page.screenshot({ path });
-  log(`screenshot ${path}`);
-}
 
-async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('Control+Shift+P');
-  await page.waitForSelector('.quick-input-widget input', { timeout: 20_000 });
-  await page.keyboard.type(title);
-  await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 20_000 });
-  await page.waitForTimeout(400);
-  await page.keyboard.press('Enter');
-}
 
-/** The visible quick input (input box or pick), once its title matches. */
-async function quickInput(page: Page, title: RegExp, ms = 60_000): Promise<void> {
-  await page.waitForFunction(
-    (src) => {
-      const w = document.querySelector('.quick-input-widget') as HTMLElement | null;
-      if (!w || w.style.display === 'none') return false;
-      return new RegExp(src).test(w.querySelector('.quick-input-title')?.textContent ?? '') || new RegExp(src).test(w.querySelector('.quick-input-message')?.textContent ?? '');
-    },
-    title.source,
-    { timeout: ms },
-  );
-}
 
 async function openWalkthrough(page: Page): Promise<void> {
   await runCommand(page, 'Welcome: Open Walkthrough');
@@ -75,7 +52,7 @@ async function main(): Promise<void> {
   const workspace = editor.workspace;
   log('installed the .vsix into a clean profile');
   let page: Page | undefined;
-  try {
+  await scenario.run(editor, () => page, async () => {
     page = await editor.openWorkbench({ width: 1600, height: 1000 });
     await page.locator('.monaco-workbench').click({ position: { x: 800, y: 500 } }).catch(() => undefined);
     log('workbench loaded on an empty folder');
@@ -210,19 +187,7 @@ async function main(): Promise<void> {
     if (!ticked.some((t) => /counter sample/.test(t)) || !ticked.some((t) => /Deploy/.test(t))) throw new Error(`the sample and deploy steps are not ticked: ${JSON.stringify(steps)}`);
     if (ticked.some((t) => /Simulate/.test(t))) throw new Error('the simulate step is ticked though it was never run');
     await shot(page, '12-walkthrough-ticked');
-    writeFileSync(join(artifacts, 'newuser-results.json'), JSON.stringify(results, null, 2));
-    log('PASS');
-  } catch (e) {
-    if (page) await shot(page, 'failure').catch(() => undefined);
-    writeFileSync(join(artifacts, 'newuser-code-server.log'), editor.serverLog.join(''));
-    writeFileSync(join(artifacts, 'newuser-results.json'), JSON.stringify(results, null, 2));
-    throw e;
-  } finally {
-    await editor.close();
-  }
+  });
 }
 
-main().catch((e: unknown) => {
-  console.error(`e2e-newuser: FAIL: ${e instanceof Error ? e.message : String(e)}`);
-  process.exit(1);
-});
+scenario.main(main);
