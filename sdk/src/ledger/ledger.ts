@@ -37,6 +37,8 @@ export interface LedgerStore {
   readonly recover?: boolean;
   /** Moves journal record `index` and everything after it aside (recovery); never deletes. */
   setAsideFrom?(index: number, reason: string): void;
+  /** Moves the snapshot aside (recovery), so the state is rebuilt from the journal; never deletes. */
+  setSnapshotAside?(reason: string): void;
 }
 
 /** A ledger's genesis accounts, store, consensus parameters and genesis id. */
@@ -623,11 +625,33 @@ export class Ledger {
         throw new LedgerStoreError('the snapshot belongs to a different chain (genesis hash mismatch). Nothing was changed. Start with the genesis configuration the data directory was created with.');
       }
       snapRound = toUint64(snap.r, 'snapshot round');
+      // `records` starts after the genesis record: records[i] holds round i + 1.
+      const journalEnd = BigInt(records.length);
+      if (snapRound > journalEnd) {
+        // The journal lost its last rounds (set aside as damaged, or cut short) but the snapshot
+        // has them: its state cannot be matched with the blocks. Rebuild from the journal instead.
+        const why = `the snapshot is at round ${snapRound} but the journal ends at round ${journalEnd}`;
+        if (!store.recover || !store.setSnapshotAside) {
+          throw new LedgerDamageError(
+            `${why}: the journal records of rounds ${journalEnd + 1n}..${snapRound} are missing. Nothing was changed.${store.setSnapshotAside ? ` Start with --recover to set the snapshot aside and rebuild the state from rounds 0..${journalEnd} of the journal.` : ''}`,
+            { file: 'journal.bin', offset: -1, round: journalEnd + 1n },
+          );
+        }
+        store.setSnapshotAside(`${why}; rounds ${journalEnd + 1n}..${snapRound} have no intact journal record`);
+        this.loadRecords(records, -1n);
+        return;
+      }
       stateFromWire(this.state, snap.state as Record<string, unknown>);
       for (const [k, v] of (snap.txids as [string, unknown][] | undefined) ?? []) this.txids.set(k, toUint64(v, 'txid'));
       for (const [k, v] of (snap.leases as [string, unknown][] | undefined) ?? []) this.leases.set(k, toUint64(v, 'lease'));
       this.lastSnapshotRound = snapRound;
     }
+    this.loadRecords(records, snapRound);
+  }
+
+  /** Replays the journal on top of a snapshot at `snapRound` (-1n: none). */
+  private loadRecords(records: Uint8Array[], snapRound: bigint): void {
+    const store = this.store!;
     for (let i = 0; i < records.length; i++) {
       const expected = this.latestRound + 1n;
       try {

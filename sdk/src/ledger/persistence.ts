@@ -197,10 +197,16 @@ export class FileLedgerStore implements LedgerStore {
         { file: p, offset: 0 },
       );
     }
+    this.setSnapshotAside(`snapshot ${p} was damaged (${r.error})`);
+    return undefined;
+  }
+
+  /** Moves the snapshot to `snapshot.bin.damaged-<time>` (recovery): the state is rebuilt from the journal. */
+  setSnapshotAside(reason: string): void {
+    const p = this.snapshotPath;
     const aside = `${p}.damaged-${stamp()}`;
     this.fs.renameSync(p, aside);
-    this.recovered.push(`snapshot ${p} was damaged (${r.error}); moved to ${aside}; the state is rebuilt from the journal`);
-    return undefined;
+    this.recovered.push(`${reason}; the snapshot was moved to ${aside}; the state is rebuilt from the journal`);
   }
 
   readJournal(): Uint8Array[] {

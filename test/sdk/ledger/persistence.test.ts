@@ -99,6 +99,47 @@ describe('ledger: persistence', () => {
     assert.throws(() => devnet(4, config(new FileLedgerStore(dir))), LedgerDamageError);
   });
 
+  it('a clean stop then a damaged last record: the snapshot is ahead of the journal; --recover sets both aside and rebuilds', () => {
+    const d = devnet(4, config(new FileLedgerStore(dir), { snapshotInterval: 0 }));
+    activity(d, 3);
+    const hashBefore = toHex(d.ledger.stateHash());
+    const round = d.ledger.latestRound;
+    d.send([makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 7n, suggestedParams: d.sp() })]);
+    d.ledger.close(); // a clean stop writes the snapshot at the latest round
+    const journal = join(dir, 'journal.bin');
+    const bytes = readFileSync(journal);
+    bytes[bytes.length - 2] ^= 0x40;
+    writeFileSync(journal, bytes);
+    assert.throws(() => devnet(4, config(new FileLedgerStore(dir))), (e: unknown) => e instanceof LedgerDamageError && e.round === round + 1n);
+    const store = new FileLedgerStore(dir, { recover: true });
+    const again = devnet(4, config(store));
+    assert.equal(again.ledger.latestRound, round, 'every intact round is kept');
+    assert.equal(toHex(again.ledger.stateHash()), hashBefore, 'the state is the journal\'s, not the snapshot\'s');
+    assert.equal(store.recovered.length, 2, store.recovered.join('\n'));
+    assert.match(store.recovered[1]!, new RegExp(`the snapshot is at round ${round + 1n} but the journal ends at round ${round}.*moved to .*snapshot\\.bin\\.damaged-`));
+    assert.equal(readdirSync(dir).filter((f) => f.startsWith('snapshot.bin.damaged-')).length, 1, 'the snapshot was moved aside, not deleted');
+    again.send([makePaymentTxn({ sender: again.addr(0), receiver: again.addr(1), amount: 9n, suggestedParams: again.sp() })]);
+    again.ledger.close();
+    assert.equal(devnet(4, config(new FileLedgerStore(dir))).ledger.latestRound, round + 1n, 'and it opens normally afterwards');
+  });
+
+  it('a journal cut short at a record boundary behind the snapshot is refused, naming the missing rounds', () => {
+    const d = devnet(4, config(new FileLedgerStore(dir), { snapshotInterval: 0 }));
+    activity(d, 2);
+    const journal = join(dir, 'journal.bin');
+    const short = readFileSync(journal);
+    const round = d.ledger.latestRound;
+    d.send([makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 7n, suggestedParams: d.sp() })]);
+    d.ledger.close();
+    writeFileSync(journal, short);
+    assert.throws(
+      () => devnet(4, config(new FileLedgerStore(dir))),
+      (e: unknown) => e instanceof LedgerDamageError && new RegExp(`the snapshot is at round ${round + 1n} but the journal ends at round ${round}: the journal records of rounds ${round + 1n}..${round + 1n} are missing. Nothing was changed. Start with --recover`).test(e.message),
+    );
+    assert.deepEqual(readFileSync(journal), short, 'nothing was changed');
+    assert.equal(devnet(4, config(new FileLedgerStore(dir, { recover: true }))).ledger.latestRound, round);
+  });
+
   it('replays interval-mode blocks holding several groups (rejected ones left out)', () => {
     const store = new MemoryLedgerStore();
     const d = devnet(4, config(store, { snapshotInterval: 0 }));
