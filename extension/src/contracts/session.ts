@@ -1,6 +1,7 @@
 // The active network and everything tied to it: the embedded devnet (started in this process on
 // demand, stopped with the extension), the node/query/key-manager clients, unlocked wallets and
 // local accounts (their secrets live in SecretStorage), and the apps this workspace deployed.
+import { describeRecovery, devnetRecoveryPrompt } from './devnetRecovery.js';
 import * as vscode from 'vscode';
 import type { RunningDevnet } from '@tealworks/sdk/services';
 import { keyManagerFor, nodeAdapterFor, profileFromDevnet, queryClientFor, type NetworkProfile } from '@tealworks/sdk/adapters';
@@ -118,9 +119,19 @@ export class ContractSession implements vscode.Disposable {
           dn = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), accounts: wanted + 1, ...(localnet ? { localnet: true } : {}) });
         } catch (e) {
           if (!dataDir) throw e;
-          // A data directory made with another account count keeps its own genesis.
-          this.log.appendLine(`devnet: ${(e as Error).message}; starting with the data directory's own accounts`);
-          dn = await startDevnet({ dataDir, ...(localnet ? { localnet: true } : {}) });
+          const prompt = devnetRecoveryPrompt(e, dataDir);
+          if (prompt) {
+            // Damaged chain data: nothing was changed; recovering is the user's call.
+            this.log.appendLine(`devnet: ${(e as Error).message}`);
+            const choice = await vscode.window.showWarningMessage(prompt.message, { modal: true, detail: prompt.detail }, prompt.action);
+            if (choice !== prompt.action) throw e;
+            dn = await startDevnet({ dataDir, recover: true, ...(localnet ? { localnet: true } : {}) });
+            this.log.appendLine(describeRecovery(dn.recovered));
+          } else {
+            // A data directory made with another account count keeps its own genesis.
+            this.log.appendLine(`devnet: ${(e as Error).message}; starting with the data directory's own accounts`);
+            dn = await startDevnet({ dataDir, ...(localnet ? { localnet: true } : {}) });
+          }
         }
         this.devnet = dn;
         this.dispenser = dn.accounts.length > wanted ? dn.accounts[dn.accounts.length - 1]!.address : undefined;
