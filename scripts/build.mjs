@@ -7,7 +7,7 @@ import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const production = process.argv.includes('--production');
-const common = { plugins: [sdkSourcePlugin], bundle: true, platform: 'node', target: 'node20', sourcemap: !production, minify: production, logLevel: 'warning' };
+const common = { plugins: [sdkSourcePlugin], bundle: true, platform: 'node', target: 'node20', sourcemap: !production, minify: production, keepNames: true, logLevel: 'warning' };
 
 const jobs = [];
 const entry = (p) => join(root, p);

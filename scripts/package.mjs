@@ -8,7 +8,7 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const common = { plugins: [sdkSourcePlugin], bundle: true, platform: 'node', target: 'node20', format: 'cjs', minify: true, sourcemap: false, logLevel: 'warning', legalComments: 'none' };
+const common = { plugins: [sdkSourcePlugin], bundle: true, platform: 'node', target: 'node20', format: 'cjs', minify: true, keepNames: true, sourcemap: false, logLevel: 'warning', legalComments: 'none' };
 await Promise.all([
   build({ ...common, entryPoints: [join(root, 'extension/src/extension.ts')], outfile: join(root, 'dist/extension.cjs'), external: ['vscode'] }),
   build({ ...common, entryPoints: [join(root, 'server/src/main.ts')], outfile: join(root, 'dist/server.cjs') }),
