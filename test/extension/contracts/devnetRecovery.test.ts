@@ -41,12 +41,18 @@ describe('extension contracts: devnet recovery prompt', function () {
     }
   }
 
-  it('a damaged last round: asks to recover, naming what is kept; recovering keeps the intact rounds', async () => {
-    await chain(2);
+  /** Flips a byte of the journal's last record; returns the damaged journal's path and bytes. */
+  function damageLastRecord(): { journal: string; bytes: Buffer } {
     const journal = join(dir, 'ledger', 'journal.bin');
     const bytes = readFileSync(journal);
     bytes[bytes.length - 3] ^= 0xff;
     writeFileSync(journal, bytes);
+    return { journal, bytes };
+  }
+
+  it('a damaged last round: asks to recover, naming what is kept; recovering keeps the intact rounds', async () => {
+    await chain(2);
+    const { journal, bytes } = damageLastRecord();
     const error = await openError(dir);
     assert.ok(error instanceof LedgerDamageError);
     const prompt = devnetRecoveryPrompt(error, dir);
@@ -70,10 +76,7 @@ describe('extension contracts: devnet recovery prompt', function () {
 
   it('no question where nothing can be kept or the error is not damage', async () => {
     await chain(0);
-    const journal = join(dir, 'ledger', 'journal.bin');
-    const bytes = readFileSync(journal);
-    bytes[bytes.length - 3] ^= 0xff;
-    writeFileSync(journal, bytes);
+    damageLastRecord();
     const genesisDamage = await openError(dir);
     assert.ok(genesisDamage instanceof LedgerDamageError);
     assert.equal(devnetRecoveryPrompt(genesisDamage, dir), undefined, 'a damaged genesis record cannot be recovered');
