@@ -7,6 +7,12 @@ import { DebugRun, evaluateWatch, programFromTeal, typedViews, formatDebugValue,
 import { parseJson } from '../../../sdk/src/encoding/json.js';
 import { assemble } from '../../../sdk/src/teal/index.js';
 import { utf8 } from '../../../sdk/src/encoding/bytes.js';
+import { Ed25519KeyPair } from '../../../sdk/src/crypto/index.js';
+import { Address } from '../../../sdk/src/encoding/index.js';
+import { stringifyJson } from '../../../sdk/src/encoding/json.js';
+import { simulateResponseToWire } from '../../../sdk/src/services/index.js';
+import { Ledger, simulate, type SimulateRequest } from '../../../sdk/src/ledger/index.js';
+import { makeAppCallTxn, makeAppCreateTxn, signTransaction, OnComplete } from '../../../sdk/src/txn/index.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const fixture = (p: string) => readFileSync(resolve(root, 'test/server/dap/fixtures', p), 'utf8');
@@ -53,6 +59,50 @@ describe('app/debug: replaying recorded runs', () => {
     assert.equal(late.budgetUsed, 16);
     assert.equal(late.budgetTotal, 700);
     assert.deepEqual(run.location(late.frame, late.pc), { file: 'debug-me.teal', line: 13, column: 0, definition: { file: 'debug-me.teal', line: 4, column: 37 } });
+  });
+
+  it('a long run (a loop writing state and logging, thousands of steps): every snapshot equals the step-by-step account', () => {
+    // Each iteration: count += 1 in global state and in scratch 0; every 16th count is logged (a
+    // transaction may log 32 times).
+    const N = 400;
+    const teal = `#pragma version 10\ntxn ApplicationID\nbz ok\nint 0\nstore 0\nloop:\nload 0\nint 1\n+\ndup\nstore 0\nbyte "count"\nswap\napp_global_put\nload 0\nint 16\n%\nbnz skip\nload 0\nitob\nlog\nskip:\nload 0\nint ${N}\n<\nbnz loop\nok:\nint 1\n`;
+    const approval = programFromTeal(teal, 'loop.teal');
+    const clear = programFromTeal('#pragma version 10\nint 1\n');
+    const key = Ed25519KeyPair.fromSeed(new Uint8Array(32).fill(7));
+    const me = new Address(key.publicKey);
+    const ledger = new Ledger({ genesisAccounts: [{ address: key.publicKey, amount: 10n ** 12n }] });
+    const sp = () => ({ fee: 2000n, flatFee: true, firstValid: ledger.latestRound, lastValid: ledger.latestRound + 1000n, genesisId: ledger.genesisId, genesisHash: ledger.genesisHash });
+    const created = ledger.submit([signTransaction(makeAppCreateTxn({ sender: me, suggestedParams: sp(), approvalProgram: approval.bytes!, clearProgram: clear.bytes!, globalSchema: { numUints: 1, numByteSlices: 0 }, localSchema: { numUints: 0, numByteSlices: 0 } }), key)]);
+    const appId = ledger.transaction(created.txids[0]!)!.ad.createdAppId!;
+    const request = { 'txn-groups': [{ txns: [{ txn: makeAppCallTxn({ sender: me, appId, onComplete: OnComplete.NoOp, suggestedParams: sp() }) }] }], 'allow-empty-signatures': true, 'extra-opcode-budget': 20_000, 'exec-trace-config': { enable: true, 'stack-change': true, 'scratch-change': true, 'state-change': true } } as unknown as SimulateRequest;
+    const run = DebugRun.fromSimulateResponse(parseJson(stringifyJson(simulateResponseToWire(simulate(ledger, request), request, 'json'))), { programs: [approval, clear] });
+    assert.ok(run.timeline.length > 5000, `${run.timeline.length} steps`);
+    // The account kept by walking the run once, step by step.
+    let count: bigint | undefined;
+    let logged = 0;
+    let budget = 0;
+    // Visit positions out of order (a breakpoint search goes forward, a step back goes backward).
+    const positions = [...Array(run.timeline.length).keys()];
+    const expected = positions.map((t) => {
+      const here = { count, logged, budget };
+      const e = run.timeline[t]!;
+      const f = run.frames[e.frame]!;
+      const step = f.steps[e.step]!;
+      for (const c of step.state) if (c.operation !== 'd') count = c.value as bigint;
+      if (f.ops[e.step]?.op.name === 'log') logged++;
+      budget += f.costs[e.step] ?? 0;
+      return here;
+    });
+    for (const t of [...positions.filter((t) => t % 7 === 0).reverse(), ...positions.filter((t) => t % 5 === 0)]) {
+      const snap = run.snapshot(t);
+      assert.equal(snap.apps.get(appId)?.global.get('636f756e74')?.now, expected[t]!.count, `global count at ${t}`);
+      assert.equal(snap.logs.length, expected[t]!.logged, `logs at ${t}`);
+      assert.equal(snap.budgetUsed, expected[t]!.budget, `budget at ${t}`);
+    }
+    const last = run.snapshot(run.timeline.length - 1);
+    assert.equal(last.apps.get(appId)!.global.get('636f756e74')!.now, BigInt(N));
+    assert.equal(last.logs.length, N / 16);
+    assert.deepEqual(last.logs[N / 16 - 1], new Uint8Array([0, 0, 0, 0, 0, 0, 1, 144]));
   });
 
   it('evaluates watch expressions and says what is wrong with bad ones', () => {

@@ -172,6 +172,8 @@ function stepOf(u: unknown): ReplayStep {
 }
 
 const CHECKPOINT_EVERY = 64;
+/** Positions between app-state checkpoints (snapshots cost O(this), not O(position)). */
+const APP_CHECKPOINT_EVERY = 256;
 
 interface FrameCheckpoint {
   stack: DebugValue[];
@@ -210,6 +212,12 @@ export class DebugRun {
   readonly txns: Obj[] = [];
   private readonly checkpoints = new Map<number, FrameCheckpoint[]>();
   private readonly initial = new Map<bigint, AppStateView>();
+  /** App states at every APP_CHECKPOINT_EVERY-th position, built as far as asked. */
+  private readonly appCheckpoints: Map<bigint, AppStateView>[] = [];
+  /** Budget used before each position, per pool (NaN once a cost is unknown); built on first use. */
+  private budgetBefore?: { app: Float64Array; lsig: Float64Array };
+  /** Per frame, the steps that log and what they log; built on first use. */
+  private readonly frameLogs = new Map<number, { step: number; bytes: Uint8Array }[]>();
   private readonly positionOf = new Map<number, number[]>();
   private readonly locations = new Map<number, Map<number, ReplayLocation | undefined>>();
 
@@ -449,16 +457,21 @@ export class DebugRun {
     return v;
   }
 
-  /** App state at `position`: the initial states with every change recorded before it applied. */
-  appStates(position: number): Map<bigint, AppStateView> {
+  /** A deep copy of app states (entries are replaced, never mutated, but maps are). */
+  private cloneApps(from: Map<bigint, AppStateView>): Map<bigint, AppStateView> {
     const out = new Map<bigint, AppStateView>();
-    for (const [id, v] of this.initial) {
+    for (const [id, v] of from) {
       const c = this.appView(out, id);
       for (const [k, e] of v.global) c.global.set(k, { ...e });
       for (const [k, e] of v.box) c.box.set(k, { ...e });
       for (const [a, m] of v.local) c.local.set(a, new Map([...m].map(([k, e]) => [k, { ...e }])));
     }
-    for (let t = 0; t < position && t < this.timeline.length; t++) {
+    return out;
+  }
+
+  /** Applies the state changes recorded at positions [from, to) to `out`. */
+  private applyAppChanges(out: Map<bigint, AppStateView>, from: number, to: number): void {
+    for (let t = from; t < to && t < this.timeline.length; t++) {
       const { frame: fi, step } = this.timeline[t]!;
       const f = this.frames[fi]!;
       const s = f.steps[step]!;
@@ -475,11 +488,70 @@ export class DebugRun {
           m = lm;
         }
         const k = toHex(c.key);
-        const e = m.get(k) ?? { key: c.key };
+        const e = { ...(m.get(k) ?? { key: c.key }) };
         if (c.operation === 'd') delete e.now;
         else if (c.value !== undefined) e.now = c.value;
         m.set(k, e);
       }
+    }
+  }
+
+  /** App state at `position`: the initial states with every change recorded before it applied. */
+  appStates(position: number): Map<bigint, AppStateView> {
+    const end = Math.max(0, Math.min(position, this.timeline.length));
+    const want = Math.floor(end / APP_CHECKPOINT_EVERY);
+    if (this.appCheckpoints.length === 0) this.appCheckpoints.push(this.cloneApps(this.initial));
+    while (this.appCheckpoints.length <= want) {
+      const i = this.appCheckpoints.length;
+      const next = this.cloneApps(this.appCheckpoints[i - 1]!);
+      this.applyAppChanges(next, (i - 1) * APP_CHECKPOINT_EVERY, i * APP_CHECKPOINT_EVERY);
+      this.appCheckpoints.push(next);
+    }
+    const out = this.cloneApps(this.appCheckpoints[want]!);
+    this.applyAppChanges(out, want * APP_CHECKPOINT_EVERY, end);
+    return out;
+  }
+
+  /** Budget used before `position` by the app pool or the logic-signature pool; undefined when a cost is unknown. */
+  private budgetUsedBefore(position: number, logicsig: boolean): number | undefined {
+    if (!this.budgetBefore) {
+      const n = this.timeline.length;
+      const app = new Float64Array(n + 1);
+      const lsig = new Float64Array(n + 1);
+      for (let t = 0; t < n; t++) {
+        const te = this.timeline[t]!;
+        const f = this.frames[te.frame]!;
+        const c = f.costs[te.step];
+        const isLsig = f.kind === 'logicsig';
+        app[t + 1] = app[t]! + (isLsig ? 0 : (c ?? NaN));
+        lsig[t + 1] = lsig[t]! + (isLsig ? (c ?? NaN) : 0);
+      }
+      this.budgetBefore = { app, lsig };
+    }
+    const v = (logicsig ? this.budgetBefore.lsig : this.budgetBefore.app)[position]!;
+    return Number.isNaN(v) ? undefined : v;
+  }
+
+  /** What the frame has logged before `step` (the operand of each `log` is the stack top before it). */
+  private logsBefore(frame: ProgramFrame, step: number): Uint8Array[] {
+    let list = this.frameLogs.get(frame.id);
+    if (!list) {
+      list = [];
+      const st: DebugValue[] = [];
+      for (let i = 0; i < frame.steps.length; i++) {
+        const s = frame.steps[i]!;
+        if (frame.ops[i]?.op.name === 'log') {
+          const top = st[st.length - 1];
+          if (top instanceof Uint8Array) list.push({ step: i, bytes: top });
+        }
+        st.splice(Math.max(0, st.length - s.pops), s.pops, ...s.additions);
+      }
+      this.frameLogs.set(frame.id, list);
+    }
+    const out: Uint8Array[] = [];
+    for (const l of list) {
+      if (l.step >= step) break;
+      out.push(l.bytes);
     }
     return out;
   }
@@ -493,33 +565,14 @@ export class DebugRun {
     const snap: ReplaySnapshot = { position, frame, step: e.step, pc: frame.steps[e.step]!.pc, stack, scratch, logs: [], logsExact: false, apps: this.appStates(position) };
     const op = frame.ops[e.step];
     if (op) snap.op = op;
-    // Logs: replay the frame's `log` instructions (their operand is the stack top before them).
+    // Logs: the frame's `log` instructions so far (exact when the program bytes are known).
     if (frame.source?.bytes) {
       snap.logsExact = true;
-      const logs: Uint8Array[] = [];
-      const st: DebugValue[] = [];
-      for (let i = 0; i < e.step; i++) {
-        const s = frame.steps[i]!;
-        if (frame.ops[i]?.op.name === 'log') {
-          const top = st[st.length - 1];
-          if (top instanceof Uint8Array) logs.push(top);
-        }
-        st.splice(Math.max(0, st.length - s.pops), s.pops, ...s.additions);
-      }
-      snap.logs = logs;
+      snap.logs = this.logsBefore(frame, e.step);
     } else snap.logs = frame.finalLogs;
     // Budget: the pool this program draws from, summed over every step before this one.
-    let used = 0;
-    let known = true;
-    for (let t = 0; t < position; t++) {
-      const te = this.timeline[t]!;
-      const f = this.frames[te.frame]!;
-      if ((f.kind === 'logicsig') !== (frame.kind === 'logicsig')) continue;
-      const c = f.costs[te.step];
-      if (c === undefined) known = false;
-      else used += c;
-    }
-    if (known) snap.budgetUsed = used;
+    const used = this.budgetUsedBefore(position, frame.kind === 'logicsig');
+    if (used !== undefined) snap.budgetUsed = used;
     if (frame.kind === 'logicsig') snap.budgetTotal = DEFAULT_LIMITS.logicSigMaxCost * this.txns.length;
     else if (this.appBudgetAdded !== undefined) snap.budgetTotal = this.appBudgetAdded;
     return snap;
