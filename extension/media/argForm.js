@@ -14,7 +14,7 @@
       else if (k === 'class') e.className = v;
       else e.setAttribute(k, v === true ? '' : String(v));
     }
-    for (const c of children.flat()) if (c !== undefined && c !== null && c !== false) e.append(typeof c === 'string' ? document.createTextNode(c) : c);
+    for (const c of children.flat(Infinity)) if (c !== undefined && c !== null && c !== false) e.append(typeof c === 'string' ? document.createTextNode(c) : c);
     return e;
   }
 
@@ -148,5 +148,5 @@
     return true;
   }
 
-  window.TealworksArgForm = { render, datalists, highlight, ser };
+  window.TealworksArgForm = { render, datalists, highlight, ser, el };
 })();

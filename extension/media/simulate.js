@@ -7,17 +7,8 @@
   let state = { rows: [], accounts: [], sources: [], methods: {}, methodInfo: {}, assets: [], network: '', report: undefined, error: undefined, errorAt: undefined, busy: '', sent: undefined, sourceFile: undefined };
   const argForm = window.TealworksArgForm;
 
-  function el(tag, attrs, ...children) {
-    const e = document.createElement(tag);
-    for (const [k, v] of Object.entries(attrs || {})) {
-      if (v === undefined || v === null || v === false) continue;
-      if (k.startsWith('on')) e.addEventListener(k.slice(2), v);
-      else if (k === 'class') e.className = v;
-      else e.setAttribute(k, v === true ? '' : String(v));
-    }
-    for (const c of children.flat(Infinity)) if (c !== undefined && c !== null && c !== false) e.append(typeof c === 'string' ? document.createTextNode(c) : c);
-    return e;
-  }
+  // The DOM builder both scripts use (text only, never HTML).
+  const el = argForm.el;
 
   function input(row, field, placeholder, width) {
     return el('input', { type: 'text', value: row[field] ?? '', placeholder, class: width || '', 'data-field': field, oninput: (ev) => { row[field] = ev.target.value; } });

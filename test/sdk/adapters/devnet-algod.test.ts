@@ -9,18 +9,7 @@ import { blockHashText } from '../../../sdk/src/ledger/block.js';
 import { assemble } from '../../../sdk/src/teal/index.js';
 import { makeAppCallTxn, makePaymentTxn } from '../../../sdk/src/txn/builders.js';
 import { encodeSignedTransaction, txid as txidOf } from '../../../sdk/src/txn/encode.js';
-import { populatedDevnet, APPROVAL, type PopulatedDevnet } from './devnet-fixture.js';
-
-async function rejects<T>(p: Promise<T>, status: number): Promise<HttpError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof HttpError, `expected HttpError ${status}, got ${String(e)}`);
-    assert.equal(e.status, status, e.message);
-    return e;
-  }
-  assert.fail(`expected HTTP ${status}`);
-}
+import { populatedDevnet, rejects, APPROVAL, type PopulatedDevnet } from './devnet-fixture.js';
 
 /**
  * The public-network node adapter (`AlgodAdapter`, /v2 — the path testnet and mainnet users take)

@@ -1,3 +1,5 @@
+import assert from 'node:assert/strict';
+import { HttpError } from '../../../sdk/src/adapters/http/errors.js';
 import { LocalSigner } from '../../../sdk/src/adapters/signer.js';
 import { NodeServiceAdapter } from '../../../sdk/src/adapters/node/node-service.js';
 import { Address } from '../../../sdk/src/encoding/address.js';
@@ -135,3 +137,15 @@ export async function populatedDevnet(options: DevnetOptions = {}, payments = 6)
   }
 }
 
+
+/** Awaits `p` and asserts it fails with an `HttpError` of `status`; returns that error. */
+export async function rejects<T>(p: Promise<T>, status: number): Promise<HttpError> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof HttpError, `expected HttpError ${status}, got ${String(e)}`);
+    assert.equal(e.status, status, e.message);
+    return e;
+  }
+  assert.fail(`expected HTTP ${status}`);
+}

@@ -13,18 +13,7 @@ import { makeAppCallTxn, makePaymentTxn } from '../../../sdk/src/txn/builders.js
 import { decodeSignedTransaction, encodeSignedTransaction as encodeSignedTransactionOf, txid as txidOf } from '../../../sdk/src/txn/encode.js';
 import { signedTransactionToNodeJson } from '../../../sdk/src/txn/json.js';
 import { stringifyJson } from '../../../sdk/src/encoding/json.js';
-import { populatedDevnet, devnetSigner, type PopulatedDevnet } from './devnet-fixture.js';
-
-async function rejects<T>(p: Promise<T>, status: number): Promise<HttpError> {
-  try {
-    await p;
-  } catch (e) {
-    assert.ok(e instanceof HttpError, `expected HttpError ${status}, got ${String(e)}`);
-    assert.equal(e.status, status, e.message);
-    return e;
-  }
-  assert.fail(`expected HTTP ${status}`);
-}
+import { populatedDevnet, rejects, devnetSigner, type PopulatedDevnet } from './devnet-fixture.js';
 
 /** Every node-service operation through NodeServiceAdapter, against the embedded devnet over HTTP. */
 describe('adapters: node service client against the embedded devnet', function () {

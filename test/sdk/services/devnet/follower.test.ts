@@ -12,25 +12,10 @@ import { TEST_SCRYPT } from '../../../../sdk/src/services/kmd/index.js';
 import { startDevnet, DevnetConfigError, type RunningDevnet } from '../../../../sdk/src/services/devnet/index.js';
 import { NOT_A_FOLLOWER } from '../../../../sdk/src/services/node/index.js';
 import { populatedDevnet, type PopulatedDevnet } from '../../adapters/devnet-fixture.js';
-
-interface Reply {
-  status: number;
-  text: string;
-  json: any;
-  bytes: Uint8Array;
-}
+import { readReply, type Reply } from '../node/helpers.js';
 
 async function call(base: string, header: string, token: string, method: string, path: string, body?: Uint8Array): Promise<Reply> {
-  const res = await request(base + path, { method: method as 'GET', headers: { [header]: token, ...(body ? { 'content-type': 'application/x-binary' } : {}) }, ...(body ? { body } : {}) });
-  const bytes = new Uint8Array(await res.body.arrayBuffer());
-  const text = new TextDecoder().decode(bytes);
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.statusCode, text, json, bytes };
+  return readReply(await request(base + path, { method: method as 'GET', headers: { [header]: token, ...(body ? { 'content-type': 'application/x-binary' } : {}) }, ...(body ? { body } : {}) }));
 }
 const node = (d: RunningDevnet, method: string, path: string, body?: Uint8Array) => call(d.node.url, 'X-Node-API-Token', d.node.token, method, path, body);
 const query = (d: RunningDevnet, path: string) => call(d.query.url, 'X-Indexer-API-Token', d.query.token, 'GET', path);

@@ -28,6 +28,19 @@ export interface Reply {
   json: any;
 }
 
+/** An HTTP response read whole: status, headers, bytes, text and (when it parses) JSON. */
+export async function readReply(res: Awaited<ReturnType<typeof request>>): Promise<Reply> {
+  const bytes = new Uint8Array(await res.body.arrayBuffer());
+  const text = new TextDecoder().decode(bytes);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.statusCode, headers: res.headers, bytes, text, json };
+}
+
 export interface Node {
   ledger: Ledger;
   service: RunningNodeService;
@@ -82,16 +95,7 @@ export async function startNode(options: Partial<NodeServiceOptions> & { account
       const headers: Record<string, string> = {};
       if (o.token !== null) headers['X-Node-API-Token'] = o.token ?? TOKEN;
       if (o.contentType) headers['content-type'] = o.contentType;
-      const res = await request(service.url + path, { method: method as 'GET', headers, ...(o.body !== undefined ? { body: o.body } : {}) });
-      const bytes = new Uint8Array(await res.body.arrayBuffer());
-      const text = new TextDecoder().decode(bytes);
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = undefined;
-      }
-      return { status: res.statusCode, headers: res.headers, bytes, text, json };
+      return readReply(await request(service.url + path, { method: method as 'GET', headers, ...(o.body !== undefined ? { body: o.body } : {}) }));
     },
     submit: (stxns) => node.call('POST', '/v1/transactions', { body: encodeSignedTransactions(stxns), contentType: 'application/x-binary' }),
     close: () => service.close(),
