@@ -161,7 +161,7 @@ export class AppClient {
   }
 
   /** Entries for one app call (transaction arguments and extras included), not yet sent. */
-  async buildCall(methodText: string | undefined, args: readonly unknown[] = [], options: AppCallOptions = {}): Promise<{ entries: ComposerEntry[]; callIndex: number; method?: AbiMethod }> {
+  async buildCall(methodText: string | undefined, args: readonly unknown[] = [], options: AppCallOptions = {}): Promise<{ entries: ComposerEntry[]; callIndex: number; method?: AbiMethod; arc56?: Arc56Method }> {
     const sender = options.sender ?? this.defaults.sender;
     if (!sender) throw new AppError('the call needs a sender');
     const sp = await builderParams(this.chain);
@@ -216,7 +216,7 @@ export class AppClient {
     const call: ComposerEntry = { txn, app: knowledge, ...(arc56 ?? method ? { method: (arc56 ?? method)! } : {}), ...(options.signer ?? this.defaults.signer ? { signer: (options.signer ?? this.defaults.signer)! } : {}) };
     const before = [...txnArgs, ...(options.before ?? []).map(toEntry)];
     const after = (options.after ?? []).map(toEntry);
-    return { entries: [...before, call, ...after], callIndex: before.length, ...(method ? { method } : {}) };
+    return { entries: [...before, call, ...after], callIndex: before.length, ...(method ? { method } : {}), ...(arc56 ? { arc56 } : {}) };
   }
 
   /** Simulates the call without sending (never throws for a failing group unless `throwOnFailure`). */
@@ -238,10 +238,9 @@ export class AppClient {
    * `const { returnValue } = await app.call<bigint>('increment', [5n])`.
    */
   async call<T = AbiValue>(methodText: string | undefined, args: readonly unknown[] = [], options: AppCallOptions = {}): Promise<AppCallResult<T>> {
-    const { entries, callIndex } = await this.buildCall(methodText, args, options);
+    const { entries, callIndex, arc56 } = await this.buildCall(methodText, args, options);
     const c = this.composer();
     for (const e of entries) c.add(e);
-    const arc56 = methodText !== undefined ? this.method(methodText).arc56 : undefined;
     if (arc56?.readonly && !options.sendReadonly && entries[callIndex]!.txn.appCall?.onComplete === OnComplete.NoOp && !options.create && !options.update) {
       return this.readonlyResult<T>(c, entries, callIndex, options);
     }
