@@ -9,6 +9,12 @@ export type Obj = Record<string, unknown>;
 export const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Uint8Array);
 /** `v` when it is a plain object, else an empty one. */
 export const obj = (v: unknown): Obj => (isObj(v) ? v : {});
+/** The node's response itself, also when given a simulate report (which carries it as `raw`). */
+export function rawResponse(input: unknown): Obj {
+  const o = obj(input);
+  if ('raw' in o && 'wouldSucceed' in o) return obj(o.raw);
+  return o;
+}
 /** `v` when it is an array, else an empty one. */
 export const arr = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 

@@ -3,14 +3,13 @@ import type { Arc56AppSpec, Arc56Method } from '../abi/arc56.js';
 import { decodeMethodCallArgs, isReturnLog } from '../abi/method-call.js';
 import type { AbiValue } from '../abi/types.js';
 import { encodeAddress } from '../encoding/address.js';
-import { fromBase64 } from '../encoding/base64.js';
 import { bytesEqual } from '../encoding/bytes.js';
 import type { PcMapping } from '../teal/types.js';
 import { SimulateFailedError } from './errors.js';
 import { DebugRun, type DebugProgramSource } from './debug/replay.js';
 import { formatDebugValue } from './debug/values.js';
 import { bytesView, decodeBoxes, decodeGlobalState, decodeLocalState, displayBytes, formatAbi, formatStorageItem, type BytesView, type StorageItem } from './state-decode.js';
-import { arr, bigOf, bytesOf, isObj, obj, type Obj } from './response-read.js';
+import { arr, bigOf, bytesOf, isObj, obj, rawResponse, type Obj } from './response-read.js';
 
 /*
  * Turns a node's simulate response (protocol.md §4.3, JSON or msgpack-decoded) into a report
@@ -194,11 +193,6 @@ function unnamedOf(v: unknown): UnnamedResources | undefined {
 }
 
 /** Accepts the raw response, or an adapter SimulateResult (uses its `raw`). */
-function rawResponse(input: unknown): Obj {
-  const o = obj(input);
-  if ('raw' in o && 'wouldSucceed' in o) return obj(o.raw);
-  return o;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Failure location
@@ -512,7 +506,7 @@ function explainFailure(detail: FailureDetail, root: Obj, options: SimulateRepor
   if (snap.op) detail.op = snap.op.op.name;
   if (!recordedStack) return;
   detail.stack = snap.stack;
-  detail.operands = run.operands(f.position);
+  detail.operands = run.operands(f.position, snap);
   const scratch = [...snap.scratch.entries()].sort((a, b) => a[0] - b[0]).map(([slot, value]) => ({ slot, value }));
   if (scratch.length) detail.scratch = scratch;
 }

@@ -1,6 +1,6 @@
 import { sha512_256 } from '../../crypto/hash.js';
 import { encodeAddress } from '../../encoding/address.js';
-import { fromBase64, toBase64 } from '../../encoding/base64.js';
+import { toBase64 } from '../../encoding/base64.js';
 import { toHex } from '../../encoding/hex.js';
 import { decodeInstruction, readProgramVersion, type DecodedInstruction } from '../../teal/disassembler/decode.js';
 import { opCost } from '../../teal/spec/opcodes.js';
@@ -8,7 +8,7 @@ import type { PcMapping } from '../../teal/types.js';
 import type { SourceMapEntry } from '../../teal/sourcemap.js';
 import { AppError } from '../errors.js';
 import { DEFAULT_LIMITS } from '../../avm/context.js';
-import { arr, bigOf, bytesOf, isObj, obj, type Obj } from '../response-read.js';
+import { arr, bigOf, bytesOf, obj, rawResponse, type Obj } from '../response-read.js';
 
 /*
  * A recorded run, replayable in both directions. A simulate response with an execution trace
@@ -235,7 +235,7 @@ export class DebugRun {
    * requested with `exec-trace-config` enabled. Throws `DebugTraceError` when it has no trace.
    */
   static fromSimulateResponse(response: unknown, options: DebugRunOptions = {}): DebugRun {
-    const root = obj(isObj(response) && 'raw' in response && 'wouldSucceed' in response ? response.raw : response);
+    const root = rawResponse(response);
     const groups = arr(root['txn-groups']);
     if (groups.length === 0) throw new DebugTraceError('not a simulate response: it has no "txn-groups"');
     const run = new DebugRun(root, options);
@@ -246,10 +246,27 @@ export class DebugRun {
     return run;
   }
 
+  /** Each known program's trace hash, computed once (a group may run the same program in many frames). */
+  private readonly hashes = new Map<DebugProgramSource, string | undefined>();
+  private byHash?: Map<string, DebugProgramSource>;
+
+  private hashOf(p: DebugProgramSource): string | undefined {
+    if (!this.hashes.has(p)) this.hashes.set(p, p.hash ?? (p.bytes ? programTraceHash(p.bytes) : undefined));
+    return this.hashes.get(p);
+  }
+
   private sourceFor(hash: string | undefined, appId: bigint | undefined, kind: ProgramKind): DebugProgramSource | undefined {
     if (hash) {
-      const byHash = this.options.programs?.find((p) => (p.hash ?? (p.bytes ? programTraceHash(p.bytes) : undefined)) === hash);
-      if (byHash) return byHash;
+      if (!this.byHash) {
+        this.byHash = new Map();
+        // The first program with a hash wins, as a search in list order would find it.
+        for (const p of this.options.programs ?? []) {
+          const h = this.hashOf(p);
+          if (h !== undefined && !this.byHash.has(h)) this.byHash.set(h, p);
+        }
+      }
+      const found = this.byHash.get(hash);
+      if (found) return found;
     }
     if (appId !== undefined && kind !== 'logicsig') {
       const e = this.options.programsByApp?.get(appId);
@@ -615,9 +632,8 @@ export class DebugRun {
     return undefined;
   }
 
-  /** The operands of the instruction at `position` (the stack items it is about to pop). */
-  operands(position: number): DebugValue[] {
-    const snap = this.snapshot(position);
+  /** The operands of the instruction at `position` (the stack items it is about to pop); pass its snapshot when you have it. */
+  operands(position: number, snap: ReplaySnapshot = this.snapshot(position)): DebugValue[] {
     const s = snap.frame.steps[snap.step]!;
     const n = snap.op ? (snap.op.op.args.length || s.pops) : s.pops;
     return snap.stack.slice(Math.max(0, snap.stack.length - n));
