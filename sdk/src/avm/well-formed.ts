@@ -1,4 +1,5 @@
 import { encodeAddress } from '../encoding/address.js';
+import { bytesEqual, isAllZero, utf8 } from '../encoding/bytes.js';
 import type { ConsensusLimits } from '../txn/limits.js';
 import { TRANSACTION_TYPES, type Transaction } from '../txn/types.js';
 import type { InnerDraft } from './context.js';
@@ -29,7 +30,7 @@ export function innerWellFormedError(d: InnerDraft, c: ConsensusLimits, refs: { 
   return undefined;
 }
 
-const isZero = (b: Uint8Array | undefined): boolean => !b || b.every((x) => x === 0);
+const isZero = (b: Uint8Array | undefined): boolean => !b || isAllZero(b);
 const text = (a: Uint8Array): string => encodeAddress(a);
 const schema = (u: number, b: number): string => `{NumUint:${u} NumByteSlice:${b}}`;
 
@@ -52,8 +53,6 @@ function typeFieldsSet(d: InnerDraft): Record<string, boolean> {
       d.localNumByteSlice !== 0 || d.approval !== undefined || d.clear !== undefined || d.extraPages !== 0 || d.rejectVersion !== 0n,
   };
 }
-
-const utf8 = (s: string | undefined): Uint8Array | undefined => (s === undefined ? undefined : new TextEncoder().encode(s));
 
 /** Every field of a transaction in the flat form the rules read (the shape of an inner transaction under construction). */
 function flatten(t: Transaction): InnerDraft {
@@ -90,9 +89,9 @@ function flatten(t: Transaction): InnerDraft {
     total: p?.total ?? 0n,
     decimals: BigInt(p?.decimals ?? 0),
     defaultFrozen: p?.defaultFrozen ?? false,
-    ...(p?.unitName !== undefined ? { unitName: utf8(p.unitName)! } : {}),
-    ...(p?.assetName !== undefined ? { assetName: utf8(p.assetName)! } : {}),
-    ...(p?.url !== undefined ? { url: utf8(p.url)! } : {}),
+    ...(p?.unitName !== undefined ? { unitName: utf8(p.unitName) } : {}),
+    ...(p?.assetName !== undefined ? { assetName: utf8(p.assetName) } : {}),
+    ...(p?.url !== undefined ? { url: utf8(p.url) } : {}),
     ...(p?.metadataHash ? { metadataHash: p.metadataHash } : {}),
     ...(p?.manager ? { manager: p.manager.publicKey } : {}),
     ...(p?.reserve ? { reserve: p.reserve.publicKey } : {}),
@@ -130,7 +129,7 @@ export function transactionWellFormedError(t: Transaction, c: ConsensusLimits): 
 function typeRules(d: InnerDraft, c: ConsensusLimits, refs: { boxes: number; access: number }): string | undefined {
   switch (d.type) {
     case 'pay':
-      if (d.closeRemainderTo && !isZero(d.closeRemainderTo) && text(d.closeRemainderTo) === text(d.sender)) {
+      if (d.closeRemainderTo && !isZero(d.closeRemainderTo) && bytesEqual(d.closeRemainderTo, d.sender)) {
         return `transaction cannot close account to its sender ${text(d.sender)}`;
       }
       return undefined;

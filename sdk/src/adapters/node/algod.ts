@@ -3,6 +3,7 @@ import { HttpClient, pathOf } from '../http/client.js';
 import { HttpError } from '../http/errors.js';
 import { arr, bytes, camelize, obj, str } from '../wire.js';
 import { HttpNodeAdapter } from './http-node-adapter.js';
+import { pendingState } from './adapter.js';
 import { TransactionNotFoundError } from './errors.js';
 import type { ConnectionOptions } from '../http/connection.js';
 import { toAccountInfo, toAppInfo, toAssetInfo, toBlockInfo, toBox, toNodeStatus, toPending, toSuggestedParams, toSupply } from './normalize.js';
@@ -33,7 +34,7 @@ function typedBody<T>(res: HttpResponse, decode: (b: Uint8Array) => T, fallback:
 function pendingFromDecoded(d: DecodedPending, txid?: string): PendingTransaction {
   const round = d.confirmedRound ?? 0n;
   const out: PendingTransaction = {
-    state: round > 0n ? 'committed' : d.poolError ? 'rejected' : 'in-pool',
+    state: pendingState(round, d.poolError),
     confirmedRound: round,
     poolError: d.poolError,
     sender: encodeAddress(d.txn.txn.sender.publicKey),

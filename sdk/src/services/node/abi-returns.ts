@@ -4,6 +4,7 @@ import { toHex } from '../../encoding/hex.js';
 import { parseJson, stringifyJson } from '../../encoding/json.js';
 import { AbiContract, RETURN_PREFIX, type AbiMethod } from '../../abi/method.js';
 import { loadAppSpec } from '../../abi/arc56.js';
+import { isReturnLog } from '../../abi/method-call.js';
 import type { AbiValue } from '../../abi/types.js';
 import type { SignedTransaction } from '../../txn/types.js';
 import { BadRequestError } from '../http/errors.js';
@@ -91,10 +92,6 @@ export class AppSpecRegistry {
   }
 }
 
-function startsWithPrefix(b: Uint8Array): boolean {
-  return b.length >= RETURN_PREFIX.length && RETURN_PREFIX.every((x, i) => b[i] === x);
-}
-
 function wireValue(v: AbiValue): unknown {
   if (v instanceof Address) return v.toString();
   if (v instanceof Uint8Array || typeof v !== 'object' || v === null) return v;
@@ -125,7 +122,7 @@ export function addAbiReturns(
       const result = raw[ti]?.['txn-result'] as Record<string, unknown> | undefined;
       const logs = (result?.logs as Uint8Array[] | undefined) ?? [];
       const last = logs[logs.length - 1];
-      if (!last || !startsWithPrefix(last)) return;
+      if (!last || !isReturnLog(last)) return;
       const bytes = last.subarray(RETURN_PREFIX.length);
       const out: Record<string, unknown> = { raw: bytes };
       const selector = call.args[0] && call.args[0].length === 4 ? toHex(call.args[0]) : undefined;

@@ -1,7 +1,8 @@
 import { decodeAddress, encodeAddress } from '../../../encoding/address.js';
 import { fromBase32 } from '../../../encoding/base32.js';
 import { toBase64 } from '../../../encoding/base64.js';
-import { utf8 } from '../../../encoding/bytes.js';
+import { compareBytes, utf8 } from '../../../encoding/bytes.js';
+import { startsWith } from '../../../abi/bytes-util.js';
 import { BoxNameError, parseBoxName } from '../../query/box-name.js';
 import { blockHashText, blockToWire, headerToWire, encodeBlock } from '../../../ledger/block.js';
 import { LedgerNotFoundError } from '../../../ledger/errors.js';
@@ -19,7 +20,7 @@ import { involves } from '../v1-views.js';
 import { PoolRejectionError } from '../pool.js';
 import { DecodeError } from '../../../errors.js';
 import type { NodeContext, NodeEndpoint } from '../routes.js';
-import { accountJson, accountRecordMsgpack, appJson, appParamsJson, assetJson, assetParamsJson, compareBytes, localStateJson, wireToJson, type AlgodJson } from './views.js';
+import { accountJson, accountRecordMsgpack, appJson, appParamsJson, assetJson, assetParamsJson, localStateJson, wireToJson, type AlgodJson } from './views.js';
 import { confirmedPending, poolPending, signedTxnForm, type WireForm } from './pending.js';
 import { genesisText, type GenesisDescription } from './genesis.js';
 import { algodErrorReply, FAILED_LOOKING_UP_LEDGER } from './error-reply.js';
@@ -454,7 +455,7 @@ export function algodEndpoints(options: AlgodRouteOptions): NodeEndpoint[] {
         }
         if (prefixRaw) {
           const prefix = boxNameParam(prefixRaw, 'prefix');
-          names = names.filter((n) => n.length >= prefix.length && compareBytes(n.subarray(0, prefix.length), prefix) === 0);
+          names = names.filter((n) => startsWith(n, prefix));
         }
         if (next) {
           const after = boxNameParam(next, 'next');

@@ -1,5 +1,5 @@
 import { encodeAddress } from '../../../encoding/address.js';
-import { isAllZero } from '../../../encoding/bytes.js';
+import { compareBytes, isAllZero } from '../../../encoding/bytes.js';
 import { MsgStr, type MapKey, type MsgpackValue } from '../../../encoding/msgpack.js';
 import type { Ledger } from '../../../ledger/ledger.js';
 import type { AccountData, AppData, AssetData, KeyValue } from '../../../ledger/state.js';
@@ -39,12 +39,6 @@ export function tealKeyValues(kvs: Iterable<KeyValue>): AlgodJson[] | undefined 
   return list.map((kv) =>
     typeof kv.value === 'bigint' ? { key: kv.key, value: { type: 2n, bytes: '', uint: kv.value } } : { key: kv.key, value: { type: 1n, bytes: kv.value, uint: 0n } },
   );
-}
-
-export function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
-  return a.length - b.length;
 }
 
 export function assetParamsJson(a: AssetData): AlgodJson {
