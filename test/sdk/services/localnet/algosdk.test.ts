@@ -264,6 +264,10 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
       const result = await atc.execute(algod, 4);
       assert.equal(result.methodResults[0]!.returnValue, 42n);
       assert.equal(result.methodResults[0]!.txInfo!.logs!.length, 1);
+      // The block's logs name the app that was called (not 0: it already existed).
+      const blockLogs = await raw(`/v2/blocks/${result.confirmedRound}/logs`);
+      assert.equal(blockLogs.status, 200);
+      assert.deepEqual((blockLogs.body.logs as { 'application-index': number; txId: string }[]).map((l) => [l['application-index'], l.txId]), [[Number(appId), result.txIDs[0]]]);
       assert.equal(result.methodResults[0]!.txInfo!.localStateDelta!.length, 1);
 
       const app = await algod.getApplicationByID(appId).do();

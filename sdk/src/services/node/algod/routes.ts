@@ -4,7 +4,8 @@ import { toBase64 } from '../../../encoding/base64.js';
 import { compareBytes, utf8 } from '../../../encoding/bytes.js';
 import { startsWith } from '../../../abi/bytes-util.js';
 import { BoxNameError, parseBoxName } from '../../query/box-name.js';
-import { blockHashText, blockToWire, headerToWire, encodeBlock } from '../../../ledger/block.js';
+import { blockHashText, blockToWire, headerToWire, encodeBlock, type TxnApplyData } from '../../../ledger/block.js';
+import type { Transaction } from '../../../txn/types.js';
 import { LedgerNotFoundError } from '../../../ledger/errors.js';
 import { decodeSignedTransactions } from '../../../txn/encode.js';
 import { AssembleError } from '../../../teal/types.js';
@@ -532,12 +533,11 @@ export function algodEndpoints(options: AlgodRouteOptions): NodeEndpoint[] {
       handler: (ctx, node) => {
         const b = blockAt(node, pathUint(ctx, 'round'));
         const logs: AlgodJson[] = [];
-        type Node = { txn: { type: string; applicationId?: bigint }; ad: { logs: Uint8Array[]; createdAppId?: bigint; inner: { txn: Node['txn']; ad: Node['ad'] }[] } };
-        const walk = (n: Node, outer: string): void => {
-          if (n.ad.logs.length) logs.push({ 'application-index': n.txn.applicationId || n.ad.createdAppId || 0n, logs: n.ad.logs, txId: outer });
-          for (const i of n.ad.inner) walk(i as Node, outer);
+        const walk = (txn: Transaction, ad: TxnApplyData, outer: string): void => {
+          if (ad.logs.length) logs.push({ 'application-index': txn.appCall?.appId || ad.createdAppId || 0n, logs: ad.logs, txId: outer });
+          for (const i of ad.inner) walk(i.txn, i.ad, outer);
         };
-        for (const t of b.txns) walk({ txn: t.stxn.txn as Node['txn'], ad: t.ad as unknown as Node['ad'] }, t.txid);
+        for (const t of b.txns) walk(t.stxn.txn, t.ad, t.txid);
         return jsonReply({ logs });
       },
     },
