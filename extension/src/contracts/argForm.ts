@@ -2,6 +2,7 @@
 // type, description and default, and for structs, tuples and arrays the editors of their parts.
 // Also validates one argument's text the way the group builder will read it, so the form can put
 // the message on the field that is wrong. Pure (no vscode import): unit-tested in plain Node.
+import { toHex, ZERO_ADDRESS_STRING as ZERO_ADDRESS } from '@tealworks/sdk/encoding';
 import { literalDefaultValue, type Arc56Method } from '@tealworks/sdk/abi';
 import type { AbiMethod } from '@tealworks/sdk/abi';
 import { AbiStructType } from '@tealworks/sdk/abi';
@@ -9,7 +10,6 @@ import { AbiDynamicArrayType, AbiStaticArrayType, AbiTupleType, type AbiType } f
 import { prepareMethodArgs } from '@tealworks/sdk/app';
 import { encodeMethodCall } from '@tealworks/sdk/abi';
 
-const ZERO_ADDRESS = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAY5HFKQ';
 import { parseAbiArgText } from './groupForm.js';
 
 /** How the form edits one value. */
@@ -64,7 +64,7 @@ function info(name: string, type: AbiType | string, desc?: string): ArgInfo {
 /** Writes a value the way the form's text inputs take it (JSON with exact big numbers, 0x hex for bytes). */
 export function valueText(v: unknown): string {
   if (typeof v === 'bigint') return v.toString();
-  if (v instanceof Uint8Array) return '0x' + [...v].map((b) => b.toString(16).padStart(2, '0')).join('');
+  if (v instanceof Uint8Array) return '0x' + toHex(v);
   if (typeof v === 'string') return v;
   if (typeof v === 'boolean' || typeof v === 'number') return String(v);
   if (Array.isArray(v)) return `[${v.map((x) => (typeof x === 'string' ? JSON.stringify(x) : valueText(x))).join(', ')}]`;

@@ -3,7 +3,7 @@
 // and the verdict after a send ("Confirmed in round N"). Plain data for the webview; no `vscode`
 // import, so it is unit-testable in plain Node.
 import type { SimulateReport, TxnReport } from '@tealworks/sdk/app';
-import { formatDebugValue, typedViews, type TypedView } from '@tealworks/sdk/app';
+import { avmTypeName, formatDebugValue, typedViews, type TypedView } from '@tealworks/sdk/app';
 
 /** One stack (or operand) value: its short form, AVM type and every typed reading. */
 export interface StackItemView {
@@ -37,7 +37,7 @@ export interface FailureExplainView {
 export const STACK_SHOWN = 8;
 
 function item(v: bigint | Uint8Array, index: number): StackItemView {
-  return { index, type: typeof v === 'bigint' ? 'uint64' : 'bytes', text: formatDebugValue(v), views: typedViews(v) };
+  return { index, type: avmTypeName(v), text: formatDebugValue(v), views: typedViews(v) };
 }
 
 /** The explanation of a failing report, or undefined when it succeeded. */

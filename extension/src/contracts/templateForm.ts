@@ -6,7 +6,7 @@ import type { Arc56AppSpec } from '@tealworks/sdk/abi';
 import type { TemplateValue } from '@tealworks/sdk/teal';
 import { templatePlaceholders } from '@tealworks/sdk/app';
 import { isValidAddress, decodeAddress } from '@tealworks/sdk/encoding';
-import { fromHex } from '@tealworks/sdk/encoding';
+import { bytesToUint64, fromHex, toHex } from '@tealworks/sdk/encoding';
 import { fromBase64 } from '@tealworks/sdk/encoding';
 
 /** Deploy-time flags with a fixed meaning (AlgoKit's convention): asked as yes/no. */
@@ -33,12 +33,6 @@ function strip(name: string): string {
   return name.startsWith('TMPL_') ? name.slice(5) : name;
 }
 
-function hex(b: Uint8Array): string {
-  let s = '';
-  for (const x of b) s += x.toString(16).padStart(2, '0');
-  return s;
-}
-
 function isUintType(t: string): boolean {
   return t === 'uint64' || t === 'AVMUint64' || /^uint\d+$/.test(t);
 }
@@ -57,7 +51,7 @@ export function templateFields(approval: string, clear: string, spec?: Pick<Arc5
     const d = declared.get(name);
     const flag = (FLAG_VARIABLES as readonly string[]).includes(name);
     const f: TemplateField = { name, type: flag ? 'bool' : (d?.type ?? 'unknown'), typeFrom: flag ? 'flag' : d ? 'spec' : 'guess' };
-    if (d?.value) f.specValue = isUintType(d.type) && d.value.length <= 8 ? d.value.reduce((a, b) => (a << 8n) | BigInt(b), 0n).toString() : `0x${hex(d.value)}`;
+    if (d?.value) f.specValue = isUintType(d.type) && d.value.length <= 8 ? bytesToUint64(d.value).toString() : `0x${toHex(d.value)}`;
     const r = remembered[name] ?? remembered[strip(name)];
     if (r !== undefined) f.remembered = r;
     if (spec && !d && !flag) f.undeclared = true;

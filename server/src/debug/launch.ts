@@ -11,7 +11,7 @@ import { Address } from '@tealworks/sdk/encoding';
 import { parseJson, stringifyJson } from '@tealworks/sdk/encoding';
 import { simulateResponseToWire } from '@tealworks/sdk/services';
 import { utf8 } from '@tealworks/sdk/encoding';
-import { fromHex } from '@tealworks/sdk/encoding';
+import { fromHex, uint64ToBytes } from '@tealworks/sdk/encoding';
 import { Ledger, simulate, type SimulateRequest } from '@tealworks/sdk/ledger';
 import { makeAppCallTxn, makeAppCreateTxn, makePaymentTxn } from '@tealworks/sdk/txn';
 import { signTransaction } from '@tealworks/sdk/txn';
@@ -62,9 +62,7 @@ function readText(path: string, what: string): string {
 function argBytes(a: string | number): Uint8Array {
   if (typeof a === 'number') {
     if (!Number.isSafeInteger(a) || a < 0) throw new LaunchError(`app argument ${a} is not a uint64`);
-    const out = new Uint8Array(8);
-    new DataView(out.buffer).setBigUint64(0, BigInt(a));
-    return out;
+    return uint64ToBytes(a);
   }
   if (/^0x([0-9a-fA-F]{2})*$/.test(a)) return fromHex(a.slice(2));
   return utf8(a);

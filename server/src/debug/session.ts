@@ -5,7 +5,7 @@ import { realpathSync } from 'node:fs';
 import { basename, normalize } from 'node:path';
 import { DebugSession, Handles, InitializedEvent, OutputEvent, Scope, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { DebugRun, evaluateWatch, formatDebugValue, typedViews, WatchError, type DebugValue, type ProgramFrame, type ReplayLocation, type ReplaySnapshot } from '@tealworks/sdk/app';
+import { avmTypeName, DebugRun, evaluateWatch, formatDebugValue, typedViews, WatchError, type DebugValue, type ProgramFrame, type ReplayLocation, type ReplaySnapshot } from '@tealworks/sdk/app';
 import { encodeAddress } from '@tealworks/sdk/encoding';
 import { disassembleDetailed } from '@tealworks/sdk/teal';
 import { fromBase64 } from '@tealworks/sdk/encoding';
@@ -25,12 +25,19 @@ interface LineBreakpoint {
 type VarProvider = () => DebugProtocol.Variable[];
 
 /** Canonical form of a file path, for matching breakpoints to sources. */
+/** Real paths, looked up once per path: breakpoint matching asks for them at every step of a run. */
+const canonical = new Map<string, string>();
 function canon(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return normalize(p);
+  let c = canonical.get(p);
+  if (c === undefined) {
+    try {
+      c = realpathSync(p);
+    } catch {
+      c = normalize(p);
+    }
+    canonical.set(p, c);
   }
+  return c;
 }
 
 const TXN_FIELDS: Record<string, string> = {
@@ -405,7 +412,7 @@ export class TealDebugSession extends DebugSession {
   private valueVar(name: string, v: DebugValue, evaluateName?: string): DebugProtocol.Variable {
     const views = typedViews(v);
     const ref = this.vars.create(() => views.map((x) => ({ name: x.label, value: x.text, variablesReference: 0 })));
-    return { name, value: formatDebugValue(v), type: typeof v === 'bigint' ? 'uint64' : 'bytes', variablesReference: ref, ...(evaluateName ? { evaluateName } : {}) };
+    return { name, value: formatDebugValue(v), type: avmTypeName(v), variablesReference: ref, ...(evaluateName ? { evaluateName } : {}) };
   }
 
   protected override scopesRequest(response: DebugProtocol.ScopesResponse, args: DebugProtocol.ScopesArguments): void {

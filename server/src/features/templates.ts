@@ -4,6 +4,7 @@
 // beside the program), or else by a stand-in of the kind the context needs (`0`, `0x`, the zero
 // address, …). Every range the assembler reports is then mapped back onto the original text, so
 // diagnostics, navigation and hovers point at what the user wrote.
+import { bytesToUint64, ZERO_ADDRESS_STRING as ZERO_ADDRESS } from '@tealworks/sdk/encoding';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,7 +38,6 @@ export interface TemplateSite {
 
 const NAME = /^TMPL_[A-Za-z0-9_]+$/;
 const BYTES_OPS = new Set(['byte', 'pushbytes', 'bytecblock', 'pushbytess']);
-const ZERO_ADDRESS = 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAY5HFKQ';
 
 /** Every `TMPL_*` token written in the source (never inside strings or comments: the lexer knows). */
 export function templateSites(lines: readonly LexedLine[]): TemplateSite[] {
@@ -219,9 +219,7 @@ function fromBase64Value(b64: string, type: string): string | undefined {
     return undefined;
   }
   if ((type === 'uint64' || type === 'AVMUint64') && bytes.length <= 8) {
-    let v = 0n;
-    for (const b of bytes) v = (v << 8n) | BigInt(b);
-    return v.toString();
+    return bytesToUint64(bytes).toString();
   }
   return '0x' + bytes.toString('hex');
 }
