@@ -1,3 +1,4 @@
+import { fetchBalance } from '../app/chain.js';
 import type { Signer } from '../adapters/signer.js';
 import type { MultisigMetadata } from '../txn/multisig.js';
 import type { AddressLike } from '../encoding/address.js';
@@ -83,7 +84,7 @@ export class AccountManager {
 
   /** Balance in micro-units. */
   async balance(who: SenderLike): Promise<bigint> {
-    return (await this.#tw.chain.node.account(addressOf(who))).amount;
+    return fetchBalance(this.#tw.chain, addressOf(who));
   }
 
   /**

@@ -115,15 +115,13 @@ export class AppManager {
   async deploy(input: AppDeployInput): Promise<AppDeployment> {
     const base = input.baseDir ?? process.cwd();
     const spec = input.spec !== undefined ? loadSpec(input.spec, base) : undefined;
-    const template: Record<string, TemplateValue> = {};
-    for (const [k, v] of Object.entries(input.template ?? {})) template[k.startsWith('TMPL_') ? k : `TMPL_${k}`] = v;
     const compiled = compileContract(
       {
         ...(input.approval !== undefined ? { approval: readText(input.approval, '.teal', base, 'approval program'), ...(input.approval.endsWith('.teal') ? { approvalName: input.approval } : {}) } : {}),
         ...(input.clear !== undefined ? { clear: readText(input.clear, '.teal', base, 'clear program'), ...(input.clear.endsWith('.teal') ? { clearName: input.clear } : {}) } : {}),
         ...(spec ? { spec } : {}),
       },
-      { template, updatable: input.updatable ?? false, deletable: input.deletable ?? false },
+      { ...(input.template ? { template: input.template } : {}), updatable: input.updatable ?? false, deletable: input.deletable ?? false },
     );
     const name = input.name ?? spec?.name;
     if (!name) throw new ClientError('the deploy needs a name (give `name`, or a spec with one)');
