@@ -2,7 +2,7 @@
 // Helix, Emacs …). The server lives outside the SDK (server/ sits above the CLI in the layering), so
 // this command locates its bundle and runs it as a child process that inherits stdin/stdout — the
 // editor talks to the server directly, byte for byte.
-import { spawn } from 'node:child_process';
+import { runChild, tsxLoader } from './child.js';
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,15 +31,6 @@ export function locateServer(from: string = dirname(fileURLToPath(import.meta.ur
   return undefined;
 }
 
-/** `--import` for tsx, resolved from here so it works whatever the editor's working directory is. */
-function tsxLoader(): string[] {
-  try {
-    return ['--import', import.meta.resolve('tsx')];
-  } catch {
-    return ['--import', 'tsx'];
-  }
-}
-
 export const lspCommand: Command = {
   name: 'lsp',
   summary: 'Run the TEAL language server (for Neovim, Helix and other LSP editors)',
@@ -51,33 +42,7 @@ export const lspCommand: Command = {
     }
     const entry = locateServer();
     if (!entry) throw new UsageError('the language server bundle was not found; run `npm run build` or set TEALWORKS_LSP_SERVER');
-    const child = spawn(process.execPath, [...entry.nodeArgs, entry.path, ...transport], { stdio: 'inherit' });
-    const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
-    const onTerm = forward('SIGTERM');
-    const onInt = forward('SIGINT');
-    process.on('SIGTERM', onTerm);
-    process.on('SIGINT', onInt);
     // If the editor goes away without stopping us, stop the server too (it also watches us).
-    const parent = process.ppid;
-    const watch = setInterval(() => {
-      let gone = process.ppid !== parent;
-      try {
-        if (!gone) process.kill(parent, 0);
-      } catch (e) {
-        gone = (e as NodeJS.ErrnoException).code !== 'EPERM';
-      }
-      if (gone) child.kill('SIGTERM');
-    }, 400);
-    watch.unref();
-    try {
-      return await new Promise<number>((res, rej) => {
-        child.once('error', rej);
-        child.once('exit', (code, signal) => res(code ?? (signal ? 128 : 1)));
-      });
-    } finally {
-      clearInterval(watch);
-      process.off('SIGTERM', onTerm);
-      process.off('SIGINT', onInt);
-    }
+    return runChild(entry, transport, { watchParent: true });
   },
 };
