@@ -58,24 +58,20 @@ class LazyTree implements vscode.TreeDataProvider<unknown> {
 
 export function registerContracts(context: vscode.ExtensionContext): void {
   let loading: Promise<Contracts> | undefined;
-  // A separate bundle (dist/contracts.cjs, built from main.ts), so not even its parsing is on the activation path.
-  const load = (): Promise<Contracts> =>
-    (loading ??= Promise.resolve().then(() => (require(context.asAbsolutePath('dist/contracts.cjs')) as typeof import('./main.js')).createContracts(context)));
   // The proxy forwards the real provider's change events: lenses repaint on every deploy, network
-  // switch and devnet start/stop, not only when the editor is switched.
+  // switch and devnet start/stop, not only when the editor is switched. Hooked once, on load.
   const lensChanged = new vscode.EventEmitter<void>();
   context.subscriptions.push(lensChanged);
-  let lensHooked = false;
+  // A separate bundle (dist/contracts.cjs, built from main.ts), so not even its parsing is on the activation path.
+  const load = (): Promise<Contracts> =>
+    (loading ??= Promise.resolve().then(() => {
+      const c = (require(context.asAbsolutePath('dist/contracts.cjs')) as typeof import('./main.js')).createContracts(context);
+      c.lens.onDidChangeCodeLenses?.(() => lensChanged.fire());
+      return c;
+    }));
   const lensProxy: vscode.CodeLensProvider = {
     onDidChangeCodeLenses: lensChanged.event,
-    provideCodeLenses: async (doc, token) => {
-      const c = await load();
-      if (!lensHooked) {
-        lensHooked = true;
-        c.lens.onDidChangeCodeLenses?.(() => lensChanged.fire());
-      }
-      return c.lens.provideCodeLenses(doc, token);
-    },
+    provideCodeLenses: async (doc, token) => (await load()).lens.provideCodeLenses(doc, token),
   };
   for (const id of CONTRACT_COMMANDS) context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => (await load()).run(id, args)));
   context.subscriptions.push(
@@ -87,14 +83,5 @@ export function registerContracts(context: vscode.ExtensionContext): void {
     vscode.languages.registerCodeLensProvider({ scheme: 'file', language: 'teal' }, lensProxy),
   );
   // Off the activation path: the status bar item and the trees appear a moment later.
-  setTimeout(
-    () =>
-      void load().then((c) => {
-        if (!lensHooked) {
-          lensHooked = true;
-          c.lens.onDidChangeCodeLenses?.(() => lensChanged.fire());
-        }
-      }),
-    0,
-  );
+  setTimeout(() => void load(), 0);
 }
