@@ -228,3 +228,23 @@ export async function quickInput(page: Page, title: RegExp, ms = 60_000): Promis
     { timeout: ms },
   );
 }
+
+/** Throws `message` unless `ok`: the drivers' checks. */
+export function check(ok: unknown, message: string): void {
+  if (!ok) throw new Error(message);
+}
+
+/**
+ * Clicks the first CodeLens whose title matches `text` (after opening `file`, when given) and
+ * returns its title. Lenses sit above line 1, so the editor is scrolled to the top first.
+ */
+export async function clickLens(page: Page, text: RegExp, options: { file?: string; ms?: number } = {}): Promise<string> {
+  if (options.file) await openFile(page, options.file);
+  await page.keyboard.press('Control+Home');
+  await page.waitForTimeout(300);
+  const lens = page.locator('.codelens-decoration a', { hasText: text }).first();
+  await lens.waitFor({ timeout: options.ms ?? 90_000 });
+  const title = (await lens.textContent()) ?? '';
+  await lens.click();
+  return title;
+}

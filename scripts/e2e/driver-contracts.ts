@@ -7,7 +7,7 @@
 //   E2E_DIR=.e2e node --import tsx scripts/e2e/driver-contracts.ts   (`scripts/e2e/run.sh contracts` prepares everything)
 import { cpSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { openFile, panelFrame, root, runCommand, Scenario, startEditor, vsix } from './common.js';
+import { clickLens, openFile, panelFrame, root, runCommand, Scenario, startEditor, vsix } from './common.js';
 import type { Page } from 'playwright-core';
 
 const BUG = ['global CreatorAddress', 'global ZeroAddress'] as const;
@@ -32,15 +32,6 @@ async function openProblems(page: Page): Promise<void> {
 }
 
 
-async function clickLens(page: Page, text: RegExp): Promise<void> {
-  // CodeLenses sit above line 1: scroll the TEAL editor to the top first.
-  await openFile(page, 'counter/approval.teal');
-  await page.keyboard.press('Control+Home');
-  await page.waitForTimeout(500);
-  const lens = page.locator('.contentWidgets .codelens-decoration a, .codelens-decoration a', { hasText: text }).first();
-  await lens.waitFor({ timeout: 90_000 });
-  await lens.click();
-}
 
 /** The Variables view's row for a name (e.g. "[-1]"), as text. */
 async function variableRow(page: Page, name: string, value: RegExp, ms = 60_000): Promise<string> {
@@ -110,7 +101,7 @@ async function main(): Promise<void> {
     log('approval.teal opened');
 
     // 1. Simulate from the CodeLens: starts the devnet on demand, opens the panel, runs the create.
-    await clickLens(page, /Simulate/);
+    await clickLens(page, /Simulate/, { file: 'counter/approval.teal' });
     log('clicked Simulate');
     let frame = await panelFrame(page, 120_000);
     await frame.waitForSelector('#verdict', { timeout: 120_000 });
@@ -147,7 +138,7 @@ async function main(): Promise<void> {
     writeFileSync(approvalPath, good);
     await page.waitForFunction(() => !document.querySelector('.monaco-editor .view-lines')?.textContent?.includes('ZeroAddress'), undefined, { timeout: 30_000 });
     log('fixed the program');
-    await clickLens(page, /Deploy/);
+    await clickLens(page, /Deploy/, { file: 'counter/approval.teal' });
     const deployed = page.locator('.notifications-toasts .notification-toast', { hasText: /Deployed app \d+/ }).first();
     await deployed.waitFor({ timeout: 120_000 });
     const deployedText = (await deployed.textContent()) ?? '';
@@ -156,7 +147,7 @@ async function main(): Promise<void> {
     results.appId = appId;
 
     // 3. Call it through the simulate panel: simulate (would succeed), then sign and send.
-    await clickLens(page, new RegExp(`Call app ${appId}`));
+    await clickLens(page, new RegExp(`Call app ${appId}`), { file: 'counter/approval.teal' });
     frame = await panelFrame(page);
     await frame.waitForFunction(() => /Would succeed/.test(document.querySelector('#verdict')?.textContent ?? ''), undefined, { timeout: 60_000 });
     log('call would succeed');

@@ -15,33 +15,13 @@
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { e2eDir, openFile, panelFrame, quickInput, root, runCommand, Scenario, startEditor } from './common.js';
+import { check, clickLens, e2eDir, openFile, panelFrame, quickInput, root, runCommand, Scenario, startEditor } from './common.js';
 
 const scenario = new Scenario('forms');
 const log = (m: string) => scenario.log(m);
 const results = scenario.results;
 const shot = (page: Page, name: string) => scenario.shot(page, name);
 const squash = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
-
-
-function check(ok: unknown, message: string): void {
-  if (!ok) throw new Error(message);
-}
-
-
-
-
-/** Clicks the first lens matching `text` on the TEAL file `file` and returns its title. */
-async function clickLens(page: Page, file: string, text: RegExp, ms = 90_000): Promise<string> {
-  await openFile(page, file);
-  await page.keyboard.press('Control+Home');
-  await page.waitForTimeout(300);
-  const lens = page.locator('.codelens-decoration a', { hasText: text }).first();
-  await lens.waitFor({ timeout: ms });
-  const title = (await lens.textContent()) ?? '';
-  await lens.click();
-  return title;
-}
 
 /** Shows the Tealworks views (the activity bar icon toggles: click only when they are hidden). */
 async function showTealworks(page: Page): Promise<void> {
@@ -177,7 +157,7 @@ async function main(): Promise<void> {
     const sampleApp = /created app (\d+)/.exec(sampleRun.join('\n'))?.[1];
     check(sampleApp, `the sample workflow reported no created app: ${sampleRun.join(' | ')}`);
     await shot(page, '01-sample-workflow');
-    const lens = await clickLens(page, 'sample/approval.teal', new RegExp(`Call app ${sampleApp}`), 60_000);
+    const lens = await clickLens(page, new RegExp(`Call app ${sampleApp}`), { file: 'sample/approval.teal', ms: 60_000 });
     const offered = await pickMethodOffered(page);
     log(`lens "${lens}" offers ${JSON.stringify(offered)}`);
     check(offered.some((o) => /increment/.test(o)) && offered.some((o) => /get_count/.test(o)), `the lens of the workflow's app does not offer the spec's methods: ${offered.join(' | ')}`);
@@ -204,7 +184,7 @@ async function main(): Promise<void> {
     results.registry = { appId, token };
 
     // 2a. One group: opt in to the token (asset transfer of 0 to oneself), then claim(token).
-    await clickLens(page, 'forms/approval.teal', new RegExp(`Call app ${appId}`), 60_000);
+    await clickLens(page, new RegExp(`Call app ${appId}`), { file: 'forms/approval.teal', ms: 60_000 });
     const registryMethods = await pickMethod(page, 'claim');
     check(registryMethods.some((m) => /register/.test(m)), `the registry's methods are not offered: ${registryMethods.join(' | ')}`);
     let frame = await panelFrame(page);
@@ -232,7 +212,7 @@ async function main(): Promise<void> {
     await shot(page, '05-optin-claim-sent');
 
     // 2b. register(profile, scores, friend, token) in the typed form.
-    await clickLens(page, 'forms/approval.teal', new RegExp(`Call app ${appId}`), 60_000);
+    await clickLens(page, new RegExp(`Call app ${appId}`), { file: 'forms/approval.teal', ms: 60_000 });
     await pickMethod(page, 'register');
     frame = await panelFrame(page);
     await frame.waitForSelector('[data-field="args.0.name"]', { timeout: 30_000 });
@@ -321,7 +301,7 @@ async function main(): Promise<void> {
     results.views = { expanded, assembled };
 
     // 4. High Contrast: the theme comes from the settings file; the panel's controls get a border.
-    await clickLens(page, 'forms/approval.teal', new RegExp(`Call app ${appId}`), 60_000);
+    await clickLens(page, new RegExp(`Call app ${appId}`), { file: 'forms/approval.teal', ms: 60_000 });
     await pickMethod(page, 'register');
     frame = await panelFrame(page);
     await frame.waitForSelector('[data-field="args.0.name"]', { timeout: 30_000 });

@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { panelFrame, quickInput, runCommand, Scenario, startEditor } from './common.js';
+import { clickLens, openFile, panelFrame, quickInput, runCommand, Scenario, startEditor } from './common.js';
 
 const scenario = new Scenario('newuser');
 const log = (m: string) => scenario.log(m);
@@ -31,21 +31,7 @@ async function lensTitles(page: Page): Promise<string[]> {
   return page.$$eval('.codelens-decoration a', (as) => as.map((a) => a.textContent ?? ''));
 }
 
-async function clickLens(page: Page, text: RegExp, ms = 90_000): Promise<void> {
-  await page.keyboard.press('Control+Home');
-  const lens = page.locator('.codelens-decoration a', { hasText: text }).first();
-  await lens.waitFor({ timeout: ms });
-  await lens.click();
-}
 
-async function focusEditor(page: Page, name: string): Promise<void> {
-  await page.keyboard.press('Control+P');
-  await page.waitForSelector('.quick-input-widget input', { timeout: 30_000 });
-  await page.keyboard.type(name);
-  await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 30_000 });
-  await page.keyboard.press('Enter');
-  await page.waitForTimeout(500);
-}
 
 async function main(): Promise<void> {
   const editor = await startEditor({ name: 'newuser', settings: { 'files.simpleDialog.enable': true } });
@@ -115,8 +101,8 @@ async function main(): Promise<void> {
     await shot(page, '5-deployed');
 
     // 3. Call it: the lens appears without switching editors; pick the method; the typed form.
-    await focusEditor(page, 'approval.teal');
-    await clickLens(page, new RegExp(`Call app ${appId}`), 30_000);
+    await openFile(page, 'approval.teal');
+    await clickLens(page, new RegExp(`Call app ${appId}`), { ms: 30_000 });
     await quickInput(page, /Call app/);
     await page.keyboard.type('increment');
     await page.waitForTimeout(300);
@@ -161,7 +147,7 @@ async function main(): Promise<void> {
     await runCommand(page, 'Tealworks: Start Devnet');
     await page.locator('.notifications-toasts .notification-toast', { hasText: /Starting the Tealworks devnet/ }).first().waitFor({ state: 'detached', timeout: 120_000 }).catch(() => undefined);
     await page.waitForTimeout(3000);
-    await focusEditor(page, 'approval.teal');
+    await openFile(page, 'approval.teal');
     await page.keyboard.press('Control+Home');
     await page.locator('.codelens-decoration a', { hasText: /Deploy/ }).first().waitFor({ timeout: 60_000 });
     await page.waitForTimeout(2000);

@@ -14,15 +14,12 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { Tealworks, algos } from '../../sdk/src/index.js';
-import { e2eDir, runCommand, Scenario, startEditor } from './common.js';
+import { check, e2eDir, runCommand, Scenario, startEditor } from './common.js';
 
 const scenario = new Scenario('recover');
 const log = (m: string) => scenario.log(m);
 const results = scenario.results;
 
-function check(ok: unknown, message: string): void {
-  if (!ok) throw new Error(message);
-}
 
 /** The extension's devnet data directory (in code-server's workspace storage), once it exists. */
 async function devnetDir(page: Page, ms = 120_000): Promise<string> {
