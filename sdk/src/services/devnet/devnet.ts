@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { writePrivate } from './private-file.js';
 import { TealworksError, ValidationError } from '../../errors.js';
 import { toBase64 } from '../../encoding/base64.js';
 import { Ledger } from '../../ledger/ledger.js';
@@ -151,13 +152,6 @@ interface GenesisRecord {
 }
 
 const newToken = (): string => randomBytes(32).toString('hex');
-
-function writePrivate(path: string, text: string): void {
-  const tmp = `${path}.tmp`;
-  writeFileSync(tmp, text, { mode: 0o600 });
-  chmodSync(tmp, 0o600);
-  renameSync(tmp, path);
-}
 
 function readJson<T>(path: string, what: string): T | undefined {
   if (!existsSync(path)) return undefined;

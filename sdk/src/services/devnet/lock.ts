@@ -1,6 +1,7 @@
-import { chmodSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TealworksError } from '../../errors.js';
+import { writePrivate } from './private-file.js';
 
 /*
  * One process at a time on a devnet data directory: two ledgers appending to one journal would
@@ -133,10 +134,7 @@ export function lockDataDir(dir: string): DataDirLock {
     publish(running) {
       if (released) return;
       const record: RunningDevnetRecord = { version: 1, pid: process.pid, ...running };
-      const tmp = `${path}.${process.pid}.tmp`;
-      writeFileSync(tmp, JSON.stringify(record, null, 2) + '\n', { mode: 0o600 });
-      chmodSync(tmp, 0o600);
-      renameSync(tmp, path);
+      writePrivate(path, JSON.stringify(record, null, 2) + '\n', `${path}.${process.pid}.tmp`);
     },
     release() {
       if (released) return;

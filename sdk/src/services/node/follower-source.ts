@@ -1,5 +1,7 @@
 import { request } from 'undici';
 import { TealworksError } from '../../errors.js';
+import { NODE_SERVICE_TOKEN_HEADER } from '../http/presets.js';
+import { ALGOD_TOKEN_HEADER } from '../../adapters/node/algod.js';
 import { fromBase64 } from '../../encoding/base64.js';
 import { parseJson } from '../../encoding/json.js';
 import { decodeMsgpack, encodeMsgpack, type MsgpackValue } from '../../encoding/msgpack.js';
@@ -68,8 +70,8 @@ export class FollowSource {
   async #get(path: string, signal?: AbortSignal, extraMs = 0): Promise<{ status: number; body: Uint8Array }> {
     const headers: Record<string, string> = {};
     if (this.#token) {
-      headers['X-Node-API-Token'] = this.#token;
-      headers['X-Algo-API-Token'] = this.#token;
+      headers[NODE_SERVICE_TOKEN_HEADER] = this.#token;
+      headers[ALGOD_TOKEN_HEADER] = this.#token;
     }
     try {
       const res = await request(`${this.url}${path}`, {

@@ -1,5 +1,7 @@
 import type { Ledger } from '../../ledger/ledger.js';
 import { nodeServiceErrors, NODE_SERVICE_TOKEN_HEADER } from '../http/presets.js';
+// The header the public node API's clients (algosdk, AlgoKit) send, as our own client sends it.
+import { ALGOD_TOKEN_HEADER } from '../../adapters/node/algod.js';
 import { serve, type RunningService, type ServeOptions, type ServiceDefinition } from '../http/server.js';
 import type { RequestLogHook } from '../http/types.js';
 import { TokenChecker, type TokenAuth } from '../http/auth.js';
@@ -11,8 +13,6 @@ import { NODE_ENDPOINTS, nodeRouter, type BuildInfo, type NodeContext } from './
 import { algodEndpoints } from './algod/routes.js';
 import type { GenesisAllocEntry, GenesisDescription } from './algod/genesis.js';
 
-/** `X-Algo-API-Token`: the header the public node API's clients (algosdk, AlgoKit) send. */
-export const ALGOD_API_TOKEN_HEADER = 'X-Algo-API-Token';
 
 /** How to start the node service: ledger, token, pool and follower options, build info. */
 export interface NodeServiceOptions extends PoolOptions {
@@ -115,7 +115,7 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
   };
 
   pool.start();
-  const auth: TokenAuth = { header: NODE_SERVICE_TOKEN_HEADER, alsoHeaders: [ALGOD_API_TOKEN_HEADER], tokens: [options.apiToken] };
+  const auth: TokenAuth = { header: NODE_SERVICE_TOKEN_HEADER, alsoHeaders: [ALGOD_TOKEN_HEADER], tokens: [options.apiToken] };
   const definition: ServiceDefinition = {
     name: 'node',
     router: nodeRouter(node, [
