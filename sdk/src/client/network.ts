@@ -5,7 +5,7 @@ import { NodeServiceAdapter } from '../adapters/node/node-service.js';
 import { keyManagerFor, localnetProfile, nodeAdapterFor, profileFromDevnet, profileFromEnv, publicProfile, queryClientFor, type NetworkProfile } from '../adapters/profiles.js';
 import type { KeyManagerClient } from '../adapters/kmd/client.js';
 import type { AppChain } from '../app/chain.js';
-import { findWalletDispenser } from '../app/dispenser.js';
+import { findWalletDispenser, walletKeySeed } from '../app/dispenser.js';
 import { LOCK_FILE, readRunningDevnetRecord } from '../services/devnet/lock.js';
 import { PUBLIC_ENDPOINTS } from '../workflow/network.js';
 import { accountFromMnemonic, LocalAccount, type SigningAccount } from './accounts.js';
@@ -193,13 +193,7 @@ export async function connectDevnet(options: DevnetConnectOptions = {}): Promise
   let dispenser: SigningAccount | undefined = options.funder;
   const funded = running.accounts[0];
   if (!dispenser && funded && opened.keyManager) {
-    // Local signing is much faster than one key-manager round trip per transaction.
-    const session = await opened.keyManager.openWallet(running.wallet.name, running.wallet.password);
-    try {
-      dispenser = new LocalAccount((await session.exportKey(funded.address)).slice(0, 32));
-    } finally {
-      await session.close();
-    }
+    dispenser = new LocalAccount(await walletKeySeed(opened.keyManager, running.wallet, funded.address));
   }
   return {
     name: 'devnet',

@@ -6,7 +6,7 @@ import { startDevnet, type RunningDevnet } from '../services/devnet/index.js';
 import { DataDirInUseError, readRunningDevnetRecord } from '../services/devnet/lock.js';
 import { toBase64 } from '../encoding/base64.js';
 import type { AppChain } from '../app/chain.js';
-import { findWalletDispenser } from '../app/dispenser.js';
+import { findWalletDispenser, walletKeySeed } from '../app/dispenser.js';
 import { TealworksError } from '../errors.js';
 import type { NetworkSpec } from './model.js';
 import { networkProfileFor } from './network.js';
@@ -81,11 +81,7 @@ async function devnetNetwork(devnet: DevnetEndpoints, owned: RunningDevnet | und
   const kmd = keyManagerFor(profile);
   const funded = devnet.accounts[0];
   if (!funded) throw new NetworkConnectError('the devnet has no funded account to act as dispenser');
-  const session = await kmd.openWallet(devnet.wallet.name, devnet.wallet.password);
-  // Local signing is much faster than one key-manager round trip per transaction.
-  const secret = await session.exportKey(funded.address);
-  await session.close();
-  const signer = LocalSigner.fromSeed(secret.slice(0, 32));
+  const signer = LocalSigner.fromSeed(await walletKeySeed(kmd, devnet.wallet, funded.address));
   return {
     name: 'devnet',
     chain,
