@@ -1,7 +1,5 @@
-import { encodeAddress } from '../../encoding/address.js';
-import { toBase64 } from '../../encoding/base64.js';
 import { toHex } from '../../encoding/hex.js';
-import { bytesView } from '../state-decode.js';
+import { bytesView, displayBytes } from '../state-decode.js';
 import type { DebugValue } from './replay.js';
 
 /** One way of reading a value, for the debugger's variable views and the panel's stack. */
@@ -19,11 +17,7 @@ export function avmTypeName(v: DebugValue): 'uint64' | 'bytes' {
 /** The short form: a number, printable text in quotes, an address, or 0x-hex. */
 export function formatDebugValue(v: DebugValue): string {
   if (typeof v === 'bigint') return v.toString();
-  if (v.length === 0) return '0x (empty)';
-  const view = bytesView(v);
-  if (view.utf8 !== undefined) return JSON.stringify(view.utf8);
-  if (view.address !== undefined) return view.address;
-  return '0x' + view.hex;
+  return v.length === 0 ? '0x (empty)' : displayBytes(v);
 }
 
 /**
@@ -39,8 +33,8 @@ export function typedViews(v: DebugValue): TypedView[] {
   const out: TypedView[] = [{ label: 'hex', text: '0x' + toHex(v) }, { label: 'length', text: String(v.length) }];
   const view = bytesView(v);
   if (view.utf8 !== undefined) out.push({ label: 'utf8', text: JSON.stringify(view.utf8) });
-  out.push({ label: 'base64', text: toBase64(v) });
-  if (v.length === 32) out.push({ label: 'address', text: encodeAddress(v) });
+  out.push({ label: 'base64', text: view.base64 });
+  if (view.address !== undefined) out.push({ label: 'address', text: view.address });
   if (view.uint !== undefined) out.push({ label: 'uint (big-endian)', text: view.uint.toString() });
   if (v.length === 8) out.push({ label: 'abi uint64', text: view.uint!.toString() });
   if (v.length === 1 && (v[0] === 0 || v[0] === 0x80)) out.push({ label: 'abi bool', text: v[0] === 0x80 ? 'true' : 'false' });
