@@ -209,7 +209,8 @@ export function applyDataToWire(txn: Transaction, ad: TxnApplyData, goStrings = 
   return w;
 }
 
-const AD_KEYS = new Set(['aca', 'apid', 'ca', 'caid', 'dt', 'rs', 'rr', 'rc', 'hgi', 'hgh']);
+/** The apply-data keys a block's signed transaction carries next to the signed transaction's own. */
+export const AD_KEYS: ReadonlySet<string> = new Set(['aca', 'apid', 'ca', 'caid', 'dt', 'rs', 'rr', 'rc', 'hgi', 'hgh']);
 
 function deltaMapFromWire(v: unknown): DeltaMap {
   const out: DeltaMap = new Map();

@@ -1,7 +1,7 @@
 import { Address } from '../../encoding/address.js';
 import { decodeMsgpack } from '../../encoding/msgpack.js';
 import { DecodeError } from '../../errors.js';
-import { emptyTxnApplyData, headerFromWire, type BlockHeader, type DeltaMap, type TxnApplyData } from '../../ledger/block.js';
+import { AD_KEYS, emptyTxnApplyData, headerFromWire, type BlockHeader, type DeltaMap, type TxnApplyData } from '../../ledger/block.js';
 import type { ValueDelta } from '../../avm/context.js';
 import type { TealValue } from '../../avm/ledger-view.js';
 import { signedTransactionFromWire, transactionFromWire } from '../../txn/wire.js';
@@ -470,8 +470,6 @@ export interface DecodedStib {
   hgi: boolean;
   hgh: boolean;
 }
-
-const AD_KEYS = new Set(['ca', 'aca', 'apid', 'caid', 'dt', 'rs', 'rr', 'rc', 'hgi', 'hgh']);
 
 function readStib(r: MsgReader): DecodedStib {
   const start = r.pos;
