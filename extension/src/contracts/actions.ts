@@ -3,7 +3,8 @@
 // progress notification, links created apps to the workspace and refreshes the state inspector.
 import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
-import { existsSync, readdirSync } from 'node:fs';
+import { specBeside } from '@tealworks/sdk/workflow';
+import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseArc56, type Arc56AppSpec } from '@tealworks/sdk/abi';
 import { appAddressOf, builderParams } from '@tealworks/sdk/app';
@@ -44,15 +45,8 @@ async function textOf(uri: vscode.Uri): Promise<string> {
   return open ? open.getText() : readFile(uri.fsPath, 'utf8');
 }
 
-/** An ARC-56 spec beside the program: `<name>.arc56.json`, or the only `*.arc56.json` in the folder. */
-export function specPathFor(tealPath: string): string | undefined {
-  const dir = dirname(tealPath);
-  const stem = basename(tealPath).replace(/\.(approval\.)?teal$/, '');
-  const named = join(dir, `${stem}.arc56.json`);
-  if (existsSync(named)) return named;
-  const all = readdirSync(dir).filter((f) => f.endsWith('.arc56.json'));
-  return all.length === 1 ? join(dir, all[0]!) : undefined;
-}
+/** An ARC-56 spec beside the program (the SDK's lookup, shared with the language server). */
+export const specPathFor = specBeside;
 
 /** The clear program beside an approval program: `clear.teal`, `<x>.clear.teal` for `<x>.approval.teal`. */
 export function clearPathFor(tealPath: string): string | undefined {

@@ -1,4 +1,5 @@
-import { dirname, isAbsolute, resolve as resolvePath } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
 import { isScalar, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import { isValidAddress } from '../encoding/address.js';
 import { ExprError, ExprPathError, WorkflowFileError, type FilePosition, type WorkflowIssue } from './errors.js';
@@ -61,6 +62,24 @@ export interface ParseOptions {
 /** A contract file path as the engine should open it: relative paths are relative to the workflow file. */
 export function contractFilePath(workflowFile: string, path: string): string {
   return isAbsolute(path) ? path : resolvePath(dirname(workflowFile), path);
+}
+
+/**
+ * The ARC-56 spec beside a TEAL program: `<stem>.arc56.json` (for `x.teal` or `x.approval.teal`),
+ * else the only `*.arc56.json` in its folder; undefined when there is none (or the folder cannot
+ * be read). The editor and the language server both look specs up this way.
+ */
+export function specBeside(tealPath: string): string | undefined {
+  const dir = dirname(tealPath);
+  const stem = basename(tealPath).replace(/\.(approval\.)?teal$/, '');
+  const named = join(dir, `${stem}.arc56.json`);
+  if (existsSync(named)) return named;
+  try {
+    const all = readdirSync(dir).filter((f) => f.endsWith('.arc56.json'));
+    return all.length === 1 ? join(dir, all[0]!) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Parses and checks a workflow file; never throws for bad input (see `issues`). */

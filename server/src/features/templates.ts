@@ -5,8 +5,9 @@
 // address, …). Every range the assembler reports is then mapped back onto the original text, so
 // diagnostics, navigation and hovers point at what the user wrote.
 import { bytesToUint64, ZERO_ADDRESS_STRING as ZERO_ADDRESS } from '@tealworks/sdk/encoding';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { specBeside } from '@tealworks/sdk/workflow';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
 import type { LexedLine } from '../lexer.js';
@@ -278,20 +279,6 @@ function cached(path: string, key: string, read: (text: string) => Map<string, T
     return value;
   } catch {
     return new Map();
-  }
-}
-
-/** An ARC-56 spec beside the program: `<stem>.arc56.json`, else the only `*.arc56.json` in its folder. */
-export function specBeside(tealPath: string): string | undefined {
-  const dir = dirname(tealPath);
-  const stem = basename(tealPath).replace(/\.(approval\.)?teal$/, '');
-  const named = join(dir, `${stem}.arc56.json`);
-  if (existsSync(named)) return named;
-  try {
-    const all = readdirSync(dir).filter((f) => f.endsWith('.arc56.json'));
-    return all.length === 1 ? join(dir, all[0]!) : undefined;
-  } catch {
-    return undefined;
   }
 }
 
