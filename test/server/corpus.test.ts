@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import type { TextEdit } from 'vscode-languageserver-protocol';
 import { repoRoot } from './lspClient.js';
 import { applyEdits, startSession, type Session } from './session.js';
+import { needShared } from '../helpers/shared.js';
 
 const data = resolve(repoRoot, '../shared/data');
 const corpusRoot = join(data, 'teal-corpus');
@@ -31,10 +32,8 @@ describe('server: real-world TEAL over LSP (corpus and conformance programs)', f
   this.timeout(60_000);
   let s: Session;
   before(async function () {
-    if (!existsSync(corpusRoot) || !existsSync(conformanceRoot)) {
-      console.log(`    (skipped: ${data} is absent)`);
-      this.skip();
-    }
+    needShared(this, corpusRoot);
+    needShared(this, conformanceRoot);
     s = await startSession();
   });
   after(async () => s?.stop());

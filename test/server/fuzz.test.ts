@@ -2,6 +2,7 @@
 // (deletions, insertions of hostile fragments, duplicated lines, macro chains), each followed by a
 // random mix of requests. Every request must answer (no JSON-RPC error) within the guard, and the
 // server must still be running at the end. A failure reproduces from the printed seed.
+import { settles } from '../helpers/hang.js';
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -9,6 +10,7 @@ import { ErrorCodes, ResponseError, type Position } from 'vscode-languageserver-
 import { prng } from '../helpers/random.js';
 import { applyEdits } from './session.js';
 import { repoRoot, startClient, type TestClient } from './lspClient.js';
+import { needShared } from '../helpers/shared.js';
 
 const SEED = Number(process.env.TEALWORKS_FUZZ_SEED ?? 20261124);
 const PROGRAMS = 10;
@@ -61,16 +63,6 @@ function positionAt(text: string, offset: number): Position {
   return { line, character: offset - last };
 }
 
-function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout;
-  return Promise.race([
-    p.finally(() => clearTimeout(timer)),
-    new Promise<T>((_, rej) => {
-      timer = setTimeout(() => rej(new Error(`${what}: no answer within ${ms} ms (seed ${SEED})`)), ms);
-    }),
-  ]);
-}
-
 describe(`server: seeded fuzzing over JSON-RPC (seed ${SEED})`, function () {
   this.timeout(240_000);
   let client: TestClient;
@@ -81,7 +73,7 @@ describe(`server: seeded fuzzing over JSON-RPC (seed ${SEED})`, function () {
 
   it(`${PROGRAMS} corpus programs × ${EDITS_PER_PROGRAM} random edits: every request answers within the guard`, async function () {
     const corpus = corpusPrograms();
-    if (corpus.length === 0) this.skip();
+    needShared(this, resolve(repoRoot, '../shared/data/teal-corpus'));
     const rnd = prng(SEED);
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)]!;
     let requests = 0;
@@ -137,14 +129,14 @@ describe(`server: seeded fuzzing over JSON-RPC (seed ${SEED})`, function () {
           const [method, params] = pick(all);
           requests++;
           try {
-            await within(2000, `${method} after edit ${e} of program ${p}`, client.connection.sendRequest(method, params));
+            await settles(`${method} after edit ${e} of program ${p} (seed ${SEED})`, client.connection.sendRequest(method, params));
           } catch (err) {
             // A refusal the protocol provides for (rename of something that is not a symbol) is an
             // answer; an internal error or a missing answer is not.
             if (!(err instanceof ResponseError && method === 'textDocument/prepareRename' && err.code === ErrorCodes.InvalidRequest)) throw err;
           }
         }
-        const d = await within(3000, `diagnostics of version ${version}`, published);
+        const d = await settles(`diagnostics of version ${version} (seed ${SEED})`, published);
         assert.equal(d.version, version);
       }
       await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import type { CompletionItem, Diagnostic, FoldingRange, Hover, SemanticTokens } from 'vscode-languageserver-protocol';
 import { startClient, type TestClient } from './lspClient.js';
 import { semanticTokensLegend } from '../../server/src/features/semanticTokens.js';
+import { MAX_AVM_VERSION } from '../../sdk/src/teal/spec/versions.js';
 
 let counter = 0;
 
@@ -100,7 +101,7 @@ describe('server: LSP over stdio (real server process)', function () {
     assert.deepEqual([...labels(await complete(uri, 0, 1))].sort(), ['#define', '#pragma']);
     assert.deepEqual([...labels(await complete(uri, 1, 8))].sort(), ['autosalt', 'typetrack', 'version']);
     const versions = labels(await complete(uri, 2, 16));
-    assert.ok(versions.has('1') && versions.has('13') && !versions.has('14'));
+    assert.ok(versions.has('1') && versions.has(String(MAX_AVM_VERSION)) && !versions.has(String(MAX_AVM_VERSION + 1)));
   });
 
   it('filters by mode once the program reveals it', async () => {

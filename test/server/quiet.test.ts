@@ -16,6 +16,7 @@ import { substituteTemplates, templateSites, valueTextOf } from '../../server/sr
 import { lex } from '../../server/src/lexer.js';
 import { repoRoot, startClient } from './lspClient.js';
 import { applyEdits, startSession, type Session } from './session.js';
+import { needShared } from '../helpers/shared.js';
 
 const data = resolve(repoRoot, '../shared/data');
 
@@ -59,7 +60,7 @@ describe('server: quiet on generated code, template variables, did-you-mean (iss
   after(async () => s?.stop());
 
   it('reports zero style warnings over every valid compiler-output program in ../shared/data (hints only)', async function () {
-    if (!existsSync(data)) this.skip();
+    needShared(this, data);
     const files = tealUnder(data).filter((f) => !NOT_VALID.some((re) => re.test(f)));
     assert.ok(files.length >= 100, `${files.length} programs`);
     let hints = 0;

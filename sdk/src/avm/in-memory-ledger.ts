@@ -13,6 +13,11 @@ import type {
 } from './ledger-view.js';
 import { AvmFault } from './errors.js';
 import { hexOf } from './value.js';
+import { CONSENSUS_V42 } from '../txn/limits.js';
+import { minBalanceScheduleFor, minimumBalance } from '../txn/min-balance.js';
+
+/** The in-memory ledger charges the current protocol's minimum-balance schedule. */
+const IN_MEMORY_MIN_BALANCE = minBalanceScheduleFor(CONSENSUS_V42);
 
 interface Account {
   balance: bigint;
@@ -215,18 +220,7 @@ export class InMemoryLedgerView implements LedgerView {
   }
 
   minBalance(addr: Uint8Array): bigint {
-    const r = this.account(addr);
-    return (
-      100000n +
-      100000n * r.totalAssets +
-      100000n * r.totalAppsCreated +
-      100000n * r.totalAppsOptedIn +
-      28500n * r.totalNumUint +
-      50000n * r.totalNumByteSlice +
-      100000n * r.totalExtraAppPages +
-      2500n * r.totalBoxes +
-      400n * r.totalBoxBytes
-    );
+    return minimumBalance(IN_MEMORY_MIN_BALANCE, this.account(addr));
   }
 
   assetHolding(addr: Uint8Array, assetId: bigint): AssetHoldingRecord | undefined {

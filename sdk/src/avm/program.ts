@@ -5,9 +5,8 @@ import { fromBig } from './value.js';
 import type { CompiledProgram, Handler, Instr } from './context.js';
 import { implementationFor } from './ops/registry.js';
 
-export const MAX_AVM_VERSION = 13;
-/** Back branches, dynamic cost and subroutines begin here. */
-export const BACK_BRANCH_VERSION = 4;
+import { BACK_BRANCH_VERSION, BRANCH_TO_END_VERSION, MAX_AVM_VERSION } from '../teal/spec/versions.js';
+export { BACK_BRANCH_VERSION, MAX_AVM_VERSION };
 
 /** Argument kind codes used by the generic stack type check. */
 export const K_ANY = 0;
@@ -219,7 +218,7 @@ function decodeInstruction(b: Uint8Array, pc: number, version: number, mode: Run
         pos += 2;
         if (off < 0 && version < BACK_BRANCH_VERSION) fail(`negative branch offset ${(off & 0xffff).toString(16)}`, name);
         const target = pos + off;
-        const tooFar = version >= 2 ? target > b.length || target < 0 : target >= b.length || target < 0;
+        const tooFar = version >= BRANCH_TO_END_VERSION ? target > b.length || target < 0 : target >= b.length || target < 0;
         if (tooFar) fail(`branch target ${target} outside of program`, name);
         ins.target = target;
         break;

@@ -5,11 +5,9 @@ import type { Availability, EvalContext } from './context.js';
 import { bytesEq, hexOf } from './value.js';
 import type { StackValue } from './value.js';
 
-/** Versions at which availability rules changed. */
-export const DIRECT_REF_VERSION = 4;
-export const CREATED_RESOURCES_VERSION = 6;
-export const APP_ADDRESS_AVAILABLE_VERSION = 7;
-export const SHARED_RESOURCES_VERSION = 9;
+import { APP_ADDRESS_AVAILABLE_VERSION, CREATED_RESOURCES_VERSION, DIRECT_REF_VERSION, SHARED_RESOURCES_VERSION } from '../teal/spec/versions.js';
+/** Versions at which availability rules changed (from the one version module). */
+export { APP_ADDRESS_AVAILABLE_VERSION, CREATED_RESOURCES_VERSION, DIRECT_REF_VERSION, SHARED_RESOURCES_VERSION };
 const LAST_FORBIDDEN_RESOURCE = 255n;
 
 const appAddressCache = new Map<bigint, Uint8Array>();

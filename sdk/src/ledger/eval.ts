@@ -8,6 +8,7 @@ import { bytesEqual, concatBytes, isAllZero, utf8 } from '../encoding/bytes.js';
 import { fromHex, toHex } from '../encoding/hex.js';
 import { ed25519Verify } from '../crypto/ed25519.js';
 import { programHashIsOnCurve } from '../teal/oncurve.js';
+import { OFF_CURVE_VERSION } from '../teal/spec/versions.js';
 import { bytesToSign } from '../txn/encode.js';
 import { computeGroupId } from '../txn/group.js';
 import { groupUsage, requiredFee } from '../txn/fees.js';
@@ -232,7 +233,7 @@ function verifySignature(env: EvalEnv, stxn: SignedTransaction, index: number, o
     } catch {
       version = 0;
     }
-    if (version >= 13 && programHashIsOnCurve(lsig.program)) {
+    if (version >= OFF_CURVE_VERSION && programHashIsOnCurve(lsig.program)) {
       fail(
         'signature',
         `transaction ${index}: TEAL v${version} LogicSig program hash is an Edwards25519 point and should not be used; set skip-pq-address-check=true to submit anyway`,

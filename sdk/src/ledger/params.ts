@@ -1,29 +1,21 @@
 import { CONSENSUS_V41, CONSENSUS_V42, type ConsensusLimits } from '../txn/limits.js';
+import { minBalanceScheduleFor, type MinBalanceSchedule } from '../txn/min-balance.js';
 import { avmLimitsFor, type AvmLimits } from '../avm/context.js';
 
 /**
  * The consensus parameters the ledger enforces (protocol.md §2). One object so a devnet can be run
  * on an older or experimental protocol by passing an adjusted copy; the default is V42 / AVM 13.
  */
-export interface ConsensusParams {
+export interface ConsensusParams extends MinBalanceSchedule {
   /** Protocol name written into block headers (`proto`). */
   protocol: string;
   /** Newest program version accepted (LogicSigVersion). */
   maxAvmVersion: number;
   /** Transaction-shape limits shared with the txn layer (notes, args, refs, fee surcharges…). */
   txn: ConsensusLimits;
-  minBalance: bigint;
   minTxnFee: bigint;
   maxTxnLife: bigint;
   maxTxGroupSize: number;
-  assetMinBalance: bigint;
-  appFlatParamsMinBalance: bigint;
-  appFlatOptInMinBalance: bigint;
-  schemaMinBalancePerEntry: bigint;
-  schemaUintMinBalance: bigint;
-  schemaBytesMinBalance: bigint;
-  boxFlatMinBalance: bigint;
-  boxByteMinBalance: bigint;
   maxBoxSize: number;
   /** Interpreter limits (budgets, log limits, box I/O per reference…). */
   avm: AvmLimits;
@@ -43,18 +35,10 @@ export function consensusParamsFor(c: ConsensusLimits, extra: { protocol: string
     protocol: extra.protocol,
     maxAvmVersion: c.logicSigVersion,
     txn: c,
-    minBalance: c.minBalance,
+    ...minBalanceScheduleFor(c),
     minTxnFee: c.minTxnFee,
     maxTxnLife: BigInt(c.maxTxnLife),
     maxTxGroupSize: c.maxTxGroupSize,
-    assetMinBalance: c.minBalance,
-    appFlatParamsMinBalance: 100_000n,
-    appFlatOptInMinBalance: 100_000n,
-    schemaMinBalancePerEntry: 25_000n,
-    schemaUintMinBalance: 3_500n,
-    schemaBytesMinBalance: 25_000n,
-    boxFlatMinBalance: 2_500n,
-    boxByteMinBalance: 400n,
     maxBoxSize: c.maxBoxSize,
     avm: Object.freeze(avmLimitsFor(c)),
     offCurveEscrowRule: extra.offCurveEscrowRule,

@@ -2,6 +2,7 @@ import { toHex } from '../encoding/hex.js';
 import { Address } from '../encoding/address.js';
 import type { AppParamsRecord, AssetParamsRecord, TealValue } from '../avm/ledger-view.js';
 import type { ConsensusParams } from './params.js';
+import { minimumBalance } from '../txn/min-balance.js';
 
 /** Participation status as the account record's `onl` byte: 0 Offline, 1 Online, 2 NotParticipating. */
 export type AccountStatus = 0 | 1 | 2;
@@ -200,18 +201,16 @@ export class LedgerState {
     const p = this.params;
     if (!a) return p.minBalance;
     const { nui, nbs, pages } = this.schemaTotals(a);
-    return (
-      p.minBalance +
-      p.assetMinBalance * BigInt(a.holdings.size) +
-      p.appFlatParamsMinBalance * BigInt(a.createdApps.size) +
-      p.appFlatOptInMinBalance * BigInt(a.locals.size) +
-      p.schemaMinBalancePerEntry * (nui + nbs) +
-      p.schemaUintMinBalance * nui +
-      p.schemaBytesMinBalance * nbs +
-      p.appFlatParamsMinBalance * pages +
-      p.boxFlatMinBalance * a.totalBoxes +
-      p.boxByteMinBalance * a.totalBoxBytes
-    );
+    return minimumBalance(p, {
+      totalAssets: BigInt(a.holdings.size),
+      totalAppsCreated: BigInt(a.createdApps.size),
+      totalAppsOptedIn: BigInt(a.locals.size),
+      totalNumUint: nui,
+      totalNumByteSlice: nbs,
+      totalExtraAppPages: pages,
+      totalBoxes: a.totalBoxes,
+      totalBoxBytes: a.totalBoxBytes,
+    });
   }
 
   // ---- account writes -------------------------------------------------------------------------

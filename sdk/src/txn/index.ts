@@ -1,6 +1,7 @@
 export * from './types.js';
 export * from './errors.js';
 export * from './limits.js';
+export * from './min-balance.js';
 export * from './wire.js';
 export * from './encode.js';
 export * from './sign.js';

@@ -1,15 +1,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { needShared } from '../../helpers/shared.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const SDK_TESTING = resolve(repoRoot, '../shared/data/fixtures/algorand-sdk-testing/features');
 
 export function fixturesAvailable(ctx: Mocha.Context): boolean {
-  if (existsSync(SDK_TESTING)) return true;
-  console.log(`    (skipped: ${SDK_TESTING} is not present)`);
-  ctx.skip();
-  return false;
+  needShared(ctx, SDK_TESTING);
+  return existsSync(SDK_TESTING);
 }
 
 export function readFixture(path: string): string {

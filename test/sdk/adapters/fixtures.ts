@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fromBase64 } from '../../../sdk/src/encoding/base64.js';
+import { needShared } from '../../helpers/shared.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const SDK_TESTING = resolve(repoRoot, '../shared/data/fixtures/algorand-sdk-testing/features');
@@ -13,10 +14,7 @@ export function fixturesAvailable(): boolean {
 
 /** Skips the suite with a visible note when the shared data is not mounted. */
 export function requireFixtures(ctx: Mocha.Context): void {
-  if (!fixturesAvailable()) {
-    console.log(`    (skipped: ${RESOURCES} is not present)`);
-    ctx.skip();
-  }
+  needShared(ctx, RESOURCES);
 }
 
 export interface RecordedBody {

@@ -3,6 +3,7 @@ import { runApp, runSig } from './helpers/fixtures.js';
 import { approves, failsWith } from './helpers/expect.js';
 import { asm } from './helpers/asm.js';
 import { LogicError } from '../../../sdk/src/avm/index.js';
+import { MAX_AVM_VERSION } from '../../../sdk/src/teal/spec/versions.js';
 
 describe('avm flow control and stack', () => {
   it('branches forward and backward (v4+), ends at the program end (v2+)', () => {
@@ -151,7 +152,7 @@ describe('avm costs and budgets', () => {
   });
 
   it('rejects programs the node would not load', () => {
-    failsWith(runSig(Uint8Array.of(14, 0x81, 0x01)), 'program version 14 greater than max supported version 13');
+    failsWith(runSig(Uint8Array.of(MAX_AVM_VERSION + 1, 0x81, 0x01)), `program version ${MAX_AVM_VERSION + 1} greater than max supported version ${MAX_AVM_VERSION}`);
     failsWith(runSig(Uint8Array.of(8, 0x81, 0x01), { options: { maxVersion: 7 } }), 'program version 8 greater than protocol supported version 7');
     failsWith(runSig(new Uint8Array(0)), 'invalid program (empty)');
     failsWith(runSig(Uint8Array.of(8, 0xff)), 'illegal opcode 0xff');

@@ -13,6 +13,7 @@ import { parseJson } from '../../../sdk/src/encoding/json.js';
 import { signedTransactionFromNodeJson } from '../../../sdk/src/txn/json.js';
 import { asNodeJson, teal, traceDevnet } from './helpers/simulate-devnet.js';
 import { normalizeTrace } from './helpers/trace-json.js';
+import { needShared } from '../../helpers/shared.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(here, '../../..');
@@ -35,10 +36,7 @@ describe('avm traces replayed against recorded algod simulate responses', () => 
   for (const c of manifest.cases) {
     it(`${c.name} (${c.response})`, function () {
       const file = resolve(FIXTURES, c.response);
-      if (!existsSync(file)) {
-        console.log(`    (skipped: ${file} not present — place the AVM Debugger sample workspace files there to run the replay)`);
-        this.skip();
-      }
+      needShared(this, file, 'TEALWORKS_AVM_DEBUGGER_TRACES names a copy of the AVM Debugger sample workspace');
       const recorded = parseJson<O>(readFileSync(file, 'utf8'), { bigint: 'always' });
       const results = recorded['txn-groups'][0]['txn-results'] as O[];
       const signed = results.map((r) => signedTransactionFromNodeJson(r['txn-result'].txn));

@@ -8,6 +8,7 @@ import { fromHex, toHex } from '../../../sdk/src/encoding/hex.js';
 import { utf8 } from '../../../sdk/src/encoding/bytes.js';
 import { DecodeError, ValidationError } from '../../../sdk/src/errors.js';
 import { decodeMsgpack, decodeMsgpackSequence, encodeMsgpack, encodeMsgpackWithPrefix, toUint64 } from '../../../sdk/src/encoding/msgpack.js';
+import { needShared } from '../../helpers/shared.js';
 
 const hex = (v: Parameters<typeof encodeMsgpack>[0]) => toHex(encodeMsgpack(v));
 
@@ -158,10 +159,7 @@ describe('encoding: canonical msgpack', () => {
   it('re-encodes recorded node responses byte for byte (they are canonical protocol structs)', function () {
     const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/data/fixtures/algorand-sdk-testing/features/resources');
     const files = ['generated_responses_231/algod_PendingTransactionResponse_0.base64', 'generated_responses/algod_applications_PendingTransactionResponse_1.base64', 'stateproof/v2_algod_GetBlock_transaction.base64'];
-    if (!existsSync(dir)) {
-      console.log(`    (skipped: ${dir} is absent)`);
-      this.skip();
-    }
+    needShared(this, dir);
     for (const f of files) {
       const raw = fromBase64Lenient(readFileSync(resolve(dir, f), 'utf8').replace(/\s+/g, ''));
       const decoded = decodeMsgpack(raw, { maps: true });

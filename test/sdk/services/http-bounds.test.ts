@@ -1,3 +1,4 @@
+import { HANG_GUARD_MS } from '../../helpers/hang.js';
 import assert from 'node:assert/strict';
 import { connect, type Socket } from 'node:net';
 import { jsonReply, messageJsonErrors, Router, serve, type RunningService } from '../../../sdk/src/services/http/index.js';
@@ -35,14 +36,14 @@ describe('services/http: bounded connections and slow clients', function () {
   it('cuts off a client that sends its headers too slowly', async () => {
     const s = await open(service.port);
     s.write('GET /health HTTP/1.1\r\nHost: x\r\n'); // never finishes the headers
-    const got = await closedWithin(s, 5000);
+    const got = await closedWithin(s, HANG_GUARD_MS);
     assert.match(got, /^HTTP\/1\.1 408|^$/);
   });
 
   it('cuts off a client that stalls in the middle of its body', async () => {
     const s = await open(service.port);
     s.write('POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n' + 'x'.repeat(10)); // 990 bytes never come
-    const got = await closedWithin(s, 5000);
+    const got = await closedWithin(s, HANG_GUARD_MS);
     assert.doesNotMatch(got, /200 OK/);
   });
 
@@ -51,7 +52,7 @@ describe('services/http: bounded connections and slow clients', function () {
     for (let i = 0; i < 8; i++) idle.push(await open(service.port));
     const extra = await open(service.port);
     extra.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
-    const got = await closedWithin(extra, 5000);
+    const got = await closedWithin(extra, HANG_GUARD_MS);
     assert.doesNotMatch(got, /200 OK/, 'the ninth connection is refused');
     for (const s of idle) s.destroy();
     await new Promise((r) => setTimeout(r, 100));

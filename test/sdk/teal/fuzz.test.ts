@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { decodeProgram, disassemble } from '../../../sdk/src/teal/disassembler/index.js';
 import { parseNodeSourceMap, toNodeSourceMap } from '../../../sdk/src/teal/sourcemap.js';
-import { opsAt } from '../../../sdk/src/teal/spec/index.js';
+import { MAX_AVM_VERSION, opsAt } from '../../../sdk/src/teal/spec/index.js';
 import { DisassembleError } from '../../../sdk/src/teal/types.js';
 import { assemble } from '../../../sdk/src/teal/index.js';
 import { hexToBytes, isAssembleError, sharedData, toHexString, withoutTypeTracking } from './disassembler/assembler-bridge.js';
@@ -55,7 +55,7 @@ const corpusDir = resolve(sharedData, 'teal-corpus');
 function readSources(): string[] {
   const out: string[] = [];
   if (existsSync(conformanceDir)) {
-    for (let v = 2; v <= 13; v++) out.push(readFileSync(join(conformanceDir, `v${v}.teal`), 'utf8'));
+    for (let v = 2; v <= MAX_AVM_VERSION; v++) out.push(readFileSync(join(conformanceDir, `v${v}.teal`), 'utf8'));
   }
   if (existsSync(corpusDir)) {
     const walk = (dir: string): void => {
@@ -79,7 +79,7 @@ function readSources(): string[] {
 function readHexPrograms(): Uint8Array[] {
   if (!existsSync(conformanceDir)) return [];
   const out: Uint8Array[] = [];
-  for (let v = 2; v <= 13; v++) out.push(hexToBytes(readFileSync(join(conformanceDir, `v${v}.hex`), 'utf8')));
+  for (let v = 2; v <= MAX_AVM_VERSION; v++) out.push(hexToBytes(readFileSync(join(conformanceDir, `v${v}.hex`), 'utf8')));
   return out;
 }
 
@@ -240,9 +240,9 @@ function mutateProgram(program: Uint8Array, rng: Rng): Uint8Array {
 
 /** Random bytes that mostly decode: a version, then opcodes of that version with random immediates. */
 function randomProgram(rng: Rng): Uint8Array {
-  const version = rng.chance(0.05) ? rng.int(20) : 1 + rng.int(13);
+  const version = rng.chance(0.05) ? rng.int(20) : 1 + rng.int(MAX_AVM_VERSION);
   const out = [version];
-  const ops = opsAt(Math.max(1, Math.min(version, 13)));
+  const ops = opsAt(Math.max(1, Math.min(version, MAX_AVM_VERSION)));
   for (let n = rng.int(12); n > 0; n--) {
     if (rng.chance(0.1)) {
       out.push(rng.int(256));

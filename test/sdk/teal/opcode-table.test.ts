@@ -5,16 +5,14 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { opByBytes, opByName, fieldsAt, opCost, staticCost, OPCODES } from '../../../sdk/src/teal/spec/opcodes.js';
+import { needShared } from '../../helpers/shared.js';
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const langspec = resolve(repo, '../shared/data/langspec');
 
 describe('teal: opcode table', () => {
   it('is what the generator produces from the langspec files', function () {
-    if (!existsSync(langspec)) {
-      console.log('    (skipped: ../shared/data/langspec not present)');
-      this.skip();
-    }
+    needShared(this, langspec);
     // Regenerate into a scratch copy of the repo layout and compare with the committed module.
     const scratch = mkdtempSync(join(tmpdir(), 'tw-gen-'));
     mkdirSync(join(scratch, 'scripts'));

@@ -14,6 +14,7 @@ import {
   toNodeSourceMap,
 } from '../../../sdk/src/teal/sourcemap.js';
 import type { PcMapping, SourceRange } from '../../../sdk/src/teal/types.js';
+import { needShared } from '../../helpers/shared.js';
 
 function range(line: number, column: number, utf16Column = column): SourceRange {
   return { line, column, endColumn: column + 1, utf16Column, utf16EndColumn: utf16Column + 1 };
@@ -118,10 +119,7 @@ describe('teal source maps: node format', () => {
 describe('teal source maps: sdk-testing fixtures', function () {
   const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/data/fixtures/algorand-sdk-testing/features/resources/v2algodclient_responsejsons');
   before(function () {
-    if (!existsSync(dir)) {
-      console.log('    (shared sdk-testing fixtures absent; skipping)');
-      this.skip();
-    }
+    needShared(this, dir);
   });
 
   it('reads the node map of sourcemap.json as sourcemap.feature expects', () => {

@@ -55,7 +55,7 @@ describe('txn: atomic_transaction_composer.feature (transaction building)', func
   });
 
   it('Method call construction and signing (value-type rows)', function () {
-    if (!fixturesPresent()) this.skip();
+    requireFixtures(this);
     let checked = 0;
     for (const row of outline('atomic_transaction_composer.feature', 'Method call construction and signing').examples) {
       const sig = row['method-signature']!;
@@ -67,7 +67,7 @@ describe('txn: atomic_transaction_composer.feature (transaction building)', func
   });
 
   it('Method call creation construction and signing (programs, schemas, extra pages)', function () {
-    if (!fixturesPresent()) this.skip();
+    requireFixtures(this);
     const rows = outline('atomic_transaction_composer.feature', 'Method call creation construction and signing').examples;
     for (const row of rows) {
       const txn = methodCall(0, 'create(uint64)uint64', encodedArgs('AAAAAAAAAAQ='), OC[row['on-complete']!]!, {
@@ -83,7 +83,7 @@ describe('txn: atomic_transaction_composer.feature (transaction building)', func
   });
 
   it('Method call with pay txn construction and signing (group of two)', function () {
-    if (!fixturesPresent()) this.skip();
+    requireFixtures(this);
     for (const row of outline('atomic_transaction_composer.feature', 'Method call with pay txn construction and signing').examples) {
       const txns = [pay(SENDER, SENDER, 100001), methodCall(Number(row['app-id']), row['method-signature']!, encodedArgs(row['app-args']!))];
       assert.equal(signedGroup(txns), row['goldens'], row['method-signature']);
@@ -91,7 +91,7 @@ describe('txn: atomic_transaction_composer.feature (transaction building)', func
   });
 
   it('Method call with multiple pay txns: foreign senders signed by the signing account carry sgnr', function () {
-    if (!fixturesPresent()) this.skip();
+    requireFixtures(this);
     for (const row of outline('atomic_transaction_composer.feature', 'Method call with multiple pay txns construction and signing').examples) {
       const txns = [
         pay('5WSFXNXLZGIRSSY6R4UGMHJSHKKW3NDZ2WXCOXZVG5HMQ4P7HN4PGLD7LY', 'EJMBXTBD4BO27OC3OFFMX4D4WF5LMZROBE6X4QSW5I7VSM74KZHVUWKOAA', 100000),
@@ -103,7 +103,7 @@ describe('txn: atomic_transaction_composer.feature (transaction building)', func
   });
 
   it('Multiple method calls construction and signing (group of five)', function () {
-    if (!fixturesPresent()) this.skip();
+    requireFixtures(this);
     const o = outline('atomic_transaction_composer.feature', 'Multiple method calls construction and signing');
     const golden = o.steps.find((s) => s.includes('signed transactions should equal'))!.match(/"([^"]+)"/)![1]!;
     const txns = [

@@ -33,6 +33,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { sdkTesting } from './fixtures.js';
 import { prng } from '../../helpers/random.js';
+import { needShared } from '../../helpers/shared.js';
 
 /**
  * Differential test against algosdk v3: seeded random transactions of every type with every
@@ -406,10 +407,7 @@ describe('txn: cross-check against algosdk v3', function () {
 
   it('a recorded state proof block: canonical re-encode of the whole block, typed stpf round trip, same txid as algosdk', function () {
     const path = resolve(sdkTesting, 'resources/stateproof/v2_algod_GetBlock_transaction.base64');
-    if (!existsSync(path)) {
-      console.log(`    (skipped: ${path} is absent)`);
-      this.skip();
-    }
+    needShared(this, path);
     const raw = fromBase64Lenient(readFileSync(path, 'utf8').replace(/\s+/g, ''));
     const block = decodeMsgpack(raw, { maps: true }) as Map<string, Map<string, unknown>>;
     assert.equal(toHex(encodeMsgpack(block as never)), toHex(raw), 'the node encoding is canonical and ours reproduces it');

@@ -126,7 +126,7 @@ describe('txn: algorand-sdk-testing features', function () {
 
   describe('transactions.feature', () => {
     it('Application Transaction Tests: every row signs to the golden and decodes back', function () {
-      if (!fixturesPresent()) this.skip();
+      requireFixtures(this);
       const key = keyFromMnemonic(APP_SENDER_MNEMONIC);
       const all = rows(outline('transactions.feature', 'Application Transaction Tests'));
       assert.ok(all.length >= 20);
@@ -148,7 +148,7 @@ describe('txn: algorand-sdk-testing features', function () {
     });
 
     it('Payment Transaction Tests', function () {
-      if (!fixturesPresent()) this.skip();
+      requireFixtures(this);
       const key = keyFromMnemonic(APP_SENDER_MNEMONIC);
       for (const row of rows(outline('transactions.feature', 'Payment Transaction Tests'))) {
         const txn = makePaymentTxn({ sender: row['sender']!, receiver: row['receiver']!, amount: BigInt(row['amount']!), closeRemainderTo: row['close_remainder_to'] || undefined, suggestedParams: params(row) });
@@ -157,7 +157,7 @@ describe('txn: algorand-sdk-testing features', function () {
     });
 
     it('Keyreg Transaction Tests (online, offline, non-participating)', function () {
-      if (!fixturesPresent()) this.skip();
+      requireFixtures(this);
       const key = keyFromMnemonic(APP_SENDER_MNEMONIC);
       for (const row of rows(outline('transactions.feature', 'Keyreg Transaction Tests'))) {
         const txn = makeKeyRegTxn({
@@ -178,7 +178,7 @@ describe('txn: algorand-sdk-testing features', function () {
 
   describe('offline.feature', () => {
     it('Sign transaction with flat fee', function () {
-      if (!fixturesPresent()) this.skip();
+      requireFixtures(this);
       for (const row of rows(outline('offline.feature', 'Sign transaction with flat fee'))) {
         const key = keyFromMnemonic(row['mn']!);
         checkGoldenRoundTrip(signTransaction(offlinePayment(row, keyAddress(key), true), key), row['golden']!);
@@ -186,14 +186,14 @@ describe('txn: algorand-sdk-testing features', function () {
     });
 
     it('Multisig address', function () {
-      if (!fixturesPresent()) this.skip();
+      requireFixtures(this);
       for (const row of rows(outline('offline.feature', 'Multisig address'))) {
         assert.equal(multisigAddress({ version: 1, threshold: 2, addrs: row['addresses']!.split(' ') }).toString(), row['golden']);
       }
     });
 
     it('Sign multisig (per-byte fee, sender is the multisig account)', function () {
-      if (!fixturesPresent()) this.skip();
+      requireFixtures(this);
       for (const row of rows(outline('offline.feature', 'Sign multisig'))) {
         const key = keyFromMnemonic(row['mn']!);
         const meta = { version: 1, threshold: 2, addrs: row['addresses']!.split(' ') };
@@ -203,7 +203,7 @@ describe('txn: algorand-sdk-testing features', function () {
     });
 
     it('Append multisig', function () {
-      if (!fixturesPresent()) this.skip();
+      requireFixtures(this);
       for (const row of rows(outline('offline.feature', 'Append multisig'))) {
         const key = keyFromMnemonic(row['mn']!);
         const partial = decodeSignedTransaction(fromBase64(row['mtx']!));
@@ -214,7 +214,7 @@ describe('txn: algorand-sdk-testing features', function () {
     });
 
     it('Merge multisig', function () {
-      if (!fixturesPresent()) this.skip();
+      requireFixtures(this);
       for (const row of rows(outline('offline.feature', 'Merge multisig'))) {
         const parts = row['msigtxns']!.split(' ').map((b) => decodeSignedTransaction(fromBase64(b)));
         assert.equal(toBase64(encodeSignedTransaction(mergeMultisigTransactions(parts))), row['golden']);
@@ -224,7 +224,7 @@ describe('txn: algorand-sdk-testing features', function () {
 
   describe('rekey.feature', () => {
     it('Create and sign a rekeying transaction', function () {
-      if (!fixturesPresent()) this.skip();
+      requireFixtures(this);
       for (const row of rows(outline('rekey.feature', 'Create and sign a rekeying transaction'))) {
         const key = keyFromMnemonic(row['mn']!);
         const txn = { ...offlinePayment(row, keyAddress(key), true), rekeyTo: decodeSignedAddress(row['rekeyTo']!) };
@@ -233,7 +233,7 @@ describe('txn: algorand-sdk-testing features', function () {
     });
 
     it('Create and sign transaction using a rekey-ed account (sgnr)', function () {
-      if (!fixturesPresent()) this.skip();
+      requireFixtures(this);
       for (const row of rows(outline('rekey.feature', 'Create and sign transaction using a rekey-ed account'))) {
         const key = keyFromMnemonic(row['mn']!);
         const txn = offlinePayment(row, row['fromAddress']!, true);
@@ -246,7 +246,7 @@ describe('txn: algorand-sdk-testing features', function () {
 
   describe('feetest.feature', () => {
     it('App Call Fee Test: fee field present for 1234, absent for a flat 0', function () {
-      if (!fixturesPresent()) this.skip();
+      requireFixtures(this);
       const key = keyFromMnemonic(APP_SENDER_MNEMONIC);
       for (const row of rows(outline('feetest.feature', 'App Call Fee Test'))) {
         const withFee = decodeWire(encodeSignedTransaction(signTransaction(appTxn(row, row['fee']!), key)));
@@ -257,7 +257,7 @@ describe('txn: algorand-sdk-testing features', function () {
     });
 
     it('Payment Txn Fee Test (multisig): per-byte fee present, flat zero fee absent', function () {
-      if (!fixturesPresent()) this.skip();
+      requireFixtures(this);
       for (const row of rows(outline('feetest.feature', 'Payment Txn Fee Test'))) {
         const key = keyFromMnemonic(row['mn']!);
         const meta = { version: 1, threshold: 2, addrs: row['addresses']!.split(' ') };
@@ -272,7 +272,7 @@ describe('txn: algorand-sdk-testing features', function () {
 
   describe('tealsign.feature', () => {
     it('signs ProgData for every scenario (program or address, mnemonic or raw key)', function () {
-      if (!fixturesPresent()) this.skip();
+      requireFixtures(this);
       const scenarios = ['using contract address and mnemonic', 'using program bytes and mnemonic', 'using program bytes and private key bytes', 'using contract address and private key bytes'];
       let count = 0;
       for (const title of scenarios) {

@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ed25519KeyPair } from '../../../sdk/src/crypto/ed25519.js';
 import { seedFromMnemonic } from '../../../sdk/src/crypto/mnemonic.js';
+import { needShared } from '../../helpers/shared.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 export const sdkTesting = resolve(repoRoot, '../shared/data/fixtures/algorand-sdk-testing/features');
@@ -13,10 +14,7 @@ export function fixturesPresent(): boolean {
 
 /** Skips the calling test (visibly) when the shared fixtures are not mounted. */
 export function requireFixtures(ctx: Mocha.Context): void {
-  if (!fixturesPresent()) {
-    console.log(`    (skipped: ${sdkTesting} is absent)`);
-    ctx.skip();
-  }
+  needShared(ctx, sdkTesting);
 }
 
 export function keyFromMnemonic(mnemonic: string): Ed25519KeyPair {

@@ -1,5 +1,6 @@
 // A minimal Debug Adapter Protocol client for tests: spawns the adapter (or the CLI) and speaks
 // Content-Length framed JSON over its stdio, as VS Code and nvim-dap do.
+import { HANG_GUARD_MS } from '../../helpers/hang.js';
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,7 +52,7 @@ export class DapClient {
     const seq = this.seq++;
     const body = JSON.stringify({ seq, type: 'request', command, ...(args !== undefined ? { arguments: args } : {}) });
     const p = new Promise<T>((res, rej) => {
-      const timer = setTimeout(() => rej(new Error(`no response to ${command} within 20 s; stderr: ${this.stderr}`)), 20_000);
+      const timer = setTimeout(() => rej(new Error(`no response to ${command} within the hang guard; stderr: ${this.stderr}`)), HANG_GUARD_MS);
       this.pending.set(seq, (r) => {
         clearTimeout(timer);
         res(r as T);
@@ -66,7 +67,7 @@ export class DapClient {
     const i = this.events.findIndex((e) => e.event === name);
     if (i >= 0) return Promise.resolve(this.events.splice(i, 1)[0] as T);
     return new Promise<T>((res, rej) => {
-      const timer = setTimeout(() => rej(new Error(`no ${name} event within 20 s; stderr: ${this.stderr}`)), 20_000);
+      const timer = setTimeout(() => rej(new Error(`no ${name} event within the hang guard; stderr: ${this.stderr}`)), HANG_GUARD_MS);
       this.waiters.push({
         name,
         resolve: (e) => {

@@ -7,6 +7,7 @@ import { DapClient, repoRoot } from './dapClient.js';
 import { parseJson } from '../../../sdk/src/encoding/json.js';
 import { fromBase64 } from '../../../sdk/src/encoding/base64.js';
 import { formatDebugValue } from '../../../sdk/src/app/debug/index.js';
+import { needShared, sharedPath } from '../../helpers/shared.js';
 
 const FIX = resolve(repoRoot, 'test/server/dap/fixtures');
 
@@ -56,9 +57,8 @@ async function walkAll(dap: DapClient, count: number): Promise<{ steps: Expected
   return { steps, lines };
 }
 
-function samplesDir(): string | undefined {
-  const dir = process.env.TEALWORKS_AVM_DEBUGGER_SAMPLES ?? resolve(repoRoot, '../shared/data/fixtures/avm-debugger-traces');
-  return existsSync(dir) ? dir : undefined;
+function samplesDir(): string {
+  return process.env.TEALWORKS_AVM_DEBUGGER_SAMPLES ?? sharedPath('fixtures/avm-debugger-traces');
 }
 
 /** Every (response, sources.json) pair under the samples directory. */
@@ -164,10 +164,7 @@ describe('debug adapter over DAP: recorded traces', function () {
 
   it('replays the AVM Debugger sample traces to the same pcs and stacks', async function () {
     const dir = samplesDir();
-    if (!dir) {
-      console.log('      (skipped: ../shared/data/fixtures/avm-debugger-traces is not there; set TEALWORKS_AVM_DEBUGGER_SAMPLES to a copy of the AVM Debugger sample workspace)');
-      this.skip();
-    }
+    needShared(this, dir, 'TEALWORKS_AVM_DEBUGGER_SAMPLES names a copy of the AVM Debugger sample workspace');
     const list = samples(dir!);
     assert.ok(list.length > 0, `no simulate responses with a sources.json under ${dir}`);
     for (const s of list) {

@@ -1,15 +1,8 @@
 /** Version thresholds and fixed opcode bytes the assembler's rules depend on. */
 
-/** Newest version `#pragma version` accepts (the reference's LogicVersion; v14 assembles with the v13 table). */
-export const ASSEMBLER_MAX_VERSION = 14;
-/** The version assumed for a program without `#pragma version`. */
-export const ASSEMBLER_DEFAULT_VERSION = 1;
+export { ASSEMBLER_DEFAULT_VERSION, ASSEMBLER_MAX_VERSION, BACK_BRANCH_VERSION, OFF_CURVE_VERSION, OPTIMIZE_CONSTANTS_VERSION, VARINT_BRANCH_VERSION } from '../spec/versions.js';
 /** Marker for "no #pragma version seen and no statement yet". */
 export const NO_VERSION = -1;
-export const OPTIMIZE_CONSTANTS_VERSION = 4;
-export const BACK_BRANCH_VERSION = 4;
-export const VARINT_BRANCH_VERSION = 13;
-export const OFF_CURVE_VERSION = 13;
 export const VARINT_PLACEHOLDER = 3;
 export const SALT_SEARCH_LIMIT = 128;
 

@@ -10,6 +10,7 @@ import {
   type VersionedOp,
 } from '../spec/opcodes.js';
 import { readUvarint, readVarint, type VarintFailure } from './varint.js';
+import { ASSEMBLER_MAX_VERSION } from '../spec/versions.js';
 
 /** One immediate argument as it sits in the bytes. */
 export type DecodedImmediate =
@@ -58,7 +59,7 @@ export interface DecodeOptions {
  * Newest version accepted: the reference's LogicVersion. v14 has no langspec of its own yet, so its
  * opcodes decode with the v13 table (as the assembler assembles them).
  */
-export const DISASSEMBLER_MAX_VERSION = MAX_AVM_VERSION + 1;
+export const DISASSEMBLER_MAX_VERSION = ASSEMBLER_MAX_VERSION;
 
 /** Reads the version prefix; throws DisassembleError for an empty or malformed one. */
 export function readProgramVersion(program: Uint8Array): { version: number; headerSize: number } {

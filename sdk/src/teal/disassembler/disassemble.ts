@@ -2,8 +2,8 @@ import { programHashIsOnCurve } from '../oncurve.js';
 import { decodeProgram, type DecodedInstruction, type DecodedProgram } from './decode.js';
 import { describeBytes, hexLiteral } from './format.js';
 
-/** First version whose stateless programs must have an off-curve hash (auto-salt applies). */
-export const OFF_CURVE_VERSION = 13;
+export { OFF_CURVE_VERSION } from '../spec/versions.js';
+import { OFF_CURVE_VERSION } from '../spec/versions.js';
 
 /** Disassembly options: numeric branch targets instead of labels, strict target checks. */
 export interface DisassembleOptions {

@@ -4,8 +4,7 @@ import type { CostSpec, FieldSpec, LinearCost, NamedTypeSpec, OpcodeSpec, OpVari
 export { OPCODES, LANGSPEC_MAX_VERSION, NAMED_TYPES };
 export * from './types.js';
 
-/** The newest AVM version the toolchain assembles and runs (consensus V42). */
-export const MAX_AVM_VERSION = LANGSPEC_MAX_VERSION;
+export { MAX_AVM_VERSION } from './versions.js';
 
 /** An opcode as it is at one version: the spec plus the variant in force. */
 export interface VersionedOp extends OpVariant {

@@ -1,3 +1,4 @@
+import { HANG_GUARD_MS } from '../../../helpers/hang.js';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -38,7 +39,7 @@ async function launch(dataDir: string, extra: string[] = []): Promise<Launched> 
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
   const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((res) => child.once('exit', (code, signal) => res({ code, signal })));
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + HANG_GUARD_MS;
   while (!/Press Ctrl\+C to stop\./.test(out)) {
     const ended = await Promise.race([exit.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 25))]);
     if (ended || Date.now() > deadline) {

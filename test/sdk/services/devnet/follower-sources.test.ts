@@ -1,5 +1,6 @@
 // Issue 14, item 1: a follower fed by a node that serves the node's /v2 block routes (not our /v1
 // node service), and `tealworks devnet --follow URL` as a real process.
+import { HANG_GUARD_MS } from '../../../helpers/hang.js';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -109,7 +110,7 @@ describe('devnet: follower sources', function () {
     child.stderr.on('data', (c: Buffer) => (err += c.toString()));
     const exit = new Promise<number | null>((ok) => child.once('exit', (code) => ok(code)));
     try {
-      const deadline = Date.now() + 30000;
+      const deadline = Date.now() + HANG_GUARD_MS;
       while (!/Press Ctrl\+C to stop\./.test(out)) {
         if (Date.now() > deadline || child.exitCode !== null) assert.fail(`no banner:\n${out}\n${err}`);
         await new Promise((r) => setTimeout(r, 50));

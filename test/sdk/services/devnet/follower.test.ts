@@ -1,5 +1,6 @@
 // Issue 14, items 1 and 7: a follower devnet (node-service.md operations 21-24 and follower rules
 // 1-6) following a leader devnet over HTTP, in one test process.
+import { HANG_GUARD_MS } from '../../../helpers/hang.js';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -250,7 +251,7 @@ describe('devnet: follower configuration (config.json, --follow)', function () {
       const d = await startDevnet({ dataDir: other, kdf: TEST_SCRYPT, ports: { node: 0, query: 0, keyManager: 0 }, accounts: 1 });
       try {
         // Not dev mode: interval blocks (3 s); the first block comes without any submission.
-        assert.ok(await d.ledger.waitForRound(1n, 10_000));
+        assert.ok(await d.ledger.waitForRound(1n, HANG_GUARD_MS));
         assert.equal(d.config.DevMode, false);
       } finally {
         await d.stop();

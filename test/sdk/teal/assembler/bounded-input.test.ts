@@ -3,14 +3,15 @@ import { analyze, analyzeSteps, assembleCollect, type Analysis } from '../../../
 import { MAX_EXPANDED_TOKENS, MAX_MACRO_DEPTH, MAX_PROGRAM_BYTES } from '../../../../sdk/src/teal/assembler/assembler.js';
 import { exponentialMacros, forwardChain, longChain, manyLabels, wideMacro } from '../../../helpers/pathological.js';
 
-/** Runs `f`, asserting it finishes within the hang guard and grows the heap by less than 200 MB. */
+/**
+ * Runs `f`, asserting it grows the heap by less than 200 MB. The work itself is bounded by the
+ * diagnostic each test expects (the assembler stops at its size/depth limits); mocha's timeout is
+ * only the hang guard, so nothing here depends on the machine's speed.
+ */
 function bounded<T>(what: string, f: () => T): T {
   const before = process.memoryUsage();
-  const t0 = performance.now();
   const out = f();
-  const ms = performance.now() - t0;
   const after = process.memoryUsage();
-  assert.ok(ms < 2000, `${what}: ${ms.toFixed(0)} ms (hang guard 2 s)`);
   const grown = Math.max(after.heapUsed - before.heapUsed, after.rss - before.rss);
   assert.ok(grown < 200 * 1024 * 1024, `${what}: memory grew by ${(grown / 1048576).toFixed(0)} MB`);
   return out;

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { assemble, assembleCollect, formatDiagnostic } from '../../../../sdk/src/teal/index.js';
+import { needShared } from '../../../helpers/shared.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../../..');
 const data = resolve(repoRoot, '../shared/data');
@@ -11,12 +12,7 @@ function hex(b: Uint8Array): string {
   return Buffer.from(b).toString('hex');
 }
 
-function needData(ctx: Mocha.Context, path: string): void {
-  if (!existsSync(path)) {
-    console.log(`    (skipped: ${path} not present)`);
-    ctx.skip();
-  }
-}
+const needData = needShared;
 
 describe('teal assembler: reference conformance', () => {
   describe('every opcode of each version (teal-conformance vN)', () => {

@@ -10,6 +10,7 @@ import {
 import { DisassembleError } from '../../../../sdk/src/teal/types.js';
 import { programHashIsOnCurve } from '../../../../sdk/src/teal/oncurve.js';
 import { hexToBytes as hex, sharedData } from './assembler-bridge.js';
+import { needShared } from '../../../helpers/shared.js';
 
 
 function lines(...ls: string[]): string {
@@ -31,10 +32,7 @@ function throwsAt(program: string, pattern: RegExp, pc: number): void {
 describe('teal disassembler: text', () => {
   it('prints the sdk-testing golden disassembly of eight.teal.tok', function () {
     const dir = resolve(sharedData, 'fixtures/algorand-sdk-testing/features/resources/programs');
-    if (!existsSync(dir)) {
-      console.log('    (shared sdk-testing fixtures absent; skipping)');
-      this.skip();
-    }
+    needShared(this, dir);
     const program = new Uint8Array(readFileSync(resolve(dir, 'eight.teal.tok')));
     assert.equal(disassemble(program), readFileSync(resolve(dir, 'eight_disassembled.teal'), 'utf8'));
   });

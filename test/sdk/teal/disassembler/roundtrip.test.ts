@@ -4,17 +4,13 @@ import { join, resolve } from 'node:path';
 import { decodeProgram, disassemble, disassembleDetailed } from '../../../../sdk/src/teal/disassembler/index.js';
 import { assemble } from '../../../../sdk/src/teal/index.js';
 import { hexToBytes, isAssembleError, sharedData, toHexString, withoutTypeTracking } from './assembler-bridge.js';
+import { needShared } from '../../../helpers/shared.js';
 
 const conformanceDir = resolve(sharedData, 'teal-conformance');
 const sdkPrograms = resolve(sharedData, 'fixtures/algorand-sdk-testing/features/resources/programs');
 const corpusDir = resolve(sharedData, 'teal-corpus');
 
-function needData(ctx: Mocha.Context, dir: string): void {
-  if (!existsSync(dir)) {
-    console.log(`    (${dir} absent; skipping)`);
-    ctx.skip();
-  }
-}
+const needData = needShared;
 
 /** Disassembles, reassembles the text, and requires the same bytes back. */
 function assertReassembles(program: Uint8Array, what: string): string {
