@@ -3,18 +3,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node.js';
 
-interface AssembledResult {
-  hex?: string;
-  size?: number;
-  pages?: number;
-  disassembly?: string;
-  errors: number;
-}
-
-interface PcLocation {
-  location: { uri: string; range: { start: { line: number; character: number }; end: { line: number; character: number } } };
-  pc: number;
-}
+import { assembledRequest, expandedRequest, pcLocationRequest, type PcLocation } from '../../server/src/protocol.js';
 
 function activeTeal(): vscode.TextEditor | undefined {
   const editor = vscode.window.activeTextEditor;
@@ -61,7 +50,7 @@ export function registerCommands(context: vscode.ExtensionContext, client: () =>
       const editor = activeTeal();
       const c = client();
       if (!editor || !c) return;
-      const result = await c.sendRequest<{ text: string } | null>('tealworks/expanded', { uri: editor.document.uri.toString() });
+      const result = await c.sendRequest(expandedRequest, { uri: editor.document.uri.toString() });
       if (!result) return;
       await views.show(editor.document.uri, 'expanded', result.text);
     }),
@@ -69,7 +58,7 @@ export function registerCommands(context: vscode.ExtensionContext, client: () =>
       const editor = activeTeal();
       const c = client();
       if (!editor || !c) return;
-      const result = await c.sendRequest<AssembledResult | null>('tealworks/assembled', { uri: editor.document.uri.toString() });
+      const result = await c.sendRequest(assembledRequest, { uri: editor.document.uri.toString() });
       if (!result) return;
       if (!result.hex) {
         void vscode.window.showErrorMessage(`The program does not assemble (${result.errors} ${result.errors === 1 ? 'error' : 'errors'}).`);
@@ -97,7 +86,7 @@ export function registerCommands(context: vscode.ExtensionContext, client: () =>
         if (input === undefined) return;
         pc = Number(input.trim());
       }
-      const found = await c.sendRequest<PcLocation | null>('tealworks/pcLocation', { uri: editor.document.uri.toString(), pc });
+      const found = await c.sendRequest(pcLocationRequest, { uri: editor.document.uri.toString(), pc });
       if (!found) {
         void vscode.window.showWarningMessage(`No instruction at pc ${pc} (does the program assemble?).`);
         return;

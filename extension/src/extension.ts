@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node.js';
 import { StatusItem, type DocumentInfo } from './status.js';
+import { documentInfoNotification, documentInfoRequest } from '../../server/src/protocol.js';
 import { registerCommands } from './commands.js';
 import { registerContracts } from './contracts/index.js';
 import { registerDebugging } from './debug/register.js';
@@ -34,13 +35,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
   const status = new StatusItem();
   context.subscriptions.push(status);
-  client.onNotification('tealworks/documentInfoChanged', (info: DocumentInfo) => status.update(info));
+  client.onNotification(documentInfoNotification, (info: DocumentInfo) => status.update(info));
   const refresh = async (editor: vscode.TextEditor | undefined) => {
     if (!editor || editor.document.languageId !== 'teal' || !client) {
       status.hide();
       return;
     }
-    const info = await client.sendRequest<DocumentInfo | null>('tealworks/documentInfo', { uri: editor.document.uri.toString() });
+    const info = await client.sendRequest(documentInfoRequest, { uri: editor.document.uri.toString() });
     if (info) status.update(info);
   };
   status.follow(() => vscode.window.activeTextEditor?.document.uri.toString());

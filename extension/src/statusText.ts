@@ -1,15 +1,7 @@
 // Status bar wording, kept free of the vscode module so it can be unit-tested in plain Node.
 
-/** Mirrors the server's tealworks/documentInfo payload. */
-export interface DocumentInfo {
-  uri: string;
-  avmVersion: number;
-  versionDeclared: boolean;
-  mode?: 'logicsig' | 'application';
-  modeAssumed?: boolean;
-  size?: number;
-  errors: number;
-}
+import type { DocumentInfo } from '../../server/src/protocol.js';
+export type { DocumentInfo };
 
 export function statusText(info: DocumentInfo): string {
   const parts = [`TEAL v${info.avmVersion}${info.versionDeclared ? '' : ' (default)'}`];

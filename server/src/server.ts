@@ -15,7 +15,8 @@ import { complete, resolveCompletion } from './features/completion.js';
 import { diagnostics } from './features/diagnostics.js';
 import { hover } from './features/hover.js';
 import { semanticTokens, semanticTokensLegend } from './features/semanticTokens.js';
-import { documentInfo, documentInfoNotification, documentInfoRequest } from './features/status.js';
+import { documentInfo } from './features/status.js';
+import { assembledRequest, documentInfoNotification, documentInfoRequest, expandedRequest, pcLocationRequest } from './protocol.js';
 import { definition, highlights, prepareRename, references, rename } from './features/navigation.js';
 import { documentSymbols, flatSymbols } from './features/symbols.js';
 import { WorkspaceFiles } from './features/workspaceFiles.js';
@@ -29,7 +30,7 @@ import { signatureHelp } from './features/signatureHelp.js';
 import { lints } from './features/lints.js';
 import { labelHover } from './features/labelHover.js';
 import { readSettings, DEFAULT_SETTINGS, type FeatureSettings } from './features/settings.js';
-import { assembled, assembledRequest, expandedRequest, expandedText, pcLocation, pcLocationRequest } from './features/commands.js';
+import { assembled, expandedText, pcLocation } from './features/commands.js';
 import { CodeActionKind } from 'vscode-languageserver';
 
 export const SERVER_NAME = 'tealworks-teal';

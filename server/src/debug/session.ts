@@ -1,6 +1,7 @@
 // The `tealworks` debug adapter: a thin Debug Adapter Protocol layer over the SDK's replayable
 // runs (sdk/src/app/debug). Every run is recorded first — live programs on an in-memory ledger,
 // or a recorded simulate response — so stepping works in both directions and is exact.
+import { DAP_EXPORT_TRACE_REQUEST, DAP_POSITION_REQUEST, type DapPosition } from '../protocol.js';
 import { realpathSync } from 'node:fs';
 import { basename, normalize } from 'node:path';
 import { DebugSession, Handles, InitializedEvent, OutputEvent, Scope, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from '@vscode/debugadapter';
@@ -606,12 +607,13 @@ export class TealDebugSession extends DebugSession {
 
   protected override customRequest(command: string, response: DebugProtocol.Response, args?: unknown): void {
     // `tealworks/position`: where the session is paused, for tools and tests.
-    if (command === 'tealworks/position' && this.run) {
+    if (command === DAP_POSITION_REQUEST && this.run) {
       const snap = this.run.snapshot(this.position);
-      response.body = { position: this.position, pc: snap.pc, frame: snap.frame.id, path: snap.frame.path, reason: this.stopReason };
+      const body: DapPosition = { position: this.position, pc: snap.pc, frame: snap.frame.id, path: snap.frame.path, reason: this.stopReason };
+      response.body = body;
       return this.sendResponse(response);
     }
-    if (command === 'tealworks/exportTrace' && this.run) {
+    if (command === DAP_EXPORT_TRACE_REQUEST && this.run) {
       const target = (args as { path?: unknown } | undefined)?.path;
       if (typeof target !== 'string' || !target) return this.sendErrorResponse(response, { id: 5, format: 'exportTrace needs a "path" for the .trace.avm.json file', showUser: true });
       try {

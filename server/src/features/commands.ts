@@ -1,39 +1,12 @@
 // Custom requests behind the extension's commands: the macro-free program, the assembled bytes
 // with a disassembly, and the source location of a program counter.
-import { RequestType, type Location } from 'vscode-languageserver';
+import type { AssembledResult, PcLocation } from '../protocol.js';
 import { disassembleDetailed } from '@tealworks/sdk/teal';
 import { toHex } from '@tealworks/sdk/encoding';
 import type { DocumentModel } from '../document.js';
 import { lspRange } from './symbolIndex.js';
 import { PAGE_SIZE } from './codeLens.js';
 
-export interface ExpandedResult {
-  text: string;
-}
-
-export interface AssembledResult {
-  /** Absent when the program does not assemble (`errors` > 0). */
-  hex?: string;
-  size?: number;
-  pages?: number;
-  disassembly?: string;
-  /** For each disassembly line with an instruction, its pc. */
-  lines?: { pc: number; line: number }[];
-  errors: number;
-}
-
-export interface PcLocation {
-  /** Where the instruction is written (the macro use site when it came from a macro). */
-  location: Location;
-  /** The token inside a `#define` body that produced it, if any. */
-  definition?: Location;
-  /** The pc of the instruction found (at or before the one asked for). */
-  pc: number;
-}
-
-export const expandedRequest = new RequestType<{ uri: string }, ExpandedResult | null, void>('tealworks/expanded');
-export const assembledRequest = new RequestType<{ uri: string }, AssembledResult | null, void>('tealworks/assembled');
-export const pcLocationRequest = new RequestType<{ uri: string; pc: number }, PcLocation | null, void>('tealworks/pcLocation');
 
 /**
  * The program with every macro expanded: one statement per line, labels flush left, `#pragma`
