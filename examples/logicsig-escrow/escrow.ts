@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startDevnet, type RunningDevnet } from '@tealworks/sdk/services';
+import type { RunningDevnet } from '@tealworks/sdk/services';
 import { connectNetwork } from '@tealworks/sdk/workflow';
 import { assemble } from '@tealworks/sdk/teal';
 import { makeLogicSig, logicSigAddress, makePaymentTxn } from '@tealworks/sdk/txn';

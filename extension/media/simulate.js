@@ -64,7 +64,8 @@
   /** Argument types of a method signature, skipping transaction arguments. */
   function argTypesOf(sig) {
     const open = sig.indexOf('(');
-    let depth = 0, cur = '', out = [];
+    let depth = 0, cur = '';
+    const out = [];
     for (let i = open + 1; i < sig.length; i++) {
       const c = sig[i];
       if (c === '(') depth++;

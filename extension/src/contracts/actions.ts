@@ -101,7 +101,7 @@ export class ContractActions implements vscode.Disposable {
         try {
           options = templateOptions(fields, {});
         } catch (e) {
-          throw new Error(`${source} has template variables without values (${(e as Error).message}): run Deploy, or "Tealworks: Set Template Values…", to give them`);
+          throw new Error(`${source} has template variables without values (${(e as Error).message}): run Deploy, or "Tealworks: Set Template Values…", to give them`, { cause: e });
         }
       }
     }

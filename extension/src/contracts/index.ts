@@ -65,6 +65,7 @@ export function registerContracts(context: vscode.ExtensionContext): void {
   // A separate bundle (dist/contracts.cjs, built from main.ts), so not even its parsing is on the activation path.
   const load = (): Promise<Contracts> =>
     (loading ??= Promise.resolve().then(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- the lazily loaded CommonJS bundle
       const c = (require(context.asAbsolutePath('dist/contracts.cjs')) as typeof import('./main.js')).createContracts(context);
       c.lens.onDidChangeCodeLenses?.(() => lensChanged.fire());
       return c;

@@ -62,6 +62,8 @@ export interface Contracts {
 
 /** Builds everything heavy; index.ts calls this on first use (or just after activation). */
 export function createContracts(context: vscode.ExtensionContext): Contracts {
+  // Command arguments come from VS Code untyped; each handler declares what it accepts.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const handlers = new Map<string, (...args: any[]) => unknown>();
   const session = new ContractSession(context);
   const actions = new ContractActions(session, context.workspaceState);
@@ -115,6 +117,7 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
   schedule();
   context.subscriptions.push({ dispose: () => timer && clearInterval(timer) }, vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('tealworks') && (schedule(), refreshAll())));
 
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const command = (id: string, fn: (...args: any[]) => unknown) => handlers.set(id, fn);
 
   const pickSender = async (): Promise<string> => {
@@ -187,7 +190,7 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
   });
   command('tealworks.fundAccount', async (node?: { address?: string }, amountArg?: number) => {
     if (!session.isDevnet) throw new Error('the dispenser is only available on the devnet');
-    const dn = session.devnet ?? (await session.startDevnet());
+    if (!session.devnet) await session.startDevnet();
     const receiver = node?.address ?? (await vscode.window.showInputBox({ prompt: 'Address to fund' }));
     if (!receiver) return;
     const amount = BigInt(amountArg ?? vscode.workspace.getConfiguration('tealworks.devnet').get<number>('dispenserAmount', 10_000_000));

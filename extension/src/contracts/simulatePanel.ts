@@ -19,7 +19,6 @@ export class SimulatePanel implements vscode.Disposable {
   #panel: vscode.WebviewPanel | undefined;
   #ready: Promise<void> | undefined;
   #markReady: () => void = () => undefined;
-  #rows: TxnFormInput[] = [];
   /** The last report shown and the rows it came from: what "Debug" opens. */
   #last: { report: SimulateReport; rows: TxnFormInput[] } | undefined;
   readonly #subscription: vscode.Disposable;
@@ -51,7 +50,6 @@ export class SimulatePanel implements vscode.Disposable {
    * True when a simulation ran and produced a report.
    */
   async open(rows: TxnFormInput[], run: boolean): Promise<boolean> {
-    this.#rows = rows;
     if (!this.#panel) this.#create();
     else this.#panel.reveal(vscode.ViewColumn.Beside, true);
     await this.#ready;
@@ -134,11 +132,9 @@ export class SimulatePanel implements vscode.Disposable {
         this.#markReady();
         return;
       case 'simulate':
-        this.#rows = m.group;
         await this.#simulate(m.group);
         return;
       case 'send':
-        this.#rows = m.group;
         await this.#send(m.group);
         return;
       case 'reveal':

@@ -344,7 +344,7 @@ function buildSpec(input: unknown): Arc56AppSpec {
   const root = c.record(input, '$');
   if (!root) throw new Arc56Error(c.issues);
 
-  const name = c.string(root.name, 'name') ?? '';
+  c.string(root.name, 'name');
   c.string(root.desc, 'desc', false);
   const arcs = c.array(root.arcs, 'arcs', false) ?? [];
   arcs.forEach((a, i) => c.count(a, `arcs[${i}]`));

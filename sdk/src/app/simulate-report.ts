@@ -486,8 +486,14 @@ function knownPrograms(options: SimulateReportOptions): DebugProgramSource[] {
   const add = (p: ProgramKnowledge | undefined) => {
     if (p?.bytes) out.push({ bytes: p.bytes, ...(p.pcMap ? { pcMap: p.pcMap } : {}), ...(p.sourceName !== undefined ? { file: p.sourceName } : {}), ...(p.sourceLines ? { lines: p.sourceLines } : {}) });
   };
-  for (const app of options.apps?.values() ?? []) (add(app.approval), add(app.clear));
-  for (const t of options.txns ?? []) (add(t?.app?.approval), add(t?.app?.clear));
+  for (const app of options.apps?.values() ?? []) {
+    add(app.approval);
+    add(app.clear);
+  }
+  for (const t of options.txns ?? []) {
+    add(t?.app?.approval);
+    add(t?.app?.clear);
+  }
   return out;
 }
 

@@ -30,7 +30,7 @@ export interface BytesView {
 export function bytesView(bytes: Uint8Array): BytesView {
   const view: BytesView = { hex: toHex(bytes), base64: toBase64(bytes) };
   const text = tryFromUtf8(bytes);
-  // eslint-disable-next-line no-control-regex
+   
   if (text !== undefined && bytes.length > 0 && !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) view.utf8 = text;
   if (bytes.length >= 1 && bytes.length <= 8) view.uint = bytes.reduce((a, b) => (a << 8n) | BigInt(b), 0n);
   if (bytes.length === 32) view.address = encodeAddress(bytes);

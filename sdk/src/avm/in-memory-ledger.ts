@@ -325,7 +325,7 @@ export class InMemoryLedgerView implements LedgerView {
     this.acct(to, true)!.balance += amount;
   }
 
-  applyInner(txn: Transaction, context: { appId?: bigint }): { createdAssetId?: bigint; createdAppId?: bigint; closingAmount?: bigint } {
+  applyInner(txn: Transaction, _context: { appId?: bigint }): { createdAssetId?: bigint; createdAppId?: bigint; closingAmount?: bigint } {
     const snd = txn.sender.publicKey;
     const sender = this.acct(snd, true)!;
     if (sender.balance < txn.fee) throw new AvmFault(`${txn.sender} balance ${sender.balance} below fee ${txn.fee}`);

@@ -290,7 +290,7 @@ describe('adapters/algod: recorded responses (responses.feature, algod rows)', f
       try {
         await check(algod, served);
       } catch (e) {
-        throw new Error(`${row.endpoint} on ${row.jsonfile}: ${(e as Error).message}`);
+        throw new Error(`${row.endpoint} on ${row.jsonfile}: ${(e as Error).message}`, { cause: e });
       }
     }
   });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { HttpError } from '../../../sdk/src/adapters/http/errors.js';
+
 import { AlgodAdapter } from '../../../sdk/src/adapters/node/algod.js';
 import { NodeServiceAdapter } from '../../../sdk/src/adapters/node/node-service.js';
 import type { NodeAdapter } from '../../../sdk/src/adapters/node/adapter.js';

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { HttpError, UnsupportedOperationError } from '../../../sdk/src/adapters/http/errors.js';
+import { UnsupportedOperationError } from '../../../sdk/src/adapters/http/errors.js';
 import { TransactionNotFoundError } from '../../../sdk/src/adapters/node/errors.js';
 import { NodeServiceAdapter } from '../../../sdk/src/adapters/node/node-service.js';
 import { toSimulateResult } from '../../../sdk/src/adapters/node/normalize.js';

@@ -5,7 +5,7 @@
 // when they are absent. What each recording assumed of the ledger is our own data
 // (data/avm-debugger-replay.json).
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Address } from '../../../sdk/src/encoding/address.js';

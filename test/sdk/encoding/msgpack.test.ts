@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import algosdk from 'algosdk';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { fromBase64Lenient } from '../../../sdk/src/encoding/base64.js';

@@ -12,7 +12,7 @@ import {
   type SuggestedParams,
   type Transaction,
 } from '../../../sdk/src/txn/index.js';
-import { fixturesPresent, keyFromMnemonic, outline, readResource, requireFixtures } from './fixtures.js';
+import { keyFromMnemonic, outline, readResource, requireFixtures } from './fixtures.js';
 
 /**
  * The transaction-building half of atomic_transaction_composer.feature: the app-call arguments are

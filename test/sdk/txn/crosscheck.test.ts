@@ -29,7 +29,7 @@ import {
 } from '../../../sdk/src/txn/index.js';
 import { decodeMsgpack, encodeMsgpack } from '../../../sdk/src/encoding/msgpack.js';
 import { fromBase64Lenient } from '../../../sdk/src/encoding/base64.js';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { sdkTesting } from './fixtures.js';
 import { prng } from '../../helpers/random.js';
@@ -264,8 +264,8 @@ function appCase(g: Gen, signer: Ed25519KeyPair, h: CommonParams, th: ReturnType
   let foreignApps: bigint[] = [];
   let foreignAssets: bigint[] = [];
   let boxes: { appId: bigint; name: Uint8Array }[] = [];
-  let refs: AccessReference[] = [];
-  let theirRefs: algosdk.ResourceReference[] = [];
+  const refs: AccessReference[] = [];
+  const theirRefs: algosdk.ResourceReference[] = [];
   if (g.chance(0.35)) {
     // Access list: built from references by both SDKs' layout rules.
     const n = 1 + g.int(8);

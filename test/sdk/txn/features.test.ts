@@ -22,7 +22,7 @@ import {
   type Transaction,
 } from '../../../sdk/src/txn/index.js';
 import { Ed25519KeyPair } from '../../../sdk/src/crypto/ed25519.js';
-import { fixturesPresent, keyFromMnemonic, outline, readResource, requireFixtures, type Outline } from './fixtures.js';
+import { keyFromMnemonic, outline, readResource, requireFixtures, type Outline } from './fixtures.js';
 
 /**
  * Table-driven runs of the algorand-sdk-testing unit features that concern transactions: the

@@ -3,7 +3,7 @@ import { defineOp } from './registry.js';
 import type { EvalContext } from '../context.js';
 import type { Instr } from '../program.js';
 import type { TealValue } from '../ledger-view.js';
-import { EMPTY, big, fromBig, goHex, hexOf, toAvmValue } from '../value.js';
+import { EMPTY, big, fromBig, goHex, hexOf } from '../value.js';
 import type { StackValue } from '../value.js';
 import {
   accountReference,

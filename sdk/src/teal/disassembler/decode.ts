@@ -1,6 +1,5 @@
 import { DisassembleError } from '../types.js';
 import {
-  MAX_AVM_VERSION,
   MODE_APP,
   fieldByValue,
   isOpcodePrefix,

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { decodeProgram, disassemble, disassembleDetailed } from '../../../../sdk/src/teal/disassembler/index.js';
 import { assemble } from '../../../../sdk/src/teal/index.js';

@@ -28,7 +28,7 @@ function printable(b: Uint8Array): string | undefined {
   } catch {
     return undefined;
   }
-  // eslint-disable-next-line no-control-regex
+   
   return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s) ? undefined : s;
 }
 
