@@ -8,12 +8,13 @@ import type { SignedTransaction } from '../txn/types.js';
 import type { BlockHeaderRecord } from '../avm/ledger-view.js';
 import { headerHash, txnCommitment, decodeBlock, encodeBlock, type Block, type BlockHeader, type ConfirmedTxn } from './block.js';
 import { evaluateGroup, VerifiedCache, type EvalEnv, type EvalOptions, type GroupEvalResult } from './eval.js';
-import { LedgerDamageError, LedgerNotFoundError, LedgerRejection, LedgerStoreError, LedgerWriteError } from './errors.js';
+import { ForkStateMissing, LedgerDamageError, LedgerNotFoundError, LedgerRejection, LedgerStoreError, LedgerWriteError } from './errors.js';
 import { CONSENSUS_CURRENT, DEFAULT_FEE_SINK, DEFAULT_GENESIS_ID, DEFAULT_REWARDS_POOL, type ConsensusParams } from './params.js';
 import { LedgerState, emptyTouchSet, type AccountData, type AppData, type AssetData, type KeyValue, type TouchSet } from './state.js';
 import { stateFromWire, stateHash, stateToWire, encodeSnapshot, decodeSnapshot } from './snapshot.js';
 import { buildRoundDelta, stateDeltaObject, type RoundDelta } from './delta.js';
 import { RoundOverlay, RoundWindow } from './window.js';
+import type { ForkState } from './fork.js';
 
 /** An account funded at genesis: address and amount. */
 export interface GenesisAccount {
@@ -61,6 +62,13 @@ export interface LedgerConfig {
   snapshotInterval?: number;
   /** Per-round deltas kept for `delta(round)` (the node's MaxAcctLookback window; default 64). */
   deltaWindow?: number;
+  /**
+   * Fork a live network: the chain takes the remote's genesis id and hash, begins after the
+   * remote's round at fork time, and copies state from it on first read (see `ForkState`). Genesis
+   * accounts are local accounts funded on top. A fork keeps no state snapshot: a restart replays
+   * its journal over the fork cache.
+   */
+  fork?: ForkState;
 }
 
 /** What the ledger committed for a group: the round and transaction ids (public name `LedgerSubmitResult`). */
@@ -99,6 +107,10 @@ export class Ledger {
   readonly feeSink: Uint8Array;
   readonly rewardsPool: Uint8Array;
   readonly state: LedgerState;
+  /** The live network this ledger forks, or undefined for a chain of its own. */
+  readonly fork: ForkState | undefined;
+  /** The round of the first block this ledger holds (0; a fork: the remote's round at fork time). */
+  readonly firstRound: bigint;
   private readonly blocks: Block[] = [];
   private readonly txIndex = new Map<string, { round: bigint; intra: number }>();
   private readonly txids = new RoundWindow();
@@ -120,29 +132,35 @@ export class Ledger {
   constructor(config: LedgerConfig = {}) {
     this.config = config;
     this.params = config.params ?? CONSENSUS_CURRENT;
-    this.genesisId = config.genesisId ?? DEFAULT_GENESIS_ID;
-    this.feeSink = addressBytes(config.feeSink ?? DEFAULT_FEE_SINK);
-    this.rewardsPool = addressBytes(config.rewardsPool ?? DEFAULT_REWARDS_POOL);
+    const fork = config.fork;
+    this.fork = fork;
+    this.firstRound = fork ? fork.head.round : 0n;
+    this.genesisId = fork ? fork.head.genesisId : (config.genesisId ?? DEFAULT_GENESIS_ID);
+    this.feeSink = fork ? fork.head.feeSink : addressBytes(config.feeSink ?? DEFAULT_FEE_SINK);
+    this.rewardsPool = fork ? fork.head.rewardsPool : addressBytes(config.rewardsPool ?? DEFAULT_REWARDS_POOL);
     this.clock = config.clock ?? (() => BigInt(Math.floor(Date.now() / 1000)));
     this.store = config.store;
     this.snapshotInterval = config.snapshotInterval ?? 256;
     this.deltaWindow = config.deltaWindow ?? 64;
     this.state = new LedgerState(this.params);
+    fork?.attach(this.state);
     // A data directory remembers its genesis timestamp (first journal record), so a restart
     // without an explicit timestamp rebuilds the same chain.
     const journal = this.store?.readJournal();
     const stored = journal?.length ? genesisRecordTimestamp(journal[0]!) : undefined;
-    const ts = config.genesisTimestamp ?? stored ?? this.clock();
-    const special = config.specialAccountBalance ?? this.params.minBalance;
-    const alloc: [Uint8Array, bigint][] = (config.genesisAccounts ?? []).map((g) => [addressBytes(g.address), g.amount]);
-    alloc.push([this.feeSink, special], [this.rewardsPool, special]);
-    const tc = config.initialTxnCounter ?? 1000n;
-    this.genesisHash = genesisHashOf(this.genesisId, this.params.protocol, alloc, this.feeSink, this.rewardsPool, ts, tc);
+    const ts = fork ? fork.head.timestamp : (config.genesisTimestamp ?? stored ?? this.clock());
+    const alloc = this.genesisAlloc();
+    const tc = fork ? fork.head.txnCounter : (config.initialTxnCounter ?? 1000n);
+    this.genesisHash = fork ? fork.head.genesisHash : genesisHashOf(this.genesisId, this.params.protocol, alloc, this.feeSink, this.rewardsPool, ts, tc);
     this.initGenesis(alloc, ts, tc);
     if (journal?.length) {
       const gh = genesisRecordHash(journal[0]!);
       if (gh === undefined) {
         throw new LedgerDamageError('the first journal record is not a genesis record. Nothing was changed; restore the data directory from a backup, or move it away to start a new chain.', { file: 'journal.bin', offset: 0, round: 0n });
+      }
+      const r0 = genesisRecordRound(journal[0]!);
+      if (fork && r0 !== this.firstRound) {
+        throw new LedgerStoreError(`the data directory holds a fork of ${fork.head.url} made at round ${r0}, but the fork cache is at round ${this.firstRound}. Nothing was changed. Start with --fork-refresh to fork afresh (it drops the local chain too).`);
       }
       if (toHex(gh) !== toHex(this.genesisHash)) {
         throw new LedgerStoreError(
@@ -158,18 +176,30 @@ export class Ledger {
 
   private writeGenesisRecord(): void {
     const h = this.blocks[0]!.header;
-    this.store!.append(encodeMsgpack({ gh: this.genesisHash, r: 0, t: h.timestamp, v: JOURNAL_VERSION }));
+    this.store!.append(encodeMsgpack({ gh: this.genesisHash, r: this.firstRound, t: h.timestamp, v: JOURNAL_VERSION }));
+  }
+
+  /** Genesis balances: the configured accounts, plus the fee sink and rewards pool (a fork has the remote's). */
+  private genesisAlloc(): [Uint8Array, bigint][] {
+    const alloc: [Uint8Array, bigint][] = (this.config.genesisAccounts ?? []).map((g) => [addressBytes(g.address), g.amount]);
+    if (!this.fork) {
+      const special = this.config.specialAccountBalance ?? this.params.minBalance;
+      alloc.push([this.feeSink, special], [this.rewardsPool, special]);
+    }
+    return alloc;
   }
 
   private initGenesis(alloc: readonly [Uint8Array, bigint][], ts: bigint, tc: bigint): void {
     const st = this.state;
     st.clear();
+    // A fork's funded genesis accounts are local keys: never asked of the remote.
+    if (this.fork) for (const [a] of alloc) st.accounts.claim(toHex(a));
     for (const [a, amt] of alloc) st.setBalance(a, st.balanceOf(a) + amt);
     st.txnCounter = tc;
     st.commit();
     st.touched = emptyTouchSet();
     const header: BlockHeader = {
-      round: 0n,
+      round: this.firstRound,
       prev: new Uint8Array(32),
       seed: sha512_256(this.genesisHash),
       txnRoot: new Uint8Array(32),
@@ -183,7 +213,7 @@ export class Ledger {
       rewardsRate: 0n,
       rewardsResidue: 0n,
       rewardsRecalculationRound: 500000n,
-      protocol: this.params.protocol,
+      protocol: this.fork ? this.fork.head.protocol : this.params.protocol,
       txnCounter: tc,
       feesCollected: 0n,
     };
@@ -194,7 +224,7 @@ export class Ledger {
   // ---- chain position -----------------------------------------------------------------------
 
   get latestRound(): bigint {
-    return BigInt(this.blocks.length - 1);
+    return this.firstRound + BigInt(this.blocks.length - 1);
   }
 
   get latestBlock(): Block {
@@ -235,8 +265,9 @@ export class Ledger {
   }
 
   private headerRecord(round: bigint): BlockHeaderRecord | undefined {
-    const b = this.blocks[Number(round)];
-    if (!b || round < 0n) return undefined;
+    if (round < this.firstRound) return undefined;
+    const b = this.blocks[Number(round - this.firstRound)];
+    if (!b) return undefined;
     const h = b.header;
     return {
       seed: h.seed,
@@ -301,7 +332,11 @@ export class Ledger {
       const touchedBefore = groups.length > 1 ? cloneTouch(st.touched) : emptyTouchSet();
       const groupTxids = new RoundOverlay(blockTxids);
       const groupLeases = new RoundOverlay(blockLeases);
-      const r = evaluateGroup(this.env(round, groupTxids, groupLeases), group, replay ? { ...options, skipSignatures: true } : options);
+      const missesBefore = this.fork?.missCount;
+      const evaluated = evaluateGroup(this.env(round, groupTxids, groupLeases), group, replay ? { ...options, skipSignatures: true } : options);
+      // A fork's group that read state not fetched yet was evaluated on incomplete state: it is
+      // rolled back and never committed (ForkState.run fetches what it missed and runs it again).
+      const r = this.fork && this.fork.missCount !== missesBefore ? { ...evaluated, failure: new ForkStateMissing(this.fork.head.url) } : evaluated;
       if (r.failure) {
         st.rollback(mark);
         st.touched = touchedBefore;
@@ -487,7 +522,7 @@ export class Ledger {
   // ---- reads ----------------------------------------------------------------------------------
 
   block(round: bigint): Block {
-    const b = round >= 0n ? this.blocks[Number(round)] : undefined;
+    const b = round >= this.firstRound ? this.blocks[Number(round - this.firstRound)] : undefined;
     if (!b) throw new LedgerNotFoundError(`ledger does not have entry ${round} (latest round ${this.latestRound})`);
     return b;
   }
@@ -496,7 +531,7 @@ export class Ledger {
   transaction(txid: string): ConfirmedTxn | undefined {
     const at = this.txIndex.get(txid);
     if (!at) return undefined;
-    return this.blocks[Number(at.round)]!.txns[at.intra];
+    return this.blocks[Number(at.round - this.firstRound)]!.txns[at.intra];
   }
 
   account(address: AddressLike): AccountData | undefined {
@@ -601,7 +636,7 @@ export class Ledger {
 
   /** Writes a snapshot of the current state (atomically, through the store). */
   snapshot(): void {
-    if (!this.store) return;
+    if (!this.store || this.fork) return;
     const w = {
       gh: this.genesisHash,
       leases: this.leases.entries(),
@@ -658,7 +693,7 @@ export class Ledger {
         this.replayRecord(records[i]!, snapRound);
       } catch (e) {
         const why = `journal record of round ${expected} cannot be replayed: ${(e as Error).message}`;
-        const index = Number(expected); // record n holds round n (record 0 is the genesis record)
+        const index = Number(expected - this.firstRound); // record n holds round n (record 0 is the genesis record)
         if (store.recover && store.setAsideFrom && expected > snapRound) {
           store.setAsideFrom(index, why);
           break;
@@ -697,10 +732,7 @@ export class Ledger {
     this.deltas.clear();
     this.lastSnapshotRound = 0n;
     this.timestampOffset = undefined;
-    const alloc: [Uint8Array, bigint][] = (this.config.genesisAccounts ?? []).map((g) => [addressBytes(g.address), g.amount]);
-    const special = this.config.specialAccountBalance ?? this.params.minBalance;
-    alloc.push([this.feeSink, special], [this.rewardsPool, special]);
-    this.initGenesis(alloc, this.blocks[0]!.header.timestamp, this.config.initialTxnCounter ?? 1000n);
+    this.initGenesis(this.genesisAlloc(), this.blocks[0]!.header.timestamp, this.fork ? this.fork.head.txnCounter : (this.config.initialTxnCounter ?? 1000n));
     if (this.store) this.writeGenesisRecord();
   }
 
@@ -724,6 +756,14 @@ function genesisRecordHash(raw: Uint8Array): Uint8Array | undefined {
     return rec.gh;
   } catch {
     return undefined;
+  }
+}
+
+function genesisRecordRound(raw: Uint8Array): bigint {
+  try {
+    return toUint64((decodeMsgpack(raw) as Record<string, unknown>).r ?? 0, 'genesis round');
+  } catch {
+    return 0n;
   }
 }
 
