@@ -20,6 +20,7 @@ export type {
   AppParams,
   AppInfo,
   AccountInfo,
+  AppLocalState as NodeAppLocalState,
   BoxValue,
   BlockInfo,
   Supply,

@@ -277,7 +277,15 @@ export class ForkState {
    */
   static async open(options: { remote?: ForkRemote; cache?: ForkCacheStore; refresh?: boolean; limits?: ForkLimits }): Promise<ForkState> {
     const store = options.cache ?? new MemoryForkCache();
-    if (options.refresh) store.clear();
+    if (options.refresh) {
+      // The remote first: a refresh that cannot reach it keeps the old cache.
+      if (!options.remote) throw new ForkCacheError('refreshing a fork needs its remote: give the remote node address (--fork URL)');
+      const head = await options.remote.head();
+      store.clear();
+      const f = new ForkState(head, options.remote, store, options.limits ?? {});
+      f.#save();
+      return f;
+    }
     const bytes = store.read();
     if (bytes) {
       const { head, records } = decodeCache(bytes);

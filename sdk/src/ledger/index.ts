@@ -28,3 +28,6 @@ export type { AccountData, AssetData, AppData, Holding, KeyValue } from './state
 export { simulate } from './simulate.js';
 export type { SimulateRequest, SimulateResponse } from './simulate.js';
 export { pendingTransactionResponse } from './response.js';
+export { ForkState, MemoryForkCache, ForkRemoteError, ForkCacheError, namedResources, forkResourceKey, describeForkResource } from './fork.js';
+export type { ForkHead, ForkRemote, ForkCacheStore, ForkResource, ForkRequest, ForkStatus, ForkLimits, RemoteAccount, RemoteRead } from './fork.js';
+export { ForkStateMissing } from './errors.js';
