@@ -66,7 +66,7 @@ export class QueryIndex {
   refresh(): void {
     const ledger = this.#ledger;
     if (!ledger) return;
-    if (ledger.latestRound !== this.currentRound || ledger.block(0n) !== this.txns.blocks[0]) this.rebuild();
+    if (ledger.latestRound !== this.currentRound || ledger.block(ledger.firstRound) !== this.txns.blocks[0]) this.rebuild();
   }
 
   detach(): void {
@@ -86,12 +86,12 @@ export class QueryIndex {
     this.txns = new TxnIndex();
     this.state = new StateIndex();
     const latest = ledger.latestRound;
-    for (let r = 0n; r <= latest; r++) {
+    for (let r = ledger.firstRound; r <= latest; r++) {
       const b = ledger.block(r);
       this.txns.addBlock(b);
     }
     seedState(this, ledger, latest);
-    for (let r = 0n; r <= latest; r++) this.#noteSigners(ledger.block(r));
+    for (let r = ledger.firstRound; r <= latest; r++) this.#noteSigners(ledger.block(r));
   }
 
 }
