@@ -577,7 +577,8 @@ export function nodeRouter(node: NodeContext, endpoints: readonly NodeEndpoint[]
   const router = new Router();
   for (const e of endpoints) {
     const plain: Handler = (ctx) => e.handler(ctx, node);
-    const handler = node.ledger.fork ? forkRoute(node.ledger.fork, plain) : plain;
+    const fork = node.ledger?.fork;
+    const handler = fork ? forkRoute(fork, plain) : plain;
     router.add(e.method, routePattern(e.path), handler, { ...(e.public ? { public: true } : {}), ...(e.maxBodyBytes ? { maxBodyBytes: e.maxBodyBytes } : {}) });
   }
   return router;

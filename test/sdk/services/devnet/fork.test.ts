@@ -9,6 +9,10 @@ import { startDevnet, LOCALNET_TOKEN, type RunningDevnet } from '../../../../sdk
 import { ForkRemoteError } from '../../../../sdk/src/ledger/fork.js';
 import { assemble } from '../../../../sdk/src/teal/index.js';
 import { TEST_SCRYPT } from '../../../../sdk/src/services/kmd/index.js';
+import { parseDevnetArgs, runDevnet } from '../../../../sdk/src/cli/commands/devnet.js';
+import type { CliIo } from '../../../../sdk/src/cli/command.js';
+import { forkUrlOf } from '../../../../sdk/src/services/devnet/index.js';
+import { PUBLIC_ENDPOINTS } from '../../../../sdk/src/adapters/profiles.js';
 
 /**
  * A fork of a live network, with a second devnet in the same test standing in for the remote:
@@ -485,6 +489,23 @@ describe('devnet fork: clear errors for a remote it cannot use', function () {
 
   it('not an algod (the key-manager service)', async () => {
     await assert.rejects(fork(remote.keyManager.url, remote.keyManager.token), (e: Error) => e instanceof ForkRemoteError && e.message.includes(remote.keyManager.url) && /algod/.test(e.message));
+  });
+
+  it('tealworks devnet --fork: parses its options and reports the fork', async () => {
+    const p = parseDevnetArgs(['--fork', 'testnet', '--fork-token', 't0k', '--fork-refresh'], '/work');
+    assert.deepEqual(p.options.fork, { url: 'testnet', token: 't0k', refresh: true });
+    assert.equal(p.options.dataDir, '/work/.tealworks/fork');
+    assert.equal(forkUrlOf('testnet'), PUBLIC_ENDPOINTS.testnet.node);
+    assert.equal(forkUrlOf('mainnet'), PUBLIC_ENDPOINTS.mainnet.node);
+    for (const bad of [['--fork-token', 'x'], ['--fork-refresh'], ['--fork', 'testnet', '--follow', 'http://x']]) {
+      assert.throws(() => parseDevnetArgs(bad, '/tmp'), { name: 'UsageError' }, bad.join(' '));
+    }
+    let out = '';
+    let err = '';
+    const io = { cwd: '/tmp', stdout: (t: string) => (out += t), stderr: (t: string) => (err += t) } as unknown as CliIo;
+    const code = await runDevnet(['--in-memory', '--ports', '0,0,0', '--fork', remote.node.url, '--fork-token', remote.node.token], io, () => ({ promise: Promise.resolve('test'), cancel: () => {} }));
+    assert.equal(code, 0, err);
+    assert.match(out, new RegExp(`fork of ${remote.node.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(genesis ${remote.genesisId}\\) at its round ${remote.ledger.latestRound}; local rounds start at ${remote.ledger.latestRound + 1n}`));
   });
 
   it('not a URL', async () => {
