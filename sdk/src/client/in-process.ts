@@ -40,6 +40,9 @@ import { createQueryService } from '../services/query/service.js';
 import { encodeSignedTransaction } from '../txn/encode.js';
 import type { Transaction } from '../txn/types.js';
 import { LocalAccount } from './accounts.js';
+import { ForkState, MemoryForkCache, type ForkCacheStore, type ForkResource } from '../ledger/fork.js';
+import { ForkStateMissing } from '../ledger/errors.js';
+import { AlgodForkRemote, type ForkOptions } from '../services/devnet/fork-remote.js';
 import type { Connection } from './network.js';
 import { ClientError } from './errors.js';
 
@@ -58,6 +61,21 @@ export interface InProcessOptions {
   genesisId?: string;
   /** Serve this ledger instead of making one (its genesis accounts' keys are then unknown: `accounts` is empty). */
   ledger?: Ledger;
+  /**
+   * Fork a live network (as `startDevnet({ fork })`): the chain takes the remote's genesis, begins
+   * after its latest round and copies state from its `/v2` API on first read; the funded accounts
+   * are local keys on top. `cache` keeps fetched records between runs (default: in memory). Opened
+   * asynchronously: use `Tealworks.inProcess({ fork })` or `InProcessChain.open({ fork })`.
+   */
+  fork?: ForkOptions & { cache?: ForkCacheStore };
+}
+
+/** What a fork fetches ahead of cheats: accounts, apps, assets and boxes by id. */
+export interface ForkFetchRequest {
+  accounts?: AddressLike[];
+  apps?: (number | bigint)[];
+  assets?: (number | bigint)[];
+  boxes?: { appId: number | bigint; name: Uint8Array | string }[];
 }
 
 /** The state a cheat writes: a uint or bytes, or (with a spec) any value of the key's declared type. */
@@ -95,14 +113,28 @@ export class InProcessChain {
     this.connection = connection;
   }
 
-  /** Makes a chain (no client): see {@link InProcessOptions}. */
+  /** Makes a chain (no client), opening its fork first when `fork` is given: see {@link InProcessOptions}. */
+  static async open(options: InProcessOptions = {}): Promise<InProcessChain> {
+    if (!options.fork) return InProcessChain.create(options);
+    const { cache, ...remote } = options.fork;
+    const fork = await ForkState.open({ remote: new AlgodForkRemote(remote), cache: cache ?? new MemoryForkCache(), refresh: remote.refresh ?? false });
+    return InProcessChain.#make(options, fork);
+  }
+
+  /** Makes a chain (no client): see {@link InProcessOptions}. A fork needs {@link InProcessChain.open}. */
   static create(options: InProcessOptions = {}): InProcessChain {
+    if (options.fork) throw new ClientError('a fork is opened asynchronously (it may ask the remote for its head): use await InProcessChain.open({ fork }) or Tealworks.inProcess({ fork })');
+    return InProcessChain.#make(options, undefined);
+  }
+
+  static #make(options: InProcessOptions, fork: ForkState | undefined): InProcessChain {
     const n = options.accounts ?? 3;
     if (!Number.isInteger(n) || n < 0 || n > 1000) throw new ClientError(`accounts must be a whole number from 0 to 1000, got ${n}`);
     const seed = options.seed ?? 'tealworks-test';
     const accounts = options.ledger ? [] : Array.from({ length: n }, (_, i) => new LocalAccount(sha512_256(utf8(`${seed}/${i}`))));
     const funds = options.accountFunds ?? 10n ** 14n;
     const config: LedgerConfig = {
+      ...(fork ? { fork } : {}),
       genesisAccounts: accounts.map((a) => ({ address: a.address, amount: funds })),
       genesisTimestamp: options.genesisTimestamp ?? 1_700_000_000n,
       ...(options.params ? { params: options.params } : {}),
@@ -220,35 +252,77 @@ export class InProcessChain {
 
   /** Sets an account's balance in micro-units. */
   setBalance(address: AddressLike, microUnits: number | bigint): void {
-    this.ledger.setBalance(address, BigInt(microUnits));
+    this.#cheat(() => this.ledger.setBalance(address, BigInt(microUnits)));
   }
 
   /** Sets (or with undefined removes) an account's holding of an existing asset. */
   setAssetHolding(address: AddressLike, assetId: number | bigint, holding: { amount: number | bigint; frozen?: boolean } | undefined): void {
-    this.ledger.setAssetHolding(address, BigInt(assetId), holding ? { amount: BigInt(holding.amount), ...(holding.frozen !== undefined ? { frozen: holding.frozen } : {}) } : undefined);
+    this.#cheat(() => this.ledger.setAssetHolding(address, BigInt(assetId), holding ? { amount: BigInt(holding.amount), ...(holding.frozen !== undefined ? { frozen: holding.frozen } : {}) } : undefined));
   }
 
   /** Sets (or with undefined deletes) a global state key; with a spec, `key` may be a declared key name and `value` any value of its type. */
   setGlobal(appId: number | bigint, key: CheatKey, value: CheatValue | undefined, spec?: Arc56AppSpec): void {
     const e = encodeStorageValue(spec, 'global', key, value);
-    this.ledger.setGlobal(BigInt(appId), e.key, e.value);
+    this.#cheat(() => this.ledger.setGlobal(BigInt(appId), e.key, e.value));
   }
 
   /** Sets (or deletes) a local state key of an opted-in account; typed by the spec when given. */
   setLocal(address: AddressLike, appId: number | bigint, key: CheatKey, value: CheatValue | undefined, spec?: Arc56AppSpec): void {
     const e = encodeStorageValue(spec, 'local', key, value);
-    this.ledger.setLocal(address, BigInt(appId), e.key, e.value);
+    this.#cheat(() => this.ledger.setLocal(address, BigInt(appId), e.key, e.value));
   }
 
   /** Writes (or with undefined deletes) a box; typed by the spec when given (a declared box name, its value type). */
   setBox(appId: number | bigint, name: CheatKey, value: CheatValue | undefined, spec?: Arc56AppSpec): void {
     const e = encodeStorageValue(spec, 'box', name, value);
-    this.ledger.setBox(BigInt(appId), e.key, e.value === undefined ? undefined : typeof e.value === 'bigint' ? u64(e.value) : e.value);
+    this.#cheat(() => this.ledger.setBox(BigInt(appId), e.key, e.value === undefined ? undefined : typeof e.value === 'bigint' ? u64(e.value) : e.value));
   }
 
   /** Sets the seed `block BlkSeed` reads for `round` (default the latest); 32 bytes. */
   setBlockSeed(seed: Uint8Array, round?: number | bigint): void {
     this.ledger.setBlockSeed(seed, round === undefined ? undefined : BigInt(round));
+  }
+
+  // ---- fork ------------------------------------------------------------------------------------
+
+  /** The live network this chain forks (status, request log), or undefined. */
+  get fork(): ForkState | undefined {
+    return this.ledger.fork;
+  }
+
+  /**
+   * Fetches records from the fork's remote now (those already cached cost nothing), so cheats can
+   * change them: cheats are synchronous and refuse state the fork has not fetched yet.
+   */
+  async fetch(request: ForkFetchRequest): Promise<void> {
+    const fork = this.ledger.fork;
+    if (!fork) throw new ClientError('this chain is not a fork: there is nothing to fetch');
+    const list: ForkResource[] = [
+      ...(request.accounts ?? []).map((a): ForkResource => ({ kind: 'account', address: addressBytes(a) })),
+      ...(request.apps ?? []).map((id): ForkResource => ({ kind: 'app', id: BigInt(id) })),
+      ...(request.assets ?? []).map((id): ForkResource => ({ kind: 'asset', id: BigInt(id) })),
+      ...(request.boxes ?? []).map((b): ForkResource => ({ kind: 'box', appId: BigInt(b.appId), name: typeof b.name === 'string' ? utf8(b.name) : b.name })),
+    ];
+    // An app's cheats also touch its creator and account records.
+    for (const r of [...list]) if (r.kind === 'app') list.push({ kind: 'account', address: Address.forApp(r.id).publicKey });
+    await fork.prefetch(list);
+    const creators: ForkResource[] = [];
+    for (const r of list) {
+      const creator = r.kind === 'app' ? this.ledger.app(r.id)?.creator : r.kind === 'asset' ? this.ledger.asset(r.id)?.creator : undefined;
+      if (creator) creators.push({ kind: 'account', address: creator });
+    }
+    await fork.prefetch(creators);
+  }
+
+  #cheat(change: () => void): void {
+    try {
+      change();
+    } catch (e) {
+      if (e instanceof ForkStateMissing) {
+        throw new ClientError(`this cheat needs state the fork has not fetched from ${e.url} yet; nothing was changed. Fetch it first: await chain.fetch({ accounts, apps, assets, boxes }).`, { cause: e });
+      }
+      throw e;
+    }
   }
 
   /** Stops the in-process services (the ledger stays readable). */

@@ -83,7 +83,7 @@ export class Tealworks implements ClientContext {
    * ```
    */
   static async inProcess(options: InProcessOptions = {}): Promise<Tealworks & { readonly testChain: InProcessChain }> {
-    const chain = InProcessChain.create(options);
+    const chain = await InProcessChain.open(options);
     const tw = new Tealworks(chain.connection, chain);
     return tw as Tealworks & { readonly testChain: InProcessChain };
   }

@@ -518,6 +518,8 @@ export class Ledger {
       change();
     } catch (e) {
       st.rollback(mark);
+      // "does not exist" may only mean "not fetched yet".
+      if (this.fork && this.fork.missCount !== missesBefore) throw new ForkStateMissing(this.fork.head.url);
       throw e;
     }
     if (this.fork && this.fork.missCount !== missesBefore) {
