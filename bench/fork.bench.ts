@@ -99,7 +99,8 @@ async function run(): Promise<BenchEntry[]> {
       await fork.prefetch(namedResources(group));
       const first = await call();
       cold.push(performance.now() - t);
-      if (first['txn-groups'][0]!['failure-message']) throw new Error(`the forked call failed: ${String(first['txn-groups'][0]!['failure-message'])}`);
+      const failure = (first['txn-groups'] as { 'failure-message'?: string }[])[0]!['failure-message'];
+      if (failure) throw new Error(`the forked call failed: ${failure}`);
       requests = fork.requests.length;
       touched = new Set(fork.requests.map((r) => r.resource)).size;
       t = performance.now();

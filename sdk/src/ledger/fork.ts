@@ -126,6 +126,9 @@ export interface ForkStatus {
   laterRecords: number;
 }
 
+/** Whose state a resource is on a fork (see `ForkState.origin`). */
+export type ForkOrigin = { source: 'remote'; round: bigint } | { source: 'local' } | { source: 'unfetched' };
+
 /** Limits of a fork's fetching. */
 export interface ForkLimits {
   /** Resources fetched per pass at most (default 512). */
@@ -493,9 +496,55 @@ export class ForkState {
     };
   }
 
-  /** Which state is the remote's: the remote round a cached record was read at, or undefined (local / not fetched). */
+  /** The remote round a cached record was read at, or undefined (never fetched). */
   recordRound(resource: ForkResource): bigint | undefined {
     return this.#records.get(forkResourceKey(resource))?.round;
+  }
+
+  /**
+   * Whose state a resource is now: `remote` (as fetched at `round`, unchanged here), `local`
+   * (created, changed or deleted on the fork), or `unfetched` (never read; the remote's when it is).
+   * Reads nothing from the remote.
+   */
+  origin(resource: ForkResource): ForkOrigin {
+    const rec = this.#records.get(forkResourceKey(resource));
+    const st = this.#state;
+    if (!st) return rec ? { source: 'remote', round: rec.round } : { source: 'unfetched' };
+    const peek = <K, V>(m: Map<K, V>, k: K): V | undefined => Map.prototype.get.call(m, k) as V | undefined;
+    let now: MsgpackValue | undefined;
+    let then: MsgpackValue | undefined = rec?.wire;
+    let settled: boolean;
+    switch (resource.kind) {
+      case 'account': {
+        settled = st.accounts.isSettled(toHex(resource.address));
+        const a = peek(st.accounts, toHex(resource.address));
+        now = a ? accountToWire(a) : undefined;
+        then = rec?.wire === undefined ? undefined : (rec.wire as Record<string, MsgpackValue>).acct;
+        break;
+      }
+      case 'app': {
+        settled = st.apps.isSettled(resource.id);
+        const a = peek(st.apps, resource.id);
+        now = a ? appToWire(a) : undefined;
+        break;
+      }
+      case 'asset': {
+        settled = st.assets.isSettled(resource.id);
+        const a = peek(st.assets, resource.id);
+        now = a ? assetToWire(a) : undefined;
+        break;
+      }
+      case 'box':
+        settled = st.boxes.isSettled(boxKeyOf(resource.appId, resource.name));
+        now = peek(st.boxes, boxKeyOf(resource.appId, resource.name));
+        break;
+    }
+    // Made here (genesis accounts, cheats) without asking the remote, or never read at all.
+    if (!rec) return settled ? { source: 'local' } : { source: 'unfetched' };
+    // Never adopted into the state yet: still exactly the remote's record.
+    if (!settled) return { source: 'remote', round: rec.round };
+    const same = now === undefined || then === undefined ? now === then : toHex(encodeMsgpack(now)) === toHex(encodeMsgpack(then));
+    return same ? { source: 'remote', round: rec.round } : { source: 'local' };
   }
 
   #save(): void {

@@ -29,5 +29,5 @@ export { simulate } from './simulate.js';
 export type { SimulateRequest, SimulateResponse } from './simulate.js';
 export { pendingTransactionResponse } from './response.js';
 export { ForkState, MemoryForkCache, ForkRemoteError, ForkCacheError, namedResources, forkResourceKey, describeForkResource } from './fork.js';
-export type { ForkHead, ForkRemote, ForkCacheStore, ForkResource, ForkRequest, ForkStatus, ForkLimits, RemoteAccount, RemoteRead } from './fork.js';
+export type { ForkOrigin, ForkHead, ForkRemote, ForkCacheStore, ForkResource, ForkRequest, ForkStatus, ForkLimits, RemoteAccount, RemoteRead } from './fork.js';
 export { ForkStateMissing } from './errors.js';

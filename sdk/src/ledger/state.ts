@@ -149,6 +149,11 @@ export class SourcedMap<K, V> extends Map<K, V> {
     super.clear();
   }
 
+  /** True once the map answers for the key itself (adopted from the source, claimed, or written). */
+  isSettled(key: K): boolean {
+    return this.settledKeys?.has(key) ?? false;
+  }
+
   /** Marks a key as the map's own without asking the source (state made locally, e.g. at genesis). */
   claim(key: K): void {
     (this.settledKeys ??= new Set()).add(key);

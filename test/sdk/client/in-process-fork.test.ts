@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { Tealworks } from '../../../sdk/src/index.js';
 import { InProcessChain } from '../../../sdk/src/client/in-process.js';
 import { utf8 } from '../../../sdk/src/encoding/bytes.js';
+import { addressBytes } from '../../../sdk/src/encoding/address.js';
 import { startDevnet, type RunningDevnet } from '../../../sdk/src/services/devnet/index.js';
 import { TEST_SCRYPT } from '../../../sdk/src/services/kmd/index.js';
 import { assemble } from '../../../sdk/src/teal/index.js';
@@ -102,8 +103,13 @@ describe('in-process chain: fork option (snapshots and cheats on a fork)', funct
   it('a cheat on state not fetched yet is refused with what to do; after fetch() it works', async () => {
     const chain = await InProcessChain.open({ fork: { url: remote.node.url, token: remote.node.token } });
     assert.throws(() => chain.setGlobal(appId, 'count', 7n), /has not fetched .* yet; nothing was changed\. Fetch it first: await chain\.fetch/);
+    assert.deepEqual(chain.fork!.origin({ kind: 'app', id: appId }), { source: 'unfetched' });
     await chain.fetch({ apps: [appId] });
+    const fetchedAt = chain.fork!.recordRound({ kind: 'app', id: appId });
+    assert.deepEqual(chain.fork!.origin({ kind: 'app', id: appId }), { source: 'remote', round: fetchedAt });
     chain.setGlobal(appId, 'count', 7n);
+    assert.deepEqual(chain.fork!.origin({ kind: 'app', id: appId }), { source: 'local' }, 'changed on the fork');
+    assert.deepEqual(chain.fork!.origin({ kind: 'account', address: addressBytes(chain.accounts[0]!.address) }), { source: 'local' }, 'a funded genesis account is local');
     assert.equal(count(chain.ledger, appId), 7n);
     // The creator's balance is the remote's until a cheat changes it locally.
     await chain.fetch({ accounts: [creator] });

@@ -345,7 +345,7 @@ describe('devnet fork of a live network (a second devnet as the remote)', functi
     assert.deepEqual(effects(confirmed as any), effects(simRemote));
     assert.equal(BigInt(confirmed.confirmedRound), remoteRound + 1n);
     // The fork's state moved on; the remote's did not.
-    const gs = (await f.algod.getApplicationByID(appId).do()).params.globalState!;
+    const gs = (await f.algod.getApplicationByID(appId).do()).params!.globalState!;
     assert.equal(gs.find((kv) => Buffer.from(kv.key).toString() === 'count')!.value.uint, 2n);
     assert.equal(remote.devnet.ledger.latestRound, remoteRound, 'remote never written');
     assert.deepEqual(remote.devnet.ledger.stateHash(), remoteHash, 'remote state unchanged');
@@ -425,8 +425,8 @@ describe('devnet fork of a live network (a second devnet as the remote)', functi
   it('after the remote changes, the fork does not see it until refreshed', async () => {
     const sp = await remote.algod.getTransactionParams().do();
     await send(remote, [incCall(sp, 'remote moves on')], [user]);
-    const remoteCount = (await remote.algod.getApplicationByID(appId).do()).params.globalState!.find((kv) => Buffer.from(kv.key).toString() === 'count')!.value.uint;
-    const forkCount = async () => (await fork!.algod.getApplicationByID(appId).do()).params.globalState!.find((kv) => Buffer.from(kv.key).toString() === 'count')!.value.uint;
+    const remoteCount = (await remote.algod.getApplicationByID(appId).do()).params!.globalState!.find((kv) => Buffer.from(kv.key).toString() === 'count')!.value.uint;
+    const forkCount = async () => (await fork!.algod.getApplicationByID(appId).do()).params!.globalState!.find((kv) => Buffer.from(kv.key).toString() === 'count')!.value.uint;
     assert.notEqual(await forkCount(), remoteCount);
     const status = await fork!.devnet.fork!.checkRemote();
     assert.equal(status.movedOn, true, 'the fork reports that the remote moved on');
