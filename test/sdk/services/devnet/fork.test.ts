@@ -357,10 +357,11 @@ describe('devnet fork of a live network (a second devnet as the remote)', functi
     assert.equal(remoteResourceRequests(), requests.length);
     const names = requests.map((r) => r.resource);
     assert.equal(new Set(names).size, names.length, 'no resource fetched twice');
-    // Sender, the named account, the app, its account, the asset, the named box; the app's creator
-    // comes with reading the app (its minimum balance is not checked), so it is not fetched.
+    // Sender, the named account, the app, its account, the asset, the named box (and the fee
+    // sink, which the fee is paid to). The app's creator is not read by the call: not fetched.
     for (const want of [`account ${user.addr}`, `account ${rekeyed.addr}`, `app ${appId}`, `asset ${assetId}`, `account ${algosdk.getApplicationAddress(appId)}`]) assert.ok(names.includes(want), `${want} in ${names.join(', ')}`);
     assert.ok(names.some((n) => n.startsWith(`box ${appId}/`)));
+    assert.ok(!names.includes(`account ${disp.addr}`), 'the creator is not touched, so not fetched');
     const before = remoteResourceRequests();
     const sp = await f.algod.getTransactionParams().do();
     await send(f, [incCall(sp, 'again')], [user]);
