@@ -364,9 +364,31 @@ export class ForkState {
    * Records fetched before a failure are kept (each is complete); the failure is rethrown.
    */
   async fetchPending(): Promise<void> {
-    const keys = [...this.#pending].filter((k) => !this.#records.has(k));
+    const missed = [...this.#pending].filter((k) => !this.#records.has(k));
     this.#pending.clear();
-    if (keys.length === 0) return;
+    // What another request is fetching already is waited for, not fetched twice.
+    const keys = missed.filter((k) => !this.#inflight.has(k));
+    const others = [...this.#batches];
+    if (keys.length === 0) {
+      await Promise.allSettled(others);
+      return;
+    }
+    for (const k of keys) this.#inflight.add(k);
+    const batch = this.#fetchBatch(keys);
+    this.#batches.add(batch);
+    try {
+      await batch;
+    } finally {
+      this.#batches.delete(batch);
+      for (const k of keys) this.#inflight.delete(k);
+    }
+    if (keys.length < missed.length) await Promise.allSettled(others);
+  }
+
+  readonly #batches = new Set<Promise<void>>();
+  readonly #inflight = new Set<string>();
+
+  async #fetchBatch(keys: string[]): Promise<void> {
     if (keys.length > this.#limits.maxPerPass) {
       throw new ForkRemoteError(`one pass would fetch ${keys.length} resources from ${this.head.url}, more than the limit of ${this.#limits.maxPerPass}; name fewer resources in the group, or raise the fork's maxPerPass limit`);
     }

@@ -90,6 +90,17 @@ describe('ledger fork cache', () => {
     await assert.rejects(reopened.run(() => l.balance(addr(9))), /not in its cache, and it was started without a remote\. Start it with --fork http:\/\/remote\.invalid/);
   });
 
+  it('concurrent runs that miss the same record fetch it once', async () => {
+    const r = remote();
+    const slow = { ...r, account: async (a: Uint8Array) => (await new Promise((res) => setTimeout(res, 20)), r.account(a)) };
+    const f = await ForkState.open({ remote: slow, cache: new FileForkCache(dir) });
+    const l = new Ledger({ fork: f });
+    const got = await Promise.all([1, 2, 3].map(() => f.run(() => l.balance(addr(6)))));
+    assert.deepEqual(got, [6_000_000n, 6_000_000n, 6_000_000n]);
+    assert.equal(r.calls, 1);
+    assert.equal(f.requests.length, 1);
+  });
+
   it('a damaged cache file is refused with what to do; a refresh that cannot reach the remote keeps the old cache', async () => {
     await ForkState.open({ remote: remote(), cache: new FileForkCache(dir) });
     writeFileSync(join(dir, 'fork-cache.bin'), 'garbage');
