@@ -219,7 +219,11 @@ export async function runDevnet(args: string[], io: CliIo, trigger: () => StopTr
     throw e;
   }
   if (devnet.fork) {
-    devnet.fork.onRequest = (r) => io.stderr(`fork: fetched ${r.resource} from the remote (${r.found ? `round ${r.round}` : 'not there'}); ${devnet.fork!.requests.length} request${devnet.fork!.requests.length === 1 ? '' : 's'} so far\n`);
+    devnet.fork.onRequest = (r) => {
+      const n = devnet.fork!.requests.length;
+      const what = r.found ? `fetched ${r.resource} (remote round ${r.round})` : `${r.resource} is not on the remote ${devnet.fork!.head.url} (round ${r.round}): it exists here only if made locally`;
+      io.stderr(`fork: ${what}; ${n} remote request${n === 1 ? '' : 's'} so far\n`);
+    };
     // Best effort: a fork with a cache runs offline; it only learns whether the remote moved on.
     await devnet.fork.checkRemote().catch((e: Error) => io.stderr(`fork: ${e.message}\n`));
   }
