@@ -8,7 +8,7 @@
  *
  * Walkthrough: docs/testing.md.
  */
-export { InProcessChain, type InProcessOptions, type CheatKey, type CheatValue } from '../client/in-process.js';
+export { InProcessChain, type InProcessOptions, type CheatKey, type CheatValue, type ForkFetchRequest } from '../client/in-process.js';
 export { TestFixture, testFixture, withReport, explained, SimulateReportError, type FixtureApp, type FixtureOptions, type RunnerHooks } from './fixture.js';
 export { expectFailure, expectState, type ExpectedFailure, type ExpectedState } from './assert.js';
 export { TestingError } from './errors.js';
