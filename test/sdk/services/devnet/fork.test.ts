@@ -13,6 +13,7 @@ import { parseDevnetArgs, runDevnet } from '../../../../sdk/src/cli/commands/dev
 import type { CliIo } from '../../../../sdk/src/cli/command.js';
 import { forkUrlOf } from '../../../../sdk/src/services/devnet/index.js';
 import { PUBLIC_ENDPOINTS } from '../../../../sdk/src/adapters/profiles.js';
+import { DevnetCheatsClient } from '../../../../sdk/src/adapters/node/devnet-cheats.js';
 
 /**
  * A fork of a live network, with a second devnet in the same test standing in for the remote:
@@ -421,6 +422,19 @@ describe('devnet fork of a live network (a second devnet as the remote)', functi
     assert.equal(info.amount, 5n * ALGO);
     const app = await algorand.app.getById(appId);
     assert.equal(app.globalState.name?.value, 'fork-me');
+  });
+
+  it('cheats on the forked devnet fetch what they change first (set-balance of a real account)', async () => {
+    const f = fork!;
+    const cheats = new DevnetCheatsClient({ url: f.devnet.node.url, token: f.devnet.node.token });
+    assert.ok(!f.devnet.fork!.requests.some((r) => r.resource === `account ${disp.addr}`), 'the creator was not fetched before');
+    await cheats.cheat('set-balance', { address: disp.addr.toString(), amount: 5_000_000 });
+    const info = await f.algod.accountInformation(disp.addr).do();
+    assert.equal(info.amount, 5_000_000n);
+    assert.equal(info.createdApps?.[0]?.id, appId, "the remote's record was fetched, then changed");
+    assert.deepEqual(f.devnet.fork!.origin({ kind: 'account', address: disp.addr.publicKey }), { source: 'local' });
+    assert.notEqual((await remote.algod.accountInformation(disp.addr).do()).amount, 5_000_000n, 'the remote is untouched');
+    await cheats.close();
   });
 
   it('after the remote changes, the fork does not see it until refreshed', async () => {
