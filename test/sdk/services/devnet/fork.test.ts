@@ -380,6 +380,22 @@ describe('devnet fork of a live network (a second devnet as the remote)', functi
     assert.equal(info.assets?.find((h) => h.assetId === assetId)?.amount, 42n);
   });
 
+  it("copied accounts report the remote's minimum balance, totals and local state", async () => {
+    const f = fork!;
+    for (const who of [disp.addr, algosdk.getApplicationAddress(appId)]) {
+      const a = await remote.algod.accountInformation(who).do();
+      const b = await f.algod.accountInformation(who).do();
+      assert.equal(b.minBalance, a.minBalance, `min balance of ${who}`);
+      assert.equal(b.totalAppsOptedIn, a.totalAppsOptedIn);
+      assert.equal(b.totalCreatedApps, a.totalCreatedApps);
+      assert.equal(b.totalCreatedAssets, a.totalCreatedAssets);
+      assert.equal(b.totalBoxes, a.totalBoxes);
+      assert.equal(b.totalBoxBytes, a.totalBoxBytes);
+    }
+    const local = await f.algod.accountApplicationInformation(user.addr, appId).do();
+    assert.ok((local.appLocalState?.keyValue?.[0]?.value.uint ?? 0n) >= 1n);
+  });
+
   it('resources reached without naming them (unnamed-resource simulate) are fetched on demand', async () => {
     const f = fork!;
     // Valid on both chains: the fork's rounds are ahead of the remote's by now.
@@ -427,7 +443,6 @@ describe('devnet fork of a live network (a second devnet as the remote)', functi
   it('cheats on the forked devnet fetch what they change first (set-balance of a real account)', async () => {
     const f = fork!;
     const cheats = new DevnetCheatsClient({ url: f.devnet.node.url, token: f.devnet.node.token });
-    assert.ok(!f.devnet.fork!.requests.some((r) => r.resource === `account ${disp.addr}`), 'the creator was not fetched before');
     await cheats.cheat('set-balance', { address: disp.addr.toString(), amount: 5_000_000 });
     const info = await f.algod.accountInformation(disp.addr).do();
     assert.equal(info.amount, 5_000_000n);
