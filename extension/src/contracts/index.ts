@@ -11,6 +11,7 @@ export const CONTRACT_COMMANDS = [
   'tealworks.selectNetwork',
   'tealworks.addNetwork',
   'tealworks.removeNetwork',
+  'tealworks.forkNetwork',
   'tealworks.importAccount',
   'tealworks.copyAddress',
   'tealworks.fundAccount',

@@ -178,6 +178,19 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     session.changed();
   });
 
+  command('tealworks.forkNetwork', async (node?: { label?: string }) => {
+    const name = typeof node?.label === 'string' ? node.label : await vscode.window.showQuickPick(session.networkNames().filter((n) => n !== DEVNET), { placeHolder: 'Fork which network? The devnet restarts with its chain and state (copied on first read).' });
+    if (!name) return;
+    if (session.devnet && session.devnetInMemory && vscode.workspace.getConfiguration('tealworks.devnet').get<boolean>('confirmStop', true)) {
+      const choice = await vscode.window.showWarningMessage(`Restart the devnet as a fork of ${name}?`, { modal: true, detail: 'The running devnet keeps its chain in memory: it is discarded.' }, 'Fork');
+      if (choice !== 'Fork') return;
+    }
+    const dn = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Forking ${name}…` }, () => session.forkNetwork(name));
+    if (!session.isDevnet) await session.select(DEVNET);
+    const s = dn.fork?.status();
+    if (s) vscode.window.showInformationMessage(`The devnet is a fork of ${name} at round ${s.forkRound}: simulate and send run on it; nothing reaches ${name}.`);
+  });
+
   // --- accounts ---
   command('tealworks.importAccount', async () => {
     const m = await vscode.window.showInputBox({ prompt: '25-word mnemonic (kept in VS Code secret storage only)', password: true, ignoreFocusOut: true });

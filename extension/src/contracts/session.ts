@@ -39,6 +39,8 @@ export class ContractSession implements vscode.Disposable {
   genesis: string | undefined;
   /** The devnet's dispenser: a genesis account of its own, not one of the user's accounts. */
   dispenser: string | undefined;
+  /** The configured network the running devnet forks (its name), or undefined for a chain of its own. */
+  forkOf: string | undefined;
   #chainSeq = 0;
 
   constructor(private readonly context: vscode.ExtensionContext) {
@@ -99,6 +101,25 @@ export class ContractSession implements vscode.Disposable {
     return this.activeName === DEVNET;
   }
 
+  /**
+   * Restarts the devnet as a fork of the configured network `name`: the network's chain id and
+   * state, copied from its node on first read; transactions stay local. With
+   * `tealworks.devnet.persist` the fetched state is kept per network (restarts work offline).
+   */
+  async forkNetwork(name: string): Promise<RunningDevnet> {
+    if (name === DEVNET) throw new Error('the devnet cannot fork itself: pick LocalNet or a configured network');
+    const p = await this.profileFor(name);
+    if (this.devnet) await this.stopDevnet();
+    this.#forkTarget = { name, url: p.node.url, ...(p.node.token ? { token: p.node.token } : {}) };
+    try {
+      return await this.startDevnet();
+    } finally {
+      this.#forkTarget = undefined;
+    }
+  }
+
+  #forkTarget: { name: string; url: string; token?: string } | undefined;
+
   async startDevnet(): Promise<RunningDevnet> {
     if (this.devnet) return this.devnet;
     if (!this.#devnetStarting) {
@@ -110,15 +131,19 @@ export class ContractSession implements vscode.Disposable {
         const persist = cfg.get<boolean>('persist', false);
         const localnet = cfg.get<boolean>('localnet', false);
         // A LocalNet-style devnet is another chain (genesis id dockernet-v1): its own directory.
-        const dataDir = persist && this.context.storageUri ? vscode.Uri.joinPath(this.context.storageUri, localnet ? 'devnet-localnet' : 'devnet').fsPath : undefined;
+        const fork = this.#forkTarget;
+        // A fork is another chain again (the remote's): its own directory per forked network.
+        const dirName = fork ? `devnet-fork-${fork.name.replace(/[^\w.-]+/g, '_')}` : localnet ? 'devnet-localnet' : 'devnet';
+        const dataDir = persist && this.context.storageUri ? vscode.Uri.joinPath(this.context.storageUri, dirName).fsPath : undefined;
         // One genesis account more than asked for: the last one is the dispenser, so funding never
         // drains one of the user's accounts.
         const wanted = cfg.get<number>('accounts', 3);
         let dn: RunningDevnet;
         try {
-          dn = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), accounts: wanted + 1, ...(localnet ? { localnet: true } : {}) });
+          dn = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), accounts: wanted + 1, ...(localnet ? { localnet: true } : {}), ...(fork ? { fork: { url: fork.url, ...(fork.token ? { token: fork.token } : {}) } } : {}) });
         } catch (e) {
-          if (!dataDir) throw e;
+          // A fork's remote that cannot be used says so itself; nothing to recover here.
+          if (!dataDir || fork) throw e;
           const prompt = devnetRecoveryPrompt(e, dataDir);
           if (prompt) {
             // Damaged chain data: nothing was changed; recovering is the user's call.
@@ -134,6 +159,8 @@ export class ContractSession implements vscode.Disposable {
           }
         }
         this.devnet = dn;
+        this.forkOf = fork?.name;
+        if (dn.fork) dn.fork.onRequest = (r) => this.log.appendLine(`fork of ${fork?.name ?? dn.fork!.head.url}: fetched ${r.resource} (${r.found ? `remote round ${r.round}` : 'not on the remote'})`);
         this.dispenser = dn.accounts.length > wanted ? dn.accounts[dn.accounts.length - 1]!.address : undefined;
         this.log.appendLine(`devnet started in ${Date.now() - started} ms: node ${dn.node.url}, query ${dn.query.url}, key manager ${dn.keyManager.url}${dataDir ? `, data in ${dataDir}` : ' (in memory)'}`);
         return dn;
@@ -161,6 +188,7 @@ export class ContractSession implements vscode.Disposable {
     if (this.isDevnet) await this.#closeClients();
     this.devnet = undefined;
     this.dispenser = undefined;
+    this.forkOf = undefined;
     await dn.stop();
     if (this.isDevnet) this.genesis = undefined;
     // An in-memory chain is gone for good: so are the links to its apps.
@@ -185,9 +213,14 @@ export class ContractSession implements vscode.Disposable {
       if (!dn) throw new Error('the devnet is not running: start it from the Networks view');
       return profileFromDevnet(dn);
     }
-    if (this.activeName === LOCALNET) return localnetProfileFor(vscode.workspace.getConfiguration('tealworks.localnet').get<string>('host') || undefined);
-    const n = this.customNetworks().find((c) => c.name === this.activeName);
-    if (!n) throw new Error(`network ${this.activeName} is not configured (tealworks.networks)`);
+    return this.profileFor(this.activeName);
+  }
+
+  /** The endpoints of a configured network (LocalNet or a custom one; tokens from SecretStorage). */
+  async profileFor(name: string): Promise<NetworkProfile> {
+    if (name === LOCALNET) return localnetProfileFor(vscode.workspace.getConfiguration('tealworks.localnet').get<string>('host') || undefined);
+    const n = this.customNetworks().find((c) => c.name === name);
+    if (!n) throw new Error(`network ${name} is not configured (tealworks.networks)`);
     const s = this.context.secrets;
     const [nodeToken, queryToken, keyManagerToken] = await Promise.all([s.get(secretKey(n.name, 'nodeToken')), s.get(secretKey(n.name, 'queryToken')), s.get(secretKey(n.name, 'keyManagerToken'))]);
     return customProfile(n, { ...(nodeToken ? { nodeToken } : {}), ...(queryToken ? { queryToken } : {}), ...(keyManagerToken ? { keyManagerToken } : {}) });

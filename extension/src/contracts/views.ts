@@ -8,6 +8,9 @@ import { DEVNET, LOCALNET } from './networks.js';
 import type { ContractSession, WalletEntry } from './session.js';
 import { formatBalance, shortAddress } from './summary.js';
 import { itemLabel, type ValueView } from './valueFormat.js';
+import { forkDescription, forkTooltip, withOrigin } from './forkLabels.js';
+import type { ForkOrigin, ForkResource } from '@tealworks/sdk/ledger';
+import { addressBytes } from '@tealworks/sdk/encoding';
 
 type Node = vscode.TreeItem & { children?: () => Promise<Node[]> };
 
@@ -46,12 +49,13 @@ export class NetworksTree extends Tree {
       const active = name === this.session.activeName;
       const isDevnet = name === DEVNET;
       const running = isDevnet && this.session.devnet !== undefined;
-      const description = [active ? '● active' : '', isDevnet ? (running ? 'running' : 'stopped') : name === LOCALNET ? 'localhost:4001' : ''].filter(Boolean).join(' · ');
+      const fork = running ? this.session.devnet!.fork : undefined;
+      const description = [active ? '● active' : '', isDevnet ? (running ? (fork ? forkDescription(this.session.forkOf, fork.status()) : 'running') : 'stopped') : name === LOCALNET ? 'localhost:4001' : ''].filter(Boolean).join(' · ');
       return item(name, {
         description,
         contextValue: isDevnet ? (running ? 'network.devnet.running' : 'network.devnet.stopped') : name === LOCALNET ? 'network.localnet' : 'network.custom',
         command: { command: 'tealworks.selectNetwork', title: 'Use this network', arguments: [name] },
-        tooltip: isDevnet && running ? `node ${this.session.devnet!.node.url}\nquery ${this.session.devnet!.query.url}\nkey manager ${this.session.devnet!.keyManager.url}` : `Use ${name}`,
+        tooltip: isDevnet && running ? `${fork ? `${forkTooltip(this.session.forkOf, fork.status())}\n` : ''}node ${this.session.devnet!.node.url}\nquery ${this.session.devnet!.query.url}\nkey manager ${this.session.devnet!.keyManager.url}` : `Use ${name}`,
         id: `network:${name}`,
         iconPath: new vscode.ThemeIcon(isDevnet ? 'vm' : name === LOCALNET ? 'server-environment' : 'globe', active ? new vscode.ThemeColor('charts.green') : undefined),
       });
@@ -125,6 +129,11 @@ export class StateTree extends Tree {
     super();
   }
 
+  /** On a devnet that forks a network: whose state a resource is (the remote's at a round, or local). */
+  #origin(resource: ForkResource): ForkOrigin | undefined {
+    return this.session.isDevnet ? this.session.devnet?.fork?.origin(resource) : undefined;
+  }
+
   override refresh(): void {
     this.#boxPages.clear();
     super.refresh();
@@ -142,7 +151,7 @@ export class StateTree extends Tree {
     if (!apps.length) return [];
     return apps.map((id) =>
       item(`App ${id}`, {
-        description: this.session.sourceForApp(id) ?? '',
+        description: withOrigin(this.session.sourceForApp(id) ?? '', this.#origin({ kind: 'app', id })),
         tooltip: `account ${appAddressOf(id)}`,
         contextValue: 'app',
         // Keyed by chain: an app of a restarted devnet is a different item, never a stale one.
@@ -161,7 +170,7 @@ export class StateTree extends Tree {
     const info = await fetchApp(chain, appId);
     const global = decodeGlobalState(info.globalState, spec);
     return [
-      item('Global state', { description: `${global.length}`, id: `g:${appId}`, collapsibleState: vscode.TreeItemCollapsibleState.Expanded, children: async () => global.map((g) => this.itemNode(g, `g:${appId}`)) }),
+      item('Global state', { description: withOrigin(`${global.length}`, this.#origin({ kind: 'app', id: appId })), id: `g:${appId}`, collapsibleState: vscode.TreeItemCollapsibleState.Expanded, children: async () => global.map((g) => this.itemNode(g, `g:${appId}`)) }),
       item('Local state', { id: `l:${appId}`, children: async () => this.localNodes(appId, spec) }),
       item('Boxes', { id: `b:${appId}`, collapsibleState: vscode.TreeItemCollapsibleState.Expanded, children: async () => this.boxNodes(appId, spec) }),
     ];
@@ -174,7 +183,7 @@ export class StateTree extends Tree {
       const entries = await fetchLocalState(chain, appId, a).catch(() => undefined);
       if (!entries) continue;
       const items = decodeLocalState(entries, spec);
-      out.push(item(shortAddress(a), { tooltip: a, description: `${items.length}`, children: async () => items.map((i) => this.itemNode(i, `l:${appId}:${a}`)) }));
+      out.push(item(shortAddress(a), { tooltip: a, description: withOrigin(`${items.length}`, this.#origin({ kind: 'account', address: addressBytes(a) })), children: async () => items.map((i) => this.itemNode(i, `l:${appId}:${a}`)) }));
     }
     return out.length ? out : [item('No known account has opted in', {})];
   }
@@ -197,7 +206,7 @@ export class StateTree extends Tree {
 
   private async boxNodes(appId: bigint, spec: Arc56AppSpec | undefined): Promise<Node[]> {
     const page = await this.loadBoxes(appId, spec, false);
-    const nodes = page.items.map((b) => this.itemNode(b, `b:${appId}`));
+    const nodes = page.items.map((b) => this.itemNode(b, `b:${appId}`, this.#origin({ kind: 'box', appId, name: b.key })));
     if (page.next) nodes.push(item('Load more…', { command: { command: 'tealworks.state.moreBoxes', title: 'Load more boxes', arguments: [appId.toString()] } }));
     return nodes.length ? nodes : [item('No boxes', {})];
   }
@@ -215,10 +224,10 @@ export class StateTree extends Tree {
     return { global: decodeGlobalState(info.globalState, spec), local, boxes: boxes.items };
   }
 
-  private itemNode(i: StorageItem, parent: string): Node {
+  private itemNode(i: StorageItem, parent: string, origin?: ForkOrigin): Node {
     const l = itemLabel(i, this.view);
     return item(`${l.key} = ${l.value}`, {
-      description: l.type,
+      description: withOrigin(l.type, origin),
       tooltip: `${l.key}\n${l.type}\n${l.value}${i.decodeError ? `\n${i.decodeError}` : ''}`,
       contextValue: 'stateItem',
       id: `${parent}:${l.key}`,

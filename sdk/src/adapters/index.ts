@@ -20,6 +20,7 @@ export type {
   AppParams,
   AppInfo,
   AccountInfo,
+  AppLocalState as NodeAppLocalState,
   BoxValue,
   BlockInfo,
   Supply,
@@ -43,3 +44,4 @@ export * from './kmd/client.js';
 export * from './signer.js';
 export * from './keystore.js';
 export * from './profiles.js';
+export * from './node/devnet-cheats.js';

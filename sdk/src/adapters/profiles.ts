@@ -71,6 +71,12 @@ export function profileFromDevnet(running: { node: { url: string; token: string 
   };
 }
 
+/** Public endpoints used for `testnet` / `mainnet` (free, no token). */
+export const PUBLIC_ENDPOINTS: Readonly<Record<'testnet' | 'mainnet', { node: string; query: string }>> = {
+  testnet: { node: 'https://testnet-api.4160.nodely.dev', query: 'https://testnet-idx.4160.nodely.dev' },
+  mainnet: { node: 'https://mainnet-api.4160.nodely.dev', query: 'https://mainnet-idx.4160.nodely.dev' },
+};
+
 /** Any public network by URL (public /v2 node API; query service optional). */
 export function publicProfile(name: string, nodeUrl: string, queryUrl?: string, token?: string): NetworkProfile {
   const t = token !== undefined ? { token } : {};

@@ -16,7 +16,8 @@ export type RejectionKind =
   | 'asset'
   | 'app'
   | 'account'
-  | 'box';
+  | 'box'
+  | 'fork';
 
 /**
  * A transaction group the ledger would not apply. The message keeps the node's wording
@@ -34,6 +35,16 @@ export class LedgerRejection extends TealworksError {
     options?: { cause?: unknown },
   ) {
     super(txid ? `transaction ${txid}: ${reason}` : reason, options);
+  }
+}
+
+/**
+ * A fork's group read state not fetched from the remote yet, so it was not committed. Callers
+ * that go through `ForkState.run` never see it: the run fetches what was missed and tries again.
+ */
+export class ForkStateMissing extends LedgerRejection {
+  constructor(readonly url: string) {
+    super('fork', `the group reads state not yet fetched from ${url}; it was not committed. Run it through the fork (ForkState.run) so the missing state is fetched first.`);
   }
 }
 

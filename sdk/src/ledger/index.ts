@@ -10,6 +10,9 @@
  *                                            pool itself is the node service's, services/node/pool.ts)
  *   ledger.stateHash / snapshot / reset / close / setTimestampOffset
  *
+ *   new Ledger({ fork: await ForkState.open({ remote, cache }) }) → a fork of a live network: state
+ *                                            copied on first read through an injected ForkRemote
+ *
  * Everything here is portable except `persistence.ts` (Node file system), which is deliberately
  * not re-exported: import it directly where a data directory is wanted.
  */
@@ -28,3 +31,6 @@ export type { AccountData, AssetData, AppData, Holding, KeyValue } from './state
 export { simulate } from './simulate.js';
 export type { SimulateRequest, SimulateResponse } from './simulate.js';
 export { pendingTransactionResponse } from './response.js';
+export { ForkState, MemoryForkCache, ForkRemoteError, ForkCacheError, namedResources, forkResourceKey, describeForkResource } from './fork.js';
+export type { ForkOrigin, ForkHead, ForkRemote, ForkCacheStore, ForkResource, ForkRequest, ForkStatus, ForkLimits, RemoteAccount, RemoteRead } from './fork.js';
+export { ForkStateMissing } from './errors.js';

@@ -8,12 +8,16 @@ import type { SignedTransaction } from '../txn/types.js';
 import type { BlockHeaderRecord } from '../avm/ledger-view.js';
 import { headerHash, txnCommitment, decodeBlock, encodeBlock, type Block, type BlockHeader, type ConfirmedTxn } from './block.js';
 import { evaluateGroup, VerifiedCache, type EvalEnv, type EvalOptions, type GroupEvalResult } from './eval.js';
-import { LedgerDamageError, LedgerNotFoundError, LedgerRejection, LedgerStoreError, LedgerWriteError } from './errors.js';
+import { ForkStateMissing, LedgerDamageError, LedgerNotFoundError, LedgerRejection, LedgerStoreError, LedgerWriteError } from './errors.js';
 import { CONSENSUS_CURRENT, DEFAULT_FEE_SINK, DEFAULT_GENESIS_ID, DEFAULT_REWARDS_POOL, type ConsensusParams } from './params.js';
-import { LedgerState, emptyTouchSet, type AccountData, type AppData, type AssetData, type KeyValue, type TouchSet } from './state.js';
+import type { TealValue } from '../avm/ledger-view.js';
+import { ValidationError } from '../errors.js';
+import { LedgerState, emptyTouchSet, isEmptyAccount, type AccountData, type AppData, type AssetData, type KeyValue, type TouchSet } from './state.js';
 import { stateFromWire, stateHash, stateToWire, encodeSnapshot, decodeSnapshot } from './snapshot.js';
 import { buildRoundDelta, stateDeltaObject, type RoundDelta } from './delta.js';
 import { RoundOverlay, RoundWindow } from './window.js';
+import type { ForkState } from './fork.js';
+import { BlockList } from './block-list.js';
 
 /** An account funded at genesis: address and amount. */
 export interface GenesisAccount {
@@ -61,6 +65,13 @@ export interface LedgerConfig {
   snapshotInterval?: number;
   /** Per-round deltas kept for `delta(round)` (the node's MaxAcctLookback window; default 64). */
   deltaWindow?: number;
+  /**
+   * Fork a live network: the chain takes the remote's genesis id and hash, begins after the
+   * remote's round at fork time, and copies state from it on first read (see `ForkState`). Genesis
+   * accounts are local accounts funded on top. A fork keeps no state snapshot: a restart replays
+   * its journal over the fork cache.
+   */
+  fork?: ForkState;
 }
 
 /** What the ledger committed for a group: the round and transaction ids (public name `LedgerSubmitResult`). */
@@ -99,7 +110,11 @@ export class Ledger {
   readonly feeSink: Uint8Array;
   readonly rewardsPool: Uint8Array;
   readonly state: LedgerState;
-  private readonly blocks: Block[] = [];
+  /** The live network this ledger forks, or undefined for a chain of its own. */
+  readonly fork: ForkState | undefined;
+  /** The round of the first block this ledger holds (0; a fork: the remote's round at fork time). */
+  readonly firstRound: bigint;
+  private readonly blocks = new BlockList();
   private readonly txIndex = new Map<string, { round: bigint; intra: number }>();
   private readonly txids = new RoundWindow();
   private readonly leases = new RoundWindow();
@@ -116,33 +131,50 @@ export class Ledger {
   private snapshotRetryAt = 0n;
   /** The last snapshot write that failed (the journal still holds every round); cleared by a good one. */
   snapshotError: Error | undefined;
+  /**
+   * Bumped by every block and by every change the change feed does not carry (cheats, reverts,
+   * resets): readers that cache what they read (the query index) compare it.
+   */
+  generation = 0;
+  private readonly marks = new Map<number, ChainMark>();
+  private nextMarkId = 1;
+  /** How to undo chain-level changes (recent txids, leases, seeds, impersonations) while marks exist. */
+  private readonly chainUndo: (() => void)[] = [];
+  private readonly seedOverrides = new Map<bigint, Uint8Array>();
+  private readonly impersonated = new Set<string>();
 
   constructor(config: LedgerConfig = {}) {
     this.config = config;
     this.params = config.params ?? CONSENSUS_CURRENT;
-    this.genesisId = config.genesisId ?? DEFAULT_GENESIS_ID;
-    this.feeSink = addressBytes(config.feeSink ?? DEFAULT_FEE_SINK);
-    this.rewardsPool = addressBytes(config.rewardsPool ?? DEFAULT_REWARDS_POOL);
+    const fork = config.fork;
+    this.fork = fork;
+    this.firstRound = fork ? fork.head.round : 0n;
+    this.genesisId = fork ? fork.head.genesisId : (config.genesisId ?? DEFAULT_GENESIS_ID);
+    this.feeSink = fork ? fork.head.feeSink : addressBytes(config.feeSink ?? DEFAULT_FEE_SINK);
+    this.rewardsPool = fork ? fork.head.rewardsPool : addressBytes(config.rewardsPool ?? DEFAULT_REWARDS_POOL);
     this.clock = config.clock ?? (() => BigInt(Math.floor(Date.now() / 1000)));
     this.store = config.store;
     this.snapshotInterval = config.snapshotInterval ?? 256;
     this.deltaWindow = config.deltaWindow ?? 64;
     this.state = new LedgerState(this.params);
+    fork?.attach(this.state);
     // A data directory remembers its genesis timestamp (first journal record), so a restart
     // without an explicit timestamp rebuilds the same chain.
     const journal = this.store?.readJournal();
     const stored = journal?.length ? genesisRecordTimestamp(journal[0]!) : undefined;
-    const ts = config.genesisTimestamp ?? stored ?? this.clock();
-    const special = config.specialAccountBalance ?? this.params.minBalance;
-    const alloc: [Uint8Array, bigint][] = (config.genesisAccounts ?? []).map((g) => [addressBytes(g.address), g.amount]);
-    alloc.push([this.feeSink, special], [this.rewardsPool, special]);
-    const tc = config.initialTxnCounter ?? 1000n;
-    this.genesisHash = genesisHashOf(this.genesisId, this.params.protocol, alloc, this.feeSink, this.rewardsPool, ts, tc);
+    const ts = fork ? fork.head.timestamp : (config.genesisTimestamp ?? stored ?? this.clock());
+    const alloc = this.genesisAlloc();
+    const tc = fork ? fork.head.txnCounter : (config.initialTxnCounter ?? 1000n);
+    this.genesisHash = fork ? fork.head.genesisHash : genesisHashOf(this.genesisId, this.params.protocol, alloc, this.feeSink, this.rewardsPool, ts, tc);
     this.initGenesis(alloc, ts, tc);
     if (journal?.length) {
       const gh = genesisRecordHash(journal[0]!);
       if (gh === undefined) {
         throw new LedgerDamageError('the first journal record is not a genesis record. Nothing was changed; restore the data directory from a backup, or move it away to start a new chain.', { file: 'journal.bin', offset: 0, round: 0n });
+      }
+      const r0 = genesisRecordRound(journal[0]!);
+      if (fork && r0 !== this.firstRound) {
+        throw new LedgerStoreError(`the data directory holds a fork of ${fork.head.url} made at round ${r0}, but the fork cache is at round ${this.firstRound}. Nothing was changed. Start with --fork-refresh to fork afresh (it drops the local chain too).`);
       }
       if (toHex(gh) !== toHex(this.genesisHash)) {
         throw new LedgerStoreError(
@@ -157,19 +189,31 @@ export class Ledger {
   }
 
   private writeGenesisRecord(): void {
-    const h = this.blocks[0]!.header;
-    this.store!.append(encodeMsgpack({ gh: this.genesisHash, r: 0, t: h.timestamp, v: JOURNAL_VERSION }));
+    const h = this.blocks.get(this.firstRound)!.header;
+    this.store!.append(encodeMsgpack({ gh: this.genesisHash, r: this.firstRound, t: h.timestamp, v: JOURNAL_VERSION }));
+  }
+
+  /** Genesis balances: the configured accounts, plus the fee sink and rewards pool (a fork has the remote's). */
+  private genesisAlloc(): [Uint8Array, bigint][] {
+    const alloc: [Uint8Array, bigint][] = (this.config.genesisAccounts ?? []).map((g) => [addressBytes(g.address), g.amount]);
+    if (!this.fork) {
+      const special = this.config.specialAccountBalance ?? this.params.minBalance;
+      alloc.push([this.feeSink, special], [this.rewardsPool, special]);
+    }
+    return alloc;
   }
 
   private initGenesis(alloc: readonly [Uint8Array, bigint][], ts: bigint, tc: bigint): void {
     const st = this.state;
     st.clear();
+    // A fork's funded genesis accounts are local keys: never asked of the remote.
+    if (this.fork) for (const [a] of alloc) st.accounts.claim(toHex(a));
     for (const [a, amt] of alloc) st.setBalance(a, st.balanceOf(a) + amt);
     st.txnCounter = tc;
     st.commit();
     st.touched = emptyTouchSet();
     const header: BlockHeader = {
-      round: 0n,
+      round: this.firstRound,
       prev: new Uint8Array(32),
       seed: sha512_256(this.genesisHash),
       txnRoot: new Uint8Array(32),
@@ -183,22 +227,22 @@ export class Ledger {
       rewardsRate: 0n,
       rewardsResidue: 0n,
       rewardsRecalculationRound: 500000n,
-      protocol: this.params.protocol,
+      protocol: this.fork ? this.fork.head.protocol : this.params.protocol,
       txnCounter: tc,
       feesCollected: 0n,
     };
-    this.blocks.length = 0;
+    this.blocks.clear();
     this.blocks.push({ header, txns: [], hash: headerHash(header) });
   }
 
   // ---- chain position -----------------------------------------------------------------------
 
   get latestRound(): bigint {
-    return BigInt(this.blocks.length - 1);
+    return this.blocks.latestRound;
   }
 
   get latestBlock(): Block {
-    return this.blocks[this.blocks.length - 1]!;
+    return this.blocks.latest;
   }
 
   /** Dev-mode timestamp offset (seconds added to the previous block's timestamp); undefined = wall clock. */
@@ -231,15 +275,16 @@ export class Ledger {
       txids,
       leases,
       verified: this.verified,
+      impersonated: this.impersonated,
     };
   }
 
   private headerRecord(round: bigint): BlockHeaderRecord | undefined {
-    const b = this.blocks[Number(round)];
-    if (!b || round < 0n) return undefined;
+    const b = this.blocks.get(round);
+    if (!b) return undefined;
     const h = b.header;
     return {
-      seed: h.seed,
+      seed: this.seedOverrides.get(round) ?? h.seed,
       timestamp: h.timestamp,
       proposer: new Uint8Array(32),
       feesCollected: h.feesCollected,
@@ -301,7 +346,11 @@ export class Ledger {
       const touchedBefore = groups.length > 1 ? cloneTouch(st.touched) : emptyTouchSet();
       const groupTxids = new RoundOverlay(blockTxids);
       const groupLeases = new RoundOverlay(blockLeases);
-      const r = evaluateGroup(this.env(round, groupTxids, groupLeases), group, replay ? { ...options, skipSignatures: true } : options);
+      const missesBefore = this.fork?.missCount;
+      const evaluated = evaluateGroup(this.env(round, groupTxids, groupLeases), group, replay ? { ...options, skipSignatures: true } : options);
+      // A fork's group that read state not fetched yet was evaluated on incomplete state: it is
+      // rolled back and never committed (ForkState.run fetches what it missed and runs it again).
+      const r = this.fork && this.fork.missCount !== missesBefore ? { ...evaluated, failure: new ForkStateMissing(this.fork.head.url) } : evaluated;
       if (r.failure) {
         st.rollback(mark);
         st.touched = touchedBefore;
@@ -362,6 +411,7 @@ export class Ledger {
     this.leases.expireBefore(round + 1n);
     this.blocks.push(block);
     for (const t of txns) this.txIndex.set(t.txid, { round, intra: t.intra });
+    this.generation++;
     const delta = buildRoundDelta(st, this.supply(), block, st.touched);
     st.touched = emptyTouchSet();
     this.deltas.set(round, delta);
@@ -378,16 +428,222 @@ export class Ledger {
         this.snapshotRetryAt = round + BigInt(this.snapshotInterval);
       }
     }
+    this.emit({ block, delta });
+    return block;
+  }
+
+  private emit(event: BlockEvent): void {
     // The block is committed whatever a listener does; a failing listener must not undo that
     // for the submitter or starve the listeners after it.
     for (const l of this.listeners) {
       try {
-        l({ block, delta });
+        l(event);
       } catch {
         // Listeners own their errors.
       }
     }
+  }
+
+  // ---- snapshots (test chains) ------------------------------------------------------------------
+
+  /**
+   * Remembers the whole chain state (accounts, apps, boxes, assets, blocks, round, time, recent
+   * txids and leases, cheats) and returns an id for {@link revertToMark}. While any mark exists the
+   * ledger keeps how to undo each change, so reverting costs what changed since the mark, not the
+   * size of the chain. Marks nest. Only for a ledger kept in memory (a journal cannot be rewound).
+   */
+  mark(): number {
+    if (this.store) throw new LedgerStoreError('snapshots need a chain kept in memory: this one journals every round to its data directory, which cannot be rewound. Start the devnet without a data directory (in memory) to use snapshot and revert.');
+    if (this.marks.size === 0) {
+      this.state.commit();
+      this.state.keepUndo = true;
+      this.txids.undo = this.leases.undo = (fn) => this.chainUndo.push(fn);
+    }
+    const id = this.nextMarkId++;
+    this.marks.set(id, { state: this.state.checkpoint(), chain: this.chainUndo.length, round: this.latestRound, deltas: new Map(this.deltas), timestampOffset: this.timestampOffset });
+    return id;
+  }
+
+  /**
+   * Restores the chain exactly as it was when `mark()` returned `id`. The mark stays usable (revert
+   * to it again later); marks taken after it are dropped.
+   */
+  revertToMark(id: number): void {
+    const m = this.marks.get(id);
+    if (!m) throw new LedgerNotFoundError(`no snapshot ${id}: it was never taken, was released, or was taken after a snapshot that has since been reverted to`);
+    const st = this.state;
+    st.rollback(m.state);
+    st.touched = emptyTouchSet();
+    st.txnTouched.clear();
+    while (this.chainUndo.length > m.chain) this.chainUndo.pop()!();
+    for (const b of this.blocks.truncate(m.round)) for (const t of b.txns) this.txIndex.delete(t.txid);
+    this.deltas.clear();
+    for (const [r, d] of m.deltas) this.deltas.set(r, d);
+    this.timestampOffset = m.timestampOffset;
+    for (const k of [...this.marks.keys()]) if (k > id) this.marks.delete(k);
+    this.committedAt = Date.now();
+    this.generation++;
+  }
+
+  /** Forgets a mark; once none is left the ledger stops keeping undo information. */
+  releaseMark(id: number): void {
+    this.marks.delete(id);
+    if (this.marks.size > 0) return;
+    this.state.keepUndo = false;
+    this.state.commit();
+    this.chainUndo.length = 0;
+    this.txids.undo = this.leases.undo = undefined;
+  }
+
+  /** Ids of the marks that can be reverted to, oldest first. */
+  markIds(): number[] {
+    return [...this.marks.keys()];
+  }
+
+  private logChain(undo: () => void): void {
+    if (this.marks.size > 0) this.chainUndo.push(undo);
+  }
+
+  // ---- cheats (test chains; the devnet's /v1/devnet routes) -------------------------------------
+
+  /**
+   * Runs a cheat that changes state. On a fork, a cheat that read state not fetched yet is undone
+   * and refused with `ForkStateMissing` (`ForkState.run` fetches what it missed and runs it again).
+   */
+  private stateCheat(change: () => void): void {
+    const st = this.state;
+    const mark = st.checkpoint();
+    const missesBefore = this.fork?.missCount;
+    try {
+      change();
+    } catch (e) {
+      st.rollback(mark);
+      // "does not exist" may only mean "not fetched yet".
+      if (this.fork && this.fork.missCount !== missesBefore) throw new ForkStateMissing(this.fork.head.url);
+      throw e;
+    }
+    if (this.fork && this.fork.missCount !== missesBefore) {
+      st.rollback(mark);
+      throw new ForkStateMissing(this.fork.head.url);
+    }
+    this.afterCheat();
+  }
+
+  private afterCheat(): void {
+    const st = this.state;
+    st.commit();
+    st.touched = emptyTouchSet();
+    st.txnTouched.clear();
+    this.generation++;
+  }
+
+  /**
+   * Cheat: adds `n` empty rounds at once (no transaction per round). The skipped blocks are made up
+   * on demand: empty, each `getTimestampOffset()` seconds (0 when unset) after the one before, and
+   * pointing back at the last real block. Listeners get one event, for the new latest block.
+   */
+  advanceRounds(n: bigint): Block {
+    if (n < 1n) throw new ValidationError(`advanceRounds needs a positive number of rounds, got ${n}`);
+    const block = this.blocks.warp(n, this.timestampOffset ?? 0n);
+    this.txids.expireBefore(block.header.round + 1n);
+    this.leases.expireBefore(block.header.round + 1n);
+    this.committedAt = Date.now();
+    this.generation++;
+    this.emit({ block, delta: buildRoundDelta(this.state, this.supply(), block, emptyTouchSet()) });
     return block;
+  }
+
+  /** Cheat: commits one empty block stamped `timestamp` (seconds), so `global LatestTimestamp` reads it. */
+  setTime(timestamp: bigint): Block {
+    if (timestamp < 0n) throw new ValidationError(`a block timestamp cannot be negative, got ${timestamp}`);
+    return this.commitBlock([], timestamp, {});
+  }
+
+  /** Cheat: commits one empty block `seconds` after the latest one. */
+  advanceTime(seconds: bigint): Block {
+    if (seconds < 0n) throw new ValidationError(`advanceTime moves time forward only, got ${seconds} seconds (use setTime for any timestamp)`);
+    return this.setTime(this.latestBlock.header.timestamp + seconds);
+  }
+
+  /** Cheat: transactions authorized by `address` are accepted without checking their signature (everything else is checked). */
+  impersonate(address: AddressLike, on = true): void {
+    const k = toHex(addressBytes(address));
+    const had = this.impersonated.has(k);
+    if (on) this.impersonated.add(k);
+    else this.impersonated.delete(k);
+    this.logChain(() => (had ? this.impersonated.add(k) : this.impersonated.delete(k)));
+    this.generation++;
+  }
+
+  /** Whether {@link impersonate} is on for `address`. */
+  isImpersonated(address: AddressLike): boolean {
+    return this.impersonated.has(toHex(addressBytes(address)));
+  }
+
+  /** Cheat: sets an account's balance (micro-units). */
+  setBalance(address: AddressLike, amount: bigint): void {
+    this.stateCheat(() => {
+      if (amount < 0n || amount >= 1n << 64n) throw new ValidationError(`a balance is a uint64, got ${amount}`);
+      const a = addressBytes(address);
+      this.state.setBalance(a, amount);
+      const acct = this.state.get(a);
+      if (acct && isEmptyAccount(acct)) this.state.deleteAccount(toHex(a));
+    });
+  }
+
+  /** Cheat: sets (or, with undefined, removes) an account's holding of an existing asset. */
+  setAssetHolding(address: AddressLike, assetId: bigint, holding: { amount: bigint; frozen?: boolean } | undefined): void {
+    this.stateCheat(() => {
+      if (!this.state.assets.has(assetId)) throw new LedgerNotFoundError(`asset ${assetId} does not exist; create it first (cheats change holdings, not assets)`);
+      if (holding && (holding.amount < 0n || holding.amount >= 1n << 64n)) throw new ValidationError(`an asset amount is a uint64, got ${holding.amount}`);
+      this.state.setHolding(addressBytes(address), assetId, holding ? { amount: holding.amount, frozen: holding.frozen ?? false } : undefined);
+    });
+  }
+
+  /** Cheat: sets (or, with undefined, deletes) one global state key of an existing app. */
+  setGlobal(appId: bigint, key: Uint8Array, value: TealValue | undefined): void {
+    this.stateCheat(() => {
+      if (!this.state.apps.has(appId)) throw new LedgerNotFoundError(`app ${appId} does not exist`);
+      this.checkKeyValue(key, value);
+      this.state.setGlobal(appId, key, value);
+    });
+  }
+
+  /** Cheat: sets (or deletes) one local state key of an account opted in to an app. */
+  setLocal(address: AddressLike, appId: bigint, key: Uint8Array, value: TealValue | undefined): void {
+    this.stateCheat(() => {
+      const a = addressBytes(address);
+      if (!this.state.get(a)?.locals.has(appId)) throw new LedgerNotFoundError(`account ${new Address(a).toString()} is not opted in to app ${appId}; opt it in first`);
+      this.checkKeyValue(key, value);
+      this.state.setLocal(a, appId, key, value);
+    });
+  }
+
+  /** Cheat: writes (or, with undefined, deletes) a box of an existing app; the app account's box totals follow. */
+  setBox(appId: bigint, name: Uint8Array, value: Uint8Array | undefined): void {
+    this.stateCheat(() => {
+      if (!this.state.apps.has(appId)) throw new LedgerNotFoundError(`app ${appId} does not exist`);
+      if (name.length < 1 || name.length > this.params.avm.maxAppKeyLen) throw new ValidationError(`a box name is 1 to ${this.params.avm.maxAppKeyLen} bytes, got ${name.length}`);
+      if (value && value.length > this.params.maxBoxSize) throw new ValidationError(`a box holds at most ${this.params.maxBoxSize} bytes, got ${value.length}`);
+      if (value) this.state.putBox(appId, name, value);
+      else this.state.deleteBox(appId, name);
+    });
+  }
+
+  /** Cheat: the seed `block BlkSeed` reads for `round` (default the latest round); undefined restores the real one. */
+  setBlockSeed(seed: Uint8Array | undefined, round: bigint = this.latestRound): void {
+    if (seed && seed.length !== 32) throw new ValidationError(`a block seed is 32 bytes, got ${seed.length}`);
+    if (!this.blocks.get(round)) throw new LedgerNotFoundError(`ledger does not have entry ${round} (latest round ${this.latestRound})`);
+    const old = this.seedOverrides.get(round);
+    if (seed) this.seedOverrides.set(round, seed.slice());
+    else this.seedOverrides.delete(round);
+    this.logChain(() => (old ? this.seedOverrides.set(round, old) : this.seedOverrides.delete(round)));
+    this.generation++;
+  }
+
+  private checkKeyValue(key: Uint8Array, value: TealValue | undefined): void {
+    if (key.length > this.params.avm.maxAppKeyLen) throw new ValidationError(`a state key is at most ${this.params.avm.maxAppKeyLen} bytes, got ${key.length}`);
+    if (value instanceof Uint8Array && key.length + value.length > this.params.avm.maxAppSumKeyValueLens) throw new ValidationError(`a state key and its value are at most ${this.params.avm.maxAppSumKeyValueLens} bytes together, got ${key.length + value.length}`);
   }
 
   /**
@@ -426,7 +682,7 @@ export class Ledger {
     const special = this.config.specialAccountBalance ?? this.params.minBalance;
     const alloc = (this.config.genesisAccounts ?? []).map((g) => ({ addr: new Address(addressBytes(g.address)).toString(), comment: '', state: { algo: g.amount } }));
     alloc.push({ addr: new Address(this.feeSink).toString(), comment: 'FeeSink', state: { algo: special } }, { addr: new Address(this.rewardsPool).toString(), comment: 'RewardsPool', state: { algo: special } });
-    return { alloc, fees: new Address(this.feeSink).toString(), id: this.genesisId, network: 'tealworks-devnet', proto: this.params.protocol, rwd: new Address(this.rewardsPool).toString(), timestamp: this.blocks[0]!.header.timestamp, devmode: true };
+    return { alloc, fees: new Address(this.feeSink).toString(), id: this.genesisId, network: 'tealworks-devnet', proto: this.params.protocol, rwd: new Address(this.rewardsPool).toString(), timestamp: this.blocks.get(this.firstRound)!.header.timestamp, devmode: true };
   }
 
   // ---- simulate support ---------------------------------------------------------------------
@@ -487,7 +743,7 @@ export class Ledger {
   // ---- reads ----------------------------------------------------------------------------------
 
   block(round: bigint): Block {
-    const b = round >= 0n ? this.blocks[Number(round)] : undefined;
+    const b = this.blocks.get(round);
     if (!b) throw new LedgerNotFoundError(`ledger does not have entry ${round} (latest round ${this.latestRound})`);
     return b;
   }
@@ -496,7 +752,7 @@ export class Ledger {
   transaction(txid: string): ConfirmedTxn | undefined {
     const at = this.txIndex.get(txid);
     if (!at) return undefined;
-    return this.blocks[Number(at.round)]!.txns[at.intra];
+    return this.blocks.get(at.round)?.txns[at.intra];
   }
 
   account(address: AddressLike): AccountData | undefined {
@@ -584,7 +840,7 @@ export class Ledger {
   /** The round's delta in the node's StateDelta shape (for `/v2/deltas/{round}`). */
   stateDelta(round: bigint): Record<string, unknown> {
     const d = this.delta(round);
-    const prev = round > 0n ? this.block(round - 1n).header.timestamp : d.block.header.timestamp;
+    const prev = round > this.firstRound ? this.block(round - 1n).header.timestamp : d.block.header.timestamp;
     return stateDeltaObject(d, prev);
   }
 
@@ -601,7 +857,7 @@ export class Ledger {
 
   /** Writes a snapshot of the current state (atomically, through the store). */
   snapshot(): void {
-    if (!this.store) return;
+    if (!this.store || this.fork) return;
     const w = {
       gh: this.genesisHash,
       leases: this.leases.entries(),
@@ -658,7 +914,7 @@ export class Ledger {
         this.replayRecord(records[i]!, snapRound);
       } catch (e) {
         const why = `journal record of round ${expected} cannot be replayed: ${(e as Error).message}`;
-        const index = Number(expected); // record n holds round n (record 0 is the genesis record)
+        const index = Number(expected - this.firstRound); // record n holds round n (record 0 is the genesis record)
         if (store.recover && store.setAsideFrom && expected > snapRound) {
           store.setAsideFrom(index, why);
           break;
@@ -697,10 +953,12 @@ export class Ledger {
     this.deltas.clear();
     this.lastSnapshotRound = 0n;
     this.timestampOffset = undefined;
-    const alloc: [Uint8Array, bigint][] = (this.config.genesisAccounts ?? []).map((g) => [addressBytes(g.address), g.amount]);
-    const special = this.config.specialAccountBalance ?? this.params.minBalance;
-    alloc.push([this.feeSink, special], [this.rewardsPool, special]);
-    this.initGenesis(alloc, this.blocks[0]!.header.timestamp, this.config.initialTxnCounter ?? 1000n);
+    this.marks.clear();
+    this.chainUndo.length = 0;
+    this.seedOverrides.clear();
+    this.impersonated.clear();
+    this.generation++;
+    this.initGenesis(this.genesisAlloc(), this.blocks.get(this.firstRound)!.header.timestamp, this.fork ? this.fork.head.txnCounter : (this.config.initialTxnCounter ?? 1000n));
     if (this.store) this.writeGenesisRecord();
   }
 
@@ -727,6 +985,14 @@ function genesisRecordHash(raw: Uint8Array): Uint8Array | undefined {
   }
 }
 
+function genesisRecordRound(raw: Uint8Array): bigint {
+  try {
+    return toUint64((decodeMsgpack(raw) as Record<string, unknown>).r ?? 0, 'genesis round');
+  } catch {
+    return 0n;
+  }
+}
+
 function genesisRecordTimestamp(raw: Uint8Array): bigint | undefined {
   try {
     const rec = decodeMsgpack(raw) as Record<string, unknown>;
@@ -735,6 +1001,15 @@ function genesisRecordTimestamp(raw: Uint8Array): bigint | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What `Ledger.mark` remembers beside the undo logs' positions. */
+interface ChainMark {
+  state: number;
+  chain: number;
+  round: bigint;
+  deltas: Map<bigint, RoundDelta>;
+  timestampOffset: bigint | undefined;
 }
 
 function u64(n: bigint): Uint8Array {

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { sha512_256 } from '../crypto/hash.js';
 import { LedgerDamageError, LedgerStoreError, LedgerWriteError } from './errors.js';
 import type { LedgerStore } from './ledger.js';
+import { ForkCacheError, type ForkCacheStore } from './fork.js';
 
 const JOURNAL = 'journal.bin';
 const SNAPSHOT = 'snapshot.bin';
@@ -312,27 +313,7 @@ export class FileLedgerStore implements LedgerStore {
   }
 
   writeSnapshot(bytes: Uint8Array): void {
-    const tmp = join(this.dir, SNAPSHOT_TMP);
-    const framed = frameSnapshot(bytes);
-    try {
-      const fd = this.fs.openSync(tmp, 'w', 0o600);
-      try {
-        let off = 0;
-        while (off < framed.length) off += this.fs.writeSync(fd, framed, off, framed.length - off);
-        this.fs.fsyncSync(fd);
-      } finally {
-        this.fs.closeSync(fd);
-      }
-      this.fs.renameSync(tmp, this.snapshotPath);
-    } catch (e) {
-      try {
-        this.fs.rmSync(tmp, { force: true });
-      } catch {
-        // The old snapshot is intact either way.
-      }
-      throw writeError(`could not write the snapshot in ${this.dir} (the previous snapshot and the journal are intact)`, e);
-    }
-    fsyncDir(this.fs, this.dir);
+    writeFramedAtomically(this.fs, this.dir, SNAPSHOT_TMP, this.snapshotPath, bytes, `could not write the snapshot in ${this.dir} (the previous snapshot and the journal are intact)`);
   }
 
   clear(): void {
@@ -354,6 +335,64 @@ export class FileLedgerStore implements LedgerStore {
       this.fs.closeSync(this.fd);
       this.fd = undefined;
     }
+  }
+}
+
+/** Writes a framed file atomically: temp file, fsync, rename, directory fsync; a failure leaves the old file intact. */
+function writeFramedAtomically(fs: StoreFs, dir: string, tmpName: string, path: string, bytes: Uint8Array, failure: string): void {
+  const tmp = join(dir, tmpName);
+  const framed = frameSnapshot(bytes);
+  try {
+    const fd = fs.openSync(tmp, 'w', 0o600);
+    try {
+      let off = 0;
+      while (off < framed.length) off += fs.writeSync(fd, framed, off, framed.length - off);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, path);
+  } catch (e) {
+    try {
+      fs.rmSync(tmp, { force: true });
+    } catch {
+      // The old file is intact either way.
+    }
+    throw writeError(failure, e);
+  }
+  fsyncDir(fs, dir);
+}
+
+const FORK_CACHE = 'fork-cache.bin';
+
+/**
+ * A fork's cache of fetched records in a data directory (`fork-cache.bin`, checksummed like a
+ * snapshot), replaced atomically on every write: a failed fetch or write never leaves a
+ * half-written cache.
+ */
+export class FileForkCache implements ForkCacheStore {
+  readonly path: string;
+  constructor(
+    readonly dir: string,
+    private readonly fs: StoreFs = nodeFs,
+  ) {
+    this.fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    this.path = join(dir, FORK_CACHE);
+  }
+
+  read(): Uint8Array | undefined {
+    if (!this.fs.existsSync(this.path)) return undefined;
+    const got = unframeSnapshot(new Uint8Array(this.fs.readFileSync(this.path)));
+    if ('error' in got) throw new ForkCacheError(`the fork cache ${this.path} is damaged (${got.error}). Nothing was changed. Start with --fork-refresh to drop it and fetch afresh.`);
+    return got.payload;
+  }
+
+  write(bytes: Uint8Array): void {
+    writeFramedAtomically(this.fs, this.dir, `${FORK_CACHE}.tmp`, this.path, bytes, `could not write the fork cache in ${this.dir} (the previous cache is intact)`);
+  }
+
+  clear(): void {
+    for (const f of [FORK_CACHE, `${FORK_CACHE}.tmp`]) this.fs.rmSync(join(this.dir, f), { force: true });
   }
 }
 

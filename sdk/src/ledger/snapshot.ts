@@ -16,7 +16,7 @@ function kvToWire(m: Map<string, KeyValue>): MsgpackValue[] {
   return [...m.entries()].sort((a, b) => cmp(a[0], b[0])).map(([, e]) => [e.key, tv(e.value)]);
 }
 
-function accountToWire(a: AccountData): W {
+export function accountToWire(a: AccountData): W {
   return {
     algo: a.balance,
     spend: a.authAddr,
@@ -34,11 +34,11 @@ function accountToWire(a: AccountData): W {
   };
 }
 
-function assetToWire(p: AssetData): W {
+export function assetToWire(p: AssetData): W {
   return { id: p.id, c: p.clawback, am: p.metadataHash, an: p.name, au: p.url, cr: p.creator, dc: p.decimals, df: p.defaultFrozen, f: p.freeze, m: p.manager, r: p.reserve, t: p.total, un: p.unitName };
 }
 
-function appToWire(p: AppData): W {
+export function appToWire(p: AppData): W {
   return {
     id: p.id,
     cr: p.creator,
@@ -92,42 +92,88 @@ function kvFromWire(v: unknown): Map<string, KeyValue> {
   return m;
 }
 
+/** One account from its snapshot form (created apps and assets are filled in by their creators' records). */
+export function accountFromWire(a: R): AccountData {
+  const part = a.part as R | undefined;
+  const acct: AccountData = {
+    balance: big(a.algo),
+    status: Number(a.onl ?? 0) as 0 | 1 | 2,
+    holdings: new Map(arr(a.asset).map((h) => {
+      const [id, amount, frozen] = h as [unknown, unknown, unknown];
+      return [big(id), { amount: big(amount), frozen: frozen === true }];
+    })),
+    locals: new Map(arr(a.appl).map((l) => {
+      const [id, kv] = l as [unknown, unknown];
+      return [big(id), kvFromWire(kv)];
+    })),
+    createdAssets: new Set(),
+    createdApps: new Set(),
+    totalBoxes: big(a.tbx),
+    totalBoxBytes: big(a.tbxb),
+    incentiveEligible: a.ie === true,
+    lastProposed: big(a.lpr),
+    lastHeartbeat: big(a.lhb),
+  };
+  if (a.spend instanceof Uint8Array) acct.authAddr = a.spend;
+  if (part) {
+    acct.participation = {
+      ...(part.vote instanceof Uint8Array ? { voteKey: part.vote } : {}),
+      ...(part.sel instanceof Uint8Array ? { selectionKey: part.sel } : {}),
+      ...(part.stprf instanceof Uint8Array ? { stateProofKey: part.stprf } : {}),
+      voteFirst: big(part.voteFst),
+      voteLast: big(part.voteLst),
+      voteKeyDilution: big(part.voteKD),
+    };
+  }
+  return acct;
+}
+
+/** One asset from its snapshot form. */
+export function assetFromWire(p: R): AssetData {
+  return {
+    id: big(p.id),
+    creator: fixed(p.cr),
+    total: big(p.t),
+    decimals: big(p.dc),
+    defaultFrozen: p.df === true,
+    unitName: bytes(p.un),
+    name: bytes(p.an),
+    url: bytes(p.au),
+    metadataHash: fixed(p.am),
+    manager: fixed(p.m),
+    reserve: fixed(p.r),
+    freeze: fixed(p.f),
+    clawback: fixed(p.c),
+  };
+}
+
+/** One app from its snapshot form. */
+export function appFromWire(p: R): AppData {
+  const gsch = (p.gsch ?? {}) as R;
+  const lsch = (p.lsch ?? {}) as R;
+  return {
+    id: big(p.id),
+    creator: fixed(p.cr),
+    approvalProgram: bytes(p.approv),
+    clearStateProgram: bytes(p.clearp),
+    global: kvFromWire(p.gs),
+    globalNumUint: big(gsch.nui),
+    globalNumByteSlice: big(gsch.nbs),
+    localNumUint: big(lsch.nui),
+    localNumByteSlice: big(lsch.nbs),
+    extraProgramPages: big(p.epp),
+    version: big(p.v),
+    ...(p.ss instanceof Uint8Array ? { sizeSponsor: p.ss } : {}),
+    ...(p.fbr === true ? { foreignBoxReads: true } : {}),
+    ...(p.fba === true ? { familyBoxAccess: true } : {}),
+  };
+}
+
 export function stateFromWire(st: LedgerState, w: R): void {
   st.clear();
   for (const e of arr(w.accts)) {
     const [k, a] = e as [Uint8Array, R];
-    const part = a.part as R | undefined;
-    const acct: AccountData = {
-      balance: big(a.algo),
-      status: Number(a.onl ?? 0) as 0 | 1 | 2,
-      holdings: new Map(arr(a.asset).map((h) => {
-        const [id, amount, frozen] = h as [unknown, unknown, unknown];
-        return [big(id), { amount: big(amount), frozen: frozen === true }];
-      })),
-      locals: new Map(arr(a.appl).map((l) => {
-        const [id, kv] = l as [unknown, unknown];
-        return [big(id), kvFromWire(kv)];
-      })),
-      createdAssets: new Set(),
-      createdApps: new Set(),
-      totalBoxes: big(a.tbx),
-      totalBoxBytes: big(a.tbxb),
-      incentiveEligible: a.ie === true,
-      lastProposed: big(a.lpr),
-      lastHeartbeat: big(a.lhb),
-    };
-    if (a.spend instanceof Uint8Array) acct.authAddr = a.spend;
-    if (part) {
-      acct.participation = {
-        ...(part.vote instanceof Uint8Array ? { voteKey: part.vote } : {}),
-        ...(part.sel instanceof Uint8Array ? { selectionKey: part.sel } : {}),
-        ...(part.stprf instanceof Uint8Array ? { stateProofKey: part.stprf } : {}),
-        voteFirst: big(part.voteFst),
-        voteLast: big(part.voteLst),
-        voteKeyDilution: big(part.voteKD),
-      };
-    }
-    st.accounts.set(toHex(k), acct);
+    st.accounts.set(toHex(k), accountFromWire(a));
   }
   const creator = (c: Uint8Array) => {
     const a = st.accounts.get(toHex(c));
@@ -135,45 +181,12 @@ export function stateFromWire(st: LedgerState, w: R): void {
     return a;
   };
   for (const e of arr(w.assets)) {
-    const p = e as R;
-    const asset: AssetData = {
-      id: big(p.id),
-      creator: fixed(p.cr),
-      total: big(p.t),
-      decimals: big(p.dc),
-      defaultFrozen: p.df === true,
-      unitName: bytes(p.un),
-      name: bytes(p.an),
-      url: bytes(p.au),
-      metadataHash: fixed(p.am),
-      manager: fixed(p.m),
-      reserve: fixed(p.r),
-      freeze: fixed(p.f),
-      clawback: fixed(p.c),
-    };
+    const asset = assetFromWire(e as R);
     st.assets.set(asset.id, asset);
     creator(asset.creator).createdAssets.add(asset.id);
   }
   for (const e of arr(w.apps)) {
-    const p = e as R;
-    const gsch = (p.gsch ?? {}) as R;
-    const lsch = (p.lsch ?? {}) as R;
-    const app: AppData = {
-      id: big(p.id),
-      creator: fixed(p.cr),
-      approvalProgram: bytes(p.approv),
-      clearStateProgram: bytes(p.clearp),
-      global: kvFromWire(p.gs),
-      globalNumUint: big(gsch.nui),
-      globalNumByteSlice: big(gsch.nbs),
-      localNumUint: big(lsch.nui),
-      localNumByteSlice: big(lsch.nbs),
-      extraProgramPages: big(p.epp),
-      version: big(p.v),
-      ...(p.ss instanceof Uint8Array ? { sizeSponsor: p.ss } : {}),
-      ...(p.fbr === true ? { foreignBoxReads: true } : {}),
-      ...(p.fba === true ? { familyBoxAccess: true } : {}),
-    };
+    const app = appFromWire(e as R);
     st.apps.set(app.id, app);
     creator(app.creator).createdApps.add(app.id);
   }

@@ -117,17 +117,74 @@ export function isEmptyAccount(a: AccountData): boolean {
   );
 }
 
+/** What the source behind a {@link SourcedMap} says about a key the map never held. */
+export type SourceAnswer<V> = { value: V } | 'absent' | 'miss';
+
+/**
+ * A map that, when it has a source (a fork's remote state), asks it about a key the first time the
+ * key is read and adopts the answer: a value, or "absent". A `miss` (the source does not know yet)
+ * is asked again on the next read. Once settled, a key is the map's own: local writes and deletes
+ * are never overridden by the source. Without a source it is a plain `Map`.
+ */
+export class SourcedMap<K, V> extends Map<K, V> {
+  source: ((key: K) => SourceAnswer<V>) | undefined;
+  private settledKeys: Set<K> | undefined;
+
+  override get(key: K): V | undefined {
+    if (this.source && !super.has(key)) this.settle(key);
+    return super.get(key);
+  }
+
+  override has(key: K): boolean {
+    if (this.source && !super.has(key)) this.settle(key);
+    return super.has(key);
+  }
+
+  override set(key: K, value: V): this {
+    if (this.source && !super.has(key)) this.settle(key);
+    return super.set(key, value);
+  }
+
+  override clear(): void {
+    this.settledKeys?.clear();
+    super.clear();
+  }
+
+  /** True once the map answers for the key itself (adopted from the source, claimed, or written). */
+  isSettled(key: K): boolean {
+    return this.settledKeys?.has(key) ?? false;
+  }
+
+  /** Marks a key as the map's own without asking the source (state made locally, e.g. at genesis). */
+  claim(key: K): void {
+    (this.settledKeys ??= new Set()).add(key);
+  }
+
+  private settle(key: K): void {
+    if (this.settledKeys?.has(key)) return;
+    const answer = this.source!(key);
+    if (answer === 'miss') return;
+    (this.settledKeys ??= new Set()).add(key);
+    if (answer !== 'absent') super.set(key, answer.value);
+  }
+}
+
 /**
  * All account, asset, app and box state, mutated only through methods that log how to undo each
  * change. A checkpoint is a position in that log, so discarding a failed group, a failed
  * ClearState program or a whole simulation costs only as much as the changes it made.
  */
 export class LedgerState {
-  readonly accounts = new Map<string, AccountData>();
-  readonly assets = new Map<bigint, AssetData>();
-  readonly apps = new Map<bigint, AppData>();
+  readonly accounts = new SourcedMap<string, AccountData>();
+  readonly assets = new SourcedMap<bigint, AssetData>();
+  readonly apps = new SourcedMap<bigint, AppData>();
   /** Box contents keyed by `appId/nameHex`. */
-  readonly boxes = new Map<string, Uint8Array>();
+  readonly boxes = new SourcedMap<string, Uint8Array>();
+  /**
+   * Local-state schemas of apps as a fork's remote reported them with its accounts' opt-ins, so a
+   * minimum-balance check does not need every opted-in app's record.
+   */
+  readonly remoteLocalSchemas = new Map<bigint, { localNumUint: bigint; localNumByteSlice: bigint }>();
   /** Transactions applied so far (top-level and inner); created ids are taken from it. */
   txnCounter = 0n;
 
@@ -149,9 +206,15 @@ export class LedgerState {
     while (log.length > mark) log.pop()!();
   }
 
+  /**
+   * While true, `commit` keeps the undo log: the ledger's snapshots (`Ledger.mark`) roll back
+   * through committed rounds with it.
+   */
+  keepUndo = false;
+
   /** Forgets undo information (after a group commits): its changes are final. */
   commit(): void {
-    this.undoLog.length = 0;
+    if (!this.keepUndo) this.undoLog.length = 0;
   }
 
   private log(undo: () => void): void {
@@ -190,7 +253,7 @@ export class LedgerState {
 
   /** Local schemas are fixed at opt-in; we keep them with the app (they never change afterwards). */
   private localSchemaOf(_a: AccountData, appId: bigint): { nui: bigint; nbs: bigint } {
-    const app = this.apps.get(appId) ?? this.deletedLocalSchemas.get(appId);
+    const app = this.deletedLocalSchemas.get(appId) ?? this.remoteLocalSchemas.get(appId) ?? this.apps.get(appId);
     return app ? { nui: app.localNumUint, nbs: app.localNumByteSlice } : { nui: 0n, nbs: 0n };
   }
 
@@ -426,6 +489,7 @@ export class LedgerState {
     this.deletedLocalSchemas.clear();
     this.txnCounter = 0n;
     this.undoLog.length = 0;
+    this.keepUndo = false;
     this.touched = emptyTouchSet();
   }
 }

@@ -1,4 +1,4 @@
-import { localnetProfile, publicProfile, type NetworkProfile } from '../adapters/profiles.js';
+import { PUBLIC_ENDPOINTS, localnetProfile, publicProfile, type NetworkProfile } from '../adapters/profiles.js';
 import { TealworksError } from '../errors.js';
 import type { NetworkSpec } from './model.js';
 
@@ -11,11 +11,8 @@ import type { NetworkSpec } from './model.js';
 /** A workflow network that cannot be resolved (missing token variable, devnet not started). */
 export class WorkflowNetworkError extends TealworksError {}
 
-/** Public endpoints used for `testnet` / `mainnet` (free, no token). */
-export const PUBLIC_ENDPOINTS: Readonly<Record<'testnet' | 'mainnet', { node: string; query: string }>> = {
-  testnet: { node: 'https://testnet-api.4160.nodely.dev', query: 'https://testnet-idx.4160.nodely.dev' },
-  mainnet: { node: 'https://mainnet-api.4160.nodely.dev', query: 'https://mainnet-idx.4160.nodely.dev' },
-};
+/** Public endpoints used for `testnet` / `mainnet` (free, no token): the adapters' profile constant. */
+export { PUBLIC_ENDPOINTS };
 
 function tokenFrom(env: Readonly<Record<string, string | undefined>>, name: string | undefined, what: string): string | undefined {
   if (name === undefined) return undefined;

@@ -87,6 +87,9 @@ export function toAssetParams(body: unknown, what = 'asset.params'): AssetParams
     name: optStr(pick(o, 'name', 'assetname'), `${what}.name`),
     unitName: optStr(pick(o, 'unit-name', 'unitname'), `${what}.unitName`),
     url: optStr(pick(o, 'url'), `${what}.url`),
+    nameBytes: optBytes(pick(o, 'name-b64'), `${what}.nameBytes`),
+    unitNameBytes: optBytes(pick(o, 'unit-name-b64'), `${what}.unitNameBytes`),
+    urlBytes: optBytes(pick(o, 'url-b64'), `${what}.urlBytes`),
     metadataHash: optBytes(pick(o, 'metadata-hash', 'metadatahash'), `${what}.metadataHash`),
     manager: optStr(pick(o, 'manager', 'managerkey'), `${what}.manager`),
     reserve: optStr(pick(o, 'reserve', 'reserveaddr'), `${what}.reserve`),
@@ -145,6 +148,7 @@ export function toAppParams(body: unknown, what = 'application.params'): AppPara
     globalSchema: toSchema(pick(o, 'global-state-schema', 'globalschema'), `${what}.globalSchema`),
     localSchema: toSchema(pick(o, 'local-state-schema', 'localschema'), `${what}.localSchema`),
     extraProgramPages: pages === undefined ? undefined : small(pages, `${what}.extraProgramPages`),
+    version: optU64(pick(o, 'version'), `${what}.version`),
   });
 }
 
@@ -191,6 +195,17 @@ export function toAccountInfo(body: unknown): AccountInfo {
     assets,
     createdAssets,
     createdApps,
+    appsLocalState: Array.isArray(o['apps-local-state'])
+      ? o['apps-local-state'].map((l, i) => {
+          const a = obj(l, `account.apps-local-state[${i}]`);
+          return compact({ id: u64(a.id, `account.apps-local-state[${i}].id`), schema: toSchema(a.schema, `account.apps-local-state[${i}].schema`), keyValue: toTealState(a['key-value'], `account.apps-local-state[${i}].key-value`) });
+        })
+      : undefined,
+    totalBoxes: optU64(o['total-boxes'], 'account.totalBoxes'),
+    totalBoxBytes: optU64(o['total-box-bytes'], 'account.totalBoxBytes'),
+    incentiveEligible: optBool(o['incentive-eligible'], 'account.incentiveEligible'),
+    lastProposed: optU64(o['last-proposed'], 'account.lastProposed'),
+    lastHeartbeat: optU64(o['last-heartbeat'], 'account.lastHeartbeat'),
   });
 }
 

@@ -75,6 +75,10 @@ export interface AssetParams {
   name?: string;
   unitName?: string;
   url?: string;
+  /** The exact bytes of `name`, `unitName` and `url` (/v2 `name-b64` …), which need not be UTF-8. */
+  nameBytes?: Uint8Array;
+  unitNameBytes?: Uint8Array;
+  urlBytes?: Uint8Array;
   metadataHash?: Uint8Array;
   manager?: string;
   reserve?: string;
@@ -110,6 +114,8 @@ export interface AppParams {
   globalSchema?: StateSchema;
   localSchema?: StateSchema;
   extraProgramPages?: number;
+  /** Times the app was updated (AppVersion), when the node reports it. */
+  version?: bigint;
 }
 
 /** An application and its parameters as a node reports them. */
@@ -133,6 +139,21 @@ export interface AccountInfo {
   assets: AssetHolding[];
   createdAssets: AssetInfo[];
   createdApps: AppInfo[];
+  /** Local state of each opted-in app with its schema (/v2 `apps-local-state`). */
+  appsLocalState?: AppLocalState[];
+  /** Boxes of the app this account belongs to, and their total bytes (names + values). */
+  totalBoxes?: bigint;
+  totalBoxBytes?: bigint;
+  incentiveEligible?: boolean;
+  lastProposed?: bigint;
+  lastHeartbeat?: bigint;
+}
+
+/** An account's local state in one app: the app id, its local schema and the key-values. */
+export interface AppLocalState {
+  id: bigint;
+  schema?: StateSchema;
+  keyValue: TealKeyValue[];
 }
 
 /** A box: name, value and the round it was read at. */

@@ -10,11 +10,14 @@ const USAGE =
   '  --recover: start on a damaged data directory, keeping every intact round and setting the damaged rest aside.\n' +
   '  --localnet: act as AlgoKit LocalNet (ports 4001/8980/4002, token aaa…a, genesis dockernet-v1, dispenser Wallet1). --token T: one token for all three services.\n' +
   '  --follow URL: follow that node\'s chain (follower mode; paused at sync round 0). Its token: --follow-token or TEALWORKS_FOLLOW_TOKEN.\n' +
+  '  --fork URL|testnet|mainnet [--fork-token T] [--fork-refresh]: fork a live network: its genesis, rounds after its latest, state copied from its /v2 API on first read (cached in the data directory, default .tealworks/fork; transactions never reach it). Token also from TEALWORKS_FORK_TOKEN; --fork-refresh drops the cache and the local chain.\n' +
   '  The data directory\'s config.json (node key names: EnableFollowMode, MaxAcctLookback, CatchupParallelBlocks, EndpointAddress, DevMode, DisableAPIAuth…) is read at start; see `tealworks node profile`.';
 
 export const DEFAULT_DATA_DIR = '.tealworks/devnet';
 /** `--localnet` keeps its chain apart (its genesis id differs). */
 export const DEFAULT_LOCALNET_DATA_DIR = '.tealworks/localnet';
+/** `--fork` keeps its chain apart (its genesis is the remote's). */
+export const DEFAULT_FORK_DATA_DIR = '.tealworks/fork';
 
 interface DevnetArgs {
   options: DevnetOptions;
@@ -32,6 +35,9 @@ export function parseDevnetArgs(args: string[], cwd: string): DevnetArgs {
   let data: string | undefined;
   let follow: string | undefined;
   let followToken: string | undefined;
+  let fork: string | undefined;
+  let forkToken: string | undefined;
+  let forkRefresh = false;
   const argv = new ArgReader(args);
   for (let a = argv.next(); a !== undefined; a = argv.next()) {
     switch (a) {
@@ -81,6 +87,15 @@ export function parseDevnetArgs(args: string[], cwd: string): DevnetArgs {
       case '--follow-token':
         followToken = argv.value();
         break;
+      case '--fork':
+        fork = argv.value();
+        break;
+      case '--fork-token':
+        forkToken = argv.value();
+        break;
+      case '--fork-refresh':
+        forkRefresh = true;
+        break;
       default:
         throw new UsageError(a.startsWith('-') ? `unknown option ${a}` : `unexpected argument "${a}"`);
     }
@@ -90,7 +105,13 @@ export function parseDevnetArgs(args: string[], cwd: string): DevnetArgs {
     const token = followToken ?? process.env.TEALWORKS_FOLLOW_TOKEN;
     options.follow = { url: follow, ...(token ? { token } : {}) };
   }
-  if (!options.inMemory) options.dataDir = resolve(cwd, data ?? (options.localnet ? DEFAULT_LOCALNET_DATA_DIR : DEFAULT_DATA_DIR));
+  if ((forkToken !== undefined || forkRefresh) && fork === undefined) throw new UsageError('--fork-token and --fork-refresh need --fork URL');
+  if (fork !== undefined) {
+    if (follow !== undefined) throw new UsageError('--fork and --follow exclude each other');
+    const token = forkToken ?? process.env.TEALWORKS_FORK_TOKEN;
+    options.fork = { url: fork, ...(token ? { token } : {}), ...(forkRefresh ? { refresh: true } : {}) };
+  }
+  if (!options.inMemory) options.dataDir = resolve(cwd, data ?? (fork !== undefined ? DEFAULT_FORK_DATA_DIR : options.localnet ? DEFAULT_LOCALNET_DATA_DIR : DEFAULT_DATA_DIR));
   else if (data !== undefined) throw new UsageError('--data and --in-memory exclude each other');
   return { options, json };
 }
@@ -107,6 +128,7 @@ function describe(d: RunningDevnet, followUrl?: string): string {
     `  query  ${d.query.url}  token ${d.query.token}`,
     `  kmd    ${d.keyManager.url}  token ${d.keyManager.token}`,
     `  wallet ${d.wallet.name} (password: ${d.wallet.password === '' ? 'empty' : d.wallet.password})`,
+    ...(d.fork ? forkLines(d) : []),
     ...(d.follower && followUrl ? [`  follower of ${followUrl}: takes no transactions; paused at its sync round (GET/POST /v2/ledger/sync/{round} to read or move it, DELETE /v2/ledger/sync to follow the latest round)`] : []),
     d.follower ? `  genesis accounts (their keys are at the source):` : `  funded accounts:`,
     ...d.accounts.map((a) => `    ${a.address}  ${microToUnits(a.genesisAmount)}`),
@@ -121,6 +143,15 @@ function describe(d: RunningDevnet, followUrl?: string): string {
   return lines.join('\n') + '\n';
 }
 
+function forkLines(d: RunningDevnet): string[] {
+  const s = d.fork!.status();
+  return [
+    `  fork of ${s.url} (genesis ${s.genesisId}) at its round ${s.forkRound}; local rounds start at ${s.forkRound + 1n}; transactions stay local`,
+    `  fork cache: ${s.cached} record${s.cached === 1 ? '' : 's'}${d.dataDir ? ' in fork-cache.bin' : ' (in memory)'}; state is fetched on first read, each remote request is logged`,
+    ...(s.movedOn ? [`  the remote is at round ${s.remoteRound} now: fetched state may be newer than the fork round; --fork-refresh forks its current round`] : []),
+  ];
+}
+
 function describeJson(d: RunningDevnet): string {
   return (
     JSON.stringify({
@@ -132,6 +163,7 @@ function describeJson(d: RunningDevnet): string {
       wallet: d.wallet,
       accounts: d.accounts.map((a) => ({ address: a.address, genesisAmount: a.genesisAmount.toString() })),
       follower: d.follower !== undefined,
+      ...(d.fork ? { fork: { url: d.fork.status().url, forkRound: d.fork.head.round.toString(), cached: d.fork.status().cached } } : {}),
     }) + '\n'
   );
 }
@@ -185,6 +217,15 @@ export async function runDevnet(args: string[], io: CliIo, trigger: () => StopTr
   } catch (e) {
     stop.cancel();
     throw e;
+  }
+  if (devnet.fork) {
+    devnet.fork.onRequest = (r) => {
+      const n = devnet.fork!.requests.length;
+      const what = r.found ? `fetched ${r.resource} (remote round ${r.round})` : `${r.resource} is not on the remote ${devnet.fork!.head.url} (round ${r.round}): it exists here only if made locally`;
+      io.stderr(`fork: ${what}; ${n} remote request${n === 1 ? '' : 's'} so far\n`);
+    };
+    // Best effort: a fork with a cache runs offline; it only learns whether the remote moved on.
+    await devnet.fork.checkRemote().catch((e: Error) => io.stderr(`fork: ${e.message}\n`));
   }
   const nodeHost = new URL(devnet.node.url).hostname.replace(/^\[|\]$/g, '');
   if (isLoopback(host) && !isLoopback(nodeHost)) {

@@ -5,7 +5,9 @@ import { writePrivate } from './private-file.js';
 import { TealworksError, ValidationError } from '../../errors.js';
 import { toBase64 } from '../../encoding/base64.js';
 import { Ledger } from '../../ledger/ledger.js';
-import { FileLedgerStore } from '../../ledger/persistence.js';
+import { FileForkCache, FileLedgerStore } from '../../ledger/persistence.js';
+import { ForkState, MemoryForkCache } from '../../ledger/fork.js';
+import { AlgodForkRemote, type ForkOptions } from './fork-remote.js';
 import { KeyManager } from '../kmd/key-manager.js';
 import { startKeyManagerService, type RunningKeyManager } from '../kmd/routes.js';
 import type { ScryptParams } from '../kmd/wallet-crypto.js';
@@ -74,6 +76,14 @@ export interface DevnetOptions {
    * and starts paused at sync round 0.
    */
   follow?: { url: string; token?: string };
+  /**
+   * Fork a live network: the chain takes the remote node's genesis id and hash, begins after its
+   * latest round, and copies accounts, apps, assets and boxes from its `/v2` API on first read.
+   * Transactions run locally, never on the remote. Fetched records are cached in the data
+   * directory (`fork-cache.bin`), so a fork restarts offline; `refresh` drops the cache and the
+   * local chain. The funded accounts are local keys, funded on top of the remote's state.
+   */
+  fork?: ForkOptions;
   /** Node settings (the node's `config.json` key names); merged over the data directory's `config.json`. */
   nodeConfig?: NodeConfig;
   /** Failures of a follower's block fetching (retried unless `fatal`). Default: ignored. */
@@ -133,6 +143,8 @@ export interface RunningDevnet {
   follower: FollowerSync | undefined;
   /** What `recover` set aside while opening the data directory (empty when nothing was damaged). */
   recovered: string[];
+  /** The fork's state source (remote, fork round, requests, cache), or undefined when not a fork. */
+  fork: ForkState | undefined;
   /** Closes the three services, flushes the ledger snapshot and the wallets. Idempotent. */
   stop(): Promise<void>;
 }
@@ -237,6 +249,7 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
   if (followMode && !options.follow) {
     throw new DevnetConfigError(`EnableFollowMode is set${dir ? ` in ${join(dir, 'config.json')}` : ''} but no source to follow was given: start with --follow URL (the source node's address)`);
   }
+  if (followMode && options.fork) throw new DevnetConfigError('a devnet either follows a chain or forks one: --follow and --fork cannot be combined');
   if (followMode && options.blockIntervalMs) throw new DevnetConfigError('a follower makes no blocks of its own: --block-interval does not apply with --follow');
   if (followMode && (options.accounts !== undefined || options.accountFunds !== undefined)) throw new DevnetConfigError("a follower's accounts are its source's genesis: --accounts does not apply with --follow");
   const blockIntervalMs = followMode ? 0 : (options.blockIntervalMs ?? (config.DevMode === false ? DEFAULT_NON_DEV_BLOCK_INTERVAL_MS : 0));
@@ -246,6 +259,11 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
   // /versions and /genesis are public: ask for the status too, so a wrong token fails the start.
   if (source) await source.lastRound();
   const genesisPath = dir ? join(dir, 'genesis.json') : undefined;
+  // A fork's remote is asked for its head only when there is no cache to start from (offline restarts).
+  const forkRemote = options.fork ? new AlgodForkRemote(options.fork) : undefined;
+  const fork = forkRemote ? await ForkState.open({ remote: forkRemote, cache: dir ? new FileForkCache(dir) : new MemoryForkCache(), refresh: options.fork?.refresh ?? false }) : undefined;
+  // The local chain was built on the dropped state: a refreshed fork starts its chain over.
+  if (dir && options.fork?.refresh) rmSync(join(dir, 'ledger'), { recursive: true, force: true });
   if (dir && options.reset) {
     rmSync(join(dir, 'ledger'), { recursive: true, force: true });
     rmSync(genesisPath!, { force: true });
@@ -312,6 +330,7 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
     ledger = new Ledger({
       ...(sourceGenesis ? sourceGenesis.ledgerConfig : { ...(localnet ? { genesisId: LOCALNET_GENESIS_ID } : {}), genesisAccounts: genesis }),
       ...(store ? { store } : {}),
+      ...(fork ? { fork } : {}),
     });
     if (sourceGenesis && toBase64(ledger.genesisHash) !== toBase64(sourceGenesis.genesisHash)) {
       throw new DevnetConfigError(`the follow source's genesis does not rebuild its chain (genesis hash ${toBase64(sourceGenesis.genesisHash)}, rebuilt ${toBase64(ledger.genesisHash)}): only a tealworks devnet's chain can be followed`);
@@ -332,6 +351,8 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
       },
       ...(localnet ? { publicHealth: true } : {}),
       ...(blockIntervalMs ? { blockIntervalMs } : {}),
+      // A devnet answers the /v1/devnet cheat routes; a follower of a real network does not.
+      cheats: !followMode,
       ownsLedger: true,
       ...(config.DisableAPIAuth ? { disableApiAuth: true } : {}),
       ...(dir ? { appSpecsFile: join(dir, 'app-specs.json') } : {}),
@@ -393,6 +414,7 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
       config,
       follower: sync,
       recovered: store ? [...store.recovered] : [],
+      fork,
       stop,
     };
   } catch (e) {

@@ -3,3 +3,5 @@ export type { DevnetPorts, DevnetOptions, ServiceEndpoint as DevnetEndpoint, Dev
 export { LOCK_FILE, readRunningDevnetRecord } from './lock.js';
 export type { RunningDevnetRecord } from './lock.js';
 export * from './config.js';
+export { AlgodForkRemote, forkUrlOf } from './fork-remote.js';
+export type { ForkOptions } from './fork-remote.js';

@@ -1,7 +1,7 @@
 import { decodeSignedTransactions, encodeSignedTransaction, txid as txidOf } from '../../txn/encode.js';
 import type { SignedTransaction } from '../../txn/types.js';
 import type { Ledger } from '../../ledger/ledger.js';
-import { LedgerRejection, LedgerWriteError } from '../../ledger/errors.js';
+import { ForkStateMissing, LedgerRejection, LedgerWriteError } from '../../ledger/errors.js';
 import { BadRequestError } from '../http/errors.js';
 
 /** A group the ledger refused at submission: HTTP 400 with the ledger's text; `rejection` says why. */
@@ -108,7 +108,8 @@ export class TransactionPool {
       try {
         this.#ledger.submit(stxns);
       } catch (e) {
-        if (e instanceof LedgerRejection) {
+        // A fork's group that needs state not fetched yet is retried by the fork's run, not refused.
+        if (e instanceof LedgerRejection && !(e instanceof ForkStateMissing)) {
           this.#evict(entries, e.message);
           throw new PoolRejectionError(e);
         }

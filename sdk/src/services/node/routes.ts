@@ -6,6 +6,7 @@ import type { Ledger } from '../../ledger/ledger.js';
 import { blockHashText, encodeBlock } from '../../ledger/block.js';
 import { toHex } from '../../encoding/hex.js';
 import { simulate } from '../../ledger/simulate.js';
+import { forkRoute } from './fork-routes.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
 import { bytesReply, emptyReply, jsonReply, msgpackReply, textReply } from '../http/reply.js';
 import { Router, type HttpMethod } from '../http/router.js';
@@ -575,7 +576,9 @@ export function routePattern(path: string): string {
 export function nodeRouter(node: NodeContext, endpoints: readonly NodeEndpoint[] = NODE_ENDPOINTS): Router {
   const router = new Router();
   for (const e of endpoints) {
-    const handler: Handler = (ctx) => e.handler(ctx, node);
+    const plain: Handler = (ctx) => e.handler(ctx, node);
+    const fork = node.ledger?.fork;
+    const handler = fork ? forkRoute(fork, plain) : plain;
     router.add(e.method, routePattern(e.path), handler, { ...(e.public ? { public: true } : {}), ...(e.maxBodyBytes ? { maxBodyBytes: e.maxBodyBytes } : {}) });
   }
   return router;

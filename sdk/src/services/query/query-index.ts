@@ -19,6 +19,8 @@ export class QueryIndex {
   #totals: TotalsSource | undefined;
   #ledger: Ledger | undefined;
   #unsubscribe: (() => void) | undefined;
+  /** The ledger's `generation` this index reflects (cheats and reverts change state without a block event). */
+  #generation = -1;
 
   constructor(options: { totals?: TotalsSource } = {}) {
     this.#totals = options.totals;
@@ -53,8 +55,10 @@ export class QueryIndex {
     this.#totals = { schemaTotals: (a) => ledger.state.schemaTotals(a) };
     this.rebuild();
     this.#unsubscribe = ledger.onBlock((ev) => {
-      if (ev.block.header.round !== this.currentRound + 1n || this.txns.headers.length === 0) this.rebuild();
+      // A block bumps the generation by one; more means a cheat or revert happened in between.
+      if (ev.block.header.round !== this.currentRound + 1n || this.txns.headers.length === 0 || ledger.generation !== this.#generation + 1) this.rebuild();
       else this.addBlock(ev.block, ev.delta);
+      this.#generation = ledger.generation;
     });
     return this;
   }
@@ -66,7 +70,7 @@ export class QueryIndex {
   refresh(): void {
     const ledger = this.#ledger;
     if (!ledger) return;
-    if (ledger.latestRound !== this.currentRound || ledger.block(0n) !== this.txns.blocks[0]) this.rebuild();
+    if (ledger.latestRound !== this.currentRound || ledger.generation !== this.#generation || ledger.block(ledger.firstRound) !== this.txns.blocks[0]) this.rebuild();
   }
 
   detach(): void {
@@ -83,15 +87,16 @@ export class QueryIndex {
   rebuild(): void {
     const ledger = this.#ledger;
     if (!ledger) return;
+    this.#generation = ledger.generation;
     this.txns = new TxnIndex();
     this.state = new StateIndex();
     const latest = ledger.latestRound;
-    for (let r = 0n; r <= latest; r++) {
+    for (let r = ledger.firstRound; r <= latest; r++) {
       const b = ledger.block(r);
       this.txns.addBlock(b);
     }
     seedState(this, ledger, latest);
-    for (let r = 0n; r <= latest; r++) this.#noteSigners(ledger.block(r));
+    for (let r = ledger.firstRound; r <= latest; r++) this.#noteSigners(ledger.block(r));
   }
 
 }

@@ -28,7 +28,7 @@ export interface GenesisDescription {
  * protocol and timestamp — JSON text with two-space indentation.
  */
 export function genesisText(ledger: Ledger, description: GenesisDescription): string {
-  const g0 = ledger.block(0n).header;
+  const g0 = ledger.block(ledger.firstRound).header;
   // The fee sink and rewards pool hold what the ledger gave them at genesis (a follower rebuilds it).
   const base = ledger.genesis();
   const special = base.alloc.find((a) => a.comment === 'FeeSink')?.state.algo ?? ledger.params.minBalance;
