@@ -76,6 +76,11 @@ export interface DevnetOptions {
   follow?: { url: string; token?: string };
   /** Node settings (the node's `config.json` key names); merged over the data directory's `config.json`. */
   nodeConfig?: NodeConfig;
+  /**
+   * Interval mode: called with the error when blocks stop being written (a full disk; waiting
+   * transactions stay in the pool), and with `undefined` once blocks are written again.
+   */
+  onBlockError?: (error: Error | undefined) => void;
   /** Failures of a follower's block fetching (retried unless `fatal`). Default: ignored. */
   onFollowerError?: (error: Error, fatal: boolean) => void;
   /**
@@ -332,6 +337,7 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
       },
       ...(localnet ? { publicHealth: true } : {}),
       ...(blockIntervalMs ? { blockIntervalMs } : {}),
+      ...(options.onBlockError ? { onBlockError: options.onBlockError } : {}),
       ownsLedger: true,
       ...(config.DisableAPIAuth ? { disableApiAuth: true } : {}),
       ...(dir ? { appSpecsFile: join(dir, 'app-specs.json') } : {}),

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Address, decodeAddress, encodeAddress } from '../../encoding/address.js';
-import { bytesEqual, concatBytes, isAllZero, utf8 } from '../../encoding/bytes.js';
+import { bytesEqual, concatBytes, isAllZero, nameTextProblem, utf8 } from '../../encoding/bytes.js';
 import { toHex } from '../../encoding/hex.js';
 import { encodeMsgpack } from '../../encoding/msgpack.js';
 import { Ed25519KeyPair } from '../../crypto/ed25519.js';
@@ -554,6 +554,8 @@ export class KeyManager {
     const n = utf8(name).length;
     if (n === 0) throw badRequest('wallet name must not be empty');
     if (n > MAX_WALLET_NAME_BYTES) throw badRequest(`wallet name too long, must be <= ${MAX_WALLET_NAME_BYTES} bytes`);
+    const problem = nameTextProblem(name);
+    if (problem) throw badRequest(`wallet name ${problem}; choose a name of printable characters`);
   }
 
   #info(h: Header): WalletInfo {
