@@ -73,7 +73,7 @@ describe('fault: small refusals', function () {
     let produced = 0;
     const ledger = {
       produceBlock: () => {
-        if (failing) throw new LedgerWriteError('no space left on device (ENOSPC)');
+        if (failing) throw new LedgerWriteError('no space left on device (ENOSPC)', 'ENOSPC');
         produced++;
         return { rejected: [] };
       },
