@@ -232,6 +232,85 @@ describe('faults: devnet', function () {
     }
   });
 
+  it('kill -9 of a whole devnet (node, query and key-manager services) under concurrent load (2 trials, seed 29): every acknowledged transaction is in the chain and in the query index after the restart', async () => {
+    const rnd = prng(29);
+    for (let trial = 0; trial < 2; trial++) {
+      const data = join(dir, `svc${trial}`);
+      const cli = await launch(data);
+      const acked: string[] = [];
+      let queried = 0;
+      try {
+        const tokens = JSON.parse(readFileSync(join(data, 'tokens.json'), 'utf8')) as { query: string };
+        const queryUrl = /^ {2}query\s+(http:\/\/\S+)/m.exec(cli.out())![1]!;
+        const genesis = JSON.parse(readFileSync(join(data, 'genesis.json'), 'utf8')) as { accounts: { address: string }[] };
+        const d = await startDevnetKeys(cli, data);
+        const sender = genesis.accounts[0]!.address;
+        const params = await nodeJson(cli.node, '/v1/transactions/params');
+        const killAt = 30 + Math.floor(rnd() * 50);
+        let n = 0;
+        let dead = false;
+        // 8 clients submit payments and read them back from the query index, until the kill.
+        const client = async (c: number) => {
+          while (!dead) {
+            const i = n++;
+            const txn = makePaymentTxn({
+              sender,
+              receiver: genesis.accounts[1]!.address,
+              amount: BigInt(1 + i),
+              note: `kill${trial}-${c}-${i}`,
+              suggestedParams: { fee: 1000n, flatFee: true, firstValid: BigInt(params.lastRound), lastValid: BigInt(params.lastRound) + 1000n, genesisId: params.genesisID, genesisHash: fromBase64(params.genesishashb64) },
+            });
+            try {
+              const res = await request(`${cli.node.url}/v1/transactions`, { method: 'POST', headers: { 'X-Node-API-Token': cli.node.token, 'content-type': 'application/x-binary' }, body: encodeSignedTransaction(signTransaction(txn, d)) });
+              const body = await res.body.text();
+              if (res.statusCode !== 200) continue;
+              const id = (JSON.parse(body) as { txId: string }).txId;
+              acked.push(id);
+              if (acked.length >= killAt && !dead) {
+                dead = true;
+                cli.child.kill('SIGKILL');
+              }
+              const q = await request(`${queryUrl}/v2/transactions/${id}`, { headers: { 'X-Indexer-API-Token': tokens.query } });
+              await q.body.text();
+              if (q.statusCode === 200) queried++;
+            } catch {
+              // The kill cuts requests off: only acknowledged ones count.
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: 8 }, (_, c) => client(c)));
+        await cli.exit;
+      } finally {
+        if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGKILL');
+      }
+      assert.ok(acked.length >= 30, `trial ${trial}: ${acked.length} acknowledged before the kill`);
+      assert.ok(queried > 0, 'the query index served reads under the load');
+      // Restart: a torn last record is refused with nothing changed, then --recover.
+      let again: Cli;
+      try {
+        again = await launch(data);
+      } catch (e) {
+        assert.match((e as { stderr?: string }).stderr ?? '', /incomplete|damaged|--recover/);
+        again = await launch(data, ['--recover']);
+      }
+      try {
+        const tokens = JSON.parse(readFileSync(join(data, 'tokens.json'), 'utf8')) as { query: string };
+        const queryUrl = /^ {2}query\s+(http:\/\/\S+)/m.exec(again.out())![1]!;
+        for (const id of acked) {
+          const t = await nodeJson(again.node, `/v1/transaction/${id}`);
+          assert.ok(t.round > 0, `trial ${trial}: acknowledged ${id} lost by the node`);
+          const q = await request(`${queryUrl}/v2/transactions/${id}`, { headers: { 'X-Indexer-API-Token': tokens.query } });
+          const qt = JSON.parse(await q.body.text()) as { transaction?: { 'confirmed-round'?: number } };
+          assert.equal(q.statusCode, 200, `trial ${trial}: acknowledged ${id} missing from the query index`);
+          assert.equal(qt.transaction?.['confirmed-round'], t.round, 'node and query index agree');
+        }
+      } finally {
+        again.child.kill('SIGTERM');
+        await again.exit;
+      }
+    }
+  });
+
   it('a really full disk (tmpfs): 503 naming the cause, writes resume when space returns, nothing acknowledged lost after kill -9', async function () {
     if (process.platform !== 'linux' || process.getuid?.() !== 0) this.skip();
     const mnt = join(dir, 'mnt');

@@ -274,6 +274,16 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
       `${genesisPath} is missing but ${join(dir, 'ledger')} holds a chain: without it the chain's genesis accounts are unknown. Nothing was changed. Restore genesis.json, or start with --reset to delete that chain and begin a new one.`,
     );
   }
+  if (dir && !sourceGenesis && existsSync(genesisPath!) && !existsSync(join(dir, 'ledger', 'journal.bin'))) {
+    // genesis.json (and the wallet) say a chain was made here; without its journal there is no
+    // chain to open, and starting a new one would silently replace it.
+    const snapshot = join(dir, 'ledger', 'snapshot.bin');
+    throw new DevnetConfigError(
+      `${join(dir, 'ledger', 'journal.bin')} is missing, but ${genesisPath} shows a chain was created in this data directory` +
+        `${existsSync(snapshot) ? ` (${snapshot} is still there, but a snapshot alone cannot rebuild the blocks)` : ''}. ` +
+        'Nothing was changed and no new chain was started. Restore journal.bin from a backup, or start with --reset to delete this chain and begin a new one.',
+    );
+  }
   const shared = options.token ?? (localnet ? LOCALNET_TOKEN : undefined);
   const tokens = shared !== undefined ? { node: shared, query: shared, kmd: shared } : loadTokens(dir);
 

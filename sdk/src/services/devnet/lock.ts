@@ -47,9 +47,13 @@ export class DataDirInUseError extends TealworksError {
     readonly dir: string,
     readonly holder: DataDirHolder,
   ) {
+    const name = holder.pid === process.pid ? undefined : processName(holder.pid);
     super(
-      `the devnet data in ${dir} is in use by ${holder.pid === process.pid ? 'another devnet in this process' : `process ${holder.pid}`}` +
-        `${holder.node ? ` (serving ${holder.node})` : ''}; stop it first, or use --in-memory`,
+      `the devnet data in ${dir} is in use by ${holder.pid === process.pid ? 'another devnet in this process' : `process ${holder.pid}${name ? ` (${name})` : ''}`}` +
+        `${holder.node ? ` (serving ${holder.node})` : ''}; stop it first, or use --in-memory` +
+        (holder.pid !== process.pid && !holder.node
+          ? `. If process ${holder.pid} is not a devnet (after a crash its process id can be reused by an unrelated program), the lock is stale: delete ${join(dir, LOCK_FILE)} and retry`
+          : ''),
     );
   }
 }
@@ -59,6 +63,16 @@ export interface DataDirLock {
   /** Records the running services (URLs, tokens, wallet, accounts) in the lock file. */
   publish(running: Omit<RunningDevnetRecord, 'version' | 'pid'>): void;
   release(): void;
+}
+
+/** The command name of process `pid` where the system tells it (Linux `/proc`), else undefined. */
+function processName(pid: number): string | undefined {
+  try {
+    const name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    return name.length > 0 ? name.slice(0, 64) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** True while process `pid` exists (ours, or another user's). */
