@@ -3,7 +3,7 @@
 // by an unrelated process names that process and how to clear the lock; two one-off connections
 // with no devnet running do not refuse each other.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,6 +12,8 @@ import { startDevnet, DevnetConfigError } from '../../sdk/src/services/devnet/in
 import { DataDirInUseError, LOCK_FILE } from '../../sdk/src/services/devnet/lock.js';
 import { TEST_SCRYPT } from '../../sdk/src/services/kmd/index.js';
 import { connectNetwork } from '../../sdk/src/workflow/connect.js';
+import { makePaymentTxn } from '../../sdk/src/txn/builders.js';
+import { encodeTransaction } from '../../sdk/src/txn/encode.js';
 
 function treeDigest(dir: string): Map<string, string> {
   const out = new Map<string, string>();
@@ -71,6 +73,70 @@ describe('fault: refusals that change nothing', function () {
       assert.deepEqual(treeDigest(data), before);
     } finally {
       unrelated.kill('SIGKILL');
+    }
+  });
+
+  it('a devnet on a full disk (tmpfs) starts to serve reads; writes answer 503 naming the cause; no lock or temporary file is left', async function () {
+    if (process.platform !== 'linux' || process.getuid?.() !== 0) this.skip();
+    const mnt = join(dir, 'mnt');
+    execFileSync('mkdir', ['-p', mnt]);
+    try {
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=4m', 'tmpfs', mnt], { stdio: 'ignore' });
+    } catch {
+      this.skip();
+    }
+    try {
+      const data = join(mnt, 'd');
+      const d = await startDevnet(opts(data));
+      for (let i = 0; i < 3; i++) d.ledger.produceBlock([]);
+      await d.stop();
+      // Fill the disk to the last byte.
+      try {
+        for (let i = 0; ; i++) writeFileSync(join(mnt, `fill${i}`), Buffer.alloc(64 * 1024));
+      } catch {
+        /* full */
+      }
+      for (const size of [4096, 512, 1]) {
+        try {
+          for (let i = 0; ; i++) writeFileSync(join(mnt, `fill-${size}-${i}`), Buffer.alloc(size));
+        } catch {
+          /* full */
+        }
+      }
+      const before = treeDigest(data);
+      const full = await startDevnet(opts(data));
+      try {
+        const status = await fetch(`${full.node.url}/v1/status`, { headers: { 'X-Node-API-Token': full.node.token } });
+        assert.equal(status.status, 200);
+        assert.equal(((await status.json()) as { lastRound: number }).lastRound, 3);
+        const q = await fetch(`${full.query.url}/health`, { headers: { 'X-Indexer-API-Token': full.query.token } });
+        assert.equal(q.status, 200);
+        await q.text();
+        const wallet = full.wallets.findWallet(full.wallet.name)!;
+        const handle = await full.wallets.initHandle(wallet.id, full.wallet.password);
+        const [from, to] = full.accounts.map((a) => a.address) as [string, string];
+        // The journal's last page may still take a record or two; then the disk is really full.
+        let refused: { status: number; text: string } | undefined;
+        for (let i = 0; i < 40 && !refused; i++) {
+          const txn = makePaymentTxn({ sender: from, receiver: to, amount: BigInt(1 + i), note: new Uint8Array(1000).fill(i), suggestedParams: { fee: 1000n, flatFee: true, firstValid: 1n, lastValid: 1000n, genesisId: full.genesisId, genesisHash: full.ledger.genesisHash } });
+          const stx = await full.wallets.signTransaction(handle, full.wallet.password, encodeTransaction(txn));
+          const sent = await fetch(`${full.node.url}/v1/transactions`, { method: 'POST', headers: { 'X-Node-API-Token': full.node.token, 'content-type': 'application/x-binary' }, body: stx });
+          const text = await sent.text();
+          if (sent.status !== 200) refused = { status: sent.status, text };
+        }
+        assert.equal(refused?.status, 503);
+        assert.match(refused!.text, /ENOSPC|disk is full|no space/i);
+        // Reads go on after the refused write.
+        const again = await fetch(`${full.node.url}/v1/status`, { headers: { 'X-Node-API-Token': full.node.token } });
+        assert.equal(again.status, 200);
+        await again.text();
+        await full.wallets.releaseHandle(handle);
+      } finally {
+        await full.stop();
+      }
+      assert.deepEqual([...treeDigest(data).keys()].filter((f) => !f.includes(join('ledger', 'journal.bin')) && !f.includes('snapshot.bin')), [...before.keys()].filter((f) => !f.includes(join('ledger', 'journal.bin')) && !f.includes('snapshot.bin')), 'no lock or temporary file left behind');
+    } finally {
+      execFileSync('umount', ['-l', mnt], { stdio: 'ignore' });
     }
   });
 
