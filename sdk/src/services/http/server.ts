@@ -66,8 +66,11 @@ export interface ServeOptions {
   corsOrigins?: readonly (string | RegExp)[];
 }
 
+/** Connections a service holds before it serves authenticated work first (`ServeOptions.maxConnections`). */
 export const DEFAULT_MAX_CONNECTIONS = 256;
+/** Time a client has to send its request headers, by default. */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** Time a client has to send its whole request, by default. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Webviews of the VS Code extension (the only browser pages allowed by default). */
 export const WEBVIEW_ORIGIN = /^vscode-webview:\/\/[0-9a-z-]+$/i;
