@@ -52,7 +52,8 @@ async function launch(dataDir: string, extra: string[] = []): Promise<Cli> {
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
   const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const deadline = Date.now() + 30_000;
+  // Generous: on a loaded machine tsx alone can take tens of seconds to start.
+  const deadline = Date.now() + 150_000;
   while (!/Press Ctrl\+C to stop\./.test(out)) {
     const ended = await Promise.race([exit.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 25))]);
     if (ended || Date.now() > deadline) {
@@ -163,13 +164,16 @@ describe('faults: devnet', function () {
   });
 
   it('a stale lock taken over by 6 processes at the same instant (8 trials): exactly one holds it each time', async () => {
-    // Each process spins until a common start time, then takes the lock and holds it briefly.
+    // Each process says it is loaded, spins until the common go file appears, then takes the lock
+    // and holds it until the parent has heard from all six.
     const taker = `
+      import { existsSync } from 'node:fs';
       import { lockDataDir } from ${JSON.stringify(pathToFileURL(resolve(repoRoot, 'sdk/src/services/devnet/lock.ts')).href)};
-      const [dir, start] = process.argv.slice(-2);
-      while (Date.now() < Number(start)) {}
-      try { const l = lockDataDir(dir); process.stdout.write('got'); setTimeout(() => l.release(), 400); }
-      catch (e) { process.stdout.write(e.constructor.name); }`;
+      const [dir, go] = process.argv.slice(-2);
+      process.stderr.write('R');
+      while (!existsSync(go)) {}
+      try { const l = lockDataDir(dir); process.stdout.write('got'); process.stdin.once('data', () => { l.release(); process.exit(0); }); }
+      catch (e) { process.stdout.write(e.constructor.name); process.exit(0); }`;
     const takerFile = join(dir, 'taker.mts');
     writeFileSync(takerFile, taker);
     for (let trial = 0; trial < 8; trial++) {
@@ -179,15 +183,25 @@ describe('faults: devnet', function () {
       const gone = spawn(process.execPath, ['-e', '0']);
       await new Promise((r) => gone.once('exit', r));
       writeFileSync(join(data, 'devnet.lock'), JSON.stringify({ pid: gone.pid }) + '\n');
-      const start = Date.now() + 1500;
-      const outs = await Promise.all(
-        Array.from({ length: 6 }, () => {
-          const c = spawn(process.execPath, ['--import', TSX_LOADER, takerFile, data, String(start)], { stdio: ['ignore', 'pipe', 'inherit'] });
-          let out = '';
-          c.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-          return new Promise<string>((r) => c.once('exit', () => r(out)));
-        }),
-      );
+      const go = join(dir, `go${trial}`);
+      let ready = 0;
+      let answered = 0;
+      const children = Array.from({ length: 6 }, () => spawn(process.execPath, ['--import', TSX_LOADER, takerFile, data, go], { stdio: ['pipe', 'pipe', 'pipe'] }));
+      const outs = await new Promise<string[]>((done) => {
+        const out = children.map(() => '');
+        children.forEach((c, i) => {
+          c.stderr!.on('data', (b: Buffer) => {
+            if (b.toString().includes('R') && ++ready === 6) writeFileSync(go, '');
+          });
+          c.stdout!.on('data', (b: Buffer) => {
+            out[i] += b.toString();
+            // Everyone has tried: let the holder release and exit.
+            if (++answered === 6) for (const k of children) k.stdin!.end('x');
+          });
+        });
+        void Promise.all(children.map((c) => new Promise((r) => c.once('exit', r)))).then(() => done(out));
+      });
+      rmSync(go, { force: true });
       assert.equal(outs.filter((o) => o === 'got').length, 1, `trial ${trial}: ${outs.join(', ')}`);
       assert.deepEqual(outs.filter((o) => o !== 'got'), Array(5).fill('DataDirInUseError'), `trial ${trial}: the others are refused, naming the holder`);
       assert.deepEqual(readdirSync(data), [], 'nothing left behind once the holder released it');
