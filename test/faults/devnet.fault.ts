@@ -20,6 +20,7 @@ import { Address } from '../../sdk/src/encoding/address.js';
 import { Ledger } from '../../sdk/src/ledger/index.js';
 import { FileLedgerStore } from '../../sdk/src/ledger/persistence.js';
 import { prng } from '../helpers/random.js';
+import { HANG_GUARD_MS } from '../helpers/hang.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const TSX_LOADER = pathToFileURL(resolve(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
@@ -52,8 +53,7 @@ async function launch(dataDir: string, extra: string[] = []): Promise<Cli> {
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
   const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  // Generous: on a loaded machine tsx alone can take tens of seconds to start.
-  const deadline = Date.now() + 150_000;
+  const deadline = Date.now() + HANG_GUARD_MS;
   while (!/Press Ctrl\+C to stop\./.test(out)) {
     const ended = await Promise.race([exit.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 25))]);
     if (ended || Date.now() > deadline) {
@@ -82,7 +82,7 @@ async function nodeJson(c: { url: string; token: string }, path: string): Promis
 }
 
 describe('faults: devnet', function () {
-  this.timeout(180_000);
+  this.timeout(3 * HANG_GUARD_MS);
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'tealworks-devfault-'));

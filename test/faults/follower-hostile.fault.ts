@@ -4,6 +4,7 @@
 // changed, and `recover` sets the divergent rounds aside and fetches them again. No
 // MaxListenersExceededWarning on the way. Assertions are on outcomes and counts, never durations.
 import assert from 'node:assert/strict';
+import { HANG_GUARD_MS } from '../helpers/hang.js';
 import { createServer, type Server } from 'node:http';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -100,7 +101,7 @@ function treeDigest(dir: string): Map<string, string> {
 }
 
 describe('fault: a follower against a hostile source', function () {
-  this.timeout(180_000);
+  this.timeout(3 * HANG_GUARD_MS);
   let dir: string;
   const warnings: string[] = [];
   const onWarning = (w: Error) => warnings.push(w.name);
@@ -126,7 +127,7 @@ describe('fault: a follower against a hostile source', function () {
       onFollowerError: (e, fatal) => errors.push(`${fatal ? 'FATAL ' : ''}${e.message}`),
     });
     try {
-      assert.ok(await f.follower!.waitForRound(20n, 120_000), errors.join('\n'));
+      assert.ok(await f.follower!.waitForRound(20n, HANG_GUARD_MS), errors.join('\n'));
       assert.deepEqual(state.served, ['oversized', 'chunked-oversized', 'drip']);
       assert.ok(errors.some((e) => /over the 4194304-byte limit; it was not read/.test(e)), errors.join('\n'));
       assert.ok(errors.some((e) => /exceeded the 4194304-byte limit/.test(e)), errors.join('\n'));

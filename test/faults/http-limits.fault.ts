@@ -4,6 +4,8 @@
 // sockets are closed to make room; unauthenticated and 413'd bodies are not drained.
 // Assertions are on counts, statuses and ordering, never on durations.
 import assert from 'node:assert/strict';
+import { HANG_GUARD_MS } from '../helpers/hang.js';
+import { until } from '../helpers/hang.js';
 import { connect, type Socket } from 'node:net';
 import { Agent, request } from 'undici';
 import { stringifyJson } from '../../sdk/src/encoding/json.js';
@@ -19,10 +21,6 @@ function open(port: number): Promise<Socket> {
   });
 }
 
-async function until(what: string, cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 6000 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-  assert.ok(cond(), what);
-}
 
 /** A looping approval program whose execution trace is a few MB. */
 function tracedSimulateBody(node: Node): string {
@@ -37,7 +35,7 @@ function tracedSimulateBody(node: Node): string {
 }
 
 describe('fault: aggregate HTTP limits', function () {
-  this.timeout(180_000);
+  this.timeout(3 * HANG_GUARD_MS);
 
   it('32 concurrent traced simulates whose clients do not read hold at most 4 traces; all complete once read', async () => {
     const node = await startNode({ simulateTraces: { concurrent: 4, maxWaiting: 64 } });

@@ -3,6 +3,8 @@
 // answers 429; the owner's correct unlock still succeeds while an attacker keeps guessing.
 // Assertions are on counts and statuses, never on durations.
 import assert from 'node:assert/strict';
+import { HANG_GUARD_MS } from '../helpers/hang.js';
+import { until } from '../helpers/hang.js';
 import { encodeTransaction } from '../../sdk/src/txn/encode.js';
 import { makePaymentTxn } from '../../sdk/src/txn/builders.js';
 import { TOO_MANY_PASSWORD_ATTEMPTS } from '../../sdk/src/services/kmd/index.js';
@@ -43,13 +45,9 @@ function routes(walletId: string, token: string): Array<[string, string, (pw: st
   ];
 }
 
-async function until(what: string, cond: () => boolean): Promise<void> {
-  for (let i = 0; i < 2000 && !cond(); i++) await new Promise((r) => setTimeout(r, 5));
-  assert.ok(cond(), what);
-}
 
 describe('fault: password guessing on the key manager', function () {
-  this.timeout(120_000);
+  this.timeout(3 * HANG_GUARD_MS);
 
   it('every password-checking route counts wrong guesses and makes further attempts wait', async () => {
     const kmd = await startKmd({ passwordBackoff: { freeAttempts: 3, baseMs: 1, maxMs: 4 } });

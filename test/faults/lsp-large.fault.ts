@@ -4,6 +4,7 @@
 // answered first (ordering); an 80 MB ARC-56 spec beside a TEAL file is never read.
 // Assertions are on outcomes, ordering and memory, never on durations.
 import assert from 'node:assert/strict';
+import { HANG_GUARD_MS } from '../helpers/hang.js';
 import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync, closeSync, openSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +27,7 @@ function bigProgram(bytes: number): string {
 }
 
 describe('fault: large inputs to the language server', function () {
-  this.timeout(180_000);
+  this.timeout(3 * HANG_GUARD_MS);
   let client: TestClient;
   let dir: string;
   before(async () => {

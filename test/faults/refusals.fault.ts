@@ -3,6 +3,7 @@
 // by an unrelated process names that process and how to clear the lock; two one-off connections
 // with no devnet running do not refuse each other.
 import assert from 'node:assert/strict';
+import { HANG_GUARD_MS } from '../helpers/hang.js';
 import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,7 +30,7 @@ function treeDigest(dir: string): Map<string, string> {
 }
 
 describe('fault: refusals that change nothing', function () {
-  this.timeout(180_000);
+  this.timeout(3 * HANG_GUARD_MS);
   let dir: string;
   beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'tw-refusals-'))));
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -120,7 +121,7 @@ describe('fault: refusals that change nothing', function () {
         for (let i = 0; i < 40 && !refused; i++) {
           const txn = makePaymentTxn({ sender: from, receiver: to, amount: BigInt(1 + i), note: new Uint8Array(1000).fill(i), suggestedParams: { fee: 1000n, flatFee: true, firstValid: 1n, lastValid: 1000n, genesisId: full.genesisId, genesisHash: full.ledger.genesisHash } });
           const stx = await full.wallets.signTransaction(handle, full.wallet.password, encodeTransaction(txn));
-          const sent = await fetch(`${full.node.url}/v1/transactions`, { method: 'POST', headers: { 'X-Node-API-Token': full.node.token, 'content-type': 'application/x-binary' }, body: stx });
+          const sent = await fetch(`${full.node.url}/v1/transactions`, { method: 'POST', headers: { 'X-Node-API-Token': full.node.token, 'content-type': 'application/x-binary' }, body: Buffer.from(stx) });
           const text = await sent.text();
           if (sent.status !== 200) refused = { status: sent.status, text };
         }

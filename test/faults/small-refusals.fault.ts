@@ -2,6 +2,7 @@
 // ARC-56 names refuse NUL, bidi overrides and lone surrogates, the README's follower example keeps
 // its token out of `ps`, and interval mode reports when blocks cannot be written.
 import assert from 'node:assert/strict';
+import { HANG_GUARD_MS } from '../helpers/hang.js';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { keyFromMnemonic, mnemonicFromKey } from '../../sdk/src/crypto/mnemonic.js';
@@ -23,7 +24,7 @@ const HOSTILE: Array<[string, string]> = [
 ];
 
 describe('fault: small refusals', function () {
-  this.timeout(60_000);
+  this.timeout(3 * HANG_GUARD_MS);
 
   it('a misspelled mnemonic word is named by position only, never echoed', () => {
     const words = mnemonicFromKey(new Uint8Array(32).fill(9)).split(' ');

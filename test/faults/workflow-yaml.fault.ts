@@ -2,6 +2,7 @@
 // are refused with a clear message by parseWorkflow (which never throws), by `tealworks run`, and
 // by the debugger's workflow launch. Nothing is expanded, nothing hangs.
 import assert from 'node:assert/strict';
+import { HANG_GUARD_MS } from '../helpers/hang.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,7 +21,7 @@ const SELF_IN_STEPS = 'steps: &s\n  - id: s1\n    call: *s\n';
 const DEEP = `vars:\n  x: ${'['.repeat(20_000)}${']'.repeat(20_000)}\nsteps: []\n`;
 
 describe('fault: hostile YAML in workflows', function () {
-  this.timeout(120_000);
+  this.timeout(3 * HANG_GUARD_MS);
   let dir: string;
   before(() => (dir = mkdtempSync(join(tmpdir(), 'tw-yaml-bomb-'))));
   after(() => rmSync(dir, { recursive: true, force: true }));
