@@ -431,6 +431,8 @@ class Service implements RunningService {
     // A request body nobody read (refused, unauthenticated, too large) is not drained: the
     // connection is closed after the answer instead, so a client cannot make the service read
     // (and discard) an unbounded upload.
+    // A bodiless request is marked complete only after its 'request' event: give the parser its turn.
+    if (!req.complete) await new Promise((resolve) => setImmediate(resolve));
     const unread = !req.complete;
     if (unread) reply = { ...reply, headers: { ...(reply.headers ?? {}), connection: 'close' } };
     let sent = 0;
