@@ -131,7 +131,7 @@ async function devnetPaging(): Promise<BenchEntry[]> {
   try {
     const wallet = d.wallets.findWallet(d.wallet.name)!;
     const handle = await d.wallets.initHandle(wallet.id, d.wallet.password);
-    const keys = d.accounts.map((a) => Ed25519KeyPair.fromSeed(d.wallets.exportKey(handle, d.wallet.password, a.address).subarray(0, 32)));
+    const keys = await Promise.all(d.accounts.map(async (a) => Ed25519KeyPair.fromSeed((await d.wallets.exportKey(handle, d.wallet.password, a.address)).subarray(0, 32))));
     const addrs = keys.map((k) => new Address(k.publicKey));
     const sp = (): SuggestedParams => ({ fee: 1000n, flatFee: true, firstValid: d.ledger.latestRound, lastValid: d.ledger.latestRound + 1000n, genesisId: d.ledger.genesisId, genesisHash: d.ledger.genesisHash });
     const escrows = Array.from({ length: DEVNET_ESCROWS }, (_, i) => makeLogicSig(assemble(`#pragma version 10\nint ${i + 1}\npop\nint 1`).program));

@@ -50,7 +50,7 @@ async function setup(): Promise<Setup> {
   const d = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, keyManager: 0 }, accounts: SENDERS, kdf: TEST_SCRYPT });
   const wallet = d.wallets.findWallet(d.wallet.name)!;
   const handle = await d.wallets.initHandle(wallet.id, d.wallet.password);
-  const keys = d.accounts.map((a) => Ed25519KeyPair.fromSeed(d.wallets.exportKey(handle, d.wallet.password, a.address).subarray(0, 32)));
+  const keys = await Promise.all(d.accounts.map(async (a) => Ed25519KeyPair.fromSeed((await d.wallets.exportKey(handle, d.wallet.password, a.address)).subarray(0, 32))));
   const addrs = keys.map((k) => new Address(k.publicKey));
   // In dev mode every submission is a block, so the i-th of a burst lands about i rounds later:
   // its validity window starts shortly before then.

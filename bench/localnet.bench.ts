@@ -166,7 +166,7 @@ async function sendAndConfirm(): Promise<BenchEntry[]> {
   try {
     const wallet = d.wallets.findWallet(d.wallet.name)!;
     const handle = await d.wallets.initHandle(wallet.id, d.wallet.password);
-    const seed = d.wallets.exportKey(handle, d.wallet.password, d.accounts[0]!.address);
+    const seed = await d.wallets.exportKey(handle, d.wallet.password, d.accounts[0]!.address);
     const key = Ed25519KeyPair.fromSeed(seed.subarray(0, 32));
     const from = new Address(key.publicKey);
     const to = d.accounts[1]!.address;

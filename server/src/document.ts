@@ -4,7 +4,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { lex, parseGoUint, statementsOf, type LexedLine, type Token } from './lexer.js';
 import { MAX_AVM_VERSION, modeBit, opAt, type Mode } from './language.js';
 import { fieldByName } from '@tealworks/sdk/teal';
-import { collectDiagnostics, type Analysis, type Collected, type ProgramFacts } from './teal.js';
+import { collectDiagnostics, tooLargeDiagnostic, tooLargeReason, type Analysis, type Collected, type ProgramFacts } from './teal.js';
 import type { TealDiagnostic } from '@tealworks/sdk/teal';
 import { substituteTemplates, templateInfoFor, templateSites, type Substituted, type TemplateInfo, type TemplateSite } from './features/templates.js';
 
@@ -61,6 +61,16 @@ export interface ModelOptions {
  */
 export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'>, options: ModelOptions = {}, collected?: Collected): DocumentModel {
   const text = doc.getText();
+  const tooLarge = tooLargeReason(text);
+  if (tooLarge) {
+    // Not lexed, not analysed: every feature sees an empty program and answers at once.
+    const empty: DocumentModel = { uri: doc.uri, version: doc.version, text, lines: [], avmVersion: 1, versionDeclared: false, macros: new Map(), labels: new Map(), diagnostics: [tooLargeDiagnostic(tooLarge)], templateSites: [], templates: new Map() };
+    if (options.defaultMode) {
+      empty.mode = options.defaultMode;
+      empty.modeAssumed = true;
+    }
+    return empty;
+  }
   const lines = lex(text);
   let avmVersion = 1;
   let versionDeclared = false;
@@ -171,7 +181,7 @@ export function sniffMode(model: DocumentModel): Mode | undefined {
  */
 export function analysisInput(doc: Pick<TextDocument, 'uri' | 'getText'>, options: ModelOptions = {}): Substituted {
   const text = doc.getText();
-  if (!text.includes('TMPL_')) return { text, remap: (v) => v };
+  if (!text.includes('TMPL_') || tooLargeReason(text)) return { text, remap: (v) => v };
   const sites = templateSites(lex(text));
   return substituteTemplates(text, sites, templateInfoFor(doc.uri, options.templates ?? new Map()));
 }

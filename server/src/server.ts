@@ -32,6 +32,7 @@ import { labelHover } from './features/labelHover.js';
 import { readSettings, DEFAULT_SETTINGS, type FeatureSettings } from './features/settings.js';
 import { assembled, expandedText, pcLocation } from './features/commands.js';
 import { CodeActionKind } from 'vscode-languageserver';
+import { onTemplateSourcesLoaded } from './features/templates.js';
 
 export const SERVER_NAME = 'tealworks-teal';
 /** Workspace symbols returned per file at most. */
@@ -203,13 +204,16 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
     for (const doc of documents.all()) publish(doc.uri);
   });
 
-  // A tealworks.yaml or ARC-56 spec changed on disk: template values may have, so re-analyse.
-  connection.onDidChangeWatchedFiles(() => {
+  // A tealworks.yaml or ARC-56 spec changed on disk (or a large one finished loading in the
+  // background): template values may have, so re-analyse.
+  const templateSourcesChanged = () => {
     models.clear();
     lightModels.clear();
     running.clear();
     for (const doc of documents.all()) void publish(doc.uri);
-  });
+  };
+  connection.onDidChangeWatchedFiles(templateSourcesChanged);
+  onTemplateSourcesLoaded(templateSourcesChanged);
 
   documents.onDidOpen((e) => void publish(e.document.uri));
   documents.onDidChangeContent((e) => schedule(e.document.uri));

@@ -31,11 +31,40 @@ export interface Collected {
  * template-substituted copy of the document.
  */
 /**
- * The largest document the server analyses with the assembler (8 MB of TEAL is far beyond any real
- * program; the assembler's own macro limits bound the work below this). Larger documents keep
- * lexer-based features only and get one diagnostic saying so.
+ * The largest document the language server works on (1 MiB of TEAL is far beyond any real program,
+ * generated ones included). Larger documents, and documents with a line longer than
+ * {@link MAX_LINE_CHARS}, are not lexed, analysed or highlighted by the server at all (the editor's
+ * grammar still colours them): they get one diagnostic saying so, and cost the server nothing
+ * while other documents are served.
  */
-export const MAX_ANALYSIS_CHARS = 4 * 1024 * 1024;
+export const MAX_ANALYSIS_CHARS = 1024 * 1024;
+/** The longest line the language server works on (a TEAL line holds at most a 4 KiB constant). */
+export const MAX_LINE_CHARS = 64 * 1024;
+
+/** Why the server will not work on `text` (too large, or a line too long), or `undefined`. */
+export function tooLargeReason(text: string): string | undefined {
+  if (text.length > MAX_ANALYSIS_CHARS) {
+    return `this file (${text.length} characters) is too large for the TEAL language server: the limit is ${MAX_ANALYSIS_CHARS} characters; it is not analysed (only the editor's own highlighting applies)`;
+  }
+  let start = 0;
+  let line = 0;
+  while (start <= text.length) {
+    let end = text.indexOf('\n', start);
+    if (end < 0) end = text.length;
+    if (end - start > MAX_LINE_CHARS) {
+      return `line ${line + 1} of this file (${end - start} characters) is longer than the TEAL language server's limit of ${MAX_LINE_CHARS}; the file is not analysed (only the editor's own highlighting applies)`;
+    }
+    start = end + 1;
+    line++;
+  }
+  return undefined;
+}
+
+/** The one diagnostic of a document the server will not work on. */
+export function tooLargeDiagnostic(reason: string): TealDiagnostic {
+  return { severity: 'warning', message: reason, range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 }, code: 'too-large' };
+}
+
 /** Diagnostics kept per analysis (plus macro-limit ones and a count of the rest). */
 export const KEEP_DIAGNOSTICS = 500;
 
@@ -52,10 +81,8 @@ export function collectDiagnostics(source: string, remap: <T>(value: T) => T = (
  * work, so the server can answer other requests between slices; the result is the same.
  */
 export function* collectDiagnosticsSteps(source: string, remap: <T>(value: T) => T = (v) => v): Generator<void, Collected, void> {
-  if (source.length > MAX_ANALYSIS_CHARS) {
-    const message = `this file (${source.length} characters) is too large to analyse: the limit is ${MAX_ANALYSIS_CHARS}; only highlighting and completion are available`;
-    return { diagnostics: [{ severity: 'warning', message, range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 }, code: 'too-large' }] };
-  }
+  const tooLarge = tooLargeReason(source);
+  if (tooLarge) return { diagnostics: [tooLargeDiagnostic(tooLarge)] };
   let analysis: Analysis;
   try {
     analysis = remap(yield* analyzeSteps(source));

@@ -20,6 +20,7 @@ import { Address } from '../../sdk/src/encoding/address.js';
 import { Ledger } from '../../sdk/src/ledger/index.js';
 import { FileLedgerStore } from '../../sdk/src/ledger/persistence.js';
 import { prng } from '../helpers/random.js';
+import { HANG_GUARD_MS } from '../helpers/hang.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const TSX_LOADER = pathToFileURL(resolve(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
@@ -52,7 +53,7 @@ async function launch(dataDir: string, extra: string[] = []): Promise<Cli> {
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   child.stderr!.on('data', (c: Buffer) => (err += c.toString()));
   const exit = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + HANG_GUARD_MS;
   while (!/Press Ctrl\+C to stop\./.test(out)) {
     const ended = await Promise.race([exit.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), 25))]);
     if (ended || Date.now() > deadline) {
@@ -81,7 +82,7 @@ async function nodeJson(c: { url: string; token: string }, path: string): Promis
 }
 
 describe('faults: devnet', function () {
-  this.timeout(180_000);
+  this.timeout(3 * HANG_GUARD_MS);
   let dir: string;
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'tealworks-devfault-'));
@@ -163,13 +164,16 @@ describe('faults: devnet', function () {
   });
 
   it('a stale lock taken over by 6 processes at the same instant (8 trials): exactly one holds it each time', async () => {
-    // Each process spins until a common start time, then takes the lock and holds it briefly.
+    // Each process says it is loaded, spins until the common go file appears, then takes the lock
+    // and holds it until the parent has heard from all six.
     const taker = `
+      import { existsSync } from 'node:fs';
       import { lockDataDir } from ${JSON.stringify(pathToFileURL(resolve(repoRoot, 'sdk/src/services/devnet/lock.ts')).href)};
-      const [dir, start] = process.argv.slice(-2);
-      while (Date.now() < Number(start)) {}
-      try { const l = lockDataDir(dir); process.stdout.write('got'); setTimeout(() => l.release(), 400); }
-      catch (e) { process.stdout.write(e.constructor.name); }`;
+      const [dir, go] = process.argv.slice(-2);
+      process.stderr.write('R');
+      while (!existsSync(go)) {}
+      try { const l = lockDataDir(dir); process.stdout.write('got'); process.stdin.once('data', () => { l.release(); process.exit(0); }); }
+      catch (e) { process.stdout.write(e.constructor.name); process.exit(0); }`;
     const takerFile = join(dir, 'taker.mts');
     writeFileSync(takerFile, taker);
     for (let trial = 0; trial < 8; trial++) {
@@ -179,15 +183,25 @@ describe('faults: devnet', function () {
       const gone = spawn(process.execPath, ['-e', '0']);
       await new Promise((r) => gone.once('exit', r));
       writeFileSync(join(data, 'devnet.lock'), JSON.stringify({ pid: gone.pid }) + '\n');
-      const start = Date.now() + 1500;
-      const outs = await Promise.all(
-        Array.from({ length: 6 }, () => {
-          const c = spawn(process.execPath, ['--import', TSX_LOADER, takerFile, data, String(start)], { stdio: ['ignore', 'pipe', 'inherit'] });
-          let out = '';
-          c.stdout!.on('data', (b: Buffer) => (out += b.toString()));
-          return new Promise<string>((r) => c.once('exit', () => r(out)));
-        }),
-      );
+      const go = join(dir, `go${trial}`);
+      let ready = 0;
+      let answered = 0;
+      const children = Array.from({ length: 6 }, () => spawn(process.execPath, ['--import', TSX_LOADER, takerFile, data, go], { stdio: ['pipe', 'pipe', 'pipe'] }));
+      const outs = await new Promise<string[]>((done) => {
+        const out = children.map(() => '');
+        children.forEach((c, i) => {
+          c.stderr!.on('data', (b: Buffer) => {
+            if (b.toString().includes('R') && ++ready === 6) writeFileSync(go, '');
+          });
+          c.stdout!.on('data', (b: Buffer) => {
+            out[i] += b.toString();
+            // Everyone has tried: let the holder release and exit.
+            if (++answered === 6) for (const k of children) k.stdin!.end('x');
+          });
+        });
+        void Promise.all(children.map((c) => new Promise((r) => c.once('exit', r)))).then(() => done(out));
+      });
+      rmSync(go, { force: true });
       assert.equal(outs.filter((o) => o === 'got').length, 1, `trial ${trial}: ${outs.join(', ')}`);
       assert.deepEqual(outs.filter((o) => o !== 'got'), Array(5).fill('DataDirInUseError'), `trial ${trial}: the others are refused, naming the holder`);
       assert.deepEqual(readdirSync(data), [], 'nothing left behind once the holder released it');
@@ -229,6 +243,85 @@ describe('faults: devnet', function () {
       assert.equal(ledger.supply().totalMoney, 2_000_000_000n + 200_000n);
       ledger.close();
       void Address;
+    }
+  });
+
+  it('kill -9 of a whole devnet (node, query and key-manager services) under concurrent load (2 trials, seed 29): every acknowledged transaction is in the chain and in the query index after the restart', async () => {
+    const rnd = prng(29);
+    for (let trial = 0; trial < 2; trial++) {
+      const data = join(dir, `svc${trial}`);
+      const cli = await launch(data);
+      const acked: string[] = [];
+      let queried = 0;
+      try {
+        const tokens = JSON.parse(readFileSync(join(data, 'tokens.json'), 'utf8')) as { query: string };
+        const queryUrl = /^ {2}query\s+(http:\/\/\S+)/m.exec(cli.out())![1]!;
+        const genesis = JSON.parse(readFileSync(join(data, 'genesis.json'), 'utf8')) as { accounts: { address: string }[] };
+        const d = await startDevnetKeys(cli, data);
+        const sender = genesis.accounts[0]!.address;
+        const params = await nodeJson(cli.node, '/v1/transactions/params');
+        const killAt = 30 + Math.floor(rnd() * 50);
+        let n = 0;
+        let dead = false;
+        // 8 clients submit payments and read them back from the query index, until the kill.
+        const client = async (c: number) => {
+          while (!dead) {
+            const i = n++;
+            const txn = makePaymentTxn({
+              sender,
+              receiver: genesis.accounts[1]!.address,
+              amount: BigInt(1 + i),
+              note: `kill${trial}-${c}-${i}`,
+              suggestedParams: { fee: 1000n, flatFee: true, firstValid: BigInt(params.lastRound), lastValid: BigInt(params.lastRound) + 1000n, genesisId: params.genesisID, genesisHash: fromBase64(params.genesishashb64) },
+            });
+            try {
+              const res = await request(`${cli.node.url}/v1/transactions`, { method: 'POST', headers: { 'X-Node-API-Token': cli.node.token, 'content-type': 'application/x-binary' }, body: encodeSignedTransaction(signTransaction(txn, d)) });
+              const body = await res.body.text();
+              if (res.statusCode !== 200) continue;
+              const id = (JSON.parse(body) as { txId: string }).txId;
+              acked.push(id);
+              if (acked.length >= killAt && !dead) {
+                dead = true;
+                cli.child.kill('SIGKILL');
+              }
+              const q = await request(`${queryUrl}/v2/transactions/${id}`, { headers: { 'X-Indexer-API-Token': tokens.query } });
+              await q.body.text();
+              if (q.statusCode === 200) queried++;
+            } catch {
+              // The kill cuts requests off: only acknowledged ones count.
+            }
+          }
+        };
+        await Promise.all(Array.from({ length: 8 }, (_, c) => client(c)));
+        await cli.exit;
+      } finally {
+        if (cli.child.exitCode === null && cli.child.signalCode === null) cli.child.kill('SIGKILL');
+      }
+      assert.ok(acked.length >= 30, `trial ${trial}: ${acked.length} acknowledged before the kill`);
+      assert.ok(queried > 0, 'the query index served reads under the load');
+      // Restart: a torn last record is refused with nothing changed, then --recover.
+      let again: Cli;
+      try {
+        again = await launch(data);
+      } catch (e) {
+        assert.match((e as { stderr?: string }).stderr ?? '', /incomplete|damaged|--recover/);
+        again = await launch(data, ['--recover']);
+      }
+      try {
+        const tokens = JSON.parse(readFileSync(join(data, 'tokens.json'), 'utf8')) as { query: string };
+        const queryUrl = /^ {2}query\s+(http:\/\/\S+)/m.exec(again.out())![1]!;
+        for (const id of acked) {
+          const t = await nodeJson(again.node, `/v1/transaction/${id}`);
+          assert.ok(t.round > 0, `trial ${trial}: acknowledged ${id} lost by the node`);
+          const q = await request(`${queryUrl}/v2/transactions/${id}`, { headers: { 'X-Indexer-API-Token': tokens.query } });
+          const qt = JSON.parse(await q.body.text()) as { transaction?: { 'confirmed-round'?: number } };
+          assert.equal(q.statusCode, 200, `trial ${trial}: acknowledged ${id} missing from the query index`);
+          assert.equal(qt.transaction?.['confirmed-round'], t.round, 'node and query index agree');
+        }
+      } finally {
+        again.child.kill('SIGTERM');
+        await again.exit;
+      }
     }
   });
 

@@ -1,5 +1,5 @@
 import { fromBase64 } from '../encoding/base64.js';
-import { fromUtf8, utf8 } from '../encoding/bytes.js';
+import { fromUtf8, nameTextProblem, utf8 } from '../encoding/bytes.js';
 import { parseJson } from '../encoding/json.js';
 import { AbiTypeError, AbiEncodeError, AbiDecodeError } from './errors.js';
 import { cblocksOffset } from './cblocks.js';
@@ -111,6 +111,14 @@ class Checker {
       return undefined;
     }
     return v;
+  }
+
+  /** A string that people read as a name: no control characters, bidi overrides or lone surrogates. */
+  name(v: unknown, path: string, required = true): string | undefined {
+    const s = this.string(v, path, required);
+    const problem = s === undefined ? undefined : nameTextProblem(s);
+    if (problem) this.issue(path, `${problem}; names may not`);
+    return problem ? undefined : s;
   }
 
   count(v: unknown, path: string): number {
@@ -344,7 +352,7 @@ function buildSpec(input: unknown): Arc56AppSpec {
   const root = c.record(input, '$');
   if (!root) throw new Arc56Error(c.issues);
 
-  c.string(root.name, 'name');
+  c.name(root.name, 'name');
   c.string(root.desc, 'desc', false);
   const arcs = c.array(root.arcs, 'arcs', false) ?? [];
   arcs.forEach((a, i) => c.count(a, `arcs[${i}]`));
@@ -428,7 +436,7 @@ function buildSpec(input: unknown): Arc56AppSpec {
     const p = `methods[${i}]`;
     const rec = c.record(m, p);
     if (!rec) return;
-    const mname = c.string(rec.name, `${p}.name`);
+    const mname = c.name(rec.name, `${p}.name`);
     const args = c.array(rec.args, `${p}.args`) ?? [];
     const returns = c.record(rec.returns, `${p}.returns`);
     const argStructs: Array<AbiStructType | undefined> = [];

@@ -64,7 +64,7 @@ export function keyFromMnemonic(mnemonic: string): Uint8Array {
   const indexes: number[] = [];
   for (let i = 0; i < words.length; i++) {
     const idx = indexOfWord(words[i]!);
-    if (idx === undefined) throw new MnemonicError(`word ${i + 1} of the mnemonic, ${JSON.stringify(words[i])}, is not in the words list`);
+    if (idx === undefined) throw new MnemonicError(`word ${i + 1} of the mnemonic is not in the words list; check its spelling (the word itself is not shown: it is part of a secret)`);
     indexes.push(idx);
   }
   // 24 words carry 264 bits: 256 key bits and 8 bits that must be zero.

@@ -71,3 +71,30 @@ export function bytesToUint64(bytes: Uint8Array): bigint {
   for (const b of bytes) v = (v << 8n) | BigInt(b);
   return v;
 }
+
+/**
+ * Why `text` is unfit as a name people read (a wallet or an app spec's name), or `undefined`:
+ * control characters (NUL among them), bidirectional overrides and isolates (which can make a
+ * name display as something else), and lone surrogates (not valid Unicode, unencodable as UTF-8).
+ */
+export function nameTextProblem(text: string): string | undefined {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const hex = () => `U+${c.toString(16).toUpperCase().padStart(4, '0')}`;
+    if (c === 0) return 'contains a NUL character (U+0000)';
+    if (c < 0x20 || (c >= 0x7f && c < 0xa0)) return `contains a control character (${hex()})`;
+    if ((c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069) || c === 0x061c || c === 0x200e || c === 0x200f) {
+      return `contains a bidirectional-text control (${hex()}) that can make it display as different text`;
+    }
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) {
+        i++;
+        continue;
+      }
+      return `contains a lone surrogate (${hex()}), which is not valid Unicode`;
+    }
+    if (c >= 0xdc00 && c <= 0xdfff) return `contains a lone surrogate (${hex()}), which is not valid Unicode`;
+  }
+  return undefined;
+}

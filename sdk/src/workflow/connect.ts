@@ -100,6 +100,9 @@ async function devnetNetwork(devnet: DevnetEndpoints, owned: RunningDevnet | und
 }
 
 
+/** How many times (50 ms apart) a one-off command waits for another one holding the folder's devnet. */
+const ONE_OFF_WAIT_ATTEMPTS = 1200;
+
 /** Connects a workflow to its network; for the devnet, starts it (data under `.tealworks/devnet`, locked for the run) and finds the dispenser. */
 export async function connectNetwork(spec: NetworkSpec, options: ConnectOptions): Promise<WorkflowNetwork> {
   const env = options.env ?? process.env;
@@ -108,14 +111,20 @@ export async function connectNetwork(spec: NetworkSpec, options: ConnectOptions)
     const dataDir = options.inMemory ? undefined : join(options.baseDir, '.tealworks', 'devnet');
     // A devnet already serving this folder's chain (e.g. `tealworks devnet` in another terminal)
     // is used as it is: opening its files a second time would corrupt them.
-    const running = dataDir ? runningDevnetAt(dataDir) : undefined;
-    if (running) return devnetNetwork(running, undefined);
     let devnet: RunningDevnet;
-    try {
-      devnet = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), ...(options.recover ? { recover: true } : {}), ports: { node: 0, query: 0, keyManager: 0 } });
-    } catch (e) {
-      if (e instanceof DataDirInUseError) throw new NetworkConnectError(e.message, { cause: e });
-      throw e;
+    // Another one-off command may be starting (or finishing with) the same folder's devnet: wait
+    // for it to publish its services or let go of the folder, instead of refusing each other.
+    for (let attempt = 0; ; attempt++) {
+      const running = dataDir ? runningDevnetAt(dataDir) : undefined;
+      if (running) return devnetNetwork(running, undefined);
+      try {
+        devnet = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), ...(options.recover ? { recover: true } : {}), ports: { node: 0, query: 0, keyManager: 0 } });
+        break;
+      } catch (e) {
+        if (!(e instanceof DataDirInUseError)) throw e;
+        if (attempt >= ONE_OFF_WAIT_ATTEMPTS) throw new NetworkConnectError(e.message, { cause: e });
+        await new Promise((r) => setTimeout(r, 50));
+      }
     }
     try {
       return await devnetNetwork(devnet, devnet);

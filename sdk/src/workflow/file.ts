@@ -1,6 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, resolve as resolvePath } from 'node:path';
-import { isScalar, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import { isAlias, isMap, isPair, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
 import { isValidAddress } from '../encoding/address.js';
 import { ExprError, ExprPathError, WorkflowFileError, type FilePosition, type WorkflowIssue } from './errors.js';
 import { hasTemplate, parseTemplate, references, setOwn, toExprValue, evaluateTemplate, type ExprScope, type ExprValue } from './expr.js';
@@ -82,8 +82,74 @@ export function specBeside(tealPath: string): string | undefined {
   }
 }
 
+/** Values a workflow file may hold once its YAML aliases are expanded (far above any real workflow). */
+export const MAX_WORKFLOW_YAML_VALUES = 50_000;
+/** Deepest nesting of maps and lists a workflow file may have. */
+export const MAX_WORKFLOW_YAML_DEPTH = 200;
+
+/**
+ * Refuses YAML that would expand beyond reason before anything resolves it: an alias that refers
+ * to the anchor it sits in (a self-referencing structure), aliases that expand to more than
+ * {@link MAX_WORKFLOW_YAML_VALUES} values (a "billion laughs" bomb, however small the file), or
+ * nesting deeper than {@link MAX_WORKFLOW_YAML_DEPTH}. Sizes are memoized per node, so the check
+ * costs one pass over the file as written, not over its expansion.
+ */
+function yamlExpansionProblem(doc: Document): { range: [number, number]; message: string } | undefined {
+  const sizes = new Map<unknown, number>();
+  const open = new Set<unknown>();
+  let problem: { range: [number, number]; message: string } | undefined;
+  const size = (node: unknown, depth: number, via: YamlNode | undefined): number => {
+    if (problem || node === null || typeof node !== 'object') return 1;
+    if (isAlias(node)) {
+      const target = node.resolve(doc);
+      if (!target) return 1;
+      if (open.has(target)) {
+        problem = { range: rangeOr(node), message: `the alias *${node.source} refers to its own anchor &${node.source}, making the value contain itself; a workflow cannot hold a self-referencing value: write the nested value out` };
+        return 0;
+      }
+      return size(target, depth, via ?? node);
+    }
+    const known = sizes.get(node);
+    if (known !== undefined) return known;
+    if (depth > MAX_WORKFLOW_YAML_DEPTH) {
+      problem = { range: rangeOr(via ?? (node as YamlNode)), message: `values are nested more than ${MAX_WORKFLOW_YAML_DEPTH} levels deep; a workflow does not need that, flatten the file` };
+      return 0;
+    }
+    let n = 1;
+    if (isMap(node) || isSeq(node)) {
+      open.add(node);
+      for (const item of node.items as unknown[]) {
+        n += isPair(item) ? size(item.key, depth + 1, via) + size(item.value, depth + 1, via) : size(item, depth + 1, via);
+        if (problem) break;
+        if (n > MAX_WORKFLOW_YAML_VALUES) {
+          problem = {
+            range: rangeOr(via ?? (node as YamlNode)),
+            message: `YAML aliases (*name) here expand to more than ${MAX_WORKFLOW_YAML_VALUES} values (an "alias bomb"); the file was not read further. Repeat the values you need instead of nesting aliases of aliases`,
+          };
+          break;
+        }
+      }
+      open.delete(node);
+    }
+    sizes.set(node, n);
+    return n;
+  };
+  size(doc.contents, 0, undefined);
+  return problem;
+}
+
 /** Parses and checks a workflow file; never throws for bad input (see `issues`). */
 export function parseWorkflow(text: string, file = 'tealworks.yaml', options: ParseOptions = {}): ParseResult {
+  try {
+    return parseWorkflowText(text, file, options);
+  } catch (e) {
+    // Nothing in a file may escape as an exception; this is the last guard, not the usual path.
+    const message = e instanceof RangeError ? 'the file is nested or aliased too deeply to read' : `the file could not be read (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`;
+    return { issues: [{ file, line: 1, column: 1, message, path: '', severity: 'error' }] };
+  }
+}
+
+function parseWorkflowText(text: string, file: string, options: ParseOptions): ParseResult {
   const lc = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lc, intAsBigInt: true, prettyErrors: false, uniqueKeys: true });
   const issues: WorkflowIssue[] = [];
@@ -102,6 +168,7 @@ export function parseWorkflow(text: string, file = 'tealworks.yaml', options: Pa
   for (const e of [...doc.errors, ...doc.warnings]) {
     const lineText = text.split(/\r?\n/)[lc.linePos(e.pos[0]).line - 1] ?? '';
     let message = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+    if (/call stack/i.test(message)) message = `values are nested too deeply to read (more than ${MAX_WORKFLOW_YAML_DEPTH} levels is refused); flatten the file`;
     if (lineText.includes('${{') && /flow|Unexpected|Implicit/.test(message)) message += ' — inside { } or [ ], put ${{ … }} expressions in quotes';
     add([e.pos[0], e.pos[1]], message, [], doc.errors.includes(e as never) ? 'error' : 'warning');
   }
@@ -109,6 +176,11 @@ export function parseWorkflow(text: string, file = 'tealworks.yaml', options: Pa
   if (doc.contents === null) {
     add([0, 0], 'the file is empty; a workflow needs at least `steps`', []);
     return { issues };
+  }
+  const bomb = yamlExpansionProblem(doc as Document);
+  if (bomb) {
+    add(bomb.range, bomb.message, []);
+    return { issues: sortIssues(issues) };
   }
 
   const checked = checkAgainstSchema(WORKFLOW_SCHEMA, doc as Document, { converters, track: ['accountRef', 'contractRef', 'addressRef'] });

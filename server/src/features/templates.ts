@@ -7,6 +7,7 @@
 import { bytesToUint64, ZERO_ADDRESS_STRING as ZERO_ADDRESS } from '@tealworks/sdk/encoding';
 import { specBeside } from '@tealworks/sdk/workflow';
 import { existsSync, readFileSync, statSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
@@ -267,16 +268,56 @@ export function templatesFromWorkflow(yamlText: string, yamlPath: string, tealPa
   return out;
 }
 
-const fileCache = new Map<string, { mtime: number; value: Map<string, TemplateInfo> }>();
+const fileCache = new Map<string, { mtime: number; size: number; value: Map<string, TemplateInfo> }>();
+
+/** ARC-56 specs and workflow files larger than this are not read for template values (an app spec is tens of KB). */
+export const MAX_TEMPLATE_SOURCE_BYTES = 4 * 1024 * 1024;
+/** Files up to this size are read at once; larger ones (up to the cap) in the background. */
+const READ_NOW_BYTES = 256 * 1024;
+const loading = new Set<string>();
+let onLoaded: (() => void) | undefined;
+
+/**
+ * Registers what to do when a template source read in the background has arrived (the server
+ * re-analyses open documents). Spec and workflow files above 256 KB are read asynchronously, so
+ * a large file beside a TEAL program never holds up its first diagnostics.
+ */
+export function onTemplateSourcesLoaded(fn: (() => void) | undefined): void {
+  onLoaded = fn;
+}
+
+/** Template sources read in the background and not arrived yet. */
+export function templateSourcesLoading(): number {
+  return loading.size;
+}
 
 function cached(path: string, key: string, read: (text: string) => Map<string, TemplateInfo>): Map<string, TemplateInfo> {
   try {
     const st = statSync(path);
     const hit = fileCache.get(key);
-    if (hit && hit.mtime === st.mtimeMs) return hit.value;
-    const value = read(readFileSync(path, 'utf8'));
-    fileCache.set(key, { mtime: st.mtimeMs, value });
-    return value;
+    if (hit && hit.mtime === st.mtimeMs && hit.size === st.size) return hit.value;
+    if (st.size > MAX_TEMPLATE_SOURCE_BYTES) {
+      fileCache.set(key, { mtime: st.mtimeMs, size: st.size, value: new Map() });
+      return new Map();
+    }
+    if (st.size <= READ_NOW_BYTES) {
+      const value = read(readFileSync(path, 'utf8'));
+      fileCache.set(key, { mtime: st.mtimeMs, size: st.size, value });
+      return value;
+    }
+    if (!loading.has(key)) {
+      loading.add(key);
+      readFile(path, 'utf8')
+        .then(
+          (text) => fileCache.set(key, { mtime: st.mtimeMs, size: st.size, value: text.length <= MAX_TEMPLATE_SOURCE_BYTES ? read(text) : new Map() }),
+          () => fileCache.set(key, { mtime: st.mtimeMs, size: st.size, value: new Map() }),
+        )
+        .finally(() => {
+          loading.delete(key);
+          onLoaded?.();
+        });
+    }
+    return hit?.value ?? new Map();
   } catch {
     return new Map();
   }

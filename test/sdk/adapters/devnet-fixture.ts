@@ -80,7 +80,7 @@ export async function devnetSigner(d: RunningDevnet): Promise<LocalSigner> {
   const wallet = d.wallets.findWallet(d.wallet.name)!;
   const handle = await d.wallets.initHandle(wallet.id, d.wallet.password);
   const signer = new LocalSigner();
-  for (const a of d.accounts) signer.addSeed(d.wallets.exportKey(handle, d.wallet.password, a.address).subarray(0, 32));
+  for (const a of d.accounts) signer.addSeed((await d.wallets.exportKey(handle, d.wallet.password, a.address)).subarray(0, 32));
   await d.wallets.releaseHandle(handle);
   return signer;
 }

@@ -61,7 +61,8 @@ describe('crypto: mnemonics', () => {
     assert.throws(() => seedFromMnemonic(words.slice(1).join(' ')), (e: unknown) => e instanceof MnemonicError && /must be 25 words, got 24/.test(e.message));
     const typo = [...words];
     typo[6] = 'samee';
-    assert.throws(() => seedFromMnemonic(typo.join(' ')), (e: unknown) => e instanceof MnemonicError && /word 7 .*"samee".*not in the words list/.test(e.message));
+    // The word is named by position only: a misspelled word is still most of a secret word.
+    assert.throws(() => seedFromMnemonic(typo.join(' ')), (e: unknown) => e instanceof MnemonicError && /word 7 of the mnemonic is not in the words list/.test(e.message) && !e.message.includes('samee'));
     const swapped = [...words];
     [swapped[0], swapped[1]] = [swapped[1]!, swapped[0]!];
     assert.throws(() => seedFromMnemonic(swapped.join(' ')), /checksum failed to validate/);

@@ -50,7 +50,7 @@ describe('services/kmd: algosdk Kmd client drives our service', () => {
     assert.ok(stxn.sig);
     assert.ok(ed25519Verify(decodeAddress(KEY1), txn.bytesToSign(), stxn.sig!));
     // algosdk's own verification: the blob it would produce from the same key is byte-identical.
-    const sk = kmd.keyManager.exportKey(handle, PASSWORD, KEY1);
+    const sk = await kmd.keyManager.exportKey(handle, PASSWORD, KEY1);
     assert.deepEqual(signed, txn.signTxn(sk));
 
     // A rekeyed sender, signed by a wallet key chosen explicitly.

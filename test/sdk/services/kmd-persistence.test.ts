@@ -130,7 +130,7 @@ describe('services/kmd: programmatic use (devnet)', () => {
     const km = await KeyManager.open({ kdf: TEST_SCRYPT, sweepIntervalMs: 0, clock: () => now });
     const w = await km.createWallet({ name: 'w', password: 'p', masterDerivationKey: MDK });
     const t = await km.initHandle(w.id, 'p');
-    const mdk = km.exportMasterKey(t, 'p');
+    const mdk = await km.exportMasterKey(t, 'p');
     assert.deepEqual(mdk, MDK);
     now += 61_000;
     await km.sweep();
@@ -138,7 +138,7 @@ describe('services/kmd: programmatic use (devnet)', () => {
     // Unlocking again needs the password (the cached verifier is gone with the secrets).
     await assert.rejects(km.initHandle(w.id, 'q'), (e: WalletError) => e.status === 401);
     const t2 = await km.initHandle(w.id, 'p');
-    assert.deepEqual(km.exportMasterKey(t2, 'p'), MDK);
+    assert.deepEqual(await km.exportMasterKey(t2, 'p'), MDK);
     await km.close();
   });
 });

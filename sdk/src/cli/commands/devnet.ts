@@ -9,7 +9,7 @@ const USAGE =
   'tealworks devnet [--data DIR] [--in-memory] [--host 127.0.0.1] [--ports NODE,QUERY,KMD] [--block-interval MS] [--accounts N] [--reset] [--recover] [--localnet] [--token T] [--json] [--follow URL [--follow-token TOKEN]]\n' +
   '  --recover: start on a damaged data directory, keeping every intact round and setting the damaged rest aside.\n' +
   '  --localnet: act as AlgoKit LocalNet (ports 4001/8980/4002, token aaa…a, genesis dockernet-v1, dispenser Wallet1). --token T: one token for all three services.\n' +
-  '  --follow URL: follow that node\'s chain (follower mode; paused at sync round 0). Its token: --follow-token or TEALWORKS_FOLLOW_TOKEN.\n' +
+  '  --follow URL: follow that node\'s chain (follower mode; paused at sync round 0). Its token: TEALWORKS_FOLLOW_TOKEN (preferred: a --follow-token argument shows in `ps`).\n' +
   '  --fork URL|testnet|mainnet [--fork-token T] [--fork-refresh]: fork a live network: its genesis, rounds after its latest, state copied from its /v2 API on first read (cached in the data directory, default .tealworks/fork; transactions never reach it). Token also from TEALWORKS_FORK_TOKEN; --fork-refresh drops the cache and the local chain.\n' +
   '  The data directory\'s config.json (node key names: EnableFollowMode, MaxAcctLookback, CatchupParallelBlocks, EndpointAddress, DevMode, DisableAPIAuth…) is read at start; see `tealworks node profile`.';
 
@@ -213,7 +213,12 @@ export async function runDevnet(args: string[], io: CliIo, trigger: () => StopTr
     if (e.status >= 500) io.stderr(`${e.service}: ${e.method} ${e.path} answered ${e.status}${e.failure ? ` (${e.failure})` : ''}\n`);
   };
   try {
-    devnet = await startDevnet({ ...options, onFollowerError: (e, fatal) => io.stderr(`follower: ${e.message}${fatal ? ' (stopped following)' : ' (retrying)'}\n`) });
+    devnet = await startDevnet({
+      ...options,
+      onFollowerError: (e, fatal) => io.stderr(`follower: ${e.message}${fatal ? ' (stopped following)' : ' (retrying)'}\n`),
+      onBlockError: (e) =>
+        io.stderr(e ? `blocks: could not write a block (${e.message}); transactions wait in the pool and every interval retries\n` : 'blocks: writing blocks again\n'),
+    });
   } catch (e) {
     stop.cancel();
     throw e;

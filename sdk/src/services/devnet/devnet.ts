@@ -15,7 +15,7 @@ import type { RunningService } from '../http/server.js';
 import type { RequestLogHook } from '../http/types.js';
 import { startNodeService, type RunningNodeService } from '../node/service.js';
 import { startQueryService } from '../query/index.js';
-import { FollowSource } from '../node/follower-source.js';
+import { firstDivergentRound, FollowSource } from '../node/follower-source.js';
 import { FollowerSync } from '../node/follower-sync.js';
 import { parseEndpointAddress, readNodeConfig, validateNodeConfig, type NodeConfig } from './config.js';
 import { lockDataDir, type DataDirLock } from './lock.js';
@@ -75,7 +75,14 @@ export interface DevnetOptions {
    * devnet rebuilds the source's genesis, fetches and applies its blocks, refuses transactions,
    * and starts paused at sync round 0.
    */
-  follow?: { url: string; token?: string };
+  follow?: {
+    url: string;
+    token?: string;
+    /** Time limit of each fetch from the source, body included (default 30 s). */
+    timeoutMs?: number;
+    /** Largest block accepted from the source (default `MAX_FOLLOW_BLOCK_BYTES`, 32 MiB). */
+    maxBlockBytes?: number;
+  };
   /**
    * Fork a live network: the chain takes the remote node's genesis id and hash, begins after its
    * latest round, and copies accounts, apps, assets and boxes from its `/v2` API on first read.
@@ -86,6 +93,11 @@ export interface DevnetOptions {
   fork?: ForkOptions;
   /** Node settings (the node's `config.json` key names); merged over the data directory's `config.json`. */
   nodeConfig?: NodeConfig;
+  /**
+   * Interval mode: called with the error when blocks stop being written (a full disk; waiting
+   * transactions stay in the pool), and with `undefined` once blocks are written again.
+   */
+  onBlockError?: (error: Error | undefined) => void;
   /** Failures of a follower's block fetching (retried unless `fatal`). Default: ignored. */
   onFollowerError?: (error: Error, fatal: boolean) => void;
   /**
@@ -253,7 +265,14 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
   if (followMode && options.blockIntervalMs) throw new DevnetConfigError('a follower makes no blocks of its own: --block-interval does not apply with --follow');
   if (followMode && (options.accounts !== undefined || options.accountFunds !== undefined)) throw new DevnetConfigError("a follower's accounts are its source's genesis: --accounts does not apply with --follow");
   const blockIntervalMs = followMode ? 0 : (options.blockIntervalMs ?? (config.DevMode === false ? DEFAULT_NON_DEV_BLOCK_INTERVAL_MS : 0));
-  const source = options.follow ? new FollowSource({ url: options.follow.url, ...(options.follow.token ? { token: options.follow.token } : {}) }) : undefined;
+  const source = options.follow
+    ? new FollowSource({
+        url: options.follow.url,
+        ...(options.follow.token ? { token: options.follow.token } : {}),
+        ...(options.follow.timeoutMs ? { timeoutMs: options.follow.timeoutMs } : {}),
+        ...(options.follow.maxBlockBytes ? { maxBlockBytes: options.follow.maxBlockBytes } : {}),
+      })
+    : undefined;
   // Before anything is created: a source that cannot be read fails the start cleanly.
   const sourceGenesis = source ? await source.genesis() : undefined;
   // /versions and /genesis are public: ask for the status too, so a wrong token fails the start.
@@ -271,6 +290,16 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
   if (dir && !sourceGenesis && !existsSync(genesisPath!) && existsSync(join(dir, 'ledger', 'journal.bin'))) {
     throw new DevnetConfigError(
       `${genesisPath} is missing but ${join(dir, 'ledger')} holds a chain: without it the chain's genesis accounts are unknown. Nothing was changed. Restore genesis.json, or start with --reset to delete that chain and begin a new one.`,
+    );
+  }
+  if (dir && !sourceGenesis && existsSync(genesisPath!) && !existsSync(join(dir, 'ledger', 'journal.bin'))) {
+    // genesis.json (and the wallet) say a chain was made here; without its journal there is no
+    // chain to open, and starting a new one would silently replace it.
+    const snapshot = join(dir, 'ledger', 'snapshot.bin');
+    throw new DevnetConfigError(
+      `${join(dir, 'ledger', 'journal.bin')} is missing, but ${genesisPath} shows a chain was created in this data directory` +
+        `${existsSync(snapshot) ? ` (${snapshot} is still there, but a snapshot alone cannot rebuild the blocks)` : ''}. ` +
+        'Nothing was changed and no new chain was started. Restore journal.bin from a backup, or start with --reset to delete this chain and begin a new one.',
     );
   }
   const shared = options.token ?? (localnet ? LOCALNET_TOKEN : undefined);
@@ -326,14 +355,36 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
       }
     }
 
-    const store = dir ? new FileLedgerStore(join(dir, 'ledger'), { recover: options.recover ?? false }) : undefined;
-    ledger = new Ledger({
-      ...(sourceGenesis ? sourceGenesis.ledgerConfig : { ...(localnet ? { genesisId: LOCALNET_GENESIS_ID } : {}), genesisAccounts: genesis }),
-      ...(store ? { store } : {}),
-      ...(fork ? { fork } : {}),
-    });
+    let store = dir ? new FileLedgerStore(join(dir, 'ledger'), { recover: options.recover ?? false }) : undefined;
+    const ledgerConfig = sourceGenesis ? sourceGenesis.ledgerConfig : { ...(localnet ? { genesisId: LOCALNET_GENESIS_ID } : {}), genesisAccounts: genesis };
+    ledger = new Ledger({ ...ledgerConfig, ...(store ? { store } : {}), ...(fork ? { fork } : {}) });
     if (sourceGenesis && toBase64(ledger.genesisHash) !== toBase64(sourceGenesis.genesisHash)) {
       throw new DevnetConfigError(`the follow source's genesis does not rebuild its chain (genesis hash ${toBase64(sourceGenesis.genesisHash)}, rebuilt ${toBase64(ledger.genesisHash)}): only a tealworks devnet's chain can be followed`);
+    }
+    const recoveredNotes: string[] = [];
+    if (source && store && dir && ledger.latestRound > 0n) {
+      // A follower restarted on a kept ledger: its rounds must still be its source's. Divergent
+      // rounds (an altered block taken from a hostile or rolled-back source) would wedge it.
+      const divergence = await firstDivergentRound(ledger, source);
+      if (divergence) {
+        const why = `rounds ${divergence.round}..${ledger.latestRound} of this follower differ from its source's (block ${divergence.round} is ${divergence.ours} here, ${divergence.theirs} at ${source.url})`;
+        if (!options.recover) {
+          throw new DevnetConfigError(
+            `${why}. Nothing was changed. Start with --recover to move those rounds aside into a separate file (nothing is deleted) and fetch them again from the source, or follow the source the rounds came from.`,
+          );
+        }
+        const round = divergence.round;
+        ledger.close();
+        ledger = undefined;
+        const cut = new FileLedgerStore(join(dir, 'ledger'), { recover: true });
+        cut.readJournal();
+        cut.setAsideFrom(Number(round), why);
+        cut.close();
+        recoveredNotes.push(...cut.recovered);
+        // The snapshot is past the cut now: reopening sets it aside and rebuilds from the journal.
+        store = new FileLedgerStore(join(dir, 'ledger'), { recover: true });
+        ledger = new Ledger({ ...ledgerConfig, store });
+      }
     }
     const lookback = config.MaxAcctLookback;
 
@@ -353,6 +404,7 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
       ...(blockIntervalMs ? { blockIntervalMs } : {}),
       // A devnet answers the /v1/devnet cheat routes; a follower of a real network does not.
       cheats: !followMode,
+      ...(options.onBlockError ? { onBlockError: options.onBlockError } : {}),
       ownsLedger: true,
       ...(config.DisableAPIAuth ? { disableApiAuth: true } : {}),
       ...(dir ? { appSpecsFile: join(dir, 'app-specs.json') } : {}),
@@ -413,7 +465,7 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
       wallets: keyManager,
       config,
       follower: sync,
-      recovered: store ? [...store.recovered] : [],
+      recovered: [...recoveredNotes, ...(store ? store.recovered : [])],
       fork,
       stop,
     };

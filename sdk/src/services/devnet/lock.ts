@@ -1,4 +1,4 @@
-import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TealworksError } from '../../errors.js';
 import { writePrivate } from './private-file.js';
@@ -47,9 +47,13 @@ export class DataDirInUseError extends TealworksError {
     readonly dir: string,
     readonly holder: DataDirHolder,
   ) {
+    const name = holder.pid === process.pid ? undefined : processName(holder.pid);
     super(
-      `the devnet data in ${dir} is in use by ${holder.pid === process.pid ? 'another devnet in this process' : `process ${holder.pid}`}` +
-        `${holder.node ? ` (serving ${holder.node})` : ''}; stop it first, or use --in-memory`,
+      `the devnet data in ${dir} is in use by ${holder.pid === process.pid ? 'another devnet in this process' : `process ${holder.pid}${name ? ` (${name})` : ''}`}` +
+        `${holder.node ? ` (serving ${holder.node})` : ''}; stop it first, or use --in-memory` +
+        (holder.pid !== process.pid && !holder.node
+          ? `. If process ${holder.pid} is not a devnet (after a crash its process id can be reused by an unrelated program), the lock is stale: delete ${join(dir, LOCK_FILE)} and retry`
+          : ''),
     );
   }
 }
@@ -59,6 +63,16 @@ export interface DataDirLock {
   /** Records the running services (URLs, tokens, wallet, accounts) in the lock file. */
   publish(running: Omit<RunningDevnetRecord, 'version' | 'pid'>): void;
   release(): void;
+}
+
+/** The command name of process `pid` where the system tells it (Linux `/proc`), else undefined. */
+function processName(pid: number): string | undefined {
+  try {
+    const name = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+    return name.length > 0 ? name.slice(0, 64) : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** True while process `pid` exists (ours, or another user's). */
@@ -75,12 +89,8 @@ export function processAlive(pid: number): boolean {
 
 /** The live holder of `dir`'s lock, if any (a lock left by a process that is gone does not count). */
 export function dataDirHolder(dir: string): DataDirHolder | undefined {
-  let text: string;
-  try {
-    text = readFileSync(join(dir, LOCK_FILE), 'utf8');
-  } catch {
-    return undefined;
-  }
+  const text = readLockText(join(dir, LOCK_FILE));
+  if (text === undefined) return undefined;
   let holder: DataDirHolder;
   try {
     const parsed = JSON.parse(text) as Partial<RunningDevnetRecord>;
@@ -111,12 +121,22 @@ export function lockDataDir(dir: string): DataDirLock {
   const path = join(dir, LOCK_FILE);
   const unique = `${process.pid}.${Date.now().toString(36)}.${Math.random().toString(36).slice(2)}`;
   const mine = `${path}.${unique}.new`;
-  writeFileSync(mine, JSON.stringify({ pid: process.pid }) + '\n', { mode: 0o600 });
+  let diskFull = false;
+  try {
+    writeFileSync(mine, JSON.stringify({ pid: process.pid }) + '\n', { mode: 0o600 });
+  } catch (e) {
+    rmSync(mine, { force: true });
+    if (!isDiskFull(e)) throw e;
+    // A full disk: the lock becomes a symbolic link whose target is the record (no data block
+    // needed), so a devnet can still start to serve reads.
+    diskFull = true;
+  }
   try {
     for (let attempt = 0; ; attempt++) {
       if (attempt >= 20) throw new TealworksError(`cannot lock the devnet data in ${dir}: another process keeps taking the lock`);
       try {
-        createLock(mine, path);
+        if (diskFull) symlinkSync(JSON.stringify({ pid: process.pid }), path);
+        else createLock(mine, path);
         break;
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
@@ -134,7 +154,14 @@ export function lockDataDir(dir: string): DataDirLock {
     publish(running) {
       if (released) return;
       const record: RunningDevnetRecord = { version: 1, pid: process.pid, ...running };
-      writePrivate(path, JSON.stringify(record, null, 2) + '\n', `${path}.${process.pid}.tmp`);
+      try {
+        writePrivate(path, JSON.stringify(record, null, 2) + '\n', `${path}.${process.pid}.tmp`);
+      } catch (e) {
+        // A full disk: the lock (held) stays as it is; other processes cannot find the services
+        // through it until there is space, but the devnet serves what it has.
+        rmSync(`${path}.${process.pid}.tmp`, { force: true });
+        if (!isDiskFull(e)) throw e;
+      }
     },
     release() {
       if (released) return;
@@ -159,10 +186,29 @@ function createLock(finished: string, path: string): void {
   }
 }
 
+/** A lock's content: the file's text, or the target of a lock taken on a full disk (a symbolic link). */
+function readLockText(file: string): string | undefined {
+  try {
+    return readlinkSync(file);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EINVAL') return undefined;
+  }
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function isDiskFull(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT';
+}
+
 /** The pid written in a lock file, or undefined when it is missing or unreadable. */
 function lockPid(file: string): number | undefined {
   try {
-    const pid = Number((JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown }).pid);
+    const pid = Number((JSON.parse(readLockText(file) ?? '') as { pid?: unknown }).pid);
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;

@@ -6,3 +6,4 @@ export * from './auth.js';
 export * from './error-formats.js';
 export * from './server.js';
 export * from './presets.js';
+export * from './semaphore.js';

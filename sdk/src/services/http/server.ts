@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { DecodeError, TealworksError, ValidationError } from '../../errors.js';
 import { parseJson, stringifyJson, type JsonParseOptions, type JsonStringifyOptions } from '../../encoding/json.js';
 import { decodeMsgpack, encodeMsgpack, type MsgpackValue } from '../../encoding/msgpack.js';
@@ -49,7 +49,13 @@ export interface ServeOptions {
   log?: RequestLogHook;
   /** How long close() lets in-flight requests finish before cutting connections. */
   closeTimeoutMs?: number;
-  /** Open connections at most (default 256); more are refused until some close. */
+  /**
+   * Open connections before the service starts preferring authenticated work (default 256). Past
+   * it, a new connection first closes the oldest connection that never made an authenticated
+   * request and has been idle for a second (a slow or abandoned client holding a socket); requests that do not carry a valid token are answered 503 (with `Retry-After`) while
+   * authenticated ones are still served, up to four times this many connections, beyond which new
+   * connections are refused.
+   */
   maxConnections?: number;
   /** Time a client has to send its request headers (default 10 s). */
   headersTimeoutMs?: number;
@@ -62,9 +68,13 @@ export interface ServeOptions {
   corsOrigins?: readonly (string | RegExp)[];
 }
 
+/** Connections a service holds before it serves authenticated work first (`ServeOptions.maxConnections`). */
 export const DEFAULT_MAX_CONNECTIONS = 256;
+/** Time a client has to send its request headers, by default. */
 export const DEFAULT_HEADERS_TIMEOUT_MS = 10_000;
+/** Time a client has to send its whole request, by default. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
 /** Webviews of the VS Code extension (the only browser pages allowed by default). */
 export const WEBVIEW_ORIGIN = /^vscode-webview:\/\/[0-9a-z-]+$/i;
 
@@ -78,6 +88,8 @@ export interface RunningService {
   readonly server: Server;
   /** Stops accepting, lets in-flight requests finish, then runs the service's flush. Idempotent. */
   close(): Promise<void>;
+  /** Connection counts (open, evicted, refused over the cap, bodies not drained); present on services started by `serve`. */
+  readonly connectionStats?: Readonly<ConnectionStats>;
 }
 
 /** Maps anything a handler throws to the status and client-facing message it deserves. */
@@ -179,6 +191,7 @@ class Context implements RequestContext {
   readonly #limit: number;
   #body: Promise<Uint8Array> | undefined;
   bytesRead = 0;
+  readonly finished: Array<() => void> = [];
 
   constructor(
     readonly service: string,
@@ -234,10 +247,21 @@ class Context implements RequestContext {
     }
   }
 
+  onFinished(fn: () => void): void {
+    this.finished.push(fn);
+  }
+
   wantsMsgpack(): boolean {
     if (this.query.get('format') === 'msgpack') return true;
     const accept = this.#source.headers.accept ?? '';
     return /application\/(x-)?msgpack/i.test(accept);
+  }
+}
+
+/** Over the connection cap, a request without a valid token waits for another time (503). */
+class OverCapacityError extends ServiceUnavailableError {
+  constructor() {
+    super(TOO_MANY_CONNECTIONS);
   }
 }
 
@@ -249,13 +273,24 @@ class ForbiddenOriginError extends HttpError {
 }
 
 /** Finds the route, checks the token and runs the handler; throws what the service answers as an error. */
-function routeRequest(def: ServiceDefinition, auth: TokenChecker | undefined, method: string, url: URL, source: RequestSource, signal: AbortSignal): { ctx: Context; reply: Promise<Reply> | Reply } {
+function routeRequest(
+  def: ServiceDefinition,
+  auth: TokenChecker | undefined,
+  method: string,
+  url: URL,
+  source: RequestSource,
+  signal: AbortSignal,
+  admit?: (authenticated: boolean) => void,
+): { ctx: Context; reply: Promise<Reply> | Reply } {
   const path = url.pathname;
   const match = def.router.match(method, path);
   if (match.kind === 'none') throw new NotFoundError(`no such endpoint: ${method} ${path}`);
   if (match.kind === 'wrong-method') throw new MethodNotAllowedError(match.allowed);
   const route = match.route;
-  if (auth && !route.options.public && !auth.accepts(source.headers)) throw new UnauthorizedError();
+  const authenticated = !auth || auth.accepts(source.headers);
+  // The listening service decides here whether to serve the request at all (over its connection cap).
+  admit?.(authenticated);
+  if (auth && !route.options.public && !authenticated) throw new UnauthorizedError();
   const limit = route.options.maxBodyBytes ?? def.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const ctx = new Context(def.name, source, path, url.searchParams, match.params, limit, signal);
   return { ctx, reply: route.handler(ctx) };
@@ -266,8 +301,7 @@ function errorReply(def: ServiceDefinition, error: unknown): Reply {
   const httpError = toHttpError(error);
   let reply = def.errors(httpError);
   if (httpError instanceof MethodNotAllowedError) reply = { ...reply, headers: { ...(reply.headers ?? {}), allow: httpError.allowed.join(', ') } };
-  // An oversized body is still arriving; do not keep reading it on a kept-alive connection.
-  if (httpError.status === 413) reply = { ...reply, headers: { ...(reply.headers ?? {}), connection: 'close' } };
+  if (httpError instanceof OverCapacityError) reply = { ...reply, headers: { ...(reply.headers ?? {}), 'retry-after': '1' } };
   return reply;
 }
 
@@ -308,8 +342,37 @@ export function inProcessTransport(def: ServiceDefinition): HttpTransport {
   };
 }
 
+/** What the service knows of an open connection, to decide whom to serve when over the cap. */
+interface Connection {
+  /** Made at least one request with a valid token (any request, when the service has no token). */
+  authenticated: boolean;
+  /** Requests in progress on it. */
+  busy: number;
+  /** When it last started or finished a request (or opened), `performance.now()`. */
+  lastActive: number;
+}
+
+/** The 503 message for unauthenticated requests over the connection cap. */
+export const TOO_MANY_CONNECTIONS = 'the service has too many open connections; requests with a valid API token are served first, retry in a moment';
+
+/** Connection counts of a running service (for tests and metrics). */
+export interface ConnectionStats {
+  /** Open connections now. */
+  open: number;
+  /** Idle unauthenticated connections closed to make room for new ones. */
+  evicted: number;
+  /** Requests answered 503 because the service was over its connection cap. */
+  refused: number;
+  /** Responses after which the connection was closed instead of reading the rest of an unread request body. */
+  bodiesNotDrained: number;
+}
+
 class Service implements RunningService {
   readonly server: Server;
+  readonly #connections = new Map<Socket, Connection>();
+  readonly #cap: number;
+  readonly #graceMs: number;
+  readonly connectionStats: ConnectionStats = { open: 0, evicted: 0, refused: 0, bodiesNotDrained: 0 };
   readonly #def: ServiceDefinition;
   readonly #opts: ServeOptions;
   readonly #auth: TokenChecker | undefined;
@@ -330,8 +393,36 @@ class Service implements RunningService {
       { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersTimeout / 2))) },
       (req, res) => void this.#handle(req, res),
     );
-    this.server.maxConnections = opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+    this.#cap = opts.maxConnections ?? DEFAULT_MAX_CONNECTIONS;
+    this.#graceMs = Math.min(1000, headersTimeout);
+    // The hard bound (file descriptors): past it the operating system's accept is answered by a reset.
+    this.server.maxConnections = this.#cap * 4;
+    this.server.on('connection', (socket: Socket) => this.#admit(socket));
   }
+
+  #admit(socket: Socket): void {
+    if (this.#connections.size >= this.#cap) {
+      // Make room by closing the oldest connection that is idle and never authenticated (a slow
+      // or abandoned client holding a socket), never one doing authenticated work.
+      // A connection gets a moment to send its first request before it counts as idle.
+      const staleBefore = performance.now() - this.#graceMs;
+      for (const [s, c] of this.#connections) {
+        if (!c.authenticated && c.busy === 0 && c.lastActive <= staleBefore) {
+          this.connectionStats.evicted++;
+          this.#connections.delete(s);
+          s.destroy();
+          break;
+        }
+      }
+    }
+    this.#connections.set(socket, { authenticated: false, busy: 0, lastActive: performance.now() });
+    this.connectionStats.open = this.#connections.size;
+    socket.once('close', () => {
+      this.#connections.delete(socket);
+      this.connectionStats.open = this.#connections.size;
+    });
+  }
+
 
   get name(): string {
     return this.#def.name;
@@ -363,12 +454,28 @@ class Service implements RunningService {
     const started = performance.now();
     const controller = new AbortController();
     this.#inFlight.add(controller);
+    const conn = this.#connections.get(req.socket);
+    if (conn) {
+      conn.busy++;
+      conn.lastActive = performance.now();
+    }
+    let ctx: Context | undefined;
     res.once('close', () => {
+      if (conn) {
+        conn.busy--;
+        conn.lastActive = performance.now();
+      }
       if (!res.writableFinished) controller.abort();
+      for (const fn of ctx?.finished ?? []) {
+        try {
+          fn();
+        } catch {
+          // A release hook may not take the server down.
+        }
+      }
     });
     const method = (req.method ?? 'GET').toUpperCase();
     let path = '/';
-    let ctx: Context | undefined;
     let reply: Reply;
     let failure: string | undefined;
     let allowOrigin: string | undefined;
@@ -384,7 +491,14 @@ class Service implements RunningService {
       if (method === 'OPTIONS' && (this.#def.cors ?? true)) {
         reply = this.#preflight(path);
       } else {
-        const routed = routeRequest(this.#def, this.#auth, method, url, socketSource(req), controller.signal);
+        const routed = routeRequest(this.#def, this.#auth, method, url, socketSource(req), controller.signal, (authenticated) => {
+          if (authenticated && conn) conn.authenticated = true;
+          // Over the cap only authenticated work is served; the rest is told to come back.
+          if (!authenticated && this.#connections.size > this.#cap) {
+            this.connectionStats.refused++;
+            throw new OverCapacityError();
+          }
+        });
         ctx = routed.ctx;
         reply = await routed.reply;
       }
@@ -392,6 +506,13 @@ class Service implements RunningService {
       failure = failureName(error);
       reply = errorReply(this.#def, error);
     }
+    // A request body nobody read (refused, unauthenticated, too large) is not drained: the
+    // connection is closed after the answer instead, so a client cannot make the service read
+    // (and discard) an unbounded upload.
+    // A bodiless request is marked complete only after its 'request' event: give the parser its turn.
+    if (!req.complete) await new Promise((resolve) => setImmediate(resolve));
+    const unread = !req.complete;
+    if (unread) reply = { ...reply, headers: { ...(reply.headers ?? {}), connection: 'close' } };
     let sent = 0;
     try {
       let out: Serialized;
@@ -411,7 +532,10 @@ class Service implements RunningService {
         res.writeHead(out.status, { ...out.headers, 'content-length': String(sent) });
         res.end(out.body);
       }
-      if (out.headers.connection === 'close' && ctx && ctx.bytesRead > 0) res.once('finish', () => req.destroy());
+      if (unread) {
+        this.connectionStats.bodiesNotDrained++;
+        res.once('finish', () => req.socket.destroy());
+      }
       this.#opts.log?.({
         service: this.#def.name,
         method,

@@ -20,6 +20,8 @@ export interface RequestContext {
   msgpack(): Promise<unknown>;
   /** True when the caller asked for msgpack (`format=msgpack` or an msgpack Accept header). */
   wantsMsgpack(): boolean;
+  /** Runs `fn` once the response has been sent in full or the connection closed (to release what the reply holds). */
+  onFinished(fn: () => void): void;
 }
 
 /** What a handler answers: status, headers and a JSON, msgpack, text or binary body. */

@@ -1,6 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Address, decodeAddress, encodeAddress } from '../../encoding/address.js';
-import { bytesEqual, concatBytes, isAllZero, utf8 } from '../../encoding/bytes.js';
+import { bytesEqual, concatBytes, isAllZero, nameTextProblem, utf8 } from '../../encoding/bytes.js';
 import { toHex } from '../../encoding/hex.js';
 import { encodeMsgpack } from '../../encoding/msgpack.js';
 import { Ed25519KeyPair } from '../../crypto/ed25519.js';
@@ -13,6 +13,7 @@ import type { MultisigSig, Transaction } from '../../txn/types.js';
 import { multisigToWire } from '../../txn/wire.js';
 import { badRequest, MSG, unauthorized, WalletError } from './errors.js';
 import { DEFAULT_HANDLE_LIFETIME_SECONDS, HandleTable, type Clock } from './handles.js';
+import { PasswordGate, type PasswordBackoffOptions, type PasswordGateStats } from './password-gate.js';
 import { DEFAULT_SCRYPT, deriveWalletKey, openSealed, randomSalt, sealBytes, type ScryptParams } from './wallet-crypto.js';
 import {
   decodeSecrets,
@@ -70,6 +71,13 @@ export interface KeyManagerOptions {
   kdf?: ScryptParams;
   /** How often expired handles are dropped and idle wallets locked; 0 disables the timer. */
   sweepIntervalMs?: number;
+  /** How wrong passwords slow further attempts (every password-checking route). */
+  passwordBackoff?: PasswordBackoffOptions;
+}
+
+/** Cancels a password-checked call whose client went away (the HTTP request's signal). */
+export interface PasswordCallOptions {
+  signal?: AbortSignal;
 }
 
 interface Header {
@@ -118,11 +126,6 @@ function checkMultisigShape(version: number, threshold: number, keys: readonly U
   if (keys.some((k) => k.length !== 32)) throw badRequest('every multisig public key must be 32 bytes');
 }
 
-/** Wrong passwords per wallet before attempts start to wait. */
-const FREE_ATTEMPTS = 5;
-const BACKOFF_BASE_MS = 250;
-const MAX_BACKOFF_MS = 10_000;
-
 /** The key manager behind the key-manager service: encrypted wallet files, handles, key generation and import, signing. */
 export class KeyManager {
   readonly #store: WalletStore;
@@ -131,8 +134,8 @@ export class KeyManager {
   readonly #headers = new Map<string, Header>();
   readonly #unlocked = new Map<string, Unlocked>();
   readonly #locks = new Map<string, Promise<unknown>>();
-  /** Consecutive wrong passwords per wallet (reset by a right one). */
-  readonly #failures = new Map<string, number>();
+  /** The one path every password check takes (back-off, cap on waiting attempts). */
+  readonly #gate: PasswordGate;
   #kdfRuns = 0;
   readonly #timer: NodeJS.Timeout | undefined;
   /** Files that could not be read as wallets at startup (id → reason); they are left untouched. */
@@ -145,6 +148,7 @@ export class KeyManager {
     if (!(lifetime > 0)) throw badRequest('handle lifetime must be positive');
     this.#handles = new HandleTable(options.clock ?? Date.now, lifetime * 1000);
     this.#kdf = options.kdf ?? DEFAULT_SCRYPT;
+    this.#gate = new PasswordGate(options.passwordBackoff);
     const every = options.sweepIntervalMs ?? 60_000;
     if (every > 0) {
       this.#timer = setInterval(() => void this.sweep(), every);
@@ -219,27 +223,17 @@ export class KeyManager {
     });
   }
 
-  async renameWallet(walletId: string, password: string, newName: string): Promise<WalletInfo> {
+  async renameWallet(walletId: string, password: string, newName: string, options: PasswordCallOptions = {}): Promise<WalletInfo> {
     this.#checkOpen();
     const header = this.#header(walletId);
     this.#checkName(newName);
+    // The password is checked (after any back-off) before the wallet's lock is taken.
+    await this.#gate.attempt(walletId, options.signal, () => this.#opensWallet(walletId, password), () => unauthorized(MSG.wrongPassword));
     return this.#withLock('#names', () =>
       this.#withLock(walletId, async () => {
         const other = this.findWallet(newName);
         if (other && other.id !== walletId) throw badRequest(MSG.walletNameExists);
         const record = await this.#readRecord(walletId);
-        await this.#backoff(walletId);
-        const cached = this.#unlocked.get(walletId);
-        if (cached) {
-          if (!(await this.#passwordOpens(cached, password))) throw this.#failed(walletId);
-        } else {
-          const key = await this.#derive(password, record.kdf);
-          const plain = openSealed(key, record.box, walletAad(record));
-          wipe(key);
-          if (!plain) throw this.#failed(walletId);
-          wipe(plain);
-        }
-        this.#failures.delete(walletId);
         record.name = newName;
         await this.#store.write(walletId, serializeRecord(record));
         header.name = newName;
@@ -248,32 +242,55 @@ export class KeyManager {
     );
   }
 
+  /** `true` when `password` opens the wallet (a key derivation either way); `undefined` when it does not. */
+  async #opensWallet(walletId: string, password: string): Promise<true | undefined> {
+    const cached = this.#unlocked.get(walletId);
+    if (cached) return (await this.#passwordOpens(cached, password)) || undefined;
+    const record = await this.#readRecord(walletId);
+    const key = await this.#derive(password, record.kdf);
+    const plain = openSealed(key, record.box, walletAad(record));
+    wipe(key);
+    if (!plain) return undefined;
+    wipe(plain);
+    return true;
+  }
+
   // ---- handles -------------------------------------------------------------------------------
 
-  async initHandle(walletId: string, password: string): Promise<string> {
+  async initHandle(walletId: string, password: string, options: PasswordCallOptions = {}): Promise<string> {
     this.#checkOpen();
     this.#header(walletId);
+    // Back-off and the key derivation run outside the wallet's lock: a guesser never queues the owner.
+    const opened = await this.#gate.attempt(walletId, options.signal, () => this.#unlockCandidate(walletId, password), () => unauthorized(MSG.wrongPassword));
     return this.#withLock(walletId, async () => {
-      await this.#backoff(walletId);
-      const cached = this.#unlocked.get(walletId);
-      if (cached) {
-        if (!(await this.#passwordOpens(cached, password))) throw this.#failed(walletId);
-      } else {
-        const record = await this.#readRecord(walletId);
-        const key = await this.#derive(password, record.kdf);
-        const plain = openSealed(key, record.box, walletAad(record));
-        if (!plain) {
-          wipe(key);
-          throw this.#failed(walletId);
-        }
-        const secrets = decodeSecrets(plain);
-        wipe(plain);
-        const verifierSalt = new Uint8Array(randomBytes(16));
-        this.#unlocked.set(walletId, { id: walletId, key, kdf: record.kdf, secrets, verifierSalt, verifier: verifierFor(verifierSalt, password), pairs: undefined });
+      this.#checkOpen();
+      let u: true | Unlocked | undefined = opened;
+      // Locked again by the sweep while we waited for the lock: open it once more (the password is known right).
+      if (u === true && !this.#unlocked.has(walletId)) u = await this.#unlockCandidate(walletId, password);
+      if (u === undefined || (u === true && !this.#unlocked.has(walletId))) throw unauthorized(MSG.wrongPassword);
+      if (u !== true) {
+        if (this.#unlocked.has(walletId)) this.#lock(u);
+        else this.#unlocked.set(walletId, u);
       }
-      this.#failures.delete(walletId);
       return this.#handles.create(walletId);
     });
+  }
+
+  /** `true` when the wallet is already unlocked and `password` opens it, a freshly unlocked wallet, or `undefined`. */
+  async #unlockCandidate(walletId: string, password: string): Promise<true | Unlocked | undefined> {
+    const cached = this.#unlocked.get(walletId);
+    if (cached) return (await this.#passwordOpens(cached, password)) || undefined;
+    const record = await this.#readRecord(walletId);
+    const key = await this.#derive(password, record.kdf);
+    const plain = openSealed(key, record.box, walletAad(record));
+    if (!plain) {
+      wipe(key);
+      return undefined;
+    }
+    const secrets = decodeSecrets(plain);
+    wipe(plain);
+    const verifierSalt = new Uint8Array(randomBytes(16));
+    return { id: walletId, key, kdf: record.kdf, secrets, verifierSalt, verifier: verifierFor(verifierSalt, password), pairs: undefined };
   }
 
   /** Key derivations run so far (each password check at handle creation or rename costs one). */
@@ -283,8 +300,17 @@ export class KeyManager {
 
   /** The delay the next password attempt on `walletId` waits, after repeated wrong passwords (ms). */
   backoffMs(walletId: string): number {
-    const f = this.#failures.get(walletId) ?? 0;
-    return f < FREE_ATTEMPTS ? 0 : Math.min(MAX_BACKOFF_MS, BACKOFF_BASE_MS * 2 ** (f - FREE_ATTEMPTS));
+    return this.#gate.backoffMs(walletId);
+  }
+
+  /** Counts of password checks, delayed, refused (429) and abandoned attempts so far. */
+  get passwordStats(): Readonly<PasswordGateStats> {
+    return { ...this.#gate.stats };
+  }
+
+  /** Password attempts on `walletId` waiting for their back-off right now. */
+  passwordAttemptsWaiting(walletId: string): number {
+    return this.#gate.waiting(walletId);
   }
 
   #derive(password: string, kdf: ScryptParams & { salt: Uint8Array }): Promise<Uint8Array> {
@@ -301,16 +327,6 @@ export class KeyManager {
     const ok = timingSafeEqual(key, u.key);
     wipe(key);
     return ok;
-  }
-
-  #failed(walletId: string): WalletError {
-    this.#failures.set(walletId, (this.#failures.get(walletId) ?? 0) + 1);
-    return unauthorized(MSG.wrongPassword);
-  }
-
-  async #backoff(walletId: string): Promise<void> {
-    const ms = this.backoffMs(walletId);
-    if (ms > 0) await new Promise((r) => setTimeout(r, ms));
   }
 
   handleInfo(token: string): HandleInfo {
@@ -345,8 +361,8 @@ export class KeyManager {
 
   // ---- keys ---------------------------------------------------------------------------------
 
-  exportMasterKey(token: string, password: string): Uint8Array {
-    const u = this.#session(token, password);
+  async exportMasterKey(token: string, password: string, options: PasswordCallOptions = {}): Promise<Uint8Array> {
+    const u = await this.#checkedSession(token, password, options);
     return u.secrets.masterDerivationKey.slice();
   }
 
@@ -375,13 +391,13 @@ export class KeyManager {
     });
   }
 
-  exportKey(token: string, password: string, address: string): Uint8Array {
-    const u = this.#session(token, password);
+  async exportKey(token: string, password: string, address: string, options: PasswordCallOptions = {}): Promise<Uint8Array> {
+    const u = await this.#checkedSession(token, password, options);
     return this.#key(u, parseAddress(address)).secretKey.slice();
   }
 
-  async deleteKey(token: string, password: string, address: string): Promise<void> {
-    const u = this.#session(token, password);
+  async deleteKey(token: string, password: string, address: string, options: PasswordCallOptions = {}): Promise<void> {
+    const u = await this.#checkedSession(token, password, options);
     const pk = parseAddress(address);
     this.#key(u, pk);
     await this.#mutate(u.id, token, (s) => [{ ...s, keys: s.keys.filter((k) => !bytesEqual(k.secretKey.subarray(32), pk)) }, undefined]);
@@ -415,8 +431,8 @@ export class KeyManager {
     return this.#session(token).secrets.multisig.map(preimageAddress);
   }
 
-  async deleteMultisig(token: string, password: string, address: string): Promise<void> {
-    const u = this.#session(token, password);
+  async deleteMultisig(token: string, password: string, address: string, options: PasswordCallOptions = {}): Promise<void> {
+    const u = await this.#checkedSession(token, password, options);
     const text = encodeAddress(parseAddress(address));
     this.#preimage(u, decodeAddress(text));
     await this.#mutate(u.id, token, (s) => [{ ...s, multisig: s.multisig.filter((m) => preimageAddress(m) !== text) }, undefined]);
@@ -425,16 +441,16 @@ export class KeyManager {
   // ---- signing ------------------------------------------------------------------------------
 
   /** Signs with the key for `publicKey` when given (non-zero), else the sender's; returns the signed transaction's msgpack. */
-  signTransaction(token: string, password: string, transaction: Uint8Array, publicKey?: Uint8Array): Uint8Array {
-    const u = this.#session(token, password);
+  async signTransaction(token: string, password: string, transaction: Uint8Array, publicKey?: Uint8Array, options: PasswordCallOptions = {}): Promise<Uint8Array> {
+    const u = await this.#checkedSession(token, password, options);
     const txn = this.#decodeTxn(transaction);
     const pk = publicKey && publicKey.length > 0 && !isAllZero(publicKey) ? publicKey : txn.sender.publicKey;
     return signTransactionToBytes(txn, this.#pair(u, pk)).blob;
   }
 
   /** ed25519 over `"Program" || data` with the key of `address`. */
-  signProgram(token: string, password: string, address: string, data: Uint8Array): Uint8Array {
-    const u = this.#session(token, password);
+  async signProgram(token: string, password: string, address: string, data: Uint8Array, options: PasswordCallOptions = {}): Promise<Uint8Array> {
+    const u = await this.#checkedSession(token, password, options);
     return this.#pair(u, parseAddress(address)).sign(concatBytes(PROGRAM_PREFIX, data));
   }
 
@@ -443,12 +459,13 @@ export class KeyManager {
    * signature, the preimage stored for the signer (or the sender) is used. Returns the msgpack
    * of the resulting multisig signature.
    */
-  signMultisigTransaction(
+  async signMultisigTransaction(
     token: string,
     password: string,
     request: { transaction: Uint8Array; publicKey: Uint8Array; partial?: MultisigSig; signer?: Uint8Array },
-  ): Uint8Array {
-    const u = this.#session(token, password);
+    options: PasswordCallOptions = {},
+  ): Promise<Uint8Array> {
+    const u = await this.#checkedSession(token, password, options);
     const txn = this.#decodeTxn(request.transaction);
     const signer = request.signer && request.signer.length > 0 && !isAllZero(request.signer) ? request.signer : undefined;
     if (signer && signer.length !== 32) throw badRequest(MSG.decodeBody);
@@ -463,12 +480,13 @@ export class KeyManager {
    * Multisig delegation of a program: signs `"MsigProgram" || address || program`, or
    * `"Program" || program` when `useLegacy` asks for the pre-V41 form.
    */
-  signMultisigProgram(
+  async signMultisigProgram(
     token: string,
     password: string,
     request: { address: string; program: Uint8Array; publicKey: Uint8Array; partial?: MultisigSig; useLegacy?: boolean },
-  ): Uint8Array {
-    const u = this.#session(token, password);
+    options: PasswordCallOptions = {},
+  ): Promise<Uint8Array> {
+    const u = await this.#checkedSession(token, password, options);
     const addr = parseAddress(request.address);
     const msig = this.#startMultisig(u, request.partial, addr, (a) => {
       if (!bytesEqual(a.publicKey, addr)) throw badRequest('given multisig preimage does not hash to the given address');
@@ -536,6 +554,8 @@ export class KeyManager {
     const n = utf8(name).length;
     if (n === 0) throw badRequest('wallet name must not be empty');
     if (n > MAX_WALLET_NAME_BYTES) throw badRequest(`wallet name too long, must be <= ${MAX_WALLET_NAME_BYTES} bytes`);
+    const problem = nameTextProblem(name);
+    if (problem) throw badRequest(`wallet name ${problem}; choose a name of printable characters`);
   }
 
   #info(h: Header): WalletInfo {
@@ -562,14 +582,23 @@ export class KeyManager {
     return timingSafeEqual(verifierFor(u.verifierSalt, typeof password === 'string' ? password : ''), u.verifier);
   }
 
-  /** The unlocked wallet behind a live handle; with `password`, also checks it (400 on mismatch). */
-  #session(token: string, password?: string): Unlocked {
+  /** The unlocked wallet behind a live handle. */
+  #session(token: string): Unlocked {
     this.#checkOpen();
     const h = this.#handles.get(token);
     const u = this.#unlocked.get(h.walletId);
     if (!u) throw unauthorized(MSG.handleMissing);
-    if (password !== undefined && !this.#passwordMatches(u, password)) throw badRequest(MSG.wrongPassword);
     return u;
+  }
+
+  /**
+   * The unlocked wallet behind a live handle, once `password` was checked against it through the
+   * password gate (400 on mismatch). The handle is looked up again after any back-off.
+   */
+  async #checkedSession(token: string, password: string, options: PasswordCallOptions): Promise<Unlocked> {
+    const u = this.#session(token);
+    await this.#gate.attempt(u.id, options.signal, () => this.#passwordMatches(u, password) || undefined, () => badRequest(MSG.wrongPassword));
+    return this.#session(token);
   }
 
   #key(u: Unlocked, publicKey: Uint8Array): WalletKey {

@@ -19,7 +19,7 @@ interface Endpoint {
   schema: Schema;
   responseFields: readonly string[];
   public?: boolean;
-  run(p: Parsed, km: KeyManager, form: ByteForm): Promise<Record<string, unknown>> | Record<string, unknown>;
+  run(p: Parsed, km: KeyManager, form: ByteForm, call: { signal: AbortSignal }): Promise<Record<string, unknown>> | Record<string, unknown>;
 }
 
 const s = (p: Parsed, key: string): string => p.strings[key] ?? '';
@@ -58,7 +58,7 @@ const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'POST', path: '/v1/wallet/init', summary: 'Unlock a wallet and get a wallet handle token',
     schema: { wallet_id: 'string', wallet_password: 'string' }, responseFields: ['wallet_handle_token'],
-    run: async (p, km) => ({ wallet_handle_token: await km.initHandle(s(p, 'wallet_id'), s(p, 'wallet_password')) }),
+    run: async (p, km, _form, call) => ({ wallet_handle_token: await km.initHandle(s(p, 'wallet_id'), s(p, 'wallet_password'), call) }),
   },
   {
     method: 'POST', path: '/v1/wallet/release', summary: 'Invalidate a wallet handle token', schema: TOKEN, responseFields: [],
@@ -78,11 +78,11 @@ const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'POST', path: '/v1/wallet/rename', summary: 'Rename a wallet',
     schema: { wallet_id: 'string', wallet_name: 'string', wallet_password: 'string' }, responseFields: ['wallet'],
-    run: async (p, km) => ({ wallet: walletJson(await km.renameWallet(s(p, 'wallet_id'), s(p, 'wallet_password'), s(p, 'wallet_name'))) }),
+    run: async (p, km, _form, call) => ({ wallet: walletJson(await km.renameWallet(s(p, 'wallet_id'), s(p, 'wallet_password'), s(p, 'wallet_name'), call)) }),
   },
   {
     method: 'POST', path: '/v1/master-key/export', summary: 'Export the master derivation key', schema: TOKEN_PW, responseFields: ['master_derivation_key'],
-    run: (p, km, form) => ({ master_derivation_key: wireBytes(km.exportMasterKey(s(p, 'wallet_handle_token'), s(p, 'wallet_password')), form) }),
+    run: async (p, km, form, call) => ({ master_derivation_key: wireBytes(await km.exportMasterKey(s(p, 'wallet_handle_token'), s(p, 'wallet_password'), call), form) }),
   },
   {
     method: 'POST', path: '/v1/key', summary: 'Generate the next deterministic key',
@@ -92,14 +92,14 @@ const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'DELETE', path: '/v1/key', summary: 'Delete a key',
     schema: { address: 'string', ...TOKEN_PW }, responseFields: [],
-    run: async (p, km) => {
-      await km.deleteKey(s(p, 'wallet_handle_token'), s(p, 'wallet_password'), s(p, 'address'));
+    run: async (p, km, _form, call) => {
+      await km.deleteKey(s(p, 'wallet_handle_token'), s(p, 'wallet_password'), s(p, 'address'), call);
       return {};
     },
   },
   {
     method: 'POST', path: '/v1/key/export', summary: 'Export a private key', schema: { address: 'string', ...TOKEN_PW }, responseFields: ['private_key'],
-    run: (p, km, form) => ({ private_key: wireBytes(km.exportKey(s(p, 'wallet_handle_token'), s(p, 'wallet_password'), s(p, 'address')), form) }),
+    run: async (p, km, form, call) => ({ private_key: wireBytes(await km.exportKey(s(p, 'wallet_handle_token'), s(p, 'wallet_password'), s(p, 'address'), call), form) }),
   },
   {
     method: 'POST', path: '/v1/key/import', summary: 'Import a private key', schema: { private_key: 'bytes', ...TOKEN }, responseFields: ['address'],
@@ -111,8 +111,8 @@ const ENDPOINTS: readonly Endpoint[] = [
   },
   {
     method: 'DELETE', path: '/v1/multisig', summary: 'Delete a stored multisig preimage', schema: { address: 'string', ...TOKEN_PW }, responseFields: [],
-    run: async (p, km) => {
-      await km.deleteMultisig(s(p, 'wallet_handle_token'), s(p, 'wallet_password'), s(p, 'address'));
+    run: async (p, km, _form, call) => {
+      await km.deleteMultisig(s(p, 'wallet_handle_token'), s(p, 'wallet_password'), s(p, 'address'), call);
       return {};
     },
   },
@@ -136,17 +136,17 @@ const ENDPOINTS: readonly Endpoint[] = [
   {
     method: 'POST', path: '/v1/multisig/sign', summary: 'Start or extend a multisig signature over a transaction',
     schema: { transaction: 'bytes', public_key: 'bytes', signer: 'bytes', partial_multisig: 'multisig', ...TOKEN_PW }, responseFields: ['multisig'],
-    run: (p, km) => {
+    run: async (p, km, _form, call) => {
       const request: Parameters<KeyManager['signMultisigTransaction']>[2] = { transaction: p.bytes.transaction ?? new Uint8Array(0), publicKey: p.bytes.public_key ?? new Uint8Array(0) };
       if (p.multisig) request.partial = p.multisig;
       if (p.bytes.signer) request.signer = p.bytes.signer;
-      return { multisig: toBase64(km.signMultisigTransaction(s(p, 'wallet_handle_token'), s(p, 'wallet_password'), request)) };
+      return { multisig: toBase64(await km.signMultisigTransaction(s(p, 'wallet_handle_token'), s(p, 'wallet_password'), request, call)) };
     },
   },
   {
     method: 'POST', path: '/v1/multisig/signprogram', summary: 'Start or extend a multisig signature over a program',
     schema: { address: 'string', data: 'bytes', public_key: 'bytes', partial_multisig: 'multisig', use_legacy_msig: 'bool', ...TOKEN_PW }, responseFields: ['multisig'],
-    run: (p, km) => {
+    run: async (p, km, _form, call) => {
       const request: Parameters<KeyManager['signMultisigProgram']>[2] = {
         address: s(p, 'address'),
         program: p.bytes.data ?? new Uint8Array(0),
@@ -154,19 +154,19 @@ const ENDPOINTS: readonly Endpoint[] = [
         useLegacy: p.bools.use_legacy_msig ?? false,
       };
       if (p.multisig) request.partial = p.multisig;
-      return { multisig: toBase64(km.signMultisigProgram(s(p, 'wallet_handle_token'), s(p, 'wallet_password'), request)) };
+      return { multisig: toBase64(await km.signMultisigProgram(s(p, 'wallet_handle_token'), s(p, 'wallet_password'), request, call)) };
     },
   },
   {
     method: 'POST', path: '/v1/program/sign', summary: 'Sign a program with the key of an address',
     schema: { address: 'string', data: 'bytes', ...TOKEN_PW }, responseFields: ['sig'],
-    run: (p, km) => ({ sig: toBase64(km.signProgram(s(p, 'wallet_handle_token'), s(p, 'wallet_password'), s(p, 'address'), p.bytes.data ?? new Uint8Array(0))) }),
+    run: async (p, km, _form, call) => ({ sig: toBase64(await km.signProgram(s(p, 'wallet_handle_token'), s(p, 'wallet_password'), s(p, 'address'), p.bytes.data ?? new Uint8Array(0), call)) }),
   },
   {
     method: 'POST', path: '/v1/transaction/sign', summary: 'Sign a transaction with the sender key (or the given public key)',
     schema: { transaction: 'bytes', public_key: 'bytes', ...TOKEN_PW }, responseFields: ['signed_transaction'],
-    run: (p, km) => ({
-      signed_transaction: toBase64(km.signTransaction(s(p, 'wallet_handle_token'), s(p, 'wallet_password'), p.bytes.transaction ?? new Uint8Array(0), p.bytes.public_key)),
+    run: async (p, km, _form, call) => ({
+      signed_transaction: toBase64(await km.signTransaction(s(p, 'wallet_handle_token'), s(p, 'wallet_password'), p.bytes.transaction ?? new Uint8Array(0), p.bytes.public_key, call)),
     }),
   },
 ];
@@ -217,7 +217,11 @@ function schemaOf(kind: string): Record<string, unknown> {
 }
 
 /** `{"error": true, "message": "..."}`: every failure, whatever its status. */
-export const keyManagerErrors: ErrorFormat = (e: HttpError) => jsonReply({ error: true, message: e.message }, e.status);
+export const keyManagerErrors: ErrorFormat = (e: HttpError) => {
+  const reply = jsonReply({ error: true, message: e.message }, e.status);
+  // Too many password attempts waiting: tell well-behaved clients when to come back.
+  return e.status === 429 ? { ...reply, headers: { ...(reply.headers ?? {}), 'retry-after': '1' } } : reply;
+};
 
 export interface KeyManagerServiceOptions {
   /** The wallets to serve. */
@@ -255,7 +259,7 @@ export function keyManagerRouter(options: Pick<KeyManagerServiceOptions, 'wallet
       async (ctx) => {
         // /versions takes an optional empty body that nobody needs to read.
         const parsed = e.public ? parseRequest({}, {}) : await readBody(ctx, e.schema);
-        return jsonReply(omitEmpty(await e.run(parsed, km, form)));
+        return jsonReply(omitEmpty(await e.run(parsed, km, form, { signal: ctx.signal })));
       },
       e.public ? { public: true } : {},
     );

@@ -5,8 +5,9 @@ import { ALGOD_TOKEN_HEADER } from '../../adapters/node/algod.js';
 import { fromBase64 } from '../../encoding/base64.js';
 import { parseJson } from '../../encoding/json.js';
 import { decodeMsgpack, encodeMsgpack, type MsgpackValue } from '../../encoding/msgpack.js';
-import { decodeBlock, type Block } from '../../ledger/block.js';
-import type { LedgerConfig } from '../../ledger/ledger.js';
+import { decodeBlock, headerHash, blockHashText, type Block } from '../../ledger/block.js';
+import type { Ledger, LedgerConfig } from '../../ledger/ledger.js';
+import { bytesEqual } from '../../encoding/bytes.js';
 
 /** The source node cannot be read, or serves something a follower cannot use. */
 export class FollowSourceError extends TealworksError {}
@@ -17,9 +18,22 @@ export interface FollowSourceOptions {
   url: string;
   /** API token of the source, sent as `X-Node-API-Token` and `X-Algo-API-Token`. */
   token?: string;
-  /** Per-request time limit (default 30 s; block waits use the source's own limit plus this). */
+  /**
+   * Per-request time limit for the whole answer, body included (default 30 s; block waits use the
+   * source's own limit plus this). A body that drips in slowly is cut off at this limit.
+   */
   timeoutMs?: number;
+  /** Largest block answer accepted (default {@link MAX_FOLLOW_BLOCK_BYTES}). */
+  maxBlockBytes?: number;
 }
+
+/**
+ * Largest block a follower accepts from its source (32 MiB). A block holds at most 5 MB of
+ * transactions (MaxTxnBytesPerBlock) plus their apply data; anything larger is refused unread.
+ */
+export const MAX_FOLLOW_BLOCK_BYTES = 32 * 1024 * 1024;
+/** Largest status, versions or genesis answer accepted from a follow source (16 MiB). */
+export const MAX_FOLLOW_DOCUMENT_BYTES = 16 * 1024 * 1024;
 
 /** What the follower learns about the source's chain before it can build its own ledger. */
 export interface SourceGenesis {
@@ -52,6 +66,7 @@ export class FollowSource {
   readonly url: string;
   readonly #token: string | undefined;
   readonly #timeoutMs: number;
+  readonly #maxBlockBytes: number;
   #api: 'v1' | 'v2' | undefined;
 
   constructor(options: FollowSourceOptions) {
@@ -65,25 +80,51 @@ export class FollowSource {
     this.url = options.url.replace(/\/+$/, '');
     this.#token = options.token;
     this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#maxBlockBytes = options.maxBlockBytes ?? MAX_FOLLOW_BLOCK_BYTES;
   }
 
-  async #get(path: string, signal?: AbortSignal, extraMs = 0): Promise<{ status: number; body: Uint8Array }> {
+  /**
+   * One GET with a size cap (a larger answer is refused as soon as it is announced or exceeds the
+   * cap while arriving, never buffered whole) and a time cap on the whole answer (a dripping body
+   * is cut off). Each request gets its own signal, derived from the caller's.
+   */
+  async #get(path: string, signal?: AbortSignal, extraMs = 0, maxBytes = MAX_FOLLOW_DOCUMENT_BYTES): Promise<{ status: number; body: Uint8Array }> {
     const headers: Record<string, string> = {};
     if (this.#token) {
       headers[NODE_SERVICE_TOKEN_HEADER] = this.#token;
       headers[ALGOD_TOKEN_HEADER] = this.#token;
     }
+    const limitMs = this.#timeoutMs + extraMs;
+    const deadline = AbortSignal.timeout(limitMs);
+    const own = signal ? AbortSignal.any([signal, deadline]) : deadline;
     try {
-      const res = await request(`${this.url}${path}`, {
-        headers,
-        headersTimeout: this.#timeoutMs + extraMs,
-        bodyTimeout: this.#timeoutMs + extraMs,
-        ...(signal ? { signal } : {}),
-      });
-      const body = new Uint8Array(await res.body.arrayBuffer());
+      const res = await request(`${this.url}${path}`, { headers, headersTimeout: limitMs, bodyTimeout: limitMs, signal: own });
+      const declared = Number(res.headers['content-length'] ?? NaN);
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        res.body.destroy();
+        throw new FollowSourceError(`the follow source's answer to GET ${path} is ${declared} bytes, over the ${maxBytes}-byte limit; it was not read`);
+      }
+      const chunks: Uint8Array[] = [];
+      let size = 0;
+      for await (const chunk of res.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > maxBytes) {
+          res.body.destroy();
+          throw new FollowSourceError(`the follow source's answer to GET ${path} exceeded the ${maxBytes}-byte limit; it was not read further`);
+        }
+        chunks.push(chunk);
+      }
+      const body = new Uint8Array(size);
+      let off = 0;
+      for (const c of chunks) {
+        body.set(c, off);
+        off += c.length;
+      }
       return { status: res.statusCode, body };
     } catch (e) {
+      if (e instanceof FollowSourceError) throw e;
       if (signal?.aborted) throw e;
+      if (deadline.aborted) throw new FollowSourceError(`the follow source ${this.url} did not answer GET ${path} in full within ${limitMs} ms; will retry`, { cause: e });
       throw new FollowSourceError(`cannot reach the follow source ${this.url}: ${(e as Error).message}`, { cause: e });
     }
   }
@@ -159,7 +200,7 @@ export class FollowSource {
   /** One block with its transactions' apply data. */
   async block(round: bigint, signal?: AbortSignal): Promise<Block> {
     const v1 = (await this.api()) === 'v1';
-    const r = await this.#get(v1 ? `/v1/block/${round}?raw=1` : `/v2/blocks/${round}?format=msgpack`, signal);
+    const r = await this.#get(v1 ? `/v1/block/${round}?raw=1` : `/v2/blocks/${round}?format=msgpack`, signal, 0, this.#maxBlockBytes);
     if (r.status !== 200) throw new FollowSourceError(`the follow source answered ${r.status} for block ${round}: ${new TextDecoder().decode(r.body).slice(0, 200)}`);
     try {
       if (v1) return decodeBlock(r.body);
@@ -172,4 +213,40 @@ export class FollowSource {
       throw new FollowSourceError(`block ${round} from the follow source cannot be decoded: ${(e as Error).message}`, { cause: e });
     }
   }
+}
+
+/** Where a follower's own chain stops matching its source's. */
+export interface FollowerDivergence {
+  /** The first round whose block differs. */
+  round: bigint;
+  /** That block's hash here and at the source. */
+  ours: string;
+  theirs: string;
+}
+
+/**
+ * The first round at which a follower's ledger holds a block other than its source's, or
+ * `undefined` when every round both have matches. Blocks chain by hash, so one comparison at the
+ * highest common round settles it when they agree; otherwise a binary search finds the first
+ * differing round (about log2(rounds) block fetches).
+ */
+export async function firstDivergentRound(ledger: Ledger, source: FollowSource, signal?: AbortSignal): Promise<FollowerDivergence | undefined> {
+  const sourceLast = await source.lastRound(signal);
+  let hi = ledger.latestRound < sourceLast ? ledger.latestRound : sourceLast;
+  if (hi <= 0n) return undefined;
+  const ours = (r: bigint) => headerHash(ledger.block(r).header);
+  const theirs = async (r: bigint) => headerHash((await source.block(r, signal)).header);
+  let hiTheirs = await theirs(hi);
+  if (bytesEqual(ours(hi), hiTheirs)) return undefined;
+  let lo = 1n;
+  while (lo < hi) {
+    const mid = (lo + hi) / 2n;
+    const t = await theirs(mid);
+    if (bytesEqual(ours(mid), t)) lo = mid + 1n;
+    else {
+      hi = mid;
+      hiTheirs = t;
+    }
+  }
+  return { round: hi, ours: blockHashText(ours(hi)), theirs: blockHashText(hiTheirs) };
 }

@@ -1,5 +1,6 @@
 import type { Ledger } from '../../ledger/ledger.js';
 import type { Block } from '../../ledger/block.js';
+import { bytesEqual } from '../../encoding/bytes.js';
 import type { FollowerState } from './follower.js';
 import { FollowSourceError, type FollowSource } from './follower-source.js';
 
@@ -153,13 +154,28 @@ export class FollowerSync {
     const last = have + BigInt(this.#parallel) < upto ? have + BigInt(this.#parallel) : upto;
     const rounds: bigint[] = [];
     for (let r = have + 1n; r <= last; r++) rounds.push(r);
-    const blocks: Block[] = await Promise.all(rounds.map((r) => this.#source.block(r, signal)));
+    // One failed fetch ends the batch: the others are cancelled rather than left running.
+    const batch = new AbortController();
+    const batchSignal = AbortSignal.any([signal, batch.signal]);
+    let blocks: Block[];
+    try {
+      blocks = await Promise.all(rounds.map((r) => this.#source.block(r, batchSignal)));
+    } finally {
+      batch.abort();
+    }
     for (const b of blocks) {
       if (this.#stop.signal.aborted) return;
       // A sync round moved below what was fetched cannot happen (setSyncRound refuses it), but
       // never apply beyond the current cap.
       const c = this.#cap();
       if (c !== undefined && b.header.round > c) return;
+      if (!bytesEqual(b.header.prev, this.#ledger.latestBlock.hash)) {
+        // The source's chain no longer extends ours: our last rounds differ from its (an altered
+        // block taken earlier, or a source that was rolled back). Keep serving and keep asking.
+        throw new FollowSourceError(
+          `the source's block ${b.header.round} does not extend this follower's round ${this.#ledger.latestRound}: the follower's last rounds differ from the source's. It keeps serving what it has and retrying; restart it with --recover to set the divergent rounds aside and fetch them again`,
+        );
+      }
       this.#ledger.applyBlock(b);
       this.#notify();
     }

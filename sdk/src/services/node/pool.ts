@@ -34,6 +34,12 @@ export interface PoolOptions {
   rememberEvicted?: number;
   /** Refuse new groups once this many transactions wait. */
   maxPoolSize?: number;
+  /**
+   * Interval mode: called with the error when blocks start failing to be written (a full disk:
+   * the groups keep waiting), and with `undefined` once a block is written again. Called on each
+   * change only, not on every tick.
+   */
+  onBlockError?: (error: Error | undefined) => void;
 }
 
 /** Transactions the pool took and rejected. */
@@ -61,6 +67,9 @@ export class TransactionPool {
   readonly #evicted = new Map<string, PoolEntry>();
   #timer: NodeJS.Timeout | undefined;
   #seq = 0;
+  readonly #onBlockError: ((error: Error | undefined) => void) | undefined;
+  /** Blocks the interval could not write since the last one it did. */
+  #failingTicks = 0;
   readonly stats: PoolStats = { submittedTxns: 0, rejectedTxns: 0 };
 
   constructor(ledger: Ledger, options: PoolOptions = {}) {
@@ -69,6 +78,12 @@ export class TransactionPool {
     if (!Number.isFinite(this.#intervalMs) || this.#intervalMs < 0) throw new BadRequestError(`block interval must be a non-negative number of milliseconds, got ${options.blockIntervalMs}`);
     this.#remember = options.rememberEvicted ?? DEFAULT_REMEMBER;
     this.#maxPool = options.maxPoolSize ?? DEFAULT_MAX_POOL;
+    this.#onBlockError = options.onBlockError;
+  }
+
+  /** Interval ticks in a row whose block could not be written (0 while blocks are written). */
+  get failingBlocks(): number {
+    return this.#failingTicks;
   }
 
   get devMode(): boolean {
@@ -78,14 +93,29 @@ export class TransactionPool {
   /** Starts making blocks on the interval (no-op in dev mode). */
   start(): void {
     if (this.devMode || this.#timer) return;
-    this.#timer = setInterval(() => {
-      try {
-        this.produceBlock();
-      } catch {
-        // produceBlock already evicted the groups with the reason; the next tick tries again.
-      }
-    }, this.#intervalMs);
+    this.#timer = setInterval(() => this.#tick(), this.#intervalMs);
     this.#timer.unref();
+  }
+
+  #tick(): void {
+    try {
+      this.produceBlock();
+      if (this.#failingTicks > 0) {
+        this.#failingTicks = 0;
+        this.#report(undefined);
+      }
+    } catch (e) {
+      // produceBlock already evicted (or kept, for a write failure) the groups; the next tick tries again.
+      if (this.#failingTicks++ === 0) this.#report(e instanceof Error ? e : new Error(String(e)));
+    }
+  }
+
+  #report(error: Error | undefined): void {
+    try {
+      this.#onBlockError?.(error);
+    } catch {
+      // A reporting hook may not stop block production.
+    }
   }
 
   stop(): void {

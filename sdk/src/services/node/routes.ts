@@ -7,6 +7,7 @@ import { blockHashText, encodeBlock } from '../../ledger/block.js';
 import { toHex } from '../../encoding/hex.js';
 import { simulate } from '../../ledger/simulate.js';
 import { forkRoute } from './fork-routes.js';
+import type { Semaphore } from '../http/semaphore.js';
 import { BadRequestError, NotFoundError } from '../http/errors.js';
 import { bytesReply, emptyReply, jsonReply, msgpackReply, textReply } from '../http/reply.js';
 import { Router, type HttpMethod } from '../http/router.js';
@@ -51,6 +52,10 @@ export interface NodeContext {
   nextChange(signal: AbortSignal, timeoutMs: number): Promise<void>;
   /** App specs registered by deploy tools, for typed ABI return values in simulate. */
   appSpecs?: AppSpecRegistry;
+  /** Global limit on simulations with an execution trace (held until their response is sent). */
+  traces?: Semaphore;
+  /** Trace bytes one simulate response may hold. */
+  maxExecTraceBytes?: number;
 }
 
 interface Param {
@@ -510,7 +515,11 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
       try {
         const form = responseFormat(ctx.query);
         const request = decodeSimulateRequest(await ctx.body());
-        const response = simulate(node.ledger, request);
+        if (request['exec-trace-config']?.enable && node.traces) {
+          // Traces are large: a global budget holds each from its computation until its response is sent.
+          ctx.onFinished(await node.traces.acquire(ctx.signal));
+        }
+        const response = simulate(node.ledger, request, node.maxExecTraceBytes ? { maxExecTraceBytes: node.maxExecTraceBytes } : {});
         const wire = simulateResponseToWire(response, request, form);
         addAbiReturns(wire, response, request['txn-groups'], request.appSpecs ?? [], node.appSpecs);
         if (form === 'msgpack') return msgpackReply(wire);

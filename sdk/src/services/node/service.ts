@@ -4,6 +4,8 @@ import { nodeServiceErrors, NODE_SERVICE_TOKEN_HEADER } from '../http/presets.js
 import { ALGOD_TOKEN_HEADER } from '../../adapters/node/algod.js';
 import { serve, type RunningService, type ServeOptions, type ServiceDefinition } from '../http/server.js';
 import type { RequestLogHook } from '../http/types.js';
+import { Semaphore } from '../http/semaphore.js';
+import { MAX_EXEC_TRACE_BYTES } from '../../ledger/simulate.js';
 import { TokenChecker, type TokenAuth } from '../http/auth.js';
 import { FollowerState, type FollowerOptions } from './follower.js';
 import { MetricsRegistry } from './metrics.js';
@@ -43,7 +45,28 @@ export interface NodeServiceOptions extends PoolOptions {
    * sets this. Default false: the routes answer 403.
    */
   cheats?: boolean;
+  /** Bounds on simulations with an execution trace (each is large): see {@link SimulateTraceLimits}. */
+  simulateTraces?: SimulateTraceLimits;
 }
+
+/**
+ * The node service's global budget for traced simulations. Each traced response is capped at
+ * `maxBytes` of trace (the ledger's `MAX_EXEC_TRACE_BYTES` by default); at most `concurrent` of them
+ * are computed or still being sent at once, so their traces never hold more than
+ * `concurrent × maxBytes` in total (4 × 64 MiB by default). Further traced simulations wait their
+ * turn (first come, first served); past `maxWaiting` waiting ones the answer is 503.
+ */
+export interface SimulateTraceLimits {
+  /** Traced simulations in progress at once (default 4). */
+  concurrent?: number;
+  /** Trace bytes one response may hold (default `MAX_EXEC_TRACE_BYTES`, 64 MiB). */
+  maxBytes?: number;
+  /** Traced simulations allowed to wait (default 64). */
+  maxWaiting?: number;
+}
+
+/** Traced simulations the node service runs or sends at once by default. */
+export const DEFAULT_CONCURRENT_TRACED_SIMULATES = 4;
 
 /** The build reported when none is configured. */
 export const DEFAULT_BUILD: BuildInfo = { major: 0, minor: 1, buildNumber: 0, branch: 'main', channel: 'dev', commitHash: '' };
@@ -54,6 +77,8 @@ export interface NodeServiceParts {
   pool: TransactionPool;
   follower: FollowerState;
   metrics: MetricsRegistry | undefined;
+  /** The global limit on traced simulations. */
+  traces: Semaphore;
   /** Wraps a request log hook so request counts reach `/metrics`. */
   logHook(next?: RequestLogHook): RequestLogHook;
 }
@@ -96,6 +121,11 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
     wake();
   });
 
+  const traces = new Semaphore(
+    options.simulateTraces?.concurrent ?? DEFAULT_CONCURRENT_TRACED_SIMULATES,
+    options.simulateTraces?.maxWaiting ?? 64,
+    'too many simulations with an execution trace are waiting; retry in a moment',
+  );
   const node: NodeContext = {
     ledger,
     pool,
@@ -104,6 +134,8 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
     build: { ...DEFAULT_BUILD, ...options.build },
     waitTimeoutMs: options.waitTimeoutMs ?? 60_000,
     appSpecs: new AppSpecRegistry(options.appSpecsFile),
+    traces,
+    maxExecTraceBytes: options.simulateTraces?.maxBytes ?? MAX_EXEC_TRACE_BYTES,
     lastBlockAt: () => lastBlockAt,
     nextChange(signal, timeoutMs) {
       return new Promise<void>((resolve) => {
@@ -145,6 +177,7 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
     pool,
     follower,
     metrics,
+    traces,
     logHook: (next) => (entry) => {
       metrics?.inc('tealworks_node_http_requests_total', { code: String(entry.status) });
       next?.(entry);
@@ -157,6 +190,8 @@ export interface RunningNodeService extends RunningService {
   readonly ledger: Ledger;
   readonly pool: TransactionPool;
   readonly follower: FollowerState;
+  /** The global limit on traced simulations (its stats say how many waited or were refused). */
+  readonly traces: Semaphore;
 }
 
 /** Serves the node service on its own port. */
@@ -178,6 +213,8 @@ export async function startNodeService(options: NodeServiceOptions & ServeOption
     ledger: options.ledger,
     pool: parts.pool,
     follower: parts.follower,
+    traces: parts.traces,
+    ...(service.connectionStats ? { connectionStats: service.connectionStats } : {}),
     close: () => service.close(),
   };
 }

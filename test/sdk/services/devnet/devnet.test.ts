@@ -145,7 +145,7 @@ describe('devnet: startDevnet composition', function () {
         const [from, to] = first.accounts.map((a) => a.address) as [string, string];
         const handle = await first.wallets.initHandle(first.wallets.findWallet(first.wallet.name)!.id, '');
         const txn = makePaymentTxn({ suggestedParams: { fee: 1000n, flatFee: true, firstValid: 0n, lastValid: 1000n, genesisId: first.genesisId, genesisHash: first.ledger.genesisHash }, sender: from, receiver: to, amount: 77n });
-        const stx = first.wallets.signTransaction(handle, '', encodeTransaction(txn));
+        const stx = await first.wallets.signTransaction(handle, '', encodeTransaction(txn));
         const sent = await nodeCall(first, 'POST', '/v1/transactions', stx);
         assert.equal(sent.status, 200, sent.text);
         sentId = sent.json.txId;
@@ -188,7 +188,7 @@ describe('devnet: startDevnet composition', function () {
       const handle = await d.wallets.initHandle(d.wallets.findWallet(d.wallet.name)!.id, '');
       const round = d.ledger.latestRound;
       const txn = makePaymentTxn({ suggestedParams: { fee: 1000n, flatFee: true, firstValid: round, lastValid: round + 1000n, genesisId: d.genesisId, genesisHash: d.ledger.genesisHash }, sender: from, receiver: to, amount: 5n });
-      const sent = await nodeCall(d, 'POST', '/v1/transactions', d.wallets.signTransaction(handle, '', encodeTransaction(txn)));
+      const sent = await nodeCall(d, 'POST', '/v1/transactions', await d.wallets.signTransaction(handle, '', encodeTransaction(txn)));
       assert.equal(sent.status, 200, sent.text);
       // Follow the chain block by block (event-driven, no sleeps) until the payment is in.
       let info = (await nodeCall(d, 'GET', `/v1/transactions/pending/${sent.json.txId}`)).json;
