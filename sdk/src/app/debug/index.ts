@@ -10,3 +10,5 @@ export { evaluateWatch, WatchError } from './watch.js';
 export type { WatchResult } from './watch.js';
 export { programFromTeal, programFromSourceMap, parseSourcesDescription, toAvmDebuggerTrace, avmDebuggerSources } from './sources.js';
 export type { SourceDescriptionEntry } from './sources.js';
+export { findSourceMap, loadSourceMapFile, sourceMapsFor, sourceLinesOf, sourceMapKnowledge } from './discover.js';
+export type { FoundSourceMap } from './discover.js';
