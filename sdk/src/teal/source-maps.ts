@@ -1,5 +1,5 @@
 import { cblocksOffset } from '../abi/cblocks.js';
-import { SourceMapError, decodeVlqSegment } from './sourcemap.js';
+import { SourceMapError, parseNodeSourceMap, type NodeSourceMap } from './sourcemap.js';
 import type { PcMapping } from './types.js';
 
 /*
@@ -90,34 +90,6 @@ function eventOf(raw: unknown): PuyaPcEvent {
   return e;
 }
 
-/** Decodes the `mappings` of a pc-keyed v3 map: one `;` group per pc, the first segment of a group wins. */
-function decodePcMappings(mappings: string, sourceCount: number): Entry[] {
-  const out: Entry[] = [];
-  let source = 0;
-  let line = 0;
-  let column = 0;
-  const groups = mappings.split(';');
-  for (let pc = 0; pc < groups.length; pc++) {
-    const group = groups[pc]!;
-    if (group === '') continue;
-    let first = true;
-    for (const segment of group.split(',')) {
-      if (segment === '') continue;
-      const f = decodeVlqSegment(segment);
-      if (f.length !== 1 && f.length !== 4 && f.length !== 5) throw new SourceMapError(`segment ${JSON.stringify(segment)} at pc ${pc} has ${f.length} fields (expected 1, 4 or 5)`);
-      if (f.length === 1) continue;
-      source += f[1]!;
-      line += f[2]!;
-      column += f[3]!;
-      if (source < 0 || (sourceCount > 0 && source >= sourceCount)) throw new SourceMapError(`segment at pc ${pc} refers to source ${source}, but the map lists ${sourceCount}`);
-      if (line < 0 || column < 0) throw new SourceMapError(`segment at pc ${pc} moves to a negative line or column (${line}, ${column})`);
-      if (first) out.push({ mapPc: pc, source, line, column });
-      first = false;
-    }
-  }
-  return out;
-}
-
 /**
  * A program's source map, whatever wrote it: pc → file, line and column; line → pcs (for
  * breakpoints and CodeLenses); for Puya maps also the subroutine and error of each pc.
@@ -160,11 +132,10 @@ export class ProgramSourceMap {
    */
   static parse(input: unknown): ProgramSourceMap {
     const o = objectOf(input, 'source map');
-    if (o.version !== 3) throw new SourceMapError(`unsupported source map version ${JSON.stringify(o.version)} (expected 3)`);
-    if (typeof o.mappings !== 'string') throw new SourceMapError('source map has no "mappings" string');
+    // Version, mappings and source indices are checked as for the node's maps.
+    const entries: Entry[] = parseNodeSourceMap(o as unknown as NodeSourceMap).map((e) => ({ mapPc: e.pc, source: e.source, line: e.line, column: e.column }));
     const sources = stringList(o.sources) ?? [];
     const root = typeof o.sourceRoot === 'string' ? o.sourceRoot : '';
-    const entries = decodePcMappings(o.mappings, sources.length);
     const isPuya = typeof o.pc_events === 'object' && o.pc_events !== null;
     const events = new Map<number, PuyaPcEvent>();
     if (isPuya) for (const [k, v] of Object.entries(o.pc_events as Record<string, unknown>)) if (/^\d+$/.test(k)) events.set(Number(k), eventOf(v));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Tealworks, algos } from '../../../sdk/src/client/index.js';
+import { Tealworks, algos, readGlobalState } from '../../../sdk/src/client/index.js';
 import type { AppClient } from '../../../sdk/src/app/client.js';
 import { SimulateFailedError } from '../../../sdk/src/app/errors.js';
 import { renderSimulateReport, type SimulateReport } from '../../../sdk/src/app/simulate-report.js';
@@ -104,6 +104,10 @@ describe('app: failures in Puya examples name the .py line and the spec message'
     const r = await failing(app.call('set_governor', [other.address], { sender: other.address, signer: other.signer }));
     expectFailure(r, e, [/def _check_is_governor/, /^\s*assert \($/], 'Only the account set in global_state.governor may call this method');
     assert.equal(r.failure!.subroutine, 'ConstantProductAMM._check_is_governor');
+    // The app's state as the inspector shows it: decoded by the ARC-56 spec Puya wrote.
+    const state = await readGlobalState(app);
+    assert.equal(state.governor, tw.account.dispenser.address);
+    assert.equal(state.pool_token, 0n);
   });
 
   it('arc_28: emit_swapped with a 3-byte uint64 fails in the ARC-4 router', async () => {
