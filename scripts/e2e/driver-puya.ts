@@ -6,7 +6,7 @@
 // subroutine as the frame name, and one step back moves to the previous statement.
 //
 //   E2E_DIR=.e2e node --import tsx scripts/e2e/driver-puya.ts   (`scripts/e2e/run.sh puya` prepares everything)
-import { cpSync, existsSync } from 'node:fs';
+import { chmodSync, cpSync, existsSync, readdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { check, clickLens, openFile, panelFrame, quickInput, root, Scenario, startEditor } from './common.js';
 import type { Page } from 'playwright-core';
@@ -18,21 +18,42 @@ const results = scenario.results;
 const shot = (page: Page, name: string) => scenario.shot(page, name);
 const squash = (s: string | null) => (s ?? '').replace(/\s+/g, ' ').trim();
 
+/** The fixture is read-only; its copy is an ordinary workspace folder. */
+function writable(path: string): void {
+  chmodSync(path, statSync(path).isDirectory() ? 0o755 : 0o644);
+  if (statSync(path).isDirectory()) for (const n of readdirSync(path)) writable(join(path, n));
+}
+
+/** Opens a file by Quick Open, else by clicking through the Explorer (the file index may still be building). */
+async function openInExplorer(page: Page, folder: string, file: string): Promise<void> {
+  try {
+    await openFile(page, `${folder}/${file}`);
+    return;
+  } catch {
+    await page.keyboard.press('Escape');
+  }
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: folder }).first().click();
+  await page.locator('.explorer-folders-view .monaco-list-row', { hasText: file }).first().click();
+}
+
 async function main(): Promise<void> {
   if (!existsSync(EXAMPLE)) throw new Error(`the Puya examples are not at ${EXAMPLE}`);
   const editor = await startEditor({
     name: 'puya',
     settings: { 'files.autoSave': 'off' },
     // The fixture is read-only test data: the workspace gets a copy, in a temp folder.
-    prepare: (workspace) => cpSync(EXAMPLE, join(workspace, 'struct_in_box'), { recursive: true }),
+    prepare: (workspace) => {
+      cpSync(EXAMPLE, join(workspace, 'struct_in_box'), { recursive: true });
+      writable(join(workspace, 'struct_in_box'));
+    },
   });
   let page: Page | undefined;
   await scenario.run(editor, () => page, async () => {
     page = await editor.openWorkbench({ width: 1600, height: 1000 });
     log('workbench loaded');
     await page.locator('.monaco-workbench').click({ position: { x: 800, y: 500 } }).catch(() => undefined);
-    await openFile(page, 'struct_in_box/contract.py');
-    await page.waitForFunction(() => document.querySelector('.monaco-editor .view-lines')?.textContent?.includes('User with that id does not exist'), undefined, { timeout: 30_000 });
+    await openInExplorer(page, 'struct_in_box', 'contract.py');
+    await page.waitForFunction(() => document.querySelector('.monaco-editor .view-lines')?.textContent?.includes('read_from_box'), undefined, { timeout: 30_000 });
     log('contract.py opened');
 
     // 1. The CodeLens on the .py file deploys the TEAL Puya wrote (found through the source map).
@@ -91,7 +112,7 @@ async function main(): Promise<void> {
     await shot(page, 'debug-at-py-line');
     await page.locator('.debug-toolbar .codicon-debug-step-back, .debug-toolbar [aria-label^="Step Back"]').first().click();
     await page.waitForFunction(() => {
-      const row = [...document.querySelectorAll('.debug-call-stack .monaco-list-row')].find((r) => r.textContent?.includes('contract.py'));
+      const row = Array.from(document.querySelectorAll('.debug-call-stack .monaco-list-row')).find((r) => r.textContent?.includes('contract.py'));
       return row && !/contract\.py\s*14:/.test(row.textContent ?? '');
     }, undefined, { timeout: 60_000 });
     const backText = squash(await page.locator('.debug-call-stack .monaco-list-row', { hasText: 'contract.py' }).first().textContent());

@@ -216,10 +216,23 @@ export class ProgramSourceMap {
   /** The subroutine the instruction at `pc` belongs to: the nearest subroutine start at or before it (Puya maps). */
   subroutineAt(pc: number, base = 0): string | undefined {
     const mapPc = pc - base;
-    let best: { pc: number; name: string } | undefined;
-    for (const [p, e] of this.events) if (e.subroutine !== undefined && p <= mapPc && (!best || p > best.pc)) best = { pc: p, name: e.subroutine };
-    return best?.name;
+    this.starts ??= [...this.events].filter(([, e]) => e.subroutine !== undefined).map(([p, e]) => ({ pc: p, name: e.subroutine! })).sort((a, b) => a.pc - b.pc);
+    // The last start at or before mapPc (binary search: stepping asks at every callsub).
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    let found: string | undefined;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.starts[mid]!.pc <= mapPc) {
+        found = this.starts[mid]!.name;
+        lo = mid + 1;
+      } else hi = mid - 1;
+    }
+    return found;
   }
+
+  /** Subroutine starts by map pc, ascending (built on first use). */
+  private starts?: { pc: number; name: string }[];
 
   /** Real pcs of the instructions that come from `line` (0-based) of source `source` (an index, or a file as `files` names it). */
   pcsAtLine(source: number | string, line: number, base = 0): number[] {
