@@ -142,6 +142,14 @@
         box.append(el('div', {}, 'At ', link, r.source.text ? el('code', {}, '  ' + r.source.text) : ''));
         if (r.source.definition) box.append(el('div', { class: 'muted' }, `expanded from the macro defined at line ${r.source.definition.line}`));
       }
+      if (r.teal) box.append(el('div', { class: 'muted', id: 'teal-line' }, `TEAL ${r.teal.file || ''}:${r.teal.line}:${r.teal.column}${r.teal.text ? '  ' + r.teal.text : ''}`));
+      if (r.chain && r.chain.length) {
+        box.append(el('div', {}, el('strong', {}, 'Call chain:')));
+        box.append(el('ol', { id: 'failure-chain', class: 'chain' }, r.chain.map((c) => el('li', { class: c.failing ? 'failing' : '' },
+          c.file
+            ? el('a', { href: '#', onclick: (ev) => { ev.preventDefault(); vscode.postMessage({ type: 'reveal', file: c.file, line: c.line, column: c.column }); } }, c.text)
+            : el('code', {}, c.text)))));
+      }
       if (r.explain) box.append(explainView(r.explain));
       if (state.debuggable) box.append(el('div', { class: 'actions' }, el('button', { id: 'debug', title: 'Step through this run in the debugger, starting at the failure', onclick: () => vscode.postMessage({ type: 'debug' }) }, 'Debug this group')));
       parts.push(box);

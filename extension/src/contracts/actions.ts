@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseArc56, type Arc56AppSpec } from '@tealworks/sdk/abi';
 import { appAddressOf, builderParams } from '@tealworks/sdk/app';
-import { appKnowledge, compileContract, type CompiledContract } from '@tealworks/sdk/app';
+import { appKnowledge, attachSourceMaps, compileContract, type CompiledContract } from '@tealworks/sdk/app';
 import { GroupComposer, type ComposerEntry, type SendResult } from '@tealworks/sdk/app';
 import type { AppKnowledge, SimulateReport } from '@tealworks/sdk/app';
 import { failureSummary } from '@tealworks/sdk/app';
@@ -106,6 +106,8 @@ export class ContractActions implements vscode.Disposable {
       }
     }
     const compiled = compileContract({ approval, clear, approvalName: basename(uri.fsPath), clearName: clearPath ? basename(clearPath) : 'clear (default)', ...(spec ? { spec } : {}) }, options ?? {});
+    // The compiler's map beside the TEAL (Puya's `.puya.map`): failures then land on the .py / .algo.ts line.
+    attachSourceMaps(compiled, { approval: uri.fsPath, ...(clearPath ? { clear: clearPath } : {}) });
     return { uri, compiled, ...(spec ? { spec } : {}) };
   }
 
@@ -182,6 +184,8 @@ export class ContractActions implements vscode.Disposable {
   /** Where a failure is in the workspace, for the highlight and the panel's link. */
   failureSource(report: SimulateReport, rows: readonly TxnFormInput[]): vscode.Uri | undefined {
     const f = report.failure;
+    // In the user's own source (Algorand Python / TypeScript) when the compiler's map says.
+    if (f?.userSource?.file) return vscode.Uri.file(f.userSource.file);
     if (!f?.source || !report.failedAt) return undefined;
     const top = rows[report.failedAt[0]!];
     if (report.failedAt.length === 1 && top?.kind === 'appcall' && top.source && (top.appId ?? '').trim().replace(/^0+$/, '') === '') return uriOfSource(top.source);
@@ -195,7 +199,7 @@ export class ContractActions implements vscode.Disposable {
   showFailure(report: SimulateReport, rows: readonly TxnFormInput[]): void {
     this.highlight.clear();
     const uri = this.failureSource(report, rows);
-    const s = report.failure?.source;
+    const s = report.failure?.userSource ?? report.failure?.source;
     if (uri && s) this.highlight.show(uri, s.line, s.column, report.failure?.errorMessage ?? firstLine(report.failureMessage ?? 'failed'), s.definition);
   }
 

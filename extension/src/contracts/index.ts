@@ -83,6 +83,8 @@ export function registerContracts(context: vscode.ExtensionContext): void {
     vscode.window.registerTreeDataProvider('tealworks.workflowResults', new LazyTree(async () => (await load()).workflowResults)),
     // Files on disk only: the read-only expanded and assembled views (tealworks-view:) are not programs to deploy.
     vscode.languages.registerCodeLensProvider({ scheme: 'file', language: 'teal' }, lensProxy),
+    // Algorand Python / TypeScript contracts with compiler output (the lens finds their TEAL through the source maps).
+    vscode.languages.registerCodeLensProvider([{ scheme: 'file', pattern: '**/*.py' }, { scheme: 'file', pattern: '**/*.algo.ts' }], lensProxy),
   );
   // Off the activation path: the status bar item and the trees appear a moment later.
   setTimeout(() => void load(), 0);

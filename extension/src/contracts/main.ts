@@ -1,7 +1,7 @@
 // Wires the contract features into VS Code: the side-bar views, the simulate panel, CodeLens and
 // commands for simulate/deploy/call, the network status bar item and the workflow command.
 import * as vscode from 'vscode';
-import { builderParams } from '@tealworks/sdk/app';
+import { builderParams, sourceMapsFor } from '@tealworks/sdk/app';
 import { GroupComposer } from '@tealworks/sdk/app';
 import { makePaymentTxn } from '@tealworks/sdk/txn';
 import { ContractActions, sourceKey, specPathFor, uriOfSource } from './actions.js';
@@ -18,10 +18,25 @@ import { exportAppState, VALUE_VIEWS, type ValueView } from './valueFormat.js';
 import { AccountsTree, NetworksTree, StateTree } from './views.js';
 import { runWorkflowCommand, WorkflowResultsTree } from './workflows.js';
 
+/** A contract source compilers map back to: Algorand Python or Algorand TypeScript. */
+export function isContractSource(path: string): boolean {
+  return /\.(py|algo\.ts)$/.test(path);
+}
+
+/** The approval TEAL a `.py` / `.algo.ts` compiled to (through the source maps in out/, artifacts/ or .algokit/sources). */
+export function approvalTealFor(source: vscode.Uri): vscode.Uri | undefined {
+  const found = sourceMapsFor(source.fsPath).filter((m) => m.program !== 'clear' && m.teal);
+  return found.length ? vscode.Uri.file(found[0]!.teal!) : undefined;
+}
+
 function activeTealUri(arg?: unknown): vscode.Uri | undefined {
-  if (arg instanceof vscode.Uri) return arg;
+  if (arg instanceof vscode.Uri) return isContractSource(arg.fsPath) ? (approvalTealFor(arg) ?? arg) : arg;
   const doc = vscode.window.activeTextEditor?.document;
   if (doc?.languageId === 'teal') return doc.uri;
+  if (doc && isContractSource(doc.uri.fsPath)) {
+    const teal = approvalTealFor(doc.uri);
+    if (teal) return teal;
+  }
   void vscode.window.showWarningMessage('Open a TEAL approval program first.');
   return undefined;
 }
@@ -39,14 +54,26 @@ class ContractLens implements vscode.CodeLensProvider {
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     // Only approval programs: clear programs are deployed with them.
     if (/clear/i.test(doc.uri.path.split('/').pop() ?? '')) return [];
-    const top = new vscode.Range(0, 0, 0, 0);
+    // An Algorand Python / TypeScript contract: the lenses act on the approval TEAL its compiler
+    // wrote (found through the source maps); sources without compiler output get none.
+    let target = doc.uri;
+    let top = new vscode.Range(0, 0, 0, 0);
+    if (isContractSource(doc.uri.fsPath)) {
+      const found = sourceMapsFor(doc.uri.fsPath).filter((m) => m.program !== 'clear' && m.teal);
+      if (!found.length) return [];
+      target = vscode.Uri.file(found[0]!.teal!);
+      // Above the first line the map gives code to (the contract class).
+      const lines = [...(found[0]!.map.linesWithCode().get(found[0]!.source) ?? [])].sort((a, b) => a - b);
+      if (lines.length) top = new vscode.Range(lines[0]!, 0, lines[0]!, 0);
+    }
     const lenses = [
-      new vscode.CodeLens(top, { title: '$(beaker) Simulate', command: 'tealworks.simulate', arguments: [doc.uri] }),
-      new vscode.CodeLens(top, { title: '$(cloud-upload) Deploy', command: 'tealworks.deploy', arguments: [doc.uri] }),
+      new vscode.CodeLens(top, { title: '$(beaker) Simulate', command: 'tealworks.simulate', arguments: [target] }),
+      new vscode.CodeLens(top, { title: '$(cloud-upload) Deploy', command: 'tealworks.deploy', arguments: [target] }),
     ];
+    if (target !== doc.uri) lenses.push(new vscode.CodeLens(top, { title: '$(debug-alt) Debug', tooltip: `Create ${vscode.workspace.asRelativePath(target, false)} on an in-memory ledger and step through a call in this file`, command: 'tealworks.debugFile', arguments: [doc.uri] }));
     // Only an app of the chain the active network runs right now (links are per genesis hash).
-    const app = this.session.appForSource(sourceKey(doc.uri));
-    if (app !== undefined) lenses.push(new vscode.CodeLens(top, { title: `$(call-outgoing) Call app ${app}`, tooltip: `on ${this.session.activeName}`, command: 'tealworks.call', arguments: [doc.uri] }));
+    const app = this.session.appForSource(sourceKey(target));
+    if (app !== undefined) lenses.push(new vscode.CodeLens(top, { title: `$(call-outgoing) Call app ${app}`, tooltip: `on ${this.session.activeName}`, command: 'tealworks.call', arguments: [target] }));
     return lenses;
   }
 }

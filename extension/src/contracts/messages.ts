@@ -21,6 +21,8 @@ const obj = (fields: Record<string, Schema>, optional: readonly string[] = []): 
  * (no absolute paths, no `..` segments), since the extension reads and opens what it names.
  */
 export const WORKSPACE_TEAL = /^(?![\\/])(?![A-Za-z]:)(?!(?:.*[\\/])?\.\.(?:[\\/]|$))[^\0]*\.teal$/;
+/** A workspace-relative TEAL file or a contract source compilers map back to (Algorand Python `.py`, Algorand TypeScript `.algo.ts`). */
+export const WORKSPACE_SOURCE = /^(?![\\/])(?![A-Za-z]:)(?!(?:.*[\\/])?\.\.(?:[\\/]|$))[^\0]*\.(?:teal|py|algo\.ts)$/;
 
 /** Decimal uint64 text (the webview keeps amounts and ids as text so they stay exact). */
 const UINT_TEXT = /^\s*\d{0,20}\s*$/;
@@ -80,7 +82,7 @@ const webviewSchemas: Record<WebviewMessage['type'], Schema> = {
   ready: obj({ type: { kind: 'literal', value: 'ready' } }),
   simulate: obj({ type: { kind: 'literal', value: 'simulate' }, group: { kind: 'array', items: txnSchema, max: 16 } }),
   send: obj({ type: { kind: 'literal', value: 'send' }, group: { kind: 'array', items: txnSchema, max: 16 } }),
-  reveal: obj({ type: { kind: 'literal', value: 'reveal' }, file: str(1024, WORKSPACE_TEAL), line: int(1, 1_000_000), column: int(1, 100_000) }),
+  reveal: obj({ type: { kind: 'literal', value: 'reveal' }, file: str(1024, WORKSPACE_SOURCE), line: int(1, 1_000_000), column: int(1, 100_000) }),
   copy: obj({ type: { kind: 'literal', value: 'copy' }, text: str(65536) }),
   // Opens the debugger on the last simulated group (the extension keeps it; nothing else is trusted).
   debug: obj({ type: { kind: 'literal', value: 'debug' } }),

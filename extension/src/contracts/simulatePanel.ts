@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import { FormError } from './groupForm.js';
-import { parseWebviewMessage, type TxnFormInput } from './messages.js';
+import { parseWebviewMessage, WORKSPACE_SOURCE, type TxnFormInput } from './messages.js';
 import type { ContractActions } from './actions.js';
 import { uriOfSource } from './actions.js';
 import type { ContractSession } from './session.js';
@@ -159,7 +159,7 @@ export class SimulatePanel implements vscode.Disposable {
     try {
       const report = await this.actions.simulate(rows);
       this.#last = { report, rows };
-      await this.#post({ type: 'report', debuggable: hasTrace(report), report: toPlain(reportView(report)), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName });
+      await this.#post({ type: 'report', debuggable: hasTrace(report), report: toPlain(this.#linkable(reportView(report))), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName });
       return true;
     } catch (e) {
       await this.#error(e);
@@ -174,7 +174,7 @@ export class SimulatePanel implements vscode.Disposable {
     try {
       const { result, report } = await this.actions.send(rows);
       this.#last = { report, rows };
-      const view = reportView(report);
+      const view = this.#linkable(reportView(report));
       const sent = result ? { txids: result.txids, confirmedRound: result.confirmedRound.toString(), created: result.txns.map((t) => t.createdAppId?.toString() ?? '') } : undefined;
       // After Sign and Send the headline says what happened: confirmed, or not sent at all.
       view.verdict = verdictView({ wouldSucceed: report.wouldSucceed, ...(view.failedAtLabel ? { failedAtLabel: view.failedAtLabel } : {}) }, sent, !result);
@@ -184,6 +184,17 @@ export class SimulatePanel implements vscode.Disposable {
     } finally {
       await this.#post({ type: 'busy', busy: false });
     }
+  }
+
+  /** Chain locations as workspace-relative paths (the only files the webview may ask to reveal); others are not links. */
+  #linkable(view: ReturnType<typeof reportView>): ReturnType<typeof reportView> {
+    for (const c of view.chain ?? []) {
+      if (c.file === undefined) continue;
+      const rel = c.file.startsWith('/') ? vscode.workspace.asRelativePath(vscode.Uri.file(c.file), false) : undefined;
+      if (rel && !rel.startsWith('/') && WORKSPACE_SOURCE.test(rel)) c.file = rel;
+      else delete c.file;
+    }
+    return view;
   }
 
   #sourceOf(report: import('@tealworks/sdk/app').SimulateReport, rows: TxnFormInput[]): string | undefined {

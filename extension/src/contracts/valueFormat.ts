@@ -2,7 +2,7 @@
 // user picked (bytes, UTF-8, uint, address, or the ARC-56 type), JSON export, and the simulate
 // report turned into plain JSON (no bigint, no Uint8Array) for the webview.
 import type { LogEntry, SimulateReport, StateChange, TxnReport, UnnamedResources } from '@tealworks/sdk/app';
-import { bytesView, displayBytes, formatAbi, type StorageItem } from '@tealworks/sdk/app';
+import { bytesView, displayBytes, formatAbi, renderFailureChain, type StorageItem } from '@tealworks/sdk/app';
 import type { AbiValue } from '@tealworks/sdk/abi';
 import { failureExplanation, verdictView, type FailureExplainView, type VerdictView } from './explainView.js';
 
@@ -124,6 +124,10 @@ export interface ReportView {
   pc?: number;
   program?: string;
   source?: { file?: string; line: number; column: number; text?: string; definition?: { line: number; column: number } };
+  /** The TEAL line, when `source` is in the user's own source (Algorand Python / TypeScript). */
+  teal?: { file?: string; line: number; column: number; text?: string };
+  /** The failing program and the app calls around it, outermost first (one readable line each, with its location to link). */
+  chain?: Array<{ text: string; file?: string; line?: number; column?: number; failing: boolean }>;
   budget: { added?: number; consumed?: number };
   txns: TxnView[];
   resources: string[];
@@ -207,7 +211,14 @@ export function reportView(r: SimulateReport): ReportView {
     if (f.errorMessage) view.errorMessage = f.errorMessage;
     if (f.pc !== undefined) view.pc = f.pc;
     view.program = f.program;
-    if (f.source) view.source = { ...f.source };
+    if (f.userSource) {
+      view.source = { ...f.userSource };
+      if (f.source) view.teal = { ...f.source };
+    } else if (f.source) view.source = { ...f.source };
+    if (f.chain && (f.chain.length > 1 || f.userSource)) {
+      const lines = renderFailureChain(f.chain);
+      view.chain = f.chain.map((c, i) => ({ text: lines[i]!, failing: c.failing, ...(c.source?.file !== undefined ? { file: c.source.file, line: c.source.line, column: c.source.column } : {}) }));
+    }
   }
   return view;
 }

@@ -12,11 +12,12 @@ export class TealDebugConfigurationProvider implements vscode.DebugConfiguration
     // F5 without a launch.json: debug the active TEAL file.
     if (!config.type && !config.request && !config.name) {
       const editor = vscode.window.activeTextEditor;
-      if (editor?.document.languageId !== 'teal') {
+      // A .py / .algo.ts runs its compiled approval program (the adapter finds it through the source maps).
+      if (!editor || (editor.document.languageId !== 'teal' && !/\.(py|algo\.ts)$/.test(editor.document.uri.fsPath))) {
         void vscode.window.showInformationMessage('Tealworks: open a .teal file to debug it, or add a "tealworks" launch configuration naming a program or a recorded trace.');
         return undefined;
       }
-      config = { type: DEBUG_TYPE, request: 'launch', name: 'Debug TEAL program', program: editor.document.uri.fsPath, stopOnEntry: true };
+      config = { type: DEBUG_TYPE, request: 'launch', name: editor.document.languageId === 'teal' ? 'Debug TEAL program' : 'Debug contract', program: editor.document.uri.fsPath, stopOnEntry: true };
     }
     if (!config.program && !config.trace) {
       void vscode.window.showErrorMessage('Tealworks: the launch configuration needs "program" (a TEAL file to run) or "trace" (a recorded simulate response).');

@@ -7,6 +7,7 @@ import { requiredExtraPages, type AppSchema, type DesiredApp } from './deploy-pl
 import type { DeployMetadata } from './deploy-note.js';
 import { AppError } from './errors.js';
 import type { AppKnowledge, ProgramKnowledge } from './simulate-report.js';
+import { sourceMapKnowledge } from './debug/discover.js';
 
 /*
  * Turning a contract (TEAL sources and/or an ARC-56 spec) into the program bytes a deploy
@@ -134,4 +135,32 @@ export function desiredApp(compiled: CompiledContract, metadata: DeployMetadata,
 /** What the simulate report needs to explain failures of this contract. */
 export function appKnowledge(compiled: CompiledContract, name?: string): AppKnowledge {
   return { ...(name !== undefined ? { name } : {}), ...(compiled.spec ? { spec: compiled.spec } : {}), approval: compiled.approval, clear: compiled.clear };
+}
+
+/**
+ * Finds a program's source map beside its TEAL file or spec (`path`; see `findSourceMap`) and
+ * attaches it, with the lines of the files it points into, so reports name user-source lines.
+ * A map that reaches past the end of the program's bytes is not for it and is left out. Returns
+ * whether a map was attached.
+ */
+export function attachSourceMap(program: ProgramKnowledge, path: string, kind: 'approval' | 'clear'): boolean {
+  if (program.sourceMap) return true;
+  const found = sourceMapKnowledge(path, kind);
+  if (!found) return false;
+  if (program.bytes) {
+    const last = found.sourceMap.pcs(found.sourceMap.baseFor({ bytes: program.bytes })).pop();
+    if (last !== undefined && last >= program.bytes.length) return false;
+  }
+  program.sourceMap = found.sourceMap;
+  program.sourceFiles = found.sourceFiles;
+  return true;
+}
+
+/** `attachSourceMap` for both programs of a compiled contract (paths of their TEAL files or the spec). */
+export function attachSourceMaps(compiled: CompiledContract, paths: { approval?: string | undefined; clear?: string | undefined }): CompiledContract {
+  for (const kind of ['approval', 'clear'] as const) {
+    const path = paths[kind];
+    if (path !== undefined) attachSourceMap(compiled[kind], path, kind);
+  }
+  return compiled;
 }

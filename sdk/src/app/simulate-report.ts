@@ -5,6 +5,7 @@ import type { AbiValue } from '../abi/types.js';
 import { encodeAddress } from '../encoding/address.js';
 import { bytesEqual } from '../encoding/bytes.js';
 import type { PcMapping } from '../teal/types.js';
+import { parseArc65Error, subroutineShortName, type ProgramSourceMap } from '../teal/source-maps.js';
 import { SimulateFailedError } from './errors.js';
 import { DebugRun, type DebugProgramSource } from './debug/replay.js';
 import { formatDebugValue } from './debug/values.js';
@@ -28,6 +29,13 @@ export interface ProgramKnowledge {
   sourceName?: string;
   /** Source text lines (to quote the failing line). */
   sourceLines?: readonly string[];
+  /**
+   * The compiler's source map into the user's own source (Puya's `.puya.map` for Algorand Python
+   * or TypeScript, or a TEAL map): failures then name the `.py` / `.algo.ts` line.
+   */
+  sourceMap?: ProgramSourceMap;
+  /** Lines of the files `sourceMap` points into, by resolved path (to quote the failing line). */
+  sourceFiles?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** What is known about an app for reports: its name, spec, and compiled programs with pc maps. */
@@ -75,6 +83,18 @@ export interface FailureDetail {
   source?: SourceLocation;
   /** The ARC-56 error message for that pc. */
   errorMessage?: string;
+  /** Where the failing instruction is in the user's own source (Algorand Python / TypeScript), when a source map says. */
+  userSource?: SourceLocation;
+  /** The subroutine the failing instruction is in (Puya maps name it). */
+  subroutine?: string;
+  /** An ARC-65 error the failing program logged (`ERR:<code>[:<message>]`). */
+  loggedError?: string;
+  /**
+   * The failing program and each app call around it, outermost first: group index, app (id and
+   * ARC-56 name), ARC-4 method, source line (user source when mapped, else TEAL), the spec's error
+   * message for that pc and any ARC-65 logged error.
+   */
+  chain?: FailureFrame[];
   /** How the pc was found. */
   pcFrom?: 'message' | 'trace';
   /** The failing instruction's name (needs the exec trace and the program's bytes). */
@@ -85,6 +105,33 @@ export interface FailureDetail {
   stack?: Array<bigint | Uint8Array>;
   /** Non-zero scratch slots at the failing instruction. */
   scratch?: Array<{ slot: number; value: bigint | Uint8Array }>;
+}
+
+/** One level of a failure chain: a program that was running when the group failed. */
+export interface FailureFrame {
+  /** Transaction path: group index, then inner indices. */
+  path: number[];
+  /** Index of the top-level transaction in the group. */
+  groupIndex: number;
+  appId?: bigint;
+  /** The app's ARC-56 name (or the name it was deployed under). */
+  appName?: string;
+  /** ARC-4 method signature, when the app spec knows the selector. */
+  method?: string;
+  program: 'approval' | 'clear' | 'logicsig' | 'unknown';
+  /** The pc running at this level: the failing instruction at the innermost level, the `itxn_submit` (or `itxn`) elsewhere. */
+  pc?: number;
+  /** Where that pc is: the user's source when a source map says, else TEAL. */
+  source?: SourceLocation;
+  /** The TEAL location, when `source` is the user's source. */
+  teal?: SourceLocation;
+  subroutine?: string;
+  /** The spec's (or source map's) error message for that pc. */
+  errorMessage?: string;
+  /** An ARC-65 error logged by this level's transaction. */
+  loggedError?: string;
+  /** True for the level that failed. */
+  failing: boolean;
 }
 
 /** One log of a transaction, with byte views and, when it is one, the decoded ARC-28 event or return value. */
@@ -235,8 +282,15 @@ export function pcToSource(pcMap: readonly PcMapping[], pc: number): PcMapping |
   return best;
 }
 
-function locate(pc: number, program: 'approval' | 'clear', app: AppKnowledge | undefined): { source?: SourceLocation; errorMessage?: string } {
-  const out: { source?: SourceLocation; errorMessage?: string } = {};
+interface Located {
+  source?: SourceLocation;
+  userSource?: SourceLocation;
+  errorMessage?: string;
+  subroutine?: string;
+}
+
+function locate(pc: number, program: 'approval' | 'clear', app: AppKnowledge | undefined): Located {
+  const out: Located = {};
   const prog = app?.[program];
   if (prog?.pcMap) {
     const m = pcToSource(prog.pcMap, pc);
@@ -250,6 +304,21 @@ function locate(pc: number, program: 'approval' | 'clear', app: AppKnowledge | u
       };
     }
   }
+  const map = prog?.sourceMap;
+  if (map) {
+    const base = map.baseFor(prog.bytes ? { bytes: prog.bytes } : undefined);
+    const pos = map.at(pc, base);
+    if (pos) {
+      const text = pos.file !== undefined ? prog.sourceFiles?.get(pos.file)?.[pos.line] : undefined;
+      const loc: SourceLocation = { line: pos.line + 1, column: pos.column + 1, ...(pos.file !== undefined ? { file: pos.file } : {}), ...(text !== undefined ? { text: text.trim() } : {}) };
+      if (map.kind === 'puya') out.userSource = loc;
+      else if (!out.source) out.source = loc;
+    }
+    const sub = map.subroutineAt(pc, base);
+    if (sub !== undefined) out.subroutine = subroutineShortName(sub);
+    const err = map.errorAt(pc, base);
+    if (err !== undefined) out.errorMessage = err;
+  }
   if (app?.spec) {
     const msg = app.spec.errorMessageAt(program, pc, prog?.bytes);
     if (msg !== undefined) out.errorMessage = msg;
@@ -259,6 +328,69 @@ function locate(pc: number, program: 'approval' | 'clear', app: AppKnowledge | u
     }
   }
   return out;
+}
+
+/** Every `app=…, pc=…` pair of a failure message, innermost first (the node prints nested failures that way). */
+function messageFrames(message: string): Array<{ appId: bigint; pc: number }> {
+  return [...message.matchAll(/app=(\d+), pc=(\d+)/g)].map((m) => ({ appId: BigInt(m[1]!), pc: Number(m[2]!) }));
+}
+
+/** The last ARC-65 error a transaction logged, as its text. */
+function loggedErrorOf(txn: TxnReport | undefined): string | undefined {
+  const logs = txn?.logs ?? [];
+  for (let i = logs.length - 1; i >= 0; i--) {
+    const e = parseArc65Error(logs[i]!.bytes);
+    if (e) return `${e.prefix}:${e.code}${e.message !== undefined ? `:${e.message}` : ''}`;
+  }
+  return undefined;
+}
+
+/** The failing program and the app calls around it, outermost first. */
+function failureChain(report: SimulateReport, detail: FailureDetail, results: unknown[], options: SimulateReportOptions): FailureFrame[] {
+  const path = report.failedAt ?? [];
+  if (path.length === 0) return [];
+  const pairs = messageFrames(report.failureMessage ?? '');
+  const chain: FailureFrame[] = [];
+  for (let k = 1; k <= path.length; k++) {
+    const sub = path.slice(0, k);
+    const innermost = k === path.length;
+    const txn = findTxn(report.txns, sub);
+    // The node's pairs run innermost first; line them up from the inside when they cover every level.
+    const pair = pairs.length >= path.length ? pairs[path.length - k] : innermost ? pairs[0] : undefined;
+    const appId = txn?.appId ?? pair?.appId;
+    let app = appId !== undefined ? options.apps?.get(appId) : undefined;
+    if (!app && k === 1) app = options.txns?.[path[0]!]?.app;
+    const frame: FailureFrame = { path: sub, groupIndex: path[0]!, program: innermost ? detail.program : txn?.type === 'appl' ? 'approval' : 'unknown', failing: innermost };
+    if (appId !== undefined) frame.appId = appId;
+    const name = app?.spec?.name ?? app?.name;
+    if (name !== undefined) frame.appName = name;
+    if (txn?.method) frame.method = txn.method;
+    let pc: number | undefined;
+    if (innermost) pc = detail.pc;
+    else {
+      const trace = traceAt(results, sub);
+      const steps = trace ? arr(trace['approval-program-trace']) : [];
+      pc = steps.length ? numOf(obj(steps[steps.length - 1]).pc) : pair?.pc;
+    }
+    if (pc !== undefined) frame.pc = pc;
+    if (innermost) {
+      const s = detail.userSource ?? detail.source;
+      if (s) frame.source = s;
+      if (detail.userSource && detail.source) frame.teal = detail.source;
+      if (detail.subroutine !== undefined) frame.subroutine = detail.subroutine;
+      if (detail.errorMessage !== undefined) frame.errorMessage = detail.errorMessage;
+    } else if (pc !== undefined && frame.program === 'approval') {
+      const l = locate(pc, 'approval', app);
+      const s = l.userSource ?? l.source;
+      if (s) frame.source = s;
+      if (l.userSource && l.source) frame.teal = l.source;
+      if (l.subroutine !== undefined) frame.subroutine = l.subroutine;
+    }
+    const logged = loggedErrorOf(txn);
+    if (logged !== undefined) frame.loggedError = logged;
+    chain.push(frame);
+  }
+  return chain;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -477,6 +609,10 @@ function failureDetail(report: SimulateReport, results: unknown[], options: Simu
     if (!app && path.length === 1) app = options.txns?.[path[0]!]?.app;
     Object.assign(detail, locate(pc, detail.program, app));
   }
+  const logged = loggedErrorOf(txn);
+  if (logged !== undefined) detail.loggedError = logged;
+  const chain = failureChain(report, detail, results, options);
+  if (chain.length) detail.chain = chain;
   return detail;
 }
 
@@ -537,9 +673,36 @@ export function failureSummary(report: SimulateReport): string {
   const f = report.failure;
   const where = report.failedAt ? ` at ${pathLabel(report.failedAt)}` : '';
   const app = f?.appId !== undefined ? ` (app ${f.appId})` : '';
-  const reason = f?.errorMessage ?? firstLine(report.failureMessage ?? 'unknown failure');
-  const loc = f?.source ? ` [${f.source.file ?? 'line'}${f.source.file ? ':' : ' '}${f.source.line}${f.source.file ? `:${f.source.column}` : ''}]` : '';
-  return `simulation failed${where}${app}: ${reason}${loc}`;
+  const reason = f?.errorMessage ?? f?.loggedError ?? firstLine(report.failureMessage ?? 'unknown failure');
+  const s = f?.userSource ?? f?.source;
+  const loc = s ? ` [${locationText(s)}]` : '';
+  const outer = f?.chain && f.chain.length > 1 ? ` (called through ${f.chain.slice(0, -1).map(chainHead).join(' → ')})` : '';
+  return `simulation failed${where}${app}: ${reason}${loc}${outer}`;
+}
+
+/** `file:line:column` (the file's base name), or `line N` without a file. */
+function locationText(s: SourceLocation): string {
+  return s.file ? `${s.file.split(/[\\/]/).pop()}:${s.line}:${s.column}` : `line ${s.line}`;
+}
+
+function chainHead(f: FailureFrame): string {
+  const app = f.appId !== undefined ? `app ${f.appId}${f.appName ? ` (${f.appName})` : ''}` : f.program;
+  return `${app}${f.source ? ` at ${locationText(f.source)}` : ''}`;
+}
+
+/**
+ * The failure chain as one readable block: one line per level, outermost first — group index and
+ * inner path, app id and name, method, source line, pc, and the error.
+ */
+export function renderFailureChain(chain: readonly FailureFrame[], indent = ''): string[] {
+  return chain.map((f, i) => {
+    const lead = i === 0 ? '' : `${'  '.repeat(i - 1)}└ `;
+    const head = [pathLabel(f.path), f.appId !== undefined ? `app ${f.appId}${f.appName ? ` (${f.appName})` : ''}` : f.program, f.method ?? '', f.subroutine ? `in ${f.subroutine}` : ''].filter(Boolean).join('  ');
+    const where = f.source ? `  at ${locationText(f.source)}${f.source.text ? `  ${f.source.text}` : ''}` : '';
+    const pc = f.pc !== undefined ? `  (pc ${f.pc}${f.teal ? `, ${locationText(f.teal)}` : ''})` : '';
+    const why = [f.errorMessage, f.loggedError].filter((x): x is string => x !== undefined);
+    return `${indent}${lead}${head}${where}${pc}${f.failing ? `  ✗ ${why.length ? why.join('; ') : 'failed'}` : ''}${!f.failing && why.length ? `  ${why.join('; ')}` : ''}`;
+  });
 }
 
 function firstLine(s: string): string {
@@ -594,10 +757,19 @@ export function renderSimulateReport(report: SimulateReport): string {
     if (f?.errorMessage) out.push(`  error: ${f.errorMessage}`);
     if (report.failureMessage) out.push(`  node: ${firstLine(report.failureMessage)}`);
     if (f?.pc !== undefined) out.push(`  ${f.program} program${f.appId !== undefined ? ` of app ${f.appId}` : ''}, pc ${f.pc}${f.pcFrom === 'trace' ? ' (from trace)' : ''}`);
+    if (f?.loggedError && f.loggedError !== f.errorMessage) out.push(`  logged error: ${f.loggedError}`);
+    if (f?.userSource) {
+      const s = f.userSource;
+      out.push(`  at ${s.file ?? 'line'}${s.file ? ':' : ' '}${s.line}:${s.column}${s.text ? `  ${s.text}` : ''}${f.subroutine ? `  (in ${f.subroutine})` : ''}`);
+    }
     if (f?.source) {
       const s = f.source;
-      out.push(`  at ${s.file ?? 'line'}${s.file ? ':' : ' '}${s.line}:${s.column}${s.text ? `  ${s.text}` : ''}`);
+      out.push(`  ${f.userSource ? 'TEAL' : 'at'} ${s.file ?? 'line'}${s.file ? ':' : ' '}${s.line}:${s.column}${s.text ? `  ${s.text}` : ''}`);
       if (s.definition) out.push(`  expanded from macro defined at line ${s.definition.line}:${s.definition.column}`);
+    }
+    if (f?.chain && (f.chain.length > 1 || f.userSource)) {
+      out.push('  call chain:');
+      out.push(...renderFailureChain(f.chain, '    '));
     }
     if (f?.op !== undefined || f?.operands) out.push(`  failing op: ${f.op ?? '?'}${f.operands ? `, operands ${f.operands.length ? f.operands.map(formatDebugValue).join(', ') : '(none)'}` : ''}`);
     if (f?.stack) out.push(`  stack (top first): ${f.stack.length ? [...f.stack].reverse().slice(0, 8).map(formatDebugValue).join(', ') + (f.stack.length > 8 ? `, … (${f.stack.length} items)` : '') : '(empty)'}`);

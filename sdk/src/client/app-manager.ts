@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import { Arc56AppSpec, loadAppSpec } from '../abi/arc56.js';
 import type { AbiValue } from '../abi/types.js';
 import { AppClient } from '../app/client.js';
-import { compileContract } from '../app/compile.js';
+import { attachSourceMaps, compileContract } from '../app/compile.js';
 import { deployApp, type DeployResult, type LifecycleCall } from '../app/deploy.js';
 import type { OnSchemaBreak, OnUpdate } from '../app/deploy-plan.js';
 import { formatAbi, storageMapKey, type StorageItem } from '../app/state-decode.js';
@@ -123,6 +123,10 @@ export class AppManager {
       },
       { ...(input.template ? { template: input.template } : {}), updatable: input.updatable ?? false, deletable: input.deletable ?? false },
     );
+    // Source maps beside the TEAL or the spec (Puya's `.puya.map`) let failures name user-source lines.
+    const pathOf = (v: string | undefined, ext: string) => (v !== undefined && !v.includes('\n') && v.endsWith(ext) ? resolve(base, v) : undefined);
+    const specPath = typeof input.spec === 'string' ? pathOf(input.spec.trim(), '.json') : undefined;
+    attachSourceMaps(compiled, { approval: pathOf(input.approval, '.teal') ?? specPath, clear: pathOf(input.clear, '.teal') ?? specPath });
     const name = input.name ?? spec?.name;
     if (!name) throw new ClientError('the deploy needs a name (give `name`, or a spec with one)');
     const creator = addressOf(input.creator);

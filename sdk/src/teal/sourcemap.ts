@@ -134,9 +134,16 @@ export function parseNodeSourceMap(input: NodeSourceMap | string): SourceMapEntr
   const { version, mappings, sources } = map as Partial<NodeSourceMap>;
   if (version !== 3) throw new SourceMapError(`unsupported source map version ${JSON.stringify(version)} (expected 3)`);
   if (typeof mappings !== 'string') throw new SourceMapError('source map has no "mappings" string');
-  const sourceCount = Array.isArray(sources) ? sources.length : 0;
+  return decodePcMappings(mappings, Array.isArray(sources) ? sources.length : 0);
+}
+
+/**
+ * Decodes the `mappings` of a pc-keyed v3 map (the node's, AlgoKit's or Puya's): one `;` group per
+ * pc, segment fields relative across the whole map; a pc starts at most one instruction, so the
+ * first segment of a group wins. `sourceCount` bounds the source indices (0: unchecked).
+ */
+export function decodePcMappings(mappings: string, sourceCount: number): SourceMapEntry[] {
   const out: SourceMapEntry[] = [];
-  // Segment fields are relative across the whole map; the generated column restarts each line.
   let source = 0;
   let line = 0;
   let column = 0;
@@ -157,7 +164,6 @@ export function parseNodeSourceMap(input: NodeSourceMap | string): SourceMapEntr
       column += fields[3]!;
       if (source < 0 || (sourceCount > 0 && source >= sourceCount)) throw new SourceMapError(`segment at pc ${pc} refers to source ${source}, but the map lists ${sourceCount}`);
       if (line < 0 || column < 0) throw new SourceMapError(`segment at pc ${pc} moves to a negative line or column (${line}, ${column})`);
-      // A pc starts at most one instruction: keep the first segment of the group.
       if (first) out.push({ pc, source, line, column });
       first = false;
     }

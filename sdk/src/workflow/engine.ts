@@ -6,7 +6,7 @@ import { loadAppSpec, type Arc56AppSpec } from '../abi/arc56.js';
 import type { AbiValue } from '../abi/types.js';
 import { AppClient, onCompleteFromName, type AppCallOptions } from '../app/client.js';
 import { appAddressOf, builderParams, fetchApp, fetchBalance, fetchBox, fetchBoxNames, fetchLocalState } from '../app/chain.js';
-import { compileContract, appKnowledge, type CompiledContract } from '../app/compile.js';
+import { attachSourceMaps, compileContract, appKnowledge, type CompiledContract } from '../app/compile.js';
 import { GroupComposer, LogicSigSigner, type ComposerEntry } from '../app/composer.js';
 import { deployApp, type DeployResult } from '../app/deploy.js';
 import { DeployPlanError, SimulateFailedError } from '../app/errors.js';
@@ -262,6 +262,12 @@ function compileFor(ctx: RunContext, key: string, stepTemplate: Body, perms: { u
     },
     { template, ...perms },
   );
+  // Compiler maps beside the TEAL or spec (Puya's `.puya.map`) make failures name user-source lines.
+  const specPath = c.def.spec !== undefined ? contractFilePath(ctx.workflow.file, c.def.spec) : undefined;
+  attachSourceMaps(compiled, {
+    approval: c.def.approval !== undefined ? contractFilePath(ctx.workflow.file, c.def.approval) : specPath,
+    clear: c.def.clear !== undefined ? contractFilePath(ctx.workflow.file, c.def.clear) : specPath,
+  });
   ctx.onCompile?.(compiled, key, {
     ...(c.approval !== undefined ? { approval: resolve(ctx.baseDir, c.def.approval!) } : {}),
     ...(c.clear !== undefined ? { clear: resolve(ctx.baseDir, c.def.clear!) } : {}),

@@ -18,7 +18,7 @@ import { signTransaction } from '@tealworks/sdk/txn';
 import { assignGroupId } from '@tealworks/sdk/txn';
 import { OnComplete, type Transaction } from '@tealworks/sdk/txn';
 import { appAddressOf } from '@tealworks/sdk/app';
-import { avmDebuggerSources, toAvmDebuggerTrace, DebugRun, DebugTraceError, parseSourcesDescription, programFromSourceMap, programFromTeal, programTraceHash, type CompiledContract, type DebugProgramSource } from '@tealworks/sdk/app';
+import { findSourceMap, programWithUserMap, sourceMapsFor, avmDebuggerSources, toAvmDebuggerTrace, DebugRun, DebugTraceError, parseSourcesDescription, programFromSourceMap, programFromTeal, programTraceHash, type CompiledContract, type DebugProgramSource } from '@tealworks/sdk/app';
 
 /** The launch configuration's fields (launch.json, or what the panel and CodeLens pass). */
 export interface TealLaunchArgs {
@@ -50,6 +50,24 @@ export interface TealLaunchArgs {
 
 export class LaunchError extends Error {}
 
+/** A TEAL program, with the compiler's map into the user's source when one is beside it (Puya's `.puya.map`). */
+function tealProgram(text: string, path: string): DebugProgramSource {
+  return programWithUserMap(programFromTeal(text, path), findSourceMap(path)?.map);
+}
+
+/**
+ * The approval TEAL to run for a `program`: the file itself, or for an Algorand Python /
+ * TypeScript source the approval program its compiler wrote (found through the source maps in
+ * Puya's `out/`, AlgoKit's `artifacts/` or `.algokit/sources/`).
+ */
+function approvalTeal(path: string): string {
+  if (path.endsWith('.teal')) return path;
+  const maps = sourceMapsFor(path).filter((m) => m.program !== 'clear' && m.teal);
+  if (maps.length === 0) throw new LaunchError(`${basename(path)} is not TEAL, and no compiler output maps to it: compile it first (e.g. puyapy --output-source-map) so an out/ folder holds the .teal and .puya.map`);
+  if (maps.length > 1) throw new LaunchError(`${basename(path)} compiles to ${maps.length} approval programs (${maps.map((m) => basename(m.teal!)).join(', ')}): set "program" to the one to run`);
+  return maps[0]!.teal!;
+}
+
 function readText(path: string, what: string): string {
   if (!existsSync(path)) throw new LaunchError(`${what} ${path} does not exist`);
   try {
@@ -77,7 +95,7 @@ export async function resolveLaunch(args: TealLaunchArgs): Promise<{ run: DebugR
   for (const p of args.programs ?? []) {
     // A workspace may hold programs that do not assemble; they just cannot be matched.
     try {
-      programs.push(programFromTeal(readText(abs(p), 'program'), abs(p)));
+      programs.push(tealProgram(readText(abs(p), 'program'), abs(p)));
     } catch (e) {
       warnings.push(`${p}: ${(e as Error).message}`);
     }
@@ -117,8 +135,8 @@ export async function resolveLaunch(args: TealLaunchArgs): Promise<{ run: DebugR
 }
 
 function liveRun(args: TealLaunchArgs, abs: (p: string) => string, programs: DebugProgramSource[]): { run: DebugRun; programs: DebugProgramSource[]; description: string } {
-  const approvalPath = abs(args.program!);
-  const approval = programFromTeal(readText(approvalPath, 'program'), approvalPath);
+  const approvalPath = approvalTeal(abs(args.program!));
+  const approval = tealProgram(readText(approvalPath, 'program'), approvalPath);
   const version = /#pragma\s+version\s+(\d+)/.exec(approval.lines?.join('\n') ?? '')?.[1] ?? '10';
   const clear = args.clearProgram ? programFromTeal(readText(abs(args.clearProgram), 'clear program'), abs(args.clearProgram)) : programFromTeal(`#pragma version ${version}\nint 1\n`);
   programs.push(approval, clear);

@@ -296,6 +296,14 @@ export class TealDebugSession extends DebugSession {
     return `${e.frame}:${loc ? loc.line : `pc${f.steps[e.step]!.pc}`}`;
   }
 
+  /** Statement stepping stops only where the source says something: in a program with a user-source map, pcs it maps. */
+  private stoppable(t: number): boolean {
+    const run = this.run!;
+    const e = run.timeline[t]!;
+    const f = run.frames[e.frame]!;
+    return !f.source?.userMap || run.location(f, f.steps[e.step]!.pc) !== undefined;
+  }
+
   protected override continueRequest(response: DebugProtocol.ContinueResponse): void {
     this.sendResponse(response);
     this.runForward(this.position, () => false);
@@ -308,7 +316,7 @@ export class TealDebugSession extends DebugSession {
     const depth = run.depth(start);
     if (args.granularity === 'instruction') return this.runForward(start, (t) => run.depth(t) <= depth, 'step');
     const key = this.useKey(start);
-    this.runForward(start, (t) => run.depth(t) < depth || (run.depth(t) === depth && this.useKey(t) !== key), 'step');
+    this.runForward(start, (t) => this.stoppable(t) && (run.depth(t) < depth || (run.depth(t) === depth && this.useKey(t) !== key)), 'step');
   }
 
   protected override stepInRequest(response: DebugProtocol.StepInResponse, args: DebugProtocol.StepInArguments): void {
@@ -316,14 +324,14 @@ export class TealDebugSession extends DebugSession {
     const start = this.position;
     if (args.granularity === 'instruction') return this.runForward(start, () => true, 'step');
     const key = this.lineKey(start);
-    this.runForward(start, (t) => this.lineKey(t) !== key, 'step');
+    this.runForward(start, (t) => this.stoppable(t) && this.lineKey(t) !== key, 'step');
   }
 
   protected override stepOutRequest(response: DebugProtocol.StepOutResponse): void {
     this.sendResponse(response);
     const run = this.run!;
     const depth = run.depth(this.position);
-    this.runForward(this.position, (t) => run.depth(t) < depth, 'step');
+    this.runForward(this.position, (t) => run.depth(t) < depth && this.stoppable(t), 'step');
   }
 
   protected override stepBackRequest(response: DebugProtocol.StepBackResponse, args: DebugProtocol.StepBackArguments): void {
@@ -331,12 +339,14 @@ export class TealDebugSession extends DebugSession {
     const start = this.position;
     if (start === 0) return this.pauseAt(0, 'entry');
     if (args.granularity === 'instruction') return this.pauseAt(start - 1, 'step');
-    // Back to the first instruction of the previous line (the reverse of step in).
+    // Back to the first instruction of the previous line (the reverse of step in); in user-source
+    // programs only pcs the map names count.
     const key = this.lineKey(start);
     let t = start - 1;
-    while (t > 0 && this.lineKey(t) === key) t--;
+    while (t > 0 && (this.lineKey(t) === key || !this.stoppable(t))) t--;
     const prevKey = this.lineKey(t);
-    while (t > 0 && this.lineKey(t - 1) === prevKey) t--;
+    while (t > 0 && (this.lineKey(t - 1) === prevKey || !this.stoppable(t - 1))) t--;
+    while (t < start && !this.stoppable(t)) t++;
     this.pauseAt(t, 'step');
   }
 
@@ -376,6 +386,23 @@ export class TealDebugSession extends DebugSession {
     let id = 1;
     for (let k = chain.length - 1; k >= 0; k--) {
       const { frame, step } = chain[k]!;
+      if (frame.source?.userMap) {
+        // A program compiled from Algorand Python / TypeScript: one frame per subroutine level,
+        // named by the compiler, at its line in the user's source (TEAL where the map has none).
+        const levels = run.subroutines(run.position(frame.id, step));
+        for (let l = levels.length - 1; l >= 0; l--) {
+          const level = levels[l]!;
+          const pc = frame.steps[level.step]!.pc;
+          const loc = run.location(frame, pc) ?? run.tealLocation(frame, pc);
+          const src = this.sourceOf(loc?.file);
+          const sf = new StackFrame(id, `${level.name} @ pc ${pc} — ${this.programLabel(frame)}`, src, loc ? this.convertDebuggerLineToClient(loc.line) : 0, loc ? this.convertDebuggerColumnToClient(loc.column) : 0) as DebugProtocol.StackFrame;
+          sf.instructionPointerReference = addressOf(frame.id, pc);
+          if (!src) sf.presentationHint = 'subtle';
+          frames.push(sf);
+          this.frameInfo.set(id++, { position: run.position(frame.id, level.step), frame, step: level.step });
+        }
+        continue;
+      }
       const pc = frame.steps[step]!.pc;
       const loc = run.location(frame, pc);
       const src = this.sourceOf(loc?.file);

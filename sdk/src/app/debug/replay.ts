@@ -6,6 +6,7 @@ import { decodeInstruction, readProgramVersion, type DecodedInstruction } from '
 import { opCost } from '../../teal/spec/opcodes.js';
 import type { PcMapping } from '../../teal/types.js';
 import type { SourceMapEntry } from '../../teal/sourcemap.js';
+import { subroutineShortName, type ProgramSourceMap } from '../../teal/source-maps.js';
 import { AppError } from '../errors.js';
 import { DEFAULT_LIMITS } from '../../avm/context.js';
 import { arr, bigOf, bytesOf, obj, rawResponse, type Obj } from '../response-read.js';
@@ -38,6 +39,22 @@ export interface DebugProgramSource {
   sourceMap?: readonly SourceMapEntry[];
   /** File names of `sourceMap` entries, by entry `source` index (absolute paths). */
   sourceMapFiles?: readonly string[];
+  /**
+   * A compiler's map into the user's own source (Puya's `.puya.map`, sources resolved): when
+   * present, locations, breakpoints and stepping are in that source; pcs it does not map
+   * (compiler-generated code) have no location.
+   */
+  userMap?: ProgramSourceMap;
+}
+
+/** One subroutine level inside a program frame (Puya maps name them). */
+export interface SubroutineFrame {
+  /** Short name (`Contract.method`), or `main` for the program's entry. */
+  name: string;
+  /** The full name the compiler gave it. */
+  fullName?: string;
+  /** The step this level is at: the current step for the innermost, the `callsub` step for callers. */
+  step: number;
 }
 
 export type ProgramKind = 'logicsig' | 'approval' | 'clear';
@@ -312,6 +329,7 @@ export class DebugRun {
     }
     let depth = 0;
     const stack: DebugValue[] = [];
+    const base = this.mapBase(frame);
     for (const s of frame.steps) {
       let ins: DecodedInstruction | undefined;
       if (bytes && version > 0) {
@@ -337,6 +355,11 @@ export class DebugRun {
         }
         if (ins.op.name === 'callsub') depth++;
         else if (ins.op.name === 'retsub' && depth > 0) depth--;
+      } else if (frame.source?.userMap) {
+        // Without the bytes, a Puya map's events say where subroutines are called and return.
+        const ev = frame.source.userMap.event(s.pc, base);
+        if (ev?.callsub !== undefined) depth++;
+        else if (ev?.retsub && depth > 0) depth--;
       }
       frame.costs.push(cost);
       stack.splice(Math.max(0, stack.length - s.pops), s.pops, ...s.additions);
@@ -608,6 +631,26 @@ export class DebugRun {
   private findLocation(frame: ProgramFrame, pc: number): ReplayLocation | undefined {
     const src = frame.source;
     if (!src) return undefined;
+    if (src.userMap) {
+      const pos = src.userMap.at(pc, this.mapBase(frame));
+      if (!pos) return undefined;
+      return { ...(pos.file !== undefined ? { file: pos.file } : {}), line: pos.line, column: pos.column };
+    }
+    return this.tealLocation(frame, pc);
+  }
+
+  /** Where the user map's pc 0 is in a frame's program (its bytes, else the trace's first pcs). */
+  mapBase(frame: ProgramFrame): number {
+    const map = frame.source?.userMap;
+    if (!map || !map.needsBase) return 0;
+    const bytes = frame.source?.bytes;
+    return map.baseFor({ ...(bytes ? { bytes } : {}), tracePcs: frame.steps.slice(0, map.opPcOffset + 1).map((s) => s.pc) });
+  }
+
+  /** The TEAL location of a frame's pc (ignoring any user-source map), when the TEAL is known. */
+  tealLocation(frame: ProgramFrame, pc: number): ReplayLocation | undefined {
+    const src = frame.source;
+    if (!src) return undefined;
     if (src.pcMap) {
       let best: PcMapping | undefined;
       for (const m of src.pcMap) if (m.pc <= pc && (!best || m.pc > best.pc)) best = m;
@@ -630,6 +673,38 @@ export class DebugRun {
       return { ...(file !== undefined ? { file } : {}), line: best.line, column: best.column };
     }
     return undefined;
+  }
+
+  /**
+   * The subroutine levels of the program running at `position`, outermost first: `main`, then each
+   * subroutine called and not yet returned from, named by the user map's events (else by the
+   * called pc). The innermost level is at the current step; the others at their `callsub`.
+   */
+  subroutines(position: number): SubroutineFrame[] {
+    const e = this.timeline[position];
+    if (!e) return [];
+    const frame = this.frames[e.frame]!;
+    const map = frame.source?.userMap;
+    const base = this.mapBase(frame);
+    const levels: SubroutineFrame[] = [{ name: 'main', step: e.step }];
+    for (let i = 0; i < e.step; i++) {
+      const pc = frame.steps[i]!.pc;
+      const op = frame.ops[i]?.op.name;
+      const ev = map?.event(pc, base);
+      if (op === 'callsub' || ev?.callsub !== undefined) {
+        levels[levels.length - 1]!.step = i;
+        const next = frame.steps[i + 1]?.pc;
+        const full = ev?.callsub ?? (next !== undefined ? map?.subroutineAt(next, base) : undefined);
+        levels.push({ name: full !== undefined ? subroutineShortName(full) : `subroutine at pc ${next ?? '?'}`, ...(full !== undefined ? { fullName: full } : {}), step: e.step });
+      } else if ((op === 'retsub' || ev?.retsub) && levels.length > 1) {
+        levels.pop();
+        levels[levels.length - 1]!.step = e.step;
+      }
+    }
+    // The entry level: named by the subroutine it is in (ARC-4 routers branch into methods).
+    const entry = map?.subroutineAt(frame.steps[levels[0]!.step]!.pc, base);
+    if (entry !== undefined) Object.assign(levels[0]!, { name: subroutineShortName(entry), fullName: entry });
+    return levels;
   }
 
   /** The operands of the instruction at `position` (the stack items it is about to pop); pass its snapshot when you have it. */

@@ -2,6 +2,7 @@ import { parseJson, stringifyJson } from '../../encoding/json.js';
 import { assemble } from '../../teal/assembler/index.js';
 import { parseNodeSourceMap, toNodeSourceMap, type NodeSourceMap } from '../../teal/sourcemap.js';
 import { AssembleError } from '../../teal/types.js';
+import { ProgramSourceMap } from '../../teal/source-maps.js';
 import { programTraceHash, DebugTraceError, type DebugProgramSource } from './replay.js';
 
 /*
@@ -60,6 +61,22 @@ export function parseSourcesDescription(text: string): SourceDescriptionEntry[] 
  * result also carries bytes and our macro-aware pc map (so ops, costs and logs are exact).
  */
 export function programFromSourceMap(hash: string, mapText: string, resolve: (source: string) => string, teal?: { text: string; file: string }): DebugProgramSource {
+  const model = ProgramSourceMap.parse(mapText);
+  if (model.kind === 'puya') {
+    // A map into the user's own source: locations come from it; TEAL (when it assembles to this
+    // program) adds bytes, so ops, costs and logs are exact.
+    model.resolveSources(resolve);
+    let program: DebugProgramSource = { hash };
+    if (teal) {
+      try {
+        const p = programFromTeal(teal.text, teal.file);
+        if (p.hash === hash) program = p;
+      } catch {
+        // Without TEAL the map still gives lines.
+      }
+    }
+    return { ...program, userMap: model, ...(program.file === undefined && model.files[0] !== undefined ? { file: model.files[0] } : {}) };
+  }
   const map = parseJson<NodeSourceMap>(mapText);
   const entries = parseNodeSourceMap(map);
   const files = (map.sources ?? []).map((s) => resolve((map.sourceRoot ?? '') + s));
@@ -90,4 +107,17 @@ export function avmDebuggerSources(programs: ReadonlyArray<{ program: DebugProgr
     entries.push({ hash, 'sourcemap-location': mapName });
   }
   return { description: JSON.stringify({ 'txn-group-sources': entries }, null, 2), maps };
+}
+
+/**
+ * A TEAL program assembled here, with the compiler's map into the user's source when one is found
+ * beside the TEAL (Puya's `.puya.map`): locations, breakpoints and stepping then use that source.
+ */
+export function programWithUserMap(program: DebugProgramSource, userMap: ProgramSourceMap | undefined): DebugProgramSource {
+  if (!userMap || userMap.kind !== 'puya') return program;
+  if (program.bytes) {
+    const last = userMap.pcs(userMap.baseFor({ bytes: program.bytes })).pop();
+    if (last !== undefined && last >= program.bytes.length) return program;
+  }
+  return { ...program, userMap };
 }

@@ -15,7 +15,8 @@ import { utf8 } from '../../encoding/bytes.js';
 import { toHex } from '../../encoding/hex.js';
 import { assemble } from '../../teal/assembler/assembler.js';
 import type { TemplateValue } from '../../teal/assembler/results.js';
-import type { AppKnowledge } from '../../app/simulate-report.js';
+import type { AppKnowledge, ProgramKnowledge } from '../../app/simulate-report.js';
+import { attachSourceMap } from '../../app/compile.js';
 
 const USAGE = 'tealworks call APP_ID [METHOD] [ARG…] [--spec FILE] [--source APPROVAL.teal [--template NAME=VALUE]…] [--on-complete noop|optin|closeout|clear|delete] [--box NAME]… [--arg-bytes] [--send] [--network N] [--mnemonic-env VAR] [--json]';
 
@@ -103,6 +104,14 @@ export function callOptionsFrom(opts: Map<string, string | true>, multi: Map<str
  */
 export async function sourceKnowledge(opts: Map<string, string | true>, multi: Map<string, string[]>, cwd: string, spec?: Arc56AppSpec): Promise<AppKnowledge | undefined> {
   const f = opts.get('--source');
+  const specFile = opts.get('--spec');
+  if (f === undefined && typeof specFile === 'string' && spec) {
+    // No TEAL given: a compiler's map beside the spec (Puya's `.puya.map`) still names source lines.
+    const approval: ProgramKnowledge = {};
+    const bytes = spec.byteCode('approval');
+    if (bytes) approval.bytes = bytes;
+    return attachSourceMap(approval, resolve(cwd, specFile), 'approval') ? { spec, approval } : undefined;
+  }
   if (f === undefined) return undefined;
   if (f === true) throw new UsageError('--source needs a TEAL file');
   const text = await readFile(resolve(cwd, f), 'utf8');
@@ -114,7 +123,10 @@ export async function sourceKnowledge(opts: Map<string, string | true>, multi: M
     vars[t.slice(0, eq).startsWith('TMPL_') ? t.slice(0, eq) : `TMPL_${t.slice(0, eq)}`] = typeof v === 'bigint' || typeof v === 'string' || v instanceof Uint8Array ? v : t.slice(eq + 1);
   }
   const { program, sourceMap } = assemble(text, { templateVars: vars });
-  return { ...(spec ? { spec } : {}), approval: { bytes: program, pcMap: sourceMap, sourceName: basename(f), sourceLines: text.split(/\r?\n/) } };
+  const approval: ProgramKnowledge = { bytes: program, pcMap: sourceMap, sourceName: basename(f), sourceLines: text.split(/\r?\n/) };
+  // A compiler's map beside the TEAL (Puya's `.puya.map`) names the user's own source lines.
+  attachSourceMap(approval, resolve(cwd, f), 'approval');
+  return { ...(spec ? { spec } : {}), approval };
 }
 
 export function printReport(io: CliIo, report: SimulateReport): void {
