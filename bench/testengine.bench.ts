@@ -3,7 +3,57 @@
 import { Tealworks } from '../sdk/src/index.js';
 import { startDevnet } from '../sdk/src/services/devnet/devnet.js';
 import { utf8 } from '../sdk/src/encoding/bytes.js';
+import { readFileSync } from 'node:fs';
+import algosdk from 'algosdk';
+import { algorandFixture } from '@algorandfoundation/algokit-utils/testing';
+import { TEST_SCRYPT } from '../sdk/src/services/kmd/index.js';
+import { testFixture, expectFailure, expectState } from '../sdk/src/testing/index.js';
 import { medianMs, opsPerSecond, type BenchEntry, type BenchModule } from './lib.js';
+
+/** A 10-test file: deploy once, then per test a call, a state check and one expected failure. */
+async function oursTenTests(): Promise<number> {
+  const t = performance.now();
+  const f = testFixture({ baseDir: ABI, apps: { counter: { spec: 'counter.arc56.json', approval: 'counter.teal', clear: 'clear.teal' } } });
+  await f.setup();
+  for (let i = 0; i < 10; i++) {
+    f.reset();
+    await f.apps.counter.call('increment', [5]);
+    await expectState(f.apps.counter, { global: { count: 5n } });
+    await expectFailure(f.apps.counter.call('increment', [50]), { message: 'too big' });
+  }
+  await f.teardown();
+  return performance.now() - t;
+}
+
+/** The same file with AlgoKit's algorandFixture (a new funded account per test) against our devnet over /v2. */
+async function algokitTenTests(env: Record<string, string>): Promise<number> {
+  const t = performance.now();
+  const fixture = algorandFixture({ algodConfig: { server: env.algod!, port: env.algodPort!, token: env.algodToken! }, indexerConfig: { server: env.indexer!, token: env.indexerToken! }, kmdConfig: { server: env.kmd!, port: env.kmdPort!, token: env.kmdToken! } });
+  await fixture.newScope();
+  const appSpec = JSON.parse(readFileSync(`${ABI}/counter.arc56.json`, 'utf8'));
+  const { algorand, testAccount } = fixture.context;
+  const approval = await algorand.app.compileTealTemplate(readFileSync(`${ABI}/counter.teal`, 'utf8'), {}, { updatable: false, deletable: false });
+  const clear = await algorand.app.compileTeal(readFileSync(`${ABI}/clear.teal`, 'utf8'));
+  const created = await algorand.send.appCreate({ sender: testAccount, approvalProgram: approval.compiledBase64ToBytes, clearStateProgram: clear.compiledBase64ToBytes, schema: { globalInts: 1, globalByteSlices: 1, localInts: 0, localByteSlices: 0 } });
+  const appId = created.appId;
+  await algorand.send.payment({ sender: testAccount, receiver: algosdk.getApplicationAddress(appId), amount: (1).algo() });
+  for (let i = 0; i < 10; i++) {
+    await fixture.newScope();
+    const ctx = fixture.context;
+    const client = ctx.algorand.client.getAppClientById({ appSpec, appId, defaultSender: ctx.testAccount });
+    await client.send.call({ method: 'increment', args: [5] });
+    const state = await client.state.global.getAll();
+    if (typeof state.count !== 'bigint') throw new Error('no count in global state');
+    let failed = false;
+    try {
+      await client.send.call({ method: 'increment', args: [50] });
+    } catch {
+      failed = true;
+    }
+    if (!failed) throw new Error('the expected failure did not happen');
+  }
+  return performance.now() - t;
+}
 
 const ABI = 'examples/counter/abi';
 const deployInput = { spec: `${ABI}/counter.arc56.json`, approval: `${ABI}/counter.teal`, clear: `${ABI}/clear.teal`, fund: 10_000_000n };
@@ -18,6 +68,18 @@ export default {
   description: 'in-process test chain: calls/s vs HTTP /v2, revert cost with 10k boxes, advanceRounds(1e6)',
   async run(): Promise<BenchEntry[]> {
     const out: BenchEntry[] = [];
+    // The 10-test file: our fixture vs AlgoKit's algorandFixture against our devnet (its /v2, kmd, query).
+    {
+      const d = await startDevnet({ inMemory: true, localnet: true, ports: { node: 0, query: 0, keyManager: 0 }, accounts: 2, kdf: TEST_SCRYPT });
+      const n = new URL(d.node.url);
+      const k = new URL(d.keyManager.url);
+      const env = { algod: `${n.protocol}//${n.hostname}`, algodPort: n.port, algodToken: d.node.token, indexer: d.query.url, indexerToken: d.query.token, kmd: `${k.protocol}//${k.hostname}`, kmdPort: k.port, kmdToken: d.keyManager.token };
+      await oursTenTests();
+      const ours = [await oursTenTests(), await oursTenTests(), await oursTenTests()].sort((a, b) => a - b)[1]!;
+      const peer = [await algokitTenTests(env), await algokitTenTests(env), await algokitTenTests(env)].sort((a, b) => a - b)[1]!;
+      await d.stop();
+      out.push({ name: '10-test file (deploy once; per test: call, state check, expected failure)', unit: 'ms', ours, peer, ratio: peer / ours, note: 'peer: AlgoKit algorandFixture (new funded account per test) against our devnet; goal ≥ 20×' });
+    }
     // In-process vs HTTP /v2 (the devnet's public node API, through the same facade).
     const tw = await Tealworks.inProcess();
     const ours = await callsPerSecond(tw, tw.testChain.accounts[0]!);
