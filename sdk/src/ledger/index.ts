@@ -9,6 +9,9 @@
  *   ledger.produceBlock(groups)            → interval mode: one block from several groups (the pending
  *                                            pool itself is the node service's, services/node/pool.ts)
  *   ledger.stateHash / snapshot / reset / close / setTimestampOffset
+ *   ledger.mark() / revertToMark(id) / releaseMark(id)  → test-chain snapshots (undo log; cost ∝ changes; nested)
+ *   ledger.advanceRounds / setTime / advanceTime / impersonate / setBalance / setAssetHolding /
+ *     setGlobal / setLocal / setBox / setBlockSeed       → cheats (the devnet's /v1/devnet routes, tw.testChain)
  *
  *   new Ledger({ fork: await ForkState.open({ remote, cache }) }) → a fork of a live network: state
  *                                            copied on first read through an injected ForkRemote
