@@ -292,7 +292,8 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
       `${genesisPath} is missing but ${join(dir, 'ledger')} holds a chain: without it the chain's genesis accounts are unknown. Nothing was changed. Restore genesis.json, or start with --reset to delete that chain and begin a new one.`,
     );
   }
-  if (dir && !sourceGenesis && existsSync(genesisPath!) && !existsSync(join(dir, 'ledger', 'journal.bin'))) {
+  if (dir && !sourceGenesis && !options.fork?.refresh && existsSync(genesisPath!) && !existsSync(join(dir, 'ledger', 'journal.bin'))) {
+    // (A refreshed fork has just dropped its local chain on purpose: it starts over from the remote.)
     // genesis.json (and the wallet) say a chain was made here; without its journal there is no
     // chain to open, and starting a new one would silently replace it.
     const snapshot = join(dir, 'ledger', 'snapshot.bin');

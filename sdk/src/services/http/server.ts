@@ -326,8 +326,10 @@ export function inProcessTransport(def: ServiceDefinition): HttpTransport {
       },
     };
     let reply: Reply;
+    let ctx: Context | undefined;
     try {
       const routed = routeRequest(def, auth, req.method, new URL(req.path, 'http://service.invalid'), source, req.signal);
+      ctx = routed.ctx;
       reply = await routed.reply;
     } catch (error) {
       reply = errorReply(def, error);
@@ -337,6 +339,15 @@ export function inProcessTransport(def: ServiceDefinition): HttpTransport {
       out = serialize(reply, def.json ?? {});
     } catch {
       out = serialize(def.errors(new InternalServerError()), {});
+    } finally {
+      // The answer is complete: release what the handler held until then (as a socket's close does).
+      for (const fn of ctx?.finished ?? []) {
+        try {
+          fn();
+        } catch {
+          // A release hook may not fail the request.
+        }
+      }
     }
     return { status: out.status, headers: out.headers, body: out.body ?? new Uint8Array(0) };
   };
