@@ -1,5 +1,5 @@
 import type { Arc56AppSpec, Arc56Method } from '../../abi/arc56.js';
-import type { AbiValue } from '../../abi/types.js';
+import { AbiUfixedType, AbiUintType, type AbiValue } from '../../abi/types.js';
 import { stringifyJson } from '../../encoding/json.js';
 import { compileContract, type CompiledContract, type ContractInput, type CompileOptions } from '../compile.js';
 import { AppError } from '../errors.js';
@@ -71,7 +71,7 @@ export interface FuzzOptions {
   create?: { method: string; args: AbiValue[] };
   /** Replays one case from a counterexample's seed (and shrinks it the same way). */
   replay?: string;
-  /** Largest number of candidate cases the shrinker tries (default 2000). */
+  /** Largest number of candidate cases the shrinker tries (default 1000). */
   maxShrinks?: number;
   /** Every call's trace is added to this collector. */
   coverage?: CoverageCollector;
@@ -225,6 +225,12 @@ const failureShape = (message: string): string => message.replace(/transaction [
 /** Failures match when kind and message shape agree. */
 const sameFailure = (a: FuzzFailure, b: FuzzFailure): boolean => a.kind === b.kind && failureShape(a.message) === failureShape(b.message);
 
+/** True when the caller gave this argument its own generator (then it is not shrunk). */
+function custom(c: Campaign, method: string, name: string | undefined, index: number): boolean {
+  const g = c.options.args?.[method];
+  return !!g && (g[name ?? ''] !== undefined || g[index] !== undefined);
+}
+
 /** Candidate simpler cases, simplest first: fewer calls, then sender 0, then simpler arguments. */
 function* candidates(c: Campaign, calls: readonly FuzzCall[], ctx: ArbitraryContext): Generator<FuzzCall[]> {
   for (let i = 0; i < calls.length && calls.length > 1; i++) yield [...calls.slice(0, i), ...calls.slice(i + 1)];
@@ -233,7 +239,10 @@ function* candidates(c: Campaign, calls: readonly FuzzCall[], ctx: ArbitraryCont
     const call = calls[i]!;
     const m = c.spec.getMethod(call.method).method;
     for (let a = 0; a < m.args.length; a++) {
-      if (c.options.args?.[m.name]?.[m.args[a]!.name ?? ''] || c.options.args?.[m.name]?.[a]) continue;
+      const arg = m.args[a]!;
+      if (custom(c, m.name, arg.name, a)) continue;
+      // Integers were binary-searched already.
+      if (arg.kind === 'value' && (arg.abiType instanceof AbiUintType || arg.abiType instanceof AbiUfixedType)) continue;
       for (const v of shrinkArg(m.args[a]!, call.args[a]!, ctx)) {
         const args = [...call.args];
         args[a] = v;
@@ -244,19 +253,51 @@ function* candidates(c: Campaign, calls: readonly FuzzCall[], ctx: ArbitraryCont
 }
 
 function shrink(c: Campaign, calls: FuzzCall[], failure: FuzzFailure, ctx: ArbitraryContext): { calls: FuzzCall[]; failure: FuzzFailure; attempts: number } {
-  const max = c.options.maxShrinks ?? 2000;
+  const max = c.options.maxShrinks ?? 1000;
   let best = calls.slice(0, failure.callIndex + 1);
   let bestFailure = failure;
   let attempts = 0;
+  const fails = (cand: FuzzCall[]): FuzzFailure | undefined => {
+    attempts++;
+    const r = runCase(c, cand);
+    return r.failure && sameFailure(r.failure, failure) ? r.failure : undefined;
+  };
   let improved = true;
   while (improved && attempts < max) {
     improved = false;
+    // Integer arguments: a binary search for the smallest value that still fails (a threshold in ~64 runs).
+    for (let i = 0; i < best.length && attempts < max; i++) {
+      const m = c.spec.getMethod(best[i]!.method).method;
+      m.args.forEach((arg, a) => {
+        if (arg.kind !== 'value' || !(arg.abiType instanceof AbiUintType || arg.abiType instanceof AbiUfixedType) || custom(c, m.name, arg.name, a)) return;
+        const at = (v: bigint): FuzzCall[] => best.map((k, j) => (j === i ? { ...k, args: k.args.map((x, n) => (n === a ? v : x)) } : k));
+        let hi = BigInt(best[i]!.args[a] as bigint | number);
+        let lo = 0n;
+        if (hi === 0n) return;
+        let found = fails(at(0n));
+        if (found) {
+          hi = 0n;
+        } else {
+          while (hi - lo > 1n && attempts < max) {
+            const mid = lo + (hi - lo) / 2n;
+            const f = fails(at(mid));
+            if (f) (hi = mid), (found = f);
+            else lo = mid;
+          }
+        }
+        if (found && hi !== BigInt(best[i]!.args[a] as bigint | number)) {
+          best = at(hi);
+          bestFailure = found;
+          improved = true;
+        }
+      });
+    }
     for (const cand of candidates(c, best, ctx)) {
-      if (++attempts > max) break;
-      const r = runCase(c, cand);
-      if (r.failure && sameFailure(r.failure, failure)) {
-        best = cand.slice(0, r.failure.callIndex + 1);
-        bestFailure = r.failure;
+      if (attempts >= max) break;
+      const f = fails(cand);
+      if (f) {
+        best = cand.slice(0, f.callIndex + 1);
+        bestFailure = f;
         improved = true;
         break;
       }
