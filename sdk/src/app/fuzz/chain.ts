@@ -41,6 +41,8 @@ export interface CallOutcome {
   logs: Uint8Array[];
   /** The simulate response in the node's JSON shape (exec trace included): what coverage, budget and the debugger read. */
   response: Record<string, unknown>;
+  /** Change of the sender's plus the app account's minimum balance (0 for a failed call). */
+  minBalanceChange: bigint;
 }
 
 /** Spec-decoded app state at one point: named keys by name, maps as key/value lists, and the raw items. */
@@ -192,7 +194,8 @@ export class FuzzChain {
     const logs = arr(result.logs)
       .map(bytesOf)
       .filter((b): b is Uint8Array => b !== undefined);
-    if (message !== undefined) return { kind: classifyFailure(message), message, logs, response };
+    if (message !== undefined) return { kind: classifyFailure(message), message, logs, response, minBalanceChange: 0n };
+    const mbrBefore = this.ledger.minBalance(from.address) + this.ledger.minBalance(this.appAddress);
     // Name what the simulation reached without references, then commit the call.
     const unnamed = obj(group['unnamed-resources-accessed']);
     const refs = {
@@ -212,7 +215,7 @@ export class FuzzChain {
     const extra = Number(bigOf(unnamed['extra-box-refs']) ?? 0n);
     for (let i = 0; i < extra; i++) refs.boxes.push({ appId: 0n, name: new Uint8Array(0) });
     this.ledger.submit([signTransaction(build(refs), from.key)]);
-    const out: CallOutcome = { kind: 'ok', logs, response };
+    const out: CallOutcome = { kind: 'ok', logs, response, minBalanceChange: this.ledger.minBalance(from.address) + this.ledger.minBalance(this.appAddress) - mbrBefore };
     if (method.method.returns.abiType) {
       const v = decodeMethodReturn(method.method, logs);
       if (v !== undefined) out.returnValue = v;
