@@ -20,6 +20,7 @@ const RANK: Record<string, number> = {
   app: 10,
   client: 11, // the Tealworks entry object: a facade over the layers below
   cli: 12,
+  testing: 12, // @tealworks/sdk/testing: fixtures and assertions over the client's in-process chain
 };
 // These must also run in a browser webview: no Node built-ins, no Buffer.
 const PORTABLE = new Set(['', 'encoding', 'crypto', 'txn', 'abi', 'teal', 'avm']);

@@ -14,7 +14,7 @@ const run = promisify(execFile);
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
 const tsxLoader = pathToFileURL(join(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
-const SUBPATHS = ['encoding', 'crypto', 'txn', 'abi', 'teal', 'avm', 'ledger', 'services', 'adapters', 'workflow', 'app', 'client'];
+const SUBPATHS = ['encoding', 'crypto', 'txn', 'abi', 'teal', 'avm', 'ledger', 'services', 'adapters', 'workflow', 'app', 'client', 'testing'];
 
 const CONSUMER_TS = `import { Tealworks, algos, type ConfirmedTransaction } from '@tealworks/sdk';
 import { assemble } from '@tealworks/sdk/teal';

@@ -43,3 +43,4 @@ export * from './kmd/client.js';
 export * from './signer.js';
 export * from './keystore.js';
 export * from './profiles.js';
+export * from './node/devnet-cheats.js';

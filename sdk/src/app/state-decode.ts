@@ -145,6 +145,34 @@ export function storageMapKey(spec: Arc56AppSpec, storage: Arc56Storage, mapName
   return concatBytes(map.prefix, encodeArc56Value(map.keyType, key));
 }
 
+/**
+ * A state entry to write, from a key name or bytes and a value: with a spec, a declared key name
+ * gives its key bytes and the value is encoded by its declared type (uint64 types become uint
+ * slots); without one, text keys are UTF-8, numbers become uints, text values UTF-8 bytes.
+ * An undefined value means "delete".
+ */
+export function encodeStorageValue(spec: Arc56AppSpec | undefined, storage: Arc56Storage, key: string | Uint8Array, value: AbiValue | Uint8Array | undefined): { key: Uint8Array; value: Uint8Array | bigint | undefined } {
+  const keyBytes = storageKeyFor(spec, storage, key);
+  if (value === undefined) return { key: keyBytes, value: undefined };
+  const declared = typeof key === 'string' ? spec?.keys[storage].find((k) => k.name === key) : undefined;
+  if (declared) {
+    const t = declared.valueType;
+    const isUint = storage !== 'box' && ((t.kind === 'avm' && t.avm === 'AVMUint64') || (t.kind === 'abi' && t.text === 'uint64'));
+    if (isUint) {
+      if (typeof value !== 'bigint' && typeof value !== 'number') throw new AppError(`${storage} key ${key} holds a ${t.text}: give a number or bigint`);
+      return { key: keyBytes, value: BigInt(value) };
+    }
+    return { key: keyBytes, value: encodeArc56Value(t, value) };
+  }
+  if (typeof value === 'bigint' || typeof value === 'number') {
+    if (storage === 'box') throw new AppError(`a box holds bytes: give a Uint8Array or text for box ${typeof key === 'string' ? key : displayBytes(key)} (or an app spec declaring its type)`);
+    return { key: keyBytes, value: BigInt(value) };
+  }
+  if (typeof value === 'string') return { key: keyBytes, value: utf8(value) };
+  if (value instanceof Uint8Array) return { key: keyBytes, value };
+  throw new AppError(`cannot store this value under ${typeof key === 'string' ? key : displayBytes(key)} without an app spec declaring its type`);
+}
+
 /** Value type text of a declared key/map, for display. */
 export function typeText(t: Arc56ValueType): string {
   return t.text;

@@ -12,6 +12,7 @@ import { AppManager } from './app-manager.js';
 import { TxnGroup } from './group.js';
 import { connectDevnet, connectFromEnv, connectLocalnet, connectPublic, type Connection, type ConnectOptionsBase, type DevnetConnectOptions, type LocalnetConnectOptions } from './network.js';
 import { TransactionSender } from './sender.js';
+import { InProcessChain, type InProcessOptions } from './in-process.js';
 import type { ClientContext } from './context.js';
 
 /*
@@ -68,6 +69,28 @@ export class Tealworks implements ClientContext {
   /** Connects: `Tealworks.connect()` from the environment, or `.devnet()`, `.localnet()`, `.testnet()`, `.mainnet()`. */
   static readonly connect: Connect = connect;
 
+  /**
+   * A client on a fresh chain in this process: the real ledger and AVM, no sockets, no key
+   * manager; funded accounts in `tw.testChain.accounts`, snapshots and cheats on `tw.testChain`.
+   *
+   * @example
+   * ```ts
+   * const tw = await Tealworks.inProcess();
+   * const [alice] = tw.testChain.accounts;
+   * const id = tw.testChain.snapshot();
+   * await tw.send.payment({ sender: alice!, receiver: tw.account.random(), amount: algos(1) });
+   * tw.testChain.revert(id);
+   * ```
+   */
+  static async inProcess(options: InProcessOptions = {}): Promise<Tealworks & { readonly testChain: InProcessChain }> {
+    const chain = InProcessChain.create(options);
+    const tw = new Tealworks(chain.connection, chain);
+    return tw as Tealworks & { readonly testChain: InProcessChain };
+  }
+
+  /** The in-process chain behind a client from {@link Tealworks.inProcess} (snapshots, cheats); undefined otherwise. */
+  readonly testChain: InProcessChain | undefined;
+
   /** The network this client talks to. */
   readonly network: NetworkInfo;
   /** Node adapter (either node API). */
@@ -88,8 +111,9 @@ export class Tealworks implements ClientContext {
   readonly #signers = new Map<string, Signer>();
 
   /** Use {@link Tealworks.connect}. */
-  constructor(connection: Connection) {
+  constructor(connection: Connection, testChain?: InProcessChain) {
     this.#connection = connection;
+    this.testChain = testChain;
     this.network = { name: connection.name, isDev: connection.isDev, profile: connection.profile };
     this.chain = connection.chain;
     this.node = connection.chain.node;
@@ -99,6 +123,7 @@ export class Tealworks implements ClientContext {
     this.account = new AccountManager(this, connection, this.send);
     this.app = new AppManager(this, this.account);
     if (connection.dispenser) this.register(connection.dispenser.address, connection.dispenser.signer);
+    testChain?.bindSigners((address, signer) => this.register(address, signer));
   }
 
   /** Remembers who signs for `address`; accounts made through {@link account} are registered already. */

@@ -10,10 +10,13 @@ import { headerHash, txnCommitment, decodeBlock, encodeBlock, type Block, type B
 import { evaluateGroup, VerifiedCache, type EvalEnv, type EvalOptions, type GroupEvalResult } from './eval.js';
 import { LedgerDamageError, LedgerNotFoundError, LedgerRejection, LedgerStoreError, LedgerWriteError } from './errors.js';
 import { CONSENSUS_CURRENT, DEFAULT_FEE_SINK, DEFAULT_GENESIS_ID, DEFAULT_REWARDS_POOL, type ConsensusParams } from './params.js';
-import { LedgerState, emptyTouchSet, type AccountData, type AppData, type AssetData, type KeyValue, type TouchSet } from './state.js';
+import type { TealValue } from '../avm/ledger-view.js';
+import { ValidationError } from '../errors.js';
+import { LedgerState, emptyTouchSet, isEmptyAccount, type AccountData, type AppData, type AssetData, type KeyValue, type TouchSet } from './state.js';
 import { stateFromWire, stateHash, stateToWire, encodeSnapshot, decodeSnapshot } from './snapshot.js';
 import { buildRoundDelta, stateDeltaObject, type RoundDelta } from './delta.js';
 import { RoundOverlay, RoundWindow } from './window.js';
+import { BlockList } from './block-list.js';
 
 /** An account funded at genesis: address and amount. */
 export interface GenesisAccount {
@@ -99,7 +102,7 @@ export class Ledger {
   readonly feeSink: Uint8Array;
   readonly rewardsPool: Uint8Array;
   readonly state: LedgerState;
-  private readonly blocks: Block[] = [];
+  private readonly blocks = new BlockList();
   private readonly txIndex = new Map<string, { round: bigint; intra: number }>();
   private readonly txids = new RoundWindow();
   private readonly leases = new RoundWindow();
@@ -116,6 +119,17 @@ export class Ledger {
   private snapshotRetryAt = 0n;
   /** The last snapshot write that failed (the journal still holds every round); cleared by a good one. */
   snapshotError: Error | undefined;
+  /**
+   * Bumped by every block and by every change the change feed does not carry (cheats, reverts,
+   * resets): readers that cache what they read (the query index) compare it.
+   */
+  generation = 0;
+  private readonly marks = new Map<number, ChainMark>();
+  private nextMarkId = 1;
+  /** How to undo chain-level changes (recent txids, leases, seeds, impersonations) while marks exist. */
+  private readonly chainUndo: (() => void)[] = [];
+  private readonly seedOverrides = new Map<bigint, Uint8Array>();
+  private readonly impersonated = new Set<string>();
 
   constructor(config: LedgerConfig = {}) {
     this.config = config;
@@ -157,7 +171,7 @@ export class Ledger {
   }
 
   private writeGenesisRecord(): void {
-    const h = this.blocks[0]!.header;
+    const h = this.blocks.get(0n)!.header;
     this.store!.append(encodeMsgpack({ gh: this.genesisHash, r: 0, t: h.timestamp, v: JOURNAL_VERSION }));
   }
 
@@ -187,18 +201,18 @@ export class Ledger {
       txnCounter: tc,
       feesCollected: 0n,
     };
-    this.blocks.length = 0;
+    this.blocks.clear();
     this.blocks.push({ header, txns: [], hash: headerHash(header) });
   }
 
   // ---- chain position -----------------------------------------------------------------------
 
   get latestRound(): bigint {
-    return BigInt(this.blocks.length - 1);
+    return this.blocks.latestRound;
   }
 
   get latestBlock(): Block {
-    return this.blocks[this.blocks.length - 1]!;
+    return this.blocks.latest;
   }
 
   /** Dev-mode timestamp offset (seconds added to the previous block's timestamp); undefined = wall clock. */
@@ -231,15 +245,16 @@ export class Ledger {
       txids,
       leases,
       verified: this.verified,
+      impersonated: this.impersonated,
     };
   }
 
   private headerRecord(round: bigint): BlockHeaderRecord | undefined {
-    const b = this.blocks[Number(round)];
-    if (!b || round < 0n) return undefined;
+    const b = this.blocks.get(round);
+    if (!b) return undefined;
     const h = b.header;
     return {
-      seed: h.seed,
+      seed: this.seedOverrides.get(round) ?? h.seed,
       timestamp: h.timestamp,
       proposer: new Uint8Array(32),
       feesCollected: h.feesCollected,
@@ -362,6 +377,7 @@ export class Ledger {
     this.leases.expireBefore(round + 1n);
     this.blocks.push(block);
     for (const t of txns) this.txIndex.set(t.txid, { round, intra: t.intra });
+    this.generation++;
     const delta = buildRoundDelta(st, this.supply(), block, st.touched);
     st.touched = emptyTouchSet();
     this.deltas.set(round, delta);
@@ -378,16 +394,194 @@ export class Ledger {
         this.snapshotRetryAt = round + BigInt(this.snapshotInterval);
       }
     }
+    this.emit({ block, delta });
+    return block;
+  }
+
+  private emit(event: BlockEvent): void {
     // The block is committed whatever a listener does; a failing listener must not undo that
     // for the submitter or starve the listeners after it.
     for (const l of this.listeners) {
       try {
-        l({ block, delta });
+        l(event);
       } catch {
         // Listeners own their errors.
       }
     }
+  }
+
+  // ---- snapshots (test chains) ------------------------------------------------------------------
+
+  /**
+   * Remembers the whole chain state (accounts, apps, boxes, assets, blocks, round, time, recent
+   * txids and leases, cheats) and returns an id for {@link revertToMark}. While any mark exists the
+   * ledger keeps how to undo each change, so reverting costs what changed since the mark, not the
+   * size of the chain. Marks nest. Only for a ledger kept in memory (a journal cannot be rewound).
+   */
+  mark(): number {
+    if (this.store) throw new LedgerStoreError('snapshots need a chain kept in memory: this one journals every round to its data directory, which cannot be rewound. Start the devnet without a data directory (in memory) to use snapshot and revert.');
+    if (this.marks.size === 0) {
+      this.state.commit();
+      this.state.keepUndo = true;
+      this.txids.undo = this.leases.undo = (fn) => this.chainUndo.push(fn);
+    }
+    const id = this.nextMarkId++;
+    this.marks.set(id, { state: this.state.checkpoint(), chain: this.chainUndo.length, round: this.latestRound, deltas: new Map(this.deltas), timestampOffset: this.timestampOffset });
+    return id;
+  }
+
+  /**
+   * Restores the chain exactly as it was when `mark()` returned `id`. The mark stays usable (revert
+   * to it again later); marks taken after it are dropped.
+   */
+  revertToMark(id: number): void {
+    const m = this.marks.get(id);
+    if (!m) throw new LedgerNotFoundError(`no snapshot ${id}: it was never taken, was released, or was taken after a snapshot that has since been reverted to`);
+    const st = this.state;
+    st.rollback(m.state);
+    st.touched = emptyTouchSet();
+    st.txnTouched.clear();
+    while (this.chainUndo.length > m.chain) this.chainUndo.pop()!();
+    for (const b of this.blocks.truncate(m.round)) for (const t of b.txns) this.txIndex.delete(t.txid);
+    this.deltas.clear();
+    for (const [r, d] of m.deltas) this.deltas.set(r, d);
+    this.timestampOffset = m.timestampOffset;
+    for (const k of [...this.marks.keys()]) if (k > id) this.marks.delete(k);
+    this.committedAt = Date.now();
+    this.generation++;
+  }
+
+  /** Forgets a mark; once none is left the ledger stops keeping undo information. */
+  releaseMark(id: number): void {
+    this.marks.delete(id);
+    if (this.marks.size > 0) return;
+    this.state.keepUndo = false;
+    this.state.commit();
+    this.chainUndo.length = 0;
+    this.txids.undo = this.leases.undo = undefined;
+  }
+
+  /** Ids of the marks that can be reverted to, oldest first. */
+  markIds(): number[] {
+    return [...this.marks.keys()];
+  }
+
+  private logChain(undo: () => void): void {
+    if (this.marks.size > 0) this.chainUndo.push(undo);
+  }
+
+  // ---- cheats (test chains; the devnet's /v1/devnet routes) -------------------------------------
+
+  private afterCheat(): void {
+    const st = this.state;
+    st.commit();
+    st.touched = emptyTouchSet();
+    st.txnTouched.clear();
+    this.generation++;
+  }
+
+  /**
+   * Cheat: adds `n` empty rounds at once (no transaction per round). The skipped blocks are made up
+   * on demand: empty, each `getTimestampOffset()` seconds (0 when unset) after the one before, and
+   * pointing back at the last real block. Listeners get one event, for the new latest block.
+   */
+  advanceRounds(n: bigint): Block {
+    if (n < 1n) throw new ValidationError(`advanceRounds needs a positive number of rounds, got ${n}`);
+    const block = this.blocks.warp(n, this.timestampOffset ?? 0n);
+    this.txids.expireBefore(block.header.round + 1n);
+    this.leases.expireBefore(block.header.round + 1n);
+    this.committedAt = Date.now();
+    this.generation++;
+    this.emit({ block, delta: buildRoundDelta(this.state, this.supply(), block, emptyTouchSet()) });
     return block;
+  }
+
+  /** Cheat: commits one empty block stamped `timestamp` (seconds), so `global LatestTimestamp` reads it. */
+  setTime(timestamp: bigint): Block {
+    if (timestamp < 0n) throw new ValidationError(`a block timestamp cannot be negative, got ${timestamp}`);
+    return this.commitBlock([], timestamp, {});
+  }
+
+  /** Cheat: commits one empty block `seconds` after the latest one. */
+  advanceTime(seconds: bigint): Block {
+    if (seconds < 0n) throw new ValidationError(`advanceTime moves time forward only, got ${seconds} seconds (use setTime for any timestamp)`);
+    return this.setTime(this.latestBlock.header.timestamp + seconds);
+  }
+
+  /** Cheat: transactions authorized by `address` are accepted without checking their signature (everything else is checked). */
+  impersonate(address: AddressLike, on = true): void {
+    const k = toHex(addressBytes(address));
+    const had = this.impersonated.has(k);
+    if (on) this.impersonated.add(k);
+    else this.impersonated.delete(k);
+    this.logChain(() => (had ? this.impersonated.add(k) : this.impersonated.delete(k)));
+    this.generation++;
+  }
+
+  /** Whether {@link impersonate} is on for `address`. */
+  isImpersonated(address: AddressLike): boolean {
+    return this.impersonated.has(toHex(addressBytes(address)));
+  }
+
+  /** Cheat: sets an account's balance (micro-units). */
+  setBalance(address: AddressLike, amount: bigint): void {
+    if (amount < 0n || amount >= 1n << 64n) throw new ValidationError(`a balance is a uint64, got ${amount}`);
+    const a = addressBytes(address);
+    this.state.setBalance(a, amount);
+    const acct = this.state.get(a);
+    if (acct && isEmptyAccount(acct)) this.state.deleteAccount(toHex(a));
+    this.afterCheat();
+  }
+
+  /** Cheat: sets (or, with undefined, removes) an account's holding of an existing asset. */
+  setAssetHolding(address: AddressLike, assetId: bigint, holding: { amount: bigint; frozen?: boolean } | undefined): void {
+    if (!this.state.assets.has(assetId)) throw new LedgerNotFoundError(`asset ${assetId} does not exist; create it first (cheats change holdings, not assets)`);
+    if (holding && (holding.amount < 0n || holding.amount >= 1n << 64n)) throw new ValidationError(`an asset amount is a uint64, got ${holding.amount}`);
+    this.state.setHolding(addressBytes(address), assetId, holding ? { amount: holding.amount, frozen: holding.frozen ?? false } : undefined);
+    this.afterCheat();
+  }
+
+  /** Cheat: sets (or, with undefined, deletes) one global state key of an existing app. */
+  setGlobal(appId: bigint, key: Uint8Array, value: TealValue | undefined): void {
+    if (!this.state.apps.has(appId)) throw new LedgerNotFoundError(`app ${appId} does not exist`);
+    this.checkKeyValue(key, value);
+    this.state.setGlobal(appId, key, value);
+    this.afterCheat();
+  }
+
+  /** Cheat: sets (or deletes) one local state key of an account opted in to an app. */
+  setLocal(address: AddressLike, appId: bigint, key: Uint8Array, value: TealValue | undefined): void {
+    const a = addressBytes(address);
+    if (!this.state.get(a)?.locals.has(appId)) throw new LedgerNotFoundError(`account ${new Address(a).toString()} is not opted in to app ${appId}; opt it in first`);
+    this.checkKeyValue(key, value);
+    this.state.setLocal(a, appId, key, value);
+    this.afterCheat();
+  }
+
+  /** Cheat: writes (or, with undefined, deletes) a box of an existing app; the app account's box totals follow. */
+  setBox(appId: bigint, name: Uint8Array, value: Uint8Array | undefined): void {
+    if (!this.state.apps.has(appId)) throw new LedgerNotFoundError(`app ${appId} does not exist`);
+    if (name.length < 1 || name.length > this.params.avm.maxAppKeyLen) throw new ValidationError(`a box name is 1 to ${this.params.avm.maxAppKeyLen} bytes, got ${name.length}`);
+    if (value && value.length > this.params.maxBoxSize) throw new ValidationError(`a box holds at most ${this.params.maxBoxSize} bytes, got ${value.length}`);
+    if (value) this.state.putBox(appId, name, value);
+    else this.state.deleteBox(appId, name);
+    this.afterCheat();
+  }
+
+  /** Cheat: the seed `block BlkSeed` reads for `round` (default the latest round); undefined restores the real one. */
+  setBlockSeed(seed: Uint8Array | undefined, round: bigint = this.latestRound): void {
+    if (seed && seed.length !== 32) throw new ValidationError(`a block seed is 32 bytes, got ${seed.length}`);
+    if (!this.blocks.get(round)) throw new LedgerNotFoundError(`ledger does not have entry ${round} (latest round ${this.latestRound})`);
+    const old = this.seedOverrides.get(round);
+    if (seed) this.seedOverrides.set(round, seed.slice());
+    else this.seedOverrides.delete(round);
+    this.logChain(() => (old ? this.seedOverrides.set(round, old) : this.seedOverrides.delete(round)));
+    this.generation++;
+  }
+
+  private checkKeyValue(key: Uint8Array, value: TealValue | undefined): void {
+    if (key.length > this.params.avm.maxAppKeyLen) throw new ValidationError(`a state key is at most ${this.params.avm.maxAppKeyLen} bytes, got ${key.length}`);
+    if (value instanceof Uint8Array && key.length + value.length > this.params.avm.maxAppSumKeyValueLens) throw new ValidationError(`a state key and its value are at most ${this.params.avm.maxAppSumKeyValueLens} bytes together, got ${key.length + value.length}`);
   }
 
   /**
@@ -426,7 +620,7 @@ export class Ledger {
     const special = this.config.specialAccountBalance ?? this.params.minBalance;
     const alloc = (this.config.genesisAccounts ?? []).map((g) => ({ addr: new Address(addressBytes(g.address)).toString(), comment: '', state: { algo: g.amount } }));
     alloc.push({ addr: new Address(this.feeSink).toString(), comment: 'FeeSink', state: { algo: special } }, { addr: new Address(this.rewardsPool).toString(), comment: 'RewardsPool', state: { algo: special } });
-    return { alloc, fees: new Address(this.feeSink).toString(), id: this.genesisId, network: 'tealworks-devnet', proto: this.params.protocol, rwd: new Address(this.rewardsPool).toString(), timestamp: this.blocks[0]!.header.timestamp, devmode: true };
+    return { alloc, fees: new Address(this.feeSink).toString(), id: this.genesisId, network: 'tealworks-devnet', proto: this.params.protocol, rwd: new Address(this.rewardsPool).toString(), timestamp: this.blocks.get(0n)!.header.timestamp, devmode: true };
   }
 
   // ---- simulate support ---------------------------------------------------------------------
@@ -487,7 +681,7 @@ export class Ledger {
   // ---- reads ----------------------------------------------------------------------------------
 
   block(round: bigint): Block {
-    const b = round >= 0n ? this.blocks[Number(round)] : undefined;
+    const b = this.blocks.get(round);
     if (!b) throw new LedgerNotFoundError(`ledger does not have entry ${round} (latest round ${this.latestRound})`);
     return b;
   }
@@ -496,7 +690,7 @@ export class Ledger {
   transaction(txid: string): ConfirmedTxn | undefined {
     const at = this.txIndex.get(txid);
     if (!at) return undefined;
-    return this.blocks[Number(at.round)]!.txns[at.intra];
+    return this.blocks.get(at.round)?.txns[at.intra];
   }
 
   account(address: AddressLike): AccountData | undefined {
@@ -700,7 +894,12 @@ export class Ledger {
     const alloc: [Uint8Array, bigint][] = (this.config.genesisAccounts ?? []).map((g) => [addressBytes(g.address), g.amount]);
     const special = this.config.specialAccountBalance ?? this.params.minBalance;
     alloc.push([this.feeSink, special], [this.rewardsPool, special]);
-    this.initGenesis(alloc, this.blocks[0]!.header.timestamp, this.config.initialTxnCounter ?? 1000n);
+    this.marks.clear();
+    this.chainUndo.length = 0;
+    this.seedOverrides.clear();
+    this.impersonated.clear();
+    this.generation++;
+    this.initGenesis(alloc, this.blocks.get(0n)!.header.timestamp, this.config.initialTxnCounter ?? 1000n);
     if (this.store) this.writeGenesisRecord();
   }
 
@@ -735,6 +934,15 @@ function genesisRecordTimestamp(raw: Uint8Array): bigint | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** What `Ledger.mark` remembers beside the undo logs' positions. */
+interface ChainMark {
+  state: number;
+  chain: number;
+  round: bigint;
+  deltas: Map<bigint, RoundDelta>;
+  timestampOffset: bigint | undefined;
 }
 
 function u64(n: bigint): Uint8Array {

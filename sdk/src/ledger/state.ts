@@ -148,9 +148,15 @@ export class LedgerState {
     while (log.length > mark) log.pop()!();
   }
 
+  /**
+   * While true, `commit` keeps the undo log: the ledger's snapshots (`Ledger.mark`) roll back
+   * through committed rounds with it.
+   */
+  keepUndo = false;
+
   /** Forgets undo information (after a group commits): its changes are final. */
   commit(): void {
-    this.undoLog.length = 0;
+    if (!this.keepUndo) this.undoLog.length = 0;
   }
 
   private log(undo: () => void): void {
@@ -427,6 +433,7 @@ export class LedgerState {
     this.deletedLocalSchemas.clear();
     this.txnCounter = 0n;
     this.undoLog.length = 0;
+    this.keepUndo = false;
     this.touched = emptyTouchSet();
   }
 }

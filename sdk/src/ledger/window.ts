@@ -27,6 +27,8 @@ export class RoundOverlay implements RoundLookup {
 export class RoundWindow implements RoundLookup {
   private readonly values = new Map<string, bigint>();
   private readonly buckets = new Map<bigint, string[]>();
+  /** When set, receives how to undo each change (the ledger's snapshots). */
+  undo: ((fn: () => void) => void) | undefined;
 
   get(key: string): bigint | undefined {
     return this.values.get(key);
@@ -39,10 +41,21 @@ export class RoundWindow implements RoundLookup {
   }
 
   set(key: string, lastValid: bigint): void {
+    const old = this.values.get(key);
     this.values.set(key, lastValid);
     let b = this.buckets.get(lastValid);
+    const created = !b;
     if (!b) this.buckets.set(lastValid, (b = []));
     b.push(key);
+    if (this.undo) {
+      const bucket = b;
+      this.undo(() => {
+        if (created) this.buckets.delete(lastValid);
+        else bucket.pop();
+        if (old === undefined) this.values.delete(key);
+        else this.values.set(key, old);
+      });
+    }
   }
 
   merge(from: RoundOverlay): void {
@@ -53,8 +66,13 @@ export class RoundWindow implements RoundLookup {
   expireBefore(round: bigint): void {
     for (const [r, keys] of this.buckets) {
       if (r >= round) continue;
-      for (const k of keys) if (this.values.get(k) === r) this.values.delete(k);
+      const gone = keys.filter((k) => this.values.get(k) === r);
+      for (const k of gone) this.values.delete(k);
       this.buckets.delete(r);
+      this.undo?.(() => {
+        this.buckets.set(r, keys);
+        for (const k of gone) this.values.set(k, r);
+      });
     }
   }
 

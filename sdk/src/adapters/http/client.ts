@@ -49,10 +49,36 @@ export interface HttpClientOptions {
   logger?: HttpLogger;
   /** Responses larger than this are refused (protects against runaway bodies). Default 256 MiB. */
   maxResponseBytes?: number;
+  /**
+   * Answers requests without a network (an in-process service, see `inProcessTransport` in the
+   * services layer): no pool is opened, and errors, parsing and retries work as over HTTP.
+   */
+  transport?: HttpTransport;
   /** Test hooks: randomness for jitter and the sleep used between attempts. */
   random?: () => number;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
+
+/** A request as an in-process {@link HttpTransport} receives it: the path includes the query string. */
+export interface TransportRequest {
+  method: HttpMethod;
+  path: string;
+  /** Lower-case names. */
+  headers: Readonly<Record<string, string>>;
+  body: Uint8Array | undefined;
+  signal: AbortSignal;
+}
+
+/** What an in-process {@link HttpTransport} answers. */
+export interface TransportResponse {
+  status: number;
+  /** Lower-case names. */
+  headers: Readonly<Record<string, string>>;
+  body: Uint8Array;
+}
+
+/** Sends a request somewhere other than a socket (the `transport` option of {@link HttpClientOptions}). */
+export type HttpTransport = (req: TransportRequest) => Promise<TransportResponse>;
 
 /** A request to send: method, path, query, body (JSON or bytes), what to parse the answer as. */
 export interface HttpRequest {
@@ -159,7 +185,8 @@ export function buildQuery(query: QueryInput | undefined): string {
  */
 export class HttpClient {
   readonly baseUrl: URL;
-  readonly #pool: Pool;
+  readonly #pool: Pool | undefined;
+  readonly #transport: HttpTransport | undefined;
   readonly #basePath: string;
   readonly #headers: Record<string, string>;
   readonly #secrets: string[];
@@ -192,11 +219,14 @@ export class HttpClient {
     this.#maxBytes = options.maxResponseBytes ?? 256 * 1024 * 1024;
     this.#random = options.random ?? Math.random;
     this.#sleep = options.sleep ?? defaultSleep;
-    this.#pool = new Pool(url.origin, {
-      connections: options.connections ?? 16,
-      keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
-      pipelining: 1,
-    });
+    this.#transport = options.transport;
+    this.#pool = options.transport
+      ? undefined
+      : new Pool(url.origin, {
+          connections: options.connections ?? 16,
+          keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
+          pipelining: 1,
+        });
   }
 
   /** Redacts a URL or text with everything this client knows to be secret. */
@@ -307,7 +337,7 @@ export class HttpClient {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    await this.#pool.close();
+    await this.#pool?.close();
   }
 
   async [Symbol.asyncDispose](): Promise<void> {
@@ -378,7 +408,11 @@ export class HttpClient {
     let status: number | undefined;
     let responseHeaders: Dispatcher.ResponseData['headers'] = {};
     try {
-      const response = await this.#pool.request({
+      if (this.#transport) {
+        const r = await this.#transport({ method, path: fullPath, headers, body: typeof body === 'string' ? ENCODER.encode(body) : body, signal: controller.signal });
+        return { status: r.status, headers: r.headers, contentType: r.headers['content-type'], body: r.body, url: shownUrl, method };
+      }
+      const response = await this.#pool!.request({
         method,
         path: fullPath,
         headers,

@@ -12,6 +12,8 @@ import { nodeCommand } from './node-profile.js';
 import { fundCommand } from './fund.js';
 import { generateCommand } from './generate.js';
 import { debugCommand } from './debug.js';
+import { cheatCommand } from './cheat.js';
+import { testCommand } from './test.js';
 
 /** Every subcommand, in the order `tealworks help` lists them. */
-export const commands: Command[] = [lspCommand, assembleCommand, disassembleCommand, devnetCommand, runCommand, simulateCommand, deployCommand, callCommand, stateCommand, debugCommand, fundCommand, generateCommand, nodeCommand];
+export const commands: Command[] = [lspCommand, assembleCommand, disassembleCommand, devnetCommand, runCommand, simulateCommand, deployCommand, callCommand, stateCommand, debugCommand, fundCommand, cheatCommand, testCommand, generateCommand, nodeCommand];

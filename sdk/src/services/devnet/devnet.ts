@@ -332,6 +332,8 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
       },
       ...(localnet ? { publicHealth: true } : {}),
       ...(blockIntervalMs ? { blockIntervalMs } : {}),
+      // A devnet answers the /v1/devnet cheat routes; a follower of a real network does not.
+      cheats: !followMode,
       ownsLedger: true,
       ...(config.DisableAPIAuth ? { disableApiAuth: true } : {}),
       ...(dir ? { appSpecsFile: join(dir, 'app-specs.json') } : {}),

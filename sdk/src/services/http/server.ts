@@ -16,6 +16,8 @@ import {
   UnauthorizedError,
 } from './errors.js';
 import type { Router } from './router.js';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { HttpTransport } from '../../adapters/http/client.js';
 import type { ErrorFormat, Reply, RequestContext, RequestLogHook } from './types.js';
 
 /** Largest request body a service accepts unless configured otherwise (1 MiB). */
@@ -120,42 +122,21 @@ function serialize(reply: Reply, json: JsonStringifyOptions): Serialized {
   }
 }
 
-class Context implements RequestContext {
-  readonly #req: IncomingMessage;
-  readonly #limit: number;
-  #body: Promise<Uint8Array> | undefined;
-  bytesRead = 0;
+/** Where a request's headers and body come from: a socket, or an in-process caller. */
+interface RequestSource {
+  readonly method: string;
+  readonly headers: IncomingHttpHeaders;
+  read(ctx: Context, limit: number): Promise<Uint8Array>;
+}
 
-  constructor(
-    readonly service: string,
-    req: IncomingMessage,
-    readonly path: string,
-    readonly query: URLSearchParams,
-    readonly params: Readonly<Record<string, string>>,
-    limit: number,
-    readonly signal: AbortSignal,
-  ) {
-    this.#req = req;
-    this.#limit = limit;
-  }
+/** Reads a socket request's body within `limit` bytes, counting what arrived into `ctx.bytesRead`. */
+function socketSource(req: IncomingMessage): RequestSource {
+  return { method: req.method ?? 'GET', headers: req.headers, read: (ctx, limit) => readSocketBody(req, ctx, limit) };
+}
 
-  get method(): string {
-    return this.#req.method ?? 'GET';
-  }
-
-  get headers() {
-    return this.#req.headers;
-  }
-
-  body(): Promise<Uint8Array> {
-    this.#body ??= this.#read();
-    return this.#body;
-  }
-
-  #read(): Promise<Uint8Array> {
-    const req = this.#req;
+function readSocketBody(req: IncomingMessage, ctx: Context, limit: number): Promise<Uint8Array> {
     const declared = Number(req.headers['content-length'] ?? NaN);
-    if (Number.isFinite(declared) && declared > this.#limit) return Promise.reject(new PayloadTooLargeError(this.#limit));
+    if (Number.isFinite(declared) && declared > limit) return Promise.reject(new PayloadTooLargeError(limit));
     return new Promise((resolve, reject) => {
       const chunks: Uint8Array[] = [];
       let size = 0;
@@ -177,10 +158,10 @@ class Context implements RequestContext {
       };
       const onData = (chunk: Buffer) => {
         size += chunk.length;
-        this.bytesRead = size;
-        if (size > this.#limit) {
+        ctx.bytesRead = size;
+        if (size > limit) {
           req.pause();
-          finish(new PayloadTooLargeError(this.#limit));
+          finish(new PayloadTooLargeError(limit));
           return;
         }
         chunks.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
@@ -191,7 +172,40 @@ class Context implements RequestContext {
       req.on('end', onEnd);
       req.on('error', onError);
     });
+}
+
+class Context implements RequestContext {
+  readonly #source: RequestSource;
+  readonly #limit: number;
+  #body: Promise<Uint8Array> | undefined;
+  bytesRead = 0;
+
+  constructor(
+    readonly service: string,
+    source: RequestSource,
+    readonly path: string,
+    readonly query: URLSearchParams,
+    readonly params: Readonly<Record<string, string>>,
+    limit: number,
+    readonly signal: AbortSignal,
+  ) {
+    this.#source = source;
+    this.#limit = limit;
   }
+
+  get method(): string {
+    return this.#source.method;
+  }
+
+  get headers() {
+    return this.#source.headers;
+  }
+
+  body(): Promise<Uint8Array> {
+    this.#body ??= this.#source.read(this, this.#limit);
+    return this.#body;
+  }
+
 
   async json<T>(options?: JsonParseOptions): Promise<T | undefined> {
     const bytes = await this.body();
@@ -222,7 +236,7 @@ class Context implements RequestContext {
 
   wantsMsgpack(): boolean {
     if (this.query.get('format') === 'msgpack') return true;
-    const accept = this.#req.headers.accept ?? '';
+    const accept = this.#source.headers.accept ?? '';
     return /application\/(x-)?msgpack/i.test(accept);
   }
 }
@@ -232,6 +246,66 @@ class ForbiddenOriginError extends HttpError {
   constructor(origin: string) {
     super(403, `requests from the web origin ${JSON.stringify(origin).slice(0, 200)} are not allowed; only the Tealworks extension's webviews and configured origins may call this service`);
   }
+}
+
+/** Finds the route, checks the token and runs the handler; throws what the service answers as an error. */
+function routeRequest(def: ServiceDefinition, auth: TokenChecker | undefined, method: string, url: URL, source: RequestSource, signal: AbortSignal): { ctx: Context; reply: Promise<Reply> | Reply } {
+  const path = url.pathname;
+  const match = def.router.match(method, path);
+  if (match.kind === 'none') throw new NotFoundError(`no such endpoint: ${method} ${path}`);
+  if (match.kind === 'wrong-method') throw new MethodNotAllowedError(match.allowed);
+  const route = match.route;
+  if (auth && !route.options.public && !auth.accepts(source.headers)) throw new UnauthorizedError();
+  const limit = route.options.maxBodyBytes ?? def.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const ctx = new Context(def.name, source, path, url.searchParams, match.params, limit, signal);
+  return { ctx, reply: route.handler(ctx) };
+}
+
+/** The service's error reply for anything a request failed with. */
+function errorReply(def: ServiceDefinition, error: unknown): Reply {
+  const httpError = toHttpError(error);
+  let reply = def.errors(httpError);
+  if (httpError instanceof MethodNotAllowedError) reply = { ...reply, headers: { ...(reply.headers ?? {}), allow: httpError.allowed.join(', ') } };
+  // An oversized body is still arriving; do not keep reading it on a kept-alive connection.
+  if (httpError.status === 413) reply = { ...reply, headers: { ...(reply.headers ?? {}), connection: 'close' } };
+  return reply;
+}
+
+/**
+ * Serves a service's routes to a caller in the same process, without a socket: the answer is the
+ * one the listening service would send (same routing, token check, handlers, error shapes and
+ * bytes). Plug it into an `HttpClient` (`transport` option) to use the adapters on an in-process
+ * chain.
+ */
+export function inProcessTransport(def: ServiceDefinition): HttpTransport {
+  const auth = def.auth ? new TokenChecker(def.auth) : undefined;
+  return async (req) => {
+    const headers: IncomingHttpHeaders = { ...req.headers };
+    if (req.body) headers['content-length'] = String(req.body.length);
+    const body = req.body ?? new Uint8Array(0);
+    const source: RequestSource = {
+      method: req.method,
+      headers,
+      read: (ctx, limit) => {
+        ctx.bytesRead = body.length;
+        return body.length > limit ? Promise.reject(new PayloadTooLargeError(limit)) : Promise.resolve(body);
+      },
+    };
+    let reply: Reply;
+    try {
+      const routed = routeRequest(def, auth, req.method, new URL(req.path, 'http://service.invalid'), source, req.signal);
+      reply = await routed.reply;
+    } catch (error) {
+      reply = errorReply(def, error);
+    }
+    let out: Serialized;
+    try {
+      out = serialize(reply, def.json ?? {});
+    } catch {
+      out = serialize(def.errors(new InternalServerError()), {});
+    }
+    return { status: out.status, headers: out.headers, body: out.body ?? new Uint8Array(0) };
+  };
 }
 
 class Service implements RunningService {
@@ -310,22 +384,13 @@ class Service implements RunningService {
       if (method === 'OPTIONS' && (this.#def.cors ?? true)) {
         reply = this.#preflight(path);
       } else {
-        const match = this.#def.router.match(method, path);
-        if (match.kind === 'none') throw new NotFoundError(`no such endpoint: ${method} ${path}`);
-        if (match.kind === 'wrong-method') throw new MethodNotAllowedError(match.allowed);
-        const route = match.route;
-        if (this.#auth && !route.options.public && !this.#auth.accepts(req.headers)) throw new UnauthorizedError();
-        const limit = route.options.maxBodyBytes ?? this.#def.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-        ctx = new Context(this.#def.name, req, path, url.searchParams, match.params, limit, controller.signal);
-        reply = await route.handler(ctx);
+        const routed = routeRequest(this.#def, this.#auth, method, url, socketSource(req), controller.signal);
+        ctx = routed.ctx;
+        reply = await routed.reply;
       }
     } catch (error) {
       failure = failureName(error);
-      const httpError = toHttpError(error);
-      reply = this.#def.errors(httpError);
-      if (httpError instanceof MethodNotAllowedError) reply = { ...reply, headers: { ...(reply.headers ?? {}), allow: httpError.allowed.join(', ') } };
-      // An oversized body is still arriving; do not keep reading it on a kept-alive connection.
-      if (httpError.status === 413) reply = { ...reply, headers: { ...(reply.headers ?? {}), connection: 'close' } };
+      reply = errorReply(this.#def, error);
     }
     let sent = 0;
     try {

@@ -11,6 +11,7 @@ import { AppSpecRegistry } from './abi-returns.js';
 import { TransactionPool, type PoolOptions } from './pool.js';
 import { NODE_ENDPOINTS, nodeRouter, type BuildInfo, type NodeContext } from './routes.js';
 import { algodEndpoints } from './algod/routes.js';
+import { devnetEndpoints } from './devnet-routes.js';
 import type { GenesisAllocEntry, GenesisDescription } from './algod/genesis.js';
 
 
@@ -37,6 +38,11 @@ export interface NodeServiceOptions extends PoolOptions {
   genesis?: GenesisDescription;
   /** Serve `/health` without the token, as the public node API does (LocalNet compatibility). Default false. */
   publicHealth?: boolean;
+  /**
+   * Serve the `/v1/devnet/…` cheat routes (snapshots, rounds, time, balances, state): only a devnet
+   * sets this. Default false: the routes answer 403.
+   */
+  cheats?: boolean;
 }
 
 /** The build reported when none is configured. */
@@ -120,6 +126,7 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
     name: 'node',
     router: nodeRouter(node, [
       ...NODE_ENDPOINTS.map((e) => (options.publicHealth && e.path === '/health' ? { ...e, public: true } : e)),
+      ...devnetEndpoints(() => options.cheats === true && !follower.enabled),
       ...algodEndpoints({ genesis: options.genesis ?? { alloc: ledgerGenesisAlloc(ledger) }, devMode: () => pool.devMode, auth: new TokenChecker(auth) }),
     ]),
     errors: nodeServiceErrors,

@@ -19,6 +19,9 @@ export class QueryIndex {
   #totals: TotalsSource | undefined;
   #ledger: Ledger | undefined;
   #unsubscribe: (() => void) | undefined;
+  /** The ledger's `generation` this index reflects (cheats and reverts change state without a block event). */
+  #generation = -1;
+  #stale = false;
 
   constructor(options: { totals?: TotalsSource } = {}) {
     this.#totals = options.totals;
@@ -53,8 +56,14 @@ export class QueryIndex {
     this.#totals = { schemaTotals: (a) => ledger.state.schemaTotals(a) };
     this.rebuild();
     this.#unsubscribe = ledger.onBlock((ev) => {
-      if (ev.block.header.round !== this.currentRound + 1n || this.txns.headers.length === 0) this.rebuild();
-      else this.addBlock(ev.block, ev.delta);
+      // A block bumps the generation by one; more means a cheat, revert or skipped rounds happened
+      // in between: the index is rebuilt by the next request that reads it (refresh), not here.
+      if (this.#stale || ev.block.header.round !== this.currentRound + 1n || this.txns.headers.length === 0 || ledger.generation !== this.#generation + 1) {
+        this.#stale = true;
+        return;
+      }
+      this.addBlock(ev.block, ev.delta);
+      this.#generation = ledger.generation;
     });
     return this;
   }
@@ -66,7 +75,7 @@ export class QueryIndex {
   refresh(): void {
     const ledger = this.#ledger;
     if (!ledger) return;
-    if (ledger.latestRound !== this.currentRound || ledger.block(0n) !== this.txns.blocks[0]) this.rebuild();
+    if (this.#stale || ledger.latestRound !== this.currentRound || ledger.generation !== this.#generation || ledger.block(0n) !== this.txns.blocks[0]) this.rebuild();
   }
 
   detach(): void {
@@ -83,6 +92,8 @@ export class QueryIndex {
   rebuild(): void {
     const ledger = this.#ledger;
     if (!ledger) return;
+    this.#generation = ledger.generation;
+    this.#stale = false;
     this.txns = new TxnIndex();
     this.state = new StateIndex();
     const latest = ledger.latestRound;

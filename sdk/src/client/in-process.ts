@@ -1,0 +1,268 @@
+/*
+ * The chain as an in-process test engine.
+ *
+ * API (public from `@tealworks/sdk/testing`, and through `Tealworks.inProcess()`):
+ *
+ *   const tw = await Tealworks.inProcess({ accounts: 3 });   // a Tealworks client, no sockets, no key manager
+ *   const chain = tw.testChain;                              // the InProcessChain behind it
+ *   chain.accounts                                           // funded LocalAccounts (also registered on tw)
+ *   const id = chain.snapshot(); …; chain.revert(id)         // whole-chain snapshots, nested, cost ∝ changes
+ *   chain.release(id)                                        // forget a snapshot
+ *   chain.advanceRounds(n) / setTime(ts) / advanceTime(s)    // O(1) rounds and time
+ *   chain.impersonate(addr) / stopImpersonating(addr)        // send as any account (tw signs with an empty signature)
+ *   chain.setBalance / setAssetHolding / setGlobal / setLocal / setBox / setBlockSeed   (typed by an ARC-56 spec when given)
+ *   chain.stateHash()                                        // hex digest of all state (equal state ⇔ equal hash)
+ *   chain.ledger                                             // the real Ledger (sdk/src/ledger) it runs on
+ *
+ * How: the real ledger and AVM, served by the devnet's own node (algod /v2) and query service
+ * definitions through an in-process transport (same routes, handlers, wire shapes and errors as
+ * over HTTP, without a socket). `InProcessChain.create({ ledger })` serves an existing ledger
+ * (e.g. a fork of a live network).
+ */
+import { HttpClient } from '../adapters/http/client.js';
+import { ALGOD_TOKEN_HEADER, AlgodAdapter } from '../adapters/node/algod.js';
+import { QUERY_TOKEN_HEADER, QueryClient } from '../adapters/query/client.js';
+import { profileFromDevnet } from '../adapters/profiles.js';
+import type { Signer } from '../adapters/signer.js';
+import type { Arc56AppSpec } from '../abi/arc56.js';
+import type { AbiValue } from '../abi/types.js';
+import { encodeStorageValue } from '../app/state-decode.js';
+import type { TealValue } from '../avm/ledger-view.js';
+import { sha512_256 } from '../crypto/hash.js';
+import { Address, addressBytes, type AddressLike } from '../encoding/address.js';
+import { utf8 } from '../encoding/bytes.js';
+import { toHex } from '../encoding/hex.js';
+import { Ledger, type LedgerConfig } from '../ledger/ledger.js';
+import type { ConsensusParams } from '../ledger/params.js';
+import { inProcessTransport } from '../services/http/server.js';
+import { nodeService } from '../services/node/service.js';
+import { createQueryService } from '../services/query/service.js';
+import { encodeSignedTransaction } from '../txn/encode.js';
+import type { Transaction } from '../txn/types.js';
+import { LocalAccount } from './accounts.js';
+import type { Connection } from './network.js';
+import { ClientError } from './errors.js';
+
+/** Options of an in-process chain (`Tealworks.inProcess()`, `InProcessChain.create()`). */
+export interface InProcessOptions {
+  /** Funded accounts made at genesis (default 3). Their keys derive from `seed`, so every run has the same addresses. */
+  accounts?: number;
+  /** Micro-units each genesis account gets (default 10^14: 100 million units). */
+  accountFunds?: bigint;
+  /** Seed text the genesis accounts' keys derive from (default `tealworks-test`). */
+  seed?: string;
+  /** Genesis timestamp in seconds (default 1 700 000 000). Time stands still unless a cheat moves it. */
+  genesisTimestamp?: bigint;
+  /** Consensus parameters (default: the current protocol). */
+  params?: ConsensusParams;
+  genesisId?: string;
+  /** Serve this ledger instead of making one (its genesis accounts' keys are then unknown: `accounts` is empty). */
+  ledger?: Ledger;
+}
+
+/** The state a cheat writes: a uint or bytes, or (with a spec) any value of the key's declared type. */
+export type CheatValue = TealValue | AbiValue | string | number;
+
+/** How a cheat names a state key or box: bytes, or a name (ARC-56 key name with a spec, else UTF-8 text). */
+export type CheatKey = Uint8Array | string;
+
+const TOKEN = 'in-process';
+const BASE = 'http://in-process.invalid';
+
+/** Signs nothing: an impersonated account's transactions go out with an empty signature the chain accepts. */
+const IMPERSONATION_SIGNER: Signer = {
+  async sign(txns: readonly Transaction[], indexes: readonly number[]): Promise<Uint8Array[]> {
+    return indexes.map((i) => encodeSignedTransaction({ txn: txns[i]! }));
+  },
+};
+
+/**
+ * A chain in this process: the real ledger and AVM, snapshots and cheats. Make one with
+ * `Tealworks.inProcess()` (a client on it, as `tw.testChain`) or `InProcessChain.create()`.
+ */
+export class InProcessChain {
+  /** The ledger the chain runs on. */
+  readonly ledger: Ledger;
+  /** Accounts funded at genesis (empty when the chain serves a ledger it was given). */
+  readonly accounts: readonly LocalAccount[];
+  /** The connection a `Tealworks` client uses (node /v2 and query service, in process). @internal */
+  readonly connection: Connection;
+  #registered: ((address: string, signer: Signer) => void) | undefined;
+
+  private constructor(ledger: Ledger, accounts: LocalAccount[], connection: Connection) {
+    this.ledger = ledger;
+    this.accounts = accounts;
+    this.connection = connection;
+  }
+
+  /** Makes a chain (no client): see {@link InProcessOptions}. */
+  static create(options: InProcessOptions = {}): InProcessChain {
+    const n = options.accounts ?? 3;
+    if (!Number.isInteger(n) || n < 0 || n > 1000) throw new ClientError(`accounts must be a whole number from 0 to 1000, got ${n}`);
+    const seed = options.seed ?? 'tealworks-test';
+    const accounts = options.ledger ? [] : Array.from({ length: n }, (_, i) => new LocalAccount(sha512_256(utf8(`${seed}/${i}`))));
+    const funds = options.accountFunds ?? 10n ** 14n;
+    const config: LedgerConfig = {
+      genesisAccounts: accounts.map((a) => ({ address: a.address, amount: funds })),
+      genesisTimestamp: options.genesisTimestamp ?? 1_700_000_000n,
+      ...(options.params ? { params: options.params } : {}),
+      ...(options.genesisId ? { genesisId: options.genesisId } : {}),
+    };
+    const ledger = options.ledger ?? new Ledger(config);
+    // Blocks keep the previous block's timestamp: a test's time moves only when it says so.
+    if (!options.ledger) ledger.setTimestampOffset(0n);
+    const node = nodeService({ ledger, apiToken: TOKEN, cheats: true });
+    const query = createQueryService({ token: TOKEN });
+    // The query index follows the ledger from its first request on: tests that never list
+    // boxes or look up deployments pay nothing for it.
+    let attached = false;
+    const queryTransport = inProcessTransport(query);
+    const nodeClient = new HttpClient({ baseUrl: BASE, headers: { [ALGOD_TOKEN_HEADER]: TOKEN }, transport: inProcessTransport(node.definition), retry: false });
+    const queryClient = new HttpClient({
+      baseUrl: BASE,
+      headers: { [QUERY_TOKEN_HEADER]: TOKEN },
+      retry: false,
+      transport: (req) => {
+        if (!attached) {
+          query.index.attach(ledger);
+          attached = true;
+        }
+        return queryTransport(req);
+      },
+    });
+    const profile = profileFromDevnet({ node: { url: BASE, token: TOKEN }, query: { url: BASE, token: TOKEN }, keyManager: { url: BASE, token: TOKEN } });
+    const connection: Connection = {
+      name: 'in-process',
+      profile: { ...profile, name: 'in-process', node: { ...profile.node, api: 'algod' } },
+      chain: { node: new AlgodAdapter(nodeClient), query: new QueryClient(queryClient) },
+      ...(accounts[0] ? { dispenser: accounts[0] } : {}),
+      isDev: true,
+      tokenSource: 'the in-process chain',
+      close: async () => {
+        await node.definition.onClose?.();
+        query.index.detach();
+      },
+    };
+    return new InProcessChain(ledger, accounts, connection);
+  }
+
+  /** Called by `Tealworks.inProcess()` so impersonated accounts get a signer on that client. @internal */
+  bindSigners(register: (address: string, signer: Signer) => void): void {
+    this.#registered = register;
+    for (const a of this.accounts) register(a.address, a);
+  }
+
+  // ---- snapshots ------------------------------------------------------------------------------
+
+  /** Remembers the whole chain state; returns an id for {@link revert}. Snapshots nest. */
+  snapshot(): number {
+    return this.ledger.mark();
+  }
+
+  /**
+   * Restores the chain as it was at `snapshot()` (accounts, apps, boxes, assets, blocks, round,
+   * time, cheats). Costs what changed since. The snapshot stays usable; later ones are dropped.
+   */
+  revert(id: number): void {
+    this.ledger.revertToMark(id);
+  }
+
+  /** Forgets a snapshot. */
+  release(id: number): void {
+    this.ledger.releaseMark(id);
+  }
+
+  /** Hex digest of all account, asset, app and box state (equal state ⇔ equal hash). */
+  stateHash(): string {
+    return toHex(this.ledger.stateHash());
+  }
+
+  /** The latest round. */
+  get round(): bigint {
+    return this.ledger.latestRound;
+  }
+
+  /** The latest block's timestamp (`global LatestTimestamp`). */
+  get time(): bigint {
+    return this.ledger.latestBlock.header.timestamp;
+  }
+
+  // ---- cheats ---------------------------------------------------------------------------------
+
+  /** Adds `n` empty rounds at once (O(1)); `global Round`, `block` and validity windows see them. */
+  advanceRounds(n: number | bigint): bigint {
+    return this.ledger.advanceRounds(BigInt(n)).header.round;
+  }
+
+  /** Commits one empty block stamped `timestamp` (seconds since the epoch). */
+  setTime(timestamp: number | bigint): void {
+    this.ledger.setTime(BigInt(timestamp));
+  }
+
+  /** Commits one empty block `seconds` after the latest one. */
+  advanceTime(seconds: number | bigint): void {
+    this.ledger.advanceTime(BigInt(seconds));
+  }
+
+  /**
+   * Sends as `address` without its key: the chain stops checking signatures for it (everything
+   * else is checked) and the client signs its transactions with an empty signature.
+   */
+  impersonate(address: AddressLike): void {
+    this.ledger.impersonate(address, true);
+    this.#registered?.(addressText(address), IMPERSONATION_SIGNER);
+  }
+
+  /** Checks `address`'s signatures again. */
+  stopImpersonating(address: AddressLike): void {
+    this.ledger.impersonate(address, false);
+  }
+
+  /** Sets an account's balance in micro-units. */
+  setBalance(address: AddressLike, microUnits: number | bigint): void {
+    this.ledger.setBalance(address, BigInt(microUnits));
+  }
+
+  /** Sets (or with undefined removes) an account's holding of an existing asset. */
+  setAssetHolding(address: AddressLike, assetId: number | bigint, holding: { amount: number | bigint; frozen?: boolean } | undefined): void {
+    this.ledger.setAssetHolding(address, BigInt(assetId), holding ? { amount: BigInt(holding.amount), ...(holding.frozen !== undefined ? { frozen: holding.frozen } : {}) } : undefined);
+  }
+
+  /** Sets (or with undefined deletes) a global state key; with a spec, `key` may be a declared key name and `value` any value of its type. */
+  setGlobal(appId: number | bigint, key: CheatKey, value: CheatValue | undefined, spec?: Arc56AppSpec): void {
+    const e = encodeStorageValue(spec, 'global', key, value);
+    this.ledger.setGlobal(BigInt(appId), e.key, e.value);
+  }
+
+  /** Sets (or deletes) a local state key of an opted-in account; typed by the spec when given. */
+  setLocal(address: AddressLike, appId: number | bigint, key: CheatKey, value: CheatValue | undefined, spec?: Arc56AppSpec): void {
+    const e = encodeStorageValue(spec, 'local', key, value);
+    this.ledger.setLocal(address, BigInt(appId), e.key, e.value);
+  }
+
+  /** Writes (or with undefined deletes) a box; typed by the spec when given (a declared box name, its value type). */
+  setBox(appId: number | bigint, name: CheatKey, value: CheatValue | undefined, spec?: Arc56AppSpec): void {
+    const e = encodeStorageValue(spec, 'box', name, value);
+    this.ledger.setBox(BigInt(appId), e.key, e.value === undefined ? undefined : typeof e.value === 'bigint' ? u64(e.value) : e.value);
+  }
+
+  /** Sets the seed `block BlkSeed` reads for `round` (default the latest); 32 bytes. */
+  setBlockSeed(seed: Uint8Array, round?: number | bigint): void {
+    this.ledger.setBlockSeed(seed, round === undefined ? undefined : BigInt(round));
+  }
+
+  /** Stops the in-process services (the ledger stays readable). */
+  async close(): Promise<void> {
+    await this.connection.close();
+  }
+}
+
+function addressText(a: AddressLike): string {
+  return new Address(addressBytes(a)).toString();
+}
+
+function u64(n: bigint): Uint8Array {
+  const b = new Uint8Array(8);
+  new DataView(b.buffer).setBigUint64(0, n);
+  return b;
+}

@@ -1,0 +1,130 @@
+import { sha512_256 } from '../crypto/hash.js';
+import { headerHash, txnCommitment, type Block } from './block.js';
+
+/*
+ * The chain's blocks by round. Real blocks are kept as committed; rounds skipped by a cheat
+ * (`Ledger.advanceRounds`) are one "warp" record each, and their empty blocks are made up when
+ * asked for, so skipping a million rounds costs the same as skipping one.
+ */
+
+/** Rounds `from..to` made up after `base`: empty blocks whose timestamps advance by `step` a round. */
+interface Warp {
+  from: bigint;
+  to: bigint;
+  base: Block;
+  step: bigint;
+  root: { root: Uint8Array; root256: Uint8Array };
+  /** The made-up block of round `to`, kept because the chain asks for its latest block often. */
+  last?: Block;
+}
+
+function u64(n: bigint): Uint8Array {
+  const b = new Uint8Array(8);
+  new DataView(b.buffer).setBigUint64(0, n);
+  return b;
+}
+
+/** Blocks by round, with cheap runs of made-up empty rounds (see `warp`). */
+export class BlockList {
+  readonly #real = new Map<bigint, Block>();
+  readonly #realRounds: bigint[] = [];
+  readonly #warps: Warp[] = [];
+  #latest = -1n;
+
+  /** The latest round (-1n when empty). */
+  get latestRound(): bigint {
+    return this.#latest;
+  }
+
+  /** The block of `round`, made up when the round was skipped by a warp; undefined past the end. */
+  get(round: bigint): Block | undefined {
+    if (round < 0n || round > this.#latest) return undefined;
+    const real = this.#real.get(round);
+    if (real) return real;
+    const w = this.#warpOf(round);
+    return w ? this.#synth(w, round) : undefined;
+  }
+
+  get latest(): Block {
+    return this.get(this.#latest)!;
+  }
+
+  push(block: Block): void {
+    this.#real.set(block.header.round, block);
+    this.#realRounds.push(block.header.round);
+    this.#latest = block.header.round;
+  }
+
+  /** Adds `n` made-up empty rounds after the latest block (each `step` seconds after the one before); returns the new latest block. */
+  warp(n: bigint, step: bigint): Block {
+    const base = this.latest;
+    const w: Warp = { from: this.#latest + 1n, to: this.#latest + n, base, step, root: txnCommitment([]) };
+    this.#warps.push(w);
+    this.#latest = w.to;
+    return this.latest;
+  }
+
+  /** Drops every round after `round`; returns the real blocks dropped (their transactions leave the index). */
+  truncate(round: bigint): Block[] {
+    const dropped: Block[] = [];
+    while (this.#realRounds.length && this.#realRounds[this.#realRounds.length - 1]! > round) {
+      const r = this.#realRounds.pop()!;
+      dropped.push(this.#real.get(r)!);
+      this.#real.delete(r);
+    }
+    while (this.#warps.length) {
+      const w = this.#warps[this.#warps.length - 1]!;
+      if (w.from > round) this.#warps.pop();
+      else {
+        if (w.to > round) {
+          w.to = round;
+          delete w.last;
+        }
+        break;
+      }
+    }
+    if (this.#latest > round) this.#latest = round;
+    return dropped;
+  }
+
+  clear(): void {
+    this.#real.clear();
+    this.#realRounds.length = 0;
+    this.#warps.length = 0;
+    this.#latest = -1n;
+  }
+
+  #warpOf(round: bigint): Warp | undefined {
+    const ws = this.#warps;
+    let lo = 0;
+    let hi = ws.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const w = ws[mid]!;
+      if (round < w.from) hi = mid - 1;
+      else if (round > w.to) lo = mid + 1;
+      else return w;
+    }
+    return undefined;
+  }
+
+  #synth(w: Warp, round: bigint): Block {
+    if (round === w.to && w.last) return w.last;
+    const b = w.base.header;
+    // The made-up blocks all point back at the last real block before the warp (chaining them
+    // one by one would cost a hash per skipped round); their seeds still differ per round.
+    const header = {
+      ...b,
+      round,
+      prev: w.base.hash,
+      seed: sha512_256(new Uint8Array([...b.seed, ...u64(round)])),
+      txnRoot: w.root.root,
+      txnRoot256: w.root.root256,
+      timestamp: b.timestamp + w.step * (round - w.from + 1n),
+      feesCollected: 0n,
+    };
+    const block: Block = { header, txns: [], hash: headerHash(header) };
+    if (round === w.to) w.last = block;
+    return block;
+  }
+}

@@ -1,0 +1,191 @@
+import type { AmountLike } from '../client/amount.js';
+import type { LocalAccount } from '../client/accounts.js';
+import type { AppSpecInput, AppDeployment } from '../client/app-manager.js';
+import type { InProcessChain, InProcessOptions } from '../client/in-process.js';
+import { Tealworks } from '../client/tealworks.js';
+import type { AppClient } from '../app/client.js';
+import type { TemplateValue } from '../teal/assembler/results.js';
+import { SimulateFailedError } from '../app/errors.js';
+import { renderSimulateReport, type SimulateReport } from '../app/simulate-report.js';
+import { TestingError } from './errors.js';
+
+/** An app the fixture deploys once, before the first test: its spec and programs, named once. */
+export interface FixtureApp {
+  /** ARC-56 / ARC-32 spec (object, JSON text or file path). */
+  spec: AppSpecInput;
+  /** Approval program (TEAL text or `.teal` path); default: the spec's own source. */
+  approval?: string;
+  /** Clear-state program; default: the spec's own source. */
+  clear?: string;
+  template?: Record<string, TemplateValue>;
+  /** Keep at least this much in the app account (default 1 unit = 1 000 000 micro-units). */
+  fund?: AmountLike;
+  /** Which funded account creates it (index into `accounts`, default 0). */
+  creator?: number;
+  /** Deploy name (default: the spec's name). */
+  name?: string;
+}
+
+/** Options of {@link testFixture}: the chain's options plus the apps to deploy and where their files are. */
+export interface FixtureOptions<A extends string> extends InProcessOptions {
+  apps?: Record<A, FixtureApp>;
+  /** Base folder for relative spec and program paths (default: the working directory). */
+  baseDir?: string;
+}
+
+/** The hooks of a test runner the fixture installs itself in (mocha, node:test and vitest all have them). */
+export interface RunnerHooks {
+  before?: (fn: () => Promise<void>) => unknown;
+  beforeAll?: (fn: () => Promise<void>) => unknown;
+  beforeEach: (fn: () => void) => unknown;
+  after?: (fn: () => Promise<void>) => unknown;
+  afterAll?: (fn: () => Promise<void>) => unknown;
+}
+
+/**
+ * A chain for a test file: made once (accounts funded, apps deployed), then reset to that point
+ * before every test by reverting a snapshot, which costs what the test changed.
+ *
+ * @example
+ * ```ts
+ * import { before, beforeEach, after } from 'node:test';   // or mocha's / vitest's hooks
+ * const f = testFixture({ apps: { counter: { spec: 'counter.arc56.json', approval: 'counter.teal', clear: 'clear.teal' } } });
+ * f.install({ before, beforeEach, after });
+ * it('counts', async () => {
+ *   await f.apps.counter.call('increment', [5]);
+ *   await expectState(f.apps.counter, { global: { count: 5n } });
+ * });
+ * ```
+ */
+export class TestFixture<A extends string = string> {
+  readonly #options: FixtureOptions<A>;
+  #tw: (Tealworks & { readonly testChain: InProcessChain }) | undefined;
+  #apps: Record<A, AppClient> | undefined;
+  #deployments: Record<A, AppDeployment> | undefined;
+  #base: number | undefined;
+
+  constructor(options: FixtureOptions<A> = {}) {
+    this.#options = options;
+  }
+
+  /** The client on the chain (after `setup`). */
+  get tw(): Tealworks & { readonly testChain: InProcessChain } {
+    if (!this.#tw) throw new TestingError('the fixture is not set up yet: call setup() in a before/beforeAll hook (or use install())');
+    return this.#tw;
+  }
+
+  /** The chain: snapshots and cheats. */
+  get chain(): InProcessChain {
+    return this.tw.testChain;
+  }
+
+  /** Funded accounts (the first one creates the apps unless an app says otherwise). */
+  get accounts(): readonly LocalAccount[] {
+    return this.chain.accounts;
+  }
+
+  /** A client per deployed app, by the name given in `apps`. */
+  get apps(): Record<A, AppClient> {
+    this.tw;
+    return this.#apps!;
+  }
+
+  /** The deploy result per app (ids, addresses, the create's report). */
+  get deployments(): Record<A, AppDeployment> {
+    this.tw;
+    return this.#deployments!;
+  }
+
+  /** Makes the chain, deploys the apps and takes the snapshot every test starts from. */
+  async setup(): Promise<void> {
+    if (this.#tw) return;
+    const { apps, baseDir, ...chainOptions } = this.#options;
+    const tw = await Tealworks.inProcess({ accounts: 3, ...chainOptions });
+    const clients = {} as Record<A, AppClient>;
+    const deployments = {} as Record<A, AppDeployment>;
+    for (const [name, app] of Object.entries(apps ?? {}) as [A, FixtureApp][]) {
+      const creator = tw.testChain.accounts[app.creator ?? 0];
+      if (!creator) throw new TestingError(`app ${name}: creator index ${app.creator} has no funded account (the chain has ${tw.testChain.accounts.length})`);
+      let d: AppDeployment;
+      try {
+        d = await tw.app.deploy({
+          creator,
+          spec: app.spec,
+          ...(app.approval !== undefined ? { approval: app.approval } : {}),
+          ...(app.clear !== undefined ? { clear: app.clear } : {}),
+          ...(app.template ? { template: app.template } : {}),
+          ...(app.name ? { name: app.name } : {}),
+          fund: app.fund ?? 1_000_000n,
+          ...(baseDir ? { baseDir } : {}),
+        });
+      } catch (e) {
+        throw explained(e, `deploying app ${name} failed`);
+      }
+      clients[name] = d.client;
+      deployments[name] = d;
+    }
+    this.#apps = clients;
+    this.#deployments = deployments;
+    this.#tw = tw;
+    this.#base = tw.testChain.snapshot();
+  }
+
+  /** Puts the chain back as `setup` left it (revert to the base snapshot). */
+  reset(): void {
+    if (this.#base === undefined) throw new TestingError('the fixture is not set up yet: call setup() in a before/beforeAll hook (or use install())');
+    this.chain.revert(this.#base);
+  }
+
+  /** Closes the chain's in-process services. */
+  async teardown(): Promise<void> {
+    const tw = this.#tw;
+    this.#tw = undefined;
+    this.#base = undefined;
+    await tw?.close();
+  }
+
+  /** Installs setup / reset / teardown as the runner's before(All) / beforeEach / after(All) hooks. */
+  install(hooks: RunnerHooks): this {
+    const before = hooks.beforeAll ?? hooks.before;
+    const after = hooks.afterAll ?? hooks.after;
+    if (!before) throw new TestingError('install() needs the runner\'s before (mocha, node:test) or beforeAll (vitest) hook');
+    before(() => this.setup());
+    hooks.beforeEach(() => this.reset());
+    if (after) after(() => this.teardown());
+    return this;
+  }
+}
+
+/** A fixture for a test file: see {@link TestFixture}. */
+export function testFixture<A extends string = string>(options: FixtureOptions<A> = {}): TestFixture<A> {
+  return new TestFixture(options);
+}
+
+/**
+ * A failure with the simulate report spelled out (failing transaction, TEAL line through macros,
+ * the spec's error message, logs), for a test runner to print.
+ */
+export class SimulateReportError extends TestingError {
+  readonly report: SimulateReport;
+  constructor(message: string, report: SimulateReport, options?: { cause?: unknown }) {
+    super(`${message}\n${renderSimulateReport(report)}`, options);
+    this.report = report;
+  }
+}
+
+/** `e` with its simulate report in the message when it has one; else `e` itself. */
+export function explained(e: unknown, context?: string): unknown {
+  if (e instanceof SimulateFailedError && e.report && typeof e.report === 'object') {
+    return new SimulateReportError(context ? `${context}: ${e.message}` : e.message, e.report as SimulateReport, { cause: e });
+  }
+  return e;
+}
+
+/** Awaits `work`; when it fails in simulation, rethrows with the whole simulate report in the message. */
+export async function withReport<T>(work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (e) {
+    throw explained(e);
+  }
+}
