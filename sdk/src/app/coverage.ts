@@ -239,6 +239,26 @@ export class CoverageCollector {
     if (Array.isArray(inner)) for (const it of inner) if (isObj(it)) this.addExecTrace(it);
   }
 
+  /**
+   * Adds counts recorded elsewhere (a session file of another test process): runs, hits per pc
+   * and branch arms per pc.
+   */
+  addCounts(hash: string, counts: { runs: number; hits: Iterable<[number, number]>; branches: Iterable<{ pc: number; op: string; taken: readonly number[] }> }): void {
+    const e = this.entry(hash);
+    e.runs += counts.runs;
+    for (const [pc, n] of counts.hits) e.hits.set(pc, (e.hits.get(pc) ?? 0) + n);
+    for (const b of counts.branches) {
+      const mine = e.branches.get(b.pc);
+      if (mine) b.taken.forEach((n, i) => (mine.taken[i] = (mine.taken[i] ?? 0) + n));
+      else e.branches.set(b.pc, { pc: b.pc, op: b.op, taken: [...b.taken] });
+    }
+  }
+
+  /** Runs of a program not registered yet, kept whole until it is (their branch arms are not counted yet). */
+  pendingRuns(hash: string): readonly (readonly number[])[] {
+    return this.pending.get(hash) ?? [];
+  }
+
   /** The pcs that ran in the program with this hash (hex) or these bytes. */
   executedPcs(program: string | Uint8Array): Set<number> {
     const e = this.programs.get(typeof program === 'string' ? program : hashKey(program));
