@@ -8,6 +8,7 @@ import { decodeSignedTransactions } from '../txn/encode.js';
 import { BudgetRecorder, type BudgetAppInfo, type BudgetObservation } from './budget-report.js';
 import { CoverageCollector, type CoverageProgram, type ProgramCoverage } from './coverage.js';
 import { buildSimulateReport, type AppKnowledge } from './simulate-report.js';
+import { requiredExtraPages } from './deploy-plan.js';
 
 /*
  * What a test session records for its reports: every group the chain commits is first simulated
@@ -64,7 +65,8 @@ export class ReportSession {
     const apps = new Map<bigint, BudgetAppInfo>();
     for (const [id, a] of this.apps) {
       const size = (a.approval?.bytes?.length ?? 0) + (a.clear?.bytes?.length ?? 0);
-      apps.set(id, { name: a.name ?? a.spec?.name ?? `app ${id}`, ...(size ? { programSize: size } : {}) });
+      const pages = a.approval?.bytes && a.clear?.bytes ? requiredExtraPages(a.approval.bytes, a.clear.bytes) : undefined;
+      apps.set(id, { name: a.name ?? a.spec?.name ?? `app ${id}`, ...(size ? { programSize: size } : {}), ...(pages !== undefined ? { extraPages: pages } : {}) });
     }
     const out: BudgetObservation[] = [...this.budget.observations];
     for (const r of this.responses) out.push(...new BudgetRecorder().addReport(buildSimulateReport(r, { apps: this.apps }), apps));
