@@ -15,3 +15,4 @@ export * from './dispenser.js';
 export * from './coverage.js';
 export * from './budget-report.js';
 export * from './fuzz/index.js';
+export * from './report-session.js';
