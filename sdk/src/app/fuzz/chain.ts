@@ -14,7 +14,8 @@ import { OnComplete, type Transaction } from '../../txn/types.js';
 import { decodeMethodReturn } from '../../abi/method-call.js';
 import type { CompiledContract } from '../compile.js';
 import { decodeBoxes, decodeGlobalState, decodeLocalState, type StorageItem } from '../state-decode.js';
-import { arr, bigOf, bytesOf, obj } from '../response-read.js';
+import { arr, bytesOf, obj } from '../response-read.js';
+import { readUnnamedResources } from '../simulate-report.js';
 
 /*
  * The chain a fuzz run uses: a fresh in-process ledger per run (deterministic keys, clock and
@@ -197,23 +198,16 @@ export class FuzzChain {
     if (message !== undefined) return { kind: classifyFailure(message), message, logs, response, minBalanceChange: 0n };
     const mbrBefore = this.ledger.minBalance(from.address) + this.ledger.minBalance(this.appAddress);
     // Name what the simulation reached without references, then commit the call.
-    const unnamed = obj(group['unnamed-resources-accessed']);
+    const unnamed = readUnnamedResources(group['unnamed-resources-accessed']);
     const refs = {
-      accounts: arr(unnamed.accounts).filter((a): a is string => typeof a === 'string'),
-      apps: arr(unnamed.apps)
-        .map(bigOf)
-        .filter((a): a is bigint => a !== undefined),
-      assets: arr(unnamed.assets)
-        .map(bigOf)
-        .filter((a): a is bigint => a !== undefined),
-      boxes: arr(unnamed.boxes).map((b) => ({ appId: bigOf(obj(b).app) ?? 0n, name: bytesOf(obj(b).name) ?? new Uint8Array(0) })),
+      accounts: [...(unnamed?.accounts ?? [])],
+      apps: [...(unnamed?.apps ?? [])],
+      assets: [...(unnamed?.assets ?? [])],
+      boxes: (unnamed?.boxes ?? []).map((b) => ({ appId: b.app, name: b.name })),
     };
-    for (const h of arr(unnamed['app-locals'])) {
-      const a = obj(h).account;
-      if (typeof a === 'string' && a !== from.address && !refs.accounts.includes(a)) refs.accounts.push(a);
-    }
-    const extra = Number(bigOf(unnamed['extra-box-refs']) ?? 0n);
-    for (let i = 0; i < extra; i++) refs.boxes.push({ appId: 0n, name: new Uint8Array(0) });
+    for (const h of unnamed?.appLocals ?? []) if (h.account !== from.address && !refs.accounts.includes(h.account)) refs.accounts.push(h.account);
+    for (const h of unnamed?.assetHoldings ?? []) if (h.account !== from.address && !refs.accounts.includes(h.account)) refs.accounts.push(h.account);
+    for (let i = 0; i < (unnamed?.extraBoxRefs ?? 0); i++) refs.boxes.push({ appId: 0n, name: new Uint8Array(0) });
     this.ledger.submit([signTransaction(build(refs), from.key)]);
     const out: CallOutcome = { kind: 'ok', logs, response, minBalanceChange: this.ledger.minBalance(from.address) + this.ledger.minBalance(this.appAddress) - mbrBefore };
     if (method.method.returns.abiType) {
