@@ -30,7 +30,7 @@ import { encodeStorageValue } from '../app/state-decode.js';
 import type { TealValue } from '../avm/ledger-view.js';
 import { sha512_256 } from '../crypto/hash.js';
 import { Address, addressBytes, type AddressLike } from '../encoding/address.js';
-import { utf8 } from '../encoding/bytes.js';
+import { uint64ToBytes, utf8 } from '../encoding/bytes.js';
 import { toHex } from '../encoding/hex.js';
 import { Ledger, type LedgerConfig } from '../ledger/ledger.js';
 import type { ConsensusParams } from '../ledger/params.js';
@@ -243,7 +243,7 @@ export class InProcessChain {
   /** Writes (or with undefined deletes) a box; typed by the spec when given (a declared box name, its value type). */
   setBox(appId: number | bigint, name: CheatKey, value: CheatValue | undefined, spec?: Arc56AppSpec): void {
     const e = encodeStorageValue(spec, 'box', name, value);
-    this.ledger.setBox(BigInt(appId), e.key, e.value === undefined ? undefined : typeof e.value === 'bigint' ? u64(e.value) : e.value);
+    this.ledger.setBox(BigInt(appId), e.key, e.value === undefined ? undefined : typeof e.value === 'bigint' ? uint64ToBytes(e.value) : e.value);
   }
 
   /** Sets the seed `block BlkSeed` reads for `round` (default the latest); 32 bytes. */
@@ -261,8 +261,3 @@ function addressText(a: AddressLike): string {
   return new Address(addressBytes(a)).toString();
 }
 
-function u64(n: bigint): Uint8Array {
-  const b = new Uint8Array(8);
-  new DataView(b.buffer).setBigUint64(0, n);
-  return b;
-}

@@ -1,5 +1,6 @@
 import { sha512_256 } from '../crypto/hash.js';
 import { headerHash, txnCommitment, type Block } from './block.js';
+import { uint64ToBytes } from '../encoding/bytes.js';
 
 /*
  * The chain's blocks by round. Real blocks are kept as committed; rounds skipped by a cheat
@@ -18,11 +19,6 @@ interface Warp {
   last?: Block;
 }
 
-function u64(n: bigint): Uint8Array {
-  const b = new Uint8Array(8);
-  new DataView(b.buffer).setBigUint64(0, n);
-  return b;
-}
 
 /** Blocks by round, with cheap runs of made-up empty rounds (see `warp`). */
 export class BlockList {
@@ -117,7 +113,7 @@ export class BlockList {
       ...b,
       round,
       prev: w.base.hash,
-      seed: sha512_256(new Uint8Array([...b.seed, ...u64(round)])),
+      seed: sha512_256(new Uint8Array([...b.seed, ...uint64ToBytes(round)])),
       txnRoot: w.root.root,
       txnRoot256: w.root.root256,
       timestamp: b.timestamp + w.step * (round - w.from + 1n),

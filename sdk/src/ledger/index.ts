@@ -9,6 +9,9 @@
  *   ledger.produceBlock(groups)            → interval mode: one block from several groups (the pending
  *                                            pool itself is the node service's, services/node/pool.ts)
  *   ledger.stateHash / snapshot / reset / close / setTimestampOffset
+ *   ledger.mark() / revertToMark(id) / releaseMark(id)  → test-chain snapshots (undo log; cost ∝ changes; nested)
+ *   ledger.advanceRounds / setTime / advanceTime / impersonate / setBalance / setAssetHolding /
+ *     setGlobal / setLocal / setBox / setBlockSeed       → cheats (the devnet's /v1/devnet routes, tw.testChain)
  *
  * Everything here is portable except `persistence.ts` (Node file system), which is deliberately
  * not re-exported: import it directly where a data directory is wanted.

@@ -14,3 +14,4 @@ export type { NodeSimulateRequest } from './simulate-wire.js';
 export { algodEndpoints, ALGOD_ERRORS, type AlgodRouteOptions } from './algod/routes.js';
 export { genesisText, type GenesisDescription, type GenesisAllocEntry } from './algod/genesis.js';
 export { accountJson, appJson, assetJson, type AlgodJson } from './algod/views.js';
+export { devnetEndpoints, CheatsRefusedError } from './devnet-routes.js';
