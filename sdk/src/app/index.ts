@@ -12,3 +12,7 @@ export * from './client.js';
 export * from './deploy.js';
 export * from './debug/index.js';
 export * from './dispenser.js';
+export * from './coverage.js';
+export * from './budget-report.js';
+export * from './fuzz/index.js';
+export * from './report-session.js';

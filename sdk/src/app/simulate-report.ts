@@ -220,7 +220,8 @@ function addressOf(v: unknown): string | undefined {
   return b && b.length === 32 ? encodeAddress(b) : undefined;
 }
 
-function unnamedOf(v: unknown): UnnamedResources | undefined {
+/** A simulate response's `unnamed-resources-accessed` object read into addresses, ids and box refs (undefined when absent). */
+export function readUnnamedResources(v: unknown): UnnamedResources | undefined {
   if (!isObj(v)) return undefined;
   return {
     accounts: arr(v.accounts)
@@ -517,7 +518,7 @@ function txnReport(result: Obj, path: number[], failedAt: readonly number[] | un
   if (budget !== undefined) report.appBudgetConsumed = budget;
   const lsig = numOf(extra['logic-sig-budget-consumed']);
   if (lsig !== undefined) report.logicSigBudgetConsumed = lsig;
-  const unnamed = unnamedOf(extra['unnamed-resources-accessed']);
+  const unnamed = readUnnamedResources(extra['unnamed-resources-accessed']);
   if (unnamed) report.unnamedResources = unnamed;
   const fixed = addressOf(extra['fixed-signer']);
   if (fixed) report.fixedSigner = fixed;
@@ -550,7 +551,7 @@ export function buildSimulateReport(response: unknown, options: SimulateReportOp
   if (added !== undefined) report.budget.added = added;
   const consumed = numOf(group['app-budget-consumed']);
   if (consumed !== undefined) report.budget.consumed = consumed;
-  const unnamed = unnamedOf(group['unnamed-resources-accessed']);
+  const unnamed = readUnnamedResources(group['unnamed-resources-accessed']);
   if (unnamed) report.unnamedResources = unnamed;
   const groupFees = bigOf(group['group-fees-paid']);
   if (groupFees !== undefined) report.groupFeesPaid = groupFees;

@@ -8,6 +8,17 @@ import type { TemplateValue } from '../teal/assembler/results.js';
 import { SimulateFailedError } from '../app/errors.js';
 import { renderSimulateReport, type SimulateReport } from '../app/simulate-report.js';
 import { TestingError } from './errors.js';
+import { ReportSession } from '../app/report-session.js';
+import type { AppKnowledge, ProgramKnowledge } from '../app/simulate-report.js';
+import { existsSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, resolve } from 'node:path';
+
+/**
+ * Set by `tealworks test --coverage` / `--budget…`: the folder where each test process leaves its
+ * session (coverage and budget) for the command to merge.
+ */
+export const REPORT_DIR_ENV = 'TEALWORKS_REPORT_DIR';
+let sessionFiles = 0;
 
 /** An app the fixture deploys once, before the first test: its spec and programs, named once. */
 export interface FixtureApp {
@@ -63,6 +74,7 @@ export class TestFixture<A extends string = string> {
   #apps: Record<A, AppClient> | undefined;
   #deployments: Record<A, AppDeployment> | undefined;
   #base: number | undefined;
+  #session: { session: ReportSession; detach: () => void } | undefined;
 
   constructor(options: FixtureOptions<A> = {}) {
     this.#options = options;
@@ -101,6 +113,10 @@ export class TestFixture<A extends string = string> {
     if (this.#tw) return;
     const { apps, baseDir, ...chainOptions } = this.#options;
     const tw = await Tealworks.inProcess({ accounts: 3, ...chainOptions });
+    if (process.env[REPORT_DIR_ENV]) {
+      const session = new ReportSession();
+      this.#session = { session, detach: session.attach(tw.testChain.ledger) };
+    }
     const clients = {} as Record<A, AppClient>;
     const deployments = {} as Record<A, AppDeployment>;
     for (const [name, app] of Object.entries(apps ?? {}) as [A, FixtureApp][]) {
@@ -123,6 +139,7 @@ export class TestFixture<A extends string = string> {
       }
       clients[name] = d.client;
       deployments[name] = d;
+      this.#session?.session.knowApp(d.appId, withPaths(d.client.knowledge(), baseDir ?? process.cwd()));
     }
     this.#apps = clients;
     this.#deployments = deployments;
@@ -141,6 +158,13 @@ export class TestFixture<A extends string = string> {
     const tw = this.#tw;
     this.#tw = undefined;
     this.#base = undefined;
+    const recorded = this.#session;
+    this.#session = undefined;
+    if (recorded) {
+      recorded.detach();
+      const dir = process.env[REPORT_DIR_ENV];
+      if (dir) writeFileSync(join(dir, `session-${process.pid}-${++sessionFiles}.json`), recorded.session.toJSON());
+    }
     await tw?.close();
   }
 
@@ -154,6 +178,18 @@ export class TestFixture<A extends string = string> {
     if (after) after(() => this.teardown());
     return this;
   }
+}
+
+/** The app's knowledge with its TEAL file names made absolute (coverage names files by them). */
+function withPaths(app: AppKnowledge, baseDir: string): AppKnowledge {
+  const fix = (p: ProgramKnowledge | undefined): ProgramKnowledge | undefined => {
+    if (!p?.sourceName || isAbsolute(p.sourceName)) return p;
+    const abs = resolve(baseDir, p.sourceName);
+    return existsSync(abs) ? { ...p, sourceName: abs } : p;
+  };
+  const approval = fix(app.approval);
+  const clear = fix(app.clear);
+  return { ...app, ...(approval ? { approval } : {}), ...(clear ? { clear } : {}) };
 }
 
 /** A fixture for a test file: see {@link TestFixture}. */

@@ -1,13 +1,24 @@
 // `tealworks test [--runner mocha|vitest|node] [runner args…]`: runs a project's contract tests
 // with the runner the project already uses.
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { ReportSession } from '../../app/report-session.js';
+import { toLcov, toCoverageHtml, coverageTotals } from '../../app/coverage.js';
+import { budgetSnapshotText, checkBudget, formatBudgetReport, parseBudgetSnapshot } from '../../app/budget-report.js';
+import { REPORT_DIR_ENV } from '../../testing/fixture.js';
 import { UsageError, type CliIo, type Command } from '../command.js';
 
-const USAGE = `tealworks test [--runner mocha|vitest|node] [-- runner arguments…]
+const USAGE = `tealworks test [--runner mocha|vitest|node] [--coverage] [--coverage-dir DIR] [--budget]
+               [--budget-snapshot FILE] [--budget-check FILE] [-- runner arguments…]
   Runs the project's tests with its own runner: vitest or mocha when package.json depends on
-  them, else node's built-in runner (node --test). Tests use @tealworks/sdk/testing (docs/testing.md).`;
+  them, else node's built-in runner (node --test). Tests use @tealworks/sdk/testing (docs/testing.md).
+  --coverage             every program the fixtures' chains run (top-level, inner, logic sigs) counts:
+                         writes DIR/lcov.info and DIR/index.html (DIR: --coverage-dir, default coverage)
+  --budget               prints opcode budget, op-ups, fees, min-balance change and size per method
+  --budget-snapshot FILE writes that report to FILE
+  --budget-check FILE    fails (exit 1) with a diff when a figure grew against FILE`;
 
 /** Which runner a project uses, from its package.json (vitest, then mocha, else node:test). */
 export function detectRunner(cwd: string): 'mocha' | 'vitest' | 'node' {
@@ -44,26 +55,99 @@ export const testCommand: Command = {
   async run(args: string[], io: CliIo): Promise<number> {
     let runner: 'mocha' | 'vitest' | 'node' | undefined;
     const rest: string[] = [];
+    let coverage = false;
+    let coverageDir = 'coverage';
+    let budget = false;
+    let snapshotFile: string | undefined;
+    let checkFile: string | undefined;
+    const value = (i: number, flag: string): string => {
+      const v = args[i];
+      if (v === undefined || v.startsWith('--')) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
     for (let i = 0; i < args.length; i++) {
       const a = args[i]!;
       if (a === '--runner') {
         const v = args[++i];
         if (v !== 'mocha' && v !== 'vitest' && v !== 'node') throw new UsageError('--runner is mocha, vitest or node');
         runner = v;
-      } else if (a === '--') rest.push(...args.slice(i + 1)), (i = args.length);
+      } else if (a === '--coverage') coverage = true;
+      else if (a === '--coverage-dir') (coverageDir = value(++i, a)), (coverage = true);
+      else if (a === '--budget') budget = true;
+      else if (a === '--budget-snapshot') snapshotFile = value(++i, a);
+      else if (a === '--budget-check') checkFile = value(++i, a);
+      else if (a === '--') rest.push(...args.slice(i + 1)), (i = args.length);
       else rest.push(a);
     }
+    const at = (p: string): string => (isAbsolute(p) ? p : resolve(io.cwd, p));
+    const snapshot = checkFile !== undefined ? readSnapshot(at(checkFile)) : undefined;
+    const reporting = coverage || budget || snapshotFile !== undefined || checkFile !== undefined;
+    const reportDir = reporting ? mkdtempSync(join(tmpdir(), 'tealworks-test-report-')) : undefined;
     const chosen = runner ?? detectRunner(io.cwd);
     const { command, args: argv } = runnerCommand(chosen, rest);
-    return new Promise<number>((resolve) => {
-      const child = spawn(command, argv, { cwd: io.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
+    const code = await new Promise<number>((done) => {
+      const child = spawn(command, argv, { cwd: io.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: reportDir ? { ...process.env, [REPORT_DIR_ENV]: reportDir } : process.env });
       child.stdout.on('data', (d: Buffer) => io.stdout(d.toString('utf8')));
       child.stderr.on('data', (d: Buffer) => io.stderr(d.toString('utf8')));
       child.on('error', (e) => {
         io.stderr(`tealworks test: could not start ${chosen} (${e.message}); install it in the project or pick another with --runner\n`);
-        resolve(2);
+        done(2);
       });
-      child.on('close', (code) => resolve(code ?? 1));
+      child.on('close', (c) => done(c ?? 1));
     });
+    if (!reportDir) return code;
+    try {
+      const session = new ReportSession();
+      for (const f of readdirSync(reportDir).filter((n) => n.endsWith('.json')).sort()) session.mergeJSON(readFileSync(join(reportDir, f), 'utf8'));
+      let status = code;
+      if (coverage) {
+        const report = session.coverage.report();
+        const rel = (f: string): string => (isAbsolute(f) ? relative(io.cwd, f) : f);
+        const named = { ...report, files: report.files.map((f) => ({ ...f, file: rel(f.file) })) };
+        const dir = at(coverageDir);
+        mkdirSync(dir, { recursive: true });
+        writeFileSync(join(dir, 'lcov.info'), toLcov(named));
+        writeFileSync(join(dir, 'index.html'), toCoverageHtml(named, (f) => {
+          try {
+            return readFileSync(at(f), 'utf8');
+          } catch {
+            return undefined;
+          }
+        }));
+        const t = coverageTotals(named);
+        io.stdout(`coverage: ${t.linesHit}/${t.lines} lines, ${t.branchesHit}/${t.branches} branches in ${named.files.length} file(s); ${relative(io.cwd, join(dir, 'lcov.info')) || 'lcov.info'}, index.html\n`);
+      }
+      const budgetReport = session.budget.report();
+      if (budget || snapshotFile !== undefined || checkFile !== undefined) io.stdout(formatBudgetReport(budgetReport));
+      if (snapshotFile !== undefined) {
+        writeFileSync(at(snapshotFile), budgetSnapshotText(budgetReport));
+        io.stdout(`budget snapshot written to ${snapshotFile}\n`);
+      }
+      if (snapshot) {
+        const check = checkBudget(budgetReport, snapshot);
+        if (check.text) io.stdout(`budget changes against ${checkFile}:\n${check.text}`);
+        if (!check.ok) {
+          io.stderr(`tealworks test: ${check.grew.length} budget figure(s) grew against ${checkFile}; update it with --budget-snapshot ${checkFile} if that is intended\n`);
+          if (status === 0) status = 1;
+        } else io.stdout(`budget check against ${checkFile}: no figure grew\n`);
+      }
+      return status;
+    } finally {
+      rmSync(reportDir, { recursive: true, force: true });
+    }
   },
 };
+
+function readSnapshot(file: string) {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read the budget snapshot ${file}; write one first with --budget-snapshot`);
+  }
+  try {
+    return parseBudgetSnapshot(text);
+  } catch (e) {
+    throw new UsageError(`${file}: ${(e as Error).message}`);
+  }
+}
