@@ -266,6 +266,30 @@ describe('node service: follower operations (/v2/ledger/sync, /v2/deltas)', func
     }
   });
 
+  it('in follower mode: a sync round moved back within what the node accepts keeps its deltas; unsetting after a far jump keeps the recent ones', async () => {
+    const node = await startNode({ accounts: 2, follower: { enabled: true, lookback: 4 } });
+    try {
+      for (let i = 0; i < 12; i++) node.ledger.submit([node.sign(node.pay(i % 2, (i + 1) % 2, BigInt(1000 + i)))]);
+      // Fetch up to 10 (sync 7: rounds 7..10), then move back to 6: 6 + 4 >= 10, so the node accepts it ...
+      assert.equal((await node.call('POST', '/v2/ledger/sync/7')).status, 200);
+      assert.equal((await node.call('GET', '/v1/status')).json.lastRound, 10);
+      assert.equal((await node.call('POST', '/v2/ledger/sync/6')).status, 200);
+      // ... and every delta of its window can still be read.
+      for (const r of [6, 7, 8, 9]) assert.equal((await node.call('GET', `/v2/deltas/${r}`)).status, 200, `round ${r}`);
+      // Fetching never goes backwards: 10 stays fetched. 5 + 4 < 10 is refused, as by the node.
+      assert.equal((await node.call('GET', '/v1/status')).json.lastRound, 10);
+      const back = await node.call('POST', '/v2/ledger/sync/5');
+      assert.equal(back.status, 400);
+      assert.equal(back.text, 'failed to set sync round on the ledger');
+      // A far jump ahead, then unset: the node follows the latest round and still holds its recent deltas.
+      assert.equal((await node.call('POST', '/v2/ledger/sync/500')).status, 200);
+      assert.equal((await node.call('DELETE', '/v2/ledger/sync')).status, 200);
+      for (const r of [9, 10, 11, 12]) assert.equal((await node.call('GET', `/v2/deltas/${r}`)).status, 200, `round ${r}`);
+    } finally {
+      await node.close();
+    }
+  });
+
   it('in follower mode: paused at 0, window of MaxAcctLookback rounds from the sync round, no submissions', async () => {
     const node = await startNode({ accounts: 2, follower: { enabled: true, lookback: 4 } });
     try {
