@@ -7,6 +7,7 @@ import { isLoopback, LOCALNET_GENESIS_ID, startDevnet, type DevnetOptions, type 
 
 const USAGE =
   'tealworks devnet [--data DIR] [--in-memory] [--host 127.0.0.1] [--ports NODE,QUERY,KMD] [--block-interval MS] [--accounts N] [--reset] [--recover] [--localnet] [--token T] [--cors ORIGIN]... [--json] [--follow URL [--follow-token TOKEN]]\n' +
+  '  --reset: delete the data directory\'s chain and wallets and start a brand-new chain and wallet (as LocalNet\'s reset).\n' +
   '  --recover: start on a damaged data directory, keeping every intact round and setting the damaged rest aside.\n' +
   '  --localnet: act as AlgoKit LocalNet (ports 4001/8980/4002, token aaa…a, genesis dockernet-v1, dispenser Wallet1). --token T: one token for all three services.\n' +
   '  --cors ORIGIN: let that browser origin (e.g. http://localhost:5173; * for any) call the three services; repeatable. --localnet allows every origin, as LocalNet does.\n' +

@@ -255,7 +255,10 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
   if (source) await source.lastRound();
   const genesisPath = dir ? join(dir, 'genesis.json') : undefined;
   if (dir && options.reset) {
+    // As LocalNet's reset: a brand-new chain and a brand-new wallet (new funded accounts).
     rmSync(join(dir, 'ledger'), { recursive: true, force: true });
+    rmSync(join(dir, 'kmd'), { recursive: true, force: true });
+    rmSync(join(dir, 'app-specs.json'), { force: true });
     rmSync(genesisPath!, { force: true });
   }
   if (dir && !sourceGenesis && !existsSync(genesisPath!) && existsSync(join(dir, 'ledger', 'journal.bin'))) {
