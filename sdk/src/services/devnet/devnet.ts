@@ -52,7 +52,7 @@ export interface DevnetOptions {
   accounts?: number;
   /** Micro-units given to each funded account (default 10^12). */
   accountFunds?: bigint;
-  /** Start the chain over from genesis (wallets and tokens are kept). */
+  /** Start over: a new chain from genesis and a new default wallet (new funded accounts); tokens are kept. */
   reset?: boolean;
   /**
    * Open a damaged data directory anyway: keep every intact round and move the damaged part of
