@@ -91,6 +91,14 @@ describe('packaging: the packed SDK installs, typechecks and runs', function () 
     assert.deepEqual(JSON.parse(stdout), { round: JSON.parse(stdout).round, program: 3, client: 'function', count: '2' });
   });
 
+  it("the declarations compile under strict NodeNext with TypeScript's default lib and no skipLibCheck", async () => {
+    // No `lib`, no skipLibCheck, no Node types: `Symbol.asyncDispose` must still be known.
+    writeFileSync(join(project, 'strict.ts'), LEGACY_TS);
+    const strict = { compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, types: [] }, files: ['strict.ts'] };
+    writeFileSync(join(project, 'tsconfig.strict.json'), JSON.stringify(strict));
+    await run(process.execPath, [tsc, '-p', join(project, 'tsconfig.strict.json')], { cwd: project }).catch((e: { stdout: string }) => assert.fail(`tsc: ${e.stdout}`));
+  });
+
   it('subpaths resolve under the older module resolution (typesVersions)', async () => {
     writeFileSync(join(project, 'legacy.ts'), LEGACY_TS);
     writeFileSync(join(project, 'tsconfig.legacy.json'), tsconfig({ module: 'ESNext', moduleResolution: 'node10', files: undefined }).replace('}}', '}, "files": ["legacy.ts"]}'));

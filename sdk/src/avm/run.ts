@@ -43,6 +43,17 @@ export function runProgram(cx: EvalContext): boolean {
   try {
     while (pc < end) {
       ins = code[pc]!;
+      // The pc names this instruction before any check, so argument, underflow and budget
+      // failures report the failing instruction's pc, as the node does.
+      cx.pc = pc;
+      // Like the node's simulate trace, the step (and the state operation it intends) opens before
+      // the checks, so an instruction that fails them still has its own step.
+      let intent: ReturnType<typeof stateIntent>;
+      if (trace !== undefined) {
+        intent = trace.options.stateChange ? stateIntent(cx, ins) : undefined;
+        trace.before(pc, cx.sp, tracePops(cx, ins));
+        if (intent) trace.state(intent.change);
+      }
       const stack = cx.stack;
       const n = ins.nargs;
       if (n !== 0) {
@@ -61,14 +72,10 @@ export function runProgram(cx: EvalContext): boolean {
       }
       cx.cost += c;
       pool.v -= c;
-      cx.pc = pc;
       cx.nextPc = ins.next;
       if (trace === undefined) {
         ins.fn(cx, ins);
       } else {
-        const intent = trace.options.stateChange ? stateIntent(cx, ins) : undefined;
-        trace.before(pc, cx.sp, tracePops(cx, ins));
-        if (intent) trace.state(intent.change);
         ins.fn(cx, ins);
         trace.after(cx.stack, cx.sp);
         if (intent) completeIntent(cx, intent);

@@ -193,6 +193,19 @@ function versionOf(p: Uint8Array | undefined, label: string): number | string {
   }
 }
 
+/**
+ * The node's program-size rule for an app with `extraPages` extra pages (its wording), or undefined
+ * when both programs fit. Used when a call is checked and again when an update applies, against the
+ * app's own pages.
+ */
+export function programSizeError(approvalLen: number, clearLen: number, extraPages: number, c: ConsensusLimits): string | undefined {
+  const pages = 1 + extraPages;
+  if (approvalLen > pages * c.programPageSize) return `approval program too long. (${approvalLen} > ${pages * c.programPageSize})`;
+  if (clearLen > pages * c.programPageSize) return `clear state program too long. (${clearLen} > ${pages * c.programPageSize})`;
+  if (approvalLen + clearLen > pages * c.maxAppTotalProgramLen) return `app programs too long. (${approvalLen} + ${clearLen} > ${pages * c.maxAppTotalProgramLen})`;
+  return undefined;
+}
+
 function appCallRules(d: InnerDraft, c: ConsensusLimits, refs: { boxes: number; access: number }): string | undefined {
   if (d.onComplete < 0 || d.onComplete > 5) return `invalid application OnCompletion (${d.onComplete})`;
   if (d.rejectVersion > 0n && d.appId === 0n) return 'tx.RejectVersion cannot be set during creation';
@@ -219,10 +232,8 @@ function appCallRules(d: InnerDraft, c: ConsensusLimits, refs: { boxes: number; 
       pagesAllowed = c.maxAbsoluteExtraProgramPages;
     }
   }
-  const pages = 1 + pagesAllowed;
-  if (approvalLen > pages * c.programPageSize) return `approval program too long. (${approvalLen} > ${pages * c.programPageSize})`;
-  if (clearLen > pages * c.programPageSize) return `clear state program too long. (${clearLen} > ${pages * c.programPageSize})`;
-  if (approvalLen + clearLen > pages * c.maxAppTotalProgramLen) return `app programs too long. (${approvalLen} + ${clearLen} > ${pages * c.maxAppTotalProgramLen})`;
+  const sized = programSizeError(approvalLen, clearLen, pagesAllowed, c);
+  if (sized !== undefined) return sized;
   if (d.args.length > c.maxAppArgs) return `tx.ApplicationArgs has too many arguments. ${d.args.length} > ${c.maxAppArgs}`;
   let argSum = 0;
   for (let i = 0; i < d.args.length; i++) {

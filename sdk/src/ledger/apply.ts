@@ -4,6 +4,7 @@ import type { Transaction } from '../txn/types.js';
 import { OnComplete } from '../txn/types.js';
 import { reject } from './errors.js';
 import { compileProgram, programVersion } from '../avm/program.js';
+import { programSizeError } from '../avm/well-formed.js';
 import type { AppData, AssetData, LedgerState } from './state.js';
 
 const ZERO32 = new Uint8Array(32);
@@ -369,8 +370,8 @@ export function finishAppCall(cx: ApplyContext, txn: Transaction, appId: bigint)
       if (!app) return;
       const approval = a.approvalProgram ?? new Uint8Array();
       const clear = a.clearProgram ?? new Uint8Array();
-      const max = (1 + Number(app.extraProgramPages)) * st.params.txn.programPageSize;
-      if (approval.length + clear.length > max) reject('app', `updateApplication app programs too long, ${approval.length + clear.length}. max total len ${max} bytes`);
+      const tooBig = programSizeError(approval.length, clear.length, Number(app.extraProgramPages), st.params.txn);
+      if (tooBig !== undefined) reject('app', tooBig);
       st.putApp({ ...app, approvalProgram: approval, clearStateProgram: clear, version: app.version + 1n });
       return;
     }

@@ -93,50 +93,49 @@ export function buildRoundDelta(st: LedgerState, supply: { totalMoney: bigint; o
 
 // ---- the node's StateDelta shape ----------------------------------------------------------------
 
-
 type Obj = { [key: string]: unknown };
 
-const tealWire = (v: TealValue): Obj => (typeof v === 'bigint' ? { tt: 2, ui: v } : { tb: v, tt: 1 });
-
-function kvWire(kv: Iterable<KeyValue>): Map<Uint8Array, Obj> {
-  const m = new Map<Uint8Array, Obj>();
-  for (const e of kv) m.set(e.key, tealWire(e.value));
-  return m;
+/**
+ * How the leaves whose rendering depends on the encoding are built: addresses, Go strings (TEAL
+ * keys and byte values, asset names), block hashes and transaction ids. The ledger keeps plain
+ * bytes (and txid text); the node service tags them so its JSON and msgpack forms can differ.
+ */
+export interface DeltaLeaves {
+  addr(bytes: Uint8Array): unknown;
+  str(bytes: Uint8Array): unknown;
+  blk(bytes: Uint8Array): unknown;
+  txid(txid: string): unknown;
 }
 
-function assetParamsWire(p: AssetData): Obj {
-  return { am: p.metadataHash, an: p.name, au: p.url, c: p.clawback, dc: p.decimals, df: p.defaultFrozen, f: p.freeze, m: p.manager, r: p.reserve, t: p.total, un: p.unitName };
-}
-
-function appParamsWire(p: AppData): Obj {
-  return {
-    approv: p.approvalProgram,
-    clearp: p.clearStateProgram,
-    epp: p.extraProgramPages,
-    gs: kvWire(p.global.values()),
-    gsch: { nbs: p.globalNumByteSlice, nui: p.globalNumUint },
-    lsch: { nbs: p.localNumByteSlice, nui: p.localNumUint },
-    v: p.version,
-  };
-}
+const PLAIN_LEAVES: DeltaLeaves = { addr: (b) => b, str: (b) => b, blk: (b) => b, txid: (t) => t };
+const ZERO32 = new Uint8Array(32);
+const hexKey = (b: Uint8Array | undefined, id: bigint): string => `${Array.from(b ?? ZERO32, (x) => x.toString(16).padStart(2, '0')).join('')}/${id}`;
 
 /**
  * The round's delta in the shape `/v2/deltas/{round}` serialises (ledgercore.StateDelta, protocol
- * md §7.2): Go field names, zero values kept, addresses and hashes as bytes, uint64s as bigint,
- * non-string map keys as `Map`s. Schema totals and counts come from the account after the round.
- * `Txleases` is left empty and rewards are zero on the devnet.
+ * md §7.2): Go field names, zero values kept, uint64s as bigint, non-string map keys as `Map`s, and
+ * one app (asset) resource record per account and app (asset), params and local state together.
+ * Schema totals and counts come from the account after the round. `Txleases` is left empty and
+ * rewards are zero on the devnet. `leaves` decides how addresses, strings, hashes and txids are
+ * represented (plain bytes by default).
  */
-export function stateDeltaObject(d: RoundDelta, prevTimestamp: bigint): Obj {
-  const zero32 = new Uint8Array(32);
+export function stateDeltaObject(d: RoundDelta, prevTimestamp: bigint, leaves: DeltaLeaves = PLAIN_LEAVES): Obj {
+  const { addr, str } = leaves;
+  const tealValue = (v: TealValue): Obj => (typeof v === 'bigint' ? { tt: 2, ui: v } : { tt: 1, tb: str(v) });
+  const kvMap = (kvs: Iterable<KeyValue>): Map<unknown, Obj> => {
+    const m = new Map<unknown, Obj>();
+    for (const kv of kvs) m.set(str(kv.key), tealValue(kv.value));
+    return m;
+  };
   const accts = d.accounts.map(({ address, data, schema: s }) => {
     const p = data?.participation;
     return {
-      Addr: address,
+      Addr: addr(address),
       Status: data?.status ?? 0,
       MicroAlgos: data?.balance ?? 0n,
       RewardsBase: 0n,
       RewardedMicroAlgos: 0n,
-      AuthAddr: data?.authAddr ?? zero32,
+      AuthAddr: addr(data?.authAddr ?? ZERO32),
       IncentiveEligible: data?.incentiveEligible ?? false,
       TotalAppSchema: { nbs: s.nbs, nui: s.nui },
       TotalExtraAppPages: s.pages,
@@ -148,56 +147,109 @@ export function stateDeltaObject(d: RoundDelta, prevTimestamp: bigint): Obj {
       TotalBoxBytes: data?.totalBoxBytes ?? 0n,
       LastProposed: data?.lastProposed ?? 0n,
       LastHeartbeat: data?.lastHeartbeat ?? 0n,
-      VoteID: p?.voteKey ?? zero32,
-      SelectionID: p?.selectionKey ?? zero32,
+      VoteID: p?.voteKey ?? new Uint8Array(32),
+      SelectionID: p?.selectionKey ?? new Uint8Array(32),
       StateProofID: p?.stateProofKey ?? new Uint8Array(64),
       VoteFirstValid: p?.voteFirst ?? 0n,
       VoteLastValid: p?.voteLast ?? 0n,
       VoteKeyDilution: p?.voteKeyDilution ?? 0n,
     };
   });
-  const appResources: Obj[] = [];
+
+  type AppRes = { Aidx: bigint; Addr: unknown; Params: { Params: unknown; Deleted: boolean }; State: { LocalState: unknown; Deleted: boolean } };
+  const appRes = new Map<string, AppRes>();
+  const appEntry = (id: bigint, address: Uint8Array | undefined): AppRes => {
+    const k = hexKey(address, id);
+    let e = appRes.get(k);
+    if (!e) appRes.set(k, (e = { Aidx: id, Addr: addr(address ?? ZERO32), Params: { Params: null, Deleted: false }, State: { LocalState: null, Deleted: false } }));
+    return e;
+  };
   for (const a of d.appParams) {
     if (!a.creator) continue;
-    appResources.push({ Aidx: a.id, Addr: a.creator, Params: { Params: a.params ? appParamsWire(a.params) : null, Deleted: !a.params }, State: { LocalState: null, Deleted: false } });
+    const e = appEntry(a.id, a.creator);
+    const p = a.params;
+    if (!p) e.Params.Deleted = true;
+    else {
+      e.Params.Params = {
+        approv: p.approvalProgram,
+        clearp: p.clearStateProgram,
+        gs: kvMap(p.global.values()),
+        lsch: { nbs: p.localNumByteSlice, nui: p.localNumUint },
+        gsch: { nbs: p.globalNumByteSlice, nui: p.globalNumUint },
+        epp: p.extraProgramPages,
+        v: p.version,
+      };
+    }
   }
   for (const l of d.locals) {
-    const hsch = { nbs: l.schema.nbs, nui: l.schema.nui };
-    appResources.push({ Aidx: l.appId, Addr: l.address, Params: { Params: null, Deleted: false }, State: { LocalState: l.state ? { hsch, tkv: kvWire(l.state) } : null, Deleted: !l.state } });
+    const e = appEntry(l.appId, l.address);
+    if (!l.state) e.State.Deleted = true;
+    else e.State.LocalState = { hsch: { nbs: l.schema.nbs, nui: l.schema.nui }, tkv: kvMap(l.state) };
   }
-  const assetResources: Obj[] = [];
+
+  type AssetRes = { Aidx: bigint; Addr: unknown; Params: { Params: unknown; Deleted: boolean }; Holding: { Holding: unknown; Deleted: boolean } };
+  const assetRes = new Map<string, AssetRes>();
+  const assetEntry = (id: bigint, address: Uint8Array | undefined): AssetRes => {
+    const k = hexKey(address, id);
+    let e = assetRes.get(k);
+    if (!e) assetRes.set(k, (e = { Aidx: id, Addr: addr(address ?? ZERO32), Params: { Params: null, Deleted: false }, Holding: { Holding: null, Deleted: false } }));
+    return e;
+  };
   for (const a of d.assetParams) {
     if (!a.creator) continue;
-    assetResources.push({ Aidx: a.id, Addr: a.creator, Params: { Params: a.params ? assetParamsWire(a.params) : null, Deleted: !a.params }, Holding: { Holding: null, Deleted: false } });
+    const e = assetEntry(a.id, a.creator);
+    const p = a.params;
+    if (!p) e.Params.Deleted = true;
+    else {
+      e.Params.Params = {
+        am: p.metadataHash,
+        an: str(p.name),
+        au: str(p.url),
+        c: addr(p.clawback),
+        dc: p.decimals,
+        df: p.defaultFrozen,
+        f: addr(p.freeze),
+        m: addr(p.manager),
+        r: addr(p.reserve),
+        t: p.total,
+        un: str(p.unitName),
+      };
+    }
   }
   for (const h of d.holdings) {
-    assetResources.push({ Aidx: h.assetId, Addr: h.address, Params: { Params: null, Deleted: false }, Holding: { Holding: h.holding ? { a: h.holding.amount, f: h.holding.frozen } : null, Deleted: !h.holding } });
+    const e = assetEntry(h.assetId, h.address);
+    if (!h.holding) e.Holding.Deleted = true;
+    else e.Holding.Holding = { a: h.holding.amount, f: h.holding.frozen };
   }
-  const kv = new Map<Uint8Array, Obj>();
-  for (const k of d.kv) kv.set(k.key, { Data: k.data ?? null, OldData: k.oldData ?? null });
-  const txids = new Map<string, Obj>();
-  for (const t of d.txids) txids.set(t.txid, { LastValid: t.lastValid, Intra: t.intra });
+
+  // Only creations and deletions are creatable events; a reconfiguration is not.
   const creatables = new Map<bigint, Obj>();
-  for (const a of d.assetParams) if (a.created || !a.params) creatables.set(a.id, { Ctype: 0, Created: !!a.params, Creator: a.creator ?? zero32, Ndeltas: 0 });
-  for (const a of d.appParams) if (a.created || !a.params) creatables.set(a.id, { Ctype: 1, Created: !!a.params, Creator: a.creator ?? zero32, Ndeltas: 0 });
+  for (const a of d.assetParams) if (a.created || !a.params) creatables.set(a.id, { Ctype: 0, Created: !!a.params, Creator: addr(a.creator ?? ZERO32), Ndeltas: 0 });
+  for (const a of d.appParams) if (a.created || !a.params) creatables.set(a.id, { Ctype: 1, Created: !!a.params, Creator: addr(a.creator ?? ZERO32), Ndeltas: 0 });
+
+  const kvMods = new Map<unknown, Obj>();
+  for (const k of d.kv) kvMods.set(str(k.key), { Data: k.data ?? null, OldData: k.oldData ?? null });
+  const txids = new Map<unknown, Obj>();
+  for (const t of d.txids) txids.set(leaves.txid(t.txid), { LastValid: t.lastValid, Intra: BigInt(t.intra) });
+
+  const hdr = headerToWire(d.block.header) as Obj;
+  const header: Obj = { ...hdr, fees: addr(hdr.fees as Uint8Array), rwd: addr(hdr.rwd as Uint8Array), prev: leaves.blk(hdr.prev as Uint8Array) };
   const online = d.totals.onlineMoney;
   const notpart = d.totals.notParticipatingMoney;
-  const total = d.totals.totalMoney;
   return {
-    Accts: { Accts: accts, AppResources: appResources.length ? appResources : null, AssetResources: assetResources.length ? assetResources : null },
-    KvMods: kv.size ? kv : null,
+    Accts: { Accts: accts, AppResources: appRes.size ? [...appRes.values()] : null, AssetResources: assetRes.size ? [...assetRes.values()] : null },
+    KvMods: kvMods.size ? kvMods : null,
     Txids: txids,
     Txleases: new Map(),
     Creatables: creatables.size ? creatables : null,
-    Hdr: headerToWire(d.block.header),
+    Hdr: header,
     StateProofNext: 0n,
     PrevTimestamp: prevTimestamp,
     Totals: {
       online: { mon: online, rwd: 0n },
-      offline: { mon: total - online - notpart, rwd: 0n },
+      offline: { mon: d.totals.totalMoney - online - notpart, rwd: 0n },
       notpart: { mon: notpart, rwd: 0n },
       rwdlvl: 0n,
     },
   };
 }
-

@@ -1,8 +1,9 @@
 import { Address, addressBytes, type AddressLike } from '../encoding/address.js';
 import { utf8 } from '../encoding/bytes.js';
 import { toHex, fromHex } from '../encoding/hex.js';
+import { toBase64 } from '../encoding/base64.js';
 import { encodeMsgpack, decodeMsgpack, toUint64, type MsgpackValue } from '../encoding/msgpack.js';
-import { sha512_256 } from '../crypto/hash.js';
+import { sha512, sha512_256 } from '../crypto/hash.js';
 import { decodeSignedTransactions, encodeSignedTransaction } from '../txn/encode.js';
 import type { SignedTransaction } from '../txn/types.js';
 import type { BlockHeaderRecord } from '../avm/ledger-view.js';
@@ -12,7 +13,7 @@ import { ForkStateMissing, LedgerDamageError, LedgerNotFoundError, LedgerRejecti
 import { CONSENSUS_CURRENT, DEFAULT_FEE_SINK, DEFAULT_GENESIS_ID, DEFAULT_REWARDS_POOL, type ConsensusParams } from './params.js';
 import type { TealValue } from '../avm/ledger-view.js';
 import { ValidationError } from '../errors.js';
-import { LedgerState, emptyTouchSet, isEmptyAccount, type AccountData, type AppData, type AssetData, type KeyValue, type TouchSet } from './state.js';
+import { LedgerState, emptyTouchSet, isEmptyAccount, type Participation, type AccountData, type AppData, type AssetData, type KeyValue, type TouchSet } from './state.js';
 import { stateFromWire, stateHash, stateToWire, encodeSnapshot, decodeSnapshot } from './snapshot.js';
 import { buildRoundDelta, stateDeltaObject, type RoundDelta } from './delta.js';
 import { RoundOverlay, RoundWindow } from './window.js';
@@ -23,7 +24,52 @@ import { BlockList } from './block-list.js';
 export interface GenesisAccount {
   address: AddressLike;
   amount: bigint;
+  /**
+   * Online (participating) from genesis, as LocalNet's funded accounts are: status `Online` with
+   * participation keys derived from the address (see `genesisParticipation`). Default offline.
+   */
+  online?: boolean;
 }
+
+/** Participation rounds of an online genesis account (LocalNet's network template's window). */
+const GENESIS_VOTE_LAST = 3_000_000n;
+const GENESIS_KEY_DILUTION = 10_000n;
+
+/**
+ * The participation record of an online genesis account: keys derived from its address (so a
+ * follower rebuilds the same state from `/genesis`), valid from round 0 to 3,000,000, dilution 10,000.
+ */
+export function genesisParticipation(address: Uint8Array): Participation {
+  const derive = (label: string) => sha512_256(new Uint8Array([...utf8(`tealworks genesis ${label}`), ...address]));
+  return {
+    voteKey: derive('vote'),
+    selectionKey: derive('selection'),
+    stateProofKey: sha512(new Uint8Array([...utf8('tealworks genesis state proof'), ...address])),
+    voteFirst: 0n,
+    voteLast: GENESIS_VOTE_LAST,
+    voteKeyDilution: GENESIS_KEY_DILUTION,
+  };
+}
+
+/** An account's `state` in the node's genesis document: balance, and for online accounts status and keys. */
+export interface GenesisAllocState {
+  algo: bigint;
+  onl?: number;
+  vote?: string;
+  sel?: string;
+  stprf?: string;
+  voteFst?: bigint;
+  voteLst?: bigint;
+  voteKD?: bigint;
+}
+
+/** The genesis-document fields of an online genesis account (`onl: 1` and its participation). */
+export function genesisParticipationState(address: Uint8Array): Omit<GenesisAllocState, 'algo'> {
+  const p = genesisParticipation(address);
+  return { onl: 1, vote: toBase64(p.voteKey!), sel: toBase64(p.selectionKey!), stprf: toBase64(p.stateProofKey!), voteFst: p.voteFirst, voteLst: p.voteLast, voteKD: p.voteKeyDilution };
+}
+
+type GenesisAlloc = [address: Uint8Array, amount: bigint, online?: boolean];
 
 /** Durable storage for a ledger (see `FileLedgerStore` in `persistence.ts`; absent = in memory). */
 export interface LedgerStore {
@@ -93,8 +139,9 @@ const JOURNAL_VERSION = 1;
 const SNAPSHOT_VERSION = 1;
 
 /** Deterministic genesis hash over everything that defines the chain's starting point. */
-function genesisHashOf(id: string, proto: string, accounts: readonly [Uint8Array, bigint][], sink: Uint8Array, pool: Uint8Array, ts: bigint, tc: bigint): Uint8Array {
-  const w: MsgpackValue = { alloc: accounts.map(([a, amt]) => [a, amt]), fees: sink, id, network: 'tealworks-devnet', proto, rwd: pool, tc, timestamp: ts };
+function genesisHashOf(id: string, proto: string, accounts: readonly GenesisAlloc[], sink: Uint8Array, pool: Uint8Array, ts: bigint, tc: bigint): Uint8Array {
+  // An online account adds a third element, so offline-only chains keep their earlier hash.
+  const w: MsgpackValue = { alloc: accounts.map(([a, amt, online]) => (online ? [a, amt, 1] : [a, amt])), fees: sink, id, network: 'tealworks-devnet', proto, rwd: pool, tc, timestamp: ts };
   return sha512_256(new Uint8Array([...utf8('GE'), ...encodeMsgpack(w)]));
 }
 
@@ -194,8 +241,8 @@ export class Ledger {
   }
 
   /** Genesis balances: the configured accounts, plus the fee sink and rewards pool (a fork has the remote's). */
-  private genesisAlloc(): [Uint8Array, bigint][] {
-    const alloc: [Uint8Array, bigint][] = (this.config.genesisAccounts ?? []).map((g) => [addressBytes(g.address), g.amount]);
+  private genesisAlloc(): GenesisAlloc[] {
+    const alloc: GenesisAlloc[] = (this.config.genesisAccounts ?? []).map((g) => [addressBytes(g.address), g.amount, g.online === true]);
     if (!this.fork) {
       const special = this.config.specialAccountBalance ?? this.params.minBalance;
       alloc.push([this.feeSink, special], [this.rewardsPool, special]);
@@ -203,12 +250,18 @@ export class Ledger {
     return alloc;
   }
 
-  private initGenesis(alloc: readonly [Uint8Array, bigint][], ts: bigint, tc: bigint): void {
+  private initGenesis(alloc: readonly GenesisAlloc[], ts: bigint, tc: bigint): void {
     const st = this.state;
     st.clear();
     // A fork's funded genesis accounts are local keys: never asked of the remote.
     if (this.fork) for (const [a] of alloc) st.accounts.claim(toHex(a));
-    for (const [a, amt] of alloc) st.setBalance(a, st.balanceOf(a) + amt);
+    for (const [a, amt, online] of alloc) {
+      st.setBalance(a, st.balanceOf(a) + amt);
+      if (online) {
+        st.setAccountField(a, 'status', 1);
+        st.setAccountField(a, 'participation', genesisParticipation(a));
+      }
+    }
     st.txnCounter = tc;
     st.commit();
     st.touched = emptyTouchSet();
@@ -678,9 +731,12 @@ export class Ledger {
    * The genesis this ledger was made from, in the node's `/genesis` shape (alloc in genesis order,
    * the fee sink and rewards pool last), enough for another ledger to rebuild the same chain.
    */
-  genesis(): { alloc: { addr: string; comment: string; state: { algo: bigint } }[]; fees: string; id: string; network: string; proto: string; rwd: string; timestamp: bigint; devmode: boolean } {
+  genesis(): { alloc: { addr: string; comment: string; state: GenesisAllocState }[]; fees: string; id: string; network: string; proto: string; rwd: string; timestamp: bigint; devmode: boolean } {
     const special = this.config.specialAccountBalance ?? this.params.minBalance;
-    const alloc = (this.config.genesisAccounts ?? []).map((g) => ({ addr: new Address(addressBytes(g.address)).toString(), comment: '', state: { algo: g.amount } }));
+    const alloc = (this.config.genesisAccounts ?? []).map((g) => {
+      const a = addressBytes(g.address);
+      return { addr: new Address(a).toString(), comment: '', state: g.online ? { algo: g.amount, ...genesisParticipationState(a) } : { algo: g.amount } };
+    });
     alloc.push({ addr: new Address(this.feeSink).toString(), comment: 'FeeSink', state: { algo: special } }, { addr: new Address(this.rewardsPool).toString(), comment: 'RewardsPool', state: { algo: special } });
     return { alloc, fees: new Address(this.feeSink).toString(), id: this.genesisId, network: 'tealworks-devnet', proto: this.params.protocol, rwd: new Address(this.rewardsPool).toString(), timestamp: this.blocks.get(this.firstRound)!.header.timestamp, devmode: true };
   }
@@ -691,7 +747,40 @@ export class Ledger {
    * Evaluates a group on top of the current state and discards every change. Used by simulate;
    * `round` only affects the validity-window check (the state is always the latest).
    */
-  dryEvaluate(group: readonly SignedTransaction[], options: EvalOptions): { result: GroupEvalResult; round: bigint } {
+  /** The oldest round whose state can still be simulated on (the delta window's start). */
+  get oldestStateRound(): bigint {
+    const back = BigInt(this.deltaWindow);
+    return this.latestRound > back ? this.latestRound - back : 0n;
+  }
+
+  /** Whether the state after `round` is still held: the latest round, or one inside the delta window. */
+  holdsStateAt(round: bigint): boolean {
+    return round <= this.latestRound && round >= this.oldestStateRound;
+  }
+
+  /**
+   * The chain as it was after `round`: a fresh in-memory ledger of the same genesis with the blocks
+   * up to `round` applied again (the only way back, since committed rounds keep no undo record).
+   */
+  private atRound(round: bigint): Ledger {
+    if (this.fork) throw new LedgerNotFoundError(`a fork holds no state before its latest round (${this.latestRound}): simulate there, or at a round of the remote network on the remote itself`);
+    const g0 = this.blocks.get(this.firstRound)!.header;
+    const { store: _store, ...config } = this.config;
+    const past = new Ledger({ ...config, genesisTimestamp: g0.timestamp, clock: this.clock });
+    for (let r = this.firstRound + 1n; r <= round; r++) past.applyBlock(this.block(r));
+    past.timestampOffset = this.timestampOffset;
+    return past;
+  }
+
+  /**
+   * Evaluates a group as the next block would, on the latest state or (with `at`) on the state
+   * after an earlier round the ledger still holds, and rolls everything back.
+   */
+  dryEvaluate(group: readonly SignedTransaction[], options: EvalOptions, at?: bigint): { result: GroupEvalResult; round: bigint } {
+    if (at !== undefined && at !== this.latestRound) {
+      if (!this.holdsStateAt(at)) throw new LedgerNotFoundError(`the state at round ${at} is not held (rounds ${this.oldestStateRound} to ${this.latestRound} are)`);
+      return this.atRound(at).dryEvaluate(group, options);
+    }
     const st = this.state;
     const round = this.latestRound + 1n;
     const mark = st.checkpoint();

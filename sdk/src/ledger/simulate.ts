@@ -230,8 +230,15 @@ export const MAX_EXEC_TRACE_BYTES = 64 * 1024 * 1024;
  */
 export function simulate(ledger: Ledger, req: SimulateRequest, limits: { maxExecTraceBytes?: number } = {}): SimulateResponse {
   validate(req, ledger.params.txn);
-  if (req.round !== undefined && BigInt(req.round) !== 0n && BigInt(req.round) !== ledger.latestRound) {
-    throw new SimulateRequestError(`the devnet simulates only on its latest round ${ledger.latestRound}, not ${req.round}`);
+  // As the node: round 0 (or none) is the latest round; an earlier round is simulated on the state
+  // after it, while the ledger still holds that state (its delta window).
+  const at = req.round !== undefined && BigInt(req.round) !== 0n ? BigInt(req.round) : undefined;
+  if (at !== undefined && !ledger.holdsStateAt(at)) {
+    throw new SimulateRequestError(
+      at > ledger.latestRound
+        ? `round ${at} is after the latest round ${ledger.latestRound}: simulate at the latest round or earlier`
+        : `the state at round ${at} is no longer held: the devnet simulates at rounds ${ledger.oldestStateRound} to ${ledger.latestRound}`,
+    );
   }
   const group = req['txn-groups'][0]!.txns;
   const tc = req['exec-trace-config'];
@@ -245,7 +252,7 @@ export function simulate(ledger: Ledger, req: SimulateRequest, limits: { maxExec
     ...(extra ? { extraBudget: extra } : {}),
     ...(tc?.enable ? { trace: { stackChange: !!tc['stack-change'], scratchChange: !!tc['scratch-change'], stateChange: !!tc['state-change'], budget } } : {}),
   };
-  const { result, round } = ledger.dryEvaluate(group, opts);
+  const { result, round } = ledger.dryEvaluate(group, opts, at);
   const txnResults = result.txns.map((r, i) => {
     const o: ResponseObject = { 'txn-result': pendingTransactionResponse(r.stxn, r.ad) };
     if (r.appBudgetConsumed) o['app-budget-consumed'] = r.appBudgetConsumed;

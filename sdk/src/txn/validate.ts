@@ -102,7 +102,9 @@ function validateAppCall(app: AppCallFields, limits: ConsensusLimits): void {
     if (app.globalSchema || app.localSchema) bad('appCall.globalSchema', 'state schemas can only be set when creating an app', app.appId);
     if (app.extraPages) bad('appCall.extraPages', 'extra pages can only be set when creating an app', app.extraPages);
   }
-  const pages = 1 + app.extraPages;
+  // An update cannot know the app's own extra pages here (they live in the ledger): like the node,
+  // allow the largest programs and leave the exact check to the ledger when the update applies.
+  const pages = 1 + (app.appId !== 0n ? limits.maxAbsoluteExtraProgramPages : app.extraPages);
   const maxLen = pages * limits.programPageSize;
   const approval = app.approvalProgram?.length ?? 0;
   const clear = app.clearProgram?.length ?? 0;

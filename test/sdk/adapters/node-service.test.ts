@@ -321,7 +321,7 @@ describe('adapters/node-service: every operation of node-service.md', () => {
         'txn-groups': [{ 'failed-at': [0], 'failure-message': 'logic eval error', 'txn-results': [{ 'txn-result': { 'pool-error': '', txn: {} }, 'app-budget-consumed': 12 }], 'app-budget-added': 700 }],
       });
     const r = await node.simulate([STX], { allowEmptySignatures: true, extraOpcodeBudget: 1000 });
-    const req = expectRequest('POST', '/v2/transactions/simulate');
+    const req = expectRequest('POST', '/v1/transactions/simulate');
     assert.equal(req.headers['content-type'], 'application/msgpack');
     const decoded = decodeMsgpack(req.body) as Record<string, unknown>;
     assert.equal(decoded['allow-empty-signatures'], true);

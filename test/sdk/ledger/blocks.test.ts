@@ -124,7 +124,7 @@ describe('ledger: blocks, timestamps, pool and change feed', () => {
     assert.equal(sd.KvMods, null);
     assert.equal(sd.Hdr.rnd, 2n);
     assert.equal(sd.PrevTimestamp, d.ledger.block(1n).header.timestamp);
-    assert.equal(sd.Txids.get(d.ledger.block(2n).txns[0]!.txid).Intra, 0);
+    assert.equal(sd.Txids.get(d.ledger.block(2n).txns[0]!.txid).Intra, 0n); // uint64, as every uint64 of the StateDelta shape
     assert.equal(sd.Totals.offline.mon, d.ledger.supply().totalMoney);
   });
 

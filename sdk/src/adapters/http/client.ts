@@ -6,6 +6,16 @@ import { AdapterError, HttpError, NetworkError, ProtocolError, RequestAbortedErr
 import { redactUrl, scrubSecrets } from './redact.js';
 import { DEFAULT_RETRY_POLICY, backoffDelayMs, isRetryableStatus, parseRetryAfter, type RetryPolicy } from './retry.js';
 
+// The clients are `await using`-disposable. `Symbol.asyncDispose` is declared here as TypeScript's
+// `esnext.disposable` lib and Node's types declare it, so the SDK's declarations also compile for a
+// consumer whose `lib` lacks it (strict NodeNext defaults, no skipLibCheck). Every declaration
+// using the symbol imports this module.
+declare global {
+  interface SymbolConstructor {
+    readonly asyncDispose: unique symbol;
+  }
+}
+
 /** HTTP methods the client sends. */
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'HEAD';
 /** One query parameter value; arrays are sent comma-separated. */

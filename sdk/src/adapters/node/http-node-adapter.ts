@@ -17,10 +17,13 @@ export abstract class HttpNodeAdapter extends BaseNodeAdapter {
     this.http = options instanceof HttpClient ? options : httpClientFor(options, tokenHeader);
   }
 
+  /** Where simulate is asked: the public node API's operation; our node service's `/v1` one adds its result fields. */
+  protected readonly simulatePath: string = '/v2/transactions/simulate';
+
   async simulate(signed: readonly Uint8Array[], options: SimulateOptions = {}): Promise<SimulateResult> {
     const body = await this.http.json({
       method: 'POST',
-      path: '/v2/transactions/simulate',
+      path: this.simulatePath,
       body: simulateRequestBody(signed, options),
       contentType: 'application/msgpack',
       // Simulation changes nothing, so repeating it is harmless.

@@ -26,6 +26,9 @@ export interface AccountTransactionsQuery {
  * operations and simulate, plus the {@link NodeAdapter} view of them.
  */
 export class NodeServiceAdapter extends HttpNodeAdapter {
+  /** Our node service answers simulate with node-service.md's result fields (missing signatures, the verdict) on `/v1`. */
+  protected override readonly simulatePath: string = '/v1/transactions/simulate';
+
   readonly kind = 'node-service' as const;
 
   constructor(options: ConnectionOptions | HttpClient) {

@@ -6,9 +6,11 @@ import { UsageError, type CliIo, type Command } from '../command.js';
 import { isLoopback, LOCALNET_GENESIS_ID, startDevnet, type DevnetOptions, type RunningDevnet } from '../../services/devnet/index.js';
 
 const USAGE =
-  'tealworks devnet [--data DIR] [--in-memory] [--host 127.0.0.1] [--ports NODE,QUERY,KMD] [--block-interval MS] [--accounts N] [--reset] [--recover] [--localnet] [--token T] [--json] [--follow URL [--follow-token TOKEN]]\n' +
+  'tealworks devnet [--data DIR] [--in-memory] [--host 127.0.0.1] [--ports NODE,QUERY,KMD] [--block-interval MS] [--accounts N] [--reset] [--recover] [--localnet] [--token T] [--cors ORIGIN]... [--json] [--follow URL [--follow-token TOKEN]]\n' +
+  '  --reset: delete the data directory\'s chain and wallets and start a brand-new chain and wallet (as LocalNet\'s reset).\n' +
   '  --recover: start on a damaged data directory, keeping every intact round and setting the damaged rest aside.\n' +
   '  --localnet: act as AlgoKit LocalNet (ports 4001/8980/4002, token aaa…a, genesis dockernet-v1, dispenser Wallet1). --token T: one token for all three services.\n' +
+  '  --cors ORIGIN: let that browser origin (e.g. http://localhost:5173; * for any) call the three services; repeatable. --localnet allows every origin, as LocalNet does.\n' +
   '  --follow URL: follow that node\'s chain (follower mode; paused at sync round 0). Its token: TEALWORKS_FOLLOW_TOKEN (preferred: a --follow-token argument shows in `ps`).\n' +
   '  --fork URL|testnet|mainnet [--fork-token T] [--fork-refresh]: fork a live network: its genesis, rounds after its latest, state copied from its /v2 API on first read (cached in the data directory, default .tealworks/fork; transactions never reach it). Token also from TEALWORKS_FORK_TOKEN; --fork-refresh drops the cache and the local chain.\n' +
   '  The data directory\'s config.json (node key names: EnableFollowMode, MaxAcctLookback, CatchupParallelBlocks, EndpointAddress, DevMode, DisableAPIAuth…) is read at start; see `tealworks node profile`.';
@@ -66,6 +68,12 @@ export function parseDevnetArgs(args: string[], cwd: string): DevnetArgs {
       case '--reset':
         options.reset = true;
         break;
+      case '--cors': {
+        const o = argv.value();
+        if (o !== '*' && !/^[a-z][a-z0-9+.-]*:\/\/[^\s/]+$/i.test(o)) throw new UsageError(`--cors wants a browser origin such as http://localhost:5173 (scheme://host[:port]), or * for any origin, got "${o}"`);
+        options.corsOrigins = [...(options.corsOrigins ?? []), o];
+        break;
+      }
       case '--localnet':
         options.localnet = true;
         break;
@@ -135,7 +143,7 @@ function describe(d: RunningDevnet, followUrl?: string): string {
     ...(d.genesisId === LOCALNET_GENESIS_ID
       ? [
           '  LocalNet-compatible: algod /v2, indexer and kmd APIs; the first account is the dispenser (Wallet1).',
-          `  ALGOD_SERVER=${origin(d.node.url)} ALGOD_PORT=${port(d.node.url)} INDEXER_SERVER=${origin(d.query.url)} INDEXER_PORT=${port(d.query.url)} KMD_SERVER=${origin(d.keyManager.url)} KMD_PORT=${port(d.keyManager.url)}`,
+          `  ALGOD_SERVER=${origin(d.node.url)} ALGOD_PORT=${port(d.node.url)} ALGOD_TOKEN=${d.node.token} INDEXER_SERVER=${origin(d.query.url)} INDEXER_PORT=${port(d.query.url)} INDEXER_TOKEN=${d.query.token} KMD_SERVER=${origin(d.keyManager.url)} KMD_PORT=${port(d.keyManager.url)} KMD_TOKEN=${d.keyManager.token}`,
         ]
       : []),
     'Press Ctrl+C to stop.',

@@ -54,7 +54,7 @@ export interface DevnetOptions {
   accounts?: number;
   /** Micro-units given to each funded account (default 10^12). */
   accountFunds?: bigint;
-  /** Start the chain over from genesis (wallets and tokens are kept). */
+  /** Start over: a new chain from genesis and a new default wallet (new funded accounts); tokens are kept. */
   reset?: boolean;
   /**
    * Open a damaged data directory anyway: keep every intact round and move the damaged part of
@@ -103,12 +103,19 @@ export interface DevnetOptions {
   /**
    * Behave as AlgoKit LocalNet does: ports 4001 (node), 8980 (query) and 4002 (key manager) unless
    * `ports` says otherwise, one shared token (`token`, default 64 × `a`), genesis id
-   * `dockernet-v1`, the first funded account marked `Wallet1` in `/genesis`, `/health` public, and
+   * `dockernet-v1`, the funded accounts marked `Wallet1`… in `/genesis` and online from genesis,
+   * `/health` public, a query service that needs no token (unless `token` is given), and
    * key-manager byte fields answered as base64 strings.
    */
   localnet?: boolean;
   /** One API token for all three services (instead of a generated token per service). */
   token?: string;
+  /**
+   * Browser origins allowed to call the three services (`*` for any), besides the VS Code
+   * extension's webviews. Default: none, or every origin under `localnet` (LocalNet's node allows
+   * any origin). Private Network Access preflights of an allowed origin are answered too.
+   */
+  corsOrigins?: readonly (string | RegExp)[];
 }
 
 import { LOCALNET_TOKEN } from '../../adapters/profiles.js';
@@ -172,7 +179,8 @@ interface Tokens {
 
 interface GenesisRecord {
   version: 1;
-  accounts: { address: string; amount: string }[];
+  /** `online` is written only for accounts online at genesis (LocalNet's). */
+  accounts: { address: string; amount: string; online?: true }[];
 }
 
 const newToken = (): string => randomBytes(32).toString('hex');
@@ -284,7 +292,10 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
   // The local chain was built on the dropped state: a refreshed fork starts its chain over.
   if (dir && options.fork?.refresh) rmSync(join(dir, 'ledger'), { recursive: true, force: true });
   if (dir && options.reset) {
+    // As LocalNet's reset: a brand-new chain and a brand-new wallet (new funded accounts).
     rmSync(join(dir, 'ledger'), { recursive: true, force: true });
+    rmSync(join(dir, 'kmd'), { recursive: true, force: true });
+    rmSync(join(dir, 'app-specs.json'), { force: true });
     rmSync(genesisPath!, { force: true });
   }
   if (dir && !sourceGenesis && !existsSync(genesisPath!) && existsSync(join(dir, 'ledger', 'journal.bin'))) {
@@ -314,13 +325,13 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
   let ledger: Ledger | undefined;
   try {
     const stored = genesisPath && !sourceGenesis ? readJson<GenesisRecord>(genesisPath, 'the genesis record') : undefined;
-    let genesis: { address: string; amount: bigint }[];
+    let genesis: { address: string; amount: bigint; online?: boolean }[];
     if (sourceGenesis) {
       // A follower's chain is the source's: its genesis comes from there, its wallet holds no keys of it.
-      genesis = (sourceGenesis.ledgerConfig.genesisAccounts ?? []).map((g) => ({ address: String(g.address), amount: g.amount }));
+      genesis = (sourceGenesis.ledgerConfig.genesisAccounts ?? []).map((g) => ({ address: String(g.address), amount: g.amount, ...(g.online ? { online: true } : {}) }));
       await keyManager.ensureWallet({ name: DEFAULT_WALLET_NAME, password: DEFAULT_WALLET_PASSWORD, keyCount: 0 });
     } else if (stored) {
-      genesis = stored.accounts.map((a) => ({ address: a.address, amount: BigInt(a.amount) }));
+      genesis = stored.accounts.map((a) => ({ address: a.address, amount: BigInt(a.amount), ...(a.online ? { online: true } : {}) }));
       if (options.accounts !== undefined && options.accounts !== genesis.length) {
         throw new DevnetConfigError(`the data directory's chain was created with ${genesis.length} funded accounts, not ${options.accounts}; start with --reset to make a new chain`);
       }
@@ -349,9 +360,11 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
     } else {
       const count = options.accounts ?? DEFAULT_ACCOUNT_COUNT;
       const { addresses } = await keyManager.ensureWallet({ name: DEFAULT_WALLET_NAME, password: DEFAULT_WALLET_PASSWORD, keyCount: count });
-      genesis = addresses.slice(0, count).map((address) => ({ address, amount: funds }));
+      // LocalNet's funded accounts are online (participating) from genesis; AlgoKit finds its
+      // dispenser among the accounts that are not offline.
+      genesis = addresses.slice(0, count).map((address) => ({ address, amount: funds, ...(localnet ? { online: true } : {}) }));
       if (genesisPath) {
-        const record: GenesisRecord = { version: 1, accounts: genesis.map((g) => ({ address: g.address, amount: String(g.amount) })) };
+        const record: GenesisRecord = { version: 1, accounts: genesis.map((g) => ({ address: g.address, amount: String(g.amount), ...(g.online ? { online: true as const } : {}) })) };
         writePrivate(genesisPath, JSON.stringify(record, null, 2) + '\n');
       }
     }
@@ -389,7 +402,8 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
     }
     const lookback = config.MaxAcctLookback;
 
-    const serveOpts = { host, ...(options.log ? { log: options.log } : {}) };
+    const corsOrigins = options.corsOrigins ?? (localnet ? ['*'] : undefined);
+    const serveOpts = { host, ...(options.log ? { log: options.log } : {}), ...(corsOrigins ? { corsOrigins } : {}) };
     const node: RunningNodeService = await startNodeService({
       ...serveOpts,
       host: nodeHost,
@@ -399,7 +413,7 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
       genesis: {
         ...(localnet ? { network: 'dockernet' } : {}),
         devMode: !blockIntervalMs,
-        alloc: genesis.map((g, i) => ({ address: g.address, amount: g.amount, comment: `Wallet${i + 1}` })),
+        alloc: genesis.map((g, i) => ({ address: g.address, amount: g.amount, comment: `Wallet${i + 1}`, ...(g.online ? { status: 1 as const } : {}) })),
       },
       ...(localnet ? { publicHealth: true } : {}),
       ...(blockIntervalMs ? { blockIntervalMs } : {}),
@@ -418,7 +432,10 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
       },
     });
     started.push(node);
-    const query = await startQueryService({ ...serveOpts, port: ports.query, ledger, token: tokens.query });
+    // LocalNet's indexer asks for no token (clients may still send one): under `localnet` the query
+    // service accepts every request, unless a token was chosen explicitly.
+    const queryOpen = localnet && options.token === undefined;
+    const query = await startQueryService({ ...serveOpts, port: ports.query, ledger, ...(queryOpen ? {} : { token: tokens.query }) });
     started.push(query);
     const kmd: RunningKeyManager = await startKeyManagerService({ ...serveOpts, port: ports.keyManager, wallets: keyManager, apiToken: tokens.kmd, ownsKeyManager: true, ...(localnet ? { byteForm: 'base64' as const } : {}) });
     started.push(kmd);

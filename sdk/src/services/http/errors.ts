@@ -73,3 +73,20 @@ export class ServiceUnavailableError extends HttpError {
     super(503, message);
   }
 }
+
+/** A service could not listen: its port is taken (most often by another LocalNet or devnet). */
+export class PortInUseError extends TealworksError {
+  constructor(
+    readonly service: string,
+    readonly host: string,
+    readonly port: number,
+    options?: { cause?: unknown },
+  ) {
+    super(
+      `the ${service} service cannot listen on ${host}:${port}: the port is already in use, most likely by another LocalNet ` +
+        '(AlgoKit LocalNet: `algokit localnet stop`; another `tealworks devnet`: Ctrl+C in its terminal). ' +
+        'Stop it, or choose other ports with --ports NODE,QUERY,KMD.',
+      options,
+    );
+  }
+}

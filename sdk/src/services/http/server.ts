@@ -12,6 +12,7 @@ import {
   MethodNotAllowedError,
   NotFoundError,
   PayloadTooLargeError,
+  PortInUseError,
   ServiceUnavailableError,
   UnauthorizedError,
 } from './errors.js';
@@ -62,10 +63,22 @@ export interface ServeOptions {
   /** Time a client has to send its whole request, body included (default 30 s). */
   requestTimeoutMs?: number;
   /**
-   * Browser origins allowed to call the service (exact strings or patterns) besides the VS Code
-   * extension's webviews (`vscode-webview://…`). A request from any other origin is refused (403).
+   * Browser origins allowed to call the service (exact strings or patterns; `*` allows every
+   * origin) besides the VS Code extension's webviews (`vscode-webview://…`). A request from any
+   * other origin is refused (403).
    */
   corsOrigins?: readonly (string | RegExp)[];
+}
+
+/** Header names a preflight asks for (`Access-Control-Request-Headers`), lower case; plain tokens only. */
+function requestedHeaders(req: IncomingMessage): string[] {
+  const raw = req.headers['access-control-request-headers'];
+  if (typeof raw !== 'string') return [];
+  return raw
+    .split(',')
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => /^[a-z0-9!#$%&'*+.^_`|~-]{1,64}$/.test(h))
+    .slice(0, 32);
 }
 
 /** Connections a service holds before it serves authenticated work first (`ServeOptions.maxConnections`). */
@@ -449,7 +462,7 @@ class Service implements RunningService {
     const port = this.#opts.port ?? 0;
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ValidationError(`port must be an integer in 0..65535, got ${port}`);
     await new Promise<void>((resolve, reject) => {
-      const onError = (e: Error) => reject(e);
+      const onError = (e: Error) => reject((e as NodeJS.ErrnoException).code === 'EADDRINUSE' ? new PortInUseError(this.name, host, port, { cause: e }) : e);
       this.server.once('error', onError);
       this.server.listen(port, host, () => {
         this.server.off('error', onError);
@@ -500,7 +513,7 @@ class Service implements RunningService {
         allowOrigin = origin;
       }
       if (method === 'OPTIONS' && (this.#def.cors ?? true)) {
-        reply = this.#preflight(path);
+        reply = this.#preflight(path, req);
       } else {
         const routed = routeRequest(this.#def, this.#auth, method, url, socketSource(req), controller.signal, (authenticated) => {
           if (authenticated && conn) conn.authenticated = true;
@@ -567,10 +580,10 @@ class Service implements RunningService {
 
   #originAllowed(origin: string): boolean {
     if (WEBVIEW_ORIGIN.test(origin)) return true;
-    return (this.#opts.corsOrigins ?? []).some((o) => (typeof o === 'string' ? o === origin : o.test(origin)));
+    return (this.#opts.corsOrigins ?? []).some((o) => (typeof o === 'string' ? o === '*' || o === origin : o.test(origin)));
   }
 
-  #preflight(path: string): Reply {
+  #preflight(path: string, req: IncomingMessage): Reply {
     const allowed = new Set<string>();
     for (const r of this.#def.router.routes()) {
       if (this.#def.router.match(r.method, path).kind === 'found') allowed.add(r.method);
@@ -578,10 +591,13 @@ class Service implements RunningService {
     if (allowed.size === 0) throw new NotFoundError(`no such endpoint: OPTIONS ${path}`);
     const headers: Record<string, string> = {
       'access-control-allow-methods': [...allowed, 'OPTIONS'].join(', '),
-      'access-control-allow-headers': ['content-type', 'authorization', ...(this.#auth ? this.#auth.headerNames : [])].join(', '),
+      'access-control-allow-headers': [...new Set(['content-type', 'authorization', ...(this.#auth ? this.#auth.headerNames : []), ...requestedHeaders(req)])].join(', '),
       'access-control-max-age': '600',
       allow: [...allowed, 'OPTIONS'].join(', '),
     };
+    // Private Network Access: a public page asking to reach this loopback service is let through
+    // (the origin was already allowed).
+    if (req.headers['access-control-request-private-network'] === 'true') headers['access-control-allow-private-network'] = 'true';
     return { kind: 'empty', status: 204, headers };
   }
 

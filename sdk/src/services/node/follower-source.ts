@@ -44,7 +44,7 @@ export interface SourceGenesis {
 }
 
 interface GenesisDoc {
-  alloc?: { addr?: unknown; state?: { algo?: unknown } }[];
+  alloc?: { addr?: unknown; state?: { algo?: unknown; onl?: unknown } }[];
   fees?: unknown;
   rwd?: unknown;
   id?: unknown;
@@ -161,13 +161,14 @@ export class FollowSource {
     const fees = typeof doc.fees === 'string' ? doc.fees : undefined;
     const rwd = typeof doc.rwd === 'string' ? doc.rwd : undefined;
     if (!fees || !rwd || !Array.isArray(doc.alloc)) throw new FollowSourceError(`the follow source's /genesis lacks alloc, fees or rwd`);
-    const accounts: { address: string; amount: bigint }[] = [];
+    const accounts: { address: string; amount: bigint; online?: boolean }[] = [];
     let special: bigint | undefined;
     for (const a of doc.alloc) {
       if (typeof a.addr !== 'string') throw new FollowSourceError(`the follow source's genesis has an allocation without an address`);
       const amount = toBig(a.state?.algo ?? 0, `amount for ${a.addr}`);
       if (a.addr === fees || a.addr === rwd) special = amount;
-      else accounts.push({ address: a.addr, amount });
+      // An online account's keys derive from its address, so `onl` is all a rebuild needs.
+      else accounts.push({ address: a.addr, amount, ...(a.state?.onl === 1 ? { online: true } : {}) });
     }
     return {
       genesisId: id,

@@ -77,12 +77,16 @@ export class FollowerState {
     return this.#syncRound;
   }
 
+  /** What the follower had fetched when its sync round last moved: it never un-fetches a block. */
+  #fetchedFloor = 0n;
+
   /** The last round this node has "fetched": capped by the sync window on a paused follower. */
   get fetchedRound(): bigint {
     const latest = this.#ledger.latestRound;
     if (this.#syncRound === undefined) return latest;
     const cap = this.#syncRound + this.lookback - 1n;
-    return latest < cap ? latest : cap;
+    const capped = latest < cap ? latest : cap;
+    return capped > this.#fetchedFloor ? capped : this.#fetchedFloor;
   }
 
   /** Rounds whose deltas can be read now: [first, last], or undefined when none. */
@@ -98,8 +102,11 @@ export class FollowerState {
 
   setSyncRound(round: bigint): void {
     if (!this.enabled) throw new NotFoundError(NOT_A_FOLLOWER);
-    // The node cannot un-fetch blocks: a window that ends before what it already holds is refused.
-    if (round + this.lookback - 1n < this.fetchedRound) throw new BadRequestError('failed to set sync round on the ledger');
+    // As the node: the round where fetching stops (sync round + lookback) may not fall before the
+    // last round already fetched, which it cannot un-fetch.
+    const fetched = this.fetchedRound;
+    if (round + this.lookback < fetched) throw new BadRequestError('failed to set sync round on the ledger');
+    this.#fetchedFloor = fetched;
     this.#syncRound = round;
     this.#prune();
     this.onChange?.();
@@ -151,8 +158,12 @@ export class FollowerState {
   }
 
   #prune(): void {
-    const w = this.window();
-    const keepFrom = this.#syncRound ?? (w ? w.first : this.#ledger.latestRound + 1n);
+    // Kept: the rounds from the sync round on (the follower reads them next) and every round a
+    // sync round may still be moved back to (round + lookback >= last fetched), whatever the sync
+    // round, so a move the node accepts, or unsetting it, finds its deltas still there.
+    const last = this.fetchedRound;
+    const recent = last > this.lookback ? last - this.lookback : 0n;
+    const keepFrom = this.#syncRound !== undefined && this.#syncRound < recent ? this.#syncRound : recent;
     for (const r of this.#deltas.keys()) if (r < keepFrom) this.#deltas.delete(r);
     // While paused the devnet may run far ahead; beyond the bound the newest are dropped, since
     // the follower reads the oldest first.

@@ -178,6 +178,38 @@ const AUTH_RESPONSES = { '401': 'Invalid API Token' };
 
 // ---- the operations ----------------------------------------------------------------------------
 
+
+const SIMULATE_PARAMS: Param[] = [
+  { name: 'request', in: 'body', type: 'string', required: true, description: 'SimulateRequest as msgpack or JSON (tried in that order)' },
+  { name: 'format', in: 'query', type: 'string', description: 'json (default), msgpack or msgp' },
+];
+
+/**
+ * Simulate. `/v2` answers in the node's own shape (tools validate it against the node's OpenAPI);
+ * `/v1` adds the result fields of node-service.md and decoded ABI returns.
+ */
+async function simulateOperation(ctx: RequestContext, node: NodeContext, withResultFields: boolean): Promise<Reply> {
+  try {
+    const form = responseFormat(ctx.query);
+    const request = decodeSimulateRequest(await ctx.body());
+    if (request['exec-trace-config']?.enable && node.traces) {
+      // Traces are large: a global budget holds each from its computation until its response is sent.
+      ctx.onFinished(await node.traces.acquire(ctx.signal));
+    }
+    const response = simulate(node.ledger, request, node.maxExecTraceBytes ? { maxExecTraceBytes: node.maxExecTraceBytes } : {});
+    const wire = simulateResponseToWire(response, request, form, withResultFields);
+    if (withResultFields) addAbiReturns(wire, response, request['txn-groups'], request.appSpecs ?? [], node.appSpecs);
+    if (form === 'msgpack') return msgpackReply(wire);
+    // go-codec JSON: canonical key order, two-space indent.
+    return textReply(stringifyJson(wire, { indent: 2, sortKeys: true }) + '\n', 200, 'application/json');
+  } catch (e) {
+    // The node API's clients (algosdk, AlgoKit) read the reason from a `{"message": …}` body.
+    if (e instanceof ValidationError || e instanceof DecodeError) return algodErrorReply(toHttpError(e))!;
+    const reply = algodErrorReply(e);
+    if (reply) return reply;
+    throw e;
+  }
+}
 /** The node service's route table: every operation of node-service.md with method, path and handler. */
 export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
   {
@@ -502,38 +534,22 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
   },
   {
     number: 0, operationId: 'SimulateTransaction', method: 'POST', path: '/v2/transactions/simulate',
-    summary: 'Evaluates one transaction group against the latest state without committing it.',
-    params: [
-      { name: 'request', in: 'body', type: 'string', required: true, description: 'SimulateRequest as msgpack or JSON (tried in that order)' },
-      { name: 'format', in: 'query', type: 'string', description: 'json (default), msgpack or msgp' },
-    ],
+    summary: "Evaluates one transaction group against the latest (or a recent) state without committing it; the node's response shape exactly.",
+    params: SIMULATE_PARAMS,
     consumes: ['application/json', 'application/msgpack'], produces: ['application/json', 'application/msgpack'],
     responses: { '200': 'SimulateResponse (a failing group is still 200)', '400': 'Bad Request', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
     // MaxSimulateBytes (protocol.md §4.1).
     maxBodyBytes: 1_000_000,
-    handler: async (ctx, node) => {
-      try {
-        const form = responseFormat(ctx.query);
-        const request = decodeSimulateRequest(await ctx.body());
-        if (request['exec-trace-config']?.enable && node.traces) {
-          // Traces are large: a global budget holds each from its computation until its response is sent.
-          ctx.onFinished(await node.traces.acquire(ctx.signal));
-        }
-        const response = simulate(node.ledger, request, node.maxExecTraceBytes ? { maxExecTraceBytes: node.maxExecTraceBytes } : {});
-        const wire = simulateResponseToWire(response, request, form);
-        addAbiReturns(wire, response, request['txn-groups'], request.appSpecs ?? [], node.appSpecs);
-        if (form === 'msgpack') return msgpackReply(wire);
-        // go-codec JSON: canonical key order, two-space indent.
-        return textReply(stringifyJson(wire, { indent: 2, sortKeys: true }) + '\n', 200, 'application/json');
-      } catch (e) {
-        // This is the public node API's operation: its clients (algosdk, AlgoKit) read the reason
-        // from a `{"message": …}` body.
-        if (e instanceof ValidationError || e instanceof DecodeError) return algodErrorReply(toHttpError(e))!;
-        const reply = algodErrorReply(e);
-        if (reply) return reply;
-        throw e;
-      }
-    },
+    handler: (ctx, node) => simulateOperation(ctx, node, false),
+  },
+  {
+    number: 0, operationId: 'DevnetSimulate', method: 'POST', path: '/v1/transactions/simulate',
+    summary: 'Simulate with the result fields of node-service.md: would_succeed, failed_at, failure_message, missing_signature, and decoded ABI returns (abi-return).',
+    params: SIMULATE_PARAMS,
+    consumes: ['application/json', 'application/msgpack'], produces: ['application/json', 'application/msgpack'],
+    responses: { '200': 'SimulateResponse with the result fields (a failing group is still 200)', '400': 'Bad Request', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
+    maxBodyBytes: 1_000_000,
+    handler: (ctx, node) => simulateOperation(ctx, node, true),
   },
 ];
 

@@ -222,5 +222,5 @@ export async function startNodeService(options: NodeServiceOptions & ServeOption
 /** The ledger's funded genesis accounts (without the fee sink and rewards pool) as `/genesis` lists them. */
 function ledgerGenesisAlloc(ledger: Ledger): GenesisAllocEntry[] {
   const g = ledger.genesis();
-  return g.alloc.filter((a) => a.addr !== g.fees && a.addr !== g.rwd).map((a) => ({ address: a.addr, amount: a.state.algo }));
+  return g.alloc.filter((a) => a.addr !== g.fees && a.addr !== g.rwd).map((a) => ({ address: a.addr, amount: a.state.algo, ...(a.state.onl === 1 ? { status: 1 as const } : {}) }));
 }

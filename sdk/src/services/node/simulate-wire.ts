@@ -147,11 +147,20 @@ function pendingToWire(p: Record<string, unknown>, form: ResponseFormat): Record
 const hasSignature = (s: SignedTransaction): boolean => !!(s.sig || s.msig || s.lsig || s.pqsig);
 
 /**
- * The response for the wire. Besides the ledger's version-2 fields it carries the result fields
- * node-service.md names: `would_succeed`, `failed_at`, `failure_message` and, per transaction,
- * `missing_signature`.
+ * The response for the wire: the ledger's version-2 fields in the node's shape. With
+ * `withResultFields` (our `/v1` operation) it also carries the result fields node-service.md names:
+ * `would_succeed`, `failed_at`, `failure_message` and, per transaction, `missing_signature`.
  */
-export function simulateResponseToWire(res: SimulateResponse, request: SimulateRequest, form: ResponseFormat): Record<string, unknown> {
+export function simulateResponseToWire(res: SimulateResponse, request: SimulateRequest, form: ResponseFormat, withResultFields = true): Record<string, unknown> {
+  if (!withResultFields) {
+    const groups = (res['txn-groups'] as Record<string, unknown>[]).map((g) => ({
+      ...g,
+      'txn-results': (g['txn-results'] as Record<string, unknown>[]).map((r) => ({ ...r, 'txn-result': pendingToWire(r['txn-result'] as Record<string, unknown>, form) })),
+    }));
+    // `exec-trace-truncated` is ours too: the node has no trace size budget.
+    const { 'exec-trace-truncated': _truncated, ...rest } = res;
+    return { ...rest, 'txn-groups': groups };
+  }
   const groups = (res['txn-groups'] as Record<string, unknown>[]).map((g, gi) => {
     const txns = request['txn-groups'][gi]?.txns ?? [];
     const results = (g['txn-results'] as Record<string, unknown>[]).map((r, ti) => {

@@ -38,6 +38,8 @@ describe('cli: tealworks devnet --localnet', function () {
       assert.ok(node, out);
       assert.equal(node[2], TOKEN);
       const port = /ALGOD_PORT=(\d+)/.exec(out)![1];
+      // The environment line carries the tokens too (issue 22 item 11).
+      for (const k of ['ALGOD_TOKEN', 'INDEXER_TOKEN', 'KMD_TOKEN']) assert.match(out, new RegExp(`${k}=${TOKEN}`));
       assert.equal(new URL(node[1]!).port, port);
       const health = await request(`${node[1]}/health`);
       assert.equal(health.statusCode, 200, 'health is public');

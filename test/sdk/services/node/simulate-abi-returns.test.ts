@@ -114,7 +114,7 @@ describe('node service: simulate returns decoded ABI return values (issue 14 ite
   async function simulate(txns: Transaction[], extra: Record<string, unknown> = {}): Promise<{ status: number; json: any; text: string }> {
     const group = txns.length > 1 ? assignGroupId(txns) : txns;
     const body = stringifyJson({ 'txn-groups': [{ txns: group.map((t) => signedTransactionToNodeJson({ txn: t })) }], 'allow-empty-signatures': true, ...extra });
-    const res = await request(`${d.node.url}/v2/transactions/simulate`, { method: 'POST', headers: { 'X-Node-API-Token': d.node.token, 'content-type': 'application/json' }, body });
+    const res = await request(`${d.node.url}/v1/transactions/simulate`, { method: 'POST', headers: { 'X-Node-API-Token': d.node.token, 'content-type': 'application/json' }, body });
     const text = await res.body.text();
     let json: unknown;
     try {
@@ -158,7 +158,7 @@ describe('node service: simulate returns decoded ABI return values (issue 14 ite
   it('msgpack request and response: the spec as JSON text, raw as bin', async () => {
     const t = await call([methodSelector('add(uint64,uint64)uint64'), u64(7n), u64(8n)]);
     const body = encodeMsgpack({ 'txn-groups': [{ txns: [signedTransactionToWire({ txn: t })] }], 'allow-empty-signatures': true, 'app-specs': [JSON.stringify(ARC4)] });
-    const res = await request(`${d.node.url}/v2/transactions/simulate?format=msgpack`, { method: 'POST', headers: { 'X-Node-API-Token': d.node.token, 'content-type': 'application/msgpack' }, body });
+    const res = await request(`${d.node.url}/v1/transactions/simulate?format=msgpack`, { method: 'POST', headers: { 'X-Node-API-Token': d.node.token, 'content-type': 'application/msgpack' }, body });
     assert.equal(res.statusCode, 200);
     const m = decodeMsgpack(new Uint8Array(await res.body.arrayBuffer())) as any;
     const a = m['txn-groups'][0]['txn-results'][0]['abi-return'];
@@ -187,7 +187,7 @@ describe('node service: simulate returns decoded ABI return values (issue 14 ite
   });
 
   it('a refused simulate request answers as the public node API does: 400 with {"message": …}, which algosdk shows', async () => {
-    const res = await request(`${d.node.url}/v2/transactions/simulate`, { method: 'POST', headers: { 'X-Node-API-Token': d.node.token, 'content-type': 'application/json' }, body: '{"txn-groups": 5}' });
+    const res = await request(`${d.node.url}/v1/transactions/simulate`, { method: 'POST', headers: { 'X-Node-API-Token': d.node.token, 'content-type': 'application/json' }, body: '{"txn-groups": 5}' });
     assert.equal(res.statusCode, 400);
     assert.match(String(res.headers['content-type']), /^application\/json/);
     assert.deepEqual(await res.body.json(), { message: 'txn-groups must be an array of {txns: [...]}' });

@@ -12,7 +12,7 @@ import { makeAppCreateTxn, makeAssetCreateTxn } from '../../../../sdk/src/txn/bu
 import { ALGO, group, startNode, TOKEN, type Node } from './helpers.js';
 import { NOT_A_FOLLOWER } from '../../../../sdk/src/services/node/follower.js';
 
-describe('node service: simulate (POST /v2/transactions/simulate)', function () {
+describe('node service: simulate (POST /v1/transactions/simulate: the node shape plus the result fields)', function () {
   let node: Node;
   before(async () => {
     node = await startNode({ accounts: 3 });
@@ -27,7 +27,7 @@ describe('node service: simulate (POST /v2/transactions/simulate)', function () 
   it('JSON request → JSON response with the result fields of both documents', async () => {
     const round = node.ledger.latestRound;
     const stx = node.sign(node.pay(0, 1, 5000n));
-    const r = await node.call('POST', '/v2/transactions/simulate', { body: jsonBody([stx]), contentType: 'application/json' });
+    const r = await node.call('POST', '/v1/transactions/simulate', { body: jsonBody([stx]), contentType: 'application/json' });
     assert.equal(r.status, 200);
     assert.match(String(r.headers['content-type']), /^application\/json/);
     assert.ok(r.text.startsWith('{\n  "'), 'two-space indented');
@@ -51,7 +51,7 @@ describe('node service: simulate (POST /v2/transactions/simulate)', function () 
     const stx = node.sign(node.pay(1, 2, 777n));
     const body = encodeMsgpack({ 'txn-groups': [{ txns: [signedTransactionToWire(stx)] }] });
     for (const contentType of ['application/msgpack', 'application/json', 'text/plain']) {
-      const r = await node.call('POST', '/v2/transactions/simulate?format=msgpack', { body, contentType });
+      const r = await node.call('POST', '/v1/transactions/simulate?format=msgpack', { body, contentType });
       assert.equal(r.status, 200, contentType);
       assert.equal(r.headers['content-type'], 'application/msgpack');
       const res = decodeMsgpack(r.bytes) as any;
@@ -61,13 +61,13 @@ describe('node service: simulate (POST /v2/transactions/simulate)', function () 
       assert.ok(txn.txn.snd instanceof Uint8Array, 'wire form: addresses as bytes');
       assert.deepEqual(txn.sig, stx.sig);
     }
-    const j = await node.call('POST', '/v2/transactions/simulate', { body });
+    const j = await node.call('POST', '/v1/transactions/simulate', { body });
     assert.equal(j.json['txn-groups'][0]['txn-results'][0]['txn-result'].txn.txn.amt, 777, 'msgpack in, JSON out');
   });
 
   it('a failing group is still 200, with failure message, failed-at and would_succeed false', async () => {
     const stx = node.sign(node.pay(2, 1, 10_000n * ALGO));
-    const r = await node.call('POST', '/v2/transactions/simulate', { body: jsonBody([stx]) });
+    const r = await node.call('POST', '/v1/transactions/simulate', { body: jsonBody([stx]) });
     assert.equal(r.status, 200);
     const g = r.json['txn-groups'][0];
     assert.match(g['failure-message'], /overspend/);
@@ -79,11 +79,11 @@ describe('node service: simulate (POST /v2/transactions/simulate)', function () 
 
   it('reports a missing signature; allow-empty-signatures evaluates the group as signed', async () => {
     const unsigned = { txn: node.pay(0, 1, 1n) };
-    const plain = await node.call('POST', '/v2/transactions/simulate', { body: jsonBody([unsigned]) });
+    const plain = await node.call('POST', '/v1/transactions/simulate', { body: jsonBody([unsigned]) });
     assert.equal(plain.status, 200);
     assert.equal(plain.json['txn-groups'][0]['txn-results'][0].missing_signature, true);
     assert.equal(plain.json.would_succeed, false);
-    const allowed = await node.call('POST', '/v2/transactions/simulate', { body: jsonBody([unsigned], { 'allow-empty-signatures': true }) });
+    const allowed = await node.call('POST', '/v1/transactions/simulate', { body: jsonBody([unsigned], { 'allow-empty-signatures': true }) });
     assert.equal(allowed.json['txn-groups'][0]['failure-message'], undefined);
     assert.deepEqual(allowed.json['eval-overrides'], { 'allow-empty-signatures': true });
   });
@@ -99,7 +99,7 @@ describe('node service: simulate (POST /v2/transactions/simulate)', function () 
       globalSchema: { numUints: 1, numByteSlices: 0 },
     });
     const req = { 'exec-trace-config': { enable: true, 'stack-change': true, 'scratch-change': true, 'state-change': true } };
-    const j = await node.call('POST', '/v2/transactions/simulate', { body: jsonBody([node.sign(create)], req) });
+    const j = await node.call('POST', '/v1/transactions/simulate', { body: jsonBody([node.sign(create)], req) });
     assert.equal(j.status, 200, j.text);
     const t = j.json['txn-groups'][0]['txn-results'][0];
     assert.deepEqual(t['txn-result'].logs, ['aGk=']);
@@ -108,7 +108,7 @@ describe('node service: simulate (POST /v2/transactions/simulate)', function () 
     assert.ok(t['exec-trace']['approval-program-trace'].length > 0);
     assert.equal(typeof t['exec-trace']['approval-program-hash'], 'string');
     assert.ok(t['app-budget-consumed'] > 0);
-    const m = await node.call('POST', '/v2/transactions/simulate?format=msgpack', { body: encodeMsgpack({ 'txn-groups': [{ txns: [signedTransactionToWire(node.sign(create))] }], ...req }) });
+    const m = await node.call('POST', '/v1/transactions/simulate?format=msgpack', { body: encodeMsgpack({ 'txn-groups': [{ txns: [signedTransactionToWire(node.sign(create))] }], ...req }) });
     const mt = (decodeMsgpack(m.bytes) as any)['txn-groups'][0]['txn-results'][0];
     assert.deepEqual(mt['txn-result'].logs, [new Uint8Array([0x68, 0x69])]);
     assert.ok(mt['exec-trace']['approval-program-hash'] instanceof Uint8Array);
@@ -117,7 +117,7 @@ describe('node service: simulate (POST /v2/transactions/simulate)', function () 
   it('the SDK adapter request body (msgpack with raw signed txns) is understood', async () => {
     const txns = group([node.pay(0, 1, 10n), node.pay(1, 0, 10n)]);
     const body = simulateRequestBody(txns.map((t) => encodeSignedTransaction(node.sign(t))));
-    const r = await node.call('POST', '/v2/transactions/simulate?format=msgp', { body });
+    const r = await node.call('POST', '/v1/transactions/simulate?format=msgp', { body });
     const res = decodeMsgpack(r.bytes) as any;
     assert.equal(res['txn-groups'][0]['txn-results'].length, 2);
     assert.equal(res.would_succeed, true);
@@ -136,13 +136,13 @@ describe('node service: simulate (POST /v2/transactions/simulate)', function () 
       [stringifyJson({ 'txn-groups': [{ txns: [{ txn: { type: 'nope' } }] }] }), /txn-groups\[0\]\.txns\[0\]/],
     ];
     for (const [body, pattern] of cases) {
-      const r = await node.call('POST', '/v2/transactions/simulate', { body });
+      const r = await node.call('POST', '/v1/transactions/simulate', { body });
       assert.equal(r.status, 400, String(body).slice(0, 60));
       const reply = JSON.parse(r.text) as { message: string };
       assert.deepEqual(Object.keys(reply), ['message']);
       assert.match(reply.message, pattern);
     }
-    const fmt = await node.call('POST', '/v2/transactions/simulate?format=xml', { body: jsonBody([stx]) });
+    const fmt = await node.call('POST', '/v1/transactions/simulate?format=xml', { body: jsonBody([stx]) });
     assert.equal(fmt.status, 400);
     assert.deepEqual(JSON.parse(fmt.text), { message: 'failed to parse the format option' });
   });
@@ -261,6 +261,30 @@ describe('node service: follower operations (/v2/ledger/sync, /v2/deltas)', func
       assert.equal(mp.get('Accts').get('AppResources')[0].get('Aidx'), Number(appId));
       assert.equal((await node.call('GET', '/v2/deltas/1?format=yaml')).status, 400);
       assert.equal((await node.call('GET', '/v2/deltas/x')).status, 400);
+    } finally {
+      await node.close();
+    }
+  });
+
+  it('in follower mode: a sync round moved back within what the node accepts keeps its deltas; unsetting after a far jump keeps the recent ones', async () => {
+    const node = await startNode({ accounts: 2, follower: { enabled: true, lookback: 4 } });
+    try {
+      for (let i = 0; i < 12; i++) node.ledger.submit([node.sign(node.pay(i % 2, (i + 1) % 2, BigInt(1000 + i)))]);
+      // Fetch up to 10 (sync 7: rounds 7..10), then move back to 6: 6 + 4 >= 10, so the node accepts it ...
+      assert.equal((await node.call('POST', '/v2/ledger/sync/7')).status, 200);
+      assert.equal((await node.call('GET', '/v1/status')).json.lastRound, 10);
+      assert.equal((await node.call('POST', '/v2/ledger/sync/6')).status, 200);
+      // ... and every delta of its window can still be read.
+      for (const r of [6, 7, 8, 9]) assert.equal((await node.call('GET', `/v2/deltas/${r}`)).status, 200, `round ${r}`);
+      // Fetching never goes backwards: 10 stays fetched. 5 + 4 < 10 is refused, as by the node.
+      assert.equal((await node.call('GET', '/v1/status')).json.lastRound, 10);
+      const back = await node.call('POST', '/v2/ledger/sync/5');
+      assert.equal(back.status, 400);
+      assert.equal(back.text, 'failed to set sync round on the ledger');
+      // A far jump ahead, then unset: the node follows the latest round and still holds its recent deltas.
+      assert.equal((await node.call('POST', '/v2/ledger/sync/500')).status, 200);
+      assert.equal((await node.call('DELETE', '/v2/ledger/sync')).status, 200);
+      for (const r of [9, 10, 11, 12]) assert.equal((await node.call('GET', `/v2/deltas/${r}`)).status, 200, `round ${r}`);
     } finally {
       await node.close();
     }

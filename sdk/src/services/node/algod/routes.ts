@@ -70,6 +70,40 @@ function uintParam(raw: string | null | undefined, name: string): bigint | undef
   return BigInt(raw);
 }
 
+/** Go's `strconv.ParseUint(raw, 10, 64)` error text, or the value. */
+function goParseUint(raw: string): bigint | string {
+  const quoted = JSON.stringify(raw);
+  if (!/^\d+$/.test(raw)) return `strconv.ParseUint: parsing ${quoted}: invalid syntax`;
+  const v = BigInt(raw);
+  return v > UINT64_MAX ? `strconv.ParseUint: parsing ${quoted}: value out of range` : v;
+}
+
+/**
+ * The node's paging of an account's assets or applications: `next` is the last id of the previous
+ * page (results start after it), `limit` defaults to 1000 and is at most `max`; the node's wording
+ * for each refusal.
+ */
+function resourcePage(ctx: RequestContext, kind: 'assets' | 'applications', max: bigint): { after: bigint; limit: bigint } {
+  let after = 0n;
+  const nextRaw = ctx.query.get('next');
+  if (nextRaw !== null) {
+    const v = goParseUint(nextRaw);
+    if (typeof v === 'string') throw new BadRequestError(`unable to parse next token: ${v}`);
+    after = v;
+  }
+  const limit = uintParam(ctx.query.get('limit'), 'limit') ?? 1000n;
+  if (limit === 0n) throw new BadRequestError('limit parameter must be a positive integer');
+  if (limit > max) throw new BadRequestError(`limit ${limit} exceeds max ${kind} single batch limit ${max}`);
+  return { after, limit };
+}
+
+/** Ids above `after`, ascending, one page of at most `limit`, and the next token (the page's last id) when more remain. */
+function pageOfIds(ids: Iterable<bigint>, after: bigint, limit: bigint): { page: bigint[]; next?: string } {
+  const sorted = [...ids].filter((id) => id > after).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0));
+  const page = sorted.slice(0, Number(limit));
+  return sorted.length > page.length ? { page, next: String(page[page.length - 1]!) } : { page };
+}
+
 function pathUint(ctx: RequestContext, name: string): bigint {
   return uintParam(ctx.params[name] ?? '', name)!;
 }
@@ -377,17 +411,9 @@ export function algodEndpoints(options: AlgodRouteOptions): NodeEndpoint[] {
       produces: JSON_ONLY, responses: R({ '400': 'Bad Request', '500': 'Internal Error' }),
       handler: (ctx, node) => {
         const address = addressParam(ctx);
-        const limit = uintParam(ctx.query.get('limit'), 'limit') ?? 1000n;
-        if (limit === 0n || limit > 1000n) throw new BadRequestError(limit === 0n ? 'limit parameter must be a positive integer' : 'limit 1000 exceeded');
-        const nextRaw = ctx.query.get('next');
-        let after = 0n;
-        if (nextRaw !== null && nextRaw !== '') {
-          if (!/^\d{1,20}$/.test(nextRaw)) throw new BadRequestError(`unable to parse next: strconv.ParseUint: parsing ${JSON.stringify(nextRaw.slice(0, 40))}: invalid syntax`);
-          after = BigInt(nextRaw) - 1n;
-        }
+        const { after, limit } = resourcePage(ctx, 'assets', 1000n);
         const a = node.ledger.account(address);
-        const ids = a ? [...a.holdings.keys()].filter((id) => id > after).sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)) : [];
-        const page = ids.slice(0, Number(limit));
+        const { page, next } = pageOfIds(a ? a.holdings.keys() : [], after, limit);
         const holdings = page.map((id) => {
           const h = a!.holdings.get(id)!;
           const asset = node.ledger.asset(id);
@@ -396,7 +422,39 @@ export function algodEndpoints(options: AlgodRouteOptions): NodeEndpoint[] {
           return entry;
         });
         const o: AlgodJson = { 'asset-holdings': holdings, round: node.ledger.latestRound };
-        if (ids.length > page.length) o['next-token'] = String(page[page.length - 1]! + 1n);
+        if (next !== undefined) o['next-token'] = next;
+        return jsonReply(o);
+      },
+    },
+    {
+      operationId: 'AccountApplicationsInformation', method: 'GET', path: '/v2/accounts/{address}/applications', summary: 'Get a list of applications held by an account.',
+      params: [
+        ADDRESS,
+        { name: 'limit', in: 'query', type: 'integer', format: 'uint64', description: 'Maximum number of results to return.' },
+        { name: 'next', in: 'query', type: 'string', description: 'The next page of results (the last application ID of the previous page).' },
+        { name: 'include', in: 'query', type: 'string', description: '`params` to include each created application\'s parameters (comma-separated list).' },
+      ],
+      produces: JSON_ONLY, responses: R({ '400': 'Malformed address', '500': 'Internal Error' }),
+      handler: (ctx, node) => {
+        const address = addressParam(ctx);
+        const withParams = ctx.query.getAll('include').some((v) => v.split(',').some((x) => x.trim() === 'params'));
+        // Without params the node's answers are small, so it allows 100 times more per page.
+        const { after, limit } = resourcePage(ctx, 'applications', withParams ? 1000n : 100_000n);
+        const a = node.ledger.account(address);
+        // The account's application resources: apps it created and apps it holds local state in.
+        const ids = new Set<bigint>(a ? [...a.createdApps, ...a.locals.keys()] : []);
+        const { page, next } = pageOfIds(ids, after, limit);
+        const resources = page.map((id) => {
+          const entry: AlgodJson = { id };
+          const app = node.ledger.app(id);
+          if (!app) entry.deleted = true;
+          else if (withParams && a!.createdApps.has(id)) entry.params = appParamsJson(app);
+          const local = a!.locals.get(id);
+          if (local) entry['app-local-state'] = localStateJson(node.ledger, id, local);
+          return entry;
+        });
+        const o: AlgodJson = { 'application-resources': resources, round: node.ledger.latestRound };
+        if (next !== undefined) o['next-token'] = next;
         return jsonReply(o);
       },
     },
