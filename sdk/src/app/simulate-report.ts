@@ -533,7 +533,17 @@ export function failureSummary(report: SimulateReport): string {
   const app = f?.appId !== undefined ? ` (app ${f.appId})` : '';
   const reason = f?.errorMessage ?? firstLine(report.failureMessage ?? 'unknown failure');
   const loc = f?.source ? ` [${f.source.file ?? 'line'}${f.source.file ? ':' : ' '}${f.source.line}${f.source.file ? `:${f.source.column}` : ''}]` : '';
-  return `simulation failed${where}${app}: ${reason}${loc}`;
+  return `simulation failed${where}${app}: ${reason}${loc}${rekeyHint(report.failureMessage)}`;
+}
+
+/**
+ * What to do about the node's "should have been authorized by X but was actually authorized by Y"
+ * (a rekeyed sender signed with its own key): empty when the message is another one.
+ */
+export function rekeyHint(message: string | undefined): string {
+  const m = /should have been authorized by ([A-Z2-7]{58}) but was actually authorized by ([A-Z2-7]{58})/.exec(message ?? '');
+  if (!m) return '';
+  return `\nhint: the sender was rekeyed: its auth address is ${m[1]}, so ${m[1]} must sign, not ${m[2]}. Give the client that account (tw.account.fromMnemonic / fromKeyManager / add), or simulate with fixSigners`;
 }
 
 function firstLine(s: string): string {

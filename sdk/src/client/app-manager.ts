@@ -131,6 +131,7 @@ export class AppManager {
       chain: this.#tw.chain,
       creator,
       resolveSigner: (a) => this.#tw.signerFor(a),
+      observer: this.#tw.log,
       compiled,
       metadata: { name, version: input.version ?? '1.0', updatable: input.updatable ?? false, deletable: input.deletable ?? false },
       ...(input.onUpdate ? { onUpdate: input.onUpdate } : {}),
@@ -140,7 +141,7 @@ export class AppManager {
       ...(input.delete ? { delete: input.delete } : {}),
       ...(input.simulateOnly ? { simulateOnly: true } : {}),
     });
-    const client = new AppClient({ chain: this.#tw.chain, appId: result.appId, compiled, name, sender: creator, resolveSigner: (a) => this.#tw.signerFor(a) });
+    const client = new AppClient({ chain: this.#tw.chain, appId: result.appId, compiled, name, sender: creator, resolveSigner: (a) => this.#tw.signerFor(a), observer: this.#tw.log });
     const out: AppDeployment = { ...result, client };
     if (input.fund !== undefined && !input.simulateOnly) {
       await this.#accounts.ensureFunded(result.appAddress, input.fund);
@@ -154,7 +155,7 @@ export class AppManager {
     const id = typeof appId === 'bigint' ? appId : BigInt(appId);
     const sender = options.sender !== undefined ? addressOf(options.sender) : undefined;
     if (options.sender !== undefined && typeof options.sender !== 'string') this.#tw.register(sender!, options.sender.signer);
-    return new AppClient({ chain: this.#tw.chain, appId: id, ...(spec !== undefined ? { spec: loadSpec(spec) } : {}), ...(sender ? { sender } : {}), resolveSigner: (a) => this.#tw.signerFor(a) });
+    return new AppClient({ chain: this.#tw.chain, appId: id, ...(spec !== undefined ? { spec: loadSpec(spec) } : {}), ...(sender ? { sender } : {}), resolveSigner: (a) => this.#tw.signerFor(a), observer: this.#tw.log });
   }
 
   /** Global state and every box of an app, decoded by its spec. */

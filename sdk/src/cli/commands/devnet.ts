@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { ArgReader } from '../args.js';
 import { UsageError, type CliIo, type Command } from '../command.js';
 import { isLoopback, LOCALNET_GENESIS_ID, startDevnet, type DevnetOptions, type RunningDevnet } from '../../services/devnet/index.js';
+import { DEFAULT_DEVNET_DATA_DIR, DEFAULT_LOCALNET_DATA_DIR } from '../../services/devnet/lock.js';
 
 const USAGE =
   'tealworks devnet [--data DIR] [--in-memory] [--host 127.0.0.1] [--ports NODE,QUERY,KMD] [--block-interval MS] [--accounts N] [--reset] [--recover] [--localnet] [--token T] [--json] [--follow URL [--follow-token TOKEN]]\n' +
@@ -12,9 +13,9 @@ const USAGE =
   '  --follow URL: follow that node\'s chain (follower mode; paused at sync round 0). Its token: --follow-token or TEALWORKS_FOLLOW_TOKEN.\n' +
   '  The data directory\'s config.json (node key names: EnableFollowMode, MaxAcctLookback, CatchupParallelBlocks, EndpointAddress, DevMode, DisableAPIAuth…) is read at start; see `tealworks node profile`.';
 
-export const DEFAULT_DATA_DIR = '.tealworks/devnet';
+export const DEFAULT_DATA_DIR = DEFAULT_DEVNET_DATA_DIR;
 /** `--localnet` keeps its chain apart (its genesis id differs). */
-export const DEFAULT_LOCALNET_DATA_DIR = '.tealworks/localnet';
+export { DEFAULT_LOCALNET_DATA_DIR };
 
 interface DevnetArgs {
   options: DevnetOptions;
