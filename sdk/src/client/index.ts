@@ -12,3 +12,5 @@ export type { AddressInput, CommonInput, PaymentInput, AssetCreateInput, AssetOp
 export type { ConnectOptionsBase, DevnetConnectOptions, LocalnetConnectOptions, EnvLike } from './network.js';
 export { ClientError, ConnectError } from './errors.js';
 export { generateAppClient, tsTypeOf, type GenerateClientOptions } from './codegen.js';
+export { TransactionBuilder, type BuiltTxn } from './builder.js';
+export { fixedBytes, type FixedBytes, type TxnArg } from './typed.js';

@@ -12,6 +12,7 @@ import { AppManager } from './app-manager.js';
 import { TxnGroup } from './group.js';
 import { connectDevnet, connectFromEnv, connectLocalnet, connectPublic, type Connection, type ConnectOptionsBase, type DevnetConnectOptions, type LocalnetConnectOptions } from './network.js';
 import { TransactionSender } from './sender.js';
+import { TransactionBuilder } from './builder.js';
 import type { ClientContext } from './context.js';
 import { TransactionLog, txnLogLevel, type TxnLogOptions } from './txn-log.js';
 
@@ -96,6 +97,8 @@ export class Tealworks implements ClientContext {
   readonly account: AccountManager;
   /** One transaction at a time: built, signed, simulated first, sent, confirmed. */
   readonly send: TransactionSender;
+  /** The same inputs as {@link send}, built into unsigned transactions for composing by hand. */
+  readonly build: TransactionBuilder;
   /** Apps: idempotent deploy, clients by spec and id, decoded state and boxes. */
   readonly app: AppManager;
   /** The transaction log: set `tw.log.level` to `info` or `debug` (or connect with `{ log }`, or `TEALWORKS_LOG`). */
@@ -115,6 +118,7 @@ export class Tealworks implements ClientContext {
     this.query = connection.chain.query;
     this.keyManager = connection.keyManager;
     this.send = new TransactionSender(this);
+    this.build = new TransactionBuilder(this);
     this.account = new AccountManager(this, connection, this.send);
     this.app = new AppManager(this, this.account);
     if (connection.dispenser) this.register(connection.dispenser.address, connection.dispenser.signer);
