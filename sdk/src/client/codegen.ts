@@ -135,10 +135,22 @@ export function generateAppClient(spec: Arc56AppSpec, options: GenerateClientOpt
   out.push('');
 
   // Structs
-  for (const [name, struct] of spec.structs) {
-    out.push(`/** Struct ${name} of ${spec.name}. */`);
-    out.push(`export interface ${pascal(name)} {`);
-    for (const f of struct.fields) out.push(`  ${/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(f.name) ? f.name : JSON.stringify(f.name)}: ${tsTypeOf(f.type, 'out')};`);
+  // Top-level structs, then the nested ones the spec declares inline within their fields.
+  const queue: AbiStructType[] = [...spec.structs.values()];
+  const emitted = new Set<string>();
+  const nested = (t: AbiType): AbiStructType[] =>
+    t instanceof AbiStructType ? [t] : t instanceof AbiStaticArrayType || t instanceof AbiDynamicArrayType ? nested(t.childType) : t instanceof AbiTupleType ? t.childTypes.flatMap(nested) : [];
+  while (queue.length) {
+    const struct = queue.shift()!;
+    const name = pascal(struct.structName);
+    if (emitted.has(name)) continue;
+    emitted.add(name);
+    out.push(`/** Struct ${struct.structName} of ${spec.name}. */`);
+    out.push(`export interface ${name} {`);
+    for (const f of struct.fields) {
+      out.push(`  ${/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(f.name) ? f.name : JSON.stringify(f.name)}: ${tsTypeOf(f.type, 'out')};`);
+      queue.push(...nested(f.type));
+    }
     out.push('}', '');
   }
 
