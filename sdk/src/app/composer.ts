@@ -107,8 +107,11 @@ export interface SentTxn {
 
 /** A sent group: transaction ids, confirmed round, each transaction's outcome, and the gate simulation. */
 export interface SendResult {
+  /** Ids of every transaction, in group order. */
   txids: string[];
+  /** The round the group was confirmed in. */
   confirmedRound: bigint;
+  /** Each transaction's outcome, in group order. */
   txns: SentTxn[];
   /** The gate simulation of exactly the group that was sent. */
   report: SimulateReport;

@@ -49,19 +49,29 @@ export interface DeployAppOptions extends DeployOptions {
 
 /** What a deploy did: the action, app id and address, the plan, transaction and round, and the gate simulation. */
 export interface DeployResult {
+  /** What the deploy did: `create`, `update`, `replace`, `append`, `nothing` (or would do, when simulated). */
   action: DeployPlan['action'];
+  /** The deploy name (ARC-2 note). */
   name: string;
+  /** The version recorded in the deploy note. */
   version: string;
+  /** The app id (the new one after create, replace or append). */
   appId: bigint;
+  /** The app's account address. */
   appAddress: string;
+  /** The plan the deploy followed, with the reason. */
   plan: DeployPlan;
+  /** Id of the create or update transaction. */
   txid?: string;
   /** The round the deploy transaction was confirmed in (absent for "nothing" and simulated deploys). */
   confirmedRound?: bigint;
+  /** Return value of an ABI create or update method. */
   returnValue?: AbiValue;
+  /** The app deleted by a replace. */
   deletedAppId?: bigint;
   /** The gate simulation (absent for "nothing"). */
   report?: SimulateReport;
+  /** True when `simulateOnly` asked for a plan and simulation only. */
   simulated?: boolean;
 }
 

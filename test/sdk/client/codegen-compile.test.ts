@@ -114,7 +114,7 @@ export async function cases(tw: Tealworks, app: LifecycleClient, merkle: MerkleT
 `;
 
 describe('client: generated typed clients compile under strict TypeScript', function () {
-  this.timeout(120_000);
+  this.timeout(600_000);
   let dir: string;
   before(() => {
     dir = mkdtempSync(join(tmpdir(), 'tw-codegen-'));
