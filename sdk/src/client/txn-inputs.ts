@@ -1,6 +1,7 @@
 import type { SuggestedParams } from '../txn/builders.js';
 import { makeAppCallTxn, makeAssetConfigTxn, makeAssetCreateTxn, makeAssetDestroyTxn, makeAssetFreezeTxn, makeAssetOptInTxn, makeAssetTransferTxn, makeKeyRegTxn, makePaymentTxn } from '../txn/builders.js';
 import { OnComplete, type Transaction } from '../txn/types.js';
+import type { OnCompleteName } from '../workflow/model.js';
 import type { ComposerEntry } from '../app/composer.js';
 import type { Address } from '../encoding/address.js';
 import { addressOf, type SenderLike } from './accounts.js';
@@ -101,8 +102,6 @@ export interface AssetOptOutInput extends CommonInput {
   closeTo?: AddressInput;
 }
 
-/** Which on-completion an app call makes, by name. */
-export type OnCompleteName = 'noop' | 'optin' | 'closeout' | 'clear' | 'update' | 'delete';
 
 /** `tw.send.appCall(…)`: a bare application call (no ABI method: use an app client for those). */
 export interface AppCallInput extends CommonInput {
