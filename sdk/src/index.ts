@@ -9,5 +9,5 @@ export * from './txn/index.js';
 export * from './abi/index.js';
 export * from './client/index.js';
 export { AppClient, type AppCallOptions, type AppCallResult } from './app/client.js';
-export { SimulateFailedError, MinimumBalanceError } from './app/errors.js';
+export { SimulateFailedError, MinimumBalanceError, RekeyedSignerError } from './app/errors.js';
 export { renderSimulateReport, type SimulateReport } from './app/simulate-report.js';

@@ -14,6 +14,8 @@ const run = promisify(execFile);
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const scriptsDir = join(repoRoot, 'examples/scripts');
 const SCRIPTS = ['payment', 'deploy', 'state', 'multisig', 'failing-group'];
+/** Added for issue 27: each at most 15 lines. */
+const MORE_SCRIPTS = ['rekey', 'asset-freeze', 'find-app'];
 
 describe('examples/scripts against the devnet', function () {
   this.timeout(120_000);
@@ -44,6 +46,30 @@ describe('examples/scripts against the devnet', function () {
       for (const f of from) assert.ok(f === '@tealworks/sdk' || f!.startsWith('@tealworks/sdk/') || f === './counter-client.js', `${s}.ts imports ${f}: scripts use the package name`);
     }
     assert.ok(lines <= 80, `${lines} lines`);
+  });
+
+  it('rekey, asset-freeze and find-app are at most 15 lines each and import the package only', () => {
+    for (const s of MORE_SCRIPTS) {
+      const text = readFileSync(join(scriptsDir, `${s}.ts`), 'utf8');
+      assert.ok(text.trimEnd().split('\n').length <= 15, `${s}.ts has ${text.trimEnd().split('\n').length} lines`);
+      for (const m of text.matchAll(/from '([^']+)'/g)) assert.ok(m[1] === '@tealworks/sdk' || m[1] === './counter-client.js', `${s}.ts imports ${m[1]}`);
+    }
+  });
+
+  it('rekey: a rekeyed account sends, signed by its new key', async () => {
+    assert.match(await script('rekey'), /^[A-Z2-7]{58} rekeyed to [A-Z2-7]{58}; paid 1 ALGO in round \d+$/m);
+  });
+
+  it('asset-freeze: a frozen holder cannot send; clawback and unfreeze work', async () => {
+    const out = await script('asset-freeze');
+    assert.match(out, /^frozen holder cannot send: simulation failed at txn 0: .*frozen/m);
+    assert.match(out, /^holder has 60 units, unfrozen$/m);
+  });
+
+  it('find-app: a fresh client finds the deployed app by creator and name', async () => {
+    const m = /^deployed app (\d+); found app (\d+) by creator and name$/m.exec(await script('find-app'));
+    assert.ok(m, 'output');
+    assert.equal(m[1], m[2]);
   });
 
   it('payment: two fresh accounts, one funded, pays the other', async () => {

@@ -9,7 +9,7 @@ import { OnComplete, type Transaction } from '../txn/types.js';
 import { prepareMethodArgs, resolveMethod, CallArgsError } from './call-args.js';
 import { appAddressOf, builderParams, fetchApp, fetchBox, fetchBoxNames, fetchLocalState, type AppChain } from './chain.js';
 import { appKnowledge, type CompiledContract } from './compile.js';
-import { GroupComposer, type ComposerEntry, type SendResult, type SignerResolver, type SimulateGroupOptions } from './composer.js';
+import { GroupComposer, type ComposerEntry, type ComposerObserver, type SendResult, type SignerResolver, type SimulateGroupOptions } from './composer.js';
 import { AppError, SimulateFailedError } from './errors.js';
 import { failureSummary, type AppKnowledge, type LogEntry, type SimulateReport } from './simulate-report.js';
 import { decodeBoxes, decodeGlobalState, decodeLocalState, storageKeyFor, type StorageItem } from './state-decode.js';
@@ -89,6 +89,8 @@ export interface AppClientOptions {
   sender?: string;
   signer?: Signer;
   resolveSigner?: SignerResolver;
+  /** Told about every simulation, submission and confirmation of this client's calls (a transaction log). */
+  observer?: ComposerObserver;
 }
 
 const ON_COMPLETE_BY_NAME: Record<string, OnComplete> = { noop: OnComplete.NoOp, optin: OnComplete.OptIn, closeout: OnComplete.CloseOut, clear: OnComplete.ClearState, update: OnComplete.UpdateApplication, delete: OnComplete.DeleteApplication, clearstate: OnComplete.ClearState, updateapplication: OnComplete.UpdateApplication, deleteapplication: OnComplete.DeleteApplication };
@@ -108,7 +110,7 @@ export class AppClient {
   readonly spec: Arc56AppSpec | undefined;
   compiled: CompiledContract | undefined;
   readonly name: string | undefined;
-  private readonly defaults: { sender?: string; signer?: Signer; resolveSigner?: SignerResolver };
+  private readonly defaults: { sender?: string; signer?: Signer; resolveSigner?: SignerResolver; observer?: ComposerObserver };
 
   constructor(options: AppClientOptions) {
     this.chain = options.chain;
@@ -116,7 +118,7 @@ export class AppClient {
     this.spec = options.spec ?? options.compiled?.spec;
     this.compiled = options.compiled;
     this.name = options.name;
-    this.defaults = { ...(options.sender ? { sender: options.sender } : {}), ...(options.signer ? { signer: options.signer } : {}), ...(options.resolveSigner ? { resolveSigner: options.resolveSigner } : {}) };
+    this.defaults = { ...(options.sender ? { sender: options.sender } : {}), ...(options.signer ? { signer: options.signer } : {}), ...(options.resolveSigner ? { resolveSigner: options.resolveSigner } : {}), ...(options.observer ? { observer: options.observer } : {}) };
   }
 
   /** The app's account address. */
@@ -135,7 +137,7 @@ export class AppClient {
   }
 
   private composer(): GroupComposer {
-    const c = new GroupComposer(this.chain, this.defaults.resolveSigner);
+    const c = new GroupComposer(this.chain, this.defaults.resolveSigner, this.defaults.observer);
     if (this.appId !== 0n) c.knowApp(this.appId, this.knowledge());
     return c;
   }

@@ -13,7 +13,7 @@ import { fromBase64 } from '../encoding/base64.js';
 import { fromHex } from '../encoding/hex.js';
 import type { AppChain } from './chain.js';
 import { populateResources, type AppCallRefs } from './populate.js';
-import { AppError, MinimumBalanceError, SimulateFailedError } from './errors.js';
+import { AppError, MinimumBalanceError, RekeyedSignerError, SimulateFailedError } from './errors.js';
 import { appAddressOf } from './chain.js';
 import { buildSimulateReport, failureSummary, type AppKnowledge, type SimulateReport, type TxnContext, type UnnamedResources } from './simulate-report.js';
 
@@ -34,6 +34,12 @@ export interface ComposerEntry {
   method?: AbiMethod | Arc56Method;
   app?: AppKnowledge;
   label?: string;
+}
+
+/** The address a signer signs as, when it says (accounts made by the client do). */
+function signerAddress(signer: Signer): string | undefined {
+  const a = (signer as { address?: unknown }).address;
+  return typeof a === 'string' ? a : undefined;
 }
 
 /** Finds the signer for an address (undefined when none is known). */
@@ -101,8 +107,11 @@ export interface SentTxn {
 
 /** A sent group: transaction ids, confirmed round, each transaction's outcome, and the gate simulation. */
 export interface SendResult {
+  /** Ids of every transaction, in group order. */
   txids: string[];
+  /** The round the group was confirmed in. */
   confirmedRound: bigint;
+  /** Each transaction's outcome, in group order. */
   txns: SentTxn[];
   /** The gate simulation of exactly the group that was sent. */
   report: SimulateReport;
@@ -160,8 +169,9 @@ export async function simulateGroup(chain: AppChain, group: ReadonlyArray<Transa
     ...(options.allowMoreLogging ? { allowMoreLogging: true } : {}),
     ...(options.extraOpcodeBudget ? { extraOpcodeBudget: options.extraOpcodeBudget } : {}),
     ...(options.round !== undefined ? { round: options.round } : {}),
-    ...(options.fixSigners ? { fixSigners: true } : {}),
   };
+  // fix-signers needs empty signatures allowed (the node refuses it otherwise).
+  if (options.fixSigners && simOptions.allowEmptySignatures) simOptions.fixSigners = true;
   const result = await chain.node.simulate(bytes, simOptions);
   const ctx: Array<TxnContext | undefined> = entries.map((e) => (e instanceof Uint8Array ? undefined : { ...(e.app ? { app: e.app } : {}), ...(e.method ? { method: e.method } : {}), ...(e.label ? { label: e.label } : {}) }));
   const report = buildSimulateReport(result.raw, { txns: ctx, ...(options.apps ? { apps: options.apps } : {}) });
@@ -208,6 +218,29 @@ function innerFeeShortfall(result: Obj, minFee: bigint): bigint {
   return short;
 }
 
+/**
+ * Told what a composer does, in order: each simulation (the `gate` before a send, or a `simulate`
+ * the caller asked for), the transactions submitted, the group confirmed. What a transaction log
+ * hangs on (`tw.log`); an observer that throws does not stop the group.
+ */
+export interface ComposerObserver {
+  /** A simulation finished (`gate`: the one before sending; `simulate`: asked for, nothing sent). */
+  simulated?(report: SimulateReport, stage: 'gate' | 'simulate', txns: readonly Transaction[]): void;
+  /** The signed group was submitted. */
+  submitted?(txids: readonly string[], txns: readonly Transaction[]): void;
+  /** The group was confirmed. */
+  confirmed?(result: SendResult): void;
+}
+
+function tell(observer: ComposerObserver | undefined, f: (o: ComposerObserver) => void): void {
+  if (!observer) return;
+  try {
+    f(observer);
+  } catch {
+    // A log must never change what happens to the group.
+  }
+}
+
 /** A transaction group on its way to the chain: resolves signers per sender, fills references and inner-transaction fees from a probing simulate, simulates the exact group as a gate, then signs, sends and waits for confirmation. */
 export class GroupComposer {
   readonly entries: ComposerEntry[] = [];
@@ -216,6 +249,8 @@ export class GroupComposer {
   constructor(
     readonly chain: AppChain,
     private readonly resolveSigner: SignerResolver = () => undefined,
+    /** Told about simulations, submissions and confirmations (a transaction log). */
+    readonly observer?: ComposerObserver,
   ) {}
 
   add(entry: ComposerEntry | Transaction): this {
@@ -238,7 +273,14 @@ export class GroupComposer {
   }
 
   async simulate(options: SimulateGroupOptions = {}): Promise<SimulateReport> {
-    return simulateGroup(this.chain, this.entries, { apps: this.apps, ...options });
+    return this.#simulate(options, 'simulate');
+  }
+
+  async #simulate(options: SimulateGroupOptions, stage: 'gate' | 'simulate'): Promise<SimulateReport> {
+    const report = await simulateGroup(this.chain, this.entries, { apps: this.apps, ...options, throwOnFailure: false });
+    tell(this.observer, (o) => o.simulated?.(report, stage, this.transactions));
+    if (options.throwOnFailure && !report.wouldSucceed) throw new SimulateFailedError(failureSummary(report), report);
+    return report;
   }
 
   /**
@@ -259,7 +301,7 @@ export class GroupComposer {
     // failure message, and the next probe then gets further.
     for (let round = 0; round < 8; round++) {
       const probeEntries = this.entries.map((e) => (overpay && isAppCall(e.txn) ? { ...e, txn: { ...e.txn, fee: e.txn.fee + minFee * PROBE_INNER_FEES } } : e));
-      const result = await this.chain.node.simulate(this.groupBytes(probeEntries), { allowEmptySignatures: true, allowUnnamedResources: options.populateResources === true, execTrace: true });
+      const result = await this.chain.node.simulate(this.groupBytes(probeEntries), { allowEmptySignatures: true, fixSigners: true, allowUnnamedResources: options.populateResources === true, execTrace: true });
       report = buildSimulateReport(result.raw, { apps: this.apps, txns: this.entries.map((e) => ({ ...(e.app ? { app: e.app } : {}), ...(e.method ? { method: e.method } : {}) })) });
       if (overpay && !report.wouldSucceed && /overspend|below min/i.test(report.failureMessage ?? '')) {
         // A sender too poor for the probe's generous fee: measure with the fees as they are.
@@ -343,8 +385,12 @@ export class GroupComposer {
     }
   }
 
-  /** Signs every transaction (after grouping); order follows the group. */
-  async sign(): Promise<{ txns: Transaction[]; signed: Uint8Array[] }> {
+  /**
+   * Signs every transaction (after grouping); order follows the group. `authorizers` maps a
+   * transaction's index to the address that must sign it when that is not its sender (a rekeyed
+   * account: the gate simulation reports it); that address's signer signs instead.
+   */
+  async sign(authorizers: ReadonlyMap<number, string> = new Map()): Promise<{ txns: Transaction[]; signed: Uint8Array[] }> {
     const plain = this.entries.map((e) => {
       const t = { ...e.txn };
       delete (t as { group?: Uint8Array }).group;
@@ -358,8 +404,16 @@ export class GroupComposer {
         signed[i] = encodeSignedTransaction(signLogicSigTransaction(txns[i]!, e.lsig));
         return;
       }
-      const signer = e.signer ?? this.resolveSigner(txns[i]!.sender.toString());
-      if (!signer) throw new AppError(`no key to sign transaction ${i} from ${txns[i]!.sender.toString()}`);
+      const sender = txns[i]!.sender.toString();
+      const auth = authorizers.get(i);
+      if (auth !== undefined && auth !== sender) {
+        const authSigner = this.resolveSigner(auth) ?? (e.signer && signerAddress(e.signer) === auth ? e.signer : undefined);
+        if (!authSigner) throw new RekeyedSignerError(i, sender, auth);
+        bySigner.set(authSigner, [...(bySigner.get(authSigner) ?? []), i]);
+        return;
+      }
+      const signer = e.signer ?? this.resolveSigner(sender);
+      if (!signer) throw new AppError(`no key to sign transaction ${i} from ${sender}`);
       bySigner.set(signer, [...(bySigner.get(signer) ?? []), i]);
     });
     for (const [signer, indexes] of bySigner) {
@@ -376,10 +430,16 @@ export class GroupComposer {
   async send(options: SendOptions = {}): Promise<SendResult> {
     await this.prepare(options);
     for (const [id, app] of options.apps ?? []) this.apps.set(id, app);
-    const report = await this.simulate({ ...(options.extraOpcodeBudget ? { extraOpcodeBudget: options.extraOpcodeBudget } : {}) });
+    const report = await this.#simulate({ fixSigners: true, ...(options.extraOpcodeBudget ? { extraOpcodeBudget: options.extraOpcodeBudget } : {}) }, 'gate');
     if (!report.wouldSucceed && !options.skipSimulate) throw simulateFailure(report, [...this.apps.keys(), ...this.entries.map((e) => e.txn.appCall?.appId ?? 0n)]);
-    const { txns, signed } = await this.sign();
+    // A rekeyed sender: the gate simulation (fix-signers) names the address that must sign.
+    const authorizers = new Map<number, string>();
+    report.txns.forEach((t, i) => {
+      if (t.fixedSigner !== undefined) authorizers.set(i, t.fixedSigner);
+    });
+    const { txns, signed } = await this.sign(authorizers);
     const submitted = await this.chain.node.submit(signed);
+    tell(this.observer, (o) => o.submitted?.(txns.map((t) => txidOf(t)), txns));
     const first = await this.chain.node.waitForConfirmation(submitted.txid, { ...(options.maxRounds ? { maxRounds: options.maxRounds } : {}) });
     const out: SentTxn[] = [];
     for (let i = 0; i < txns.length; i++) {
@@ -400,6 +460,8 @@ export class GroupComposer {
       }
       out.push(sent);
     }
-    return { txids: out.map((t) => t.txid), confirmedRound: first.confirmedRound, txns: out, report };
+    const result: SendResult = { txids: out.map((t) => t.txid), confirmedRound: first.confirmedRound, txns: out, report };
+    tell(this.observer, (o) => o.confirmed?.(result));
+    return result;
   }
 }

@@ -3,7 +3,7 @@ import type { AbiValue } from '../abi/types.js';
 import { AppClient, type AppCallOptions } from './client.js';
 import { appAddressOf, AppNotFoundError, fetchApp, type AppChain } from './chain.js';
 import { desiredApp, type CompiledContract } from './compile.js';
-import { GroupComposer, type SignerResolver } from './composer.js';
+import { GroupComposer, type ComposerObserver, type SignerResolver } from './composer.js';
 import { DEPLOY_NOTE_PREFIX, isDeployNote, type DeployMetadata } from './deploy-note.js';
 import { indexDeployments, planDeploy, type CreatedApp, type DeployOptions, type DeployPlan, type ExistingDeployment } from './deploy-plan.js';
 import { AppError, DeployPlanError, SimulateFailedError } from './errors.js';
@@ -32,6 +32,8 @@ export interface DeployAppOptions extends DeployOptions {
   creator: string;
   signer?: Signer;
   resolveSigner?: SignerResolver;
+  /** Told about the deploy group's simulations, submission and confirmation (a transaction log). */
+  observer?: ComposerObserver;
   compiled: CompiledContract;
   metadata: DeployMetadata;
   /** Schema/extra pages other than the spec's. */
@@ -47,19 +49,29 @@ export interface DeployAppOptions extends DeployOptions {
 
 /** What a deploy did: the action, app id and address, the plan, transaction and round, and the gate simulation. */
 export interface DeployResult {
+  /** What the deploy did: `create`, `update`, `replace`, `append`, `nothing` (or would do, when simulated). */
   action: DeployPlan['action'];
+  /** The deploy name (ARC-2 note). */
   name: string;
+  /** The version recorded in the deploy note. */
   version: string;
+  /** The app id (the new one after create, replace or append). */
   appId: bigint;
+  /** The app's account address. */
   appAddress: string;
+  /** The plan the deploy followed, with the reason. */
   plan: DeployPlan;
+  /** Id of the create or update transaction. */
   txid?: string;
   /** The round the deploy transaction was confirmed in (absent for "nothing" and simulated deploys). */
   confirmedRound?: bigint;
+  /** Return value of an ABI create or update method. */
   returnValue?: AbiValue;
+  /** The app deleted by a replace. */
   deletedAppId?: bigint;
   /** The gate simulation (absent for "nothing"). */
   report?: SimulateReport;
+  /** True when `simulateOnly` asked for a plan and simulation only. */
   simulated?: boolean;
 }
 
@@ -127,7 +139,7 @@ export async function deployApp(options: DeployAppOptions): Promise<DeployResult
 
   const clientOpts = { chain: options.chain, spec: options.compiled.spec, name: options.metadata.name, sender: options.creator, ...(options.signer ? { signer: options.signer } : {}), ...(options.resolveSigner ? { resolveSigner: options.resolveSigner } : {}) };
   const schema = { ...options.compiled.schema, ...options.schema };
-  const composer = new GroupComposer(options.chain, options.resolveSigner);
+  const composer = new GroupComposer(options.chain, options.resolveSigner, options.observer);
   let mainIndex: number;
   let deletedAppId: bigint | undefined;
   const common: AppCallOptions = { note: plan.note, ...(options.extraFee ? { extraFee: options.extraFee } : {}) };

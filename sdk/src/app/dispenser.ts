@@ -11,9 +11,12 @@ export interface WalletDispenser {
 }
 
 /**
- * The richest key of the key manager's `unencrypted-default-wallet` (empty password): the funded
- * dispenser of a devnet or a LocalNet. Undefined when the wallet is missing, empty, or cannot be
- * opened with the empty password.
+ * The funded dispenser of a devnet or a LocalNet, from the key manager's `unencrypted-default-wallet`
+ * (empty password): among the keys holding at least half as much as the richest, the first by
+ * address. Genesis gives those accounts equal or far larger sums than scripts move, so the choice
+ * stays the same from run to run (the richest alone would change as soon as one of two equal
+ * accounts paid for something), and `creator: tw.account.dispenser` deploys stay idempotent.
+ * Undefined when the wallet is missing, empty, or cannot be opened with the empty password.
  *
  * @example
  * const d = await findWalletDispenser(keyManager, chain);
@@ -22,11 +25,12 @@ export interface WalletDispenser {
 export async function findWalletDispenser(keyManager: KeyManagerClient, chain: AppChain): Promise<WalletDispenser | undefined> {
   try {
     const session = await keyManager.openWallet('unencrypted-default-wallet', '');
-    let best: { address: string; amount: bigint } | undefined;
-    for (const a of await session.listKeys()) {
-      const amount = (await chain.node.account(a)).amount;
-      if (!best || amount > best.amount) best = { address: a, amount };
-    }
+    const held: Array<{ address: string; amount: bigint }> = [];
+    for (const a of await session.listKeys()) held.push({ address: a, amount: (await chain.node.account(a)).amount });
+    const richest = held.reduce((m, h) => (h.amount > m ? h.amount : m), 0n);
+    const best = held
+      .filter((h) => h.amount > 0n && h.amount * 2n >= richest)
+      .sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))[0];
     if (!best) {
       await session.close();
       return undefined;

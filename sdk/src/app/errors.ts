@@ -47,3 +47,27 @@ export class MinimumBalanceError extends SimulateFailedError {
     this.shortBy = init.shortBy;
   }
 }
+
+/**
+ * A transaction's sender was rekeyed and the client knows no signer for its auth address. Names
+ * both addresses and what to do: give the client the auth account (its mnemonic, key-manager key
+ * or `tw.account.add`), or sign for it yourself.
+ */
+export class RekeyedSignerError extends AppError {
+  /** Index of the transaction in its group. */
+  readonly index: number;
+  /** The rekeyed sender. */
+  readonly sender: string;
+  /** The address that must sign for {@link sender}. */
+  readonly authAddress: string;
+
+  constructor(index: number, sender: string, authAddress: string) {
+    super(
+      `transaction ${index} from ${sender} must be signed by ${authAddress}: the account was rekeyed to it, and no signer for ${authAddress} is known. ` +
+        'Add that account to the client (tw.account.fromMnemonic(…), tw.account.fromKeyManager(…) or tw.account.add(…)), or rekey through tw.account.rekey(…), which remembers it',
+    );
+    this.index = index;
+    this.sender = sender;
+    this.authAddress = authAddress;
+  }
+}

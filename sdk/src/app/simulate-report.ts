@@ -76,8 +76,11 @@ export interface SourceLocation {
 
 /** Where a simulated group failed: app, program, pc, TEAL source location and the ARC-56 error message. */
 export interface FailureDetail {
+  /** Program counter of the failing op. */
   pc?: number;
+  /** The app whose program failed. */
   appId?: bigint;
+  /** Which program failed. */
   program: 'approval' | 'clear' | 'logicsig' | 'unknown';
   /** Where the failing instruction is in TEAL, when a pc map or ARC-56 source info says. */
   source?: SourceLocation;
@@ -136,65 +139,101 @@ export interface FailureFrame {
 
 /** One log of a transaction, with byte views and, when it is one, the decoded ARC-28 event or return value. */
 export interface LogEntry {
+  /** The logged bytes. */
   bytes: Uint8Array;
+  /** The bytes as text, hex, base64 and number where they read as such. */
   view: BytesView;
+  /** An ABI `return`, an ARC-28 `event`, or `raw` bytes. */
   kind: 'return' | 'event' | 'raw';
+  /** The decoded event: name, signature, arguments in order and by name. */
   event?: { name: string; signature: string; args: AbiValue[]; named: Record<string, AbiValue> };
 }
 
 /** One state write or delete of a simulated transaction, decoded by the spec. */
 export interface StateChange {
+  /** A write (`set`) or a `delete`. */
   action: 'set' | 'delete';
+  /** The key and value, decoded by the spec. */
   item: StorageItem;
 }
 
 /** Resources the programs used without the transactions naming them (what `populateResources` adds). */
 export interface UnnamedResources {
+  /** Accounts used without a reference. */
   accounts: string[];
+  /** Assets used without a reference. */
   assets: bigint[];
+  /** Apps used without a reference. */
   apps: bigint[];
+  /** Boxes used without a reference. */
   boxes: Array<{ app: bigint; name: Uint8Array }>;
+  /** Extra box references needed for the bytes read or written. */
   extraBoxRefs: number;
+  /** Asset holdings used without a reference. */
   assetHoldings: Array<{ account: string; asset: bigint }>;
+  /** Local states used without a reference. */
   appLocals: Array<{ account: string; app: bigint }>;
 }
 
 /** One transaction of a report: type, app, method and arguments, logs, events, return value, state changes, budget and inner transactions. */
 export interface TxnReport {
+  /** Position in the group (`[i]`, or `[i, j, …]` for inner transactions). */
   path: number[];
+  /** Transaction type (`pay`, `appl`, …). */
   type?: string;
+  /** Sender address. */
   sender?: string;
   /** The app called (for creates: the new app's id, when the result gives it). */
   appId?: bigint;
+  /** The app this transaction created. */
   createdAppId?: bigint;
+  /** The asset this transaction created. */
   createdAssetId?: bigint;
+  /** Signature of the ABI method called, when known. */
   method?: string;
   /** Decoded method arguments (reference arguments as their index), when the method is known. */
   args?: AbiValue[];
   /** Fee of this transaction and its inner ones (newer nodes report it). */
   feesPaid?: bigint;
+  /** True for the transaction that failed (and the top-level one it is part of). */
   failed: boolean;
+  /** Logs in order, each decoded as an ARC-28 event, an ABI return or raw bytes. */
   logs: LogEntry[];
+  /** The decoded ABI return value. */
   returnValue?: AbiValue;
+  /** Why the return value could not be decoded. */
   returnError?: string;
+  /** Opcode budget the app call used. */
   appBudgetConsumed?: number;
+  /** Opcode budget the logic signature used. */
   logicSigBudgetConsumed?: number;
+  /** Global state writes and deletes. */
   globalChanges: StateChange[];
+  /** Local state writes and deletes, per account. */
   localChanges: Array<{ address: string; changes: StateChange[] }>;
   /** Final box writes/deletes, from the exec trace (needs exec-trace-config with state-change). */
   boxChanges: StateChange[];
+  /** Resources used without being referenced (what resource population adds). */
   unnamedResources?: UnnamedResources;
+  /** With fix-signers: the address that must sign (the auth address of a rekeyed sender). */
   fixedSigner?: string;
+  /** Inner transactions, in order. */
   inner: TxnReport[];
 }
 
 /** A simulation explained: whether it would succeed, the failing path (`failedAt`), the node's message, the TEAL line and app error, and per transaction its logs, events, return, state changes and budget. */
 export interface SimulateReport {
+  /** True when the whole group would be accepted. */
   wouldSucceed: boolean;
+  /** Path of the failing transaction: `[i]` at the top level, `[i, j]` for inner transaction j of transaction i. */
   failedAt?: number[];
+  /** The node's failure message, verbatim. */
   failureMessage?: string;
+  /** Where and why it failed: app, program, pc, TEAL line, the app's error text, the failing op and stack. */
   failure?: FailureDetail;
+  /** One report per top-level transaction, in group order (inner transactions nested). */
   txns: TxnReport[];
+  /** Opcode budget of the group: available (`added`) and used (`consumed`). */
   budget: { added?: number; consumed?: number };
   /** Fees the whole group pays (newer nodes report it). */
   groupFeesPaid?: bigint;
@@ -678,7 +717,7 @@ export function failureSummary(report: SimulateReport): string {
   const s = f?.userSource ?? f?.source;
   const loc = s ? ` [${locationText(s)}]` : '';
   const outer = f?.chain && f.chain.length > 1 ? ` (called through ${f.chain.slice(0, -1).map(chainHead).join(' → ')})` : '';
-  return `simulation failed${where}${app}: ${reason}${loc}${outer}`;
+  return `simulation failed${where}${app}: ${reason}${loc}${outer}${rekeyHint(report.failureMessage)}`;
 }
 
 /** `file:line:column` (the file's base name), or `line N` without a file. */
@@ -704,6 +743,16 @@ export function renderFailureChain(chain: readonly FailureFrame[], indent = ''):
     const why = [f.errorMessage, f.loggedError].filter((x): x is string => x !== undefined);
     return `${indent}${lead}${head}${where}${pc}${f.failing ? `  ✗ ${why.length ? why.join('; ') : 'failed'}` : ''}${!f.failing && why.length ? `  ${why.join('; ')}` : ''}`;
   });
+}
+
+/**
+ * What to do about the node's "should have been authorized by X but was actually authorized by Y"
+ * (a rekeyed sender signed with its own key): empty when the message is another one.
+ */
+export function rekeyHint(message: string | undefined): string {
+  const m = /should have been authorized by ([A-Z2-7]{58}) but was actually authorized by ([A-Z2-7]{58})/.exec(message ?? '');
+  if (!m) return '';
+  return `\nhint: the sender was rekeyed: its auth address is ${m[1]}, so ${m[1]} must sign, not ${m[2]}. Give the client that account (tw.account.fromMnemonic / fromKeyManager / add), or simulate with fixSigners`;
 }
 
 function firstLine(s: string): string {

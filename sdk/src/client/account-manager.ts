@@ -75,6 +75,64 @@ export class AccountManager {
     return this.#remember(account);
   }
 
+  /**
+   * Rekeys `account` to `to`: from now on `to`'s key signs for it (`rekey(a, a)` undoes it). The
+   * client remembers, so `tw.send` and `tw.newGroup()` sign `account`'s transactions with `to`'s
+   * signer; `account` itself stays the sender.
+   *
+   * @example
+   * ```ts
+   * await tw.account.rekey(alice, bob);
+   * await tw.send.payment({ sender: alice, receiver: carol, amount: algos(1) }); // signed by bob
+   * ```
+   */
+  async rekey(account: SenderLike, to: SenderLike, options: { note?: string | Uint8Array } = {}): Promise<ConfirmedTransaction> {
+    if (typeof to !== 'string') this.#tw.register(to.address, to.signer);
+    const address = addressOf(account);
+    return this.#send.payment({ sender: account, receiver: address, amount: 0n, rekeyTo: addressOf(to), ...(options.note !== undefined ? { note: options.note } : {}) });
+  }
+
+  /**
+   * The account a script calls `name`, from the environment: the mnemonic in `NAME_MNEMONIC` (name
+   * upper-cased, non-alphanumerics as `_`) when it is set; else, on a development network with a
+   * key manager, the key of the key-manager wallet named `name` (created with a new key, and funded
+   * with `fund` (default 1000 ALGO) from the dispenser, the first time). Elsewhere the variable is needed.
+   *
+   * @example
+   * ```ts
+   * const deployer = await tw.account.fromEnvironment('deployer'); // DEPLOYER_MNEMONIC, or a LocalNet wallet
+   * ```
+   */
+  async fromEnvironment(name: string, options: { fund?: AmountLike } = {}): Promise<SigningAccount> {
+    if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(name)) throw new ClientError(`an account name is letters, digits, _ and -, got ${JSON.stringify(name)}`);
+    const variable = `${name.toUpperCase().replace(/[^A-Z0-9]/g, '_')}_MNEMONIC`;
+    const mnemonic = (this.#connection.env ?? process.env)[variable];
+    if (mnemonic) {
+      try {
+        return this.fromMnemonic(mnemonic);
+      } catch {
+        throw new ClientError(`${variable} is not a valid 25-word key phrase (wrong word, word count or checksum)`);
+      }
+    }
+    const kmd = this.#connection.keyManager;
+    if (!this.#connection.isDev || !kmd) throw new ClientError(`${variable} is not set: on the ${this.#connection.name} network the account "${name}" comes from that variable (its 25-word mnemonic)`);
+    const wallet = (await kmd.listWallets()).find((w) => w.name === name);
+    if (!wallet) await kmd.createWallet(name, '');
+    const session = await kmd.openWallet(name, '');
+    let address: string;
+    let seed: Uint8Array;
+    try {
+      const keys = await session.listKeys();
+      address = keys[0] ?? (await session.generateKey());
+      seed = (await session.exportKey(address)).slice(0, 32);
+    } finally {
+      await session.close();
+    }
+    const account = this.#remember(new LocalAccount(seed));
+    if (!wallet) await this.fund(account, options.fund ?? 1000_000_000n);
+    return account;
+  }
+
   /** The dispenser of this network (devnet/localnet genesis or wallet account, or the configured funder). */
   get dispenser(): SigningAccount {
     const d = this.#connection.dispenser;

@@ -4,7 +4,7 @@ import { Arc56AppSpec, loadAppSpec } from '../abi/arc56.js';
 import type { AbiValue } from '../abi/types.js';
 import { AppClient } from '../app/client.js';
 import { attachSourceMaps, compileContract } from '../app/compile.js';
-import { deployApp, type DeployResult, type LifecycleCall } from '../app/deploy.js';
+import { deployApp, findDeployments, type DeployResult, type LifecycleCall } from '../app/deploy.js';
 import type { OnSchemaBreak, OnUpdate } from '../app/deploy-plan.js';
 import { formatAbi, storageMapKey, type StorageItem } from '../app/state-decode.js';
 import type { TemplateValue } from '../teal/assembler/results.js';
@@ -114,6 +114,14 @@ export class AppManager {
    */
   async deploy(input: AppDeployInput): Promise<AppDeployment> {
     const base = input.baseDir ?? process.cwd();
+    for (const [flag, names] of [['updatable', ['TMPL_UPDATABLE', 'UPDATABLE']], ['deletable', ['TMPL_DELETABLE', 'DELETABLE']]] as const) {
+      const given = names.map((n) => input.template?.[n]).find((v) => v !== undefined);
+      if (given !== undefined) {
+        const wanted = input[flag] ?? false;
+        const as = typeof given === 'boolean' ? given : typeof given === 'bigint' || typeof given === 'number' ? BigInt(given) !== 0n : undefined;
+        if (as !== wanted) throw new ClientError(`template ${names[0]} is ${String(given)} but ${flag} is ${wanted}: leave ${names[0]} out of template, ${flag} sets it (in the program and the deploy note)`);
+      }
+    }
     const spec = input.spec !== undefined ? loadSpec(input.spec, base) : undefined;
     const compiled = compileContract(
       {
@@ -135,6 +143,7 @@ export class AppManager {
       chain: this.#tw.chain,
       creator,
       resolveSigner: (a) => this.#tw.signerFor(a),
+      observer: this.#tw.log,
       compiled,
       metadata: { name, version: input.version ?? '1.0', updatable: input.updatable ?? false, deletable: input.deletable ?? false },
       ...(input.onUpdate ? { onUpdate: input.onUpdate } : {}),
@@ -144,7 +153,7 @@ export class AppManager {
       ...(input.delete ? { delete: input.delete } : {}),
       ...(input.simulateOnly ? { simulateOnly: true } : {}),
     });
-    const client = new AppClient({ chain: this.#tw.chain, appId: result.appId, compiled, name, sender: creator, resolveSigner: (a) => this.#tw.signerFor(a) });
+    const client = new AppClient({ chain: this.#tw.chain, appId: result.appId, compiled, name, sender: creator, resolveSigner: (a) => this.#tw.signerFor(a), observer: this.#tw.log });
     const out: AppDeployment = { ...result, client };
     if (input.fund !== undefined && !input.simulateOnly) {
       await this.#accounts.ensureFunded(result.appAddress, input.fund);
@@ -158,7 +167,24 @@ export class AppManager {
     const id = typeof appId === 'bigint' ? appId : BigInt(appId);
     const sender = options.sender !== undefined ? addressOf(options.sender) : undefined;
     if (options.sender !== undefined && typeof options.sender !== 'string') this.#tw.register(sender!, options.sender.signer);
-    return new AppClient({ chain: this.#tw.chain, appId: id, ...(spec !== undefined ? { spec: loadSpec(spec) } : {}), ...(sender ? { sender } : {}), resolveSigner: (a) => this.#tw.signerFor(a) });
+    return new AppClient({ chain: this.#tw.chain, appId: id, ...(spec !== undefined ? { spec: loadSpec(spec) } : {}), ...(sender ? { sender } : {}), resolveSigner: (a) => this.#tw.signerFor(a), observer: this.#tw.log });
+  }
+
+  /**
+   * A client for the app `creator` deployed under `name` (found through the ARC-2 deploy notes of
+   * its creation and updates, read from the query service), as `deploy` finds it. Throws when that
+   * creator has no such app, or deleted it.
+   */
+  async fromCreatorAndName(spec: AppSpecInput | undefined, creator: SenderLike, name?: string, options: { sender?: SenderLike } = {}): Promise<AppClient> {
+    const parsed = spec !== undefined ? loadSpec(spec) : undefined;
+    const wanted = name ?? parsed?.name;
+    if (!wanted) throw new ClientError('finding an app by creator and name needs the name (give it, or a spec with one)');
+    const address = addressOf(creator);
+    const { byName } = await findDeployments(this.#tw.chain, address);
+    const found = byName.get(wanted);
+    if (!found) throw new ClientError(`${address} has deployed no app named ${JSON.stringify(wanted)}${byName.size ? ` (its deployed apps: ${[...byName.keys()].map((n) => JSON.stringify(n)).join(', ')})` : ''}; deploy it first with tw.app.deploy`);
+    if (found.deleted) throw new ClientError(`the app ${found.appId} that ${address} deployed as ${JSON.stringify(wanted)} was deleted`);
+    return this.client(parsed, found.appId, { sender: options.sender ?? creator });
   }
 
   /** Global state and every box of an app, decoded by its spec. */

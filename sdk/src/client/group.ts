@@ -4,9 +4,24 @@ import { builderParams } from '../app/chain.js';
 import type { ComposerEntry, GroupComposer, SendResult, SimulateGroupOptions } from '../app/composer.js';
 import type { SimulateReport } from '../app/simulate-report.js';
 import type { Transaction } from '../txn/types.js';
-import { build, entryFor, type AssetCreateInput, type AssetOptInInput, type AssetTransferInput, type PaymentInput } from './txn-inputs.js';
+import { build, entryFor, type AppCallInput, type AppCreateInput, type AssetConfigInput, type AssetCreateInput, type AssetDestroyInput, type AssetFreezeInput, type AssetOptInInput, type AssetTransferInput, type KeyRegistrationInput, type PaymentInput } from './txn-inputs.js';
 import { ClientError } from './errors.js';
 import type { ClientContext } from './context.js';
+
+/**
+ * One ABI method call ready for a group, as a generated client's `params.<method>(…)` makes it:
+ * the app client, the method's signature, its arguments in order and the call's options.
+ */
+export interface MethodCallParams {
+  /** The app client that calls. */
+  readonly app: AppClient;
+  /** The method's signature, e.g. `increment(uint64)uint64`. */
+  readonly method: string;
+  /** The arguments in order (transaction arguments go in `options.txnArgs`). */
+  readonly args: readonly unknown[];
+  /** Sender, references, transaction arguments and the like. */
+  readonly options?: AppCallOptions;
+}
 
 type Step = (sp: Awaited<ReturnType<typeof builderParams>>, c: GroupComposer) => Promise<void> | void;
 
@@ -59,6 +74,44 @@ export class TxnGroup {
     return this.#push((sp, c) => void c.add(entryFor(build.assetTransfer(input, sp), input.sender)));
   }
 
+  /** Adds an asset destruction. */
+  assetDestroy(input: AssetDestroyInput): this {
+    return this.#push((sp, c) => void c.add(entryFor(build.assetDestroy(input, sp), input.sender)));
+  }
+
+  /** Adds an asset freeze or unfreeze. */
+  assetFreeze(input: AssetFreezeInput): this {
+    return this.#push((sp, c) => void c.add(entryFor(build.assetFreeze(input, sp), input.sender)));
+  }
+
+  /** Adds an asset reconfiguration (a role left out is cleared). */
+  assetConfig(input: AssetConfigInput): this {
+    return this.#push((sp, c) => void c.add(entryFor(build.assetConfig(input, sp), input.sender)));
+  }
+
+  /** Adds a bare application call. */
+  appCall(input: AppCallInput): this {
+    return this.#push((sp, c) => void c.add(entryFor(build.appCall(input, sp), input.sender)));
+  }
+
+  /** Adds an app creation from program bytes. */
+  appCreate(input: AppCreateInput): this {
+    return this.#push((sp, c) => void c.add(entryFor(build.appCreate(input, sp), input.sender)));
+  }
+
+  /** Adds a key registration (online with keys, offline without). */
+  keyRegistration(input: KeyRegistrationInput): this {
+    return this.#push((sp, c) => void c.add(entryFor(build.keyRegistration(input, sp), input.sender)));
+  }
+
+  /**
+   * Adds a typed method call a generated client made (`counter.params.increment({ amount: 3 })`):
+   * its arguments were checked at compile time; its transaction arguments come first.
+   */
+  method(call: MethodCallParams): this {
+    return this.call(call.app, call.method, call.args, call.options);
+  }
+
   /** Adds an ABI method call (with its transaction arguments first) through an app client. */
   call(app: AppClient, method: string, args: readonly (AbiValue | unknown)[] = [], options: AppCallOptions = {}): this {
     return this.#push(async (_sp, c) => {
@@ -81,16 +134,18 @@ export class TxnGroup {
     return c;
   }
 
-  /** Simulates the group (references and inner-fee cover filled in first) and returns the report; never sends. */
+  /** Simulates the group (references and inner-fee cover filled in first; rekeyed senders with their auth address) and returns the report; never sends. */
   async simulate(options: SimulateGroupOptions = {}): Promise<SimulateReport> {
     const c = await this.compose();
     await c.prepare({ populateResources: true, coverInnerFees: true });
-    return c.simulate(options);
+    return c.simulate({ fixSigners: true, ...options });
   }
 
   /** Simulates, then signs, sends and waits for the group; throws `SimulateFailedError` (with the report) when it would fail. */
   async send(): Promise<SendResult> {
     const c = await this.compose();
-    return c.send({ populateResources: true, coverInnerFees: true });
+    const sent = await c.send({ populateResources: true, coverInnerFees: true });
+    for (const e of c.entries) if (e.txn.rekeyTo) this.#tw.rekeyed(e.txn.sender.toString(), e.txn.rekeyTo.toString());
+    return sent;
   }
 }

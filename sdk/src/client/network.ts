@@ -6,10 +6,11 @@ import { keyManagerFor, localnetProfile, nodeAdapterFor, profileFromDevnet, prof
 import type { KeyManagerClient } from '../adapters/kmd/client.js';
 import type { AppChain } from '../app/chain.js';
 import { findWalletDispenser, walletKeySeed } from '../app/dispenser.js';
-import { LOCK_FILE, readRunningDevnetRecord } from '../services/devnet/lock.js';
+import { DEFAULT_DEVNET_DATA_DIR, DEFAULT_LOCALNET_DATA_DIR, LOCK_FILE, readRunningDevnetRecord } from '../services/devnet/lock.js';
 import { PUBLIC_ENDPOINTS } from '../workflow/network.js';
 import { accountFromMnemonic, LocalAccount, type SigningAccount } from './accounts.js';
 import { ConnectError } from './errors.js';
+import type { TxnLogLevel, TxnLogOptions } from './txn-log.js';
 
 /*
  * From "which network" to live adapters: the node (either API), the query service and the key
@@ -24,16 +25,19 @@ export type EnvLike = Readonly<Record<string, string | undefined>>;
 export interface ConnectOptionsBase {
   /** Funds `account.ensureFunded` where the network has no dispenser of its own (testnet, mainnet, custom). */
   funder?: SigningAccount;
-  /** Read instead of `process.env` (ALGOD_*, INDEXER_*, KMD_*, DISPENSER_MNEMONIC). */
+  /** Read instead of `process.env` (ALGOD_*, INDEXER_*, KMD_*, DISPENSER_MNEMONIC, TEALWORKS_LOG). */
   env?: EnvLike;
+  /** The transaction log (`tw.log`): a level (`off`, `info`, `debug`) or level and sink; default `TEALWORKS_LOG`, else off. */
+  log?: TxnLogLevel | TxnLogOptions;
 }
 
 /** Options of `Tealworks.connect.devnet()`. */
 export interface DevnetConnectOptions extends ConnectOptionsBase {
   /**
    * Data directory of a devnet that `tealworks devnet` keeps running (default: `$TEALWORKS_DEVNET_DIR`,
-   * else `.tealworks/devnet` under the working directory). When none runs there, a devnet is started
-   * in this process, in memory, and stopped by `close()`.
+   * else `.tealworks/devnet` under the working directory, else `.tealworks/localnet` where
+   * `tealworks devnet --localnet` runs). When none runs there, a devnet is started in this process,
+   * in memory, and stopped by `close()` (`tw.network.inProcess` says so).
    */
   dataDir?: string;
   /** Always start an in-process, in-memory devnet, even when one runs on the data directory. */
@@ -58,6 +62,10 @@ export interface Connection {
   isDev: boolean;
   /** Where the token came from, for 401 messages. */
   tokenSource: string;
+  /** The environment the connection read (for `account.fromEnvironment`). */
+  env?: EnvLike;
+  /** True when `connect.devnet()` found no running devnet and started one in this process. */
+  inProcess?: boolean;
   close(): Promise<void>;
 }
 
@@ -137,6 +145,7 @@ async function generic(name: string, profile: NetworkProfile, isDev: boolean, to
     ...(dispenser ? { dispenser } : {}),
     isDev,
     tokenSource,
+    env,
     close: async () => {
       await fromWallet?.close().catch(() => undefined);
       await opened.close();
@@ -167,8 +176,15 @@ export function connectPublic(name: 'testnet' | 'mainnet', options: ConnectOptio
 /** The embedded devnet: one already running on the data directory, else a fresh one in this process. */
 export async function connectDevnet(options: DevnetConnectOptions = {}): Promise<Connection> {
   const env = options.env ?? process.env;
-  const dataDir = resolve(options.dataDir ?? env.TEALWORKS_DEVNET_DIR ?? '.tealworks/devnet');
-  const record = options.inProcess ? undefined : readRunningDevnetRecord(dataDir);
+  const named = options.dataDir ?? env.TEALWORKS_DEVNET_DIR;
+  let dataDir = resolve(named ?? DEFAULT_DEVNET_DATA_DIR);
+  let record = options.inProcess ? undefined : readRunningDevnetRecord(dataDir);
+  if (!record && !options.inProcess && named === undefined) {
+    // `tealworks devnet --localnet` keeps its chain in its own folder: use it rather than a throwaway chain.
+    const localnetDir = resolve(DEFAULT_LOCALNET_DATA_DIR);
+    record = readRunningDevnetRecord(localnetDir);
+    if (record) dataDir = localnetDir;
+  }
   let stopOwned: (() => Promise<void>) | undefined;
   let running: { node: { url: string; token: string }; query: { url: string; token: string }; keyManager: { url: string; token: string }; wallet: { name: string; password: string }; accounts: Array<{ address: string }> };
   let tokenSource: string;
@@ -203,6 +219,8 @@ export async function connectDevnet(options: DevnetConnectOptions = {}): Promise
     ...(dispenser ? { dispenser } : {}),
     isDev: true,
     tokenSource,
+    env,
+    inProcess: stopOwned !== undefined,
     close: async () => {
       await opened.close();
       await stopOwned?.();

@@ -3,7 +3,8 @@ import type { SendOptions, SendResult } from '../app/composer.js';
 import type { SimulateReport } from '../app/simulate-report.js';
 import type { Transaction } from '../txn/types.js';
 import type { SenderLike } from './accounts.js';
-import { build, entryFor, type AssetCreateInput, type AssetDestroyInput, type AssetOptInInput, type AssetTransferInput, type PaymentInput } from './txn-inputs.js';
+import { build, entryFor, type AppCallInput, type AppCreateInput, type AssetConfigInput, type AssetCreateInput, type AssetDestroyInput, type AssetFreezeInput, type AssetOptInInput, type AssetOptOutInput, type AssetTransferInput, type KeyRegistrationInput, type PaymentInput } from './txn-inputs.js';
+import { addressOf } from './accounts.js';
 import type { ClientContext } from './context.js';
 
 /** A transaction the network has confirmed, as `tw.send.*` returns it. */
@@ -65,6 +66,37 @@ export class TransactionSender {
     return this.#one(input.sender, (sp) => build.assetDestroy(input, sp), options);
   }
 
+  /** Freezes (`frozen: true`) or unfreezes one account's holding; the sender is the asset's freeze address. */
+  assetFreeze(input: AssetFreezeInput, options?: SendTxnOptions): Promise<ConfirmedTransaction> {
+    return this.#one(input.sender, (sp) => build.assetFreeze(input, sp), options);
+  }
+
+  /** Sets an asset's manager, reserve, freeze and clawback addresses (a role left out is cleared); the sender is its manager. */
+  assetConfig(input: AssetConfigInput, options?: SendTxnOptions): Promise<ConfirmedTransaction> {
+    return this.#one(input.sender, (sp) => build.assetConfig(input, sp), options);
+  }
+
+  /** Closes the sender's holding of an asset: what it holds goes to `closeTo` (default the creator), and the opt-in's minimum balance is freed. */
+  async assetOptOut(input: AssetOptOutInput, options?: SendTxnOptions): Promise<ConfirmedTransaction> {
+    const closeTo = input.closeTo ?? (await this.#tw.chain.node.asset(BigInt(input.assetId))).params.creator;
+    return this.#one(input.sender, (sp) => build.assetOptOut({ ...input, closeTo }, sp), options);
+  }
+
+  /** A bare application call (NoOp by default; `onComplete` for opt-in, close-out, clear, update, delete). ABI methods go through an app client. */
+  appCall(input: AppCallInput, options?: SendTxnOptions): Promise<ConfirmedTransaction> {
+    return this.#one(input.sender, (sp) => build.appCall(input, sp), options);
+  }
+
+  /** Creates an app from program bytes; `createdAppId` is its id (`tw.app.deploy` compiles TEAL and deploys idempotently). */
+  appCreate(input: AppCreateInput, options?: SendTxnOptions): Promise<ConfirmedTransaction> {
+    return this.#one(input.sender, (sp) => build.appCreate(input, sp), options);
+  }
+
+  /** Registers participation keys (online) or, without keys, takes the sender offline. */
+  keyRegistration(input: KeyRegistrationInput, options?: SendTxnOptions): Promise<ConfirmedTransaction> {
+    return this.#one(input.sender, (sp) => build.keyRegistration(input, sp), options);
+  }
+
   /** Sends a transaction built elsewhere (its sender's signer must be known to the client). */
   transaction(txn: Transaction, options?: SendTxnOptions): Promise<ConfirmedTransaction> {
     return this.#one(txn.sender.toString(), () => txn, options);
@@ -73,7 +105,9 @@ export class TransactionSender {
   async #one(sender: SenderLike, make: (sp: Awaited<ReturnType<typeof builderParams>>) => Transaction, options: SendTxnOptions = {}): Promise<ConfirmedTransaction> {
     const txn = make(await builderParams(this.#tw.chain));
     const c = this.#tw.composer().add(entryFor(txn, sender));
-    return confirmedOf(await c.send({ populateResources: true, coverInnerFees: true, ...options }), 0, c.entries[0]!.txn);
+    const confirmed = confirmedOf(await c.send({ populateResources: true, coverInnerFees: true, ...options }), 0, c.entries[0]!.txn);
+    if (txn.rekeyTo) this.#tw.rekeyed(addressOf(sender), txn.rekeyTo.toString());
+    return confirmed;
   }
 }
 

@@ -13,7 +13,9 @@ import { TxnGroup } from './group.js';
 import { connectDevnet, connectFromEnv, connectLocalnet, connectPublic, type Connection, type ConnectOptionsBase, type DevnetConnectOptions, type LocalnetConnectOptions } from './network.js';
 import { TransactionSender } from './sender.js';
 import { InProcessChain, type InProcessOptions } from './in-process.js';
+import { TransactionBuilder } from './builder.js';
 import type { ClientContext } from './context.js';
+import { TransactionLog, txnLogLevel, type TxnLogOptions } from './txn-log.js';
 
 /*
  * The entry object of the SDK. Connect once, then reach everything by dot-completion:
@@ -44,13 +46,26 @@ export interface NetworkInfo {
   isDev: boolean;
   /** The service endpoints (tokens included: do not log it). */
   profile: NetworkProfile;
+  /** True when `connect.devnet()` found no running devnet (data directory or `--localnet`) and started a throwaway one in this process. */
+  inProcess: boolean;
 }
 
-const connect: Connect = Object.assign((options?: ConnectOptionsBase) => connectFromEnv(options).then((c) => new Tealworks(c)), {
-  devnet: (options?: DevnetConnectOptions) => connectDevnet(options).then((c) => new Tealworks(c)),
-  localnet: (options?: LocalnetConnectOptions) => connectLocalnet(options).then((c) => new Tealworks(c)),
-  testnet: (options?: ConnectOptionsBase) => connectPublic('testnet', options).then((c) => new Tealworks(c)),
-  mainnet: (options?: ConnectOptionsBase) => connectPublic('mainnet', options).then((c) => new Tealworks(c)),
+/** The transaction log's settings from the options, else `TEALWORKS_LOG`. */
+function logOptions(options: ConnectOptionsBase | undefined): TxnLogOptions {
+  const given = options?.log;
+  if (typeof given === 'string') return { level: txnLogLevel(given, 'the log option') };
+  if (given?.level !== undefined) return given;
+  const env = (options?.env ?? process.env).TEALWORKS_LOG;
+  return { ...given, ...(env ? { level: txnLogLevel(env, 'TEALWORKS_LOG') } : {}) };
+}
+
+const make = (options: ConnectOptionsBase | undefined) => (c: Connection) => new Tealworks(c, { log: logOptions(options) });
+
+const connect: Connect = Object.assign((options?: ConnectOptionsBase) => connectFromEnv(options).then(make(options)), {
+  devnet: (options?: DevnetConnectOptions) => connectDevnet(options).then(make(options)),
+  localnet: (options?: LocalnetConnectOptions) => connectLocalnet(options).then(make(options)),
+  testnet: (options?: ConnectOptionsBase) => connectPublic('testnet', options).then(make(options)),
+  mainnet: (options?: ConnectOptionsBase) => connectPublic('mainnet', options).then(make(options)),
 });
 
 /**
@@ -84,7 +99,7 @@ export class Tealworks implements ClientContext {
    */
   static async inProcess(options: InProcessOptions = {}): Promise<Tealworks & { readonly testChain: InProcessChain }> {
     const chain = await InProcessChain.open(options);
-    const tw = new Tealworks(chain.connection, chain);
+    const tw = new Tealworks(chain.connection, { testChain: chain });
     return tw as Tealworks & { readonly testChain: InProcessChain };
   }
 
@@ -105,25 +120,33 @@ export class Tealworks implements ClientContext {
   readonly account: AccountManager;
   /** One transaction at a time: built, signed, simulated first, sent, confirmed. */
   readonly send: TransactionSender;
+  /** The same inputs as {@link send}, built into unsigned transactions for composing by hand. */
+  readonly build: TransactionBuilder;
   /** Apps: idempotent deploy, clients by spec and id, decoded state and boxes. */
   readonly app: AppManager;
+  /** The transaction log: set `tw.log.level` to `info` or `debug` (or connect with `{ log }`, or `TEALWORKS_LOG`). */
+  readonly log: TransactionLog;
   readonly #connection: Connection;
   readonly #signers = new Map<string, Signer>();
+  /** Rekeyed accounts this client knows of: address → auth address. */
+  readonly #auth = new Map<string, string>();
 
   /** Use {@link Tealworks.connect}. */
-  constructor(connection: Connection, testChain?: InProcessChain) {
+  constructor(connection: Connection, options: { log?: TxnLogOptions; testChain?: InProcessChain } = {}) {
     this.#connection = connection;
-    this.testChain = testChain;
-    this.network = { name: connection.name, isDev: connection.isDev, profile: connection.profile };
+    this.testChain = options.testChain;
+    this.log = new TransactionLog(options.log);
+    this.network = { name: connection.name, isDev: connection.isDev, profile: connection.profile, inProcess: connection.inProcess === true };
     this.chain = connection.chain;
     this.node = connection.chain.node;
     this.query = connection.chain.query;
     this.keyManager = connection.keyManager;
     this.send = new TransactionSender(this);
+    this.build = new TransactionBuilder(this);
     this.account = new AccountManager(this, connection, this.send);
     this.app = new AppManager(this, this.account);
     if (connection.dispenser) this.register(connection.dispenser.address, connection.dispenser.signer);
-    testChain?.bindSigners((address, signer) => this.register(address, signer));
+    options.testChain?.bindSigners((address, signer) => this.register(address, signer));
   }
 
   /** Remembers who signs for `address`; accounts made through {@link account} are registered already. */
@@ -132,14 +155,26 @@ export class Tealworks implements ClientContext {
     return this;
   }
 
-  /** The signer known for `address`, if any. */
+  /** The signer known for `address`, if any: its auth address's when the account was rekeyed (see {@link rekeyed}). */
   signerFor(address: string): Signer | undefined {
-    return this.#signers.get(address);
+    const auth = this.#auth.get(address);
+    return (auth !== undefined ? this.#signers.get(auth) : undefined) ?? this.#signers.get(address);
   }
 
-  /** A group composer whose signers come from this client's accounts (the app layer's `GroupComposer`). */
+  /**
+   * Records that `address` was rekeyed to `authAddress` (back to itself: the rekey is undone), so
+   * its transactions are signed by the auth account's signer. `tw.account.rekey` and any send with
+   * `rekeyTo` call it; sends also find a rekey the client missed, by simulating with fix-signers.
+   */
+  rekeyed(address: string, authAddress: string): this {
+    if (authAddress === address) this.#auth.delete(address);
+    else this.#auth.set(address, authAddress);
+    return this;
+  }
+
+  /** A group composer whose signers come from this client's accounts (the app layer's `GroupComposer`), reporting to {@link log}. */
   composer(): GroupComposer {
-    return new GroupComposer(this.chain, (a) => this.signerFor(a));
+    return new GroupComposer(this.chain, (a) => this.signerFor(a), this.log);
   }
 
   /** A new group: add payments, asset transfers, app calls and transactions, then `simulate()` or `send()`. */
@@ -147,13 +182,13 @@ export class Tealworks implements ClientContext {
     return new TxnGroup(this);
   }
 
-  /** Simulates a group without sending it and returns the report (failing index, message, TEAL line, logs, state changes). */
+  /** Simulates a group without sending it and returns the report (failing index, message, TEAL line, logs, state changes); rekeyed senders are simulated with their auth address (fix-signers). */
   async simulate(group: TxnGroup | GroupComposer | readonly Transaction[], options: SimulateGroupOptions = {}): Promise<SimulateReport> {
     if (group instanceof TxnGroup) return group.simulate(options);
-    if (group instanceof GroupComposer) return group.simulate(options);
+    if (group instanceof GroupComposer) return group.simulate({ fixSigners: true, ...options });
     const c = this.composer();
     for (const t of group) c.add(t);
-    return c.simulate(options);
+    return c.simulate({ fixSigners: true, ...options });
   }
 
   /** Closes the connections (and stops a devnet this client started). */

@@ -198,8 +198,9 @@ describe('client: generated typed client', () => {
     });
     const code = generateAppClient(spec);
     assert.match(code, /export interface Item \{\n {2}price: bigint;\n {2}label: string;\n\}/);
-    assert.match(code, /buy\(args: \{\n {4}item: Item;\n {4}who: string;\n {4}memo: Uint8Array \| string;\n {4}flags: readonly \[boolean, string\];\n {2}\}, options\?: AppCallOptions\): Promise<AppCallResult<Item>>/);
-    assert.match(code, /Transaction arguments \(pay\) go in `options.txnArgs`/);
+    assert.match(code, /export interface ShopBuyArgs \{\n(?: *\/\*\*.*\*\/\n)? {2}payment: TxnArg<'pay'>;\n {2}item: Item;\n {2}who: string;\n {2}memo: Uint8Array \| string;\n {2}flags: readonly \[boolean, string\];\n\}/);
+    assert.match(code, /buy\(args: ShopBuyArgs, options\?: AppCallOptions\): Promise<AppCallResult<Item>>/);
+    assert.match(code, /Transaction arguments \(pay\) are named in `args`/);
     assert.match(code, /template: \{ FEE: bigint \| number \};/);
     assert.match(code, /local: async \(address: string\): Promise<ShopLocalState>/);
   });

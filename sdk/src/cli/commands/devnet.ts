@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { ArgReader } from '../args.js';
 import { UsageError, type CliIo, type Command } from '../command.js';
 import { isLoopback, LOCALNET_GENESIS_ID, startDevnet, type DevnetOptions, type RunningDevnet } from '../../services/devnet/index.js';
+import { DEFAULT_DEVNET_DATA_DIR, DEFAULT_LOCALNET_DATA_DIR } from '../../services/devnet/lock.js';
 
 const USAGE =
   'tealworks devnet [--data DIR] [--in-memory] [--host 127.0.0.1] [--ports NODE,QUERY,KMD] [--block-interval MS] [--accounts N] [--reset] [--recover] [--localnet] [--token T] [--cors ORIGIN]... [--json] [--follow URL [--follow-token TOKEN]]\n' +
@@ -15,9 +16,9 @@ const USAGE =
   '  --fork URL|testnet|mainnet [--fork-token T] [--fork-refresh]: fork a live network: its genesis, rounds after its latest, state copied from its /v2 API on first read (cached in the data directory, default .tealworks/fork; transactions never reach it). Token also from TEALWORKS_FORK_TOKEN; --fork-refresh drops the cache and the local chain.\n' +
   '  The data directory\'s config.json (node key names: EnableFollowMode, MaxAcctLookback, CatchupParallelBlocks, EndpointAddress, DevMode, DisableAPIAuth…) is read at start; see `tealworks node profile`.';
 
-export const DEFAULT_DATA_DIR = '.tealworks/devnet';
+export const DEFAULT_DATA_DIR = DEFAULT_DEVNET_DATA_DIR;
 /** `--localnet` keeps its chain apart (its genesis id differs). */
-export const DEFAULT_LOCALNET_DATA_DIR = '.tealworks/localnet';
+export { DEFAULT_LOCALNET_DATA_DIR };
 /** `--fork` keeps its chain apart (its genesis is the remote's). */
 export const DEFAULT_FORK_DATA_DIR = '.tealworks/fork';
 

@@ -13,6 +13,11 @@ import { writePrivate } from './private-file.js';
  * stop; one left by a process that is gone counts for nothing.
  */
 
+/** Where `tealworks devnet` keeps its chain, under the working directory, unless told otherwise. */
+export const DEFAULT_DEVNET_DATA_DIR = '.tealworks/devnet';
+/** Where `tealworks devnet --localnet` keeps its chain (apart: its genesis differs). */
+export const DEFAULT_LOCALNET_DATA_DIR = '.tealworks/localnet';
+
 /** File name of the lock (and running-devnet record) inside a devnet data directory. */
 export const LOCK_FILE = 'devnet.lock';
 
