@@ -50,9 +50,9 @@ export class ReportSession {
    */
   attach(ledger: Ledger): () => void {
     const original = ledger.submit;
-    const session = this;
+    const observe = (group: Parameters<Ledger['submit']>[0]) => this.observe(ledger, group instanceof Uint8Array ? decodeSignedTransactions(group) : group);
     ledger.submit = function (this: Ledger, group, options) {
-      session.observe(ledger, group instanceof Uint8Array ? decodeSignedTransactions(group) : group);
+      observe(group);
       return original.call(this, group, options);
     } as Ledger['submit'];
     return () => {

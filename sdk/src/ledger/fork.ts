@@ -315,6 +315,8 @@ export class ForkState {
     st.boxes.source = (k) => this.#answer(`b${k}`, (w) => (w as Uint8Array).slice());
   }
 
+  // The cached wire value's shape depends on the record kind the key names; each caller knows it.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   #answer<V>(key: string, make: (w: any) => V): SourceAnswer<V> {
     const r = this.#records.get(key);
     if (!r) {

@@ -98,13 +98,13 @@ export class TestFixture<A extends string = string> {
 
   /** A client per deployed app, by the name given in `apps`. */
   get apps(): Record<A, AppClient> {
-    this.tw;
+    void this.tw; // throws with guidance when not set up
     return this.#apps!;
   }
 
   /** The deploy result per app (ids, addresses, the create's report). */
   get deployments(): Record<A, AppDeployment> {
-    this.tw;
+    void this.tw; // throws with guidance when not set up
     return this.#deployments!;
   }
 

@@ -281,8 +281,10 @@ function shrink(c: Campaign, calls: FuzzCall[], failure: FuzzFailure, ctx: Arbit
           while (hi - lo > 1n && attempts < max) {
             const mid = lo + (hi - lo) / 2n;
             const f = fails(at(mid));
-            if (f) (hi = mid), (found = f);
-            else lo = mid;
+            if (f) {
+              hi = mid;
+              found = f;
+            } else lo = mid;
           }
         }
         if (found && hi !== BigInt(best[i]!.args[a] as bigint | number)) {

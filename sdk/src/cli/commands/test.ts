@@ -72,11 +72,17 @@ export const testCommand: Command = {
         if (v !== 'mocha' && v !== 'vitest' && v !== 'node') throw new UsageError('--runner is mocha, vitest or node');
         runner = v;
       } else if (a === '--coverage') coverage = true;
-      else if (a === '--coverage-dir') (coverageDir = value(++i, a)), (coverage = true);
+      else if (a === '--coverage-dir') {
+        coverageDir = value(++i, a);
+        coverage = true;
+      }
       else if (a === '--budget') budget = true;
       else if (a === '--budget-snapshot') snapshotFile = value(++i, a);
       else if (a === '--budget-check') checkFile = value(++i, a);
-      else if (a === '--') rest.push(...args.slice(i + 1)), (i = args.length);
+      else if (a === '--') {
+        rest.push(...args.slice(i + 1));
+        i = args.length;
+      }
       else rest.push(a);
     }
     const at = (p: string): string => (isAbsolute(p) ? p : resolve(io.cwd, p));
