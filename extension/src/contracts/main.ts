@@ -1,7 +1,7 @@
 // Wires the contract features into VS Code: the side-bar views, the simulate panel, CodeLens and
 // commands for simulate/deploy/call, the network status bar item and the workflow command.
 import * as vscode from 'vscode';
-import { builderParams } from '@tealworks/sdk/app';
+import { appAddressOf, builderParams } from '@tealworks/sdk/app';
 import { GroupComposer } from '@tealworks/sdk/app';
 import { makePaymentTxn } from '@tealworks/sdk/txn';
 import { ContractActions, sourceKey, specPathFor, uriOfSource } from './actions.js';
@@ -17,6 +17,8 @@ import { formatBalance } from './summary.js';
 import { exportAppState, VALUE_VIEWS, type ValueView } from './valueFormat.js';
 import { AccountsTree, NetworksTree, StateTree } from './views.js';
 import { runWorkflowCommand, WorkflowResultsTree } from './workflows.js';
+import { withTransactionArgRows } from './groupForm.js';
+import type { TxnFormInput } from './messages.js';
 
 function activeTealUri(arg?: unknown): vscode.Uri | undefined {
   if (arg instanceof vscode.Uri) return arg;
@@ -270,7 +272,11 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
       // Simulate at once only when there is nothing to type (no arguments); else the form waits.
       run = pick.ready;
     }
-    await panel.open([{ kind: 'appcall', sender, appId: appId.toString(), ...(source ? { source } : {}), onComplete: 'NoOp', ...(method ? { method, args: [] } : {}) }], run);
+    let rows: TxnFormInput[] = [{ kind: 'appcall', sender, appId: appId.toString(), ...(source ? { source } : {}), onComplete: 'NoOp', ...(method ? { method, args: [] } : {}) }];
+    // Transaction arguments (ARC-4) are rows right above the call, paid to the app's account.
+    const picked = method ? spec?.methods.find((m) => m.method.signature === method) : undefined;
+    if (picked) rows = withTransactionArgRows(rows, 0, picked.method, appAddressOf(appId));
+    await panel.open(rows, run);
   });
   command('tealworks.setTemplateValues', async (arg?: unknown) => {
     const uri = activeTealUri(arg);

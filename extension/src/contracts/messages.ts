@@ -74,7 +74,8 @@ export type WebviewMessage =
   | { type: 'send'; group: TxnFormInput[] }
   | { type: 'reveal'; file: string; line: number; column: number }
   | { type: 'copy'; text: string }
-  | { type: 'debug' };
+  | { type: 'debug' }
+  | { type: 'appAddress'; appId: string };
 
 const webviewSchemas: Record<WebviewMessage['type'], Schema> = {
   ready: obj({ type: { kind: 'literal', value: 'ready' } }),
@@ -84,6 +85,8 @@ const webviewSchemas: Record<WebviewMessage['type'], Schema> = {
   copy: obj({ type: { kind: 'literal', value: 'copy' }, text: str(65536) }),
   // Opens the debugger on the last simulated group (the extension keeps it; nothing else is trusted).
   debug: obj({ type: { kind: 'literal', value: 'debug' } }),
+  // The account address of an app (a receiver for a transaction argument); answered with the same type.
+  appAddress: obj({ type: { kind: 'literal', value: 'appAddress' }, appId: str(20, /^[1-9]\d{0,19}$/) }),
 };
 
 /** Checks `value` against `schema`; returns the first problem as a path and reason, or undefined. */

@@ -13,6 +13,7 @@ import { verdictView } from './explainView.js';
 import { debugReport, hasTrace } from './debugGroup.js';
 import type { SimulateReport } from '@tealworks/sdk/app';
 import { methodInfo, type MethodInfo } from './argForm.js';
+import { appAddressOf } from '@tealworks/sdk/app';
 
 export class SimulatePanel implements vscode.Disposable {
   static readonly viewType = 'tealworks.simulate';
@@ -59,7 +60,7 @@ export class SimulatePanel implements vscode.Disposable {
     return run ? this.#simulate(rows) : false;
   }
 
-  async #context(): Promise<{ accounts: string[]; sources: string[]; network: string; methods: Record<string, string[]>; methodInfo: Record<string, MethodInfo[]>; assets: string[] }> {
+  async #context(): Promise<{ accounts: string[]; sources: string[]; network: string; methods: Record<string, string[]>; methodInfo: Record<string, MethodInfo[]>; appAddresses: Record<string, string>; assets: string[] }> {
     let accounts: string[] = [];
     try {
       accounts = await this.session.signableAccounts();
@@ -92,7 +93,9 @@ export class SimulatePanel implements vscode.Disposable {
       }
     }
     assets.delete('');
-    return { accounts, sources: files.map((f) => vscode.workspace.asRelativePath(f, false)).sort(), network: this.session.activeName, methods, methodInfo: infos, assets: [...assets] };
+    // Receivers offered for transaction arguments: the accounts of the apps linked here.
+    const appAddresses = Object.fromEntries(this.session.knownApps().map((id) => [id.toString(), appAddressOf(id)]));
+    return { accounts, sources: files.map((f) => vscode.workspace.asRelativePath(f, false)).sort(), network: this.session.activeName, methods, methodInfo: infos, appAddresses, assets: [...assets] };
   }
 
   #create(): void {
@@ -147,6 +150,12 @@ export class SimulatePanel implements vscode.Disposable {
       case 'copy':
         await vscode.env.clipboard.writeText(m.text);
         return;
+      case 'appAddress': {
+        const id = BigInt(m.appId);
+        if (id >= 1n << 64n) return;
+        await this.#post({ type: 'appAddress', appId: m.appId, address: appAddressOf(id) });
+        return;
+      }
       case 'debug':
         if (!this.#last) return void vscode.window.showInformationMessage('Tealworks: simulate the group first, then debug it.');
         try {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import algosdk from 'algosdk';
-import { buildGroup, FormError, parseAbiArgText, parseRawArg, parseUint } from '../../../extension/src/contracts/groupForm.js';
+import { buildGroup, FormError, parseAbiArgText, parseRawArg, parseUint, withTransactionArgRows } from '../../../extension/src/contracts/groupForm.js';
+import { methodInfo } from '../../../extension/src/contracts/argForm.js';
+import { AbiMethod } from '../../../sdk/src/abi/index.js';
 import { assemble } from '../../../sdk/src/teal/index.js';
 import { encodeTransaction } from '../../../sdk/src/txn/encode.js';
 import { toHex } from '../../../sdk/src/encoding/hex.js';
@@ -73,5 +75,49 @@ describe('extension contracts: group building from the panel form', () => {
       );
     }
     assert.throws(() => parseUint('18446744073709551616', 0, 'amount'), /larger than 2\^64-1/);
+  });
+
+  describe('transaction arguments (ARC-4: the rows right above the call)', () => {
+    const deposit = AbiMethod.fromSignature('deposit(pay,uint64)uint64');
+    const swap = AbiMethod.fromSignature('swap(axfer,pay,asset)void');
+
+    it('inserts a payment row above the call, paid to the app address, by the call sender', () => {
+      const rows = withTransactionArgRows([{ kind: 'appcall', sender: A, appId: '7', method: deposit.signature, args: ['5'] }], 0, deposit, B);
+      assert.deepEqual(rows.map((r) => r.kind), ['payment', 'appcall']);
+      assert.equal(rows[0]!.receiver, B);
+      assert.equal(rows[0]!.sender, A);
+      // Rows that already fit are kept as they are.
+      assert.equal(withTransactionArgRows(rows, 1, deposit, B).length, 2);
+      const two = withTransactionArgRows([{ kind: 'appcall', sender: A, appId: '7', method: swap.signature }], 0, swap, B);
+      assert.deepEqual(two.map((r) => r.kind), ['assetTransfer', 'payment', 'appcall']);
+    });
+
+    it('builds the call without the transaction arguments in its app args, exactly as algosdk encodes it', () => {
+      const built = buildGroup([{ kind: 'payment', sender: A, receiver: B, amount: '1000' }, { kind: 'appcall', sender: A, appId: '7', method: deposit.signature, args: ['5'] }], { params });
+      const m = algosdk.ABIMethod.fromSignature('deposit(pay,uint64)uint64');
+      const args = built[1]!.txn.appCall!.args;
+      assert.equal(args.length, 2);
+      assert.equal(toHex(args[0]!), toHex(m.getSelector()));
+      assert.equal(toHex(args[1]!), '0000000000000005');
+      assert.equal(built[1]!.method?.signature, deposit.signature);
+      assert.equal(built[0]!.txn.payment!.amount, 1000n);
+    });
+
+    it('says which row is missing or of the wrong kind', () => {
+      assert.throws(
+        () => buildGroup([{ kind: 'appcall', sender: A, appId: '7', method: deposit.signature, args: ['5'] }], { params }),
+        (e: unknown) => e instanceof FormError && e.index === 0 && e.field === 'method' && /takes a transaction argument \(pay\): it is the row right above the call/.test(e.message),
+      );
+      assert.throws(
+        () => buildGroup([{ kind: 'assetTransfer', sender: A, receiver: B, amount: '1', assetId: '9' }, { kind: 'appcall', sender: A, appId: '7', method: deposit.signature, args: ['5'] }], { params }),
+        (e: unknown) => e instanceof FormError && e.index === 0 && e.field === 'kind' && /txn 0 is argument 0 of deposit in txn 1: expected a payment \(pay\), got an asset transfer/.test(e.message),
+      );
+    });
+
+    it('lists the transaction arguments in the form description, with the row kind each becomes', () => {
+      const info = methodInfo(swap);
+      assert.deepEqual(info.transactionArgs.map((a) => [a.type, a.rowKind]), [['axfer', 'assetTransfer'], ['pay', 'payment']]);
+      assert.deepEqual(info.args.map((a) => a.type), ['asset']);
+    });
   });
 });
