@@ -20,13 +20,16 @@ import type { TxnFormInput } from './messages.js';
 import { needsConfirmation } from './networks.js';
 import type { ContractSession } from './session.js';
 import { confirmationText, formatBalance } from './summary.js';
-import { templateFields, templateOptions, type TemplateCompileOptions } from './templateForm.js';
+import { templateFields, templateOptions, templateTableOf, type TemplateCompileOptions } from './templateForm.js';
+import type { TemplateValue } from '@tealworks/sdk/teal';
 import { askTemplateValues, rememberedTemplateValues } from './templatePrompt.js';
 
 export interface Compiled {
   uri: vscode.Uri;
   compiled: CompiledContract;
   spec?: Arc56AppSpec;
+  /** The `TMPL_*` values the programs were assembled with (deploy flags included). */
+  templates?: Record<string, TemplateValue>;
 }
 
 /** Workspace-relative path (the form's `source`), or the absolute path outside a workspace. */
@@ -106,7 +109,8 @@ export class ContractActions implements vscode.Disposable {
       }
     }
     const compiled = compileContract({ approval, clear, approvalName: basename(uri.fsPath), clearName: clearPath ? basename(clearPath) : 'clear (default)', ...(spec ? { spec } : {}) }, options ?? {});
-    return { uri, compiled, ...(spec ? { spec } : {}) };
+    const table = options ? templateTableOf(options) : undefined;
+    return { uri, compiled, ...(spec ? { spec } : {}), ...(table ? { templates: table } : {}) };
   }
 
   /**

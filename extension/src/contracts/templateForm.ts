@@ -150,3 +150,26 @@ export function templateOptions(fields: readonly TemplateField[], texts: Readonl
 export function missingFields(fields: readonly TemplateField[], texts: Readonly<Record<string, string>> = {}): TemplateField[] {
   return fields.filter((f) => (texts[f.name] ?? f.remembered ?? f.specValue) === undefined);
 }
+
+/** Every placeholder's value in compile options, the deploy flags as 1 or 0. */
+export function templateTableOf(options: TemplateCompileOptions): Record<string, TemplateValue> {
+  const table: Record<string, TemplateValue> = { ...options.template };
+  if (options.updatable !== undefined) table.TMPL_UPDATABLE = options.updatable ? 1n : 0n;
+  if (options.deletable !== undefined) table.TMPL_DELETABLE = options.deletable ? 1n : 0n;
+  return table;
+}
+
+/**
+ * Template values as a debug launch configuration carries them (JSON): integers in decimal, bytes
+ * and text as `0x…` hex (all-digit text stays decimal, as the substitution itself treats it).
+ */
+export function templateLaunchText(table: Readonly<Record<string, TemplateValue>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, v] of Object.entries(table)) {
+    const key = name.startsWith('TMPL_') ? name : `TMPL_${name}`;
+    if (typeof v === 'bigint' || typeof v === 'number') out[key] = v.toString();
+    else if (typeof v === 'string') out[key] = /^\d+$/.test(v) ? v : `0x${toHex(new TextEncoder().encode(v))}`;
+    else out[key] = `0x${toHex(v)}`;
+  }
+  return out;
+}
