@@ -14,7 +14,8 @@ import type { AppKnowledge, SimulateReport } from '@tealworks/sdk/app';
 import { failureSummary } from '@tealworks/sdk/app';
 import { makePaymentTxn } from '@tealworks/sdk/txn';
 import type { Transaction } from '@tealworks/sdk/txn';
-import { buildGroup, type BuiltTxn, type CreateProgram } from './groupForm.js';
+import { abiCreateMethods, buildGroup, createOnComplete, type BuiltTxn, type CreateProgram } from './groupForm.js';
+import { argProblem, methodInfo } from './argForm.js';
 import { FailureHighlight } from './highlight.js';
 import type { TxnFormInput } from './messages.js';
 import { needsConfirmation } from './networks.js';
@@ -258,16 +259,52 @@ export class ContractActions implements vscode.Disposable {
     return { result, report: result.report };
   }
 
+  /**
+   * When the spec allows no bare create: the ABI create method (picked when there are several) and
+   * its arguments, asked one by one and checked as typed (Lora's create wizard, in input boxes).
+   */
+  async #createCall(c: Compiled, name: string): Promise<Pick<TxnFormInput, 'method' | 'args' | 'onComplete'>> {
+    const creates = c.spec ? abiCreateMethods(c.spec) : [];
+    if (!creates.length) return {};
+    let m = creates[0]!;
+    if (creates.length > 1) {
+      const pick = await vscode.window.showQuickPick(
+        creates.map((x) => ({ label: x.method.name, description: x.method.signature, detail: x.json.desc ?? '', m: x })),
+        { title: `Create ${name} with which method?`, placeHolder: 'The app spec allows no bare create', ignoreFocusOut: true },
+      );
+      if (!pick) throw new vscode.CancellationError();
+      m = pick.m;
+    }
+    if (m.method.args.some((a) => a.kind === 'transaction')) {
+      throw new Error(`${m.method.signature} creates ${name} and takes transaction arguments: build the create in the simulate panel (its form inserts the argument rows)`);
+    }
+    const info = methodInfo(m.method, m);
+    const args: string[] = [];
+    for (const [k, a] of info.args.entries()) {
+      const text = await vscode.window.showInputBox({
+        title: `Create ${name} with ${m.method.name} (${k + 1}/${info.args.length})`,
+        prompt: `${a.name} (${a.type})${a.desc ? `: ${a.desc}` : ''}${/^[[(]|\[\]$/.test(a.type) && a.type !== 'byte[]' ? ' · JSON, e.g. [1, 2]' : ''}`,
+        ...(a.defaultText !== undefined ? { value: a.defaultText } : {}),
+        placeHolder: a.type,
+        ignoreFocusOut: true,
+        validateInput: (v) => argProblem(m.method, m, k, v),
+      });
+      if (text === undefined) throw new vscode.CancellationError();
+      args.push(text);
+    }
+    return { method: m.method.signature, args, onComplete: createOnComplete(m) };
+  }
+
   /** Deploy = create from the file (simulated first), then fund the app account per the setting. */
-  async deploy(uri: vscode.Uri, sender: string): Promise<{ appId?: bigint; report: SimulateReport }> {
+  async deploy(uri: vscode.Uri, sender: string): Promise<{ appId?: bigint; report: SimulateReport; rows: TxnFormInput[] }> {
     const source = sourceKey(uri);
     // The template form first (prefilled with what this workspace gave last time): the simulation
     // and the create then use exactly these values.
-    await this.compile(uri, 'all');
-    const rows: TxnFormInput[] = [{ kind: 'appcall', sender, appId: '0', source }];
+    const c = await this.compile(uri, 'all');
+    const rows: TxnFormInput[] = [{ kind: 'appcall', sender, appId: '0', source, ...(await this.#createCall(c, basename(uri.fsPath))) }];
     const { result, report } = await this.send(rows, `Deploying ${basename(uri.fsPath)}`);
     const appId = result?.txns[0]?.createdAppId;
-    if (appId === undefined) return { report };
+    if (appId === undefined) return { report, rows };
     const fund = BigInt(vscode.workspace.getConfiguration('tealworks.deploy').get<number>('fundAppAccount', 1_000_000));
     if (fund > 0n) {
       const chain = await this.session.chain();
@@ -279,7 +316,7 @@ export class ContractActions implements vscode.Disposable {
       }
     }
     this.onSent();
-    return { appId, report };
+    return { appId, report, rows };
   }
 
   dispose(): void {

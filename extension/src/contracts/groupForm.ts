@@ -330,3 +330,17 @@ function wrap<T>(i: number, fn: () => T): T {
     throw new FormError(i, 'txn', (e as Error).message);
   }
 }
+
+/**
+ * The ABI methods that create the app, when its ARC-56 spec allows no bare create (Puya's and
+ * TEALScript's `create` methods); empty when a bare create works.
+ */
+export function abiCreateMethods(spec: Arc56AppSpec): Arc56Method[] {
+  if (spec.json.bareActions.create.length) return [];
+  return spec.methods.filter((m) => m.actions.create.length > 0);
+}
+
+/** The on-completion a create method is called with: NoOp when it allows it, else its first. */
+export function createOnComplete(m: Arc56Method): string {
+  return m.actions.create.includes('NoOp') ? 'NoOp' : (m.actions.create[0] ?? 'NoOp');
+}

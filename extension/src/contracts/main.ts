@@ -228,11 +228,11 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     const uri = activeTealUri(arg);
     if (!uri) return;
     const sender = await pickSender();
-    const { appId, report } = await actions.deploy(uri, sender);
+    const { appId, report, rows } = await actions.deploy(uri, sender);
     if (appId === undefined) {
       if (!report.wouldSucceed) {
         void vscode.window.showErrorMessage('Deploy stopped: the create would fail. See the simulate panel.');
-        await panel.open([{ kind: 'appcall', sender, appId: '0', source: sourceKey(uri) }], true);
+        await panel.open(rows, true);
       }
       return;
     }

@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import algosdk from 'algosdk';
-import { buildGroup, FormError, parseAbiArgText, parseRawArg, parseUint, withTransactionArgRows } from '../../../extension/src/contracts/groupForm.js';
+import { abiCreateMethods, createOnComplete, buildGroup, FormError, parseAbiArgText, parseRawArg, parseUint, withTransactionArgRows } from '../../../extension/src/contracts/groupForm.js';
 import { methodInfo } from '../../../extension/src/contracts/argForm.js';
-import { AbiMethod } from '../../../sdk/src/abi/index.js';
+import { AbiMethod, parseArc56 } from '../../../sdk/src/abi/index.js';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const PUYA = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/data/fixtures/puya-examples');
+const puyaSpec = (dir: string, name: string) => parseArc56(readFileSync(resolve(PUYA, dir, 'out', `${name}.arc56.json`), 'utf8'));
 import { assemble } from '../../../sdk/src/teal/index.js';
 import { encodeTransaction } from '../../../sdk/src/txn/encode.js';
 import { toHex } from '../../../sdk/src/encoding/hex.js';
@@ -119,5 +125,22 @@ describe('extension contracts: group building from the panel form', () => {
       assert.deepEqual(info.transactionArgs.map((a) => [a.type, a.rowKind]), [['axfer', 'assetTransfer'], ['pay', 'payment']]);
       assert.deepEqual(info.args.map((a) => a.type), ['asset']);
     });
+  });
+
+  it('finds the ABI create method of Puya apps that allow no bare create', () => {
+    const ttt = puyaSpec('tictactoe', 'TicTacToeContract');
+    assert.deepEqual(abiCreateMethods(ttt).map((m) => m.method.signature), ['new_game((uint64,uint64))void']);
+    assert.equal(createOnComplete(abiCreateMethods(ttt)[0]!), 'NoOp');
+    assert.deepEqual(abiCreateMethods(puyaSpec('merkle', 'MerkleTree')).map((m) => m.method.name), ['create']);
+    assert.deepEqual(abiCreateMethods(puyaSpec('hello_world_arc4', 'HelloWorldContract')), []);
+    // The create row encodes the method call like any other.
+    const spec = puyaSpec('tictactoe', 'TicTacToeContract');
+    const approval = assemble('#pragma version 10\nint 1\n').program;
+    const [c] = buildGroup([{ kind: 'appcall', sender: A, appId: '0', source: 'ttt.teal', method: 'new_game((uint64,uint64))void', args: ['[1, 2]'] }], {
+      params,
+      programFor: () => ({ approval, clear: approval, extraPages: 0, schema: { globalInts: 0, globalBytes: 0, localInts: 0, localBytes: 0 } }),
+      specFor: () => spec,
+    });
+    assert.equal(toHex(c!.txn.appCall!.args[1]!), '00000000000000010000000000000002');
   });
 });
