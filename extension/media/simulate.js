@@ -231,6 +231,7 @@
     const out = el('section', { id: 'result' });
     if (state.busy) out.append(el('p', { class: 'muted', id: 'busy' }, state.busy));
     if (state.error) out.append(el('div', { class: 'failure', id: 'error' }, state.error));
+    if (state.report && state.warnings && state.warnings.length) out.append(el('div', { class: 'warn', id: 'warning' }, state.warnings.map((w) => el('div', {}, '⚠ ', w))));
     // The verdict below says "Confirmed in round N" with copyable txids; this line says where it went.
     if (state.sent) out.append(el('div', { class: 'muted', id: 'sent' }, `Sent on ${state.network} and confirmed in round ${state.sent.confirmedRound}`));
     if (state.report) out.append(...reportView(state.report));
@@ -253,7 +254,7 @@
         state = Object.assign(state, { rows: Array.isArray(m.rows) ? m.rows : [], accounts: m.accounts || [], sources: m.sources || [], methods: m.methods || {}, methodInfo: m.methodInfo || {}, appAddresses: m.appAddresses || {}, assets: m.assets || [], network: String(m.network || ''), chain: String(m.chain || ''), report: undefined, error: undefined, errorAt: undefined, sent: undefined });
         break;
       case 'report':
-        state.report = m.report; state.error = undefined; state.errorAt = undefined; state.sent = m.sent; state.sourceFile = m.sourceFile; state.network = String(m.network || state.network); state.debuggable = m.debuggable === true;
+        state.report = m.report; state.warnings = Array.isArray(m.warnings) ? m.warnings.map(String) : []; state.error = undefined; state.errorAt = undefined; state.sent = m.sent; state.sourceFile = m.sourceFile; state.network = String(m.network || state.network); state.debuggable = m.debuggable === true;
         break;
       case 'error':
         state.error = String(m.message); state.report = undefined; state.sent = undefined;

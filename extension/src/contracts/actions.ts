@@ -7,14 +7,14 @@ import { specBeside } from '@tealworks/sdk/workflow';
 import { existsSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseArc56, type Arc56AppSpec } from '@tealworks/sdk/abi';
-import { appAddressOf, builderParams } from '@tealworks/sdk/app';
+import { appAddressOf, builderParams, fetchApp } from '@tealworks/sdk/app';
 import { appKnowledge, compileContract, type CompiledContract } from '@tealworks/sdk/app';
 import { GroupComposer, type ComposerEntry, type SendResult } from '@tealworks/sdk/app';
 import type { AppKnowledge, SimulateReport } from '@tealworks/sdk/app';
 import { failureSummary } from '@tealworks/sdk/app';
 import { makePaymentTxn } from '@tealworks/sdk/txn';
 import type { Transaction } from '@tealworks/sdk/txn';
-import { abiCreateMethods, buildGroup, createOnComplete, type BuiltTxn, type CreateProgram } from './groupForm.js';
+import { abiCreateMethods, buildGroup, sameProgram, staleProgramWarning, createOnComplete, type BuiltTxn, type CreateProgram } from './groupForm.js';
 import { argProblem, methodInfo } from './argForm.js';
 import { FailureHighlight } from './highlight.js';
 import type { TxnFormInput } from './messages.js';
@@ -142,7 +142,8 @@ export class ContractActions implements vscode.Disposable {
   }
 
   /** Builds the form's group with programs compiled from the workspace and known specs. */
-  async build(rows: readonly TxnFormInput[]): Promise<{ built: BuiltTxn[]; composer: GroupComposer; compiled: Map<string, Compiled> }> {
+  async build(rows: readonly TxnFormInput[]): Promise<{ built: BuiltTxn[]; composer: GroupComposer; compiled: Map<string, Compiled>; warnings: string[] }> {
+    const warnings: string[] = [];
     const chain = await this.session.chain();
     const params = await builderParams(chain);
     const compiled = new Map<string, Compiled>();
@@ -162,9 +163,15 @@ export class ContractActions implements vscode.Disposable {
       try {
         const linkedSpec = this.session.specPathForApp(appId);
         const c = await this.compile(uriOfSource(src), 'remembered', linkedSpec ? uriOfSource(linkedSpec).fsPath : undefined);
+        specByApp.set(appId, c.spec);
+        // Edited since the deploy? The chain runs the deployed program: map its failures by pc only.
+        const onChain = await fetchApp(chain, appId).then((a) => a.approval, () => undefined);
+        if (onChain && !sameProgram(onChain, c.compiled.approval.bytes)) {
+          warnings.push(staleProgramWarning(appId, src));
+          continue;
+        }
         compiled.set(src, c);
         appKnow.set(appId, appKnowledge(c.compiled, basename(src)));
-        specByApp.set(appId, c.spec);
       } catch {
         // The source changed since the deploy and does not assemble: failures show pcs only.
       }
@@ -181,7 +188,7 @@ export class ContractActions implements vscode.Disposable {
       const entry: ComposerEntry = { txn: b.txn, ...(b.method ? { method: b.method } : {}), ...(c ? { app: appKnowledge(c.compiled, basename(b.source!)) } : {}) };
       composer.add(entry);
     }
-    return { built, composer, compiled };
+    return { built, composer, compiled, warnings };
   }
 
   /** Where a failure is in the workspace, for the highlight and the panel's link. */
@@ -204,8 +211,9 @@ export class ContractActions implements vscode.Disposable {
     if (uri && s) this.highlight.show(uri, s.line, s.column, report.failure?.errorMessage ?? firstLine(report.failureMessage ?? 'failed'), s.definition);
   }
 
-  async simulate(rows: readonly TxnFormInput[]): Promise<SimulateReport> {
-    const { composer } = await this.build(rows);
+  async simulate(rows: readonly TxnFormInput[]): Promise<{ report: SimulateReport; warnings: string[] }> {
+    const { composer, warnings } = await this.build(rows);
+    for (const w of warnings) this.session.log.appendLine(`simulate: ${w}`);
     // Show the group as it would be sent: references the programs touch are filled in first
     // (box references also buy the I/O budget box writes need).
     try {
@@ -217,7 +225,7 @@ export class ContractActions implements vscode.Disposable {
     this.session.log.appendLine(`simulate on ${this.session.activeName}: ${report.wouldSucceed ? 'would succeed' : failureSummary(report)}`);
     if (report.wouldSucceed) this.highlight.clear();
     else this.showFailure(report, rows);
-    return report;
+    return { report, warnings };
   }
 
   /** Asks before sending anywhere but the devnet. True to go on. */
@@ -228,20 +236,20 @@ export class ContractActions implements vscode.Disposable {
   }
 
   /** Simulate gate, confirmation, signing and sending; returns undefined when the user declined. */
-  async send(rows: readonly TxnFormInput[], title = 'Sending'): Promise<{ result?: SendResult; report: SimulateReport }> {
-    const { composer } = await this.build(rows);
+  async send(rows: readonly TxnFormInput[], title = 'Sending'): Promise<{ result?: SendResult; report: SimulateReport; warnings: string[] }> {
+    const { composer, warnings } = await this.build(rows);
     // The probing simulate fills in box/account references the programs touch.
     const probe = await composer.prepare({ populateResources: true, coverInnerFees: true });
     const report = await composer.simulate();
     if (!report.wouldSucceed) {
       this.showFailure(report, rows);
-      return { report: probe && !probe.wouldSucceed ? probe : report };
+      return { report: probe && !probe.wouldSucceed ? probe : report, warnings };
     }
     for (const e of composer.entries) {
       const sender = e.txn.sender.toString();
       if (!this.session.signerFor(sender)) throw new Error(`no key for ${sender} on ${this.session.activeName}: unlock its wallet or import it in the Accounts view`);
     }
-    if (!(await this.confirm(composer.transactions))) return { report };
+    if (!(await this.confirm(composer.transactions))) return { report, warnings };
     const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `${title} on ${this.session.activeName}`, cancellable: false }, async (progress) => {
       progress.report({ message: 'signing and sending…' });
       return composer.send({ skipSimulate: true });
@@ -256,7 +264,7 @@ export class ContractActions implements vscode.Disposable {
     }
     this.session.log.appendLine(`sent ${result.txids.join(', ')} in round ${result.confirmedRound}`);
     this.onSent();
-    return { result, report: result.report };
+    return { result, report: result.report, warnings };
   }
 
   /**

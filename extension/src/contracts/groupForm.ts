@@ -344,3 +344,13 @@ export function abiCreateMethods(spec: Arc56AppSpec): Arc56Method[] {
 export function createOnComplete(m: Arc56Method): string {
   return m.actions.create.includes('NoOp') ? 'NoOp' : (m.actions.create[0] ?? 'NoOp');
 }
+
+/** Whether two programs are the same bytes (what their hashes compare). */
+export function sameProgram(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** The warning shown when an app's linked source no longer assembles to the program it runs. */
+export function staleProgramWarning(appId: bigint, source: string): string {
+  return `App ${appId} runs the program deployed earlier, not ${source} as it is now (their program hashes differ): failures are shown by pc, not mapped onto the edited lines. Deploy again to run your edits.`;
+}

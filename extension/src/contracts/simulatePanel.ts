@@ -170,9 +170,9 @@ export class SimulatePanel implements vscode.Disposable {
   async #simulate(rows: TxnFormInput[]): Promise<boolean> {
     await this.#post({ type: 'busy', busy: true, what: 'Simulating…' });
     try {
-      const report = await this.actions.simulate(rows);
+      const { report, warnings } = await this.actions.simulate(rows);
       this.#last = { report, rows };
-      await this.#post({ type: 'report', debuggable: hasTrace(report), report: toPlain(reportView(report)), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName });
+      await this.#post({ type: 'report', debuggable: hasTrace(report), report: toPlain(reportView(report)), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName, warnings });
       return true;
     } catch (e) {
       await this.#error(e);
@@ -185,13 +185,13 @@ export class SimulatePanel implements vscode.Disposable {
   async #send(rows: TxnFormInput[]): Promise<void> {
     await this.#post({ type: 'busy', busy: true, what: 'Sending…' });
     try {
-      const { result, report } = await this.actions.send(rows);
+      const { result, report, warnings } = await this.actions.send(rows);
       this.#last = { report, rows };
       const view = reportView(report);
       const sent = result ? { txids: result.txids, confirmedRound: result.confirmedRound.toString(), created: result.txns.map((t) => t.createdAppId?.toString() ?? '') } : undefined;
       // After Sign and Send the headline says what happened: confirmed, or not sent at all.
       view.verdict = verdictView({ wouldSucceed: report.wouldSucceed, ...(view.failedAtLabel ? { failedAtLabel: view.failedAtLabel } : {}) }, sent, !result);
-      await this.#post({ type: 'report', debuggable: hasTrace(report), report: toPlain(view), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName, ...(sent ? { sent } : {}) });
+      await this.#post({ type: 'report', debuggable: hasTrace(report), report: toPlain(view), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName, warnings, ...(sent ? { sent } : {}) });
     } catch (e) {
       await this.#error(e);
     } finally {
