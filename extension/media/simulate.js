@@ -200,7 +200,11 @@
       if (r.errorMessage) box.append(el('div', {}, el('strong', {}, 'Error: '), r.errorMessage));
       if (r.message) box.append(el('div', { class: 'message' }, el('strong', {}, 'Message: '), el('code', {}, r.message)));
       if (r.pc !== undefined) box.append(el('div', {}, `${r.program} program, pc ${r.pc}`));
-      if (r.source) {
+      if (r.minBalance) {
+        box.append(el('div', { id: 'min-balance', class: 'warn' }, r.minBalance.text, ' ',
+          el('button', { id: 'fund-app', class: 'small', title: `Send ${r.minBalance.shortBy} micro-units or more to ${r.minBalance.address}`, onclick: () => vscode.postMessage({ type: 'fund', address: r.minBalance.address, amount: r.minBalance.shortBy }) }, r.minBalance.appId ? `Fund app ${r.minBalance.appId}'s account` : 'Fund the account')));
+      }
+      if (r.source && !r.minBalance) {
         const where = `${state.sourceFile || r.source.file || 'source'}:${r.source.line}:${r.source.column}`;
         const link = el('a', { href: '#', id: 'failing-line', onclick: (ev) => { ev.preventDefault(); if (state.sourceFile) vscode.postMessage({ type: 'reveal', file: state.sourceFile, line: r.source.line, column: r.source.column }); } }, where);
         box.append(el('div', {}, 'At ', link, r.source.text ? el('code', {}, '  ' + r.source.text) : ''));

@@ -24,6 +24,26 @@ const shot = (page: Page, name: string) => scenario.shot(page, name);
 const squash = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
 const PUYA = resolve(root, '../shared/data/fixtures/puya-examples/tictactoe/out');
 
+/** Quick Open can be slow on a loaded machine while the file index builds: try again. */
+async function open(page: Page, file: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await openFile(page, file);
+      return;
+    } catch (e) {
+      await page.keyboard.press('Escape');
+      if (attempt === 4) throw e;
+      await page.waitForTimeout(5000);
+    }
+  }
+}
+
+/** The lens above line 1 of `file`, clicked. */
+async function lens(page: Page, text: RegExp, file: string): Promise<string> {
+  await open(page, file);
+  return clickLens(page, text, { ms: 120_000 });
+}
+
 async function showTealworks(page: Page): Promise<void> {
   const pane = page.locator('.pane', { hasText: 'State Inspector' }).first();
   if (await pane.isVisible().catch(() => false)) return;
@@ -32,7 +52,7 @@ async function showTealworks(page: Page): Promise<void> {
 }
 
 async function runWorkflow(page: Page, file: string): Promise<string[]> {
-  await openFile(page, file);
+  await open(page, file);
   await runCommand(page, 'Tealworks: Run Workflow');
   const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Workflow (passed|failed)/ }).first();
   await toast.waitFor({ timeout: 240_000 });
@@ -109,7 +129,7 @@ async function main(): Promise<void> {
     log(`vault app ${appId}, token ${token}`);
 
     // 1a. deposit(pay): the payment row is inserted above the call, paid to the app's address.
-    await clickLens(page, new RegExp(`Call app ${appId}`), { file: 'vault/approval.teal', ms: 60_000 });
+    await lens(page, new RegExp(`Call app ${appId}`), 'vault/approval.teal');
     await pickMethod(page, 'deposit(pay');
     let frame = await panelFrame(page);
     await frame.waitForSelector('fieldset[data-index="1"] select[data-field="method"]', { timeout: 30_000 });
@@ -134,7 +154,7 @@ async function main(): Promise<void> {
     await shot(page, '02-deposit-sent');
 
     // 1b. Opt in to the token and claim some (one group), so there is something to deposit.
-    await clickLens(page, new RegExp(`Call app ${appId}`), { file: 'vault/approval.teal', ms: 60_000 });
+    await lens(page, new RegExp(`Call app ${appId}`), 'vault/approval.teal');
     await pickMethod(page, 'claim');
     frame = await panelFrame(page);
     await frame.waitForSelector('fieldset[data-index="0"] [data-field="args.0"]', { timeout: 30_000 });
@@ -153,7 +173,7 @@ async function main(): Promise<void> {
     log('opted in and claimed 10 tokens');
 
     // 1c. deposit_token(axfer): the asset transfer row; moved below the call it is flagged, moved back it works.
-    await clickLens(page, new RegExp(`Call app ${appId}`), { file: 'vault/approval.teal', ms: 60_000 });
+    await lens(page, new RegExp(`Call app ${appId}`), 'vault/approval.teal');
     await pickMethod(page, 'deposit_token');
     frame = await panelFrame(page);
     await frame.waitForSelector('fieldset[data-index="1"] select[data-field="method"]', { timeout: 30_000 });
@@ -180,7 +200,7 @@ async function main(): Promise<void> {
     await shot(page, '04-axfer-sent');
 
     // 2. Deploy a Puya app whose create is an ABI method: tictactoe's new_game((uint64,uint64)).
-    await clickLens(page, /Deploy/, { file: 'ttt/TicTacToeContract.approval.teal', ms: 60_000 });
+    await lens(page, /Deploy/, 'ttt/TicTacToeContract.approval.teal');
     await quickInput(page, /Create TicTacToeContract\.approval\.teal with new_game \(1\/1\)/, 120_000);
     const prompt = squash(await page.locator('.quick-input-widget .quick-input-message').first().textContent());
     log(`create prompt: ${prompt}`);
@@ -201,7 +221,7 @@ async function main(): Promise<void> {
     await shot(page, '06-abi-create-deployed');
 
     // 3. Debug this group on the sample's create (TMPL_ placeholders): a source line, not "Unknown Source".
-    await clickLens(page, /Simulate/, { file: 'sample/approval.teal', ms: 60_000 });
+    await lens(page, /Simulate/, 'sample/approval.teal');
     const simFrame = async () => {
       for (const f of page!.frames()) if (/Would (succeed|fail)/.test((await f.textContent('#verdict').catch(() => null)) ?? '')) return true;
       return false;

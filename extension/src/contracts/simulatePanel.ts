@@ -156,6 +156,18 @@ export class SimulatePanel implements vscode.Disposable {
         await this.#post({ type: 'appAddress', appId: m.appId, address: appAddressOf(id) });
         return;
       }
+      case 'fund': {
+        // What it lacks plus 0.1 for the next box or opt-in, at least 0.1; the devnet's dispenser pays.
+        const amount = BigInt(m.amount) + 100_000n;
+        try {
+          if (!this.session.isDevnet) throw new Error(`on ${this.session.activeName}, add a payment to ${m.address} above the call (the dispenser exists on the devnet only)`);
+          await vscode.commands.executeCommand('tealworks.fundAccount', { address: m.address }, Number(amount));
+          if (this.#rows.length) await this.#simulate(this.#rows);
+        } catch (e) {
+          await this.#error(e);
+        }
+        return;
+      }
       case 'debug':
         if (!this.#last) return void vscode.window.showInformationMessage('Tealworks: simulate the group first, then debug it.');
         try {

@@ -2,7 +2,8 @@
 // user picked (bytes, UTF-8, uint, address, or the ARC-56 type), JSON export, and the simulate
 // report turned into plain JSON (no bigint, no Uint8Array) for the webview.
 import type { LogEntry, SimulateReport, StateChange, TxnReport, UnnamedResources } from '@tealworks/sdk/app';
-import { bytesView, displayBytes, formatAbi, type StorageItem } from '@tealworks/sdk/app';
+import { bytesView, displayBytes, formatAbi, MinimumBalanceError, simulateFailure, type StorageItem } from '@tealworks/sdk/app';
+import { formatBalance } from './summary.js';
 import type { AbiValue } from '@tealworks/sdk/abi';
 import { failureExplanation, verdictView, type FailureExplainView, type VerdictView } from './explainView.js';
 
@@ -130,6 +131,34 @@ export interface ReportView {
   /** Why it failed: the failing op, its operands, the stack and the path (see explainView.ts). */
   explain?: FailureExplainView;
   verdict: VerdictView;
+  /** A minimum-balance rejection: whose account, by how much, and (for an app's account) the app to fund. */
+  minBalance?: MinBalanceView;
+}
+
+export interface MinBalanceView {
+  address: string;
+  appId?: string;
+  /** Micro-units the account lacks (decimal text). */
+  shortBy: string;
+  text: string;
+}
+
+/** Explains a minimum-balance rejection (not a program failure: no TEAL line is to blame). */
+export function minBalanceView(r: SimulateReport): MinBalanceView | undefined {
+  if (r.wouldSucceed) return undefined;
+  const appIds: bigint[] = [];
+  const walk = (ts: readonly TxnReport[]) => ts.forEach((t) => { if (t.appId !== undefined) appIds.push(t.appId); walk(t.inner); });
+  walk(r.txns);
+  const e = simulateFailure(r, appIds);
+  if (!(e instanceof MinimumBalanceError)) return undefined;
+  const whose = e.appId !== undefined ? `The account of app ${e.appId}` : `Account ${e.address.slice(0, 8)}…`;
+  const fix = e.appId !== undefined ? 'fund the app account (boxes, assets and opt-ins raise what it must hold), then simulate again' : 'fund it, or send less';
+  return {
+    address: e.address,
+    ...(e.appId !== undefined ? { appId: e.appId.toString() } : {}),
+    shortBy: e.shortBy.toString(),
+    text: `${whose} would drop below its minimum balance: it is short by ${formatBalance(e.shortBy)}. Not a program failure: ${fix}.`,
+  };
 }
 
 export function pathText(path: readonly number[]): string {
@@ -202,6 +231,8 @@ export function reportView(r: SimulateReport): ReportView {
     view.failedAtLabel = pathText(r.failedAt);
   }
   if (r.failureMessage) view.message = r.failureMessage;
+  const minBalance = minBalanceView(r);
+  if (minBalance) view.minBalance = minBalance;
   const f = r.failure;
   if (f) {
     if (f.errorMessage) view.errorMessage = f.errorMessage;
