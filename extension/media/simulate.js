@@ -234,12 +234,15 @@
         el('button', { id: 'send', disabled: !!state.busy, onclick: () => vscode.postMessage({ type: 'send', group: clean(state.rows) }) }, 'Sign and Send')));
     const out = el('section', { id: 'result' });
     if (state.busy) out.append(el('p', { class: 'muted', id: 'busy' }, state.busy));
+    if (state.notice) out.append(el('p', { class: 'muted', id: 'notice' }, state.notice));
     if (state.error) out.append(el('div', { class: 'failure', id: 'error' }, state.error));
     if (state.report && state.warnings && state.warnings.length) out.append(el('div', { class: 'warn', id: 'warning' }, state.warnings.map((w) => el('div', {}, '⚠ ', w))));
     // The verdict below says "Confirmed in round N" with copyable txids; this line says where it went.
     if (state.sent) out.append(el('div', { class: 'muted', id: 'sent' }, `Sent on ${state.network} and confirmed in round ${state.sent.confirmedRound}`));
     if (state.report) out.append(...reportView(state.report));
     app.replaceChildren(form, out);
+    // What comes back after a window reload: the rows (the extension validates them again).
+    vscode.setState({ rows: clean(state.rows) });
     const receivers = state.accounts.map((a) => el('option', { value: a }, 'account'))
       .concat(Object.entries(state.appAddresses || {}).map(([id, a]) => el('option', { value: a }, `app ${id}`)));
     app.append(el('datalist', { id: 'tw-receivers' }, receivers));
@@ -255,10 +258,10 @@
     if (!m || typeof m !== 'object' || typeof m.type !== 'string') return;
     switch (m.type) {
       case 'init':
-        state = Object.assign(state, { rows: Array.isArray(m.rows) ? m.rows : [], accounts: m.accounts || [], sources: m.sources || [], methods: m.methods || {}, methodInfo: m.methodInfo || {}, appAddresses: m.appAddresses || {}, assets: m.assets || [], network: String(m.network || ''), chain: String(m.chain || ''), report: undefined, error: undefined, errorAt: undefined, sent: undefined });
+        state = Object.assign(state, { rows: Array.isArray(m.rows) ? m.rows : [], accounts: m.accounts || [], sources: m.sources || [], methods: m.methods || {}, methodInfo: m.methodInfo || {}, appAddresses: m.appAddresses || {}, assets: m.assets || [], network: String(m.network || ''), chain: String(m.chain || ''), report: undefined, error: undefined, errorAt: undefined, sent: undefined, notice: m.restored ? 'Restored after a window reload: the rows are back; simulate again for a report.' : undefined });
         break;
       case 'report':
-        state.report = m.report; state.warnings = Array.isArray(m.warnings) ? m.warnings.map(String) : []; state.error = undefined; state.errorAt = undefined; state.sent = m.sent; state.sourceFile = m.sourceFile; state.network = String(m.network || state.network); state.debuggable = m.debuggable === true;
+        state.notice = undefined; state.report = m.report; state.warnings = Array.isArray(m.warnings) ? m.warnings.map(String) : []; state.error = undefined; state.errorAt = undefined; state.sent = m.sent; state.sourceFile = m.sourceFile; state.network = String(m.network || state.network); state.debuggable = m.debuggable === true;
         break;
       case 'error':
         state.error = String(m.message); state.report = undefined; state.sent = undefined;
@@ -266,8 +269,15 @@
         break;
       case 'network':
         // The active network changed: the header and the pickers follow; the last report was elsewhere.
-        // A report of another network, or of a chain that is gone (devnet restarted), is cleared.
-        if (String(m.network || '') !== state.network || (state.chain && m.chain && String(m.chain) !== state.chain) || (state.chain && !m.chain)) { state.report = undefined; state.sent = undefined; }
+        // A report, an error or rows of another network, or of a chain that is gone (devnet
+        // restarted), are cleared: nothing on screen may describe a chain the panel is not on.
+        if (String(m.network || '') !== state.network || (state.chain && m.chain && String(m.chain) !== state.chain) || (state.chain && !m.chain)) {
+          const gone = state.network === String(m.network || '') ? 'its chain was replaced' : `the panel now shows ${String(m.network || '')}`;
+          const dropped = state.rows.filter((r) => (r.appId && /^[1-9]/.test(String(r.appId).trim())) || r.assetId).length;
+          state.rows = state.rows.filter((r) => !((r.appId && /^[1-9]/.test(String(r.appId).trim())) || r.assetId));
+          state.notice = state.report || state.error || dropped ? `Cleared: ${gone}${dropped ? `; ${dropped} row${dropped > 1 ? 's' : ''} naming its apps or assets removed` : ''}.` : undefined;
+          state.report = undefined; state.sent = undefined; state.error = undefined; state.errorAt = undefined; state.warnings = [];
+        }
         state.network = String(m.network || '');
         if (m.chain) state.chain = String(m.chain);
         if (Array.isArray(m.accounts)) state.accounts = m.accounts;

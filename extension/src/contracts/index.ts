@@ -81,6 +81,8 @@ export function registerContracts(context: vscode.ExtensionContext): void {
     vscode.window.registerTreeDataProvider('tealworks.workflowResults', new LazyTree(async () => (await load()).workflowResults)),
     // Files on disk only: the read-only expanded and assembled views (tealworks-view:) are not programs to deploy.
     vscode.languages.registerCodeLensProvider({ scheme: 'file', language: 'teal' }, lensProxy),
+    // The simulate panel comes back after a window reload (activation event onWebviewPanel:tealworks.simulate).
+    vscode.window.registerWebviewPanelSerializer('tealworks.simulate', { deserializeWebviewPanel: async (panel, state) => (await load()).restorePanel(panel, state) }),
   );
   // Off the activation path: the status bar item and the trees appear a moment later.
   setTimeout(() => void load(), 0);

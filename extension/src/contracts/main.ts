@@ -60,6 +60,8 @@ export interface Contracts {
   workflowResults: vscode.TreeDataProvider<unknown>;
   lens: vscode.CodeLensProvider;
   run(id: string, args: unknown[]): Promise<unknown>;
+  /** Takes back the simulate panel VS Code kept across a window reload. */
+  restorePanel(panel: vscode.WebviewPanel, state: unknown): Promise<void>;
 }
 
 /** Builds everything heavy; index.ts calls this on first use (or just after activation). */
@@ -347,6 +349,7 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     state: state as vscode.TreeDataProvider<unknown>,
     workflowResults: workflowResults as vscode.TreeDataProvider<unknown>,
     lens,
+    restorePanel: (p, saved) => panel.restore(p, saved),
     async run(id, args) {
       const fn = handlers.get(id);
       if (!fn) throw new Error(`unknown command ${id}`);

@@ -23,6 +23,8 @@ export class SimulatePanel implements vscode.Disposable {
   #rows: TxnFormInput[] = [];
   /** The last report shown and the rows it came from: what "Debug" opens. */
   #last: { report: SimulateReport; rows: TxnFormInput[] } | undefined;
+  /** The network and chain (genesis) the last run was on. */
+  #chainShown = '';
   readonly #subscription: vscode.Disposable;
 
   constructor(
@@ -35,6 +37,11 @@ export class SimulatePanel implements vscode.Disposable {
   }
 
   async #networkChanged(): Promise<void> {
+    // Another network or chain: the last run is of a chain the panel no longer shows.
+    if (this.#chainShown !== `${this.session.activeName}|${this.session.genesis ?? ''}`) {
+      this.#chainShown = `${this.session.activeName}|${this.session.genesis ?? ''}`;
+      this.#last = undefined;
+    }
     if (!this.#panel) return;
     let accounts: string[] | undefined;
     if (!this.session.isDevnet || this.session.devnet) {
@@ -105,6 +112,26 @@ export class SimulatePanel implements vscode.Disposable {
       localResourceRoots: [media],
       retainContextWhenHidden: true,
     });
+    this.#adopt(panel);
+  }
+
+  /**
+   * After a window reload VS Code hands back the panel it kept open (VS Code's serializer
+   * convention): the form comes back with the rows the webview saved, validated like any message;
+   * the last report does not (it described a run of the previous session).
+   */
+  async restore(panel: vscode.WebviewPanel, saved: unknown): Promise<void> {
+    const rows = (saved as { rows?: unknown } | undefined)?.rows;
+    const parsed = parseWebviewMessage({ type: 'simulate', group: Array.isArray(rows) ? rows : [] });
+    this.#rows = parsed.ok && parsed.message.type === 'simulate' ? parsed.message.group : [];
+    this.#adopt(panel);
+    await this.#ready;
+    await this.#post({ type: 'init', rows: this.#rows, chain: this.session.genesis ?? '', restored: true, ...(await this.#context()) });
+  }
+
+  #adopt(panel: vscode.WebviewPanel): void {
+    const media = vscode.Uri.joinPath(this.extensionUri, 'extension', 'media');
+    panel.webview.options = { enableScripts: true, localResourceRoots: [media] };
     this.#panel = panel;
     this.#ready = new Promise((r) => (this.#markReady = r));
     const nonce = randomBytes(16).toString('base64');
