@@ -109,8 +109,9 @@ export async function startEditor(options: { name?: string; settings?: Record<st
     async openWorkbench(viewport) {
       await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
       const page = await browser.newPage({ viewport });
-      await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
-      await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+      // Generous: on a loaded machine the first page load can take minutes.
+      await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`, { timeout: 180_000 });
+      await page.waitForSelector('.monaco-workbench', { timeout: 180_000 });
       return page;
     },
     async close() {

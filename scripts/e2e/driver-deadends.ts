@@ -8,11 +8,15 @@
 //   2. Deploy of a Puya app whose create is an ABI method (tictactoe's new_game, from
 //      ../shared/data/fixtures/puya-examples): the arguments are asked, the app is created;
 //   3. "Debug this group" on the walkthrough's sample (TMPL_ placeholders) lands on a source line
-//      of approval.teal, not "Unknown Source".
+//      of approval.teal, not "Unknown Source";
+//   4. after the vault's program is edited on disk, a call warns that the app runs the deployed
+//      program and maps no failure onto the edited lines;
+//   5. the panel after a devnet restart (its report and the rows naming the discarded chain's
+//      apps are cleared, with a notice) and after a window reload (the rows come back).
 // Screenshots land in .e2e/artifacts/deadends-*.png.
 //
 //   E2E_DIR=.e2e node --import tsx scripts/e2e/driver-deadends.ts   (`scripts/e2e/run.sh deadends` prepares everything)
-import { cpSync, existsSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
 import { check, clickLens, openFile, panelFrame, quickInput, root, runCommand, Scenario, startEditor } from './common.js';
@@ -243,6 +247,53 @@ async function main(): Promise<void> {
     results.debugTemplated = { templatePrompts: answered, topFrame: topText };
     await shot(page, '07-debug-templated');
     await page.locator('.debug-toolbar .codicon-debug-stop, .debug-toolbar .codicon-debug-disconnect').first().click().catch(() => undefined);
+    await page.locator('.debug-toolbar').first().waitFor({ state: 'hidden', timeout: 30_000 }).catch(() => undefined);
+
+    // 4. Edit the vault after its deploy: the call warns and maps nothing onto the edited lines.
+    const vaultFile = join(editor.workspace, 'vault/approval.teal');
+    writeFileSync(vaultFile, readFileSync(vaultFile, 'utf8').replace('int 10\nitxn_field AssetAmount', 'int 11\nitxn_field AssetAmount'));
+    await page.waitForTimeout(1500);
+    await lens(page, new RegExp(`Call app ${appId}`), 'vault/approval.teal');
+    await pickMethod(page, 'mint');
+    frame = await panelFrame(page);
+    await verdict(frame, /Would fail/);
+    await frame.waitForSelector('#warning', { timeout: 30_000 });
+    const warning = squash(await frame.textContent('#warning'));
+    log(`edited after deploy: ${warning}`);
+    check(/runs the program deployed earlier/.test(warning) && /vault\/approval\.teal/.test(warning), `no edit-after-deploy warning: ${warning}`);
+    check(!(await frame.$('#failing-line')), 'the failure was mapped onto the edited source');
+    results.editedAfterDeploy = { warning, failure: squash(await frame.textContent('#failure')).slice(0, 300) };
+    await shot(page, '08-edited-after-deploy');
+
+    // 5a. Devnet restart: the report and the rows naming the discarded chain's app are cleared.
+    await runCommand(page, 'Tealworks: Stop Devnet');
+    const discard = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Stop and Discard' }).first();
+    await discard.waitFor({ timeout: 60_000 });
+    await discard.click();
+    await runCommand(page, 'Tealworks: Start Devnet');
+    frame = await panelFrame(page);
+    const cleared = await frame.waitForSelector('#notice', { timeout: 120_000 }).then(() => true, () => false);
+    const notice = squash(await frame.textContent('#result'));
+    const rowsLeft = (await frame.$$('fieldset.txn')).length;
+    log(`after the restart: ${notice}; ${rowsLeft} rows`);
+    check(cleared && /Cleared/.test(notice) && !(await frame.$('#verdict')) && rowsLeft === 0, `the panel still shows the discarded chain: ${notice}, ${rowsLeft} rows`);
+    results.afterRestart = { notice, rowsLeft };
+    await shot(page, '09-panel-after-restart');
+
+    // 5b. Window reload: the panel comes back with its rows.
+    await frame.click('button:has-text("+ Payment")');
+    await frame.fill('fieldset[data-index="0"] [data-field="amount"]', '123456');
+    await page.waitForTimeout(500);
+    await runCommand(page, 'Developer: Reload Window');
+    await page.waitForTimeout(5000);
+    await page.waitForSelector('.monaco-workbench', { timeout: 180_000 });
+    frame = await panelFrame(page, 180_000);
+    const restored = await frame.waitForFunction(() => (document.querySelector('fieldset[data-index="0"] [data-field="amount"]') as HTMLInputElement | null)?.value === '123456', undefined, { timeout: 120_000 }).then(() => true, () => false);
+    const restoredNotice = squash(await frame.textContent('#result').catch(() => ''));
+    log(`after the reload: ${restoredNotice}`);
+    check(restored, `the panel did not come back with its rows: ${squash(await frame.textContent('#form'))}`);
+    results.afterReload = { notice: restoredNotice };
+    await shot(page, '10-panel-after-reload');
   });
 }
 
