@@ -275,7 +275,7 @@
           const gone = state.network === String(m.network || '') ? 'its chain was replaced' : `the panel now shows ${String(m.network || '')}`;
           const dropped = state.rows.filter((r) => (r.appId && /^[1-9]/.test(String(r.appId).trim())) || r.assetId).length;
           state.rows = state.rows.filter((r) => !((r.appId && /^[1-9]/.test(String(r.appId).trim())) || r.assetId));
-          state.notice = state.report || state.error || dropped ? `Cleared: ${gone}${dropped ? `; ${dropped} row${dropped > 1 ? 's' : ''} naming its apps or assets removed` : ''}.` : undefined;
+          if (state.report || state.error || dropped) state.notice = `Cleared: ${gone}${dropped ? `; ${dropped} row${dropped > 1 ? 's' : ''} naming its apps or assets removed` : ''}.`;
           state.report = undefined; state.sent = undefined; state.error = undefined; state.errorAt = undefined; state.warnings = [];
         }
         state.network = String(m.network || '');
