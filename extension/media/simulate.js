@@ -158,7 +158,7 @@
     if (t.returnValue !== undefined) body.append(el('div', {}, 'returns ', el('code', {}, t.returnValue)));
     if (t.returnError) body.append(el('div', { class: 'warn' }, t.returnError));
     if (t.logs.length) body.append(el('div', { class: 'section' }, 'Logs'), el('ul', { class: 'logs' }, t.logs.map((l) => el('li', { class: 'log' },
-      el('span', { class: 'tag' }, l.kind), ' ', el('code', { class: 'decoded' }, l.text), ' ', el('code', { class: 'raw muted' }, '0x' + l.hex)))));
+      el('span', { class: 'tag' }, l.kind), ' ', el('code', { class: 'decoded', title: '0x' + l.hex }, l.text), l.raw ? [' ', el('code', { class: 'raw muted' }, l.raw)] : ''))));
     if (t.changes.length) body.append(el('div', { class: 'section' }, 'State changes'), el('ul', {}, t.changes.map((c) => el('li', {}, el('span', { class: 'tag' }, c.scope), ' ', c.account ? c.account.slice(0, 8) + '… ' : '', el('code', {}, c.text)))));
     if (t.resources.length) body.append(el('div', { class: 'section' }, 'Resources touched without a reference'), el('ul', {}, t.resources.map((r) => el('li', {}, r))));
     for (const inner of t.inner) body.append(el('div', { class: 'inner' }, txnView(inner)));

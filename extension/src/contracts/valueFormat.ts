@@ -91,6 +91,8 @@ export interface LogView {
   kind: LogEntry['kind'];
   text: string;
   hex: string;
+  /** The raw bytes as 0x hex (cut when long), when they add to the text. */
+  raw?: string;
   utf8?: string;
 }
 export interface ChangeView {
@@ -165,12 +167,28 @@ export function pathText(path: readonly number[]): string {
   return path.map((p, i) => (i === 0 ? `txn ${p}` : `inner ${p}`)).join(' › ');
 }
 
-function logView(l: LogEntry): LogView {
+/** Longest text a log line shows before it is cut (the full value stays in the raw hex's tooltip and the copy). */
+export const LOG_TEXT_MAX = 160;
+
+/** `text` cut to `max` characters with what was left out said, e.g. `abc… (+2,000 characters)`. */
+export function clipText(text: string, max = LOG_TEXT_MAX): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}… (+${(text.length - max).toLocaleString('en-US')} characters)`;
+}
+
+/**
+ * One log line for the panel. The kind is shown as its own tag, so the text does not repeat it
+ * ("event Name(…)" was shown as "event event Name(…)"); the raw hex is given only when it says
+ * something the text does not; long values are cut.
+ */
+export function logView(l: LogEntry): LogView {
   let text: string;
-  if (l.kind === 'event' && l.event) text = `event ${l.event.name}(${Object.entries(l.event.named).map(([k, v]) => `${k}=${formatAbi(v)}`).join(', ') || l.event.args.map((a) => formatAbi(a)).join(', ')})`;
-  else if (l.kind === 'return') text = `return 0x${l.view.hex}`;
+  if (l.kind === 'event' && l.event) text = `${l.event.name}(${Object.entries(l.event.named).map(([k, v]) => `${k}=${formatAbi(v)}`).join(', ') || l.event.args.map((a) => formatAbi(a)).join(', ')})`;
+  else if (l.kind === 'return') text = `0x${l.view.hex.slice(8)}`;
   else text = displayBytes(l.bytes);
-  return { kind: l.kind, text, hex: l.view.hex, ...(l.view.utf8 !== undefined ? { utf8: l.view.utf8 } : {}) };
+  const raw = `0x${l.view.hex}`;
+  const showRaw = l.kind === 'event' || (l.kind !== 'return' && text !== raw);
+  return { kind: l.kind, text: clipText(text), hex: l.view.hex, ...(showRaw ? { raw: clipText(raw, 2 * 64 + 2) } : {}), ...(l.view.utf8 !== undefined ? { utf8: l.view.utf8 } : {}) };
 }
 
 function changeText(c: StateChange): string {

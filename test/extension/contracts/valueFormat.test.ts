@@ -4,7 +4,7 @@ import { decodeBoxes, decodeGlobalState } from '../../../sdk/src/app/state-decod
 import { utf8 } from '../../../sdk/src/encoding/bytes.js';
 import { toBase64 } from '../../../sdk/src/encoding/base64.js';
 import { decodeAddress } from '../../../sdk/src/encoding/address.js';
-import { exportAppState, formatValue, itemLabel, minBalanceView, reportView, toPlain } from '../../../extension/src/contracts/valueFormat.js';
+import { clipText, exportAppState, formatValue, itemLabel, minBalanceView, reportView, toPlain } from '../../../extension/src/contracts/valueFormat.js';
 import { appAddressOf } from '../../../sdk/src/app/chain.js';
 import { staleProgramWarning } from '../../../extension/src/contracts/groupForm.js';
 
@@ -107,5 +107,17 @@ describe('extension contracts: value formatting and the report view', () => {
 
   it('warns when an app runs another program than its edited source', () => {
     assert.equal(staleProgramWarning(12n, 'counter/approval.teal'), 'App 12 runs the program deployed earlier, not counter/approval.teal as it is now (their program hashes differ): failures are shown by pc, not mapped onto the edited lines. Deploy again to run your edits.');
+  });
+
+  it('shows each log once: no repeated kind, no raw hex that repeats the text, long values cut', () => {
+    const ret = new Uint8Array([0x15, 0x1f, 0x7c, 0x75, 0, 0, 0, 0, 0, 0, 0, 9]);
+    const long = new Uint8Array(500).fill(0x61);
+    const response = { 'txn-groups': [{ 'txn-results': [{ 'txn-result': { txn: { txn: { type: 'appl', apid: 1001 } }, logs: [b64(ret), b64(long)] } }] }] };
+    const logs = reportView(buildSimulateReport(response)).txns[0]!.logs;
+    // Bytes shown as hex: the raw hex would say the same again.
+    assert.deepEqual({ text: logs[0]!.text, raw: logs[0]!.raw }, { text: '0x151f7c750000000000000009', raw: undefined });
+    assert.equal(logs[1]!.text, `"${'a'.repeat(159)}… (+342 characters)`);
+    assert.equal(logs[1]!.raw, `0x${'61'.repeat(64)}… (+872 characters)`);
+    assert.equal(clipText('short'), 'short');
   });
 });
