@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
 import { specBeside } from '@tealworks/sdk/workflow';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseArc56, type Arc56AppSpec } from '@tealworks/sdk/abi';
 import { appAddressOf, builderParams, fetchApp } from '@tealworks/sdk/app';
@@ -21,7 +21,7 @@ import type { TxnFormInput } from './messages.js';
 import { needsConfirmation } from './networks.js';
 import type { ContractSession } from './session.js';
 import { confirmationText, formatBalance } from './summary.js';
-import { templateFields, templateOptions, templateTableOf, type TemplateCompileOptions } from './templateForm.js';
+import { templateFields, templateOptions, templateTableOf, workflowTemplateValues, type TemplateCompileOptions } from './templateForm.js';
 import type { TemplateValue } from '@tealworks/sdk/teal';
 import { askTemplateValues, rememberedTemplateValues } from './templatePrompt.js';
 
@@ -47,6 +47,26 @@ export function uriOfSource(source: string): vscode.Uri {
 async function textOf(uri: vscode.Uri): Promise<string> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   return open ? open.getText() : readFile(uri.fsPath, 'utf8');
+}
+
+/** Template values the workflows beside a program (`tealworks.yaml`, `*.workflow.yaml`) deploy it with. */
+export function workflowValuesFor(tealPath: string): Record<string, string> {
+  const dir = dirname(tealPath);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n === 'tealworks.yaml' || n === 'tealworks.yml' || /\.workflow\.ya?ml$/.test(n));
+  } catch {
+    return {};
+  }
+  const out: Record<string, string> = {};
+  for (const n of names) {
+    try {
+      Object.assign(out, workflowTemplateValues(readFileSync(join(dir, n), 'utf8'), dir, tealPath));
+    } catch {
+      // An unreadable workflow gives no values.
+    }
+  }
+  return out;
 }
 
 /** An ARC-56 spec beside the program (the SDK's lookup, shared with the language server). */
@@ -97,7 +117,7 @@ export class ContractActions implements vscode.Disposable {
     const clear = clearPath ? await textOf(vscode.Uri.file(clearPath)) : `#pragma version ${version}\nint 1\n`;
     const spec = await this.specFor(uri, specPath ?? specPathFor(uri.fsPath));
     const source = sourceKey(uri);
-    const fields = templateFields(approval, clear, spec, this.state ? rememberedTemplateValues(this.state, source) : {});
+    const fields = templateFields(approval, clear, spec, this.state ? rememberedTemplateValues(this.state, source) : {}, workflowValuesFor(uri.fsPath));
     let options: TemplateCompileOptions | undefined;
     if (fields.length) {
       if (templates !== 'remembered' && this.state) options = await askTemplateValues(this.state, source, fields, templates === 'all');
@@ -308,7 +328,10 @@ export class ContractActions implements vscode.Disposable {
     const source = sourceKey(uri);
     // The template form first (prefilled with what this workspace gave last time): the simulation
     // and the create then use exactly these values.
-    const c = await this.compile(uri, 'all');
+    // The first deploy shows the whole form (prefilled from the workflow and the spec); later ones
+    // ask only for values nothing gives yet: "Set Template Values…" changes them.
+    const answered = this.state ? Object.keys(rememberedTemplateValues(this.state, source)).length > 0 : false;
+    const c = await this.compile(uri, answered ? 'missing' : 'all');
     const rows: TxnFormInput[] = [{ kind: 'appcall', sender, appId: '0', source, ...(await this.#createCall(c, basename(uri.fsPath))) }];
     const { result, report } = await this.send(rows, `Deploying ${basename(uri.fsPath)}`);
     const appId = result?.txns[0]?.createdAppId;

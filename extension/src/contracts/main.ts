@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { appAddressOf, builderParams } from '@tealworks/sdk/app';
 import { GroupComposer } from '@tealworks/sdk/app';
 import { makePaymentTxn } from '@tealworks/sdk/txn';
-import { ContractActions, sourceKey, specPathFor, uriOfSource } from './actions.js';
+import { ContractActions, sourceKey, specPathFor, uriOfSource, workflowValuesFor } from './actions.js';
 import { createSampleProject, resumeSample, WALKTHROUGH_CONTEXT } from './sample.js';
 import { workflowDeployLinks } from './workflowLinks.js';
 import { templateFields } from './templateForm.js';
@@ -286,7 +286,7 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     const approval = (await vscode.workspace.openTextDocument(uri)).getText();
     const spec = await actions.specFor(uri);
     const src = sourceKey(uri);
-    const fields = templateFields(approval, '', spec, rememberedTemplateValues(context.workspaceState, src));
+    const fields = templateFields(approval, '', spec, rememberedTemplateValues(context.workspaceState, src), workflowValuesFor(uri.fsPath));
     if (!fields.length) {
       void vscode.window.showInformationMessage(`${src} has no TMPL_ template variables.`);
       return;
