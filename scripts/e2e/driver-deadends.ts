@@ -136,7 +136,7 @@ async function main(): Promise<void> {
     await lens(page, new RegExp(`Call app ${appId}`), 'vault/approval.teal');
     await pickMethod(page, 'deposit(pay');
     let frame = await panelFrame(page);
-    await frame.waitForSelector('fieldset[data-index="1"] select[data-field="method"]', { timeout: 30_000 });
+    await frame.waitForFunction(() => (document.querySelector('fieldset[data-index="1"] select[data-field="method"]') as HTMLSelectElement | null)?.value === 'deposit(pay)uint64', undefined, { timeout: 60_000 });
     const kinds = await frame.$$eval('fieldset.txn legend select[data-field="kind"]', (ss) => ss.map((s) => (s as HTMLSelectElement).value));
     check(JSON.stringify(kinds) === JSON.stringify(['payment', 'appcall']), `deposit(pay) did not get a payment row above it: ${JSON.stringify(kinds)}`);
     const me = await frame.inputValue('fieldset[data-index="1"] select[data-field="sender"]');
@@ -161,7 +161,7 @@ async function main(): Promise<void> {
     await lens(page, new RegExp(`Call app ${appId}`), 'vault/approval.teal');
     await pickMethod(page, 'claim');
     frame = await panelFrame(page);
-    await frame.waitForSelector('fieldset[data-index="0"] [data-field="args.0"]', { timeout: 30_000 });
+    await frame.waitForFunction(() => (document.querySelector('fieldset[data-index="0"] select[data-field="method"]') as HTMLSelectElement | null)?.value === 'claim(asset)void', undefined, { timeout: 60_000 });
     await frame.selectOption('fieldset[data-index="0"] legend select[data-field="kind"]', 'assetTransfer');
     await frame.fill('fieldset[data-index="0"] [data-field="receiver"]', me);
     await frame.fill('fieldset[data-index="0"] [data-field="amount"]', '0');
@@ -180,7 +180,8 @@ async function main(): Promise<void> {
     await lens(page, new RegExp(`Call app ${appId}`), 'vault/approval.teal');
     await pickMethod(page, 'deposit_token');
     frame = await panelFrame(page);
-    await frame.waitForSelector('fieldset[data-index="1"] select[data-field="method"]', { timeout: 30_000 });
+    // The panel still shows the last group until the new one arrives: wait for the picked method.
+    await frame.waitForFunction(() => (document.querySelector('fieldset[data-index="1"] select[data-field="method"]') as HTMLSelectElement | null)?.value === 'deposit_token(axfer)uint64', undefined, { timeout: 60_000 });
     const kinds2 = await frame.$$eval('fieldset.txn legend select[data-field="kind"]', (ss) => ss.map((s) => (s as HTMLSelectElement).value));
     check(JSON.stringify(kinds2) === JSON.stringify(['assetTransfer', 'appcall']), `deposit_token(axfer) did not get an asset transfer row above it: ${JSON.stringify(kinds2)}`);
     const axferReceiver = await frame.inputValue('fieldset[data-index="0"] [data-field="receiver"]');
