@@ -238,7 +238,7 @@
     if (state.error) out.append(el('div', { class: 'failure', id: 'error' }, state.error));
     if (state.report && state.warnings && state.warnings.length) out.append(el('div', { class: 'warn', id: 'warning' }, state.warnings.map((w) => el('div', {}, '⚠ ', w))));
     // The verdict below says "Confirmed in round N" with copyable txids; this line says where it went.
-    if (state.sent) out.append(el('div', { class: 'muted', id: 'sent' }, `Sent on ${state.network} and confirmed in round ${state.sent.confirmedRound}`));
+    if (state.sent) out.append(el('div', { class: 'muted', id: 'sent' }, `Sent on ${state.network}`));
     if (state.report) out.append(...reportView(state.report));
     app.replaceChildren(form, out);
     // What comes back after a window reload: the rows (the extension validates them again).
