@@ -81,13 +81,15 @@ export async function startEditor(options: { name?: string; settings?: Record<st
   options.prepare?.(workspace);
   writeFileSync(join(userData, 'User/settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...options.settings }));
   const profile = ['--user-data-dir', userData, '--extensions-dir', extensions];
-  const install = spawnSync(node, [entry, ...profile, '--install-extension', vsix], { encoding: 'utf8' });
+  // code-server writes a default config.yaml on start: into the profile, never the user's ~/.config.
+  const env = { ...process.env, XDG_CONFIG_HOME: join(userData, 'config') };
+  const install = spawnSync(node, [entry, ...profile, '--install-extension', vsix], { encoding: 'utf8', env });
   if (install.status !== 0) throw new Error(`extension install failed: ${install.stderr || install.stdout}`);
   const port = await freePort();
   const server: ChildProcess = spawn(
     node,
     [entry, ...profile, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', workspace],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'], env },
   );
   const serverLog: string[] = [];
   server.stdout?.on('data', (d: Buffer) => serverLog.push(d.toString()));
