@@ -251,3 +251,32 @@ export async function clickLens(page: Page, text: RegExp, options: { file?: stri
   await lens.click();
   return title;
 }
+
+/** Shows the Tealworks views (the activity bar icon toggles: click only when they are hidden). */
+export async function showTealworks(page: Page): Promise<void> {
+  const pane = page.locator('.pane', { hasText: 'State Inspector' }).first();
+  if (await pane.isVisible().catch(() => false)) return;
+  await page.locator('.activitybar [aria-label^="Tealworks"]').first().click();
+  await pane.waitFor({ timeout: 30_000 });
+}
+
+/**
+ * Runs a workflow file through the extension's command (opened with `open`, Quick Open by
+ * default); returns the Workflow Results rows.
+ */
+export async function runWorkflow(page: Page, file: string, open: (page: Page, file: string) => Promise<void> = openFile): Promise<string[]> {
+  const squash = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
+  await open(page, file);
+  await runCommand(page, 'Tealworks: Run Workflow');
+  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Workflow (passed|failed)/ }).first();
+  await toast.waitFor({ timeout: 240_000 });
+  const text = squash(await toast.textContent());
+  check(/Workflow passed/.test(text), `the workflow ${file} did not pass: ${text}`);
+  await showTealworks(page);
+  const rows = page.locator('.pane', { hasText: 'Workflow Results' }).locator('.monaco-list-row');
+  await rows.first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(500);
+  const texts = (await rows.allTextContents()).map(squash);
+  await page.locator('.notifications-toasts .notification-toast .codicon-notifications-clear, .notifications-toasts .codicon-close').first().click().catch(() => undefined);
+  return texts;
+}

@@ -19,7 +19,7 @@
 import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { check, clickLens, openFile, panelFrame, quickInput, root, runCommand, Scenario, startEditor } from './common.js';
+import { check, clickLens, openFile, panelFrame, quickInput, root, runCommand, runWorkflow, Scenario, startEditor } from './common.js';
 
 const scenario = new Scenario('deadends');
 const log = (m: string) => scenario.log(m);
@@ -46,29 +46,6 @@ async function open(page: Page, file: string): Promise<void> {
 async function lens(page: Page, text: RegExp, file: string): Promise<string> {
   await open(page, file);
   return clickLens(page, text, { ms: 120_000 });
-}
-
-async function showTealworks(page: Page): Promise<void> {
-  const pane = page.locator('.pane', { hasText: 'State Inspector' }).first();
-  if (await pane.isVisible().catch(() => false)) return;
-  await page.locator('.activitybar [aria-label^="Tealworks"]').first().click();
-  await pane.waitFor({ timeout: 30_000 });
-}
-
-async function runWorkflow(page: Page, file: string): Promise<string[]> {
-  await open(page, file);
-  await runCommand(page, 'Tealworks: Run Workflow');
-  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Workflow (passed|failed)/ }).first();
-  await toast.waitFor({ timeout: 240_000 });
-  const text = squash(await toast.textContent());
-  check(/Workflow passed/.test(text), `the workflow ${file} did not pass: ${text}`);
-  await showTealworks(page);
-  const rows = page.locator('.pane', { hasText: 'Workflow Results' }).locator('.monaco-list-row');
-  await rows.first().waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(500);
-  const texts = (await rows.allTextContents()).map(squash);
-  await page.locator('.notifications-toasts .notification-toast .codicon-notifications-clear, .notifications-toasts .codicon-close').first().click().catch(() => undefined);
-  return texts;
 }
 
 async function pickMethod(page: Page, method: string): Promise<void> {
@@ -125,7 +102,7 @@ async function main(): Promise<void> {
     log('workbench loaded');
 
     // 1. The vault: deployed, funded and its token minted by its workflow.
-    const run = await runWorkflow(page, 'vault/vault.workflow.yaml');
+    const run = await runWorkflow(page, 'vault/vault.workflow.yaml', open);
     const appId = /created app (\d+)/.exec(run.join('\n'))?.[1];
     const token = /returned (\d+)/.exec(run.join('\n'))?.[1];
     check(appId && token, `the vault workflow reported no app or token: ${run.join(' | ')}`);
