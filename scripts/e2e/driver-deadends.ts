@@ -44,6 +44,9 @@ async function open(page: Page, file: string): Promise<void> {
 
 /** The lens above line 1 of `file`, clicked. */
 async function lens(page: Page, text: RegExp, file: string): Promise<string> {
+  // One editor only: a lens of another editor group would be the first one found.
+  await runCommand(page, 'View: Close All Editors');
+  await page.waitForTimeout(500);
   await open(page, file);
   return clickLens(page, text, { ms: 120_000 });
 }
