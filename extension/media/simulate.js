@@ -4,7 +4,7 @@
   'use strict';
   const vscode = acquireVsCodeApi();
   const app = document.getElementById('app');
-  let state = { rows: [], accounts: [], sources: [], methods: {}, methodInfo: {}, assets: [], network: '', report: undefined, error: undefined, errorAt: undefined, busy: '', sent: undefined, sourceFile: undefined };
+  let state = { rows: [], accounts: [], sources: [], methods: {}, methodInfo: {}, appAddresses: {}, assets: [], network: '', report: undefined, error: undefined, errorAt: undefined, busy: '', sent: undefined, sourceFile: undefined };
   const argForm = window.TealworksArgForm;
 
   // The DOM builder both scripts use (text only, never HTML).
@@ -22,13 +22,72 @@
     return state.accounts.map((a) => ({ value: a, label: a.slice(0, 8) + '…' + a.slice(-4) }));
   }
 
+  /** The method description of an app call row (from the spec of its program), if any. */
+  function infoOf(row) {
+    return row && row.kind === 'appcall' && row.method ? (state.methodInfo[row.source] || []).find((m) => m.signature === row.method) : undefined;
+  }
+
+  /** The call whose transaction argument row `i` is (ARC-4: the rows right above a call), if any. */
+  function linkOf(i) {
+    for (let j = i + 1; j < state.rows.length; j++) {
+      const info = infoOf(state.rows[j]);
+      const n = info && info.transactionArgs ? info.transactionArgs.length : 0;
+      if (n && j - n <= i) return { call: j, arg: info.transactionArgs[i - (j - n)], method: info.name };
+      if (state.rows[j].kind === 'appcall') return undefined;
+    }
+    return undefined;
+  }
+
+  /** The app address of a call row: known apps come with the panel; others are asked for. */
+  function appAddressOf(row) {
+    const id = String(row.appId || '').trim();
+    if (!/^[1-9]\d*$/.test(id)) return undefined;
+    if (state.appAddresses[id]) return state.appAddresses[id];
+    vscode.postMessage({ type: 'appAddress', appId: id });
+    return undefined;
+  }
+
+  /** Inserts rows for the method's transaction arguments right above call `i`, unless the rows there fit. */
+  function insertTxnArgRows(i) {
+    const call = state.rows[i];
+    const info = infoOf(call);
+    const txnArgs = (info && info.transactionArgs) || [];
+    const n = txnArgs.length;
+    if (!n) return;
+    const fits = i >= n && txnArgs.every((a, k) => a.type === 'txn' ? true : state.rows[i - n + k].kind === a.rowKind);
+    if (fits) return;
+    const receiver = appAddressOf(call);
+    const rows = txnArgs.map((a) => {
+      const kind = a.rowKind || 'payment';
+      const r = { kind, sender: call.sender || state.accounts[0] || '' };
+      if (kind !== 'appcall') { r.receiver = receiver || ''; if (!receiver && call.appId) r.awaitApp = String(call.appId).trim(); }
+      else r.appId = '';
+      return r;
+    });
+    state.rows.splice(i, 0, ...rows);
+  }
+
+  function move(i, by) {
+    const j = i + by;
+    if (j < 0 || j >= state.rows.length) return;
+    const [r] = state.rows.splice(i, 1);
+    state.rows.splice(j, 0, r);
+    render();
+  }
+
   function rowView(row, i) {
     const kinds = [{ value: 'appcall', label: 'App call' }, { value: 'payment', label: 'Payment' }, { value: 'assetTransfer', label: 'Asset transfer' }];
     const fields = [];
     if (!row.sender && state.accounts[0]) row.sender = state.accounts[0];
     fields.push(el('label', {}, 'Sender ', state.accounts.length ? select(row, 'sender', accountOptions()) : input(row, 'sender', 'address', 'wide')));
+    const link = linkOf(i);
     if (row.kind === 'payment' || row.kind === 'assetTransfer') {
-      fields.push(el('label', {}, 'Receiver ', input(row, 'receiver', 'address', 'wide')));
+      const receiver = input(row, 'receiver', 'address', 'wide');
+      receiver.setAttribute('list', 'tw-receivers');
+      const target = link ? state.rows[link.call] : undefined;
+      const appAddr = target ? appAddressOf(target) : undefined;
+      fields.push(el('label', {}, 'Receiver ', receiver,
+        appAddr && row.receiver !== appAddr ? el('button', { class: 'secondary small', 'data-action': 'app-address', title: `Send to the account of app ${target.appId}`, onclick: () => { row.receiver = appAddr; render(); } }, `app ${target.appId} address`) : ''));
       fields.push(el('label', {}, 'Amount ', input(row, 'amount', 'micro-units')));
       if (row.kind === 'assetTransfer') fields.push(el('label', {}, 'Asset ', input(row, 'assetId', 'asset id')));
     } else {
@@ -39,7 +98,7 @@
       fields.push(el('label', {}, 'On completion ', select(row, 'onComplete', ocs)));
       const methods = state.methods[row.source] || [];
       if (methods.length) {
-        fields.push(el('label', {}, 'Method ', select(row, 'method', [{ value: '', label: '(raw arguments)' }].concat(methods.map((m) => ({ value: m, label: m }))), () => { row.args = []; row.argDrafts = []; render(); })));
+        fields.push(el('label', {}, 'Method ', select(row, 'method', [{ value: '', label: '(raw arguments)' }].concat(methods.map((m) => ({ value: m, label: m }))), () => { row.args = []; row.argDrafts = []; insertTxnArgRows(state.rows.indexOf(row)); render(); })));
       }
       const info = row.method && argForm ? (state.methodInfo[row.source] || []).find((m) => m.signature === row.method) : undefined;
       const argTypes = row.method ? argTypesOf(row.method) : undefined;
@@ -55,9 +114,15 @@
       }
     }
     fields.push(el('label', {}, 'Fee ', input(row, 'fee', 'default')));
-    return el('fieldset', { class: 'txn', 'data-index': i },
+    const callInfo = infoOf(row);
+    const argRows = callInfo && callInfo.transactionArgs && callInfo.transactionArgs.length ? callInfo.transactionArgs : [];
+    return el('fieldset', { class: 'txn' + (link ? ' txn-arg' : ''), 'data-index': i, ...(link ? { 'data-arg-of': link.call } : {}) },
       el('legend', {}, `txn ${i} `, select(row, 'kind', kinds, render), ' ',
+        el('button', { class: 'link', 'data-action': 'up', title: 'Move up', disabled: i === 0, onclick: () => move(i, -1) }, '↑'),
+        el('button', { class: 'link', 'data-action': 'down', title: 'Move down', disabled: i === state.rows.length - 1, onclick: () => move(i, 1) }, '↓'),
         el('button', { class: 'link', title: 'Remove', onclick: () => { state.rows.splice(i, 1); render(); } }, '✕ remove')),
+      link ? el('div', { class: 'muted link-note', 'data-link': `${link.call}` }, `↳ ${link.arg.name} (${link.arg.type}) of ${link.method} in txn ${link.call}`) : '',
+      argRows.length ? el('div', { class: 'muted link-note' }, `takes ${argRows.map((a) => `${a.name} (${a.type})`).join(', ')} from the row${argRows.length > 1 ? 's' : ''} right above`) : '',
       el('div', { class: 'fields' }, fields));
   }
 
@@ -94,7 +159,7 @@
     if (t.returnValue !== undefined) body.append(el('div', {}, 'returns ', el('code', {}, t.returnValue)));
     if (t.returnError) body.append(el('div', { class: 'warn' }, t.returnError));
     if (t.logs.length) body.append(el('div', { class: 'section' }, 'Logs'), el('ul', { class: 'logs' }, t.logs.map((l) => el('li', { class: 'log' },
-      el('span', { class: 'tag' }, l.kind), ' ', el('code', { class: 'decoded' }, l.text), ' ', el('code', { class: 'raw muted' }, '0x' + l.hex)))));
+      el('span', { class: 'tag' }, l.kind), ' ', el('code', { class: 'decoded', title: '0x' + l.hex }, l.text), l.raw ? [' ', el('code', { class: 'raw muted' }, l.raw)] : ''))));
     if (t.changes.length) body.append(el('div', { class: 'section' }, 'State changes'), el('ul', {}, t.changes.map((c) => el('li', {}, el('span', { class: 'tag' }, c.scope), ' ', c.account ? c.account.slice(0, 8) + '… ' : '', el('code', {}, c.text)))));
     if (t.resources.length) body.append(el('div', { class: 'section' }, 'Resources touched without a reference'), el('ul', {}, t.resources.map((r) => el('li', {}, r))));
     for (const inner of t.inner) body.append(el('div', { class: 'inner' }, txnView(inner)));
@@ -136,7 +201,11 @@
       if (r.errorMessage) box.append(el('div', {}, el('strong', {}, 'Error: '), r.errorMessage));
       if (r.message) box.append(el('div', { class: 'message' }, el('strong', {}, 'Message: '), el('code', {}, r.message)));
       if (r.pc !== undefined) box.append(el('div', {}, `${r.program} program, pc ${r.pc}`));
-      if (r.source) {
+      if (r.minBalance) {
+        box.append(el('div', { id: 'min-balance', class: 'warn' }, r.minBalance.text, ' ',
+          el('button', { id: 'fund-app', class: 'small', title: `Send ${r.minBalance.shortBy} micro-units or more to ${r.minBalance.address}`, onclick: () => vscode.postMessage({ type: 'fund', address: r.minBalance.address, amount: r.minBalance.shortBy }) }, r.minBalance.appId ? `Fund app ${r.minBalance.appId}'s account` : 'Fund the account')));
+      }
+      if (r.source && !r.minBalance) {
         const where = `${state.sourceFile || r.source.file || 'source'}:${r.source.line}:${r.source.column}`;
         const link = el('a', { href: '#', id: 'failing-line', onclick: (ev) => { ev.preventDefault(); if (state.sourceFile) vscode.postMessage({ type: 'reveal', file: state.sourceFile, line: r.source.line, column: r.source.column }); } }, where);
         box.append(el('div', {}, 'At ', link, r.source.text ? el('code', {}, '  ' + r.source.text) : ''));
@@ -174,11 +243,18 @@
         el('button', { id: 'send', disabled: !!state.busy, onclick: () => vscode.postMessage({ type: 'send', group: clean(state.rows) }) }, 'Sign and Send')));
     const out = el('section', { id: 'result' });
     if (state.busy) out.append(el('p', { class: 'muted', id: 'busy' }, state.busy));
+    if (state.notice) out.append(el('p', { class: 'muted', id: 'notice' }, state.notice));
     if (state.error) out.append(el('div', { class: 'failure', id: 'error' }, state.error));
+    if (state.report && state.warnings && state.warnings.length) out.append(el('div', { class: 'warn', id: 'warning' }, state.warnings.map((w) => el('div', {}, '⚠ ', w))));
     // The verdict below says "Confirmed in round N" with copyable txids; this line says where it went.
-    if (state.sent) out.append(el('div', { class: 'muted', id: 'sent' }, `Sent on ${state.network} and confirmed in round ${state.sent.confirmedRound}`));
+    if (state.sent) out.append(el('div', { class: 'muted', id: 'sent' }, `Sent on ${state.network}`));
     if (state.report) out.append(...reportView(state.report));
     app.replaceChildren(form, out);
+    // What comes back after a window reload: the rows (the extension validates them again).
+    vscode.setState({ rows: clean(state.rows) });
+    const receivers = state.accounts.map((a) => el('option', { value: a }, 'account'))
+      .concat(Object.entries(state.appAddresses || {}).map(([id, a]) => el('option', { value: a }, `app ${id}`)));
+    app.append(el('datalist', { id: 'tw-receivers' }, receivers));
     if (argForm) {
       app.append(...argForm.datalists(state));
       if (state.errorAt) argForm.highlight(app, state.errorAt.index, state.errorAt.field, state.error);
@@ -191,10 +267,10 @@
     if (!m || typeof m !== 'object' || typeof m.type !== 'string') return;
     switch (m.type) {
       case 'init':
-        state = Object.assign(state, { rows: Array.isArray(m.rows) ? m.rows : [], accounts: m.accounts || [], sources: m.sources || [], methods: m.methods || {}, methodInfo: m.methodInfo || {}, assets: m.assets || [], network: String(m.network || ''), chain: String(m.chain || ''), report: undefined, error: undefined, errorAt: undefined, sent: undefined });
+        state = Object.assign(state, { rows: Array.isArray(m.rows) ? m.rows : [], accounts: m.accounts || [], sources: m.sources || [], methods: m.methods || {}, methodInfo: m.methodInfo || {}, appAddresses: m.appAddresses || {}, assets: m.assets || [], network: String(m.network || ''), chain: String(m.chain || ''), report: undefined, error: undefined, errorAt: undefined, sent: undefined, notice: m.restored ? 'Restored after a window reload: the rows are back; simulate again for a report.' : undefined });
         break;
       case 'report':
-        state.report = m.report; state.error = undefined; state.errorAt = undefined; state.sent = m.sent; state.sourceFile = m.sourceFile; state.network = String(m.network || state.network); state.debuggable = m.debuggable === true;
+        state.notice = undefined; state.report = m.report; state.warnings = Array.isArray(m.warnings) ? m.warnings.map(String) : []; state.error = undefined; state.errorAt = undefined; state.sent = m.sent; state.sourceFile = m.sourceFile; state.network = String(m.network || state.network); state.debuggable = m.debuggable === true;
         break;
       case 'error':
         state.error = String(m.message); state.report = undefined; state.sent = undefined;
@@ -202,11 +278,23 @@
         break;
       case 'network':
         // The active network changed: the header and the pickers follow; the last report was elsewhere.
-        // A report of another network, or of a chain that is gone (devnet restarted), is cleared.
-        if (String(m.network || '') !== state.network || (state.chain && m.chain && String(m.chain) !== state.chain) || (state.chain && !m.chain)) { state.report = undefined; state.sent = undefined; }
+        // A report, an error or rows of another network, or of a chain that is gone (devnet
+        // restarted), are cleared: nothing on screen may describe a chain the panel is not on.
+        if (String(m.network || '') !== state.network || (state.chain && m.chain && String(m.chain) !== state.chain) || (state.chain && !m.chain)) {
+          const gone = state.network === String(m.network || '') ? 'its chain was replaced' : `the panel now shows ${String(m.network || '')}`;
+          const dropped = state.rows.filter((r) => (r.appId && /^[1-9]/.test(String(r.appId).trim())) || r.assetId).length;
+          state.rows = state.rows.filter((r) => !((r.appId && /^[1-9]/.test(String(r.appId).trim())) || r.assetId));
+          if (state.report || state.error || dropped) state.notice = `Cleared: ${gone}${dropped ? `; ${dropped} row${dropped > 1 ? 's' : ''} naming its apps or assets removed` : ''}.`;
+          state.report = undefined; state.sent = undefined; state.error = undefined; state.errorAt = undefined; state.warnings = [];
+        }
         state.network = String(m.network || '');
         if (m.chain) state.chain = String(m.chain);
         if (Array.isArray(m.accounts)) state.accounts = m.accounts;
+        break;
+      case 'appAddress':
+        if (typeof m.appId !== 'string' || typeof m.address !== 'string') return;
+        state.appAddresses[m.appId] = m.address;
+        for (const r of state.rows) if (r.awaitApp === m.appId) { if (!r.receiver) r.receiver = m.address; delete r.awaitApp; }
         break;
       case 'busy':
         state.busy = m.busy ? String(m.what || 'Working…') : '';

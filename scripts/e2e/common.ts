@@ -81,13 +81,15 @@ export async function startEditor(options: { name?: string; settings?: Record<st
   options.prepare?.(workspace);
   writeFileSync(join(userData, 'User/settings.json'), JSON.stringify({ ...QUIET_SETTINGS, ...options.settings }));
   const profile = ['--user-data-dir', userData, '--extensions-dir', extensions];
-  const install = spawnSync(node, [entry, ...profile, '--install-extension', vsix], { encoding: 'utf8' });
+  // code-server writes a default config.yaml on start: into the profile, never the user's ~/.config.
+  const env = { ...process.env, XDG_CONFIG_HOME: join(userData, 'config') };
+  const install = spawnSync(node, [entry, ...profile, '--install-extension', vsix], { encoding: 'utf8', env });
   if (install.status !== 0) throw new Error(`extension install failed: ${install.stderr || install.stdout}`);
   const port = await freePort();
   const server: ChildProcess = spawn(
     node,
     [entry, ...profile, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', workspace],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
+    { stdio: ['ignore', 'pipe', 'pipe'], env },
   );
   const serverLog: string[] = [];
   server.stdout?.on('data', (d: Buffer) => serverLog.push(d.toString()));
@@ -109,8 +111,9 @@ export async function startEditor(options: { name?: string; settings?: Record<st
     async openWorkbench(viewport) {
       await waitForHttp(`http://127.0.0.1:${port}/healthz`, 60_000);
       const page = await browser.newPage({ viewport });
-      await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
-      await page.waitForSelector('.monaco-workbench', { timeout: 90_000 });
+      // Generous: on a loaded machine the first page load can take minutes.
+      await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`, { timeout: 180_000 });
+      await page.waitForSelector('.monaco-workbench', { timeout: 180_000 });
       return page;
     },
     async close() {
@@ -247,4 +250,33 @@ export async function clickLens(page: Page, text: RegExp, options: { file?: stri
   const title = (await lens.textContent()) ?? '';
   await lens.click();
   return title;
+}
+
+/** Shows the Tealworks views (the activity bar icon toggles: click only when they are hidden). */
+export async function showTealworks(page: Page): Promise<void> {
+  const pane = page.locator('.pane', { hasText: 'State Inspector' }).first();
+  if (await pane.isVisible().catch(() => false)) return;
+  await page.locator('.activitybar [aria-label^="Tealworks"]').first().click();
+  await pane.waitFor({ timeout: 30_000 });
+}
+
+/**
+ * Runs a workflow file through the extension's command (opened with `open`, Quick Open by
+ * default); returns the Workflow Results rows.
+ */
+export async function runWorkflow(page: Page, file: string, open: (page: Page, file: string) => Promise<void> = openFile): Promise<string[]> {
+  const squash = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
+  await open(page, file);
+  await runCommand(page, 'Tealworks: Run Workflow');
+  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Workflow (passed|failed)/ }).first();
+  await toast.waitFor({ timeout: 240_000 });
+  const text = squash(await toast.textContent());
+  check(/Workflow passed/.test(text), `the workflow ${file} did not pass: ${text}`);
+  await showTealworks(page);
+  const rows = page.locator('.pane', { hasText: 'Workflow Results' }).locator('.monaco-list-row');
+  await rows.first().waitFor({ timeout: 30_000 });
+  await page.waitForTimeout(500);
+  const texts = (await rows.allTextContents()).map(squash);
+  await page.locator('.notifications-toasts .notification-toast .codicon-notifications-clear, .notifications-toasts .codicon-close').first().click().catch(() => undefined);
+  return texts;
 }

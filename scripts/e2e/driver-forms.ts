@@ -15,38 +15,13 @@
 import { cpSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { check, clickLens, e2eDir, openFile, panelFrame, quickInput, root, runCommand, Scenario, startEditor } from './common.js';
+import { check, clickLens, e2eDir, openFile, panelFrame, quickInput, root, runCommand, runWorkflow, Scenario, showTealworks, startEditor } from './common.js';
 
 const scenario = new Scenario('forms');
 const log = (m: string) => scenario.log(m);
 const results = scenario.results;
 const shot = (page: Page, name: string) => scenario.shot(page, name);
 const squash = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
-
-/** Shows the Tealworks views (the activity bar icon toggles: click only when they are hidden). */
-async function showTealworks(page: Page): Promise<void> {
-  const pane = page.locator('.pane', { hasText: 'State Inspector' }).first();
-  if (await pane.isVisible().catch(() => false)) return;
-  await page.locator('.activitybar [aria-label^="Tealworks"]').first().click();
-  await pane.waitFor({ timeout: 30_000 });
-}
-
-/** Runs a workflow file through the extension's command; returns the Workflow Results rows. */
-async function runWorkflow(page: Page, file: string): Promise<string[]> {
-  await openFile(page, file);
-  await runCommand(page, 'Tealworks: Run Workflow');
-  const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Workflow (passed|failed)/ }).first();
-  await toast.waitFor({ timeout: 180_000 });
-  const text = squash(await toast.textContent());
-  check(/Workflow passed/.test(text), `the workflow ${file} did not pass: ${text}`);
-  await showTealworks(page);
-  const rows = page.locator('.pane', { hasText: 'Workflow Results' }).locator('.monaco-list-row');
-  await rows.first().waitFor({ timeout: 30_000 });
-  await page.waitForTimeout(500);
-  const texts = (await rows.allTextContents()).map(squash);
-  await page.locator('.notifications-toasts .notification-toast .codicon-notifications-clear, .notifications-toasts .codicon-close').first().click().catch(() => undefined);
-  return texts;
-}
 
 /** Picks `method` in the "Call app N" quick pick; returns the labels it offered. */
 async function pickMethod(page: Page, method: string): Promise<string[]> {

@@ -38,5 +38,6 @@ if [ ! -f node_modules/code-server/out/node/entry.js ] || [ ! -d node_modules/co
   (cd node_modules/argon2 && "$DIR/node_modules/.bin/node-gyp-build" >/dev/null 2>&1 || npx --yes node-gyp-build >/dev/null 2>&1) || true
   (cd node_modules/code-server && npm_config_user_agent="npm/$(npm --version) node/$(node --version) linux x64" sh ./postinstall.sh >/dev/null)
 fi
-echo "code-server $(node node_modules/code-server/out/node/entry.js --version | head -1)"
+# code-server writes a default config on any start: keep it in the cache, not in ~/.config.
+echo "code-server $(XDG_CONFIG_HOME="$DIR/config" node node_modules/code-server/out/node/entry.js --version | head -1)"
 echo "chromium: $(command -v chromium)"

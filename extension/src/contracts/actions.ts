@@ -4,29 +4,33 @@
 import * as vscode from 'vscode';
 import { readFile } from 'node:fs/promises';
 import { specBeside } from '@tealworks/sdk/workflow';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { parseArc56, type Arc56AppSpec } from '@tealworks/sdk/abi';
-import { appAddressOf, builderParams } from '@tealworks/sdk/app';
+import { appAddressOf, builderParams, fetchApp } from '@tealworks/sdk/app';
 import { appKnowledge, attachSourceMaps, compileContract, type CompiledContract } from '@tealworks/sdk/app';
 import { GroupComposer, type ComposerEntry, type SendResult } from '@tealworks/sdk/app';
 import type { AppKnowledge, SimulateReport } from '@tealworks/sdk/app';
 import { failureSummary } from '@tealworks/sdk/app';
 import { makePaymentTxn } from '@tealworks/sdk/txn';
 import type { Transaction } from '@tealworks/sdk/txn';
-import { buildGroup, type BuiltTxn, type CreateProgram } from './groupForm.js';
+import { abiCreateMethods, buildGroup, sameProgram, staleProgramWarning, createOnComplete, type BuiltTxn, type CreateProgram } from './groupForm.js';
+import { argProblem, methodInfo } from './argForm.js';
 import { FailureHighlight } from './highlight.js';
 import type { TxnFormInput } from './messages.js';
 import { needsConfirmation } from './networks.js';
 import type { ContractSession } from './session.js';
 import { confirmationText, formatBalance } from './summary.js';
-import { templateFields, templateOptions, type TemplateCompileOptions } from './templateForm.js';
+import { templateFields, templateOptions, templateTableOf, workflowTemplateValues, type TemplateCompileOptions } from './templateForm.js';
+import type { TemplateValue } from '@tealworks/sdk/teal';
 import { askTemplateValues, rememberedTemplateValues } from './templatePrompt.js';
 
 export interface Compiled {
   uri: vscode.Uri;
   compiled: CompiledContract;
   spec?: Arc56AppSpec;
+  /** The `TMPL_*` values the programs were assembled with (deploy flags included). */
+  templates?: Record<string, TemplateValue>;
 }
 
 /** Workspace-relative path (the form's `source`), or the absolute path outside a workspace. */
@@ -43,6 +47,26 @@ export function uriOfSource(source: string): vscode.Uri {
 async function textOf(uri: vscode.Uri): Promise<string> {
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   return open ? open.getText() : readFile(uri.fsPath, 'utf8');
+}
+
+/** Template values the workflows beside a program (`tealworks.yaml`, `*.workflow.yaml`) deploy it with. */
+export function workflowValuesFor(tealPath: string): Record<string, string> {
+  const dir = dirname(tealPath);
+  let names: string[];
+  try {
+    names = readdirSync(dir).filter((n) => n === 'tealworks.yaml' || n === 'tealworks.yml' || /\.workflow\.ya?ml$/.test(n));
+  } catch {
+    return {};
+  }
+  const out: Record<string, string> = {};
+  for (const n of names) {
+    try {
+      Object.assign(out, workflowTemplateValues(readFileSync(join(dir, n), 'utf8'), dir, tealPath));
+    } catch {
+      // An unreadable workflow gives no values.
+    }
+  }
+  return out;
 }
 
 /** An ARC-56 spec beside the program (the SDK's lookup, shared with the language server). */
@@ -93,7 +117,7 @@ export class ContractActions implements vscode.Disposable {
     const clear = clearPath ? await textOf(vscode.Uri.file(clearPath)) : `#pragma version ${version}\nint 1\n`;
     const spec = await this.specFor(uri, specPath ?? specPathFor(uri.fsPath));
     const source = sourceKey(uri);
-    const fields = templateFields(approval, clear, spec, this.state ? rememberedTemplateValues(this.state, source) : {});
+    const fields = templateFields(approval, clear, spec, this.state ? rememberedTemplateValues(this.state, source) : {}, workflowValuesFor(uri.fsPath));
     let options: TemplateCompileOptions | undefined;
     if (fields.length) {
       if (templates !== 'remembered' && this.state) options = await askTemplateValues(this.state, source, fields, templates === 'all');
@@ -108,7 +132,8 @@ export class ContractActions implements vscode.Disposable {
     const compiled = compileContract({ approval, clear, approvalName: basename(uri.fsPath), clearName: clearPath ? basename(clearPath) : 'clear (default)', ...(spec ? { spec } : {}) }, options ?? {});
     // The compiler's map beside the TEAL (Puya's `.puya.map`): failures then land on the .py / .algo.ts line.
     attachSourceMaps(compiled, { approval: uri.fsPath, ...(clearPath ? { clear: clearPath } : {}) });
-    return { uri, compiled, ...(spec ? { spec } : {}) };
+    const table = options ? templateTableOf(options) : undefined;
+    return { uri, compiled, ...(spec ? { spec } : {}), ...(table ? { templates: table } : {}) };
   }
 
   /**
@@ -139,7 +164,8 @@ export class ContractActions implements vscode.Disposable {
   }
 
   /** Builds the form's group with programs compiled from the workspace and known specs. */
-  async build(rows: readonly TxnFormInput[]): Promise<{ built: BuiltTxn[]; composer: GroupComposer; compiled: Map<string, Compiled> }> {
+  async build(rows: readonly TxnFormInput[]): Promise<{ built: BuiltTxn[]; composer: GroupComposer; compiled: Map<string, Compiled>; warnings: string[] }> {
+    const warnings: string[] = [];
     const chain = await this.session.chain();
     const params = await builderParams(chain);
     const compiled = new Map<string, Compiled>();
@@ -159,9 +185,15 @@ export class ContractActions implements vscode.Disposable {
       try {
         const linkedSpec = this.session.specPathForApp(appId);
         const c = await this.compile(uriOfSource(src), 'remembered', linkedSpec ? uriOfSource(linkedSpec).fsPath : undefined);
+        specByApp.set(appId, c.spec);
+        // Edited since the deploy? The chain runs the deployed program: map its failures by pc only.
+        const onChain = await fetchApp(chain, appId).then((a) => a.approval, () => undefined);
+        if (onChain && !sameProgram(onChain, c.compiled.approval.bytes)) {
+          warnings.push(staleProgramWarning(appId, src));
+          continue;
+        }
         compiled.set(src, c);
         appKnow.set(appId, appKnowledge(c.compiled, basename(src)));
-        specByApp.set(appId, c.spec);
       } catch {
         // The source changed since the deploy and does not assemble: failures show pcs only.
       }
@@ -178,7 +210,7 @@ export class ContractActions implements vscode.Disposable {
       const entry: ComposerEntry = { txn: b.txn, ...(b.method ? { method: b.method } : {}), ...(c ? { app: appKnowledge(c.compiled, basename(b.source!)) } : {}) };
       composer.add(entry);
     }
-    return { built, composer, compiled };
+    return { built, composer, compiled, warnings };
   }
 
   /** Where a failure is in the workspace, for the highlight and the panel's link. */
@@ -203,8 +235,9 @@ export class ContractActions implements vscode.Disposable {
     if (uri && s) this.highlight.show(uri, s.line, s.column, report.failure?.errorMessage ?? firstLine(report.failureMessage ?? 'failed'), s.definition);
   }
 
-  async simulate(rows: readonly TxnFormInput[]): Promise<SimulateReport> {
-    const { composer } = await this.build(rows);
+  async simulate(rows: readonly TxnFormInput[]): Promise<{ report: SimulateReport; warnings: string[] }> {
+    const { composer, warnings } = await this.build(rows);
+    for (const w of warnings) this.session.log.appendLine(`simulate: ${w}`);
     // Show the group as it would be sent: references the programs touch are filled in first
     // (box references also buy the I/O budget box writes need).
     try {
@@ -216,7 +249,7 @@ export class ContractActions implements vscode.Disposable {
     this.session.log.appendLine(`simulate on ${this.session.activeName}: ${report.wouldSucceed ? 'would succeed' : failureSummary(report)}`);
     if (report.wouldSucceed) this.highlight.clear();
     else this.showFailure(report, rows);
-    return report;
+    return { report, warnings };
   }
 
   /** Asks before sending anywhere but the devnet. True to go on. */
@@ -227,20 +260,20 @@ export class ContractActions implements vscode.Disposable {
   }
 
   /** Simulate gate, confirmation, signing and sending; returns undefined when the user declined. */
-  async send(rows: readonly TxnFormInput[], title = 'Sending'): Promise<{ result?: SendResult; report: SimulateReport }> {
-    const { composer } = await this.build(rows);
+  async send(rows: readonly TxnFormInput[], title = 'Sending'): Promise<{ result?: SendResult; report: SimulateReport; warnings: string[] }> {
+    const { composer, warnings } = await this.build(rows);
     // The probing simulate fills in box/account references the programs touch.
     const probe = await composer.prepare({ populateResources: true, coverInnerFees: true });
     const report = await composer.simulate();
     if (!report.wouldSucceed) {
       this.showFailure(report, rows);
-      return { report: probe && !probe.wouldSucceed ? probe : report };
+      return { report: probe && !probe.wouldSucceed ? probe : report, warnings };
     }
     for (const e of composer.entries) {
       const sender = e.txn.sender.toString();
       if (!this.session.signerFor(sender)) throw new Error(`no key for ${sender} on ${this.session.activeName}: unlock its wallet or import it in the Accounts view`);
     }
-    if (!(await this.confirm(composer.transactions))) return { report };
+    if (!(await this.confirm(composer.transactions))) return { report, warnings };
     const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `${title} on ${this.session.activeName}`, cancellable: false }, async (progress) => {
       progress.report({ message: 'signing and sending…' });
       return composer.send({ skipSimulate: true });
@@ -255,19 +288,58 @@ export class ContractActions implements vscode.Disposable {
     }
     this.session.log.appendLine(`sent ${result.txids.join(', ')} in round ${result.confirmedRound}`);
     this.onSent();
-    return { result, report: result.report };
+    return { result, report: result.report, warnings };
+  }
+
+  /**
+   * When the spec allows no bare create: the ABI create method (picked when there are several) and
+   * its arguments, asked one by one and checked as typed (Lora's create wizard, in input boxes).
+   */
+  async #createCall(c: Compiled, name: string): Promise<Pick<TxnFormInput, 'method' | 'args' | 'onComplete'>> {
+    const creates = c.spec ? abiCreateMethods(c.spec) : [];
+    if (!creates.length) return {};
+    let m = creates[0]!;
+    if (creates.length > 1) {
+      const pick = await vscode.window.showQuickPick(
+        creates.map((x) => ({ label: x.method.name, description: x.method.signature, detail: x.json.desc ?? '', m: x })),
+        { title: `Create ${name} with which method?`, placeHolder: 'The app spec allows no bare create', ignoreFocusOut: true },
+      );
+      if (!pick) throw new vscode.CancellationError();
+      m = pick.m;
+    }
+    if (m.method.args.some((a) => a.kind === 'transaction')) {
+      throw new Error(`${m.method.signature} creates ${name} and takes transaction arguments: build the create in the simulate panel (its form inserts the argument rows)`);
+    }
+    const info = methodInfo(m.method, m);
+    const args: string[] = [];
+    for (const [k, a] of info.args.entries()) {
+      const text = await vscode.window.showInputBox({
+        title: `Create ${name} with ${m.method.name} (${k + 1}/${info.args.length})`,
+        prompt: `${a.name} (${a.type})${a.desc ? `: ${a.desc}` : ''}${/^[[(]|\[\]$/.test(a.type) && a.type !== 'byte[]' ? ' · JSON, e.g. [1, 2]' : ''}`,
+        ...(a.defaultText !== undefined ? { value: a.defaultText } : {}),
+        placeHolder: a.type,
+        ignoreFocusOut: true,
+        validateInput: (v) => argProblem(m.method, m, k, v),
+      });
+      if (text === undefined) throw new vscode.CancellationError();
+      args.push(text);
+    }
+    return { method: m.method.signature, args, onComplete: createOnComplete(m) };
   }
 
   /** Deploy = create from the file (simulated first), then fund the app account per the setting. */
-  async deploy(uri: vscode.Uri, sender: string): Promise<{ appId?: bigint; report: SimulateReport }> {
+  async deploy(uri: vscode.Uri, sender: string): Promise<{ appId?: bigint; report: SimulateReport; rows: TxnFormInput[] }> {
     const source = sourceKey(uri);
     // The template form first (prefilled with what this workspace gave last time): the simulation
     // and the create then use exactly these values.
-    await this.compile(uri, 'all');
-    const rows: TxnFormInput[] = [{ kind: 'appcall', sender, appId: '0', source }];
+    // The first deploy shows the whole form (prefilled from the workflow and the spec); later ones
+    // ask only for values nothing gives yet: "Set Template Values…" changes them.
+    const answered = this.state ? Object.keys(rememberedTemplateValues(this.state, source)).length > 0 : false;
+    const c = await this.compile(uri, answered ? 'missing' : 'all');
+    const rows: TxnFormInput[] = [{ kind: 'appcall', sender, appId: '0', source, ...(await this.#createCall(c, basename(uri.fsPath))) }];
     const { result, report } = await this.send(rows, `Deploying ${basename(uri.fsPath)}`);
     const appId = result?.txns[0]?.createdAppId;
-    if (appId === undefined) return { report };
+    if (appId === undefined) return { report, rows };
     const fund = BigInt(vscode.workspace.getConfiguration('tealworks.deploy').get<number>('fundAppAccount', 1_000_000));
     if (fund > 0n) {
       const chain = await this.session.chain();
@@ -279,7 +351,7 @@ export class ContractActions implements vscode.Disposable {
       }
     }
     this.onSent();
-    return { appId, report };
+    return { appId, report, rows };
   }
 
   dispose(): void {

@@ -10,7 +10,7 @@ import { AbiDynamicArrayType, AbiStaticArrayType, AbiTupleType, type AbiType } f
 import { prepareMethodArgs } from '@tealworks/sdk/app';
 import { encodeMethodCall } from '@tealworks/sdk/abi';
 
-import { parseAbiArgText } from './groupForm.js';
+import { parseAbiArgText, TXN_ARG_ROW_KINDS } from './groupForm.js';
 
 /** How the form edits one value. */
 export type Editor =
@@ -37,6 +37,8 @@ export interface MethodInfo {
   readonly: boolean;
   /** Value arguments only (transaction arguments are rows of the group). */
   args: ArgInfo[];
+  /** Transaction arguments, in order: rows the form inserts right above the call (ARC-4). */
+  transactionArgs: { name: string; type: string; desc?: string; rowKind: string }[];
   returns?: { type: string; desc?: string };
 }
 
@@ -75,8 +77,13 @@ export function valueText(v: unknown): string {
 /** The form's description of a method (ARC-56 when there is one, else the bare signature's types). */
 export function methodInfo(method: AbiMethod, arc56?: Arc56Method): MethodInfo {
   const args: ArgInfo[] = [];
+  const transactionArgs: MethodInfo['transactionArgs'] = [];
   method.args.forEach((a, i) => {
-    if (a.kind === 'transaction') return;
+    if (a.kind === 'transaction') {
+      const desc = a.desc ?? arc56?.json.args[i]?.desc;
+      transactionArgs.push({ name: a.name ?? `arg ${i}`, type: a.type, ...(desc ? { desc } : {}), rowKind: TXN_ARG_ROW_KINDS[a.type]?.[0] ?? '' });
+      return;
+    }
     const type = a.kind === 'reference' ? a.type : (arc56?.argStructs[i] ?? a.abiType);
     const arg = info(a.name ?? `arg ${i}`, type, a.desc ?? arc56?.json.args[i]?.desc);
     if (arc56) {
@@ -88,7 +95,7 @@ export function methodInfo(method: AbiMethod, arc56?: Arc56Method): MethodInfo {
   });
   const desc = arc56?.json.desc ?? method.desc;
   const ret = method.returns.type === 'void' ? undefined : { type: method.returns.type, ...(method.returns.desc ? { desc: method.returns.desc } : {}) };
-  return { signature: method.signature, name: method.name, ...(desc ? { desc } : {}), readonly: arc56?.readonly ?? false, args, ...(ret ? { returns: ret } : {}) };
+  return { signature: method.signature, name: method.name, ...(desc ? { desc } : {}), readonly: arc56?.readonly ?? false, args, transactionArgs, ...(ret ? { returns: ret } : {}) };
 }
 
 /**

@@ -3,11 +3,12 @@
 // nothing is simulated twice. The response goes to a temporary `*.trace.avm.json`; the programs
 // are the workspace TEAL files the group creates or calls, matched by hash in the adapter.
 import * as vscode from 'vscode';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { SimulateReport, TxnReport } from '@tealworks/sdk/app';
-import { toAvmDebuggerTrace } from '@tealworks/sdk/app';
+import { templatePlaceholders, toAvmDebuggerTrace } from '@tealworks/sdk/app';
+import { templateLaunchText } from './templateForm.js';
 import type { ContractActions } from './actions.js';
 import { clearPathFor, uriOfSource } from './actions.js';
 import type { TxnFormInput } from './messages.js';
@@ -42,19 +43,48 @@ export function programFiles(report: SimulateReport, rows: readonly TxnFormInput
   return [...files];
 }
 
-export async function debugReport(report: SimulateReport, rows: readonly TxnFormInput[], _actions: ContractActions, session: ContractSession): Promise<void> {
+/**
+ * The template values of the programs that have `TMPL_*` placeholders, as the panel assembled them
+ * (the values this workspace gave), so the debugger assembles the same bytes and finds their lines.
+ */
+async function programTemplates(files: readonly string[], actions: ContractActions, log: (m: string) => void): Promise<Record<string, Record<string, string>>> {
+  const out: Record<string, Record<string, string>> = {};
+  for (const f of files) {
+    let text: string;
+    try {
+      text = readFileSync(f, 'utf8');
+    } catch {
+      continue;
+    }
+    if (!templatePlaceholders(text).length || /clear/.test(basename(f))) continue;
+    try {
+      const c = await actions.compile(vscode.Uri.file(f), 'remembered');
+      if (c.templates) out[f] = templateLaunchText(c.templates);
+      // The clear program beside it was assembled with the same values.
+      const clear = clearPathFor(f);
+      if (clear && c.templates) out[clear] = templateLaunchText(c.templates);
+    } catch (e) {
+      log(`debug: ${f}: ${(e as Error).message}`);
+    }
+  }
+  return out;
+}
+
+export async function debugReport(report: SimulateReport, rows: readonly TxnFormInput[], actions: ContractActions, session: ContractSession): Promise<void> {
   if (!hasTrace(report)) throw new Error('this simulation has no execution trace to debug (the node did not return one); simulate again on a node that supports exec-trace-config');
   const dir = mkdtempSync(join(tmpdir(), 'tealworks-debug-'));
   const trace = join(dir, 'group.trace.avm.json');
   writeFileSync(trace, toAvmDebuggerTrace(report.response) + '\n');
   const folder = vscode.workspace.workspaceFolders?.[0];
+  const programs = programFiles(report, rows, (id) => session.sourceForApp(id));
   session.log.appendLine(`debugging the simulated group (trace saved to ${trace})`);
   const ok = await vscode.debug.startDebugging(folder, {
     type: 'tealworks',
     request: 'launch',
     name: report.wouldSucceed ? 'Debug simulated group' : 'Debug failing group',
     trace,
-    programs: programFiles(report, rows, (id) => session.sourceForApp(id)),
+    programs,
+    templates: await programTemplates(programs, actions, (m) => session.log.appendLine(m)),
     breakOnFailure: true,
     // A failing group opens at the failure; a succeeding one at its first instruction.
     stopOnEntry: report.wouldSucceed,

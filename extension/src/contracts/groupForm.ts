@@ -10,7 +10,7 @@ import { utf8 } from '@tealworks/sdk/encoding';
 import { fromHex } from '@tealworks/sdk/encoding';
 import { makeAppCallTxn, makeAssetTransferTxn, makePaymentTxn, type SuggestedParams } from '@tealworks/sdk/txn';
 import { OnComplete, type Transaction } from '@tealworks/sdk/txn';
-import type { TxnFormInput } from './messages.js';
+import type { TxnFormInput, TxnKind } from './messages.js';
 
 /** A problem in one field of one row of the form, so the panel can point at it. */
 export class FormError extends Error {
@@ -37,6 +37,8 @@ export interface BuildContext {
   programFor?: (source: string) => CreateProgram | undefined;
   /** The app spec for a row (by source file for creates, by app id for calls). */
   specFor?: (row: TxnFormInput) => Arc56AppSpec | undefined;
+  /** The whole group (set by buildGroup): transaction arguments are the rows above a call. */
+  rows?: readonly TxnFormInput[];
 }
 
 export interface BuiltTxn {
@@ -133,6 +135,68 @@ const ON_COMPLETE: Record<string, OnComplete> = {
   DeleteApplication: OnComplete.DeleteApplication,
 };
 
+/** The form's row kinds that can stand for an ARC-4 transaction argument of each type. */
+export const TXN_ARG_ROW_KINDS: Readonly<Record<string, readonly TxnKind[]>> = {
+  pay: ['payment'],
+  axfer: ['assetTransfer'],
+  appl: ['appcall'],
+  txn: ['payment', 'assetTransfer', 'appcall'],
+  keyreg: [],
+  acfg: [],
+  afrz: [],
+};
+
+const KIND_LABEL: Record<TxnKind, string> = { payment: 'a payment', assetTransfer: 'an asset transfer', appcall: 'an app call' };
+
+/** The transaction arguments of a method: its argument index, name and type, in order. */
+export function transactionArgs(method: AbiMethod): { index: number; name?: string; type: string }[] {
+  return method.args.flatMap((a, index) => (a.kind === 'transaction' ? [{ index, type: a.type, ...(a.name ? { name: a.name } : {}) }] : []));
+}
+
+/**
+ * Checks that the rows right above an ABI call are its transaction arguments (ARC-4: the last one
+ * directly before the call), with kinds that fit their types. Throws FormError on the row to fix.
+ */
+export function checkTransactionArgs(rows: readonly TxnFormInput[], i: number, method: AbiMethod): void {
+  const txnArgs = transactionArgs(method);
+  if (!txnArgs.length) return;
+  const n = txnArgs.length;
+  const list = txnArgs.map((a) => a.type).join(', ');
+  if (i < n) throw new FormError(i, 'method', `${method.signature} takes ${n === 1 ? 'a transaction argument' : `${n} transaction arguments`} (${list}): ${n === 1 ? 'it is the row' : 'they are the rows'} right above the call; pick the method again to insert ${n === 1 ? 'it' : 'them'}, or move this call down`);
+  txnArgs.forEach((a, k) => {
+    const j = i - n + k;
+    const kinds = TXN_ARG_ROW_KINDS[a.type] ?? [];
+    const what = `txn ${j} is argument ${a.index}${a.name ? ` (${a.name})` : ''} of ${method.name} in txn ${i}`;
+    if (!kinds.length) throw new FormError(j, 'kind', `${what}: the panel cannot build a ${a.type} transaction; send it from a script or a workflow`);
+    const kind = rows[j]!.kind;
+    if (!kinds.includes(kind)) throw new FormError(j, 'kind', `${what}: expected ${kinds.map((k2) => KIND_LABEL[k2]).join(' or ')} (${a.type}), got ${KIND_LABEL[kind]}; reorder the rows or change this one's kind`);
+  });
+}
+
+/**
+ * Inserts rows for a method's transaction arguments right above the call at `index`, unless the
+ * rows there already fit. Payments and asset transfers are sent to `receiver` (the app's address,
+ * when known) by the call's sender. Returns the new rows (the input is not changed).
+ */
+export function withTransactionArgRows(rows: readonly TxnFormInput[], index: number, method: AbiMethod, receiver?: string): TxnFormInput[] {
+  const txnArgs = transactionArgs(method);
+  const out = [...rows];
+  const call = out[index];
+  if (!txnArgs.length || !call) return out;
+  const n = txnArgs.length;
+  const fits = index >= n && txnArgs.every((a, k) => (TXN_ARG_ROW_KINDS[a.type] ?? []).includes(out[index - n + k]!.kind));
+  if (fits) return out;
+  const inserted: TxnFormInput[] = txnArgs.map((a) => {
+    const kind: TxnKind = (TXN_ARG_ROW_KINDS[a.type] ?? [])[0] ?? 'payment';
+    const row: TxnFormInput = { kind, sender: call.sender };
+    if (kind !== 'appcall' && receiver) row.receiver = receiver;
+    if (kind === 'appcall') row.appId = '';
+    return row;
+  });
+  out.splice(index, 0, ...inserted);
+  return out;
+}
+
 function appCall(row: TxnFormInput, i: number, ctx: BuildContext): BuiltTxn {
   const sender = address(row.sender, i, 'sender');
   const appId = parseUint(row.appId, i, 'appId', 0n);
@@ -157,11 +221,11 @@ function appCall(row: TxnFormInput, i: number, ctx: BuildContext): BuiltTxn {
       throw new FormError(i, 'method', (e as Error).message);
     }
     method = resolved.arc56 ?? resolved.method;
+    checkTransactionArgs(ctx.rows ?? [], i, resolved.method);
     const types = resolved.method.args.filter((a) => a.kind !== 'transaction').map((a) => a.type);
     const given = (row.args ?? []).slice(0, types.length).map((text, k) => (text.trim() === '' ? undefined : parseAbiArgText(text, types[k]!)));
     try {
       const prepared = prepareMethodArgs(resolved.method, given, resolved.arc56);
-      if (prepared.transactionArgs.length) throw new FormError(i, 'method', `${resolved.method.signature} takes transaction arguments; add them as rows above it and call it with raw arguments`);
       if (prepared.pendingDefaults.length) {
         const p = prepared.pendingDefaults[0]!;
         const k = resolved.method.args.slice(0, p.index).filter((a) => a.kind !== 'transaction').length;
@@ -250,7 +314,7 @@ export function buildGroup(rows: readonly TxnFormInput[], ctx: BuildContext): Bu
           ),
         };
       case 'appcall': {
-        const built = appCall(row, i, ctx);
+        const built = appCall(row, i, { ...ctx, rows });
         withFee(built.txn);
         return built;
       }
@@ -265,4 +329,28 @@ function wrap<T>(i: number, fn: () => T): T {
     if (e instanceof FormError) throw e;
     throw new FormError(i, 'txn', (e as Error).message);
   }
+}
+
+/**
+ * The ABI methods that create the app, when its ARC-56 spec allows no bare create (Puya's and
+ * TEALScript's `create` methods); empty when a bare create works.
+ */
+export function abiCreateMethods(spec: Arc56AppSpec): Arc56Method[] {
+  if (spec.json.bareActions.create.length) return [];
+  return spec.methods.filter((m) => m.actions.create.length > 0);
+}
+
+/** The on-completion a create method is called with: NoOp when it allows it, else its first. */
+export function createOnComplete(m: Arc56Method): string {
+  return m.actions.create.includes('NoOp') ? 'NoOp' : (m.actions.create[0] ?? 'NoOp');
+}
+
+/** Whether two programs are the same bytes (what their hashes compare). */
+export function sameProgram(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+/** The warning shown when an app's linked source no longer assembles to the program it runs. */
+export function staleProgramWarning(appId: bigint, source: string): string {
+  return `App ${appId} runs the program deployed earlier, not ${source} as it is now (their program hashes differ): failures are shown by pc, not mapped onto the edited lines. Deploy again to run your edits.`;
 }

@@ -85,6 +85,8 @@ export function registerContracts(context: vscode.ExtensionContext): void {
     vscode.languages.registerCodeLensProvider({ scheme: 'file', language: 'teal' }, lensProxy),
     // Algorand Python / TypeScript contracts with compiler output (the lens finds their TEAL through the source maps).
     vscode.languages.registerCodeLensProvider([{ scheme: 'file', pattern: '**/*.py' }, { scheme: 'file', pattern: '**/*.algo.ts' }], lensProxy),
+    // The simulate panel comes back after a window reload (activation event onWebviewPanel:tealworks.simulate).
+    vscode.window.registerWebviewPanelSerializer('tealworks.simulate', { deserializeWebviewPanel: async (panel, state) => (await load()).restorePanel(panel, state) }),
   );
   // Off the activation path: the status bar item and the trees appear a moment later.
   setTimeout(() => void load(), 0);

@@ -1,10 +1,10 @@
 // Wires the contract features into VS Code: the side-bar views, the simulate panel, CodeLens and
 // commands for simulate/deploy/call, the network status bar item and the workflow command.
 import * as vscode from 'vscode';
-import { builderParams, sourceMapsFor } from '@tealworks/sdk/app';
+import { appAddressOf, builderParams, sourceMapsFor } from '@tealworks/sdk/app';
 import { GroupComposer } from '@tealworks/sdk/app';
 import { makePaymentTxn } from '@tealworks/sdk/txn';
-import { ContractActions, sourceKey, specPathFor, uriOfSource } from './actions.js';
+import { ContractActions, sourceKey, specPathFor, uriOfSource, workflowValuesFor } from './actions.js';
 import { createSampleProject, resumeSample, WALKTHROUGH_CONTEXT } from './sample.js';
 import { workflowDeployLinks } from './workflowLinks.js';
 import { templateFields } from './templateForm.js';
@@ -17,6 +17,8 @@ import { formatBalance } from './summary.js';
 import { exportAppState, VALUE_VIEWS, type ValueView } from './valueFormat.js';
 import { AccountsTree, NetworksTree, StateTree } from './views.js';
 import { runWorkflowCommand, WorkflowResultsTree } from './workflows.js';
+import { withTransactionArgRows } from './groupForm.js';
+import type { TxnFormInput } from './messages.js';
 
 /** A contract source compilers map back to: Algorand Python or Algorand TypeScript. */
 export function isContractSource(path: string): boolean {
@@ -85,6 +87,8 @@ export interface Contracts {
   workflowResults: vscode.TreeDataProvider<unknown>;
   lens: vscode.CodeLensProvider;
   run(id: string, args: unknown[]): Promise<unknown>;
+  /** Takes back the simulate panel VS Code kept across a window reload. */
+  restorePanel(panel: vscode.WebviewPanel, state: unknown): Promise<void>;
 }
 
 /** Builds everything heavy; index.ts calls this on first use (or just after activation). */
@@ -269,11 +273,11 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     const uri = activeTealUri(arg);
     if (!uri) return;
     const sender = await pickSender();
-    const { appId, report } = await actions.deploy(uri, sender);
+    const { appId, report, rows } = await actions.deploy(uri, sender);
     if (appId === undefined) {
       if (!report.wouldSucceed) {
         void vscode.window.showErrorMessage('Deploy stopped: the create would fail. See the simulate panel.');
-        await panel.open([{ kind: 'appcall', sender, appId: '0', source: sourceKey(uri) }], true);
+        await panel.open(rows, true);
       }
       return;
     }
@@ -313,7 +317,11 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
       // Simulate at once only when there is nothing to type (no arguments); else the form waits.
       run = pick.ready;
     }
-    await panel.open([{ kind: 'appcall', sender, appId: appId.toString(), ...(source ? { source } : {}), onComplete: 'NoOp', ...(method ? { method, args: [] } : {}) }], run);
+    let rows: TxnFormInput[] = [{ kind: 'appcall', sender, appId: appId.toString(), ...(source ? { source } : {}), onComplete: 'NoOp', ...(method ? { method, args: [] } : {}) }];
+    // Transaction arguments (ARC-4) are rows right above the call, paid to the app's account.
+    const picked = method ? spec?.methods.find((m) => m.method.signature === method) : undefined;
+    if (picked) rows = withTransactionArgRows(rows, 0, picked.method, appAddressOf(appId));
+    await panel.open(rows, run);
   });
   command('tealworks.setTemplateValues', async (arg?: unknown) => {
     const uri = activeTealUri(arg);
@@ -321,7 +329,7 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     const approval = (await vscode.workspace.openTextDocument(uri)).getText();
     const spec = await actions.specFor(uri);
     const src = sourceKey(uri);
-    const fields = templateFields(approval, '', spec, rememberedTemplateValues(context.workspaceState, src));
+    const fields = templateFields(approval, '', spec, rememberedTemplateValues(context.workspaceState, src), workflowValuesFor(uri.fsPath));
     if (!fields.length) {
       void vscode.window.showInformationMessage(`${src} has no TMPL_ template variables.`);
       return;
@@ -384,6 +392,7 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     state: state as vscode.TreeDataProvider<unknown>,
     workflowResults: workflowResults as vscode.TreeDataProvider<unknown>,
     lens,
+    restorePanel: (p, saved) => panel.restore(p, saved),
     async run(id, args) {
       const fn = handlers.get(id);
       if (!fn) throw new Error(`unknown command ${id}`);

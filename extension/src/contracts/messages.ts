@@ -76,7 +76,9 @@ export type WebviewMessage =
   | { type: 'send'; group: TxnFormInput[] }
   | { type: 'reveal'; file: string; line: number; column: number }
   | { type: 'copy'; text: string }
-  | { type: 'debug' };
+  | { type: 'debug' }
+  | { type: 'appAddress'; appId: string }
+  | { type: 'fund'; address: string; amount: string };
 
 const webviewSchemas: Record<WebviewMessage['type'], Schema> = {
   ready: obj({ type: { kind: 'literal', value: 'ready' } }),
@@ -86,6 +88,10 @@ const webviewSchemas: Record<WebviewMessage['type'], Schema> = {
   copy: obj({ type: { kind: 'literal', value: 'copy' }, text: str(65536) }),
   // Opens the debugger on the last simulated group (the extension keeps it; nothing else is trusted).
   debug: obj({ type: { kind: 'literal', value: 'debug' } }),
+  // The account address of an app (a receiver for a transaction argument); answered with the same type.
+  appAddress: obj({ type: { kind: 'literal', value: 'appAddress' }, appId: str(20, /^[1-9]\d{0,19}$/) }),
+  // Tops up an account a minimum-balance rejection named (the extension asks before sending off the devnet).
+  fund: obj({ type: { kind: 'literal', value: 'fund' }, address: str(58, /^[A-Z2-7]{58}$/), amount: str(20, /^\d{1,20}$/) }),
 };
 
 /** Checks `value` against `schema`; returns the first problem as a path and reason, or undefined. */

@@ -13,6 +13,7 @@ import { verdictView } from './explainView.js';
 import { debugReport, hasTrace } from './debugGroup.js';
 import type { SimulateReport } from '@tealworks/sdk/app';
 import { methodInfo, type MethodInfo } from './argForm.js';
+import { appAddressOf } from '@tealworks/sdk/app';
 
 export class SimulatePanel implements vscode.Disposable {
   static readonly viewType = 'tealworks.simulate';
@@ -20,7 +21,11 @@ export class SimulatePanel implements vscode.Disposable {
   #ready: Promise<void> | undefined;
   #markReady: () => void = () => undefined;
   /** The last report shown and the rows it came from: what "Debug" opens. */
+  /** The rows the panel shows (what a restored or reset panel simulates again). */
+  #rows: TxnFormInput[] = [];
   #last: { report: SimulateReport; rows: TxnFormInput[] } | undefined;
+  /** The network and chain (genesis) the last run was on. */
+  #chainShown = '';
   readonly #subscription: vscode.Disposable;
 
   constructor(
@@ -33,6 +38,11 @@ export class SimulatePanel implements vscode.Disposable {
   }
 
   async #networkChanged(): Promise<void> {
+    // Another network or chain: the last run is of a chain the panel no longer shows.
+    if (this.#chainShown !== `${this.session.activeName}|${this.session.genesis ?? ''}`) {
+      this.#chainShown = `${this.session.activeName}|${this.session.genesis ?? ''}`;
+      this.#last = undefined;
+    }
     if (!this.#panel) return;
     let accounts: string[] | undefined;
     if (!this.session.isDevnet || this.session.devnet) {
@@ -50,6 +60,7 @@ export class SimulatePanel implements vscode.Disposable {
    * True when a simulation ran and produced a report.
    */
   async open(rows: TxnFormInput[], run: boolean): Promise<boolean> {
+    this.#rows = rows;
     if (!this.#panel) this.#create();
     else this.#panel.reveal(vscode.ViewColumn.Beside, true);
     await this.#ready;
@@ -57,7 +68,7 @@ export class SimulatePanel implements vscode.Disposable {
     return run ? this.#simulate(rows) : false;
   }
 
-  async #context(): Promise<{ accounts: string[]; sources: string[]; network: string; methods: Record<string, string[]>; methodInfo: Record<string, MethodInfo[]>; assets: string[] }> {
+  async #context(): Promise<{ accounts: string[]; sources: string[]; network: string; methods: Record<string, string[]>; methodInfo: Record<string, MethodInfo[]>; appAddresses: Record<string, string>; assets: string[] }> {
     let accounts: string[] = [];
     try {
       accounts = await this.session.signableAccounts();
@@ -90,7 +101,9 @@ export class SimulatePanel implements vscode.Disposable {
       }
     }
     assets.delete('');
-    return { accounts, sources: files.map((f) => vscode.workspace.asRelativePath(f, false)).sort(), network: this.session.activeName, methods, methodInfo: infos, assets: [...assets] };
+    // Receivers offered for transaction arguments: the accounts of the apps linked here.
+    const appAddresses = Object.fromEntries(this.session.knownApps().map((id) => [id.toString(), appAddressOf(id)]));
+    return { accounts, sources: files.map((f) => vscode.workspace.asRelativePath(f, false)).sort(), network: this.session.activeName, methods, methodInfo: infos, appAddresses, assets: [...assets] };
   }
 
   #create(): void {
@@ -100,6 +113,26 @@ export class SimulatePanel implements vscode.Disposable {
       localResourceRoots: [media],
       retainContextWhenHidden: true,
     });
+    this.#adopt(panel);
+  }
+
+  /**
+   * After a window reload VS Code hands back the panel it kept open (VS Code's serializer
+   * convention): the form comes back with the rows the webview saved, validated like any message;
+   * the last report does not (it described a run of the previous session).
+   */
+  async restore(panel: vscode.WebviewPanel, saved: unknown): Promise<void> {
+    const rows = (saved as { rows?: unknown } | undefined)?.rows;
+    const parsed = parseWebviewMessage({ type: 'simulate', group: Array.isArray(rows) ? rows : [] });
+    this.#rows = parsed.ok && parsed.message.type === 'simulate' ? parsed.message.group : [];
+    this.#adopt(panel);
+    await this.#ready;
+    await this.#post({ type: 'init', rows: this.#rows, chain: this.session.genesis ?? '', restored: true, ...(await this.#context()) });
+  }
+
+  #adopt(panel: vscode.WebviewPanel): void {
+    const media = vscode.Uri.joinPath(this.extensionUri, 'extension', 'media');
+    panel.webview.options = { enableScripts: true, localResourceRoots: [media] };
     this.#panel = panel;
     this.#ready = new Promise((r) => (this.#markReady = r));
     const nonce = randomBytes(16).toString('base64');
@@ -132,9 +165,11 @@ export class SimulatePanel implements vscode.Disposable {
         this.#markReady();
         return;
       case 'simulate':
+        this.#rows = m.group;
         await this.#simulate(m.group);
         return;
       case 'send':
+        this.#rows = m.group;
         await this.#send(m.group);
         return;
       case 'reveal':
@@ -143,6 +178,24 @@ export class SimulatePanel implements vscode.Disposable {
       case 'copy':
         await vscode.env.clipboard.writeText(m.text);
         return;
+      case 'appAddress': {
+        const id = BigInt(m.appId);
+        if (id >= 1n << 64n) return;
+        await this.#post({ type: 'appAddress', appId: m.appId, address: appAddressOf(id) });
+        return;
+      }
+      case 'fund': {
+        // What it lacks plus 0.1 for the next box or opt-in, at least 0.1; the devnet's dispenser pays.
+        const amount = BigInt(m.amount) + 100_000n;
+        try {
+          if (!this.session.isDevnet) throw new Error(`on ${this.session.activeName}, add a payment to ${m.address} above the call (the dispenser exists on the devnet only)`);
+          await vscode.commands.executeCommand('tealworks.fundAccount', { address: m.address }, Number(amount));
+          if (this.#rows.length) await this.#simulate(this.#rows);
+        } catch (e) {
+          await this.#error(e);
+        }
+        return;
+      }
       case 'debug':
         if (!this.#last) return void vscode.window.showInformationMessage('Tealworks: simulate the group first, then debug it.');
         try {
@@ -157,9 +210,9 @@ export class SimulatePanel implements vscode.Disposable {
   async #simulate(rows: TxnFormInput[]): Promise<boolean> {
     await this.#post({ type: 'busy', busy: true, what: 'Simulating…' });
     try {
-      const report = await this.actions.simulate(rows);
+      const { report, warnings } = await this.actions.simulate(rows);
       this.#last = { report, rows };
-      await this.#post({ type: 'report', debuggable: hasTrace(report), report: toPlain(this.#linkable(reportView(report))), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName });
+      await this.#post({ type: 'report', debuggable: hasTrace(report), report: toPlain(this.#linkable(reportView(report))), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName, warnings });
       return true;
     } catch (e) {
       await this.#error(e);
@@ -172,13 +225,13 @@ export class SimulatePanel implements vscode.Disposable {
   async #send(rows: TxnFormInput[]): Promise<void> {
     await this.#post({ type: 'busy', busy: true, what: 'Sending…' });
     try {
-      const { result, report } = await this.actions.send(rows);
+      const { result, report, warnings } = await this.actions.send(rows);
       this.#last = { report, rows };
       const view = this.#linkable(reportView(report));
       const sent = result ? { txids: result.txids, confirmedRound: result.confirmedRound.toString(), created: result.txns.map((t) => t.createdAppId?.toString() ?? '') } : undefined;
       // After Sign and Send the headline says what happened: confirmed, or not sent at all.
       view.verdict = verdictView({ wouldSucceed: report.wouldSucceed, ...(view.failedAtLabel ? { failedAtLabel: view.failedAtLabel } : {}) }, sent, !result);
-      await this.#post({ type: 'report', debuggable: hasTrace(report), report: toPlain(view), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName, ...(sent ? { sent } : {}) });
+      await this.#post({ type: 'report', debuggable: hasTrace(report), report: toPlain(view), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName, warnings, ...(sent ? { sent } : {}) });
     } catch (e) {
       await this.#error(e);
     } finally {

@@ -8,6 +8,8 @@ import { templatePlaceholders } from '@tealworks/sdk/app';
 import { isValidAddress, decodeAddress } from '@tealworks/sdk/encoding';
 import { bytesToUint64, fromHex, toHex } from '@tealworks/sdk/encoding';
 import { fromBase64 } from '@tealworks/sdk/encoding';
+import { parse as parseYaml } from 'yaml';
+import { resolve as resolvePath } from 'node:path';
 
 /** Deploy-time flags with a fixed meaning (AlgoKit's convention): asked as yes/no. */
 export const FLAG_VARIABLES = ['TMPL_UPDATABLE', 'TMPL_DELETABLE'] as const;
@@ -23,6 +25,8 @@ export interface TemplateField {
   specValue?: string;
   /** What the workspace typed last time. */
   remembered?: string;
+  /** The value a workflow (tealworks.yaml) deploys this program with. */
+  workflowValue?: string;
   /** Used in the program but not declared in the spec (when there is a spec). */
   undeclared?: boolean;
 }
@@ -41,7 +45,7 @@ function isUintType(t: string): boolean {
  * One field per placeholder, in first-use order (flags last), typed by the spec when it declares
  * the variable (with or without the `TMPL_` prefix).
  */
-export function templateFields(approval: string, clear: string, spec?: Pick<Arc56AppSpec, 'templateVariables'>, remembered: Readonly<Record<string, string>> = {}): TemplateField[] {
+export function templateFields(approval: string, clear: string, spec?: Pick<Arc56AppSpec, 'templateVariables'>, remembered: Readonly<Record<string, string>> = {}, workflow: Readonly<Record<string, string>> = {}): TemplateField[] {
   const names = [...new Set([...templatePlaceholders(approval), ...templatePlaceholders(clear)])];
   const declared = new Map<string, { type: string; value?: Uint8Array }>();
   for (const [k, v] of spec?.templateVariables ?? []) declared.set(k.startsWith('TMPL_') ? k : `TMPL_${k}`, { type: v.type.text, ...(v.value ? { value: v.value } : {}) });
@@ -54,6 +58,8 @@ export function templateFields(approval: string, clear: string, spec?: Pick<Arc5
     if (d?.value) f.specValue = isUintType(d.type) && d.value.length <= 8 ? bytesToUint64(d.value).toString() : `0x${toHex(d.value)}`;
     const r = remembered[name] ?? remembered[strip(name)];
     if (r !== undefined) f.remembered = r;
+    const w = workflow[name] ?? workflow[strip(name)];
+    if (w !== undefined) f.workflowValue = w;
     if (spec && !d && !flag) f.undeclared = true;
     return f;
   });
@@ -136,7 +142,7 @@ export interface TemplateCompileOptions {
 export function templateOptions(fields: readonly TemplateField[], texts: Readonly<Record<string, string>>): TemplateCompileOptions {
   const out: TemplateCompileOptions = { template: {} };
   for (const f of fields) {
-    const text = texts[f.name] ?? f.remembered ?? f.specValue;
+    const text = texts[f.name] ?? currentValue(f);
     if (text === undefined) throw new TemplateValueError(f.name, 'a value is required');
     const v = parseTemplateValue(f, text);
     if (f.name === 'TMPL_UPDATABLE') out.updatable = v as boolean;
@@ -148,5 +154,61 @@ export function templateOptions(fields: readonly TemplateField[], texts: Readonl
 
 /** Fields still lacking a value (no text typed, nothing remembered, no spec value). */
 export function missingFields(fields: readonly TemplateField[], texts: Readonly<Record<string, string>> = {}): TemplateField[] {
-  return fields.filter((f) => (texts[f.name] ?? f.remembered ?? f.specValue) === undefined);
+  return fields.filter((f) => (texts[f.name] ?? currentValue(f)) === undefined);
+}
+
+/** A field's value before anything is typed: what this workspace gave, else the workflow's, else the spec's. */
+export function currentValue(f: TemplateField): string | undefined {
+  return f.remembered ?? f.workflowValue ?? f.specValue;
+}
+
+/**
+ * The template values a workflow file deploys a program with: `contracts.<name>.template` of every
+ * contract whose `approval` (or `clear`) is `tealPath` (paths relative to the workflow file).
+ * Deploy flags (`updatable`, `deletable` of its deploy steps) are not read. Never throws.
+ */
+export function workflowTemplateValues(yamlText: string, yamlDir: string, tealPath: string): Record<string, string> {
+  let doc: unknown;
+  try {
+    doc = parseYaml(yamlText, { intAsBigInt: true });
+  } catch {
+    return {};
+  }
+  const contracts = (doc as { contracts?: unknown } | null)?.contracts;
+  if (!contracts || typeof contracts !== 'object') return {};
+  const out: Record<string, string> = {};
+  const target = resolvePath(tealPath);
+  for (const c of Object.values(contracts as Record<string, unknown>)) {
+    if (!c || typeof c !== 'object') continue;
+    const { approval, clear, template } = c as { approval?: unknown; clear?: unknown; template?: unknown };
+    const names = [approval, clear].filter((p): p is string => typeof p === 'string').map((p) => resolvePath(yamlDir, p));
+    if (!names.includes(target) || !template || typeof template !== 'object') continue;
+    for (const [k, v] of Object.entries(template as Record<string, unknown>)) {
+      if (typeof v === 'bigint' || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') out[k.startsWith('TMPL_') ? k : `TMPL_${k}`] = String(v);
+    }
+  }
+  return out;
+}
+
+/** Every placeholder's value in compile options, the deploy flags as 1 or 0. */
+export function templateTableOf(options: TemplateCompileOptions): Record<string, TemplateValue> {
+  const table: Record<string, TemplateValue> = { ...options.template };
+  if (options.updatable !== undefined) table.TMPL_UPDATABLE = options.updatable ? 1n : 0n;
+  if (options.deletable !== undefined) table.TMPL_DELETABLE = options.deletable ? 1n : 0n;
+  return table;
+}
+
+/**
+ * Template values as a debug launch configuration carries them (JSON): integers in decimal, bytes
+ * and text as `0x…` hex (all-digit text stays decimal, as the substitution itself treats it).
+ */
+export function templateLaunchText(table: Readonly<Record<string, TemplateValue>>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, v] of Object.entries(table)) {
+    const key = name.startsWith('TMPL_') ? name : `TMPL_${name}`;
+    if (typeof v === 'bigint' || typeof v === 'number') out[key] = v.toString();
+    else if (typeof v === 'string') out[key] = /^\d+$/.test(v) ? v : `0x${toHex(new TextEncoder().encode(v))}`;
+    else out[key] = `0x${toHex(v)}`;
+  }
+  return out;
 }

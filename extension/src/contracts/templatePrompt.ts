@@ -2,7 +2,7 @@
 // updatable/deletable flags), titled with the program and a step count, typed and validated as the
 // ARC-56 spec declares, prefilled with what this workspace gave last time, remembered per workspace.
 import * as vscode from 'vscode';
-import { fieldPrompt, missingFields, templateOptions, templateValueProblem, type TemplateCompileOptions, type TemplateField } from './templateForm.js';
+import { currentValue, fieldPrompt, missingFields, templateOptions, templateValueProblem, type TemplateCompileOptions, type TemplateField } from './templateForm.js';
 
 const KEY = 'tealworks.templateValues';
 
@@ -28,7 +28,7 @@ export async function askTemplateValues(state: vscode.Memento, source: string, f
   for (const f of ask) {
     step++;
     const title = `Template values for ${source} (${step}/${ask.length})`;
-    const current = f.remembered ?? f.specValue;
+    const current = currentValue(f);
     if (f.typeFrom === 'flag') {
       const yes = { label: 'true', description: f.name === 'TMPL_UPDATABLE' ? 'the creator may update the program later' : 'the creator may delete the app later' };
       const no = { label: 'false', description: 'fixed once deployed' };

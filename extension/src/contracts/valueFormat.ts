@@ -2,7 +2,8 @@
 // user picked (bytes, UTF-8, uint, address, or the ARC-56 type), JSON export, and the simulate
 // report turned into plain JSON (no bigint, no Uint8Array) for the webview.
 import type { LogEntry, SimulateReport, StateChange, TxnReport, UnnamedResources } from '@tealworks/sdk/app';
-import { bytesView, displayBytes, formatAbi, renderFailureChain, type StorageItem } from '@tealworks/sdk/app';
+import { bytesView, displayBytes, formatAbi, MinimumBalanceError, renderFailureChain, simulateFailure, type StorageItem } from '@tealworks/sdk/app';
+import { formatBalance } from './summary.js';
 import type { AbiValue } from '@tealworks/sdk/abi';
 import { failureExplanation, verdictView, type FailureExplainView, type VerdictView } from './explainView.js';
 
@@ -90,6 +91,8 @@ export interface LogView {
   kind: LogEntry['kind'];
   text: string;
   hex: string;
+  /** The raw bytes as 0x hex (cut when long), when they add to the text. */
+  raw?: string;
   utf8?: string;
 }
 export interface ChangeView {
@@ -134,18 +137,62 @@ export interface ReportView {
   /** Why it failed: the failing op, its operands, the stack and the path (see explainView.ts). */
   explain?: FailureExplainView;
   verdict: VerdictView;
+  /** A minimum-balance rejection: whose account, by how much, and (for an app's account) the app to fund. */
+  minBalance?: MinBalanceView;
+}
+
+export interface MinBalanceView {
+  address: string;
+  appId?: string;
+  /** Micro-units the account lacks (decimal text). */
+  shortBy: string;
+  text: string;
+}
+
+/** Explains a minimum-balance rejection (not a program failure: no TEAL line is to blame). */
+export function minBalanceView(r: SimulateReport): MinBalanceView | undefined {
+  if (r.wouldSucceed) return undefined;
+  const appIds: bigint[] = [];
+  const walk = (ts: readonly TxnReport[]) => ts.forEach((t) => { if (t.appId !== undefined) appIds.push(t.appId); walk(t.inner); });
+  walk(r.txns);
+  const e = simulateFailure(r, appIds);
+  if (!(e instanceof MinimumBalanceError)) return undefined;
+  const whose = e.appId !== undefined ? `The account of app ${e.appId}` : `Account ${e.address.slice(0, 8)}…`;
+  const fix = e.appId !== undefined ? 'fund the app account (boxes, assets and opt-ins raise what it must hold), then simulate again' : 'fund it, or send less';
+  return {
+    address: e.address,
+    ...(e.appId !== undefined ? { appId: e.appId.toString() } : {}),
+    shortBy: e.shortBy.toString(),
+    text: `${whose} would drop below its minimum balance: it is short by ${formatBalance(e.shortBy)}. Not a program failure: ${fix}.`,
+  };
 }
 
 export function pathText(path: readonly number[]): string {
   return path.map((p, i) => (i === 0 ? `txn ${p}` : `inner ${p}`)).join(' › ');
 }
 
-function logView(l: LogEntry): LogView {
+/** Longest text a log line shows before it is cut (the full value stays in the raw hex's tooltip and the copy). */
+export const LOG_TEXT_MAX = 160;
+
+/** `text` cut to `max` characters with what was left out said, e.g. `abc… (+2,000 characters)`. */
+export function clipText(text: string, max = LOG_TEXT_MAX): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}… (+${(text.length - max).toLocaleString('en-US')} characters)`;
+}
+
+/**
+ * One log line for the panel. The kind is shown as its own tag, so the text does not repeat it
+ * ("event Name(…)" was shown as "event event Name(…)"); the raw hex is given only when it says
+ * something the text does not; long values are cut.
+ */
+export function logView(l: LogEntry): LogView {
   let text: string;
-  if (l.kind === 'event' && l.event) text = `event ${l.event.name}(${Object.entries(l.event.named).map(([k, v]) => `${k}=${formatAbi(v)}`).join(', ') || l.event.args.map((a) => formatAbi(a)).join(', ')})`;
-  else if (l.kind === 'return') text = `return 0x${l.view.hex}`;
+  if (l.kind === 'event' && l.event) text = `${l.event.name}(${Object.entries(l.event.named).map(([k, v]) => `${k}=${formatAbi(v)}`).join(', ') || l.event.args.map((a) => formatAbi(a)).join(', ')})`;
+  else if (l.kind === 'return') text = `0x${l.view.hex.slice(8)}`;
   else text = displayBytes(l.bytes);
-  return { kind: l.kind, text, hex: l.view.hex, ...(l.view.utf8 !== undefined ? { utf8: l.view.utf8 } : {}) };
+  const raw = `0x${l.view.hex}`;
+  const showRaw = l.kind === 'event' || (l.kind !== 'return' && text !== raw);
+  return { kind: l.kind, text: clipText(text), hex: l.view.hex, ...(showRaw ? { raw: clipText(raw, 2 * 64 + 2) } : {}), ...(l.view.utf8 !== undefined ? { utf8: l.view.utf8 } : {}) };
 }
 
 function changeText(c: StateChange): string {
@@ -206,6 +253,8 @@ export function reportView(r: SimulateReport): ReportView {
     view.failedAtLabel = pathText(r.failedAt);
   }
   if (r.failureMessage) view.message = r.failureMessage;
+  const minBalance = minBalanceView(r);
+  if (minBalance) view.minBalance = minBalance;
   const f = r.failure;
   if (f) {
     if (f.errorMessage) view.errorMessage = f.errorMessage;

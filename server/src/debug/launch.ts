@@ -28,6 +28,11 @@ export interface TealLaunchArgs {
   sources?: string;
   /** TEAL files to match against the trace's programs by hash. */
   programs?: string[];
+  /**
+   * Template values for `programs` with `TMPL_*` placeholders, by program path (as written in
+   * `programs`) and placeholder: decimal text for integers, `0x…` hex for bytes.
+   */
+  templates?: Record<string, Record<string, string>>;
   /** A workflow file (tealworks.yaml) and the id or name of the step to debug: the workflow runs on a fresh in-memory devnet up to that step. */
   workflow?: string;
   step?: string;
@@ -51,8 +56,8 @@ export interface TealLaunchArgs {
 export class LaunchError extends Error {}
 
 /** A TEAL program, with the compiler's map into the user's source when one is beside it (Puya's `.puya.map`). */
-function tealProgram(text: string, path: string): DebugProgramSource {
-  return programWithUserMap(programFromTeal(text, path), findSourceMap(path)?.map);
+function tealProgram(text: string, path: string, templateVars?: Record<string, bigint | Uint8Array>): DebugProgramSource {
+  return programWithUserMap(programFromTeal(text, path, templateVars), findSourceMap(path)?.map);
 }
 
 /**
@@ -86,6 +91,19 @@ function argBytes(a: string | number): Uint8Array {
   return utf8(a);
 }
 
+/** A program's template values from the launch configuration's text (decimal or 0x hex). */
+export function templateValues(given: Record<string, string> | undefined, program: string): Record<string, bigint | Uint8Array> | undefined {
+  if (!given) return undefined;
+  const out: Record<string, bigint | Uint8Array> = {};
+  for (const [name, text] of Object.entries(given)) {
+    if (typeof text !== 'string') throw new LaunchError(`templates of ${program}: ${name} must be text (decimal or 0x hex)`);
+    if (/^\d+$/.test(text) && BigInt(text) < 1n << 64n) out[name] = BigInt(text);
+    else if (/^0x([0-9a-fA-F]{2})*$/.test(text)) out[name] = fromHex(text.slice(2));
+    else throw new LaunchError(`templates of ${program}: ${name} is ${JSON.stringify(text.slice(0, 40))}; write a uint64 in decimal or bytes as 0x hex`);
+  }
+  return out;
+}
+
 /** Loads programs named by the configuration and builds the recorded run it describes. */
 export async function resolveLaunch(args: TealLaunchArgs): Promise<{ run: DebugRun; programs: DebugProgramSource[]; description: string; warnings?: string[] }> {
   const base = args.cwd ?? process.cwd();
@@ -95,7 +113,7 @@ export async function resolveLaunch(args: TealLaunchArgs): Promise<{ run: DebugR
   for (const p of args.programs ?? []) {
     // A workspace may hold programs that do not assemble; they just cannot be matched.
     try {
-      programs.push(tealProgram(readText(abs(p), 'program'), abs(p)));
+      programs.push(tealProgram(readText(abs(p), 'program'), abs(p), templateValues(args.templates?.[p], p)));
     } catch (e) {
       warnings.push(`${p}: ${(e as Error).message}`);
     }

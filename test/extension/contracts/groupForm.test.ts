@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import algosdk from 'algosdk';
-import { buildGroup, FormError, parseAbiArgText, parseRawArg, parseUint } from '../../../extension/src/contracts/groupForm.js';
+import { abiCreateMethods, createOnComplete, buildGroup, FormError, parseAbiArgText, parseRawArg, parseUint, withTransactionArgRows } from '../../../extension/src/contracts/groupForm.js';
+import { methodInfo } from '../../../extension/src/contracts/argForm.js';
+import { AbiMethod, parseArc56 } from '../../../sdk/src/abi/index.js';
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const PUYA = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/data/fixtures/puya-examples');
+const puyaSpec = (dir: string, name: string) => parseArc56(readFileSync(resolve(PUYA, dir, 'out', `${name}.arc56.json`), 'utf8'));
 import { assemble } from '../../../sdk/src/teal/index.js';
 import { encodeTransaction } from '../../../sdk/src/txn/encode.js';
 import { toHex } from '../../../sdk/src/encoding/hex.js';
@@ -73,5 +81,66 @@ describe('extension contracts: group building from the panel form', () => {
       );
     }
     assert.throws(() => parseUint('18446744073709551616', 0, 'amount'), /larger than 2\^64-1/);
+  });
+
+  describe('transaction arguments (ARC-4: the rows right above the call)', () => {
+    const deposit = AbiMethod.fromSignature('deposit(pay,uint64)uint64');
+    const swap = AbiMethod.fromSignature('swap(axfer,pay,asset)void');
+
+    it('inserts a payment row above the call, paid to the app address, by the call sender', () => {
+      const rows = withTransactionArgRows([{ kind: 'appcall', sender: A, appId: '7', method: deposit.signature, args: ['5'] }], 0, deposit, B);
+      assert.deepEqual(rows.map((r) => r.kind), ['payment', 'appcall']);
+      assert.equal(rows[0]!.receiver, B);
+      assert.equal(rows[0]!.sender, A);
+      // Rows that already fit are kept as they are.
+      assert.equal(withTransactionArgRows(rows, 1, deposit, B).length, 2);
+      const two = withTransactionArgRows([{ kind: 'appcall', sender: A, appId: '7', method: swap.signature }], 0, swap, B);
+      assert.deepEqual(two.map((r) => r.kind), ['assetTransfer', 'payment', 'appcall']);
+    });
+
+    it('builds the call without the transaction arguments in its app args, exactly as algosdk encodes it', () => {
+      const built = buildGroup([{ kind: 'payment', sender: A, receiver: B, amount: '1000' }, { kind: 'appcall', sender: A, appId: '7', method: deposit.signature, args: ['5'] }], { params });
+      const m = algosdk.ABIMethod.fromSignature('deposit(pay,uint64)uint64');
+      const args = built[1]!.txn.appCall!.args;
+      assert.equal(args.length, 2);
+      assert.equal(toHex(args[0]!), toHex(m.getSelector()));
+      assert.equal(toHex(args[1]!), '0000000000000005');
+      assert.ok(built[1]!.method);
+      assert.equal(built[0]!.txn.payment!.amount, 1000n);
+    });
+
+    it('says which row is missing or of the wrong kind', () => {
+      assert.throws(
+        () => buildGroup([{ kind: 'appcall', sender: A, appId: '7', method: deposit.signature, args: ['5'] }], { params }),
+        (e: unknown) => e instanceof FormError && e.index === 0 && e.field === 'method' && /takes a transaction argument \(pay\): it is the row right above the call/.test(e.message),
+      );
+      assert.throws(
+        () => buildGroup([{ kind: 'assetTransfer', sender: A, receiver: B, amount: '1', assetId: '9' }, { kind: 'appcall', sender: A, appId: '7', method: deposit.signature, args: ['5'] }], { params }),
+        (e: unknown) => e instanceof FormError && e.index === 0 && e.field === 'kind' && /txn 0 is argument 0 of deposit in txn 1: expected a payment \(pay\), got an asset transfer/.test(e.message),
+      );
+    });
+
+    it('lists the transaction arguments in the form description, with the row kind each becomes', () => {
+      const info = methodInfo(swap);
+      assert.deepEqual(info.transactionArgs.map((a) => [a.type, a.rowKind]), [['axfer', 'assetTransfer'], ['pay', 'payment']]);
+      assert.deepEqual(info.args.map((a) => a.type), ['asset']);
+    });
+  });
+
+  it('finds the ABI create method of Puya apps that allow no bare create', () => {
+    const ttt = puyaSpec('tictactoe', 'TicTacToeContract');
+    assert.deepEqual(abiCreateMethods(ttt).map((m) => m.method.signature), ['new_game((uint64,uint64))void']);
+    assert.equal(createOnComplete(abiCreateMethods(ttt)[0]!), 'NoOp');
+    assert.deepEqual(abiCreateMethods(puyaSpec('merkle', 'MerkleTree')).map((m) => m.method.name), ['create']);
+    assert.deepEqual(abiCreateMethods(puyaSpec('hello_world_arc4', 'HelloWorldContract')), []);
+    // The create row encodes the method call like any other.
+    const spec = puyaSpec('tictactoe', 'TicTacToeContract');
+    const approval = assemble('#pragma version 10\nint 1\n').program;
+    const [c] = buildGroup([{ kind: 'appcall', sender: A, appId: '0', source: 'ttt.teal', method: 'new_game((uint64,uint64))void', args: ['[1, 2]'] }], {
+      params,
+      programFor: () => ({ approval, clear: approval, extraPages: 0, schema: { globalInts: 0, globalBytes: 0, localInts: 0, localBytes: 0 } }),
+      specFor: () => spec,
+    });
+    assert.equal(toHex(c!.txn.appCall!.args[1]!), '00000000000000010000000000000002');
   });
 });

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { parseArc56 } from '../../../sdk/src/abi/arc56.js';
 import { compileContract } from '../../../sdk/src/app/compile.js';
 import { assemble } from '../../../sdk/src/teal/index.js';
-import { fieldPrompt, missingFields, parseTemplateValue, templateFields, templateOptions, templateValueProblem, TemplateValueError } from '../../../extension/src/contracts/templateForm.js';
+import { currentValue, fieldPrompt, missingFields, workflowTemplateValues, parseTemplateValue, templateFields, templateOptions, templateValueProblem, TemplateValueError } from '../../../extension/src/contracts/templateForm.js';
 import { repoRoot } from '../../server/lspClient.js';
 
 const sample = (f: string) => readFileSync(resolve(repoRoot, 'extension/sample', f), 'utf8');
@@ -63,5 +63,19 @@ describe('extension contracts: the template-variable form', () => {
     const byHand = assemble(approval.replace('int TMPL_MAX_INCREMENT', 'int 10').replace('int TMPL_UPDATABLE', 'int 1').replace('int TMPL_DELETABLE', 'int 0')).program;
     assert.deepEqual(compiled.approval.bytes, byHand);
     assert.throws(() => templateOptions(fields, { TMPL_UPDATABLE: 'true', TMPL_DELETABLE: 'false' }), /TMPL_MAX_INCREMENT: a value is required/);
+  });
+
+  it("takes defaults from the workflow that deploys the program (the sample's tealworks.yaml), after this workspace's answers", () => {
+    const dir = resolve(repoRoot, 'extension/sample');
+    const fromYaml = workflowTemplateValues(sample('tealworks.yaml'), dir, resolve(dir, 'approval.teal'));
+    assert.deepEqual(fromYaml, { TMPL_MAX_INCREMENT: '10' });
+    assert.deepEqual(workflowTemplateValues(sample('tealworks.yaml'), dir, resolve(dir, 'other.teal')), {});
+    assert.deepEqual(workflowTemplateValues('contracts: [not: a map', dir, resolve(dir, 'approval.teal')), {});
+    const fields = templateFields(approval, clear, spec, {}, fromYaml);
+    const max = fields.find((f) => f.name === 'TMPL_MAX_INCREMENT')!;
+    assert.equal(currentValue(max), '10');
+    // Only the deploy flags are still missing; an answer given before wins over the workflow's.
+    assert.deepEqual(missingFields(fields).map((f) => f.name), ['TMPL_UPDATABLE', 'TMPL_DELETABLE']);
+    assert.equal(currentValue(templateFields(approval, clear, spec, { MAX_INCREMENT: '7' }, fromYaml).find((f) => f.name === 'TMPL_MAX_INCREMENT')!), '7');
   });
 });

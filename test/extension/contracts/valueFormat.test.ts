@@ -4,7 +4,9 @@ import { decodeBoxes, decodeGlobalState } from '../../../sdk/src/app/state-decod
 import { utf8 } from '../../../sdk/src/encoding/bytes.js';
 import { toBase64 } from '../../../sdk/src/encoding/base64.js';
 import { decodeAddress } from '../../../sdk/src/encoding/address.js';
-import { exportAppState, formatValue, itemLabel, reportView, toPlain } from '../../../extension/src/contracts/valueFormat.js';
+import { clipText, exportAppState, formatValue, itemLabel, minBalanceView, reportView, toPlain } from '../../../extension/src/contracts/valueFormat.js';
+import { appAddressOf } from '../../../sdk/src/app/chain.js';
+import { staleProgramWarning } from '../../../extension/src/contracts/groupForm.js';
 
 const A = 'CUD246QOE6Z5PMJ4MIKPIHDAXVO32RAWAD4X3B2AQ7AXWJGQRCKWNAYB4M';
 const b64 = (s: string | Uint8Array) => toBase64(typeof s === 'string' ? utf8(s) : s);
@@ -78,5 +80,44 @@ describe('extension contracts: value formatting and the report view', () => {
     assert.equal(t.inner[0]!.failed, false);
     // What is posted to the webview must survive structured cloning and JSON.
     assert.doesNotThrow(() => JSON.stringify(toPlain(view)));
+  });
+
+  it('explains a minimum-balance rejection of an app account instead of blaming a program line', () => {
+    const app = appAddressOf(1001n);
+    const response = {
+      'last-round': 5,
+      'txn-groups': [
+        {
+          'failed-at': [0],
+          'failure-message': `transaction X: account ${app} balance 100000 below min 128500 (0 assets)`,
+          'txn-results': [{ 'txn-result': { txn: { txn: { type: 'appl', apid: 1001, snd: b64(decodeAddress(A)) } } } }],
+        },
+      ],
+    };
+    const view = reportView(buildSimulateReport(response));
+    assert.deepEqual(view.minBalance, {
+      address: app,
+      appId: '1001',
+      shortBy: '28500',
+      text: 'The account of app 1001 would drop below its minimum balance: it is short by 0.0285 ALGO. Not a program failure: fund the app account (boxes, assets and opt-ins raise what it must hold), then simulate again.',
+    });
+    // Any other failure has no such explanation.
+    assert.equal(minBalanceView(buildSimulateReport({ 'txn-groups': [{ 'failed-at': [0], 'failure-message': 'logic eval error: assert failed pc=3', 'txn-results': [{ 'txn-result': { txn: { txn: { type: 'appl', apid: 1001 } } } }] }] })), undefined);
+  });
+
+  it('warns when an app runs another program than its edited source', () => {
+    assert.equal(staleProgramWarning(12n, 'counter/approval.teal'), 'App 12 runs the program deployed earlier, not counter/approval.teal as it is now (their program hashes differ): failures are shown by pc, not mapped onto the edited lines. Deploy again to run your edits.');
+  });
+
+  it('shows each log once: no repeated kind, no raw hex that repeats the text, long values cut', () => {
+    const ret = new Uint8Array([0x15, 0x1f, 0x7c, 0x75, 0, 0, 0, 0, 0, 0, 0, 9]);
+    const long = new Uint8Array(500).fill(0x61);
+    const response = { 'txn-groups': [{ 'txn-results': [{ 'txn-result': { txn: { txn: { type: 'appl', apid: 1001 } }, logs: [b64(ret), b64(long)] } }] }] };
+    const logs = reportView(buildSimulateReport(response)).txns[0]!.logs;
+    // Bytes shown as hex: the raw hex would say the same again.
+    assert.deepEqual({ text: logs[0]!.text, raw: logs[0]!.raw }, { text: '0x151f7c750000000000000009', raw: undefined });
+    assert.equal(logs[1]!.text, `"${'a'.repeat(159)}… (+342 characters)`);
+    assert.equal(logs[1]!.raw, `0x${'61'.repeat(64)}… (+872 characters)`);
+    assert.equal(clipText('short'), 'short');
   });
 });

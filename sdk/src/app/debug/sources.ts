@@ -3,6 +3,7 @@ import { assemble } from '../../teal/assembler/index.js';
 import { parseNodeSourceMap, toNodeSourceMap, type NodeSourceMap } from '../../teal/sourcemap.js';
 import { AssembleError } from '../../teal/types.js';
 import { ProgramSourceMap } from '../../teal/source-maps.js';
+import type { TemplateValue } from '../../teal/assembler/results.js';
 import { programTraceHash, DebugTraceError, type DebugProgramSource } from './replay.js';
 
 /*
@@ -14,11 +15,15 @@ import { programTraceHash, DebugTraceError, type DebugProgramSource } from './re
  * Reading files is the caller's business: these functions take text.
  */
 
-/** A TEAL program assembled here: bytes, hash and the macro-aware pc map. */
-export function programFromTeal(text: string, file?: string): DebugProgramSource {
+/**
+ * A TEAL program assembled here: bytes, hash and the macro-aware pc map. `templateVars` fills
+ * `TMPL_*` placeholders first (as the deploy did); the lines stay the file's own, since a
+ * substitution never adds or removes lines.
+ */
+export function programFromTeal(text: string, file?: string, templateVars?: Record<string, TemplateValue>): DebugProgramSource {
   let assembled;
   try {
-    assembled = assemble(text);
+    assembled = assemble(text, templateVars && Object.keys(templateVars).length ? { templateVars } : {});
   } catch (e) {
     if (e instanceof AssembleError) throw new DebugTraceError(`${file ?? 'program'} does not assemble: ${e.message}`);
     throw e;
