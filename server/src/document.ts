@@ -1,7 +1,7 @@
 // One analysis object per open document. Every feature reads from it; it is rebuilt whole on each
 // change (TEAL programs are small) and cached by document version.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { lex, parseGoUint, statementsOf, type LexedLine, type Token } from './lexer.js';
+import { lexTeal, parseTealUint, statementsOf, type LexedLine, type LexToken } from '@tealworks/sdk/teal';
 import { MAX_AVM_VERSION, modeBit, opAt, type Mode } from './language.js';
 import { fieldByName } from '@tealworks/sdk/teal';
 import { collectDiagnostics, tooLargeDiagnostic, tooLargeReason, type Analysis, type Collected, type ProgramFacts } from './teal.js';
@@ -11,8 +11,8 @@ import { substituteTemplates, templateInfoFor, templateSites, type Substituted, 
 export interface MacroDefinition {
   name: string;
   /** The name token on the `#define` line. */
-  token: Token;
-  body: Token[];
+  token: LexToken;
+  body: LexToken[];
 }
 
 export interface DocumentModel {
@@ -31,7 +31,7 @@ export interface DocumentModel {
   /** Last definition of each macro in file order (redefinition replaces). */
   macros: Map<string, MacroDefinition>;
   /** Label definitions written literally in the source (`name:` at statement start). */
-  labels: Map<string, Token>;
+  labels: Map<string, LexToken>;
   /** Assembler diagnostics and facts, when the SDK assembler is available. */
   diagnostics: TealDiagnostic[];
   program?: ProgramFacts;
@@ -71,16 +71,16 @@ export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'
     }
     return empty;
   }
-  const lines = lex(text);
+  const lines = lexTeal(text);
   let avmVersion = 1;
   let versionDeclared = false;
   const macros = new Map<string, MacroDefinition>();
-  const labels = new Map<string, Token>();
+  const labels = new Map<string, LexToken>();
   for (const l of lines) {
     // A line is a directive only when its very first token starts with `#` (a leading `;` is a token).
     const first = l.tokens[0];
     if (first?.text === '#pragma' && l.tokens[1]?.text === 'version' && l.tokens[2] && !versionDeclared) {
-      const v = parseGoUint(l.tokens[2].text);
+      const v = parseTealUint(l.tokens[2].text);
       if (v !== undefined && v <= BigInt(MAX_AVM_VERSION)) {
         avmVersion = Number(v);
         versionDeclared = true;
@@ -145,7 +145,7 @@ export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'
 }
 
 /** Each statement's tokens, with an optional leading label definition removed. */
-export function* instructions(model: DocumentModel): Generator<Token[]> {
+export function* instructions(model: DocumentModel): Generator<LexToken[]> {
   for (const l of model.lines) {
     if (l.tokens[0]?.text.startsWith('#')) continue;
     for (const st of statementsOf(l.tokens)) {
@@ -182,6 +182,6 @@ export function sniffMode(model: DocumentModel): Mode | undefined {
 export function analysisInput(doc: Pick<TextDocument, 'uri' | 'getText'>, options: ModelOptions = {}): Substituted {
   const text = doc.getText();
   if (!text.includes('TMPL_') || tooLargeReason(text)) return { text, remap: (v) => v };
-  const sites = templateSites(lex(text));
+  const sites = templateSites(lexTeal(text));
   return substituteTemplates(text, sites, templateInfoFor(doc.uri, options.templates ?? new Map()));
 }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { isGenerated } from '../../server/src/features/lints.js';
-import { lex } from '../../server/src/lexer.js';
+import { lexTeal as lex } from '../../sdk/src/teal/lexer.js';
 import { repoRoot } from './lspClient.js';
 
 const PUYA = resolve(repoRoot, '../shared/data/fixtures/puya-examples');

@@ -13,7 +13,7 @@ import { semanticTokensLegend } from '../../server/src/features/semanticTokens.j
 import { STYLE_LINT_CODES } from '../../server/src/features/lints.js';
 import { closest, editDistance } from '../../server/src/features/didYouMean.js';
 import { substituteTemplates, templateSites, valueTextOf } from '../../server/src/features/templates.js';
-import { lex } from '../../server/src/lexer.js';
+import { lexTeal as lex } from '../../sdk/src/teal/lexer.js';
 import { repoRoot, startClient } from './lspClient.js';
 import { applyEdits, startSession, type Session } from './session.js';
 import { needShared } from '../helpers/shared.js';

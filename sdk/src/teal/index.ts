@@ -4,6 +4,7 @@ export * from './assembler/index.js';
 export * from './disassembler/index.js';
 export * from './sourcemap.js';
 export * from './source-maps.js';
+export * from './lexer.js';
 export { programHashIsOnCurve } from './oncurve.js';
 // Used by the language server (hover, signature help, diagnostics); public so it needs no deep imports.
 export { opcodeSignature, renderConstantMarkdown, renderFieldMarkdown, renderOpcodeMarkdown } from './docs/index.js';

@@ -2,7 +2,7 @@
 // Semantic tokens and hover share it; once the SDK analysis is wired, macro-expanded roles refine it.
 import { fieldByName } from '@tealworks/sdk/teal';
 import type { DocumentModel } from '../document.js';
-import { parseGoUint, statementsOf, type Token } from '../lexer.js';
+import { parseTealUint, statementsOf, type LexToken } from '@tealworks/sdk/teal';
 import { NAMED_INT_CONSTANTS, PSEUDO_OP_NAMES, isLabelImmediate, opAt } from '../language.js';
 
 export type Role =
@@ -21,7 +21,7 @@ export type Role =
   | 'bytes'
   | 'template';
 
-export interface Classified extends Token {
+export interface Classified extends LexToken {
   role: Role;
   /** For immediates: the opcode of the statement. */
   op?: string;
@@ -34,7 +34,7 @@ function literalRole(text: string): Role | undefined {
   if (text.startsWith('"')) return 'string';
   if (text.startsWith('TMPL_')) return 'template';
   if (BYTE_ENCODINGS.test(text)) return text.startsWith('0x') ? 'number' : 'bytes';
-  if (parseGoUint(text) !== undefined) return 'number';
+  if (parseTealUint(text) !== undefined) return 'number';
   return undefined;
 }
 
@@ -80,7 +80,7 @@ function classifyAll(model: DocumentModel): Classified[] {
   return out;
 }
 
-function classifyStatement(model: DocumentModel, st: Token[], out: Classified[]): void {
+function classifyStatement(model: DocumentModel, st: LexToken[], out: Classified[]): void {
   let tokens = st;
   const head = tokens[0]!;
   if (head.text.endsWith(':') && head.text.length > 1 && !head.text.startsWith('"')) {
@@ -120,7 +120,7 @@ function classifyStatement(model: DocumentModel, st: Token[], out: Classified[])
   });
 }
 
-function operandRole(model: DocumentModel, t: Token, op: string | undefined): Classified {
+function operandRole(model: DocumentModel, t: LexToken, op: string | undefined): Classified {
   if (model.macros.has(t.text)) return { ...t, role: 'macro', ...(op ? { op } : {}) };
   const lit = literalRole(t.text);
   if (lit) return { ...t, role: lit, ...(op ? { op } : {}) };
@@ -128,7 +128,7 @@ function operandRole(model: DocumentModel, t: Token, op: string | undefined): Cl
   return { ...t, role: 'constant', ...(op ? { op } : {}) };
 }
 
-function singleValueRole(model: DocumentModel, t: Token): Classified {
+function singleValueRole(model: DocumentModel, t: LexToken): Classified {
   const lit = literalRole(t.text);
   if (lit) return { ...t, role: lit };
   if (NAMED.has(t.text)) return { ...t, role: 'constant', op: 'int' };

@@ -1,13 +1,13 @@
 // Where the cursor is, in TEAL terms: which statement, which token of it, and what precedes it.
-import { lexLine, type Token } from '../lexer.js';
+import { lexLine, type LexToken } from '@tealworks/sdk/teal';
 import type { DocumentModel } from '../document.js';
 
 export type CursorContext =
   | { kind: 'comment' }
   | { kind: 'string' }
-  | { kind: 'directive'; tokens: Token[]; index: number; prefix: string }
+  | { kind: 'directive'; tokens: LexToken[]; index: number; prefix: string }
   /** `index` counts tokens after the opcode (0 = the opcode itself); `label` is a leading `name:`. */
-  | { kind: 'instruction'; tokens: Token[]; index: number; prefix: string; label?: Token; lineStart: boolean };
+  | { kind: 'instruction'; tokens: LexToken[]; index: number; prefix: string; label?: LexToken; lineStart: boolean };
 
 /** The context at (line, character); the token being typed is the one ending at the cursor. */
 export function cursorContext(model: DocumentModel, line: number, character: number): CursorContext {
@@ -29,7 +29,7 @@ export function cursorContext(model: DocumentModel, line: number, character: num
     if (t.text === ';') lastSemi = i;
   });
   let tokens = done.slice(lastSemi + 1);
-  let label: Token | undefined;
+  let label: LexToken | undefined;
   if (tokens[0] && tokens[0].text.endsWith(':') && !tokens[0].text.startsWith('"')) {
     label = tokens[0];
     tokens = tokens.slice(1);

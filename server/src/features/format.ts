@@ -4,7 +4,7 @@
 // whitespace between tokens changes, so the token stream — and the assembled bytes — stay the same.
 import type { TextEdit } from 'vscode-languageserver';
 import type { DocumentModel } from '../document.js';
-import type { LexedLine } from '../lexer.js';
+import type { LexedLine } from '@tealworks/sdk/teal';
 
 export interface FormatOptions {
   /** Spaces before an instruction (default 4). */

@@ -4,7 +4,7 @@
 import type { TokenInfo } from '@tealworks/sdk/teal';
 import type { DocumentModel } from '../document.js';
 import { NAMED_INT_CONSTANTS } from '../language.js';
-import { parseGoUint } from '../lexer.js';
+import { parseTealUint } from '@tealworks/sdk/teal';
 
 export interface NamedNumber {
   /** The number token (written at its use site, not inside a macro body). */
@@ -38,7 +38,7 @@ function find(model: DocumentModel): NamedNumber[] {
     if (s.op !== 'int') return;
     const numTok = s.tokens[s.tokens.length - 1]!;
     if (numTok.definition || s.tokens.length !== (s.label ? 3 : 2)) return;
-    const v = parseGoUint(numTok.text);
+    const v = parseTealUint(numTok.text);
     if (v === undefined) return;
     let field: 'TypeEnum' | 'OnCompletion' | undefined;
     if (fieldOf(i - 1) && COMPARE.has(st[i + 1]?.op ?? '')) field = fieldOf(i - 1);

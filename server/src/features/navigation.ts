@@ -5,7 +5,7 @@ import { opSpecByName } from '@tealworks/sdk/teal';
 import { isAssemblerPseudoOp, isFieldName, isNamedConstant, macroNameError } from '../teal.js';
 import { MAX_AVM_VERSION, PSEUDO_OP_NAMES } from '../language.js';
 import type { DocumentModel } from '../document.js';
-import { parseGoUint } from '../lexer.js';
+import { parseTealUint } from '@tealworks/sdk/teal';
 import { occurrenceAt, occurrencesOf, symbolIndex, type Occurrence } from './symbolIndex.js';
 
 export function definition(model: DocumentModel, pos: Position): Location[] {
@@ -69,7 +69,7 @@ export function renameProblem(model: DocumentModel, occ: Pick<Occurrence, 'kind'
   // Labels are whole tokens: no separators, quotes or comment starts, and no trailing colon.
   if (/[\s;:"]/.test(newName) || newName.includes('//')) return `Invalid label name '${newName}': spaces, ';', ':', '"' and '//' are not allowed.`;
   if (newName.startsWith('#')) return `Invalid label name '${newName}': a leading '#' makes a directive.`;
-  if (parseGoUint(newName) !== undefined) return `Invalid label name '${newName}': it reads as a number.`;
+  if (parseTealUint(newName) !== undefined) return `Invalid label name '${newName}': it reads as a number.`;
   return undefined;
 }
 

@@ -11,8 +11,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse as parseYaml } from 'yaml';
-import type { LexedLine } from '../lexer.js';
-import { statementsOf } from '../lexer.js';
+import type { LexedLine } from '@tealworks/sdk/teal';
+import { statementsOf } from '@tealworks/sdk/teal';
 
 export type TemplateOrigin = 'settings' | 'tealworks.yaml' | 'ARC-56 spec';
 

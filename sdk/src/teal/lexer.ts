@@ -1,26 +1,31 @@
-// A light, position-exact tokenizer for editor features that do not need the assembler: completion
-// context, semantic tokens, folding, and mode/version sniffing. It follows the reference line and
+/**
+ * The editor's TEAL lexer: a light, position-exact tokenizer for editor features that do not need
+ * the assembler (completion context, semantic tokens, folding, mode/version sniffing). It follows the reference line and
 // token rules (separators, `;` tokens, string and base64 quirks, `//` comments) so its token spans
 // agree with the assembler's; columns are UTF-16 code units because that is what LSP speaks.
+ */
+import { parseUint } from './assembler/goparse.js';
 
-export interface Token {
+/** A token as the editor lexer sees it: its text and UTF-16 span on one line. */
+export interface LexToken {
   text: string;
   line: number;
   start: number;
   end: number;
 }
 
+/** One line of TEAL lexed for the editor. */
 export interface LexedLine {
   line: number;
   /** The line without its trailing `\r`. */
   text: string;
-  tokens: Token[];
+  tokens: LexToken[];
   /** Start column of a `//` comment, if the line has one. */
   commentStart?: number;
 }
 
 /** Splits like Go's line scanner: on `\n` only, with one trailing `\r` stripped. */
-export function splitLines(source: string): string[] {
+export function splitSourceLines(source: string): string[] {
   const lines = source.split('\n');
   return lines.map((l) => (l.endsWith('\r') ? l.slice(0, -1) : l));
 }
@@ -31,8 +36,9 @@ function isBase64Marker(text: string): boolean {
   return text === 'base64' || text === 'b64';
 }
 
+/** Lexes one line (0-based `line`). */
 export function lexLine(text: string, line: number): LexedLine {
-  const tokens: Token[] = [];
+  const tokens: LexToken[] = [];
   let commentStart: number | undefined;
   let i = 0;
   const n = text.length;
@@ -80,14 +86,15 @@ export function lexLine(text: string, line: number): LexedLine {
   return commentStart === undefined ? { line, text, tokens } : { line, text, tokens, commentStart };
 }
 
-export function lex(source: string): LexedLine[] {
-  return splitLines(source).map((text, line) => lexLine(text, line));
+/** Lexes a whole TEAL source, line by line. */
+export function lexTeal(source: string): LexedLine[] {
+  return splitSourceLines(source).map((text, line) => lexLine(text, line));
 }
 
 /** The instruction statements of a non-directive line, split at `;` tokens (no macro expansion). */
-export function statementsOf(tokens: readonly Token[]): Token[][] {
-  const out: Token[][] = [];
-  let current: Token[] = [];
+export function statementsOf(tokens: readonly LexToken[]): LexToken[][] {
+  const out: LexToken[][] = [];
+  let current: LexToken[] = [];
   for (const t of tokens) {
     if (t.text === ';') {
       if (current.length) out.push(current);
@@ -98,18 +105,10 @@ export function statementsOf(tokens: readonly Token[]): Token[][] {
   return out;
 }
 
-/** Parses an unsigned integer the way Go's ParseUint(s, 0, 64) does (0x, 0o, 0b, leading-0 octal). */
-export function parseGoUint(text: string): bigint | undefined {
-  const s = text.replace(/_/g, (m, at: number) => (at > 0 ? '' : m));
-  let digits = s;
-  let radix = 10;
-  if (/^0[xX]/.test(s)) [digits, radix] = [s.slice(2), 16];
-  else if (/^0[oO]/.test(s)) [digits, radix] = [s.slice(2), 8];
-  else if (/^0[bB]/.test(s)) [digits, radix] = [s.slice(2), 2];
-  else if (/^0\d/.test(s)) [digits, radix] = [s.slice(1), 8];
-  const alphabet = '0123456789abcdef'.slice(0, radix);
-  if (!digits.length || [...digits.toLowerCase()].some((d) => !alphabet.includes(d))) return undefined;
-  let v = 0n;
-  for (const d of digits.toLowerCase()) v = v * BigInt(radix) + BigInt(alphabet.indexOf(d));
-  return v < 1n << 64n ? v : undefined;
+/**
+ * Parses an unsigned 64-bit integer as the assembler does (Go's `ParseUint(s, 0, 64)`: `0x`, `0o`,
+ * `0b`, leading-0 octal, `_` only between digits after a base prefix); undefined when it is not one.
+ */
+export function parseTealUint(text: string): bigint | undefined {
+  return parseUint(text, 0, 64);
 }

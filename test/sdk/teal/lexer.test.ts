@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { lexLine, parseGoUint, splitLines, statementsOf } from '../../server/src/lexer.js';
+import { lexLine, parseTealUint, splitSourceLines as splitLines, statementsOf } from '../../../sdk/src/teal/lexer.js';
 
 const texts = (line: string) => lexLine(line, 0).tokens.map((t) => t.text);
 
@@ -50,14 +50,18 @@ describe('server: light tokenizer', () => {
   });
 
   it('parses integers with Go base prefixes', () => {
-    assert.equal(parseGoUint('10'), 10n);
-    assert.equal(parseGoUint('010'), 8n);
-    assert.equal(parseGoUint('0x1f'), 31n);
-    assert.equal(parseGoUint('0b101'), 5n);
-    assert.equal(parseGoUint('0o17'), 15n);
-    assert.equal(parseGoUint('18446744073709551615'), 18446744073709551615n);
-    assert.equal(parseGoUint('18446744073709551616'), undefined);
-    assert.equal(parseGoUint('09'), undefined);
-    assert.equal(parseGoUint('x'), undefined);
+    assert.equal(parseTealUint('10'), 10n);
+    assert.equal(parseTealUint('010'), 8n);
+    assert.equal(parseTealUint('0x1f'), 31n);
+    assert.equal(parseTealUint('0b101'), 5n);
+    assert.equal(parseTealUint('0o17'), 15n);
+    assert.equal(parseTealUint('18446744073709551615'), 18446744073709551615n);
+    assert.equal(parseTealUint('18446744073709551616'), undefined);
+    assert.equal(parseTealUint('09'), undefined);
+    assert.equal(parseTealUint('x'), undefined);
+    // The assembler's rules: `_` only between digits after a base prefix (1__2 and 1_ are not numbers).
+    assert.equal(parseTealUint('1__2'), undefined);
+    assert.equal(parseTealUint('1_'), undefined);
+    assert.equal(parseTealUint('0x_1f'), 31n);
   });
 });
