@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { RunningDevnet } from '@tealworks/sdk/services';
 import { keyManagerFor, nodeAdapterFor, profileFromDevnet, queryClientFor, type NetworkProfile } from '@tealworks/sdk/adapters';
-import type { KeyManagerClient } from '@tealworks/sdk/adapters';
+import { ConnectError, type KeyManagerClient } from '@tealworks/sdk/adapters';
 import type { Signer } from '@tealworks/sdk/adapters';
 import type { AppChain } from '@tealworks/sdk/app';
 import { builderParams } from '@tealworks/sdk/app';
@@ -99,7 +99,7 @@ export class ContractSession implements vscode.Disposable {
       await this.profile();
       await this.refreshChain();
     }
-    if (!this.genesis) throw new Error(`cannot reach ${this.activeName} to learn which chain it runs`);
+    if (!this.genesis) throw new ConnectError(`cannot reach ${this.activeName} to learn which chain it runs;`, { hint: 'check that its node is running (the Tealworks Contracts output says why it did not answer)' });
     return this.genesis;
   }
 
@@ -182,7 +182,7 @@ export class ContractSession implements vscode.Disposable {
   async profile(): Promise<NetworkProfile> {
     if (this.isDevnet) {
       const dn = this.devnet ?? (vscode.workspace.getConfiguration('tealworks.devnet').get<boolean>('autoStart', true) ? await this.startDevnet() : undefined);
-      if (!dn) throw new Error('the devnet is not running: start it from the Networks view');
+      if (!dn) throw new ConnectError('the devnet is not running:', { hint: 'start it from the Networks view' });
       return profileFromDevnet(dn);
     }
     return this.profileFor(this.activeName);
