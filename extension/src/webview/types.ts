@@ -3,7 +3,7 @@
 // Type-only: esbuild erases these imports, so nothing of the extension is bundled into the webview.
 import type { ArgInfo, MethodInfo } from '../contracts/argForm.js';
 import type { SentInfo } from '../contracts/explainView.js';
-import type { TxnKind, WebviewMessage } from '../contracts/messages.js';
+import type { TxnFormInput, WebviewMessage } from '../contracts/messages.js';
 import type { ReportView } from '../contracts/valueFormat.js';
 
 export type { ArgInfo, MethodInfo, ReportView, SentInfo, WebviewMessage };
@@ -28,21 +28,10 @@ export type ElFn = (tag: string, attrs?: Attrs, ...children: Child[]) => HTMLEle
 /** The draft of a composite argument as its editors hold it (text at the leaves). */
 export type Draft = string | undefined | Draft[] | { [field: string]: Draft };
 
-/** One transaction row of the group form: text fields as typed, plus the form's own bookkeeping. */
-export interface FormRow {
+/** One transaction row of the group form: the fields the extension validates (TxnFormInput), plus the form's own bookkeeping. */
+export interface FormRow extends Omit<TxnFormInput, 'sender'> {
   [field: string]: unknown;
-  kind: TxnKind;
   sender?: string;
-  receiver?: string;
-  amount?: string;
-  assetId?: string;
-  appId?: string;
-  source?: string;
-  onComplete?: string;
-  method?: string;
-  args?: string[];
-  fee?: string;
-  note?: string;
   /** Drafts of composite arguments (structs, tuples, arrays), serialized into `args`. */
   argDrafts?: Draft[];
   /** A transaction-argument row waiting for the address of this app to fill its receiver. */
