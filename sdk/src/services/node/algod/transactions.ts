@@ -1,7 +1,8 @@
 import { encodeAddress } from '../../../encoding/address.js';
 import { decodeSignedTransactions } from '../../../txn/encode.js';
 import { BadRequestError, NotFoundError } from '../../http/errors.js';
-import { emptyReply, jsonReply } from '../../http/reply.js';
+import { bytesReply, emptyReply, jsonReply } from '../../http/reply.js';
+import { encodeMsgpack, type MsgpackValue } from '../../../encoding/msgpack.js';
 import type { Reply, RequestContext } from '../../http/types.js';
 import { involves } from '../v1-views.js';
 import { PoolRejectionError } from '../pool.js';
@@ -33,7 +34,23 @@ function pendingList(node: NodeContext, ctx: RequestContext, address?: string): 
     if (address !== undefined && !involves(e.stxn.txn, address)) continue;
     picked.push(signedTxnForm(e.stxn, form));
   }
-  return reply({ 'top-transactions': picked, 'total-transactions': BigInt(all.length) }, form);
+  if (form === 'json') return jsonReply({ 'top-transactions': picked, 'total-transactions': BigInt(all.length) });
+  // The node always writes both keys (an empty array, a zero count); our canonical writer would
+  // drop empty values, so the map is put together here, keys in canonical order.
+  const parts = [
+    Uint8Array.of(0x82),
+    encodeMsgpack('top-transactions'),
+    picked.length ? encodeMsgpack(picked as MsgpackValue) : Uint8Array.of(0x90),
+    encodeMsgpack('total-transactions'),
+    encodeMsgpack(BigInt(all.length)),
+  ];
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return bytesReply(out, 'application/msgpack');
 }
 
 /** Submitting transactions (raw and async) and the pending pool, whole or by address. */
