@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { RunningDevnet } from '@tealworks/sdk/services';
 import { describeRecovery, devnetRecoveryPrompt } from './devnetRecovery.js';
+import { corsSetting } from './devnetCors.js';
 
 /** The network a devnet start forks: its name (for the data folder and the log) and its node. */
 export interface ForkTarget {
@@ -52,9 +53,12 @@ export class DevnetHost {
         // One genesis account more than asked for: the last one is the dispenser, so funding never
         // drains one of the user's accounts.
         const wanted = cfg.get<number>('accounts', 3);
+        // Browser origins allowed to call the services (`--cors`); LocalNet mode allows every origin.
+        const cors = localnet ? [] : corsSetting(cfg.get<unknown>('cors', []), (bad) => this.log.appendLine(`devnet: tealworks.devnet.cors: ignoring "${bad}": not a browser origin such as http://localhost:5173 (or *)`));
+        const corsOpt = cors.length ? { corsOrigins: cors } : {};
         let dn: RunningDevnet;
         try {
-          dn = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), accounts: wanted + 1, ...(localnet ? { localnet: true } : {}), ...(fork ? { fork: { url: fork.url, ...(fork.token ? { token: fork.token } : {}) } } : {}) });
+          dn = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), accounts: wanted + 1, ...corsOpt, ...(localnet ? { localnet: true } : {}), ...(fork ? { fork: { url: fork.url, ...(fork.token ? { token: fork.token } : {}) } } : {}) });
         } catch (e) {
           // A fork's remote that cannot be used says so itself; nothing to recover here.
           if (!dataDir || fork) throw e;
@@ -64,12 +68,12 @@ export class DevnetHost {
             this.log.appendLine(`devnet: ${(e as Error).message}`);
             const choice = await vscode.window.showWarningMessage(prompt.message, { modal: true, detail: prompt.detail }, prompt.action);
             if (choice !== prompt.action) throw e;
-            dn = await startDevnet({ dataDir, recover: true, ...(localnet ? { localnet: true } : {}) });
+            dn = await startDevnet({ dataDir, recover: true, ...corsOpt, ...(localnet ? { localnet: true } : {}) });
             this.log.appendLine(describeRecovery(dn.recovered));
           } else {
             // A data directory made with another account count keeps its own genesis.
             this.log.appendLine(`devnet: ${(e as Error).message}; starting with the data directory's own accounts`);
-            dn = await startDevnet({ dataDir, ...(localnet ? { localnet: true } : {}) });
+            dn = await startDevnet({ dataDir, ...corsOpt, ...(localnet ? { localnet: true } : {}) });
           }
         }
         this.devnet = dn;

@@ -1,3 +1,4 @@
+import { formatMicroAlgos } from '../txn/microalgos.js';
 import { AvmGroupEvaluator, LogicError, programVersion } from '../avm/index.js';
 import type { ApplyData as AvmApplyData, TraceOptions, UnnamedResources } from '../avm/context.js';
 import type { ProgramTrace } from '../avm/trace.js';
@@ -320,7 +321,7 @@ export function evaluateGroup(env: EvalEnv, group: readonly SignedTransaction[],
     if (total < need) {
       const whole = usage / 1_000_000n;
       const frac = (usage % 1_000_000n).toString().padStart(6, '0');
-      fail('fee', `txgroup with ${total} fees is less than ${need} (usage=${whole}.${frac} * base=${env.params.minTxnFee})`);
+      fail('fee', `txgroup with ${formatMicroAlgos(total)} fees is less than ${formatMicroAlgos(need)} (usage=${whole}.${frac} * base=${formatMicroAlgos(env.params.minTxnFee)})`);
     }
     if (!opts.skipSignatures) {
       for (let i = 0; i < n; i++) {

@@ -72,6 +72,28 @@ export function disassembleDetailed(program: Uint8Array, options: DisassembleOpt
   return { text: out.join('\n') + '\n', version: decoded.version, lines, labels, autosaltOff, decoded };
 }
 
+/**
+ * The disassembled lines around a failing pc as the node prints them after `opcodes=` in a logic
+ * error's details: the instruction at `pc` and up to two before it, with the label lines that
+ * follow each (up to the next instruction), joined by `; `. Empty when `pc` starts no instruction
+ * (the program's end) or the program does not disassemble.
+ */
+export function failingOpcodes(program: Uint8Array, pc: number): string {
+  let d: Disassembly;
+  try {
+    d = disassembleDetailed(program);
+  } catch {
+    return '';
+  }
+  const i = d.lines.findIndex((l) => l.pc === pc);
+  if (i < 0) return '';
+  const text = d.text.split('\n');
+  if (text[text.length - 1] === '') text.pop();
+  const from = d.lines[Math.max(0, i - 2)]!.line;
+  const to = i + 1 < d.lines.length ? d.lines[i + 1]!.line : text.length;
+  return text.slice(from, to).join('; ');
+}
+
 /** The constant blocks seen so far (in byte order), for `intc`/`bytec` comments. */
 export interface ConstantBlocks {
   intc: bigint[];
