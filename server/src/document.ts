@@ -58,8 +58,9 @@ export interface ModelOptions {
 /**
  * The model of one document version. `collected` is the assembler's analysis of this very text
  * when the caller already ran it (in steps, see `collectDiagnosticsSteps`); otherwise it runs here.
+ * `previous` is a model of an earlier version of the same document, whose lexed lines are reused.
  */
-export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'>, options: ModelOptions = {}, collected?: Collected): DocumentModel {
+export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'>, options: ModelOptions = {}, collected?: Collected, previous?: Pick<DocumentModel, 'lines'>): DocumentModel {
   const text = doc.getText();
   const tooLarge = tooLargeReason(text);
   if (tooLarge) {
@@ -71,7 +72,8 @@ export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'
     }
     return empty;
   }
-  const lines = lexTeal(text);
+  // Unchanged lines of the previous version are not lexed again (the result is the same).
+  const lines = lexTeal(text, previous?.lines);
   let avmVersion = 1;
   let versionDeclared = false;
   const macros = new Map<string, MacroDefinition>();

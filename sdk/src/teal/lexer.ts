@@ -86,9 +86,26 @@ export function lexLine(text: string, line: number): LexedLine {
   return commentStart === undefined ? { line, text, tokens } : { line, text, tokens, commentStart };
 }
 
-/** Lexes a whole TEAL source, line by line. */
-export function lexTeal(source: string): LexedLine[] {
-  return splitSourceLines(source).map((text, line) => lexLine(text, line));
+/**
+ * Lexes a whole TEAL source, line by line. With `previous` (the lexed lines of an earlier version
+ * of the same document), lines whose text is unchanged are taken from it instead of lexed again:
+ * the same objects where the line kept its number, copies with the new number where lines were
+ * inserted or deleted above it. The result is the same as without `previous`.
+ */
+export function lexTeal(source: string, previous?: readonly LexedLine[]): LexedLine[] {
+  const texts = splitSourceLines(source);
+  if (!previous) return texts.map((text, line) => lexLine(text, line));
+  const shift = texts.length - previous.length;
+  return texts.map((text, line) => {
+    const same = previous[line];
+    if (same !== undefined && same.text === text) return same;
+    const moved = shift !== 0 ? previous[line - shift] : undefined;
+    if (moved !== undefined && moved.text === text) {
+      const tokens = moved.tokens.map((t) => ({ text: t.text, line, start: t.start, end: t.end }));
+      return moved.commentStart === undefined ? { line, text, tokens } : { line, text, tokens, commentStart: moved.commentStart };
+    }
+    return lexLine(text, line);
+  });
 }
 
 /** The instruction statements of a non-directive line, split at `;` tokens (no macro expansion). */
