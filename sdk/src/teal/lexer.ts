@@ -108,6 +108,78 @@ export function lexTeal(source: string, previous?: readonly LexedLine[]): LexedL
   });
 }
 
+/** A re-lex after an edit: the lines, and which of them differ from the previous version's. */
+export interface LexEdit {
+  lines: LexedLine[];
+  /** First line lexed again (lines before it are the previous version's objects). */
+  firstLine: number;
+  /** Last line of the previous version that the edit touched (inclusive). */
+  oldLastLine: number;
+  /** Last line of this version lexed again (inclusive); the lines after it follow the previous version's, moved by `newLastLine - oldLastLine`. */
+  newLastLine: number;
+}
+
+function newlinesIn(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** Length of the common prefix of `a` and `b`, compared a block at a time first. */
+function commonPrefix(a: string, b: string): number {
+  const m = Math.min(a.length, b.length);
+  let p = 0;
+  for (const block of [4096, 256, 16]) {
+    while (p + block <= m && a.slice(p, p + block) === b.slice(p, p + block)) p += block;
+  }
+  while (p < m && a.charCodeAt(p) === b.charCodeAt(p)) p++;
+  return p;
+}
+
+/** Length of the common suffix of `a` and `b`, at most `max`. */
+function commonSuffix(a: string, b: string, max: number): number {
+  let s = 0;
+  for (const block of [4096, 256, 16]) {
+    while (s + block <= max && a.slice(a.length - s - block, a.length - s) === b.slice(b.length - s - block, b.length - s)) s += block;
+  }
+  while (s < max && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++;
+  return s;
+}
+
+/**
+ * Lexes `source`, an edited version of `previousText` whose lexed lines are `previousLines`: only
+ * the lines the edit touched are lexed; those before are reused as they are, those after too (or,
+ * when the edit added or removed lines, copied with their new numbers). Same result as `lexTeal(source)`.
+ */
+export function relexTeal(previousText: string, previousLines: readonly LexedLine[], source: string): LexEdit {
+  const p = commonPrefix(previousText, source);
+  const s = commonSuffix(previousText, source, Math.min(previousText.length, source.length) - p);
+  const lineStart = p === 0 ? 0 : source.lastIndexOf('\n', p - 1) + 1;
+  const firstLine = newlinesIn(source, 0, lineStart);
+  const oldLastLine = firstLine + newlinesIn(previousText, lineStart, previousText.length - s);
+  const newLastLine = firstLine + newlinesIn(source, lineStart, source.length - s);
+  const lines: LexedLine[] = previousLines.slice(0, firstLine);
+  let start = lineStart;
+  for (let ln = firstLine; ln <= newLastLine; ln++) {
+    let nl = source.indexOf('\n', start);
+    if (nl < 0) nl = source.length;
+    const raw = source.slice(start, nl);
+    lines.push(lexLine(raw.endsWith('\r') ? raw.slice(0, -1) : raw, ln));
+    start = nl + 1;
+  }
+  const shift = newLastLine - oldLastLine;
+  for (let i = oldLastLine + 1; i < previousLines.length; i++) {
+    const l = previousLines[i]!;
+    if (shift === 0) lines.push(l);
+    else {
+      const line = i + shift;
+      const tokens = l.tokens.map((t) => ({ text: t.text, line, start: t.start, end: t.end }));
+      lines.push(l.commentStart === undefined ? { line, text: l.text, tokens } : { line, text: l.text, tokens, commentStart: l.commentStart });
+    }
+  }
+  return { lines, firstLine, oldLastLine, newLastLine };
+}
+
 /** The instruction statements of a non-directive line, split at `;` tokens (no macro expansion). */
 export function statementsOf(tokens: readonly LexToken[]): LexToken[][] {
   const out: LexToken[][] = [];

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyze, AnalysisSession, lexTeal, type UpdateInfo } from '@tealworks/sdk/teal';
+import { analyze, AnalysisSession, lexTeal, relexTeal, type UpdateInfo } from '@tealworks/sdk/teal';
 import { needShared, sharedPath } from '../../../helpers/shared.js';
 import { generateProgram } from '../../../../bench/teal.bench.js';
 
@@ -104,6 +104,7 @@ function replay(name: string, text: string, seed: number, count: number, checkpo
   const session = new AnalysisSession({}, { checkpointLines });
   let lines = text.split('\n');
   let lexed = lexTeal(text);
+  let previousText = text;
   assert.deepStrictEqual(session.update(text), analyze(text), `${name}: first analysis`);
   for (let i = 0; i < count; i++) {
     lines = lines.slice();
@@ -113,9 +114,12 @@ function replay(name: string, text: string, seed: number, count: number, checkpo
     const info = session.lastUpdate as UpdateInfo;
     kinds.set(info.kind, (kinds.get(info.kind) ?? 0) + 1);
     assert.deepStrictEqual(got, analyze(next), `${name}: edit ${i + 1} (seed ${seed}, ${info.kind} from line ${info.fromLine})`);
-    const relexed = lexTeal(next, lexed);
-    assert.deepStrictEqual(relexed, lexTeal(next), `${name}: lexer reuse after edit ${i + 1}`);
-    lexed = relexed;
+    const fresh = lexTeal(next);
+    assert.deepStrictEqual(lexTeal(next, lexed), fresh, `${name}: lexer reuse after edit ${i + 1}`);
+    const relexed = relexTeal(previousText, lexed, next);
+    assert.deepStrictEqual(relexed.lines, fresh, `${name}: re-lex of the edited lines after edit ${i + 1}`);
+    lexed = relexed.lines;
+    previousText = next;
   }
 }
 
