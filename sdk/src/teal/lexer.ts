@@ -126,7 +126,7 @@ function newlinesIn(text: string, from: number, to: number): number {
 }
 
 /** Length of the common prefix of `a` and `b`, compared a block at a time first. */
-function commonPrefix(a: string, b: string): number {
+export function commonPrefix(a: string, b: string): number {
   const m = Math.min(a.length, b.length);
   let p = 0;
   for (const block of [4096, 256, 16]) {
@@ -137,7 +137,7 @@ function commonPrefix(a: string, b: string): number {
 }
 
 /** Length of the common suffix of `a` and `b`, at most `max`. */
-function commonSuffix(a: string, b: string, max: number): number {
+export function commonSuffix(a: string, b: string, max: number): number {
   let s = 0;
   for (const block of [4096, 256, 16]) {
     while (s + block <= max && a.slice(a.length - s - block, a.length - s) === b.slice(b.length - s - block, b.length - s)) s += block;

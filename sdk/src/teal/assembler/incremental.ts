@@ -23,6 +23,7 @@ import { sameType } from './stacktypes.js';
 import type { Token } from './tokenizer.js';
 import type { Knowledge } from './type-refiners.js';
 import { NO_VERSION } from './constants.js';
+import { commonPrefix, commonSuffix } from '../lexer.js';
 
 /** Lines between two saved states of the per-line pass. */
 export const CHECKPOINT_LINES = 32;
@@ -318,11 +319,8 @@ export class AnalysisSession {
     let from: Checkpoint | undefined;
     if (old) {
       const prev = old.text;
-      const m = Math.min(prev.length, text.length);
-      let p = 0;
-      while (p < m && prev.charCodeAt(p) === text.charCodeAt(p)) p++;
-      let s = 0;
-      while (s < m - p && prev.charCodeAt(prev.length - 1 - s) === text.charCodeAt(text.length - 1 - s)) s++;
+      const p = commonPrefix(prev, text);
+      const s = commonSuffix(prev, text, Math.min(prev.length, text.length) - p);
       regionEnd = text.length - s;
       dChars = text.length - prev.length;
       dLines = newlines(text, p, text.length - s) - newlines(prev, p, prev.length - s);
@@ -425,11 +423,10 @@ export class AnalysisSession {
       const r = fe.labelRefs[i]!;
       a.labelRefs.push({ pos: r.pos + dpc, label: r.label, offsetPos: r.offsetPos + dpc, varint: r.varint });
     }
-    for (let i = cp.statements; i < fe.statements.length; i++) {
-      a.statements.push(fe.statements[i]!);
-      const pc = fe.stmtPc[i]!;
-      a.stmtPc.push(pc >= 0 ? pc + dpc : pc);
-    }
+    a.statements = a.statements.concat(fe.statements.slice(cp.statements));
+    const pcs = fe.stmtPc.slice(cp.statements);
+    if (dpc !== 0) for (let i = 0; i < pcs.length; i++) if (pcs[i]! >= 0) pcs[i]! += dpc;
+    a.stmtPc = a.stmtPc.concat(pcs);
     push(a.errors, fe.errors, cp.errors);
     push(a.warnings, fe.warnings, cp.warnings);
     for (let i = cp.labelInfos; i < fe.labelInfos.length; i++) {
