@@ -450,8 +450,16 @@ export class AnalysisSession {
     a.setBytec((tableOf(a.bytecRefs) as string[]).map(keyBytes));
     for (let j = cp.line / this.every; j < oldCheckpoints.length; j++) {
       const o = oldCheckpoints[j]!;
+      // Spelled out, not spread: spreading a spread object over and over ends in slow dictionary objects.
       checkpoints.push({
-        ...o,
+        line: o.line,
+        labelInfos: o.labelInfos,
+        macroInfos: o.macroInfos,
+        macroCurrent: o.macroCurrent,
+        labels: o.labels,
+        flags: o.flags,
+        known: o.known,
+        macros: o.macros,
         offset: o.offset + dChars,
         pending: o.pending + d.pending,
         intcRefs: o.intcRefs + d.intcRefs,
