@@ -43,6 +43,88 @@ describe('server: editor precision (issue 30, real server process)', function ()
       assert.match(applyEdits(text, actions[1]!.edit!.changes![uri]!), new RegExp(`^#pragma version ${MAX_AVM_VERSION}\\nint 1`));
     });
   });
+  describe('E20: typed completion, signature help, macro hover', () => {
+    const MACROS = [
+      '#pragma version 10',
+      '#define ONLY_OWNER txn Sender; byte "owner"; app_global_get; ==; assert', // 1
+      '#define RETURN_PREFIX 0x151f7c75', // 2
+      '#define COUNT "count"', // 3
+      '#define LIMIT 100', // 4
+      '#define WHO Sender', // 5
+      '#define TO_DONE done', // 6
+      '#define IS_CALL isAppl; ONLY_OWNER', // 7
+      '#define isAppl txn TypeEnum; int appl; ==', // 8
+      '#define APPL appl', // 9
+      '', // 10
+      'done:', // 11
+      '', // 12
+    ].join('\n');
+    const labelsOf = (r: CompletionItem[] | CompletionList | null) => (Array.isArray(r) ? r : (r?.items ?? [])).map((i) => i.label);
+    async function completeAfter(prefix: string, before = '') {
+      const text = `${MACROS}${before}${prefix}`;
+      const { uri } = await s.open(text);
+      const lines = text.split('\n');
+      return labelsOf(await s.request('textDocument/completion', s.at(uri, { line: lines.length - 1, character: lines[lines.length - 1]!.length })));
+    }
+    const MACRO_NAMES = ['ONLY_OWNER', 'RETURN_PREFIX', 'COUNT', 'LIMIT', 'WHO', 'TO_DONE', 'IS_CALL', 'isAppl', 'APPL'];
+    const macrosIn = (labels: string[]) => labels.filter((l) => MACRO_NAMES.includes(l)).sort();
+
+    it('offers only macros whose expansion fits the place', async () => {
+      assert.deepEqual(macrosIn(await completeAfter('int ')), ['APPL', 'LIMIT', 'RETURN_PREFIX']);
+      assert.deepEqual(macrosIn(await completeAfter('pushint ')), ['LIMIT', 'RETURN_PREFIX']);
+      assert.deepEqual(macrosIn(await completeAfter('byte ')), ['COUNT', 'RETURN_PREFIX']);
+      assert.deepEqual(macrosIn(await completeAfter('txn ')), ['WHO']);
+      assert.deepEqual(macrosIn(await completeAfter('b ')), ['TO_DONE']);
+      assert.deepEqual(macrosIn(await completeAfter('load ')), ['LIMIT', 'RETURN_PREFIX']);
+      assert.deepEqual(macrosIn(await completeAfter('')), ['IS_CALL', 'ONLY_OWNER', 'isAppl']);
+    });
+
+    it('after `txn TypeEnum`, `int` offers type names only; after `txn OnCompletion`, actions only', async () => {
+      const types = await completeAfter('int ', 'txn TypeEnum\n');
+      assert.ok(types.includes('appl') && types.includes('pay'));
+      assert.ok(!types.includes('NoOp') && !types.includes('OptIn'));
+      const actions = await completeAfter('int ', 'txn OnCompletion; ');
+      assert.ok(actions.includes('NoOp') && actions.includes('DeleteApplication'));
+      assert.ok(!actions.includes('appl') && !actions.includes('APPL'));
+      const both = await completeAfter('int ');
+      assert.ok(both.includes('appl') && both.includes('NoOp'));
+    });
+
+    it('txn fields are the op\'s own: txna offers array fields only', async () => {
+      const txna = await completeAfter('txna ');
+      assert.ok(txna.includes('ApplicationArgs') && txna.includes('Accounts'));
+      assert.ok(!txna.includes('Sender') && !txna.includes('Amount'));
+    });
+
+    it('signature help shows the signature once (as its label, not again in the documentation)', async () => {
+      const text = `${MACROS}app_global_get `;
+      const { uri } = await s.open(text);
+      const lines = text.split('\n');
+      const help = await s.request<SignatureHelp>('textDocument/signatureHelp', s.at(uri, { line: lines.length - 1, character: lines[lines.length - 1]!.length }));
+      const sig = help.signatures[0]!;
+      assert.match(sig.label, /^app_global_get/);
+      const doc = typeof sig.documentation === 'string' ? sig.documentation : (sig.documentation?.value ?? '');
+      assert.match(doc, /global state/);
+      assert.ok(!doc.includes('app_global_get  A'), doc);
+      assert.ok(!doc.includes('```'), doc);
+    });
+
+    it('macro hover shows the expansion and the stack effect', async () => {
+      const { uri } = await s.open(`${MACROS}IS_CALL\nreturn\nONLY_OWNER\n`);
+      const hoverAt = async (line: number, character: number) => ((await s.request<Hover>('textDocument/hover', s.at(uri, { line, character })))?.contents as { value: string }).value;
+      const owner = await hoverAt(1, 10);
+      assert.match(owner, /#define ONLY_OWNER txn Sender; byte "owner"; app_global_get; ==; assert/);
+      assert.match(owner, /\*\*Stack:\*\* `nothing → nothing`/);
+      const call = await hoverAt(7, 10);
+      assert.match(call, /Expands to:\n```teal\ntxn TypeEnum\nint appl\n==\ntxn Sender\nbyte "owner"\napp_global_get\n==\nassert\n```/);
+      assert.match(call, /`nothing → X: bool`/);
+      const use = await hoverAt(14, 2);
+      assert.match(use, /#define ONLY_OWNER/);
+      assert.match(use, /Used 1 time outside other macros\./);
+      assert.match(await hoverAt(2, 10), /Stands for `0x151f7c75`, a constant that reads as an integer after `int` and as bytes after `byte`/);
+      assert.match(await hoverAt(3, 10), /a byte-string constant/);
+    });
+  });
 });
 
 export type { CompletionItem, CompletionList, Hover, InlayHint, SignatureHelp };

@@ -8,6 +8,7 @@ import { opAt, PSEUDO_OPS } from '../language.js';
 import { constantMarkdown, fieldMarkdown, opcodeMarkdown } from '../teal.js';
 import { classify, tokenAt } from './classify.js';
 import { signature } from './completion.js';
+import { macroMarkdown } from './macroInfo.js';
 
 function fenced(text: string): string {
   return '```teal\n' + text + '\n```';
@@ -72,7 +73,8 @@ export function hover(model: DocumentModel, position: Position): Hover | null {
     case 'macroDefinition': {
       const m = model.macros.get(token.text);
       if (!m) return null;
-      return markdown(fenced(`#define ${m.name} ${m.body.map((t) => t.text).join(' ')}`));
+      const uses = model.analysis?.macros.find((x) => x.name === m.name && x.current)?.uses.filter((u) => !u.definition).length;
+      return markdown(macroMarkdown(model, m, uses));
     }
     case 'directive': {
       const line = model.lines[token.line];
