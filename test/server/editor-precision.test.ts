@@ -125,6 +125,65 @@ describe('server: editor precision (issue 30, real server process)', function ()
       assert.match(await hoverAt(3, 10), /a byte-string constant/);
     });
   });
+  describe('E22: stack-height inlay hints past labels and branches', () => {
+    const hintsOf = async (text: string) => {
+      const { uri } = await s.open(text);
+      const hints = await s.request<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 200, character: 0 } } });
+      const out = new Map<number, string>();
+      for (const h of hints) out.set(h.position.line, typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join(''));
+      return out;
+    };
+
+    it('continues after labels reached by branches, switch arms and subroutine calls', async () => {
+      const text = [
+        '#pragma version 10', // 0
+        'txn ApplicationID', // 1
+        'bz create', // 2
+        'int 7', // 3
+        'int 1', // 4
+        'switch one two', // 5
+        'int 0; b done', // 6
+        'one:', // 7
+        'int 2', // 8
+        'b done', // 9
+        'two:', // 10
+        'int 2', // 11
+        'callsub double', // 12
+        'done:', // 13
+        '+', // 14
+        'return', // 15
+        'create:', // 16
+        'int 1', // 17
+        'return', // 18
+        'double:', // 19
+        'proto 1 1', // 20
+        'frame_dig -1', // 21
+        'dup', // 22
+        '+', // 23
+        'retsub', // 24
+        '',
+      ].join('\n');
+      const h = await hintsOf(text);
+      assert.equal(h.get(5), 'stack 1');
+      assert.equal(h.get(8), 'stack 2', 'a switch arm');
+      assert.equal(h.get(11), 'stack 2');
+      assert.equal(h.get(12), 'stack 2', 'after a call through its proto');
+      assert.equal(h.get(6), undefined, 'no height after an unconditional branch');
+      assert.equal(h.get(14), 'stack 1', 'after the label every path reaches with the same height');
+      assert.equal(h.get(17), 'stack 1', 'after a label reached by bz');
+    });
+
+    it('says nothing where paths disagree, and uses the subroutine\'s retsub height without proto', async () => {
+      const text = ['#pragma version 8', 'int 1', 'bnz two', 'int 1', 'two:', 'int 3', 'callsub push2', 'pop', 'int 1', 'return', 'push2:', 'int 1', 'int 2', 'retsub', ''].join('\n');
+      const h = await hintsOf(text);
+      assert.equal(h.get(5), undefined, 'heights 0 and 1 meet at two:');
+      const straight = ['#pragma version 8', 'int 1', 'bnz two', 'two:', 'int 3', 'callsub push2', 'pop', 'int 1', 'return', 'push2:', 'int 1', 'int 2', 'retsub', ''].join('\n');
+      const g = await hintsOf(straight);
+      assert.equal(g.get(4), 'stack 1');
+      assert.equal(g.get(5), 'stack 3', 'callsub adds what its retsub leaves');
+      assert.equal(g.get(6), 'stack 2');
+    });
+  });
 });
 
 export type { CompletionItem, CompletionList, Hover, InlayHint, SignatureHelp };

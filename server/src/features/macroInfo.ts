@@ -91,8 +91,8 @@ function uintImm(text: string | undefined): number | undefined {
   return v !== undefined && v < 256n ? Number(v) : undefined;
 }
 
-/** Stack arguments and results of one statement, from the table (dynamic ops from their immediates). */
-function opEffect(st: readonly string[], version: number): { args: string[]; returns: string[]; note?: string; stop?: string; unknown?: string } {
+/** Stack arguments and results of one statement, from the table (dynamic ops from their immediates); `stop` when control does not fall through. */
+export function opEffect(st: readonly string[], version: number): { args: string[]; returns: string[]; note?: string; stop?: string; unknown?: string } {
   const name = st[0]!;
   switch (name) {
     case 'int':
