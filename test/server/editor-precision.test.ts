@@ -2,6 +2,7 @@
 // E20 typed completion / signature help / macro hover, E22 stack heights past labels).
 import assert from 'node:assert/strict';
 import type { CodeAction, CompletionItem, CompletionList, Hover, InlayHint, SignatureHelp } from 'vscode-languageserver-protocol';
+import algosdk from 'algosdk';
 import { MAX_AVM_VERSION } from '../../sdk/src/teal/spec/versions.js';
 import { applyEdits, startSession, type Session } from './session.js';
 
@@ -182,6 +183,23 @@ describe('server: editor precision (issue 30, real server process)', function ()
       assert.equal(g.get(4), 'stack 1');
       assert.equal(g.get(5), 'stack 3', 'callsub adds what its retsub leaves');
       assert.equal(g.get(6), 'stack 2');
+    });
+  });
+  describe('E8: method lines', () => {
+    it('hover on `method "…"` shows the selector and signature; an event prefix says so', async () => {
+      const text = ['#pragma version 10', 'txna ApplicationArgs 0', 'method "add(uint64,uint64)uint64"', '==', 'method "Added(uint64)"', 'log', 'int 1', ''].join('\n');
+      const { uri } = await s.open(text);
+      const at = async (line: number, character: number) => s.request<Hover>('textDocument/hover', s.at(uri, { line, character }));
+      const onString = await at(2, 12);
+      const value = (onString.contents as { value: string }).value;
+      const selector = Buffer.from(algosdk.ABIMethod.fromSignature('add(uint64,uint64)uint64').getSelector()).toString('hex');
+      assert.match(value, /\*\*ARC-4 method\*\* `add`/);
+      assert.ok(value.includes(`Selector \`0x${selector}\` = sha512_256(\`add(uint64,uint64)uint64\`)[0:4]`), value);
+      assert.match(value, /Arguments: `uint64`, `uint64` · returns `uint64`/);
+      assert.deepEqual(onString.range, { start: { line: 2, character: 0 }, end: { line: 2, character: 33 } });
+      const onKeyword = await at(2, 3);
+      assert.equal((onKeyword.contents as { value: string }).value, value);
+      assert.match((((await at(4, 12)).contents) as { value: string }).value, /\*\*ARC-28 event\*\* `Added\(uint64\)`/);
     });
   });
 });
