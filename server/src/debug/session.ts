@@ -73,6 +73,16 @@ const TXN_FIELDS: Record<string, string> = {
   apar: 'AssetParams',
 };
 
+/**
+ * Method signatures a program's TEAL names: `method "…"` lines (hand-written routers) and the
+ * `// method "…"` comments compilers (Puya) write beside selector constants.
+ */
+export function methodSignaturesIn(lines: readonly string[] | undefined): string[] {
+  const out = new Set<string>();
+  for (const l of lines ?? []) for (const m of l.matchAll(/\bmethod\s+"([^"\\]+)"/g)) out.add(m[1]!);
+  return [...out];
+}
+
 /** A literal in a condition: number, "text" or 0x-hex. */
 function literal(tok: string): DebugValue {
   const t = tok.trim();
@@ -574,7 +584,7 @@ export class TealDebugSession extends DebugSession {
     }
     let dis: ReturnType<typeof disassembleDetailed> | undefined;
     try {
-      dis = disassembleDetailed(bytes, { strictTargets: false });
+      dis = disassembleDetailed(bytes, { strictTargets: false, methodSignatures: methodSignaturesIn(frame.source?.lines) });
     } catch {
       dis = undefined;
     }
