@@ -94,7 +94,7 @@ export class TealDebugSession extends DebugSession {
   /** Frames of the last stack trace, by id: program frame and step (undefined for txn/group frames). */
   private readonly frameInfo = new Map<number, { position: number; frame?: ProgramFrame; step?: number; txnPath?: number[] }>();
   /** Disassemblies served as sources of programs with no TEAL file, by program frame id. */
-  private readonly disassemblies = new Map<number, { text: string; lineOfPc: Map<number, number> }>();
+  private readonly disassemblies = new Map<number, { text: string; lineOfPc: Map<number, number> } | null>();
   private stopReason: 'entry' | 'step' | 'breakpoint' | 'exception' | undefined;
   private launched: (() => void) | undefined;
   private readonly configured = new Promise<void>((r) => (this.launched = r));
@@ -365,9 +365,10 @@ export class TealDebugSession extends DebugSession {
 
   private disassemblyOf(frame: ProgramFrame): { text: string; lineOfPc: Map<number, number> } | undefined {
     const cached = this.disassemblies.get(frame.id);
-    if (cached) return cached;
+    if (cached !== undefined) return cached ?? undefined;
     const bytes = frame.source?.bytes;
     if (!bytes) return undefined;
+    this.disassemblies.set(frame.id, null); // bytes that do not disassemble are tried once
     try {
       const d = disassembleDetailed(bytes, { strictTargets: false, methodSignatures: methodSignaturesIn(frame.source?.lines) });
       const header = `// ${this.programLabel(frame)}: no TEAL file, disassembled from the program bytes\n`;
