@@ -334,11 +334,6 @@ export class TealDebugSession extends DebugSession {
     return file ? new Source(basename(file), file) : undefined;
   }
 
-  private opLabel(frame: ProgramFrame, step: number): string {
-    const op = frame.ops[step];
-    return op ? op.op.name : `pc ${frame.steps[step]!.pc}`;
-  }
-
   /** A short name for a program: its app and kind, or the logic sig's transaction. */
   private programName(frame: ProgramFrame): string {
     if (frame.kind === 'logicsig') return `logic sig of txn ${frame.path.join('.')}`;
@@ -425,7 +420,8 @@ export class TealDebugSession extends DebugSession {
       const pc = frame.steps[step]!.pc;
       const loc = run.location(frame, pc);
       const src = this.sourceOf(loc?.file);
-      const label = `${this.opLabel(frame, step)} @ pc ${pc} — ${this.programLabel(frame)}`;
+      // Without the program bytes the op is unknown: the pc alone (not "pc 1 @ pc 1").
+      const label = `${frame.ops[step] ? `${frame.ops[step]!.op.name} @ ` : ''}pc ${pc} — ${this.programLabel(frame)}`;
       const sf = (src ? new StackFrame(id, label, src, loc ? this.convertDebuggerLineToClient(loc.line) : 0, loc ? this.convertDebuggerColumnToClient(loc.column) : 0) : this.disassembledFrame(id, label, frame, pc)) as DebugProtocol.StackFrame;
       sf.instructionPointerReference = addressOf(frame.id, pc);
       frames.push(sf);

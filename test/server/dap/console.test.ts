@@ -97,6 +97,16 @@ describe('debug adapter over DAP: console expressions and source-less frames', f
     assert.match(w.frames[1]!.source?.path ?? '', /spawner\.teal$/);
   });
 
+  it('a trace without sources or program bytes names the program and pc instead of "Unknown Source"', async () => {
+    dap = new DapClient();
+    const { launch } = await dap.start({ trace: join(FIX, 'recorded/debug-me-fails.trace.avm.json'), stopOnEntry: true, cwd: repoRoot });
+    assert.ok(launch.success, launch.message);
+    await dap.stopped();
+    const top = (await dap.where()).frames[0]!;
+    assert.equal(top.name, 'pc 1 — txn 0 approval program (app 1001)');
+    assert.equal(top.source?.name, 'app 1001 approval (no source or program bytes; pc 1)');
+  });
+
   it('the debugger\'s disassembly comments selectors with their methods from the TEAL', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tw-dap-router-'));
     try {
