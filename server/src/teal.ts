@@ -6,6 +6,7 @@ import { analyzeSteps, AnalysisSession, type Analysis } from '@tealworks/sdk/tea
 import type { Mode } from './language.js';
 import { fieldNamesAt } from '@tealworks/sdk/teal';
 import { macroNameProblem, ON_COMPLETION_CONSTANTS, PSEUDO_OP_NAMES as ASSEMBLER_PSEUDO_OPS, TXN_TYPE_CONSTANTS } from '@tealworks/sdk/teal';
+import { brokenVersionPragma, withBrokenPragma } from './features/pragma.js';
 
 export type { Analysis };
 export { AnalysisSession };
@@ -88,8 +89,15 @@ export function* collectDiagnosticsSteps(source: string, remap: <T>(value: T) =>
   const tooLarge = tooLargeReason(source);
   if (tooLarge) return { diagnostics: [tooLargeDiagnostic(tooLarge)] };
   let analysis: Analysis;
+  // A broken version line: one precise diagnostic instead of v1's cascade (features/pragma.ts).
+  const broken = brokenVersionPragma(source);
   try {
-    analysis = remap(yield* (session ? session.updateSteps(source) : analyzeSteps(source)));
+    // A broken pragma is analysed in full (its repaired text); the session keeps only whole-program results it can reuse.
+    analysis = remap(yield* (session && !broken ? session.updateSteps(source) : analyzeSteps(broken ? broken.repaired : source)));
+    if (broken) {
+      analysis.diagnostics = withBrokenPragma(analysis.diagnostics, broken);
+      delete analysis.program;
+    }
   } catch (e) {
     const message = `internal assembler error: ${e instanceof Error ? e.message : String(e)}`;
     return { diagnostics: [{ severity: 'warning', message, range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 }, code: 'internal' }] };

@@ -3,6 +3,7 @@
 import type { Arc56AppSpec, Arc56Method } from '@tealworks/sdk/abi';
 import type { AbiMethod } from '@tealworks/sdk/abi';
 import { encodeMethodCall } from '@tealworks/sdk/abi';
+import { tealAbiMethods } from '@tealworks/sdk/teal';
 import { CallArgsError, prepareMethodArgs, resolveMethod } from '@tealworks/sdk/app';
 import { decodeAddress, isValidAddress } from '@tealworks/sdk/encoding';
 import { fromBase64 } from '@tealworks/sdk/encoding';
@@ -353,4 +354,20 @@ export function sameProgram(a: Uint8Array, b: Uint8Array): boolean {
 /** The warning shown when an app's linked source no longer assembles to the program it runs. */
 export function staleProgramWarning(appId: bigint, source: string): string {
   return `App ${appId} runs the program deployed earlier, not ${source} as it is now (their program hashes differ): failures are shown by pc, not mapped onto the edited lines. Deploy again to run your edits.`;
+}
+
+/** A method the typed call form offers: the ABI method, and its ARC-56 entry when a spec gives one. */
+export interface FormMethod {
+  method: AbiMethod;
+  arc56?: Arc56Method;
+}
+
+/**
+ * The methods the typed form offers for a program: its ARC-56 spec's when it has one; otherwise
+ * those its hand-written router names in `method "name(args)ret"` lines (ARC-28 event prefixes
+ * and methods called through inner transactions left out). A call by full signature needs no spec.
+ */
+export function formMethods(spec: Arc56AppSpec | undefined, tealSource: string | undefined): FormMethod[] {
+  if (spec) return spec.methods.map((m) => ({ method: m.method, arc56: m }));
+  return tealSource ? tealAbiMethods(tealSource).map((method) => ({ method })) : [];
 }
