@@ -78,6 +78,7 @@ function sigMaterialKey(txid: string, stxn: SignedTransaction): string | undefin
   return undefined;
 }
 
+/** Options of a group evaluation on the ledger (simulate-style relaxations, traces, extra budget). */
 export interface EvalOptions {
   allowEmptySignatures?: boolean;
   fixSigners?: boolean;
@@ -112,6 +113,7 @@ export interface TxnEvalResult {
   fixedSigner?: Uint8Array;
 }
 
+/** What evaluating a group produced: the per-transaction results, the state changes, or the failure. */
 export interface GroupEvalResult {
   txns: TxnEvalResult[];
   failure?: LedgerRejection;

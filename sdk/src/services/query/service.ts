@@ -25,6 +25,11 @@ export interface QueryServiceOptions {
   /** API token; omitted = no token required (the reference service's token is optional too). */
   token?: string;
   version?: string;
+  /**
+   * Index the followed ledger's history at the first request (or first new block) rather than now:
+   * a devnet opening a long persisted chain answers at once. Default false.
+   */
+  lazyIndex?: boolean;
 }
 
 /** The query service definition with its index. */
@@ -60,7 +65,8 @@ export function queryRouter(index: QueryIndex, version = QUERY_SERVICE_VERSION):
 export function createQueryService(options: QueryServiceOptions = {}): QueryServiceDefinition {
   const owns = !options.index;
   const index = options.index ?? new QueryIndex();
-  if (owns && options.ledger) index.attach(options.ledger);
+  // The service refreshes the index before every request, so a lazy index is built by the first one.
+  if (owns && options.ledger) index.attach(options.ledger, { lazy: options.lazyIndex === true });
   return {
     name: 'query',
     index,
