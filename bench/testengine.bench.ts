@@ -36,7 +36,7 @@ async function algokitTenTests(env: Record<string, string>): Promise<number> {
   const clear = await algorand.app.compileTeal(readFileSync(`${ABI}/clear.teal`, 'utf8'));
   const created = await algorand.send.appCreate({ sender: testAccount, approvalProgram: approval.compiledBase64ToBytes, clearStateProgram: clear.compiledBase64ToBytes, schema: { globalInts: 1, globalByteSlices: 1, localInts: 0, localByteSlices: 0 } });
   const appId = created.appId;
-  await algorand.send.payment({ sender: testAccount, receiver: algosdk.getApplicationAddress(appId), amount: (1).algo() });
+  await algorand.send.payment({ sender: testAccount, receiver: algosdk.getApplicationAddress(appId).toString(), amount: (1).algo() });
   for (let i = 0; i < 10; i++) {
     await fixture.newScope();
     const ctx = fixture.context;
