@@ -8,11 +8,11 @@
 //      follows (the file is watched); "Show / Hide Coverage" clears and restores it; the approval
 //      TEAL shows its own lines.
 //   2. Fork (issue 25). A second devnet, started here on loopback, stands in for the remote network
-//      (an app with global state and a box on it); "Add Network by URL" adds it as "remote" (its token
-//      into secret storage). The
-//      Networks view's "Fork Network into the Devnet" on it restarts the devnet as a fork; the
-//      Networks view says so, and the state inspector labels the remote's app and box "remote @
-//      <round>". Nothing reaches the internet.
+//      (the counter app with global state on it). "Add Network by URL" adds it as "remote" (its
+//      token into secret storage); the Networks view's "Fork Network into the Devnet" on it
+//      restarts the devnet as a fork at the remote's round; the Networks view says so, and the
+//      state inspector labels the remote's app and its global state "remote @ <round>", with the
+//      remote's values. Nothing reaches the internet.
 // Screenshots land in .e2e/artifacts/reports-*.png.
 //
 //   E2E_DIR=.e2e node --import tsx scripts/e2e/driver-reports.ts   (`scripts/e2e/run.sh reports` prepares everything)
@@ -202,7 +202,7 @@ async function main(): Promise<void> {
         await confirmed.click();
       }
       await toast.waitFor({ timeout: 120_000 });
-      const forked = squash(await toast.textContent());
+      const forked = squash(await toast.locator('.notification-list-item-message').first().textContent());
       log(`fork: ${forked}`);
       const forkRound = /at round (\d+)/.exec(forked)![1]!;
       check(BigInt(forkRound) === remote.devnet.ledger.latestRound, `forked at round ${forkRound}, the remote is at ${remote.devnet.ledger.latestRound}`);
