@@ -223,7 +223,8 @@ async function main(): Promise<void> {
       await appRow.waitFor({ timeout: 60_000 });
       const label = `remote @ ${forkRound}`;
       await state.locator('.monaco-list-row', { hasText: 'Global state' }).first().waitFor({ timeout: 60_000 });
-      const rows = await waitFor(page, `the inspector's origin labels`, async () => (await state.locator('.monaco-list-row').allTextContents()).map(squash), (r) => r.some((t) => t.startsWith(`App ${remote.appId}`) && t.includes(label)) && r.some((t) => /^Global state/.test(t) && t.includes(label)) && r.some((t) => /count = 7/.test(t)));
+      const rows = await waitFor(page, `the inspector's origin labels`, async () => (await state.locator('.monaco-list-row').allTextContents()).map(squash), (r) => r.some((t) => t.startsWith(`App ${remote.appId}`) && t.includes(label)) && r.some((t) => /^Global state/.test(t) && t.includes(label)) && r.some((t) => /"count" = 7/.test(t)) && r.some((t) => /^No boxes/.test(t)));
+      check(!rows.some((t) => /failed with HTTP|does not exist/.test(t)), `the inspector shows an error: ${rows.join(' | ')}`);
       log(`inspector: ${rows.join(' | ')}`);
       results.inspector = rows;
       await shot(page, 'forked-inspector');

@@ -208,7 +208,16 @@ export class StateTree extends Tree {
   }
 
   private async boxNodes(appId: bigint, spec: Arc56AppSpec | undefined): Promise<Node[]> {
-    const page = await this.loadBoxes(appId, spec, false);
+    let page;
+    try {
+      page = await this.loadBoxes(appId, spec, false);
+    } catch (e) {
+      // The query service lists a fork's own boxes only: a remote app it never saw is unknown to it.
+      if (this.session.isDevnet && this.session.devnet?.fork && /\b404\b|not found/i.test((e as Error).message)) {
+        return [item('No boxes written on the fork yet', { tooltip: "The remote's boxes are copied when a transaction or simulate reads them; this list shows the boxes the fork's own blocks wrote.", iconPath: new vscode.ThemeIcon('info') })];
+      }
+      throw e;
+    }
     const nodes = page.items.map((b) => this.itemNode(b, `b:${appId}`, this.#origin({ kind: 'box', appId, name: b.key })));
     if (page.next) nodes.push(item('Load more…', { command: { command: 'tealworks.state.moreBoxes', title: 'Load more boxes', arguments: [appId.toString()] } }));
     return nodes.length ? nodes : [item('No boxes', {})];
