@@ -121,6 +121,10 @@ describe('cli: tealworks node profile', function () {
       const r = await request(`${d.node.url}/v1/status`);
       assert.equal(r.statusCode, 200, 'DisableAPIAuth: no token needed');
       await r.body.text();
+      // The public /v2 API too (a node with DisableAPIAuth serves every route without a token).
+      const v2 = await request(`${d.node.url}/v2/status`);
+      assert.equal(v2.statusCode, 200, 'DisableAPIAuth: no token needed on /v2');
+      await v2.body.text();
     } finally {
       await d.stop();
     }

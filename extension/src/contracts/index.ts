@@ -30,6 +30,7 @@ export const CONTRACT_COMMANDS = [
   'tealworks.runWorkflow',
   'tealworks.openSample',
   'tealworks.setTemplateValues',
+  'tealworks.toggleCoverage',
 ] as const;
 
 class LazyTree implements vscode.TreeDataProvider<unknown> {

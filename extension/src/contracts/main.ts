@@ -18,6 +18,7 @@ import { exportAppState, VALUE_VIEWS, type ValueView } from './valueFormat.js';
 import { AccountsTree, NetworksTree, StateTree } from './views.js';
 import { runWorkflowCommand, WorkflowResultsTree } from './workflows.js';
 import { withTransactionArgRows } from './groupForm.js';
+import { CoverageGutter } from './coverageGutter.js';
 import type { TxnFormInput } from './messages.js';
 
 /** A contract source compilers map back to: Algorand Python or Algorand TypeScript. */
@@ -381,6 +382,15 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
       }
     }
     state.refresh();
+  });
+
+  // --- coverage in the gutter (lcov from `tealworks test --coverage`) ---
+  const coverage = new CoverageGutter(context.extensionUri, context.workspaceState, (m) => session.log.appendLine(m));
+  context.subscriptions.push(coverage);
+  command('tealworks.toggleCoverage', async () => {
+    const shown = await coverage.toggle();
+    if (shown && !coverage.files.length) void vscode.window.showInformationMessage('No coverage yet: run `npx tealworks test --coverage` (it writes coverage/lcov.info); the gutter shows it as soon as the file appears.');
+    else vscode.window.setStatusBarMessage(shown ? `Tealworks: coverage shown from ${coverage.files.map((f) => vscode.workspace.asRelativePath(f, false)).join(', ')}` : 'Tealworks: coverage hidden', 4000);
   });
 
   // --- walkthrough ---

@@ -205,6 +205,19 @@ export class ContractSession implements vscode.Disposable {
     return this.#chain;
   }
 
+  /**
+   * The chain the state inspector reads apps, boxes and balances from. On a devnet that forks a
+   * network this is the devnet's public `/v2` API (served on the same port): its reads copy what
+   * they touch from the remote on first read, whereas the query service only indexes the fork's
+   * own blocks and knows none of the remote's apps. Elsewhere it is `chain()`.
+   */
+  async stateChain(): Promise<AppChain> {
+    const chain = await this.chain();
+    if (!this.isDevnet || !this.devnet?.fork) return chain;
+    const p = await this.profile();
+    return { ...chain, node: nodeAdapterFor({ ...p, node: { ...p.node, api: 'algod' } }) };
+  }
+
   async keyManager(): Promise<KeyManagerClient | undefined> {
     if (this.#kmd) return this.#kmd;
     const p = await this.profile();

@@ -149,6 +149,9 @@ export class StateTree extends Tree {
     if (this.session.isDevnet && !this.session.devnet) return [];
     const apps = this.session.knownApps();
     if (!apps.length) return [];
+    // A fork copies the remote's apps on first read: read them now, so each row says whose it is.
+    const fork = this.session.isDevnet ? this.session.devnet?.fork : undefined;
+    if (fork) await fork.prefetch(apps.map((id) => ({ kind: 'app' as const, id }))).catch(() => undefined);
     return apps.map((id) =>
       item(`App ${id}`, {
         description: withOrigin(this.session.sourceForApp(id) ?? '', this.#origin({ kind: 'app', id })),
@@ -166,7 +169,7 @@ export class StateTree extends Tree {
 
   private async appChildren(appId: bigint): Promise<Node[]> {
     const spec = await this.specFor(appId);
-    const chain = await this.session.chain();
+    const chain = await this.session.stateChain();
     const info = await fetchApp(chain, appId);
     const global = decodeGlobalState(info.globalState, spec);
     return [
@@ -177,7 +180,7 @@ export class StateTree extends Tree {
   }
 
   private async localNodes(appId: bigint, spec: Arc56AppSpec | undefined): Promise<Node[]> {
-    const chain = await this.session.chain();
+    const chain = await this.session.stateChain();
     const out: Node[] = [];
     for (const a of await this.session.signableAccounts()) {
       const entries = await fetchLocalState(chain, appId, a).catch(() => undefined);
@@ -192,7 +195,7 @@ export class StateTree extends Tree {
     const key = `${this.session.activeName}:${appId}`;
     const page = this.#boxPages.get(key);
     if (page && !more) return page;
-    const chain = await this.session.chain();
+    const chain = await this.session.stateChain();
     const size = vscode.workspace.getConfiguration('tealworks.inspector').get<number>('boxPageSize', 50);
     const res = await fetchBoxNames(chain, appId, { limit: size, ...(more && page?.next ? { next: page.next } : {}) });
     const boxes = await Promise.all(res.names.map(async (name) => ({ name, value: await fetchBox(chain, appId, name) })));
@@ -205,7 +208,16 @@ export class StateTree extends Tree {
   }
 
   private async boxNodes(appId: bigint, spec: Arc56AppSpec | undefined): Promise<Node[]> {
-    const page = await this.loadBoxes(appId, spec, false);
+    let page;
+    try {
+      page = await this.loadBoxes(appId, spec, false);
+    } catch (e) {
+      // The query service lists a fork's own boxes only: a remote app it never saw is unknown to it.
+      if (this.session.isDevnet && this.session.devnet?.fork && /\b404\b|not found/i.test((e as Error).message)) {
+        return [item('No boxes written on the fork yet', { tooltip: "The remote's boxes are copied when a transaction or simulate reads them; this list shows the boxes the fork's own blocks wrote.", iconPath: new vscode.ThemeIcon('info') })];
+      }
+      throw e;
+    }
     const nodes = page.items.map((b) => this.itemNode(b, `b:${appId}`, this.#origin({ kind: 'box', appId, name: b.key })));
     if (page.next) nodes.push(item('Load more…', { command: { command: 'tealworks.state.moreBoxes', title: 'Load more boxes', arguments: [appId.toString()] } }));
     return nodes.length ? nodes : [item('No boxes', {})];
@@ -213,7 +225,7 @@ export class StateTree extends Tree {
 
   async storage(appId: bigint): Promise<AppStorage> {
     const spec = await this.specFor(appId);
-    const chain = await this.session.chain();
+    const chain = await this.session.stateChain();
     const info = await fetchApp(chain, appId);
     const boxes = await this.loadBoxes(appId, spec, false);
     const local: AppStorage['local'] = [];

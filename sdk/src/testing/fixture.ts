@@ -10,8 +10,9 @@ import { renderSimulateReport, type SimulateReport } from '../app/simulate-repor
 import { TestingError } from './errors.js';
 import { ReportSession } from '../app/report-session.js';
 import type { AppKnowledge, ProgramKnowledge } from '../app/simulate-report.js';
-import { existsSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import type { CoverageProgram } from '../app/coverage.js';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 
 /**
  * Set by `tealworks test --coverage` / `--budget…`: the folder where each test process leaves its
@@ -180,16 +181,33 @@ export class TestFixture<A extends string = string> {
   }
 }
 
-/** The app's knowledge with its TEAL file names made absolute (coverage names files by them). */
+/**
+ * The app's knowledge with its TEAL file names made absolute (coverage names files by them), and
+ * with Puya's `X.puya.map` beside a program's `X.teal` as the coverage's high-level map, so lcov
+ * also names the `.py` / `.algo.ts` lines.
+ */
 function withPaths(app: AppKnowledge, baseDir: string): AppKnowledge {
   const fix = (p: ProgramKnowledge | undefined): ProgramKnowledge | undefined => {
-    if (!p?.sourceName || isAbsolute(p.sourceName)) return p;
-    const abs = resolve(baseDir, p.sourceName);
-    return existsSync(abs) ? { ...p, sourceName: abs } : p;
+    if (!p?.sourceName) return p;
+    const abs = isAbsolute(p.sourceName) ? p.sourceName : resolve(baseDir, p.sourceName);
+    if (!existsSync(abs)) return p;
+    return { ...p, sourceName: abs, ...highLevelBeside(abs) } as ProgramKnowledge;
   };
   const approval = fix(app.approval);
   const clear = fix(app.clear);
   return { ...app, ...(approval ? { approval } : {}), ...(clear ? { clear } : {}) };
+}
+
+/** Puya's source map beside a TEAL file (`X.approval.teal` → `X.approval.puya.map`), as coverage reads it; `{}` when there is none or it is not JSON. */
+function highLevelBeside(tealPath: string): Pick<CoverageProgram, 'highLevel'> {
+  const mapPath = tealPath.replace(/\.teal$/, '') + '.puya.map';
+  if (mapPath === tealPath || !existsSync(mapPath)) return {};
+  try {
+    const map = JSON.parse(readFileSync(mapPath, 'utf8')) as NonNullable<CoverageProgram['highLevel']>['map'];
+    return Array.isArray(map.sources) && typeof map.mappings === 'string' ? { highLevel: { map, baseDir: dirname(mapPath) } } : {};
+  } catch {
+    return {};
+  }
 }
 
 /** A fixture for a test file: see {@link TestFixture}. */

@@ -159,7 +159,7 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
     router: nodeRouter(node, [
       ...NODE_ENDPOINTS.map((e) => (options.publicHealth && e.path === '/health' ? { ...e, public: true } : e)),
       ...devnetEndpoints(() => options.cheats === true && !follower.enabled),
-      ...algodEndpoints({ genesis: options.genesis ?? { alloc: ledgerGenesisAlloc(ledger) }, devMode: () => pool.devMode, auth: new TokenChecker(auth) }),
+      ...algodEndpoints({ genesis: options.genesis ?? { alloc: ledgerGenesisAlloc(ledger) }, devMode: () => pool.devMode, ...(options.disableApiAuth ? {} : { auth: new TokenChecker(auth) }) }),
     ]),
     errors: nodeServiceErrors,
     ...(options.disableApiAuth ? {} : { auth }),
