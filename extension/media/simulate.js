@@ -267,7 +267,7 @@
     if (!m || typeof m !== 'object' || typeof m.type !== 'string') return;
     switch (m.type) {
       case 'init':
-        state = Object.assign(state, { rows: Array.isArray(m.rows) ? m.rows : [], accounts: m.accounts || [], sources: m.sources || [], methods: m.methods || {}, methodInfo: m.methodInfo || {}, appAddresses: m.appAddresses || {}, assets: m.assets || [], network: String(m.network || ''), chain: String(m.chain || ''), report: undefined, error: undefined, errorAt: undefined, sent: undefined, notice: m.restored ? 'Restored after a window reload: the rows are back; simulate again for a report.' : undefined });
+        state = Object.assign(state, { rows: Array.isArray(m.rows) ? m.rows : [], accounts: m.accounts || [], sources: m.sources || [], methods: m.methods || {}, methodInfo: m.methodInfo || {}, appAddresses: m.appAddresses || {}, assets: m.assets || [], network: String(m.network || ''), chain: String(m.chain || ''), report: undefined, error: undefined, errorAt: undefined, sent: undefined, notice: m.restored ? 'Restored after a window reload: the rows are back; simulate again for a report.' : typeof m.notice === 'string' ? m.notice : undefined });
         break;
       case 'report':
         state.notice = undefined; state.report = m.report; state.warnings = Array.isArray(m.warnings) ? m.warnings.map(String) : []; state.error = undefined; state.errorAt = undefined; state.sent = m.sent; state.sourceFile = m.sourceFile; state.network = String(m.network || state.network); state.debuggable = m.debuggable === true;

@@ -10,14 +10,15 @@ import { workflowDeployLinks } from './workflowLinks.js';
 import { templateFields } from './templateForm.js';
 import { askTemplateValues, rememberedTemplateValues } from './templatePrompt.js';
 import { readFile } from 'node:fs/promises';
-import { checkNetworkName, checkServiceUrl, DEVNET, secretKey, type CustomNetwork } from './networks.js';
+import { checkNetworkName, checkServiceUrl, DEVNET, LOCALNET, secretKey, type CustomNetwork } from './networks.js';
+import { describeNetworkError, type NetworkProblem } from './networkErrors.js';
 import { ContractSession } from './session.js';
 import { SimulatePanel } from './simulatePanel.js';
 import { formatBalance } from './summary.js';
 import { exportAppState, VALUE_VIEWS, type ValueView } from './valueFormat.js';
 import { AccountsTree, NetworksTree, StateTree } from './views.js';
 import { runWorkflowCommand, WorkflowResultsTree } from './workflows.js';
-import { withTransactionArgRows } from './groupForm.js';
+import { callNotice, withTransactionArgRows } from './groupForm.js';
 import type { TxnFormInput } from './messages.js';
 
 /** A contract source compilers map back to: Algorand Python or Algorand TypeScript. */
@@ -146,7 +147,15 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     if (secs > 0) timer = setInterval(() => state.refresh(), secs * 1000);
   };
   schedule();
-  context.subscriptions.push({ dispose: () => timer && clearInterval(timer) }, vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('tealworks') && (schedule(), refreshAll())));
+  context.subscriptions.push(
+    { dispose: () => timer && clearInterval(timer) },
+    vscode.workspace.onDidChangeConfiguration(async (e) => {
+      if (!e.affectsConfiguration('tealworks')) return;
+      schedule();
+      // A new tealworks.localnet.host (or custom network URL) applies at once: new clients.
+      if (!(await session.endpointsChanged((s) => e.affectsConfiguration(s)))) refreshAll();
+    }),
+  );
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const command = (id: string, fn: (...args: any[]) => unknown) => handlers.set(id, fn);
@@ -161,6 +170,15 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     if (!pick) throw new vscode.CancellationError();
     return pick;
   };
+
+  /** A network that cannot be reached: the explanation, with buttons for what to do about it. */
+  const offerNetworkActions = async (problem: NetworkProblem): Promise<void> => {
+    const pick = await vscode.window.showErrorMessage(`Tealworks: ${problem.message}`, ...problem.actions);
+    if (pick === 'Start Devnet' || pick === 'Switch to Devnet') await vscode.commands.executeCommand('tealworks.startDevnet');
+    else if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', session.activeName === LOCALNET ? 'tealworks.localnet.host' : 'tealworks.networks');
+    else if (pick === 'Switch Network') await vscode.commands.executeCommand('tealworks.selectNetwork');
+  };
+  panel.onNetworkProblem = (p) => void offerNetworkActions(p);
 
   // --- networks ---
   command('tealworks.startDevnet', async () => {
@@ -306,9 +324,9 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     const linkedSpec = session.specPathForApp(appId);
     const spec = linkedSpec ? await actions.specFor(uriOfSource(linkedSpec), uriOfSource(linkedSpec).fsPath) : source ? await actions.specFor(uriOfSource(source)) : undefined;
     let method: string | undefined;
-    // A linked app without a spec is a bare app: its NoOp call is the call. An unlinked app waits
-    // in the panel for a method or arguments.
-    let run = spec === undefined && source !== undefined;
+    // Without a spec nothing says what the app expects: the panel waits for raw arguments (a bare
+    // call run unasked fails on most apps and leaves a Problems entry behind).
+    let run = false;
     if (spec && spec.methods.length) {
       const items = spec.methods.map((m) => ({ label: m.method.name, description: m.method.signature, detail: m.json.desc ?? '', signature: m.method.signature, ready: m.method.args.length === 0 }));
       const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: `Call app ${appId}`, placeHolder: 'Method to call', matchOnDescription: true });
@@ -321,7 +339,7 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     // Transaction arguments (ARC-4) are rows right above the call, paid to the app's account.
     const picked = method ? spec?.methods.find((m) => m.method.signature === method) : undefined;
     if (picked) rows = withTransactionArgRows(rows, 0, picked.method, appAddressOf(appId));
-    await panel.open(rows, run);
+    await panel.open(rows, run, spec ? undefined : callNotice(appId, source));
   });
   command('tealworks.setTemplateValues', async (arg?: unknown) => {
     const uri = activeTealUri(arg);
@@ -401,7 +419,9 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
       } catch (e) {
         if (e instanceof vscode.CancellationError) return undefined;
         session.log.appendLine(`${id}: ${errorText(e)}`);
-        void vscode.window.showErrorMessage(`Tealworks: ${errorText(e)}`);
+        const problem = describeNetworkError(e, session.activeName);
+        if (problem) void offerNetworkActions(problem);
+        else void vscode.window.showErrorMessage(`Tealworks: ${errorText(e)}`);
         return undefined;
       }
     },

@@ -11,6 +11,7 @@ import type { AppChain } from '@tealworks/sdk/app';
 import { builderParams } from '@tealworks/sdk/app';
 import { toBase64 } from '@tealworks/sdk/encoding';
 import { AppLinks, type AppLink } from './links.js';
+import { errorMessageFor } from './networkErrors.js';
 import { customProfile, DEVNET, LOCALNET, localnetProfileFor, parseCustomNetworks, secretKey, type CustomNetwork } from './networks.js';
 
 export interface WalletEntry {
@@ -61,7 +62,7 @@ export class ContractSession implements vscode.Disposable {
         const gh = (await builderParams(await this.chain())).genesisHash;
         genesis = gh === undefined ? undefined : typeof gh === 'string' ? gh : toBase64(gh);
       } catch (e) {
-        this.log.appendLine(`${this.activeName}: cannot read the chain's genesis (${(e as Error).message}); app links are hidden until it answers`);
+        this.log.appendLine(`${this.activeName}: cannot read the chain's genesis (${errorMessageFor(e, this.activeName)}); app links are hidden until it answers`);
       }
     }
     if (seq !== this.#chainSeq) return; // a newer switch is under way
@@ -205,6 +206,23 @@ export class ContractSession implements vscode.Disposable {
     await this.context.workspaceState.update('tealworks.activeNetwork', name);
     this.changed();
     await this.refreshChain();
+  }
+
+  /**
+   * The settings that say where the active network is changed (`tealworks.localnet.host`, a
+   * custom network's URLs): drop the clients made for the old endpoints and learn the chain again,
+   * so the change applies now, not after the next network switch. True when it applied to the
+   * active network.
+   */
+  async endpointsChanged(affects: (section: string) => boolean): Promise<boolean> {
+    const applies = this.activeName === LOCALNET ? affects('tealworks.localnet') : !this.isDevnet && affects('tealworks.networks');
+    if (!applies) return false;
+    await this.#closeClients();
+    this.genesis = undefined;
+    this.log.appendLine(`${this.activeName}: its endpoints changed in the settings; reconnecting`);
+    this.changed();
+    await this.refreshChain();
+    return true;
   }
 
   async profile(): Promise<NetworkProfile> {

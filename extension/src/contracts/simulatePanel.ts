@@ -14,6 +14,7 @@ import { debugReport, hasTrace } from './debugGroup.js';
 import type { SimulateReport } from '@tealworks/sdk/app';
 import { methodInfo, type MethodInfo } from './argForm.js';
 import { appAddressOf } from '@tealworks/sdk/app';
+import { describeNetworkError, type NetworkProblem } from './networkErrors.js';
 
 export class SimulatePanel implements vscode.Disposable {
   static readonly viewType = 'tealworks.simulate';
@@ -27,6 +28,8 @@ export class SimulatePanel implements vscode.Disposable {
   /** The network and chain (genesis) the last run was on. */
   #chainShown = '';
   readonly #subscription: vscode.Disposable;
+  /** Called when a run failed because the network cannot be reached (main.ts offers the actions). */
+  onNetworkProblem: (problem: NetworkProblem) => void = () => undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -42,6 +45,8 @@ export class SimulatePanel implements vscode.Disposable {
     if (this.#chainShown !== `${this.session.activeName}|${this.session.genesis ?? ''}`) {
       this.#chainShown = `${this.session.activeName}|${this.session.genesis ?? ''}`;
       this.#last = undefined;
+      // Nor may a Problems entry of a run on a chain that is not shown any more stay.
+      this.actions.highlight.clear();
     }
     if (!this.#panel) return;
     let accounts: string[] | undefined;
@@ -59,12 +64,14 @@ export class SimulatePanel implements vscode.Disposable {
    * Opens (or focuses) the panel with these rows; runs the simulation right away when asked.
    * True when a simulation ran and produced a report.
    */
-  async open(rows: TxnFormInput[], run: boolean): Promise<boolean> {
+  async open(rows: TxnFormInput[], run: boolean, notice?: string): Promise<boolean> {
     this.#rows = rows;
+    // A new group: the last run's Problems entry and line highlight describe another one.
+    this.actions.highlight.clear();
     if (!this.#panel) this.#create();
     else this.#panel.reveal(vscode.ViewColumn.Beside, true);
     await this.#ready;
-    await this.#post({ type: 'init', rows, chain: this.session.genesis ?? '', ...(await this.#context()) });
+    await this.#post({ type: 'init', rows, chain: this.session.genesis ?? '', ...(notice ? { notice } : {}), ...(await this.#context()) });
     return run ? this.#simulate(rows) : false;
   }
 
@@ -215,6 +222,7 @@ export class SimulatePanel implements vscode.Disposable {
       await this.#post({ type: 'report', debuggable: hasTrace(report), report: toPlain(this.#linkable(reportView(report))), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName, warnings });
       return true;
     } catch (e) {
+      this.actions.highlight.clear();
       await this.#error(e);
       return false;
     } finally {
@@ -257,8 +265,11 @@ export class SimulatePanel implements vscode.Disposable {
 
   async #error(e: unknown): Promise<void> {
     if (e instanceof vscode.CancellationError) return;
-    const message = e instanceof Error ? e.message : String(e);
-    this.session.log.appendLine(`simulate panel: ${message}`);
+    const problem = describeNetworkError(e, this.session.activeName);
+    const message = problem?.message ?? (e instanceof Error ? e.message : String(e));
+    this.session.log.appendLine(`simulate panel: ${e instanceof Error ? e.message : String(e)}`);
+    // A network that cannot be reached also gets the notification with what to do (its buttons).
+    if (problem) this.onNetworkProblem(problem);
     await this.#post({ type: 'error', message, ...(e instanceof FormError ? { index: e.index, field: e.field } : {}) });
   }
 
