@@ -10,8 +10,9 @@ import { workflowDeployLinks } from './workflowLinks.js';
 import { templateFields } from './templateForm.js';
 import { askTemplateValues, rememberedTemplateValues } from './templatePrompt.js';
 import { readFile } from 'node:fs/promises';
-import { checkNetworkName, checkServiceUrl, DEVNET, LOCALNET, secretKey, type CustomNetwork } from './networks.js';
-import { describeNetworkError, type NetworkProblem } from './networkErrors.js';
+import { checkNetworkName, checkServiceUrl, customProfile, DEVNET, LOCALNET, secretKey, type CustomNetwork } from './networks.js';
+import { describeNetworkError, errorMessageFor, type NetworkProblem } from './networkErrors.js';
+import { nodeAdapterFor } from '@tealworks/sdk/adapters';
 import { ContractSession } from './session.js';
 import { SimulatePanel } from './simulatePanel.js';
 import { formatBalance } from './summary.js';
@@ -206,16 +207,43 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
   command('tealworks.addNetwork', async () => {
     const cfg = vscode.workspace.getConfiguration('tealworks');
     const existing = session.customNetworks();
-    const name = await vscode.window.showInputBox({ prompt: 'Network name', validateInput: (v) => { try { checkNetworkName(v, existing.map((n) => n.name)); return undefined; } catch (e) { return errorText(e); } } });
-    if (!name) return;
-    const nodeUrl = await vscode.window.showInputBox({ prompt: 'Node URL (public /v2 API)', placeHolder: 'https://testnet-api.example.net', validateInput: (v) => { try { checkServiceUrl(v, 'node'); return undefined; } catch (e) { return errorText(e); } } });
-    if (!nodeUrl) return;
-    const queryUrl = await vscode.window.showInputBox({ prompt: 'Query service URL (optional; needed to list boxes and local state)', validateInput: (v) => { if (!v) return undefined; try { checkServiceUrl(v, 'query'); return undefined; } catch (e) { return errorText(e); } } });
-    const token = await vscode.window.showInputBox({ prompt: 'API token (optional; kept in VS Code secret storage, never in settings)', password: true });
-    const entry: CustomNetwork = { name: name.trim(), nodeUrl: checkServiceUrl(nodeUrl, 'node'), ...(queryUrl ? { queryUrl: checkServiceUrl(queryUrl, 'query') } : {}) };
+    const validate = (check: (v: string) => unknown) => (v: string) => {
+      try {
+        check(v);
+        return undefined;
+      } catch (e) {
+        return errorText(e);
+      }
+    };
+    const title = (step: number) => `Add Network (${step}/4)`;
+    const name = await vscode.window.showInputBox({ title: title(1), prompt: 'Network name, shown in the Networks view and the status bar', placeHolder: 'e.g. testnet', ignoreFocusOut: true, validateInput: validate((v) => checkNetworkName(v, existing.map((n) => n.name))) });
+    if (name === undefined) return;
+    let nodeUrl: string | undefined;
+    for (let value = ''; ; ) {
+      const typed = await vscode.window.showInputBox({ title: title(2), prompt: 'Node URL (its public /v2 API, without /v2)', placeHolder: 'https://testnet-api.example.net', value, ignoreFocusOut: true, validateInput: validate((v) => checkServiceUrl(v, 'node URL')) });
+      if (typed === undefined) return;
+      nodeUrl = checkServiceUrl(typed, 'node URL');
+      // Any well-formed URL passes the form: ask the node before keeping it (a typo is found now, not at the first call).
+      const probe = nodeAdapterFor(customProfile({ name: name.trim(), nodeUrl }), { timeoutMs: 5000, retry: false });
+      const answer: unknown = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Asking ${nodeUrl} for its status…` }, () => probe.status().then(() => undefined, (e: unknown) => e));
+      await probe.close().catch(() => undefined);
+      if (answer === undefined) break;
+      // 401/403: a node that wants its token (asked next) — it answered, so it is there.
+      if ((answer as { status?: number }).status === 401 || (answer as { status?: number }).status === 403) break;
+      const choice = await vscode.window.showWarningMessage(`No node answered at ${nodeUrl}: ${errorMessageFor(answer, name.trim())}`, { modal: true }, 'Edit URL', 'Add Anyway');
+      if (choice === 'Add Anyway') break;
+      if (choice !== 'Edit URL') return;
+      value = typed;
+    }
+    const queryUrl = await vscode.window.showInputBox({ title: title(3), prompt: 'Query service URL (optional; needed to list boxes and local state)', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? validate((x) => checkServiceUrl(x, 'query URL'))(v) : undefined) });
+    if (queryUrl === undefined) return;
+    const token = await vscode.window.showInputBox({ title: title(4), prompt: 'API token (optional; kept in VS Code secret storage, never in settings)', password: true, ignoreFocusOut: true });
+    if (token === undefined) return;
+    const entry: CustomNetwork = { name: checkNetworkName(name, existing.map((n) => n.name)), nodeUrl, ...(queryUrl.trim() ? { queryUrl: checkServiceUrl(queryUrl, 'query URL') } : {}) };
     await cfg.update('networks', [...(cfg.get<unknown[]>('networks') ?? []), entry], vscode.ConfigurationTarget.Global);
     if (token) await context.secrets.store(secretKey(entry.name, 'nodeToken'), token);
     session.changed();
+    void vscode.window.showInformationMessage(`Added network ${entry.name}: pick it in the Networks view or the status bar to use it.`);
   });
   command('tealworks.removeNetwork', async (node?: { label?: string }) => {
     const name = typeof node?.label === 'string' ? node.label : await vscode.window.showQuickPick(session.customNetworks().map((n) => n.name));
