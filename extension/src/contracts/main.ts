@@ -319,7 +319,7 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     const uri = activeTealUri(arg);
     if (!uri) return;
     const sender = await pickSender();
-    const { appId, report, rows } = await actions.deploy(uri, sender);
+    const { appId, report, rows, notes } = await actions.deploy(uri, sender);
     if (appId === undefined) {
       if (!report.wouldSucceed) {
         void vscode.window.showErrorMessage('Deploy stopped: the create would fail. See the simulate panel.');
@@ -327,7 +327,8 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
       }
       return;
     }
-    void vscode.window.showInformationMessage(`Deployed app ${appId} on ${session.activeName}`);
+    const moved = notes.find((n) => n.includes('was deployed again'));
+    void vscode.window.showInformationMessage(`Deployed app ${appId} on ${session.activeName}${moved ? `. ${moved}` : ''}`);
     await vscode.commands.executeCommand('setContext', WALKTHROUGH_CONTEXT.deployed, true);
     state.refresh();
     return appId.toString();
@@ -423,7 +424,7 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
         const rel = (p: string | undefined) => (p ? vscode.workspace.asRelativePath(p, false) : undefined);
         const source = rel(l.approval);
         const spec = rel(l.spec ?? (l.approval ? specPathFor(l.approval) : undefined));
-        await session.linkApp(l.appId, source, { via: 'workflow', ...(spec ? { spec } : {}) }).catch((e: Error) => session.log.appendLine(`workflow link ${l.appId}: ${e.message}`));
+        await session.linkApp(l.appId, source, { via: 'workflow', ...(spec ? { spec } : {}) }).catch((e: Error) => void session.log.appendLine(`workflow link ${l.appId}: ${e.message}`));
       }
     }
     state.refresh();

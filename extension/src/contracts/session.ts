@@ -340,10 +340,18 @@ export class ContractSession implements vscode.Disposable {
     return this.links.apps(this.genesis);
   }
 
-  async linkApp(appId: bigint, source?: string, link: Omit<AppLink, 'source'> = {}): Promise<void> {
+  /** Links an app; returns the app `source`'s lens called before when the link moved (see AppLinks.link). */
+  async linkApp(appId: bigint, source?: string, link: Omit<AppLink, 'source'> = {}): Promise<bigint | undefined> {
     const genesis = await this.activeGenesis();
-    await this.links.link(genesis, this.activeName, appId, { ...link, ...(source ? { source } : {}) });
+    const moved = await this.links.link(genesis, this.activeName, appId, { ...link, ...(source ? { source } : {}) });
+    if (moved !== undefined) this.log.appendLine(`${source}: its lens now calls app ${appId}; app ${moved}, deployed from it earlier, stays linked with its spec`);
     this.changed();
+    return moved;
+  }
+
+  /** False for an app deployed earlier from a source that has a newer deploy. */
+  isCurrentDeploy(appId: bigint): boolean {
+    return this.links.isCurrent(this.genesis, appId);
   }
 
   appForSource(source: string): bigint | undefined {

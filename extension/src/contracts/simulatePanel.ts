@@ -132,6 +132,7 @@ export class SimulatePanel implements vscode.Disposable {
     const rows = (saved as { rows?: unknown } | undefined)?.rows;
     const parsed = parseWebviewMessage({ type: 'simulate', group: Array.isArray(rows) ? rows : [] });
     this.#rows = parsed.ok && parsed.message.type === 'simulate' ? parsed.message.group : [];
+    this.session.log.appendLine(`simulate panel: restoring after a window reload (${this.#rows.length} row${this.#rows.length === 1 ? '' : 's'})`);
     this.#adopt(panel);
     await this.#ready;
     await this.#post({ type: 'init', rows: this.#rows, chain: this.session.genesis ?? '', restored: true, ...(await this.#context()) });

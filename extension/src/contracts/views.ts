@@ -6,6 +6,7 @@ import { decodeBoxes, decodeGlobalState, decodeLocalState, type StorageItem } fr
 import type { Arc56AppSpec } from '@tealworks/sdk/abi';
 import { DEVNET, LOCALNET, localnetProfileFor } from './networks.js';
 import { errorMessageFor } from './networkErrors.js';
+import { appSourceLabel } from './links.js';
 import type { ContractSession, WalletEntry } from './session.js';
 import { formatBalance, shortAddress, walletDescription } from './summary.js';
 import { itemLabel, type ValueView } from './valueFormat.js';
@@ -167,7 +168,7 @@ export class StateTree extends Tree {
     if (!apps.length) return [];
     return apps.map((id) =>
       item(`App ${id}`, {
-        description: withOrigin(this.session.sourceForApp(id) ?? '', this.#origin({ kind: 'app', id })),
+        description: withOrigin(appSourceLabel(this.session.sourceForApp(id), this.session.isCurrentDeploy(id)), this.#origin({ kind: 'app', id })),
         tooltip: `account ${appAddressOf(id)}`,
         contextValue: 'app',
         // Keyed by chain: an app of a restarted devnet is a different item, never a stale one.
