@@ -11,7 +11,7 @@
   const el = argForm.el;
 
   function input(row, field, placeholder, width) {
-    return el('input', { type: 'text', value: row[field] ?? '', placeholder, class: width || '', 'data-field': field, oninput: (ev) => { row[field] = ev.target.value; } });
+    return el('input', { type: 'text', value: row[field] ?? '', placeholder, class: width || '', 'data-field': field, oninput: (ev) => { row[field] = ev.target.value; saveRows(); } });
   }
   function select(row, field, options, onchange) {
     const s = el('select', { 'data-field': field, onchange: (ev) => { row[field] = ev.target.value; if (onchange) onchange(); } },
@@ -150,17 +150,26 @@
     });
   }
 
+  /** A value cut in the report, with "show all" to expand it in place (and back). */
+  function valueCode(text, full, attrs) {
+    const code = el('code', attrs || {}, text);
+    if (!full) return code;
+    let open = false;
+    const toggle = el('button', { class: 'link small show-all', title: 'Show the whole value', onclick: () => { open = !open; code.textContent = open ? full : text; toggle.textContent = open ? 'show less' : `show all (${full.length.toLocaleString('en-US')} characters)`; } }, `show all (${full.length.toLocaleString('en-US')} characters)`);
+    return el('span', { class: 'clipped' }, code, ' ', toggle);
+  }
+
   function txnView(t) {
     const head = el('div', { class: 'txn-head' + (t.failed ? ' failed' : '') },
       el('span', { class: 'icon' }, t.failed ? '✗' : '✓'), ' ', el('strong', {}, t.label), ' · ', t.type,
       t.appId ? ` · app ${t.appId}` : '', t.createdAppId ? ' (created)' : '', t.method ? ` · ${t.method}` : '',
       t.budget !== undefined ? el('span', { class: 'muted' }, ` · budget ${t.budget}`) : '');
     const body = el('div', { class: 'txn-body' });
-    if (t.returnValue !== undefined) body.append(el('div', {}, 'returns ', el('code', {}, t.returnValue)));
+    if (t.returnValue !== undefined) body.append(el('div', {}, 'returns ', valueCode(t.returnValue, t.returnFull)));
     if (t.returnError) body.append(el('div', { class: 'warn' }, t.returnError));
     if (t.logs.length) body.append(el('div', { class: 'section' }, 'Logs'), el('ul', { class: 'logs' }, t.logs.map((l) => el('li', { class: 'log' },
-      el('span', { class: 'tag' }, l.kind), ' ', el('code', { class: 'decoded', title: '0x' + l.hex }, l.text), l.raw ? [' ', el('code', { class: 'raw muted' }, l.raw)] : ''))));
-    if (t.changes.length) body.append(el('div', { class: 'section' }, 'State changes'), el('ul', {}, t.changes.map((c) => el('li', {}, el('span', { class: 'tag' }, c.scope), ' ', c.account ? c.account.slice(0, 8) + '… ' : '', el('code', {}, c.text)))));
+      el('span', { class: 'tag' }, l.kind), ' ', valueCode(l.text, l.full, { class: 'decoded', title: '0x' + l.hex }), l.raw ? [' ', el('code', { class: 'raw muted' }, l.raw)] : ''))));
+    if (t.changes.length) body.append(el('div', { class: 'section' }, 'State changes'), el('ul', {}, t.changes.map((c) => el('li', {}, el('span', { class: 'tag' }, c.scope), ' ', c.account ? c.account.slice(0, 8) + '… ' : '', valueCode(c.text, c.full)))));
     if (t.resources.length) body.append(el('div', { class: 'section' }, 'Resources touched without a reference'), el('ul', {}, t.resources.map((r) => el('li', {}, r))));
     for (const inner of t.inner) body.append(el('div', { class: 'inner' }, txnView(inner)));
     return el('div', { class: 'txn-report' + (t.failed ? ' failed' : ''), 'data-path': t.path.join('.') }, head, body);
@@ -231,6 +240,11 @@
     return parts;
   }
 
+  /** What comes back after a window reload: the rows as typed (the extension validates them again). */
+  function saveRows() {
+    vscode.setState({ rows: clean(state.rows) });
+  }
+
   function render() {
     const form = el('section', { id: 'form' },
       el('h1', {}, 'Group ', el('span', { class: 'muted' }, `on ${state.network}`)),
@@ -250,8 +264,7 @@
     if (state.sent) out.append(el('div', { class: 'muted', id: 'sent' }, `Sent on ${state.network}`));
     if (state.report) out.append(...reportView(state.report));
     app.replaceChildren(form, out);
-    // What comes back after a window reload: the rows (the extension validates them again).
-    vscode.setState({ rows: clean(state.rows) });
+    saveRows();
     const receivers = state.accounts.map((a) => el('option', { value: a }, 'account'))
       .concat(Object.entries(state.appAddresses || {}).map(([id, a]) => el('option', { value: a }, `app ${id}`)));
     app.append(el('datalist', { id: 'tw-receivers' }, receivers));

@@ -404,6 +404,12 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     state.refresh();
   });
   command('tealworks.state.copyValue', async (node?: { copyText?: string }) => node?.copyText !== undefined && vscode.env.clipboard.writeText(node.copyText));
+  // A value too long for its tree row: the whole of it in a read-only-ish untitled editor.
+  command('tealworks.state.openValue', async (node?: { copyText?: string; label?: unknown }) => {
+    if (node?.copyText === undefined) return;
+    const doc = await vscode.workspace.openTextDocument({ language: 'plaintext', content: node.copyText });
+    await vscode.window.showTextDocument(doc, { preview: true });
+  });
   command('tealworks.state.exportJson', async (node?: { appId?: bigint }) => {
     const id = node?.appId ?? session.knownApps()[0];
     if (id === undefined) throw new Error('no app to export');

@@ -153,3 +153,17 @@ export function parseWebviewMessage(value: unknown): Parsed<WebviewMessage> {
   const problem = validate(value, webviewSchemas[type as WebviewMessage['type']]);
   return problem ? { ok: false, reason: problem } : { ok: true, message: value as WebviewMessage };
 }
+
+/** The rows a webview saved (vscode.setState) as VS Code hands them back: the object, or its JSON text. */
+export function restoredRows(saved: unknown): unknown[] {
+  let value = saved;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return [];
+    }
+  }
+  const rows = (value as { rows?: unknown } | undefined)?.rows;
+  return Array.isArray(rows) ? rows : [];
+}

@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import { FormError } from './groupForm.js';
-import { parseWebviewMessage, WORKSPACE_SOURCE, type TxnFormInput } from './messages.js';
+import { parseWebviewMessage, restoredRows, WORKSPACE_SOURCE, type TxnFormInput } from './messages.js';
 import type { ContractActions } from './actions.js';
 import { uriOfSource } from './actions.js';
 import type { ContractSession } from './session.js';
@@ -129,13 +129,14 @@ export class SimulatePanel implements vscode.Disposable {
    * the last report does not (it described a run of the previous session).
    */
   async restore(panel: vscode.WebviewPanel, saved: unknown): Promise<void> {
-    const rows = (saved as { rows?: unknown } | undefined)?.rows;
-    const parsed = parseWebviewMessage({ type: 'simulate', group: Array.isArray(rows) ? rows : [] });
+    const rows = restoredRows(saved);
+    const parsed = parseWebviewMessage({ type: 'simulate', group: rows });
     this.#rows = parsed.ok && parsed.message.type === 'simulate' ? parsed.message.group : [];
-    this.session.log.appendLine(`simulate panel: restoring after a window reload (${this.#rows.length} row${this.#rows.length === 1 ? '' : 's'})`);
+    this.session.log.appendLine(`simulate panel: restored after a window reload with ${this.#rows.length} row${this.#rows.length === 1 ? '' : 's'}${parsed.ok ? '' : ` (the saved rows were refused: ${parsed.reason})`}`);
     this.#adopt(panel);
-    await this.#ready;
-    await this.#post({ type: 'init', rows: this.#rows, chain: this.session.genesis ?? '', restored: true, ...(await this.#context()) });
+    // Not awaited: VS Code shows the panel only once this returns, and the webview says it is
+    // ready only once it is shown (waiting here for 'ready' left a blank panel for good).
+    void this.#ready!.then(async () => this.#post({ type: 'init', rows: this.#rows, chain: this.session.genesis ?? '', restored: true, ...(await this.#context()) })).catch((e: unknown) => this.#error(e));
   }
 
   #adopt(panel: vscode.WebviewPanel): void {
@@ -283,3 +284,4 @@ export class SimulatePanel implements vscode.Disposable {
     this.#panel?.dispose();
   }
 }
+

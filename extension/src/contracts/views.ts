@@ -9,7 +9,7 @@ import { errorMessageFor } from './networkErrors.js';
 import { appSourceLabel } from './links.js';
 import type { ContractSession, WalletEntry } from './session.js';
 import { formatBalance, shortAddress, walletDescription } from './summary.js';
-import { itemLabel, type ValueView } from './valueFormat.js';
+import { itemLabel, itemRow, type ValueView } from './valueFormat.js';
 import { forkDescription, forkTooltip, withOrigin } from './forkLabels.js';
 import type { ForkOrigin, ForkResource } from '@tealworks/sdk/ledger';
 import { addressBytes } from '@tealworks/sdk/encoding';
@@ -242,13 +242,15 @@ export class StateTree extends Tree {
   }
 
   private itemNode(i: StorageItem, parent: string, origin?: ForkOrigin): Node {
-    const l = itemLabel(i, this.view);
-    return item(`${l.key} = ${l.value}`, {
-      description: withOrigin(l.type, origin),
-      tooltip: `${l.key}\n${l.type}\n${l.value}${i.decodeError ? `\n${i.decodeError}` : ''}`,
-      contextValue: 'stateItem',
-      id: `${parent}:${l.key}`,
-      ...({ copyText: l.value } as object),
+    const r = itemRow(i, this.view);
+    return item(r.label, {
+      description: withOrigin(r.type, origin),
+      tooltip: r.tooltip,
+      // A long value is cut in its row: clicking it (or "Show Whole Value") opens all of it.
+      contextValue: r.clipped ? 'stateItem.clipped' : 'stateItem',
+      id: `${parent}:${itemLabel(i, this.view).key}`,
+      ...(r.clipped ? { command: { command: 'tealworks.state.openValue', title: 'Show Whole Value', arguments: [{ copyText: r.value }] } } : {}),
+      ...({ copyText: r.value } as object),
     });
   }
 }
