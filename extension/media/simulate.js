@@ -242,7 +242,9 @@
 
   /** What comes back after a window reload: the rows as typed (the extension validates them again). */
   function saveRows() {
-    vscode.setState({ rows: clean(state.rows) });
+    const rows = clean(state.rows);
+    vscode.setState({ rows });
+    vscode.postMessage({ type: 'rows', group: rows });
   }
 
   function render() {

@@ -16,6 +16,9 @@ import { methodInfo, type MethodInfo } from './argForm.js';
 import { appAddressOf } from '@tealworks/sdk/app';
 import { describeNetworkError, type NetworkProblem } from './networkErrors.js';
 
+/** Workspace-state key of the rows the panel shows (what a window reload brings back). */
+const ROWS_KEY = 'tealworks.simulatePanel.rows';
+
 export class SimulatePanel implements vscode.Disposable {
   static readonly viewType = 'tealworks.simulate';
   #panel: vscode.WebviewPanel | undefined;
@@ -35,6 +38,7 @@ export class SimulatePanel implements vscode.Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly session: ContractSession,
     private readonly actions: ContractActions,
+    private readonly state?: vscode.Memento,
   ) {
     // The header and the account pickers follow the active network.
     this.#subscription = session.onDidChange(() => void this.#networkChanged());
@@ -66,6 +70,7 @@ export class SimulatePanel implements vscode.Disposable {
    */
   async open(rows: TxnFormInput[], run: boolean, notice?: string): Promise<boolean> {
     this.#rows = rows;
+    await this.state?.update(ROWS_KEY, rows);
     // A new group: the last run's Problems entry and line highlight describe another one.
     this.actions.highlight.clear();
     if (!this.#panel) this.#create();
@@ -129,7 +134,9 @@ export class SimulatePanel implements vscode.Disposable {
    * the last report does not (it described a run of the previous session).
    */
   async restore(panel: vscode.WebviewPanel, saved: unknown): Promise<void> {
-    const rows = restoredRows(saved);
+    // The webview's saved state, else the rows the extension kept (workspace state).
+    const fromWebview = restoredRows(saved);
+    const rows = fromWebview.length ? fromWebview : (this.state?.get<unknown[]>(ROWS_KEY) ?? []);
     const parsed = parseWebviewMessage({ type: 'simulate', group: rows });
     this.#rows = parsed.ok && parsed.message.type === 'simulate' ? parsed.message.group : [];
     this.session.log.appendLine(`simulate panel: restored after a window reload with ${this.#rows.length} row${this.#rows.length === 1 ? '' : 's'}${parsed.ok ? '' : ` (the saved rows were refused: ${parsed.reason})`}`);
@@ -165,6 +172,8 @@ export class SimulatePanel implements vscode.Disposable {
   async #receive(raw: unknown): Promise<void> {
     const parsed = parseWebviewMessage(raw);
     if (!parsed.ok) {
+      // Rows half-typed (an amount being written) are simply not kept yet: no log line per keystroke.
+      if ((raw as { type?: unknown } | null)?.type === 'rows') return;
       this.session.log.appendLine(`simulate panel: rejected a message: ${parsed.reason}`);
       return;
     }
@@ -180,6 +189,10 @@ export class SimulatePanel implements vscode.Disposable {
       case 'send':
         this.#rows = m.group;
         await this.#send(m.group);
+        return;
+      case 'rows':
+        this.#rows = m.group;
+        await this.state?.update(ROWS_KEY, m.group);
         return;
       case 'reveal':
         await revealLine(uriOfSource(m.file), m.line, m.column);

@@ -8,6 +8,7 @@ describe('extension contracts: webview message validation', () => {
     for (const m of [
       { type: 'ready' },
       { type: 'simulate', group: [{ kind: 'appcall', sender: ADDR, appId: '0', source: 'counter/approval.teal', onComplete: 'NoOp', args: ['int:1'] }] },
+      { type: 'rows', group: [{ kind: 'payment', sender: ADDR, amount: '123456' }] },
       { type: 'send', group: [{ kind: 'payment', sender: ADDR, receiver: ADDR, amount: '1000' }] },
       { type: 'reveal', file: 'counter/approval.teal', line: 43, column: 1 },
       { type: 'copy', text: 'hello' },
