@@ -100,7 +100,7 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
   const handlers = new Map<string, (...args: any[]) => unknown>();
   const session = new ContractSession(context);
   const actions = new ContractActions(session, context.workspaceState);
-  const panel = new SimulatePanel(context.extensionUri, session, actions, context.workspaceState);
+  const panel = new SimulatePanel(context.extensionUri, session, actions, context.storageUri);
   const networks = new NetworksTree(session);
   const accounts = new AccountsTree(session);
   const state = new StateTree(session);

@@ -2,6 +2,8 @@
 // script, no remote content, default-src 'none'); every message from the webview is validated.
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { FormError } from './groupForm.js';
 import { parseWebviewMessage, restoredRows, WORKSPACE_SOURCE, type TxnFormInput } from './messages.js';
 import type { ContractActions } from './actions.js';
@@ -16,8 +18,8 @@ import { methodInfo, type MethodInfo } from './argForm.js';
 import { appAddressOf } from '@tealworks/sdk/app';
 import { describeNetworkError, type NetworkProblem } from './networkErrors.js';
 
-/** Workspace-state key of the rows the panel shows (what a window reload brings back). */
-const ROWS_KEY = 'tealworks.simulatePanel.rows';
+/** File (in the workspace's storage folder) with the rows the panel shows: what a window reload brings back. */
+const ROWS_FILE = 'simulate-panel-rows.json';
 
 export class SimulatePanel implements vscode.Disposable {
   static readonly viewType = 'tealworks.simulate';
@@ -38,7 +40,7 @@ export class SimulatePanel implements vscode.Disposable {
     private readonly extensionUri: vscode.Uri,
     private readonly session: ContractSession,
     private readonly actions: ContractActions,
-    private readonly state?: vscode.Memento,
+    private readonly storage?: vscode.Uri,
   ) {
     // The header and the account pickers follow the active network.
     this.#subscription = session.onDidChange(() => void this.#networkChanged());
@@ -70,7 +72,7 @@ export class SimulatePanel implements vscode.Disposable {
    */
   async open(rows: TxnFormInput[], run: boolean, notice?: string): Promise<boolean> {
     this.#rows = rows;
-    await this.state?.update(ROWS_KEY, rows);
+    await this.#keepRows(rows);
     // A new group: the last run's Problems entry and line highlight describe another one.
     this.actions.highlight.clear();
     if (!this.#panel) this.#create();
@@ -136,7 +138,7 @@ export class SimulatePanel implements vscode.Disposable {
   async restore(panel: vscode.WebviewPanel, saved: unknown): Promise<void> {
     // The webview's saved state, else the rows the extension kept (workspace state).
     const fromWebview = restoredRows(saved);
-    const rows = fromWebview.length ? fromWebview : (this.state?.get<unknown[]>(ROWS_KEY) ?? []);
+    const rows = fromWebview.length ? fromWebview : await this.#keptRows();
     const parsed = parseWebviewMessage({ type: 'simulate', group: rows });
     this.#rows = parsed.ok && parsed.message.type === 'simulate' ? parsed.message.group : [];
     this.session.log.appendLine(`simulate panel: restored after a window reload with ${this.#rows.length} row${this.#rows.length === 1 ? '' : 's'}${parsed.ok ? '' : ` (the saved rows were refused: ${parsed.reason})`}`);
@@ -144,6 +146,31 @@ export class SimulatePanel implements vscode.Disposable {
     // Not awaited: VS Code shows the panel only once this returns, and the webview says it is
     // ready only once it is shown (waiting here for 'ready' left a blank panel for good).
     void this.#ready!.then(async () => this.#post({ type: 'init', rows: this.#rows, chain: this.session.genesis ?? '', restored: true, ...(await this.#context()) })).catch((e: unknown) => this.#error(e));
+  }
+
+  /**
+   * The rows kept on disk in the workspace's storage folder: written at once, so they survive a
+   * window reload that gives the webview's saved state and the workspace state no time to be stored.
+   */
+  #rowsFile(): string | undefined {
+    return this.storage ? join(this.storage.fsPath, ROWS_FILE) : undefined;
+  }
+
+  async #keepRows(rows: TxnFormInput[]): Promise<void> {
+    const file = this.#rowsFile();
+    if (!file) return;
+    try {
+      await mkdir(this.storage!.fsPath, { recursive: true });
+      await writeFile(file, JSON.stringify({ rows }));
+    } catch (e) {
+      this.session.log.appendLine(`simulate panel: could not keep the rows: ${(e as Error).message}`);
+    }
+  }
+
+  async #keptRows(): Promise<unknown[]> {
+    const file = this.#rowsFile();
+    if (!file) return [];
+    return restoredRows(await readFile(file, 'utf8').catch(() => undefined));
   }
 
   #adopt(panel: vscode.WebviewPanel): void {
@@ -192,7 +219,7 @@ export class SimulatePanel implements vscode.Disposable {
         return;
       case 'rows':
         this.#rows = m.group;
-        await this.state?.update(ROWS_KEY, m.group);
+        await this.#keepRows(m.group);
         return;
       case 'reveal':
         await revealLine(uriOfSource(m.file), m.line, m.column);
