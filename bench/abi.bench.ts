@@ -1,7 +1,7 @@
 import algosdk from 'algosdk';
 import { AbiMethod, parseAbiType, type AbiValue } from '../sdk/src/abi/index.js';
 import { encodeAddress } from '../sdk/src/encoding/address.js';
-import { opsPerSecond, throughputEntry, type BenchEntry, type BenchModule } from './lib.js';
+import { pairedOpsPerSecond, throughputEntry, type BenchEntry, type BenchModule } from './lib.js';
 
 /** Deterministic filler so runs compare like with like. */
 function bytes(n: number, seed: number): Uint8Array {
@@ -51,38 +51,34 @@ const bench: BenchModule = {
       const encoded = ours.encode(c.value);
       const peerValue = c.value as algosdk.ABIValue;
       const n = c.batch;
-      const oursEnc = await opsPerSecond(() => {
+      const [oursEnc, peerEnc] = await pairedOpsPerSecond(() => {
         for (let i = 0; i < n; i++) sink = ours.encode(c.value);
-      }, { unitsPerCall: n });
-      const peerEnc = await opsPerSecond(() => {
+      }, () => {
         for (let i = 0; i < n; i++) sink = theirs.encode(peerValue);
       }, { unitsPerCall: n });
       out.push(throughputEntry(`encode ${c.name}`, 'ops/s', oursEnc, peerEnc));
-      const oursDec = await opsPerSecond(() => {
+      const [oursDec, peerDec] = await pairedOpsPerSecond(() => {
         for (let i = 0; i < n; i++) sink = ours.decode(encoded);
-      }, { unitsPerCall: n });
-      const peerDec = await opsPerSecond(() => {
+      }, () => {
         for (let i = 0; i < n; i++) sink = theirs.decode(encoded);
       }, { unitsPerCall: n });
       out.push(throughputEntry(`decode ${c.name}`, 'ops/s', oursDec, peerDec));
     }
     const batch = 300;
-    const oursSel = await opsPerSecond(() => {
+    const [oursSel, peerSel] = await pairedOpsPerSecond(() => {
       for (let i = 0; i < batch; i++) for (const s of SIGNATURES) sink = AbiMethod.fromSignature(s).selector;
-    }, { unitsPerCall: batch * SIGNATURES.length });
-    const peerSel = await opsPerSecond(() => {
+    }, () => {
       for (let i = 0; i < batch; i++) for (const s of SIGNATURES) sink = algosdk.ABIMethod.fromSignature(s).getSelector();
     }, { unitsPerCall: batch * SIGNATURES.length });
     out.push(throughputEntry('method selector, repeated signatures', 'ops/s', oursSel, peerSel, 'our type and selector caches are warm'));
     // Fresh signatures every time: no cache helps, so this is parse + sha512_256 on both sides.
     let k = 0;
-    const oursFresh = await opsPerSecond(() => {
+    const [oursFresh, peerFresh] = await pairedOpsPerSecond(() => {
       for (let i = 0; i < batch; i++) sink = AbiMethod.fromSignature(`m${k++}(uint64,(address,uint64)[],string)bool`).selector;
-    }, { unitsPerCall: batch });
-    const peerFresh = await opsPerSecond(() => {
+    }, () => {
       for (let i = 0; i < batch; i++) sink = algosdk.ABIMethod.fromSignature(`m${k++}(uint64,(address,uint64)[],string)bool`).getSelector();
     }, { unitsPerCall: batch });
-    out.push(throughputEntry('method selector, unique signatures', 'ops/s', oursFresh, peerFresh, 'no caching possible; @noble sha512_256 vs js-sha512'));
+    out.push(throughputEntry('method selector, unique signatures', 'ops/s', oursFresh, peerFresh, 'no caching possible; our one-block SHA-512/256 vs js-sha512'));
     return out;
   },
 };

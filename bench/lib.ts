@@ -62,6 +62,21 @@ export async function medianMs(fn: () => unknown | Promise<unknown>, samples = 1
   return median(times);
 }
 
+/**
+ * Throughput of ours and the peer measured in alternating short rounds, each side's median kept:
+ * on a loaded machine both sides see the same load instead of whichever ran in a busy spell.
+ */
+export async function pairedOpsPerSecond(ours: () => unknown, peer: () => unknown, options: { unitsPerCall?: number; rounds?: number; minTimeMs?: number } = {}): Promise<[number, number]> {
+  const o: number[] = [];
+  const p: number[] = [];
+  const each = { unitsPerCall: options.unitsPerCall ?? 1, minTimeMs: options.minTimeMs ?? 120, samples: 1 };
+  for (let round = 0; round < (options.rounds ?? 7); round++) {
+    o.push(await opsPerSecond(ours, each));
+    p.push(await opsPerSecond(peer, each));
+  }
+  return [median(o), median(p)];
+}
+
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = sorted.length >> 1;

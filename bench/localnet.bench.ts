@@ -23,6 +23,7 @@ import { assemble } from '../sdk/src/teal/index.js';
 import { makeAppCallTxn, makeAppCreateTxn, makeAssetCreateTxn, makeAssetOptInTxn, makeAssetTransferTxn, makePaymentTxn } from '../sdk/src/txn/builders.js';
 import { encodeSignedTransaction } from '../sdk/src/txn/encode.js';
 import { signTransaction } from '../sdk/src/txn/sign.js';
+import { logicSigAddress, makeLogicSig, signLogicSigTransaction } from '../sdk/src/txn/logicsig.js';
 import { latencyEntry, median, medianMs, opsPerSecond, throughputEntry, type BenchEntry, type BenchModule } from './lib.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -59,10 +60,10 @@ async function cliBundle(dir: string): Promise<string> {
 }
 
 /** `tealworks devnet --localnet` as an installed user runs it: process spawn until `/v2/status` answers 200. */
-async function startToHealthy(argv: string[]): Promise<number> {
+async function startToHealthy(argv: string[], chain: string[] = ['--in-memory']): Promise<number> {
   const ports = [await freePort(), await freePort(), await freePort()];
   const started = performance.now();
-  const child = spawn(process.execPath, [...argv, 'devnet', '--localnet', '--in-memory', '--ports', ports.join(',')], { cwd: tmpdir(), stdio: 'ignore' });
+  const child = spawn(process.execPath, [...argv, 'devnet', '--localnet', ...chain, '--ports', ports.join(',')], { cwd: tmpdir(), stdio: 'ignore' });
   const exited = new Promise<void>((r) => child.once('exit', () => r()));
   let gone = false;
   void exited.then(() => (gone = true));
@@ -83,6 +84,33 @@ async function startToHealthy(argv: string[]): Promise<number> {
     child.kill('SIGTERM');
     await exited;
   }
+}
+
+const PERSISTED_ROUNDS = 10_000;
+
+/**
+ * A `--localnet` data directory holding a chain of PERSISTED_ROUNDS rounds (one payment with a
+ * note in each, from a logic-sig escrow), closed cleanly as a user's devnet would be.
+ */
+async function persistedChain(dir: string): Promise<string> {
+  const data = join(dir, 'chain');
+  const d = await startDevnet({ dataDir: data, localnet: true, ports: { node: 0, query: 0, keyManager: 0 }, kdf: TEST_SCRYPT });
+  try {
+    const wallet = d.wallets.findWallet(d.wallet.name)!;
+    const handle = await d.wallets.initHandle(wallet.id, d.wallet.password);
+    const key = Ed25519KeyPair.fromSeed((await d.wallets.exportKey(handle, d.wallet.password, d.accounts[0]!.address)).subarray(0, 32));
+    const lsig = makeLogicSig(assemble('#pragma version 10\nint 1').program);
+    const escrow = logicSigAddress(lsig.program);
+    const sp = () => ({ fee: 1000n, flatFee: true, firstValid: d.ledger.latestRound, lastValid: d.ledger.latestRound + 1000n, genesisId: d.ledger.genesisId, genesisHash: d.ledger.genesisHash });
+    d.ledger.produceBlock([[signTransaction(makePaymentTxn({ sender: new Address(key.publicKey), receiver: escrow, amount: 10_000_000_000n, suggestedParams: sp() }), key)]]);
+    while (d.ledger.latestRound < BigInt(PERSISTED_ROUNDS)) {
+      const txn = makePaymentTxn({ sender: escrow, receiver: escrow, amount: 0n, note: utf8(`round ${d.ledger.latestRound}`), suggestedParams: sp() });
+      d.ledger.produceBlock([[signLogicSigTransaction(txn, lsig)]]);
+    }
+  } finally {
+    await d.stop();
+  }
+  return data;
 }
 
 /** A block of `n` transactions: payments with notes, app calls with global/local deltas, logs and an inner payment, asset transfers. */
@@ -223,6 +251,10 @@ const bench: BenchModule = {
       const tsxLoader = pathToFileURL(resolve(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
       for (let i = 0; i < 3; i++) fromSource.push(await startToHealthy(['--import', tsxLoader, resolve(repoRoot, 'sdk/src/cli/main.ts')]));
       out.push(latencyEntry('same, from a source checkout through tsx', 'ms', median(fromSource), null, 'median of 3; includes compiling TypeScript on load'));
+      const chain = await persistedChain(scratch);
+      const persisted: number[] = [];
+      for (let i = 0; i < 5; i++) persisted.push(await startToHealthy([main], ['--data', chain]));
+      out.push(latencyEntry(`\`tealworks devnet --localnet\` cold start on a persisted ${PERSISTED_ROUNDS.toLocaleString('en-US')}-round chain, to healthy /v2/status`, 'ms', median(persisted), null, `median of 5, the shipped CLI bundle; min ${Math.min(...persisted).toFixed(0)} ms`));
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }

@@ -1,7 +1,9 @@
 // Builds every shipped artifact with esbuild: the extension and language-server bundles (CommonJS,
-// what VS Code loads), the CLI bundle, and the SDK's per-file ES modules.
+// what VS Code loads), the simulate panel's webview scripts, the CLI bundle, and the SDK's per-file
+// ES modules.
 import { build } from 'esbuild';
 import { sdkSourcePlugin } from './sdk-source-plugin.mjs';
+import { WEBVIEW_SCRIPTS, webviewBuildOptions } from './webview-build.mjs';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -15,6 +17,7 @@ const entry = (p) => join(root, p);
 if (existsSync(entry('extension/src/extension.ts'))) {
   jobs.push(build({ ...common, entryPoints: [entry('extension/src/extension.ts')], outfile: entry('dist/extension.cjs'), format: 'cjs', external: ['vscode'] }));
   jobs.push(build({ ...common, entryPoints: [entry('extension/src/contracts/main.ts')], outfile: entry('dist/contracts.cjs'), format: 'cjs', external: ['vscode'] }));
+  for (const script of WEBVIEW_SCRIPTS) jobs.push(build(webviewBuildOptions(root, script, { production })));
 }
 if (existsSync(entry('server/src/main.ts'))) {
   jobs.push(build({ ...common, entryPoints: [entry('server/src/main.ts')], outfile: entry('dist/server.cjs'), format: 'cjs' }));

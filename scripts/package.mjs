@@ -3,6 +3,7 @@
 // module elsewhere in the tree cannot block packaging the editor support.
 import { build } from 'esbuild';
 import { sdkSourcePlugin } from './sdk-source-plugin.mjs';
+import { WEBVIEW_SCRIPTS, webviewBuildOptions } from './webview-build.mjs';
 import { spawnSync } from 'node:child_process';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +17,8 @@ await Promise.all([
   build({ ...common, entryPoints: [join(root, 'extension/src/contracts/main.ts')], outfile: join(root, 'dist/contracts.cjs'), external: ['vscode'] }),
   // The debug adapter VS Code starts for `tealworks` launch configurations (contributes.debuggers).
   build({ ...common, entryPoints: [join(root, 'server/src/debug/main.ts')], outfile: join(root, 'dist/debug-adapter.cjs') }),
+  // The simulate panel's webview scripts (TypeScript in extension/src/webview/), where the panel loads them.
+  ...WEBVIEW_SCRIPTS.map((script) => build(webviewBuildOptions(root, script, { production: true }))),
 ]);
 
 const out = join(root, 'dist/tealworks.vsix');

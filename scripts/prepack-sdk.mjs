@@ -1,6 +1,6 @@
 // `npm pack` / `npm publish` of @tealworks/sdk run this first (its `prepack`): a clean sdk/dist
-// with the ES modules, the CLI and language-server bundles, and the .d.ts declarations, so a
-// packed tarball always works and always has types.
+// with the ES modules, the CLI and language-server bundles, the .d.ts declarations and the TypeDoc
+// API reference, so a packed tarball always works, always has types and carries its reference.
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -11,4 +11,7 @@ rmSync(join(root, 'sdk/dist'), { recursive: true, force: true });
 execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--production'], { stdio: 'inherit', cwd: root });
 const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', join(root, 'sdk/tsconfig.build.json')], { stdio: 'inherit', cwd: root });
-console.log('sdk/dist ready: modules, CLI, language server, declarations');
+// The API reference ships in the package (sdk/dist/api/index.html): typedoc.json writes it there.
+const typedoc = createRequire(join(root, 'package.json')).resolve('typedoc/bin/typedoc');
+execFileSync(process.execPath, [typedoc], { stdio: 'inherit', cwd: root });
+console.log('sdk/dist ready: modules, CLI, language server, declarations, API reference (dist/api)');

@@ -14,3 +14,23 @@ export class ValidationError extends TealworksError {}
 
 /** Bytes that do not decode as the structure expected of them. */
 export class DecodeError extends TealworksError {}
+
+/**
+ * A network service (node, query service, key manager, a workflow's network) could not be reached
+ * or used: refused connection, timeout, wrong token, wrong API, or endpoints that cannot be
+ * resolved. The one connection error of the SDK: the client (`Tealworks.connect`), workflows and the
+ * editor all throw it. The message says what failed and ends with what to do next (`hint`).
+ */
+export class ConnectError extends TealworksError {
+  /** The service URL that was tried, when one was. */
+  readonly url: string | undefined;
+  /** What to do next (also the end of the message), when there is a specific step. */
+  readonly hint: string | undefined;
+
+  /** `what` says what failed; the message is `what`, then `hint` when given. */
+  constructor(what: string, options: { url?: string; hint?: string; cause?: unknown } = {}) {
+    super(options.hint ? `${what} ${options.hint}` : what, options.cause === undefined ? undefined : { cause: options.cause });
+    this.url = options.url;
+    this.hint = options.hint;
+  }
+}

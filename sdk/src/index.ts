@@ -8,6 +8,8 @@ export * from './crypto/index.js';
 export * from './txn/index.js';
 export * from './abi/index.js';
 export * from './client/index.js';
+// Both of the above name the one connection error; say which binding the root exports.
+export { ConnectError } from './errors.js';
 export { AppClient, type AppCallOptions, type AppCallResult } from './app/client.js';
 export { SimulateFailedError, MinimumBalanceError, RekeyedSignerError } from './app/errors.js';
 export { renderSimulateReport, type SimulateReport } from './app/simulate-report.js';

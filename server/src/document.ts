@@ -1,7 +1,7 @@
 // One analysis object per open document. Every feature reads from it; it is rebuilt whole on each
 // change (TEAL programs are small) and cached by document version.
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { lexTeal, parseTealUint, statementsOf, type LexedLine, type LexToken } from '@tealworks/sdk/teal';
+import { lexTeal, parseTealUint, relexTeal, statementsOf, type LexedLine, type LexToken } from '@tealworks/sdk/teal';
 import { MAX_AVM_VERSION, modeBit, opAt, type Mode } from './language.js';
 import { fieldByName } from '@tealworks/sdk/teal';
 import { collectDiagnostics, tooLargeDiagnostic, tooLargeReason, type Analysis, type Collected, type ProgramFacts } from './teal.js';
@@ -58,8 +58,9 @@ export interface ModelOptions {
 /**
  * The model of one document version. `collected` is the assembler's analysis of this very text
  * when the caller already ran it (in steps, see `collectDiagnosticsSteps`); otherwise it runs here.
+ * `previous` is a model of an earlier version of the same document, whose lexed lines are reused.
  */
-export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'>, options: ModelOptions = {}, collected?: Collected): DocumentModel {
+export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'>, options: ModelOptions = {}, collected?: Collected, previous?: DocumentModel): DocumentModel {
   const text = doc.getText();
   const tooLarge = tooLargeReason(text);
   if (tooLarge) {
@@ -71,44 +72,56 @@ export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'
     }
     return empty;
   }
-  const lines = lexTeal(text);
+  // Only the lines an edit touched are lexed again; and when those lines neither held nor hold a
+  // directive, a label or a template placeholder (and no line was added or removed), the symbols
+  // of the previous version still hold (the result is the same as building from scratch).
+  const edit = previous && previous.lines.length > 0 ? relexTeal(previous.text, previous.lines, text) : undefined;
+  const lines = edit ? edit.lines : lexTeal(text);
   let avmVersion = 1;
   let versionDeclared = false;
-  const macros = new Map<string, MacroDefinition>();
-  const labels = new Map<string, LexToken>();
-  for (const l of lines) {
-    // A line is a directive only when its very first token starts with `#` (a leading `;` is a token).
-    const first = l.tokens[0];
-    if (first?.text === '#pragma' && l.tokens[1]?.text === 'version' && l.tokens[2] && !versionDeclared) {
-      const v = parseTealUint(l.tokens[2].text);
-      if (v !== undefined && v <= BigInt(MAX_AVM_VERSION)) {
-        avmVersion = Number(v);
-        versionDeclared = true;
-      }
-      continue;
-    }
-    if (first?.text === '#define') {
-      const name = l.tokens[1];
-      if (name && l.tokens.length >= 3) macros.set(name.text, { name: name.text, token: name, body: l.tokens.slice(2) });
-      continue;
-    }
-    if (first?.text.startsWith('#')) continue;
-    // Only each statement's first token can define a label: scan for them in place rather than
-    // splitting every line into statement arrays (this runs over the whole file on each edit).
-    let atStart = true;
-    for (const head of l.tokens) {
-      if (head.text === ';') {
-        atStart = true;
+  let macros = new Map<string, MacroDefinition>();
+  let labels = new Map<string, LexToken>();
+  let sites: TemplateSite[] | undefined;
+  if (previous && edit && edit.oldLastLine === edit.newLastLine && plainLines(previous.lines, edit.firstLine, edit.oldLastLine) && plainLines(lines, edit.firstLine, edit.newLastLine)) {
+    avmVersion = previous.avmVersion;
+    versionDeclared = previous.versionDeclared;
+    macros = previous.macros;
+    labels = previous.labels;
+    sites = previous.templateSites;
+  } else
+    for (const l of lines) {
+      // A line is a directive only when its very first token starts with `#` (a leading `;` is a token).
+      const first = l.tokens[0];
+      if (first?.text === '#pragma' && l.tokens[1]?.text === 'version' && l.tokens[2] && !versionDeclared) {
+        const v = parseTealUint(l.tokens[2].text);
+        if (v !== undefined && v <= BigInt(MAX_AVM_VERSION)) {
+          avmVersion = Number(v);
+          versionDeclared = true;
+        }
         continue;
       }
-      if (!atStart) continue;
-      atStart = false;
-      if (head.text.endsWith(':') && head.text.length > 1 && !head.text.startsWith('"')) {
-        const name = head.text.slice(0, -1);
-        if (!labels.has(name)) labels.set(name, { ...head, text: name, end: head.end - 1 });
+      if (first?.text === '#define') {
+        const name = l.tokens[1];
+        if (name && l.tokens.length >= 3) macros.set(name.text, { name: name.text, token: name, body: l.tokens.slice(2) });
+        continue;
+      }
+      if (first?.text.startsWith('#')) continue;
+      // Only each statement's first token can define a label: scan for them in place rather than
+      // splitting every line into statement arrays (this runs over the whole file on each edit).
+      let atStart = true;
+      for (const head of l.tokens) {
+        if (head.text === ';') {
+          atStart = true;
+          continue;
+        }
+        if (!atStart) continue;
+        atStart = false;
+        if (isLabelHead(head)) {
+          const name = head.text.slice(0, -1);
+          if (!labels.has(name)) labels.set(name, { ...head, text: name, end: head.end - 1 });
+        }
       }
     }
-  }
   const model: DocumentModel = {
     uri: doc.uri,
     version: doc.version,
@@ -119,7 +132,7 @@ export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'
     macros,
     labels,
     diagnostics: [],
-    templateSites: templateSites(lines),
+    templateSites: sites ?? templateSites(lines),
     templates: new Map(),
   };
   if (model.templateSites.length) model.templates = templateInfoFor(doc.uri, options.templates ?? new Map());
@@ -142,6 +155,28 @@ export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'
     model.modeAssumed = true;
   }
   return model;
+}
+
+function isLabelHead(head: LexToken): boolean {
+  return head.text.endsWith(':') && head.text.length > 1 && !head.text.startsWith('"');
+}
+
+/** True when lines `from`..`to` hold no directive, label definition or template placeholder. */
+function plainLines(lines: readonly LexedLine[], from: number, to: number): boolean {
+  for (let i = from; i <= to; i++) {
+    const l = lines[i];
+    if (!l) continue;
+    if (l.text.includes('TMPL_') || l.tokens[0]?.text.startsWith('#')) return false;
+    let atStart = true;
+    for (const head of l.tokens) {
+      if (head.text === ';') atStart = true;
+      else if (atStart) {
+        if (isLabelHead(head)) return false;
+        atStart = false;
+      }
+    }
+  }
+  return true;
 }
 
 /** Each statement's tokens, with an optional leading label definition removed. */

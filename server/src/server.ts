@@ -9,7 +9,7 @@ import {
 } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { analysisInput, buildModel, type DocumentModel, type ModelOptions } from './document.js';
-import { collectDiagnosticsSteps, type Collected } from './teal.js';
+import { AnalysisSession, collectDiagnosticsSteps, type Collected } from './teal.js';
 import type { Mode } from './language.js';
 import { complete, resolveCompletion } from './features/completion.js';
 import { diagnostics } from './features/diagnostics.js';
@@ -62,6 +62,8 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
   /** Lexed-only models of versions whose analysis has not run yet (see quickModelFor). */
   const lightModels = new Map<string, DocumentModel>();
   const pending = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Per document: the incremental analysis, which re-analyses only around each edit. */
+  const sessions = new Map<string, AnalysisSession>();
   let delay = serverOptions.diagnosticsDelay ?? 150;
   let modelOptions: ModelOptions = {};
   let settings: FeatureSettings = DEFAULT_SETTINGS;
@@ -87,7 +89,14 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
     const options = modelOptions;
     const model = (async (): Promise<DocumentModel | undefined> => {
       const input = analysisInput(doc, options);
-      const steps = collectDiagnosticsSteps(input.text, input.remap);
+      // Template values are substituted and the ranges mapped back in place: only a document
+      // analysed as it is goes through its incremental session.
+      let session: AnalysisSession | undefined;
+      if (input.text === doc.getText()) {
+        session = sessions.get(uri);
+        if (!session) sessions.set(uri, (session = new AnalysisSession()));
+      }
+      const steps = collectDiagnosticsSteps(input.text, input.remap, session);
       let collected: Collected;
       let slice = performance.now();
       for (;;) {
@@ -102,7 +111,7 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
         if (documents.get(uri)?.version !== version || modelOptions !== options) return modelFor(uri);
         slice = performance.now();
       }
-      const fresh = buildModel(doc, options, collected);
+      const fresh = buildModel(doc, options, collected, lightModels.get(uri) ?? models.get(uri));
       models.set(uri, fresh);
       lightModels.delete(uri);
       return fresh;
@@ -123,7 +132,7 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
     const light = lightModels.get(uri);
     if (light && light.version === doc.version) return light;
     const carried = full?.mode && !full.modeAssumed ? { mode: full.mode } : {};
-    const fresh = buildModel(doc, { ...modelOptions, light: carried });
+    const fresh = buildModel(doc, { ...modelOptions, light: carried }, undefined, light ?? full);
     lightModels.set(uri, fresh);
     return fresh;
   };
@@ -222,6 +231,7 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
     pending.delete(e.document.uri);
     models.delete(e.document.uri);
     lightModels.delete(e.document.uri);
+    sessions.delete(e.document.uri);
     running.delete(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });

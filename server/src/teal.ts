@@ -2,12 +2,14 @@
 // docs). Features call these functions only, so swapping in richer SDK APIs touches this file alone.
 import type { TealDiagnostic } from '@tealworks/sdk/teal';
 import { renderConstantMarkdown, renderFieldMarkdown, renderOpcodeMarkdown } from '@tealworks/sdk/teal';
-import { analyzeSteps, type Analysis } from '@tealworks/sdk/teal';
+import { analyzeSteps, AnalysisSession, type Analysis } from '@tealworks/sdk/teal';
 import type { Mode } from './language.js';
 import { fieldNamesAt } from '@tealworks/sdk/teal';
 import { macroNameProblem, ON_COMPLETION_CONSTANTS, PSEUDO_OP_NAMES as ASSEMBLER_PSEUDO_OPS, TXN_TYPE_CONSTANTS } from '@tealworks/sdk/teal';
+import { brokenVersionPragma, withBrokenPragma } from './features/pragma.js';
 
 export type { Analysis };
+export { AnalysisSession };
 
 /** What the assembler knows about the whole program, for the status bar and mode filtering. */
 export interface ProgramFacts {
@@ -78,14 +80,24 @@ export function collectDiagnostics(source: string, remap: <T>(value: T) => T = (
 
 /**
  * {@link collectDiagnostics} in steps: pauses (yields) after each bounded slice of the assembler's
- * work, so the server can answer other requests between slices; the result is the same.
+ * work, so the server can answer other requests between slices; the result is the same. With a
+ * `session` (the document's {@link AnalysisSession}), only the region around the edit since the
+ * session's last text is analysed again; `remap` must then leave the analysis as it is (the session
+ * shares its objects with the next analysis).
  */
-export function* collectDiagnosticsSteps(source: string, remap: <T>(value: T) => T = (v) => v): Generator<void, Collected, void> {
+export function* collectDiagnosticsSteps(source: string, remap: <T>(value: T) => T = (v) => v, session?: AnalysisSession): Generator<void, Collected, void> {
   const tooLarge = tooLargeReason(source);
   if (tooLarge) return { diagnostics: [tooLargeDiagnostic(tooLarge)] };
   let analysis: Analysis;
+  // A broken version line: one precise diagnostic instead of v1's cascade (features/pragma.ts).
+  const broken = brokenVersionPragma(source);
   try {
-    analysis = remap(yield* analyzeSteps(source));
+    // A broken pragma is analysed in full (its repaired text); the session keeps only whole-program results it can reuse.
+    analysis = remap(yield* (session && !broken ? session.updateSteps(source) : analyzeSteps(broken ? broken.repaired : source)));
+    if (broken) {
+      analysis.diagnostics = withBrokenPragma(analysis.diagnostics, broken);
+      delete analysis.program;
+    }
   } catch (e) {
     const message = `internal assembler error: ${e instanceof Error ? e.message : String(e)}`;
     return { diagnostics: [{ severity: 'warning', message, range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 }, code: 'internal' }] };

@@ -3,6 +3,7 @@
 import type { Arc56AppSpec, Arc56Method } from '@tealworks/sdk/abi';
 import type { AbiMethod } from '@tealworks/sdk/abi';
 import { encodeMethodCall } from '@tealworks/sdk/abi';
+import { tealAbiMethods } from '@tealworks/sdk/teal';
 import { CallArgsError, prepareMethodArgs, resolveMethod } from '@tealworks/sdk/app';
 import { decodeAddress, isValidAddress } from '@tealworks/sdk/encoding';
 import { fromBase64 } from '@tealworks/sdk/encoding';
@@ -362,4 +363,20 @@ export function staleProgramWarning(appId: bigint, source: string): string {
 export function callNotice(appId: bigint, source?: string): string {
   const where = source ? `no ARC-56 spec beside ${source}` : 'no source or ARC-56 spec linked here';
   return `App ${appId} has ${where}, so its methods are unknown: type its arguments (int:5, 0x01ff, b64:…, addr:…, text; none for a bare call), then Simulate.`;
+}
+
+/** A method the typed call form offers: the ABI method, and its ARC-56 entry when a spec gives one. */
+export interface FormMethod {
+  method: AbiMethod;
+  arc56?: Arc56Method;
+}
+
+/**
+ * The methods the typed form offers for a program: its ARC-56 spec's when it has one; otherwise
+ * those its hand-written router names in `method "name(args)ret"` lines (ARC-28 event prefixes
+ * and methods called through inner transactions left out). A call by full signature needs no spec.
+ */
+export function formMethods(spec: Arc56AppSpec | undefined, tealSource: string | undefined): FormMethod[] {
+  if (spec) return spec.methods.map((m) => ({ method: m.method, arc56: m }));
+  return tealSource ? tealAbiMethods(tealSource).map((method) => ({ method })) : [];
 }

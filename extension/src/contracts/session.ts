@@ -1,53 +1,73 @@
-// The active network and everything tied to it: the embedded devnet (started in this process on
-// demand, stopped with the extension), the node/query/key-manager clients, unlocked wallets and
-// local accounts (their secrets live in SecretStorage), and the apps this workspace deployed.
-import { describeRecovery, devnetRecoveryPrompt } from './devnetRecovery.js';
+// The active network and everything tied to it: which network is active and its endpoints, the
+// node/query/key-manager clients and the chain they reach, and the apps this workspace linked on
+// that chain. Two jobs live beside it and are reached through it: the embedded devnet
+// (devnetHost.ts) and who can sign (signers.ts: wallets and local accounts).
 import * as vscode from 'vscode';
 import type { RunningDevnet } from '@tealworks/sdk/services';
 import { keyManagerFor, nodeAdapterFor, profileFromDevnet, queryClientFor, type NetworkProfile } from '@tealworks/sdk/adapters';
-import type { KeyManagerClient, WalletSession } from '@tealworks/sdk/adapters';
-import { KeyManagerSigner, LocalSigner, type Signer } from '@tealworks/sdk/adapters';
+import { ConnectError, type KeyManagerClient } from '@tealworks/sdk/adapters';
+import type { Signer } from '@tealworks/sdk/adapters';
 import type { AppChain } from '@tealworks/sdk/app';
 import { builderParams } from '@tealworks/sdk/app';
 import { toBase64 } from '@tealworks/sdk/encoding';
+import { DevnetHost } from './devnetHost.js';
 import { AppLinks, type AppLink } from './links.js';
 import { errorMessageFor } from './networkErrors.js';
 import { customProfile, DEVNET, LOCALNET, localnetProfileFor, parseCustomNetworks, secretKey, type CustomNetwork } from './networks.js';
+import { Signers, type WalletEntry } from './signers.js';
 
-export interface WalletEntry {
-  id: string;
-  name: string;
-  session?: WalletSession;
-  addresses?: string[];
-}
+export type { WalletEntry } from './signers.js';
 
 export class ContractSession implements vscode.Disposable {
   readonly #changed = new vscode.EventEmitter<void>();
   /** Fires when the network, the devnet, wallets, accounts or known apps change. */
   readonly onDidChange = this.#changed.event;
-  devnet: RunningDevnet | undefined;
-  #devnetStarting: Promise<RunningDevnet> | undefined;
   activeName: string;
   #chain: AppChain | undefined;
   #kmd: KeyManagerClient | undefined;
-  wallets: WalletEntry[] | undefined;
-  readonly #local = new LocalSigner();
-  #localLoaded = false;
   readonly log: vscode.OutputChannel;
   /** App links by chain (genesis hash). */
   readonly links: AppLinks;
   /** Genesis hash (base64) of the chain the active network runs, once connected. */
   genesis: string | undefined;
-  /** The devnet's dispenser: a genesis account of its own, not one of the user's accounts. */
-  dispenser: string | undefined;
-  /** The configured network the running devnet forks (its name), or undefined for a chain of its own. */
-  forkOf: string | undefined;
   #chainSeq = 0;
+  readonly #devnet: DevnetHost;
+  readonly #signers: Signers;
 
   constructor(private readonly context: vscode.ExtensionContext) {
     this.activeName = context.workspaceState.get<string>('tealworks.activeNetwork') ?? vscode.workspace.getConfiguration('tealworks').get<string>('network', DEVNET);
     this.log = vscode.window.createOutputChannel('Tealworks Contracts');
     this.links = new AppLinks(context.workspaceState);
+    this.#devnet = new DevnetHost(context, this.log);
+    this.#signers = new Signers(context, this.log, {
+      keyManager: () => this.keyManager(),
+      devnetWallet: () => (this.isDevnet && this.devnet ? this.devnet.wallet : undefined),
+      changed: () => this.changed(),
+    });
+  }
+
+  /** The running devnet, if any. */
+  get devnet(): RunningDevnet | undefined {
+    return this.#devnet.devnet;
+  }
+
+  /** The devnet's dispenser: a genesis account of its own, not one of the user's accounts. */
+  get dispenser(): string | undefined {
+    return this.#devnet.dispenser;
+  }
+
+  /** The configured network the running devnet forks (its name), or undefined for a chain of its own. */
+  get forkOf(): string | undefined {
+    return this.#devnet.forkOf;
+  }
+
+  /** The key manager's wallets, once listed; set to undefined to list them again. */
+  get wallets(): WalletEntry[] | undefined {
+    return this.#signers.wallets;
+  }
+
+  set wallets(wallets: WalletEntry[] | undefined) {
+    this.#signers.wallets = wallets;
   }
 
   /**
@@ -80,7 +100,7 @@ export class ContractSession implements vscode.Disposable {
       await this.profile();
       await this.refreshChain();
     }
-    if (!this.genesis) throw new Error(`cannot reach ${this.activeName} to learn which chain it runs`);
+    if (!this.genesis) throw new ConnectError(`cannot reach ${this.activeName} to learn which chain it runs;`, { hint: 'check that its node is running (the Tealworks Contracts output says why it did not answer)' });
     return this.genesis;
   }
 
@@ -111,63 +131,18 @@ export class ContractSession implements vscode.Disposable {
     if (name === DEVNET) throw new Error('the devnet cannot fork itself: pick LocalNet or a configured network');
     const p = await this.profileFor(name);
     if (this.devnet) await this.stopDevnet();
-    this.#forkTarget = { name, url: p.node.url, ...(p.node.token ? { token: p.node.token } : {}) };
+    this.#devnet.forkTarget = { name, url: p.node.url, ...(p.node.token ? { token: p.node.token } : {}) };
     try {
       return await this.startDevnet();
     } finally {
-      this.#forkTarget = undefined;
+      this.#devnet.forkTarget = undefined;
     }
   }
 
-  #forkTarget: { name: string; url: string; token?: string } | undefined;
-
+  /** Starts the embedded devnet (or joins the start under way); the active network's clients follow it. */
   async startDevnet(): Promise<RunningDevnet> {
     if (this.devnet) return this.devnet;
-    if (!this.#devnetStarting) {
-      this.#devnetStarting = (async () => {
-        const started = Date.now();
-        // Loaded on first use so activation does not pay for the ledger and the services.
-        const { startDevnet } = await import('@tealworks/sdk/services');
-        const cfg = vscode.workspace.getConfiguration('tealworks.devnet');
-        const persist = cfg.get<boolean>('persist', false);
-        const localnet = cfg.get<boolean>('localnet', false);
-        // A LocalNet-style devnet is another chain (genesis id dockernet-v1): its own directory.
-        const fork = this.#forkTarget;
-        // A fork is another chain again (the remote's): its own directory per forked network.
-        const dirName = fork ? `devnet-fork-${fork.name.replace(/[^\w.-]+/g, '_')}` : localnet ? 'devnet-localnet' : 'devnet';
-        const dataDir = persist && this.context.storageUri ? vscode.Uri.joinPath(this.context.storageUri, dirName).fsPath : undefined;
-        // One genesis account more than asked for: the last one is the dispenser, so funding never
-        // drains one of the user's accounts.
-        const wanted = cfg.get<number>('accounts', 3);
-        let dn: RunningDevnet;
-        try {
-          dn = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), accounts: wanted + 1, ...(localnet ? { localnet: true } : {}), ...(fork ? { fork: { url: fork.url, ...(fork.token ? { token: fork.token } : {}) } } : {}) });
-        } catch (e) {
-          // A fork's remote that cannot be used says so itself; nothing to recover here.
-          if (!dataDir || fork) throw e;
-          const prompt = devnetRecoveryPrompt(e, dataDir);
-          if (prompt) {
-            // Damaged chain data: nothing was changed; recovering is the user's call.
-            this.log.appendLine(`devnet: ${(e as Error).message}`);
-            const choice = await vscode.window.showWarningMessage(prompt.message, { modal: true, detail: prompt.detail }, prompt.action);
-            if (choice !== prompt.action) throw e;
-            dn = await startDevnet({ dataDir, recover: true, ...(localnet ? { localnet: true } : {}) });
-            this.log.appendLine(describeRecovery(dn.recovered));
-          } else {
-            // A data directory made with another account count keeps its own genesis.
-            this.log.appendLine(`devnet: ${(e as Error).message}; starting with the data directory's own accounts`);
-            dn = await startDevnet({ dataDir, ...(localnet ? { localnet: true } : {}) });
-          }
-        }
-        this.devnet = dn;
-        this.forkOf = fork?.name;
-        if (dn.fork) dn.fork.onRequest = (r) => this.log.appendLine(`fork of ${fork?.name ?? dn.fork!.head.url}: fetched ${r.resource} (${r.found ? `remote round ${r.round}` : 'not on the remote'})`);
-        this.dispenser = dn.accounts.length > wanted ? dn.accounts[dn.accounts.length - 1]!.address : undefined;
-        this.log.appendLine(`devnet started in ${Date.now() - started} ms: node ${dn.node.url}, query ${dn.query.url}, key manager ${dn.keyManager.url}${dataDir ? `, data in ${dataDir}` : ' (in memory)'}`);
-        return dn;
-      })().finally(() => (this.#devnetStarting = undefined));
-    }
-    const dn = await this.#devnetStarting;
+    const dn = await this.#devnet.start();
     if (this.isDevnet) {
       this.#reset();
       this.genesis = undefined;
@@ -179,7 +154,7 @@ export class ContractSession implements vscode.Disposable {
 
   /** True when the running devnet keeps its chain in memory only (stopping it discards the chain). */
   get devnetInMemory(): boolean {
-    return this.devnet !== undefined && this.devnet.dataDir === undefined;
+    return this.#devnet.inMemory;
   }
 
   async stopDevnet(): Promise<void> {
@@ -187,10 +162,7 @@ export class ContractSession implements vscode.Disposable {
     if (!dn) return;
     const gone = dn.dataDir === undefined && this.isDevnet ? this.genesis : undefined;
     if (this.isDevnet) await this.#closeClients();
-    this.devnet = undefined;
-    this.dispenser = undefined;
-    this.forkOf = undefined;
-    await dn.stop();
+    await this.#devnet.stop();
     if (this.isDevnet) this.genesis = undefined;
     // An in-memory chain is gone for good: so are the links to its apps.
     if (gone) await this.links.dropChain(gone);
@@ -228,7 +200,7 @@ export class ContractSession implements vscode.Disposable {
   async profile(): Promise<NetworkProfile> {
     if (this.isDevnet) {
       const dn = this.devnet ?? (vscode.workspace.getConfiguration('tealworks.devnet').get<boolean>('autoStart', true) ? await this.startDevnet() : undefined);
-      if (!dn) throw new Error('the devnet is not running: start it from the Networks view');
+      if (!dn) throw new ConnectError('the devnet is not running:', { hint: 'start it from the Networks view' });
       return profileFromDevnet(dn);
     }
     return this.profileFor(this.activeName);
@@ -259,61 +231,22 @@ export class ContractSession implements vscode.Disposable {
     return this.#kmd;
   }
 
-  async listWallets(): Promise<WalletEntry[]> {
-    if (this.wallets) return this.wallets;
-    const kmd = await this.keyManager();
-    if (!kmd) return (this.wallets = []);
-    this.wallets = (await kmd.listWallets()).map((w) => ({ id: w.id, name: w.name }));
-    return this.wallets;
+  listWallets(): Promise<WalletEntry[]> {
+    return this.#signers.listWallets();
   }
 
   /** Opens a wallet; the devnet's default wallet has a known empty password, others are asked for. */
-  async unlock(wallet: WalletEntry, password?: string): Promise<WalletEntry> {
-    if (wallet.session?.isOpen) return wallet;
-    const kmd = await this.keyManager();
-    if (!kmd) throw new Error('this network has no key manager');
-    let pw = password;
-    if (pw === undefined && this.isDevnet && this.devnet && wallet.name === this.devnet.wallet.name) pw = this.devnet.wallet.password;
-    if (pw === undefined) {
-      pw = await vscode.window.showInputBox({ prompt: `Password for wallet ${wallet.name}`, password: true, ignoreFocusOut: true });
-      if (pw === undefined) throw new vscode.CancellationError();
-    }
-    // The session renews its handle in the background while it is open.
-    wallet.session = await kmd.openWallet(wallet.id, pw);
-    wallet.addresses = await wallet.session.listKeys();
-    this.changed();
-    return wallet;
+  unlock(wallet: WalletEntry, password?: string): Promise<WalletEntry> {
+    return this.#signers.unlock(wallet, password);
   }
 
-  async localAccounts(): Promise<string[]> {
-    if (!this.#localLoaded) {
-      this.#localLoaded = true;
-      const names = this.context.globalState.get<string[]>(`tealworks.localAccounts`, []);
-      for (const address of names) {
-        const m = await this.context.secrets.get(secretKey('local', 'mnemonic', address));
-        if (m) {
-          try {
-            this.#local.addMnemonic(m);
-          } catch {
-            this.log.appendLine(`stored key for ${address} is unusable; remove and import it again`);
-          }
-        }
-      }
-    }
-    return this.#local.addresses;
+  localAccounts(): Promise<string[]> {
+    return this.#signers.localAccounts();
   }
 
   /** Keeps the mnemonic in SecretStorage only; settings and state hold just the address. */
-  async importMnemonic(mnemonic: string): Promise<string> {
-    const probe = LocalSigner.fromMnemonic(mnemonic.trim());
-    const address = probe.addresses[0]!;
-    await this.context.secrets.store(secretKey('local', 'mnemonic', address), mnemonic.trim());
-    const list = new Set(this.context.globalState.get<string[]>('tealworks.localAccounts', []));
-    list.add(address);
-    await this.context.globalState.update('tealworks.localAccounts', [...list]);
-    this.#local.addMnemonic(mnemonic.trim());
-    this.changed();
-    return address;
+  importMnemonic(mnemonic: string): Promise<string> {
+    return this.#signers.importMnemonic(mnemonic);
   }
 
   /** Every address we can sign for right now. */
@@ -330,9 +263,7 @@ export class ContractSession implements vscode.Disposable {
   }
 
   signerFor(address: string): Signer | undefined {
-    if (this.#local.addresses.includes(address)) return this.#local;
-    const w = (this.wallets ?? []).find((x) => x.session?.isOpen && x.addresses?.includes(address));
-    return w?.session ? new KeyManagerSigner(w.session) : undefined;
+    return this.#signers.signerFor(address);
   }
 
   /** Apps linked to this workspace on the active chain (deployed or added by hand). */
@@ -379,11 +310,9 @@ export class ContractSession implements vscode.Disposable {
   async #closeClients(): Promise<void> {
     const chain = this.#chain;
     const kmd = this.#kmd;
-    const wallets = this.wallets;
     this.#chain = undefined;
     this.#kmd = undefined;
-    this.wallets = undefined;
-    for (const w of wallets ?? []) await w.session?.close().catch(() => undefined);
+    await this.#signers.closeWallets();
     await chain?.node.close().catch(() => undefined);
     await chain?.query?.close().catch(() => undefined);
     await kmd?.close().catch(() => undefined);
@@ -391,8 +320,7 @@ export class ContractSession implements vscode.Disposable {
 
   async dispose(): Promise<void> {
     await this.#closeClients();
-    await this.devnet?.stop().catch(() => undefined);
-    this.devnet = undefined;
+    await this.#devnet.stop().catch(() => undefined);
     this.#changed.dispose();
     this.log.dispose();
   }

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { FormError } from './groupForm.js';
+import { FormError, formMethods } from './groupForm.js';
 import { parseWebviewMessage, restoredRows, WORKSPACE_SOURCE, type TxnFormInput } from './messages.js';
 import type { ContractActions } from './actions.js';
 import { uriOfSource } from './actions.js';
@@ -95,10 +95,12 @@ export class SimulatePanel implements vscode.Disposable {
     for (const f of files) {
       // The spec alone (no assembling: a program with template variables is listed all the same).
       const spec = await this.actions.specFor(f);
-      if (!spec) continue;
+      // Without a spec: the methods its `method "…"` lines route (hand-written ABI TEAL).
+      const listed = formMethods(spec, spec ? undefined : await vscode.workspace.fs.readFile(f).then((b) => new TextDecoder().decode(b), () => undefined));
+      if (!listed.length) continue;
       const rel = vscode.workspace.asRelativePath(f, false);
-      methods[rel] = spec.methods.map((m) => m.method.signature);
-      infos[rel] = spec.methods.map((m) => methodInfo(m.method, m));
+      methods[rel] = listed.map((m) => m.method.signature);
+      infos[rel] = listed.map((m) => methodInfo(m.method, m.arc56));
     }
     // Asset picker: the assets the signable accounts hold or created.
     const assets = new Set<string>();

@@ -1,6 +1,5 @@
 import { toHex } from '../encoding/hex.js';
-import { utf8 } from '../encoding/bytes.js';
-import { sha512_256 } from '../crypto/hash.js';
+import { sha512_256Utf8 } from '../crypto/hash.js';
 import { AbiLookupError, AbiTypeError } from './errors.js';
 import { parseAbiType, splitTupleElements } from './parse-type.js';
 import type { AbiType } from './types.js';
@@ -66,18 +65,24 @@ export const RETURN_PREFIX = new Uint8Array([0x15, 0x1f, 0x7c, 0x75]);
 /** Method names follow the ARC-4 rule: a C-style identifier. */
 const METHOD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
-function makeArg(input: AbiMethodArgInput, where: string): AbiMethodArg {
+function makeArg(input: AbiMethodArgInput, method: string, index: number): AbiMethodArg {
   const type = typeof input.type === 'string' ? input.type : input.type.toString();
-  const extras = { ...(input.name !== undefined ? { name: input.name } : {}), ...(input.desc !== undefined ? { desc: input.desc } : {}) };
-  if (isTransactionArgType(type)) return { kind: 'transaction', type, ...extras };
-  if (isReferenceArgType(type)) return { kind: 'reference', type, ...extras };
-  let abiType: AbiType;
-  try {
-    abiType = typeof input.type === 'string' ? parseAbiType(input.type) : input.type;
-  } catch (e) {
-    throw new AbiTypeError(`${where}: ${e instanceof Error ? e.message : String(e)}`);
+  let arg: AbiMethodArg;
+  if (isTransactionArgType(type)) arg = { kind: 'transaction', type };
+  else if (isReferenceArgType(type)) arg = { kind: 'reference', type };
+  else {
+    let abiType: AbiType;
+    try {
+      abiType = typeof input.type === 'string' ? parseAbiType(input.type) : input.type;
+    } catch (e) {
+      throw new AbiTypeError(`method ${method} argument ${index}: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    arg = { kind: 'value', type: abiType.toString(), abiType };
   }
-  return { kind: 'value', type: abiType.toString(), abiType, ...extras };
+  // Only the keys that are set (a method built from a signature has neither).
+  if (input.name !== undefined) arg.name = input.name;
+  if (input.desc !== undefined) arg.desc = input.desc;
+  return arg;
 }
 
 /** An ARC-4 method: name, typed arguments (values, references, transactions), return type, selector and signature. */
@@ -94,7 +99,7 @@ export class AbiMethod {
     this.name = init.name;
     this.desc = init.desc;
     if (!Array.isArray(init.args)) throw new AbiTypeError(`method ${init.name}: args must be a list`);
-    this.args = Object.freeze(init.args.map((a, i) => makeArg(a, `method ${init.name} argument ${i}`)));
+    this.args = Object.freeze(init.args.map((a, i) => makeArg(a, init.name, i)));
     const retType = init.returns?.type ?? 'void';
     const retText = typeof retType === 'string' ? retType : retType.toString();
     let abiType: AbiType | undefined;
@@ -111,7 +116,13 @@ export class AbiMethod {
   /** Parses `name(arg,…)ret`, e.g. `add(uint64,uint64)uint128` or `pay(pay,account)void`. */
   static fromSignature(signature: string): AbiMethod {
     const { name, args, returns } = parseMethodSignature(signature);
-    return new AbiMethod({ name, args: args.map((type) => ({ type })), returns: { type: returns } });
+    const method = new AbiMethod({ name, args: args.map((type) => ({ type })), returns: { type: returns } });
+    // The text is the signature when every type was written the canonical way (the usual case):
+    // keep it rather than joining the types again for the selector.
+    let canonical = method.returns.type === returns;
+    for (let i = 0; canonical && i < args.length; i++) canonical = method.args[i]!.type === args[i];
+    if (canonical) method.#signature = signature;
+    return method;
   }
 
   static fromJson(json: AbiMethodJson): AbiMethod {
@@ -132,11 +143,12 @@ export class AbiMethod {
 
   /** sha512_256(signature)[0:4]. */
   get selector(): Uint8Array {
-    return (this.#selector ??= methodSelector(this.signature)).slice();
+    return (this.#selector ??= cachedSelector(this.signature)).slice();
   }
 
+  /** The selector as 8 hex digits. */
   get selectorHex(): string {
-    return toHex((this.#selector ??= methodSelector(this.signature)));
+    return toHex((this.#selector ??= cachedSelector(this.signature)));
   }
 
   /** Transactions this call occupies in a group: the app call plus one per transaction argument. */
@@ -168,15 +180,20 @@ export class AbiMethod {
 const selectorCache = new Map<string, Uint8Array>();
 const SELECTOR_CACHE_LIMIT = 4096;
 
-/** sha512_256(signature)[0:4] (a fresh copy each call). */
-export function methodSelector(signature: string): Uint8Array {
+/** The shared cached selector (never handed out: callers copy it). */
+function cachedSelector(signature: string): Uint8Array {
   let selector = selectorCache.get(signature);
   if (!selector) {
-    selector = sha512_256(utf8(signature)).slice(0, 4);
+    selector = sha512_256Utf8(signature).slice(0, 4);
     if (selectorCache.size >= SELECTOR_CACHE_LIMIT) selectorCache.clear();
     selectorCache.set(signature, selector);
   }
-  return selector.slice();
+  return selector;
+}
+
+/** sha512_256(signature)[0:4] (a fresh copy each call). */
+export function methodSelector(signature: string): Uint8Array {
+  return cachedSelector(signature).slice();
 }
 
 /** Splits a method signature into name, argument type strings and return type string. */
@@ -187,9 +204,9 @@ export function parseMethodSignature(signature: string): { name: string; args: s
   let depth = 0;
   let close = -1;
   for (let i = open; i < signature.length; i++) {
-    const c = signature[i];
-    if (c === '(') depth++;
-    else if (c === ')' && --depth === 0) {
+    const c = signature.charCodeAt(i);
+    if (c === 0x28 /* ( */) depth++;
+    else if (c === 0x29 /* ) */ && --depth === 0) {
       close = i;
       break;
     }

@@ -1,4 +1,6 @@
 export * from './http/errors.js';
+// The SDK's one connection error (declared with the root errors), where connections are made.
+export { ConnectError } from '../errors.js';
 export * from './http/redact.js';
 export * from './http/retry.js';
 export * from './http/client.js';

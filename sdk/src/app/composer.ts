@@ -148,14 +148,32 @@ function isAppCall(t: Transaction): boolean {
   return t.type === 'appl' && t.appCall !== undefined;
 }
 
+/** Per node: apps whose calls the probe changed (references or inner fees) — their sends probe first. */
+const PROBED_APPS = new WeakMap<object, Set<bigint>>();
+
+/** Whether a simulate answer shows any inner transaction (whose fees the probe would cover). */
+function hasInnerTxns(raw: unknown): boolean {
+  for (const g of Array.isArray(objOf(raw)['txn-groups']) ? (objOf(raw)['txn-groups'] as unknown[]) : []) {
+    for (const r of Array.isArray(objOf(g)['txn-results']) ? (objOf(g)['txn-results'] as unknown[]) : []) {
+      const inner = objOf(objOf(r)['txn-result'])['inner-txns'];
+      if (Array.isArray(inner) && inner.length > 0) return true;
+    }
+  }
+  return false;
+}
+
+function sameBytes(a: readonly Uint8Array[], b: readonly Uint8Array[]): boolean {
+  return a.length === b.length && a.every((x, i) => x.length === b[i]!.length && x.every((v, j) => v === b[i]![j]));
+}
+
 /** Unsigned (empty-signature) or logic-signed bytes, for simulate. */
 function simulateBytes(entry: ComposerEntry, txn: Transaction): Uint8Array {
   if (entry.lsig) return encodeSignedTransaction(signLogicSigTransaction(txn, entry.lsig));
   return encodeSignedTransaction({ txn });
 }
 
-/** Simulates any group, signed (bytes) or not (transactions), and builds the report. */
-export async function simulateGroup(chain: AppChain, group: ReadonlyArray<Transaction | Uint8Array | ComposerEntry>, options: SimulateGroupOptions = {}): Promise<SimulateReport> {
+/** The bytes simulate is sent for a group, and the options it is simulated with. */
+function simulateRequest(group: ReadonlyArray<Transaction | Uint8Array | ComposerEntry>, options: SimulateGroupOptions): { entries: Array<Uint8Array | ComposerEntry>; bytes: Uint8Array[]; simOptions: SimulateOptions } {
   const entries = group.map((g) => (g instanceof Uint8Array ? g : 'txn' in g ? (g as ComposerEntry) : ({ txn: g as Transaction } as ComposerEntry)));
   const unsignedPresent = entries.some((e) => !(e instanceof Uint8Array) && !e.lsig);
   const txns = entries.filter((e): e is ComposerEntry => !(e instanceof Uint8Array)).map((e) => e.txn);
@@ -172,9 +190,21 @@ export async function simulateGroup(chain: AppChain, group: ReadonlyArray<Transa
   };
   // fix-signers needs empty signatures allowed (the node refuses it otherwise).
   if (options.fixSigners && simOptions.allowEmptySignatures) simOptions.fixSigners = true;
+  return { entries, bytes, simOptions };
+}
+
+/** Simulates a group and keeps the node's raw answer next to the report (the send gate reads its inner transactions). */
+async function simulateGroupRaw(chain: AppChain, group: ReadonlyArray<Transaction | Uint8Array | ComposerEntry>, options: SimulateGroupOptions): Promise<{ report: SimulateReport; raw: unknown; bytes: Uint8Array[] }> {
+  const { entries, bytes, simOptions } = simulateRequest(group, options);
   const result = await chain.node.simulate(bytes, simOptions);
   const ctx: Array<TxnContext | undefined> = entries.map((e) => (e instanceof Uint8Array ? undefined : { ...(e.app ? { app: e.app } : {}), ...(e.method ? { method: e.method } : {}), ...(e.label ? { label: e.label } : {}) }));
   const report = buildSimulateReport(result.raw, { txns: ctx, ...(options.apps ? { apps: options.apps } : {}) });
+  return { report, raw: result.raw, bytes };
+}
+
+/** Simulates any group, signed (bytes) or not (transactions), and builds the report. */
+export async function simulateGroup(chain: AppChain, group: ReadonlyArray<Transaction | Uint8Array | ComposerEntry>, options: SimulateGroupOptions = {}): Promise<SimulateReport> {
+  const { report } = await simulateGroupRaw(chain, group, options);
   if (options.throwOnFailure && !report.wouldSucceed) throw new SimulateFailedError(failureSummary(report), report);
   return report;
 }
@@ -289,19 +319,27 @@ export class GroupComposer {
    * transactions left unpaid. Returns the probe's report.
    */
   async prepare(options: PrepareOptions): Promise<SimulateReport | undefined> {
-    const minFee = (await this.chain.node.suggestedParams()).minFee;
-    if (options.extraFee) {
-      const target = this.entries.find((e) => isAppCall(e.txn)) ?? this.entries[0];
-      if (target) target.txn = { ...target.txn, fee: target.txn.fee + options.extraFee };
-    }
+    this.#addExtraFee(options.extraFee);
+    return this.#probe(options);
+  }
+
+  #addExtraFee(extraFee: bigint | undefined): void {
+    if (!extraFee) return;
+    const target = this.entries.find((e) => isAppCall(e.txn)) ?? this.entries[0];
+    if (target) target.txn = { ...target.txn, fee: target.txn.fee + extraFee };
+  }
+
+  async #probe(options: PrepareOptions): Promise<SimulateReport | undefined> {
     if (!options.populateResources && !options.coverInnerFees) return undefined;
+    const minFee = (await this.chain.node.suggestedParams()).minFee;
     let report: SimulateReport | undefined;
     let overpay = options.coverInnerFees === true;
     // Each round may reveal more: a node that refuses an unnamed box write names the box in its
     // failure message, and the next probe then gets further.
     for (let round = 0; round < 8; round++) {
       const probeEntries = this.entries.map((e) => (overpay && isAppCall(e.txn) ? { ...e, txn: { ...e.txn, fee: e.txn.fee + minFee * PROBE_INNER_FEES } } : e));
-      const result = await this.chain.node.simulate(this.groupBytes(probeEntries), { allowEmptySignatures: true, fixSigners: true, allowUnnamedResources: options.populateResources === true, execTrace: true });
+      // No execution trace: a probe is read for references, fees and its failure message only.
+      const result = await this.chain.node.simulate(this.groupBytes(probeEntries), { allowEmptySignatures: true, fixSigners: true, allowUnnamedResources: options.populateResources === true, execTrace: false });
       report = buildSimulateReport(result.raw, { apps: this.apps, txns: this.entries.map((e) => ({ ...(e.app ? { app: e.app } : {}), ...(e.method ? { method: e.method } : {}) })) });
       if (overpay && !report.wouldSucceed && /overspend|below min/i.test(report.failureMessage ?? '')) {
         // A sender too poor for the probe's generous fee: measure with the fees as they are.
@@ -428,9 +466,34 @@ export class GroupComposer {
    * fail), signs, sends and waits for confirmation.
    */
   async send(options: SendOptions = {}): Promise<SendResult> {
-    await this.prepare(options);
     for (const [id, app] of options.apps ?? []) this.apps.set(id, app);
-    const report = await this.#simulate({ fixSigners: true, ...(options.extraOpcodeBudget ? { extraOpcodeBudget: options.extraOpcodeBudget } : {}) }, 'gate');
+    const gate: SimulateGroupOptions = { fixSigners: true, ...(options.extraOpcodeBudget ? { extraOpcodeBudget: options.extraOpcodeBudget } : {}) };
+    this.#addExtraFee(options.extraFee);
+    let report: SimulateReport;
+    if (!options.populateResources && !options.coverInnerFees) {
+      report = await this.#simulate(gate, 'gate');
+    } else {
+      // The exact group is simulated first. When it succeeds and makes no inner transaction, a
+      // probe would find no reference to add and no inner fee to cover: that simulation is the
+      // gate. Otherwise the probe fills the group in, and when it changed nothing the first
+      // simulation (of these very bytes, on the same state) is still the gate.
+      // Apps that needed the probe before are probed first (saves a simulation; same outcome).
+      const appIds = this.entries.map((e) => e.txn.appCall?.appId ?? 0n).filter((id) => id !== 0n);
+      let known = PROBED_APPS.get(this.chain.node);
+      const first = appIds.some((id) => known?.has(id)) ? undefined : await simulateGroupRaw(this.chain, this.entries, { apps: this.apps, ...gate, throwOnFailure: false });
+      if (first && first.report.wouldSucceed && !hasInnerTxns(first.raw)) {
+        report = first.report;
+      } else {
+        await this.#probe(options);
+        const unchanged = first !== undefined && sameBytes(simulateRequest(this.entries, gate).bytes, first.bytes);
+        report = unchanged ? first.report : (await simulateGroupRaw(this.chain, this.entries, { apps: this.apps, ...gate, throwOnFailure: false })).report;
+        if (first && !unchanged) {
+          if (!known) PROBED_APPS.set(this.chain.node, (known = new Set()));
+          for (const id of appIds) known.add(id);
+        }
+      }
+      tell(this.observer, (o) => o.simulated?.(report, 'gate', this.transactions));
+    }
     if (!report.wouldSucceed && !options.skipSimulate) throw simulateFailure(report, [...this.apps.keys(), ...this.entries.map((e) => e.txn.appCall?.appId ?? 0n)]);
     // A rekeyed sender: the gate simulation (fix-signers) names the address that must sign.
     const authorizers = new Map<number, string>();

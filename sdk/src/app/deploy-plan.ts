@@ -126,7 +126,8 @@ export interface SchemaChange {
   desired: number;
 }
 
-interface PlanBase {
+/** What every deploy plan carries, whatever its action. */
+export interface PlanBase {
   /** One sentence for people: what will happen and why. */
   reason: string;
   /** Things that will probably make the action fail (e.g. updating an app marked not updatable). */

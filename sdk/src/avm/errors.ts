@@ -41,11 +41,17 @@ export interface LogicErrorInfo {
   groupPath: readonly number[];
   /** True when the static check (decoding, versions, static cost) rejected the program. */
   duringCheck?: boolean;
+  /**
+   * The disassembled instructions up to the failing one, as the node adds them (`, opcodes=…`)
+   * when its developer API is on (LocalNet) and in simulate. Undefined: no `opcodes=` part.
+   */
+  opcodes?: string;
 }
 
 /**
  * A program failed. The message follows the node's shape — `logic eval error: <reason>. Details:
- * app=<id>, pc=<pc>` for applications and `rejected by logic err=<reason>. Details: pc=<pc>` for
+ * app=<id>, pc=<pc>, opcodes=<lines>` for applications and `rejected by logic err=<reason>. Details:
+ * pc=<pc>, opcodes=<lines>` for
  * logic signatures — so existing searches and tooling keep working.
  */
 export class LogicError extends TealworksError {
@@ -56,9 +62,12 @@ export class LogicError extends TealworksError {
   readonly appId: bigint | undefined;
   readonly groupPath: readonly number[];
   readonly duringCheck: boolean;
+  /** The node's `opcodes=` text (the failing instruction and up to two before it), when given. */
+  readonly opcodes: string | undefined;
 
   constructor(info: LogicErrorInfo, options?: { cause?: unknown }) {
-    const details = info.mode === 'app' ? `app=${info.appId ?? 0n}, pc=${info.pc}` : `pc=${info.pc}`;
+    const pcPart = `pc=${info.pc}${info.opcodes !== undefined ? `, opcodes=${info.opcodes}` : ''}`;
+    const details = info.mode === 'app' ? `app=${info.appId ?? 0n}, ${pcPart}` : pcPart;
     const head = info.mode === 'app' ? `logic eval error: ${info.reason}` : `rejected by logic err=${info.reason}`;
     super(`${head}. Details: ${details}`, options);
     this.reason = info.reason;
@@ -68,6 +77,7 @@ export class LogicError extends TealworksError {
     this.appId = info.appId;
     this.groupPath = info.groupPath;
     this.duringCheck = info.duringCheck ?? false;
+    this.opcodes = info.opcodes;
   }
 
   /** True when the failure is an opcode this interpreter does not support. */

@@ -179,13 +179,15 @@ function decodeInstruction(b: Uint8Array, pc: number, version: number, mode: Run
         break;
       }
       case 'uints': {
+        // The node's wording (its parser is shared by the check and the disassembler).
         const r = readUvarint(b, pos);
-        if (!r) fail(`could not decode int const count at pc=${pos}`, name);
+        if (!r) fail(`could not decode length of int list at pc=${pos}`, name);
         const n = typeof r!.value === 'number' ? r!.value : Infinity;
         pos = r!.next;
-        if (n > b.length) fail(`${name} count ${n} exceeds program length`, name);
+        if (n > b.length) fail('const int list with too many items', name);
         const list: (number | bigint)[] = [];
         for (let i = 0; i < n; i++) {
+          if (pos >= b.length) fail('const int list ran past end of program', name);
           const v = readUvarint(b, pos);
           if (!v) fail(`could not decode int const[${i}] at pc=${pos}`, name);
           list.push(v!.value);
@@ -196,16 +198,17 @@ function decodeInstruction(b: Uint8Array, pc: number, version: number, mode: Run
       }
       case 'bytesList': {
         const r = readUvarint(b, pos);
-        if (!r) fail(`could not decode []byte const count at pc=${pos}`, name);
+        if (!r) fail(`could not decode length of bytes list at pc=${pos}`, name);
         const n = typeof r!.value === 'number' ? r!.value : Infinity;
         pos = r!.next;
-        if (n > b.length) fail(`${name} count ${n} exceeds program length`, name);
+        if (n > b.length) fail('const bytes list with too many items', name);
         const list: Uint8Array[] = [];
         for (let i = 0; i < n; i++) {
+          if (pos >= b.length) fail('const bytes list ran past end of program', name);
           const l = readUvarint(b, pos);
           if (!l) fail(`could not decode []byte const[${i}] at pc=${pos}`, name);
           const len = typeof l!.value === 'number' ? l!.value : Infinity;
-          if (l!.next + len > b.length) fail(`${name} [${i}] beyond end of program`, name);
+          if (l!.next + len > b.length) fail('const bytes list ran past end of program', name);
           list.push(b.slice(l!.next, l!.next + len));
           pos = l!.next + len;
         }

@@ -1,4 +1,5 @@
 import { opCost } from '../teal/spec/opcodes.js';
+import { failingOpcodes } from '../teal/disassembler/disassemble.js';
 import { AvmFault, LogicError } from './errors.js';
 import type { EvalContext } from './context.js';
 import { K_BYTES, K_UINT } from './program.js';
@@ -109,6 +110,7 @@ export function asLogicError(cx: EvalContext, e: unknown, ins: Instr | undefined
     {
       reason,
       pc: cx.pc,
+      opcodes: failingOpcodes(cx.program.bytes, cx.pc),
       ...(ins ? { opcode: ins.name } : {}),
       mode: cx.mode,
       ...(cx.mode === 'app' ? { appId: cx.appId } : {}),

@@ -148,8 +148,8 @@ export class InProcessChain {
     // The query index follows the ledger from its first request on: tests that never list
     // boxes or look up deployments pay nothing for it.
     let attached = false;
-    const queryTransport = inProcessTransport(query);
-    const nodeClient = new HttpClient({ baseUrl: BASE, headers: { [ALGOD_TOKEN_HEADER]: TOKEN }, transport: inProcessTransport(node.definition), retry: false });
+    const queryTransport = inProcessTransport(query, { parsedJson: true });
+    const nodeClient = new HttpClient({ baseUrl: BASE, headers: { [ALGOD_TOKEN_HEADER]: TOKEN }, transport: inProcessTransport(node.definition, { parsedJson: true }), retry: false });
     const queryClient = new HttpClient({
       baseUrl: BASE,
       headers: { [QUERY_TOKEN_HEADER]: TOKEN },

@@ -1,7 +1,5 @@
 import { resolve } from 'node:path';
-import { HttpError, NetworkError, TimeoutError } from '../adapters/http/errors.js';
-import { AlgodAdapter } from '../adapters/node/algod.js';
-import { NodeServiceAdapter } from '../adapters/node/node-service.js';
+import { explainConnectFailure } from '../adapters/connect-failure.js';
 import { keyManagerFor, localnetProfile, nodeAdapterFor, profileFromDevnet, profileFromEnv, publicProfile, queryClientFor, type NetworkProfile } from '../adapters/profiles.js';
 import type { KeyManagerClient } from '../adapters/kmd/client.js';
 import type { AppChain } from '../app/chain.js';
@@ -9,7 +7,7 @@ import { findWalletDispenser, walletKeySeed } from '../app/dispenser.js';
 import { DEFAULT_DEVNET_DATA_DIR, DEFAULT_LOCALNET_DATA_DIR, LOCK_FILE, readRunningDevnetRecord } from '../services/devnet/lock.js';
 import { PUBLIC_ENDPOINTS } from '../workflow/network.js';
 import { accountFromMnemonic, LocalAccount, type SigningAccount } from './accounts.js';
-import { ConnectError } from './errors.js';
+import { ConnectError } from '../errors.js';
 import type { TxnLogLevel, TxnLogOptions } from './txn-log.js';
 
 /*
@@ -76,7 +74,7 @@ async function openAdapters(profile: NetworkProfile, tokenSource: string): Promi
     chain = { node: nodeAdapterFor(profile), ...(profile.query ? { query: queryClientFor(profile) } : {}) };
     kmd = profile.keyManager ? keyManagerFor(profile) : undefined;
   } catch (e) {
-    throw new ConnectError(`cannot use the ${profile.name} network's endpoints: ${(e as Error).message}`, { cause: e });
+    throw new ConnectError(`cannot use the ${profile.name} network's endpoints: ${(e as Error).message}`, { url: profile.node.url, cause: e });
   }
   const close = async () => {
     await Promise.allSettled([chain.node.close(), chain.query?.close(), kmd?.close()]);
@@ -88,37 +86,6 @@ async function openAdapters(profile: NetworkProfile, tokenSource: string): Promi
     throw await explainConnectFailure(e, profile, tokenSource);
   }
   return { chain, ...(kmd ? { keyManager: kmd } : {}), close };
-}
-
-/** A connect failure turned into what to do about it (401: the token; 404: the API; refused: start it). */
-export async function explainConnectFailure(e: unknown, profile: NetworkProfile, tokenSource: string): Promise<ConnectError> {
-  const url = profile.node.url;
-  if (e instanceof HttpError && (e.status === 401 || e.status === 403)) {
-    return new ConnectError(`the node at ${url} refused the API token (HTTP ${e.status}). Check the token: it comes from ${tokenSource}`, { cause: e });
-  }
-  if (e instanceof HttpError && e.status === 404) {
-    const other = profile.node.api === 'algod' ? 'node-service' : 'algod';
-    const probe = other === 'algod' ? new AlgodAdapter({ url, ...(profile.node.token ? { token: profile.node.token } : {}), retry: false }) : new NodeServiceAdapter({ url, ...(profile.node.token ? { token: profile.node.token } : {}), retry: false });
-    let speaksOther = false;
-    try {
-      await probe.suggestedParams();
-      speaksOther = true;
-    } catch {
-      speaksOther = false;
-    } finally {
-      await probe.close();
-    }
-    const api = (k: string) => (k === 'algod' ? 'public algod /v2 node API' : 'Tealworks node-service /v1 API');
-    const hint = speaksOther
-      ? `it speaks the ${api(other)}: ${other === 'node-service' ? 'set NODE_API=node-service (or use Tealworks.connect.devnet())' : 'unset NODE_API (or use Tealworks.connect.localnet())'}`
-      : 'check the URL and port: this server speaks neither node API';
-    return new ConnectError(`the server at ${url} has no ${e.url.replace(/^[a-z]+:\/\/[^/]+/, '')} (HTTP 404); it does not speak the ${api(profile.node.api)}; ${hint}`, { cause: e });
-  }
-  if (e instanceof NetworkError || e instanceof TimeoutError) {
-    const start = profile.name === 'localnet' ? ' Start it (e.g. `npx tealworks devnet --localnet`, or AlgoKit LocalNet).' : profile.name === 'devnet' ? ' Start it with `npx tealworks devnet`.' : '';
-    return new ConnectError(`cannot reach the ${profile.name} node at ${url}: ${e.message}.${start}`, { cause: e });
-  }
-  return new ConnectError(`connecting to the ${profile.name} node at ${url} failed: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
 }
 
 function funderFromEnv(env: EnvLike): SigningAccount | undefined {

@@ -59,13 +59,20 @@ function logOptions(options: ConnectOptionsBase | undefined): TxnLogOptions {
   return { ...given, ...(env ? { level: txnLogLevel(env, 'TEALWORKS_LOG') } : {}) };
 }
 
-const make = (options: ConnectOptionsBase | undefined) => (c: Connection) => new Tealworks(c, { log: logOptions(options) });
+/**
+ * Checks the options that need no network (the log level) first, then connects: a bad option must not
+ * leave a devnet started for nothing behind it.
+ */
+async function open<O extends ConnectOptionsBase>(options: O | undefined, connectTo: (options: O | undefined) => Promise<Connection>): Promise<Tealworks> {
+  const log = logOptions(options);
+  return new Tealworks(await connectTo(options), { log });
+}
 
-const connect: Connect = Object.assign((options?: ConnectOptionsBase) => connectFromEnv(options).then(make(options)), {
-  devnet: (options?: DevnetConnectOptions) => connectDevnet(options).then(make(options)),
-  localnet: (options?: LocalnetConnectOptions) => connectLocalnet(options).then(make(options)),
-  testnet: (options?: ConnectOptionsBase) => connectPublic('testnet', options).then(make(options)),
-  mainnet: (options?: ConnectOptionsBase) => connectPublic('mainnet', options).then(make(options)),
+const connect: Connect = Object.assign((options?: ConnectOptionsBase) => open(options, connectFromEnv), {
+  devnet: (options?: DevnetConnectOptions) => open(options, connectDevnet),
+  localnet: (options?: LocalnetConnectOptions) => open(options, connectLocalnet),
+  testnet: (options?: ConnectOptionsBase) => open(options, (o) => connectPublic('testnet', o)),
+  mainnet: (options?: ConnectOptionsBase) => open(options, (o) => connectPublic('mainnet', o)),
 });
 
 /**

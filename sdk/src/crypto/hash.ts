@@ -1,6 +1,7 @@
 import { sha256 as nobleSha256, sha512 as nobleSha512, sha512_256 as nobleSha512_256 } from '@noble/hashes/sha2.js';
 import { keccak_256, sha3_256 as nobleSha3_256 } from '@noble/hashes/sha3.js';
 import { concatBytes, utf8 } from '../encoding/bytes.js';
+import { sha512_256ShortAscii } from '../encoding/sha512-short.js';
 
 /**
  * Node's hashing is several times faster than pure JS for the transaction-sized inputs we hash
@@ -8,7 +9,7 @@ import { concatBytes, utf8 } from '../encoding/bytes.js';
  * so this file has no Node import and stays usable in a webview, where @noble is used.
  */
 interface NodeHash {
-  update(data: Uint8Array): NodeHash;
+  update(data: Uint8Array | string): NodeHash;
   digest(): Uint8Array;
 }
 interface NodeCryptoHashing {
@@ -41,6 +42,17 @@ function view(bytes: Uint8Array): Uint8Array {
 /** SHA-512/256: the chain's hash for transaction ids, addresses and programs. */
 export function sha512_256(data: Uint8Array): Uint8Array {
   return native ? view(native.createHash('sha512-256').update(data).digest()) : nobleSha512_256(data);
+}
+
+/**
+ * SHA-512/256 of a text's UTF-8 bytes. Short ASCII texts (≤ 111 characters, e.g. method
+ * signatures) take a single-block path that allocates only the result; longer ones go through
+ * Node's hashing (encoded inside the hash) or @noble's.
+ */
+export function sha512_256Utf8(text: string): Uint8Array {
+  const short = sha512_256ShortAscii(text);
+  if (short) return short;
+  return native ? view(native.createHash('sha512-256').update(text).digest()) : nobleSha512_256(utf8(text));
 }
 
 /** SHA-256. */

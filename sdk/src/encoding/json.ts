@@ -406,3 +406,72 @@ function compareKeys(a: string, b: string): number {
   // UTF-16 order equals bytewise UTF-8 order for the ASCII keys the chain uses.
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+/** What `parseJson` (default options) gives for an integer literal. */
+function parsedInteger(v: bigint): number | bigint {
+  return v > MAX_SAFE || v < -MAX_SAFE ? v : Number(v);
+}
+
+/**
+ * The value `parseJson(stringifyJson(value, options))` gives, computed without writing or reading
+ * the text: bytes become base64 text (or number arrays), bigints and integers become numbers or
+ * (past 2^53) bigints, undefined members are left out, `toJSON` and Maps are honoured, keys are
+ * sorted when `sortKeys` says. For in-process callers of a JSON service. Throws as
+ * {@link stringifyJson} does (a circular value, a value with no JSON form).
+ */
+export function jsonRoundTrip(value: unknown, options: Pick<JsonStringifyOptions, 'bytes' | 'sortKeys'> = {}): JsonValue {
+  const out = roundTrip(value, '', options.bytes ?? 'base64', options.sortKeys ?? false, new Set());
+  if (out === undefined) throw new ValidationError(`cannot represent a ${typeof value} as JSON`);
+  return out;
+}
+
+function roundTrip(value: unknown, key: string, bytes: 'base64' | 'array', sortKeys: boolean, seen: Set<object>): JsonValue | undefined {
+  if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function' && !(value instanceof Uint8Array)) {
+    value = (value as { toJSON(key: string): unknown }).toJSON(key);
+  }
+  switch (typeof value) {
+    case 'string':
+    case 'boolean':
+      return value;
+    case 'number': {
+      if (!Number.isFinite(value)) return null;
+      const text = String(value);
+      // The writer prints String(value); the reader turns long integer literals into bigint.
+      return /^-?\d+$/.test(text) ? parsedInteger(BigInt(text)) : Number(text);
+    }
+    case 'bigint':
+      return parsedInteger(value);
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+  }
+  if (value === null) return null;
+  const obj = value as object;
+  if (obj instanceof Uint8Array) return bytes === 'base64' ? toBase64(obj) : Array.from(obj);
+  if (seen.has(obj)) throw new ValidationError('cannot write JSON for a value that contains itself (circular reference)');
+  seen.add(obj);
+  try {
+    if (Array.isArray(obj)) {
+      const arr = new Array<JsonValue>(obj.length);
+      for (let i = 0; i < obj.length; i++) arr[i] = roundTrip(obj[i], String(i), bytes, sortKeys, seen) ?? null;
+      return arr;
+    }
+    const record = (obj instanceof Map ? Object.fromEntries(obj) : obj) as Record<string, unknown>;
+    const keys = Object.keys(record);
+    if (sortKeys) keys.sort(compareKeys);
+    const result: { [key: string]: JsonValue } = {};
+    for (const k of keys) {
+      const v = roundTrip(record[k], k, bytes, sortKeys, seen);
+      if (v === undefined) continue;
+      // A `__proto__` member is an own property after JSON.parse, not the prototype.
+      if (k === '__proto__') Object.defineProperty(result, k, { value: v, enumerable: true, writable: true, configurable: true });
+      else result[k] = v;
+    }
+    return result;
+  } finally {
+    seen.delete(obj);
+  }
+}

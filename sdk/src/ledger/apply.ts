@@ -1,3 +1,4 @@
+import { formatMicroAlgos } from '../txn/microalgos.js';
 import { encodeAddress } from '../encoding/address.js';
 import { bytesEqual, utf8 } from '../encoding/bytes.js';
 import type { Transaction } from '../txn/types.js';
@@ -35,7 +36,7 @@ export function move(cx: ApplyContext, from: Uint8Array, to: Uint8Array, amount:
   const bal = st.balanceOf(from);
   if (bal < amount) {
     const status = ['Offline', 'Online', 'NotParticipating'][st.get(from)?.status ?? 0];
-    reject('overspend', `overspend (account ${addr(from)}, data {AccountBaseData:{Status:${status} MicroAlgos:{Raw:${bal}}}}, tried to spend {${amount}})`);
+    reject('overspend', `overspend (account ${addr(from)}, data {AccountBaseData:{Status:${status} MicroAlgos:${formatMicroAlgos(bal)}}}, tried to spend ${formatMicroAlgos(amount)})`);
   }
   st.setBalance(from, bal - amount);
   st.setBalance(to, st.balanceOf(to) + amount);

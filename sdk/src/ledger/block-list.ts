@@ -23,6 +23,8 @@ interface Warp {
 /** Blocks by round, with cheap runs of made-up empty rounds (see `warp`). */
 export class BlockList {
   readonly #real = new Map<bigint, Block>();
+  /** Rounds replayed from the journal but not decoded yet: decoded on first read (see pushLazy). */
+  readonly #lazy = new Map<bigint, () => Block>();
   readonly #realRounds: bigint[] = [];
   readonly #warps: Warp[] = [];
   #latest = -1n;
@@ -37,6 +39,13 @@ export class BlockList {
     if (round < 0n || round > this.#latest) return undefined;
     const real = this.#real.get(round);
     if (real) return real;
+    const load = this.#lazy.get(round);
+    if (load) {
+      const block = load();
+      this.#lazy.delete(round);
+      this.#real.set(round, block);
+      return block;
+    }
     const w = this.#warpOf(round);
     return w ? this.#synth(w, round) : undefined;
   }
@@ -49,6 +58,16 @@ export class BlockList {
     this.#real.set(block.header.round, block);
     this.#realRounds.push(block.header.round);
     this.#latest = block.header.round;
+  }
+
+  /**
+   * Adds the block of `round` without decoding it: `load` runs on the first read. A devnet start
+   * replays thousands of journal rounds the snapshot already covers; most are never read.
+   */
+  pushLazy(round: bigint, load: () => Block): void {
+    this.#lazy.set(round, load);
+    this.#realRounds.push(round);
+    this.#latest = round;
   }
 
   /** Adds `n` made-up empty rounds after the latest block (each `step` seconds after the one before); returns the new latest block. */
@@ -65,7 +84,7 @@ export class BlockList {
     const dropped: Block[] = [];
     while (this.#realRounds.length && this.#realRounds[this.#realRounds.length - 1]! > round) {
       const r = this.#realRounds.pop()!;
-      dropped.push(this.#real.get(r)!);
+      dropped.push(this.get(r)!);
       this.#real.delete(r);
     }
     while (this.#warps.length) {
@@ -85,6 +104,7 @@ export class BlockList {
 
   clear(): void {
     this.#real.clear();
+    this.#lazy.clear();
     this.#realRounds.length = 0;
     this.#warps.length = 0;
     this.#latest = -1n;

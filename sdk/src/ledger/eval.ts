@@ -1,3 +1,4 @@
+import { formatMicroAlgos } from '../txn/microalgos.js';
 import { AvmGroupEvaluator, LogicError, programVersion } from '../avm/index.js';
 import type { ApplyData as AvmApplyData, TraceOptions, UnnamedResources } from '../avm/context.js';
 import type { ProgramTrace } from '../avm/trace.js';
@@ -77,6 +78,7 @@ function sigMaterialKey(txid: string, stxn: SignedTransaction): string | undefin
   return undefined;
 }
 
+/** Options of a group evaluation on the ledger (simulate-style relaxations, traces, extra budget). */
 export interface EvalOptions {
   allowEmptySignatures?: boolean;
   fixSigners?: boolean;
@@ -111,6 +113,7 @@ export interface TxnEvalResult {
   fixedSigner?: Uint8Array;
 }
 
+/** What evaluating a group produced: the per-transaction results, the state changes, or the failure. */
 export interface GroupEvalResult {
   txns: TxnEvalResult[];
   failure?: LedgerRejection;
@@ -320,7 +323,7 @@ export function evaluateGroup(env: EvalEnv, group: readonly SignedTransaction[],
     if (total < need) {
       const whole = usage / 1_000_000n;
       const frac = (usage % 1_000_000n).toString().padStart(6, '0');
-      fail('fee', `txgroup with ${total} fees is less than ${need} (usage=${whole}.${frac} * base=${env.params.minTxnFee})`);
+      fail('fee', `txgroup with ${formatMicroAlgos(total)} fees is less than ${formatMicroAlgos(need)} (usage=${whole}.${frac} * base=${formatMicroAlgos(env.params.minTxnFee)})`);
     }
     if (!opts.skipSignatures) {
       for (let i = 0; i < n; i++) {

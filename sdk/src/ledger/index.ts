@@ -30,10 +30,11 @@ export type { Block, BlockHeader, ConfirmedTxn, TxnApplyData, InnerTxn } from '.
 export { encodeBlock, decodeBlock, blockToWire, headerHash, blockHashText, applyDataToWire, stibToWire } from './block.js';
 export type { RoundDelta } from './delta.js';
 export { stateDeltaObject } from './delta.js';
-export type { AccountData, AssetData, AppData, Holding, KeyValue } from './state.js';
+export type { AccountData, AssetData, AppData, Holding, KeyValue, Participation, AccountStatus } from './state.js';
 export { simulate } from './simulate.js';
 export type { SimulateRequest, SimulateResponse } from './simulate.js';
 export { pendingTransactionResponse } from './response.js';
+export type { ResponseObject } from './response.js';
 export { ForkState, MemoryForkCache, ForkRemoteError, ForkCacheError, namedResources, forkResourceKey, describeForkResource } from './fork.js';
 export type { ForkOrigin, ForkHead, ForkRemote, ForkCacheStore, ForkResource, ForkRequest, ForkStatus, ForkLimits, RemoteAccount, RemoteRead } from './fork.js';
 export { ForkStateMissing } from './errors.js';

@@ -163,6 +163,8 @@ export class Ledger {
   readonly firstRound: bigint;
   private readonly blocks = new BlockList();
   private readonly txIndex = new Map<string, { round: bigint; intra: number }>();
+  /** Rounds loaded lazily (start-up replay) whose transactions are not in txIndex yet: indexed on the first lookup that misses. */
+  private unindexed: bigint[] = [];
   private readonly txids = new RoundWindow();
   private readonly leases = new RoundWindow();
   private readonly deltas = new Map<bigint, RoundDelta>();
@@ -839,7 +841,17 @@ export class Ledger {
 
   /** A confirmed transaction by id (any round), or undefined. */
   transaction(txid: string): ConfirmedTxn | undefined {
-    const at = this.txIndex.get(txid);
+    let at = this.txIndex.get(txid);
+    if (!at && this.unindexed.length > 0) {
+      const rounds = this.unindexed;
+      this.unindexed = [];
+      for (const round of rounds) {
+        const b = this.blocks.get(round);
+        if (!b || b.header.round !== round) continue;
+        for (const t of b.txns) if (!this.txIndex.has(t.txid)) this.txIndex.set(t.txid, { round, intra: t.intra });
+      }
+      at = this.txIndex.get(txid);
+    }
     if (!at) return undefined;
     return this.blocks.get(at.round)?.txns[at.intra];
   }
@@ -1017,16 +1029,21 @@ export class Ledger {
   private replayRecord(raw: Uint8Array, snapRound: bigint): void {
     let rec: Record<string, unknown>;
     try {
-      rec = decodeMsgpack(raw) as Record<string, unknown>;
+      // No private copy: the record's bins (the block) stay views into the journal's bytes, which
+      // nothing writes to; a lazily kept block is decoded from them later.
+      rec = decodeMsgpack(raw, { copy: false }) as Record<string, unknown>;
     } catch (e) {
       throw new LedgerStoreError(`the record is unreadable: ${(e as Error).message}`, { cause: e });
     }
     const round = toUint64(rec.r, 'journal round');
     if (round !== this.latestRound + 1n) throw new LedgerStoreError(`journal skips from round ${this.latestRound} to ${round}`);
     if (round <= snapRound) {
-      const block = decodeBlock(rec.b as Uint8Array);
-      this.blocks.push(block);
-      for (const t of block.txns) this.txIndex.set(t.txid, { round, intra: t.intra });
+      // The snapshot already holds this round's effects: keep the block undecoded until it is read
+      // (decoding every block of a long chain was most of a devnet's start-up).
+      const bytes = rec.b as Uint8Array;
+      if (!(bytes instanceof Uint8Array)) throw new LedgerStoreError('the record has no block');
+      this.blocks.pushLazy(round, () => decodeBlock(bytes));
+      this.unindexed.push(round);
       return;
     }
     const groups = ((rec.g as Uint8Array[][] | undefined) ?? []).map((g) => g.map((b) => decodeSignedTransactions(b)[0]!));
@@ -1039,6 +1056,7 @@ export class Ledger {
     this.txids.clear();
     this.leases.clear();
     this.txIndex.clear();
+    this.unindexed = [];
     this.deltas.clear();
     this.lastSnapshotRound = 0n;
     this.timestampOffset = undefined;

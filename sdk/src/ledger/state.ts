@@ -19,6 +19,7 @@ export interface KeyValue {
   readonly value: TealValue;
 }
 
+/** An account's registered participation keys and their validity window (from a key registration). */
 export interface Participation {
   voteKey?: Uint8Array;
   selectionKey?: Uint8Array;

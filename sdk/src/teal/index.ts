@@ -10,3 +10,4 @@ export { programHashIsOnCurve } from './oncurve.js';
 export { opcodeSignature, renderConstantMarkdown, renderFieldMarkdown, renderOpcodeMarkdown } from './docs/index.js';
 export { fieldNamesAt } from './assembler/optable.js';
 export { macroNameProblem, ON_COMPLETION_CONSTANTS, TXN_TYPE_CONSTANTS, PSEUDO_OP_NAMES } from './assembler/macros.js';
+export { tealAbiMethods, tealMethodLines, type TealMethodLine } from './abi-methods.js';

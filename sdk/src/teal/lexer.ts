@@ -86,9 +86,98 @@ export function lexLine(text: string, line: number): LexedLine {
   return commentStart === undefined ? { line, text, tokens } : { line, text, tokens, commentStart };
 }
 
-/** Lexes a whole TEAL source, line by line. */
-export function lexTeal(source: string): LexedLine[] {
-  return splitSourceLines(source).map((text, line) => lexLine(text, line));
+/**
+ * Lexes a whole TEAL source, line by line. With `previous` (the lexed lines of an earlier version
+ * of the same document), lines whose text is unchanged are taken from it instead of lexed again:
+ * the same objects where the line kept its number, copies with the new number where lines were
+ * inserted or deleted above it. The result is the same as without `previous`.
+ */
+export function lexTeal(source: string, previous?: readonly LexedLine[]): LexedLine[] {
+  const texts = splitSourceLines(source);
+  if (!previous) return texts.map((text, line) => lexLine(text, line));
+  const shift = texts.length - previous.length;
+  return texts.map((text, line) => {
+    const same = previous[line];
+    if (same !== undefined && same.text === text) return same;
+    const moved = shift !== 0 ? previous[line - shift] : undefined;
+    if (moved !== undefined && moved.text === text) {
+      const tokens = moved.tokens.map((t) => ({ text: t.text, line, start: t.start, end: t.end }));
+      return moved.commentStart === undefined ? { line, text, tokens } : { line, text, tokens, commentStart: moved.commentStart };
+    }
+    return lexLine(text, line);
+  });
+}
+
+/** A re-lex after an edit: the lines, and which of them differ from the previous version's. */
+export interface LexEdit {
+  lines: LexedLine[];
+  /** First line lexed again (lines before it are the previous version's objects). */
+  firstLine: number;
+  /** Last line of the previous version that the edit touched (inclusive). */
+  oldLastLine: number;
+  /** Last line of this version lexed again (inclusive); the lines after it follow the previous version's, moved by `newLastLine - oldLastLine`. */
+  newLastLine: number;
+}
+
+function newlinesIn(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+/** Length of the common prefix of `a` and `b`, compared a block at a time first. */
+export function commonPrefix(a: string, b: string): number {
+  const m = Math.min(a.length, b.length);
+  let p = 0;
+  for (const block of [4096, 256, 16]) {
+    while (p + block <= m && a.slice(p, p + block) === b.slice(p, p + block)) p += block;
+  }
+  while (p < m && a.charCodeAt(p) === b.charCodeAt(p)) p++;
+  return p;
+}
+
+/** Length of the common suffix of `a` and `b`, at most `max`. */
+export function commonSuffix(a: string, b: string, max: number): number {
+  let s = 0;
+  for (const block of [4096, 256, 16]) {
+    while (s + block <= max && a.slice(a.length - s - block, a.length - s) === b.slice(b.length - s - block, b.length - s)) s += block;
+  }
+  while (s < max && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++;
+  return s;
+}
+
+/**
+ * Lexes `source`, an edited version of `previousText` whose lexed lines are `previousLines`: only
+ * the lines the edit touched are lexed; those before are reused as they are, those after too (or,
+ * when the edit added or removed lines, copied with their new numbers). Same result as `lexTeal(source)`.
+ */
+export function relexTeal(previousText: string, previousLines: readonly LexedLine[], source: string): LexEdit {
+  const p = commonPrefix(previousText, source);
+  const s = commonSuffix(previousText, source, Math.min(previousText.length, source.length) - p);
+  const lineStart = p === 0 ? 0 : source.lastIndexOf('\n', p - 1) + 1;
+  const firstLine = newlinesIn(source, 0, lineStart);
+  const oldLastLine = firstLine + newlinesIn(previousText, lineStart, previousText.length - s);
+  const newLastLine = firstLine + newlinesIn(source, lineStart, source.length - s);
+  const lines: LexedLine[] = previousLines.slice(0, firstLine);
+  let start = lineStart;
+  for (let ln = firstLine; ln <= newLastLine; ln++) {
+    let nl = source.indexOf('\n', start);
+    if (nl < 0) nl = source.length;
+    const raw = source.slice(start, nl);
+    lines.push(lexLine(raw.endsWith('\r') ? raw.slice(0, -1) : raw, ln));
+    start = nl + 1;
+  }
+  const shift = newLastLine - oldLastLine;
+  for (let i = oldLastLine + 1; i < previousLines.length; i++) {
+    const l = previousLines[i]!;
+    if (shift === 0) lines.push(l);
+    else {
+      const line = i + shift;
+      const tokens = l.tokens.map((t) => ({ text: t.text, line, start: t.start, end: t.end }));
+      lines.push(l.commentStart === undefined ? { line, text: l.text, tokens } : { line, text: l.text, tokens, commentStart: l.commentStart });
+    }
+  }
+  return { lines, firstLine, oldLastLine, newLastLine };
 }
 
 /** The instruction statements of a non-directive line, split at `;` tokens (no macro expansion). */

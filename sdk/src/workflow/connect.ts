@@ -7,7 +7,8 @@ import { DataDirInUseError, readRunningDevnetRecord } from '../services/devnet/l
 import { toBase64 } from '../encoding/base64.js';
 import type { AppChain } from '../app/chain.js';
 import { findWalletDispenser, walletKeySeed } from '../app/dispenser.js';
-import { TealworksError } from '../errors.js';
+import { ConnectError } from '../errors.js';
+import { explainConnectFailure } from '../adapters/connect-failure.js';
 import type { NetworkSpec } from './model.js';
 import { networkProfileFor } from './network.js';
 
@@ -17,9 +18,6 @@ import { networkProfileFor } from './network.js';
  * the apps and checkpoints of the previous one. Dev networks have a dispenser (a funded genesis or
  * wallet key) for `fund` steps and generated accounts.
  */
-
-/** A workflow's network cannot be reached or used. */
-export class NetworkConnectError extends TealworksError {}
 
 /** A workflow's connected network: chain, profile, key manager, dispenser, chain id, and `close()`. */
 export interface WorkflowNetwork {
@@ -80,7 +78,7 @@ async function devnetNetwork(devnet: DevnetEndpoints, owned: RunningDevnet | und
   const chain: AppChain = { node: nodeAdapterFor(profile), query: queryClientFor(profile) };
   const kmd = keyManagerFor(profile);
   const funded = devnet.accounts[0];
-  if (!funded) throw new NetworkConnectError('the devnet has no funded account to act as dispenser');
+  if (!funded) throw new ConnectError('the devnet has no funded account to act as dispenser.', { url: devnet.node.url, hint: 'Start it with at least one genesis account.' });
   const signer = LocalSigner.fromSeed(await walletKeySeed(kmd, devnet.wallet, funded.address));
   return {
     name: 'devnet',
@@ -122,7 +120,7 @@ export async function connectNetwork(spec: NetworkSpec, options: ConnectOptions)
         break;
       } catch (e) {
         if (!(e instanceof DataDirInUseError)) throw e;
-        if (attempt >= ONE_OFF_WAIT_ATTEMPTS) throw new NetworkConnectError(e.message, { cause: e });
+        if (attempt >= ONE_OFF_WAIT_ATTEMPTS) throw new ConnectError(e.message, { cause: e });
         await new Promise((r) => setTimeout(r, 50));
       }
     }
@@ -142,7 +140,9 @@ export async function connectNetwork(spec: NetworkSpec, options: ConnectOptions)
     chainId = await chainIdOf(chain);
   } catch (e) {
     await Promise.allSettled([chain.node.close(), chain.query?.close(), kmd?.close()]);
-    throw new NetworkConnectError(`cannot reach the ${spec.name} node at ${profile.node.url}: ${(e as Error).message}`);
+    // The same explanation as Tealworks.connect: the token, the node API, or a node that is not running.
+    const tokenSource = spec.kind === 'custom' && spec.tokenEnv ? `the environment variable ${spec.tokenEnv} (token-env in the workflow's network)` : `the ${spec.name} network's well-known token`;
+    throw await explainConnectFailure(e, profile, tokenSource);
   }
   const dispenser = isDev && kmd ? await findWalletDispenser(kmd, chain) : undefined;
   return {

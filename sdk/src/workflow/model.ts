@@ -202,7 +202,8 @@ export interface StepBodies {
   wait: WaitStep;
 }
 
-interface StepCommon {
+/** The fields every workflow step has, whatever its kind. */
+export interface StepCommon {
   /** 0-based position in `steps`. */
   index: number;
   /** Explicit `id`, or `step-N` (1-based). */

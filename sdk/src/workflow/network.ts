@@ -1,5 +1,5 @@
 import { PUBLIC_ENDPOINTS, localnetProfile, publicProfile, type NetworkProfile } from '../adapters/profiles.js';
-import { TealworksError } from '../errors.js';
+import { ConnectError } from '../errors.js';
 import type { NetworkSpec } from './model.js';
 
 /*
@@ -8,16 +8,13 @@ import type { NetworkSpec } from './model.js';
  * variables named in the file and never appear in messages.
  */
 
-/** A workflow network that cannot be resolved (missing token variable, devnet not started). */
-export class WorkflowNetworkError extends TealworksError {}
-
 /** Public endpoints used for `testnet` / `mainnet` (free, no token): the adapters' profile constant. */
 export { PUBLIC_ENDPOINTS };
 
 function tokenFrom(env: Readonly<Record<string, string | undefined>>, name: string | undefined, what: string): string | undefined {
   if (name === undefined) return undefined;
   const v = env[name];
-  if (v === undefined || v === '') throw new WorkflowNetworkError(`the ${what} token is read from the environment variable ${name}, which is not set`);
+  if (v === undefined || v === '') throw new ConnectError(`the ${what} token is read from the environment variable ${name}, which is not set;`, { hint: `set ${name} before running the workflow` });
   return v;
 }
 
@@ -25,7 +22,7 @@ function tokenFrom(env: Readonly<Record<string, string | undefined>>, name: stri
 export function networkProfileFor(spec: NetworkSpec, env: Readonly<Record<string, string | undefined>>, devnet?: NetworkProfile): NetworkProfile {
   if (spec.kind === 'named') {
     if (spec.name === 'devnet') {
-      if (!devnet) throw new WorkflowNetworkError('the devnet profile is only known once the embedded devnet runs; start it first');
+      if (!devnet) throw new ConnectError('the devnet profile is only known once the embedded devnet runs;', { hint: 'start it first' });
       return devnet;
     }
     if (spec.name === 'localnet') return localnetProfile();

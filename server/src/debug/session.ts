@@ -6,12 +6,13 @@ import { realpathSync } from 'node:fs';
 import { basename, normalize } from 'node:path';
 import { DebugSession, Handles, InitializedEvent, OutputEvent, Scope, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { avmTypeName, DebugRun, evaluateWatch, formatDebugValue, typedViews, WatchError, type DebugValue, type ProgramFrame, type ReplayLocation, type ReplaySnapshot } from '@tealworks/sdk/app';
+import { avmTypeName, DebugRun, formatDebugValue, typedViews, type DebugValue, type ProgramFrame, type ReplayLocation, type ReplaySnapshot } from '@tealworks/sdk/app';
 import { encodeAddress } from '@tealworks/sdk/encoding';
 import { disassembleDetailed } from '@tealworks/sdk/teal';
+import { consoleConditionHolds, evaluateConsole } from './console.js';
 import { fromBase64 } from '@tealworks/sdk/encoding';
 import { utf8 } from '@tealworks/sdk/encoding';
-import { fromHex, toHex } from '@tealworks/sdk/encoding';
+import { toHex } from '@tealworks/sdk/encoding';
 import { exportRun, LaunchError, resolveLaunch, type TealLaunchArgs } from './launch.js';
 
 const THREAD = 1;
@@ -73,47 +74,14 @@ const TXN_FIELDS: Record<string, string> = {
   apar: 'AssetParams',
 };
 
-/** A literal in a condition: number, "text" or 0x-hex. */
-function literal(tok: string): DebugValue {
-  const t = tok.trim();
-  if (/^\d+$/.test(t)) return BigInt(t);
-  if (/^0x([0-9a-fA-F]{2})*$/.test(t)) return fromHex(t.slice(2));
-  const m = /^"((?:[^"\\]|\\.)*)"$/.exec(t);
-  if (m) return utf8(JSON.parse(`"${m[1]}"`) as string);
-  throw new WatchError(`${t} is not a number, "text" or 0x-hex`);
-}
-
-function compare(a: DebugValue, b: DebugValue): number {
-  if (typeof a === 'bigint' && typeof b === 'bigint') return a < b ? -1 : a > b ? 1 : 0;
-  if (typeof a !== 'bigint' && typeof b !== 'bigint') return toHex(a) === toHex(b) ? 0 : toHex(a) < toHex(b) ? -1 : 1;
-  throw new WatchError('cannot compare a uint64 with bytes');
-}
-
-/** A breakpoint condition: a watch expression, optionally compared with a literal. */
-export function conditionHolds(condition: string, snap: ReplaySnapshot): boolean {
-  const m = /^(.*?)\s*(==|!=|<=|>=|<|>)\s*(.+)$/.exec(condition.trim());
-  if (!m) {
-    const r = evaluateWatch(condition, snap);
-    const v = r.value;
-    return v !== undefined && (typeof v === 'bigint' ? v !== 0n : v.length > 0);
-  }
-  const left = evaluateWatch(m[1]!, snap).value;
-  if (left === undefined) return m[2] === '!=';
-  const c = compare(left, literal(m[3]!));
-  switch (m[2]) {
-    case '==':
-      return c === 0;
-    case '!=':
-      return c !== 0;
-    case '<':
-      return c < 0;
-    case '<=':
-      return c <= 0;
-    case '>':
-      return c > 0;
-    default:
-      return c >= 0;
-  }
+/**
+ * Method signatures a program's TEAL names: `method "…"` lines (hand-written routers) and the
+ * `// method "…"` comments compilers (Puya) write beside selector constants.
+ */
+export function methodSignaturesIn(lines: readonly string[] | undefined): string[] {
+  const out = new Set<string>();
+  for (const l of lines ?? []) for (const m of l.matchAll(/\bmethod\s+"([^"\\]+)"/g)) out.add(m[1]!);
+  return [...out];
 }
 
 export class TealDebugSession extends DebugSession {
@@ -125,6 +93,8 @@ export class TealDebugSession extends DebugSession {
   private readonly vars = new Handles<VarProvider>();
   /** Frames of the last stack trace, by id: program frame and step (undefined for txn/group frames). */
   private readonly frameInfo = new Map<number, { position: number; frame?: ProgramFrame; step?: number; txnPath?: number[] }>();
+  /** Disassemblies served as sources of programs with no TEAL file, by program frame id. */
+  private readonly disassemblies = new Map<number, { text: string; lineOfPc: Map<number, number> } | null>();
   private stopReason: 'entry' | 'step' | 'breakpoint' | 'exception' | undefined;
   private launched: (() => void) | undefined;
   private readonly configured = new Promise<void>((r) => (this.launched = r));
@@ -233,7 +203,7 @@ export class TealDebugSession extends DebugSession {
         if (prevLoc && this.matches(prevLoc, path, b.line) && prevLoc.line === loc.line && prevLoc.definition?.line === loc.definition?.line) continue;
         if (b.condition) {
           try {
-            if (!conditionHolds(b.condition, run.snapshot(t))) continue;
+            if (!consoleConditionHolds(b.condition, { snap: run.snapshot(t), group: run.txns })) continue;
           } catch (err) {
             this.sendEvent(new OutputEvent(`breakpoint condition "${b.condition}": ${(err as Error).message}\n`, 'stderr'));
             continue;
@@ -364,9 +334,54 @@ export class TealDebugSession extends DebugSession {
     return file ? new Source(basename(file), file) : undefined;
   }
 
-  private opLabel(frame: ProgramFrame, step: number): string {
-    const op = frame.ops[step];
-    return op ? op.op.name : `pc ${frame.steps[step]!.pc}`;
+  /** A short name for a program: its app and kind, or the logic sig's transaction. */
+  private programName(frame: ProgramFrame): string {
+    if (frame.kind === 'logicsig') return `logic sig of txn ${frame.path.join('.')}`;
+    return `app ${frame.appId ?? '(new)'} ${frame.kind}`;
+  }
+
+  /**
+   * The frame of a program with no TEAL file (an app the launch did not name, a trace without
+   * sources): its source is the program's disassembly, served by `source` requests, at the line
+   * of the pc, so the editor shows the instruction instead of "Unknown Source". Without the
+   * program bytes the source is only a name saying so.
+   */
+  private disassembledFrame(id: number, label: string, frame: ProgramFrame, pc: number): StackFrame {
+    const d = this.disassemblyOf(frame);
+    if (!d) {
+      const sf = new StackFrame(id, label, new Source(`${this.programName(frame)} (no source or program bytes; pc ${pc})`), 0, 0);
+      sf.presentationHint = 'subtle';
+      return sf;
+    }
+    const line = d.lineOfPc.get(pc) ?? 0;
+    const source = new Source(`${this.programName(frame)} (disassembled).teal`, undefined, frame.id + 1, 'disassembled from the program bytes');
+    return new StackFrame(id, label, source, this.convertDebuggerLineToClient(line), this.convertDebuggerColumnToClient(0));
+  }
+
+  private disassemblyOf(frame: ProgramFrame): { text: string; lineOfPc: Map<number, number> } | undefined {
+    const cached = this.disassemblies.get(frame.id);
+    if (cached !== undefined) return cached ?? undefined;
+    const bytes = frame.source?.bytes;
+    if (!bytes) return undefined;
+    this.disassemblies.set(frame.id, null); // bytes that do not disassemble are tried once
+    try {
+      const d = disassembleDetailed(bytes, { strictTargets: false, methodSignatures: methodSignaturesIn(frame.source?.lines) });
+      const header = `// ${this.programLabel(frame)}: no TEAL file, disassembled from the program bytes\n`;
+      const found = { text: header + d.text, lineOfPc: new Map(d.lines.map((l) => [l.pc, l.line + 1])) };
+      this.disassemblies.set(frame.id, found);
+      return found;
+    } catch {
+      return undefined;
+    }
+  }
+
+  protected override sourceRequest(response: DebugProtocol.SourceResponse, args: DebugProtocol.SourceArguments): void {
+    const ref = args.source?.sourceReference ?? args.sourceReference;
+    const frame = this.run?.frames[ref - 1];
+    const d = frame ? this.disassemblyOf(frame) : undefined;
+    if (!d) return this.sendErrorResponse(response, { id: 5, format: 'no such source: only disassemblies of programs without a TEAL file are served', showUser: false });
+    response.body = { content: d.text, mimeType: 'text/x-teal' };
+    this.sendResponse(response);
   }
 
   private programLabel(frame: ProgramFrame): string {
@@ -395,9 +410,8 @@ export class TealDebugSession extends DebugSession {
           const pc = frame.steps[level.step]!.pc;
           const loc = run.location(frame, pc) ?? run.tealLocation(frame, pc);
           const src = this.sourceOf(loc?.file);
-          const sf = new StackFrame(id, `${level.name} @ pc ${pc} — ${this.programLabel(frame)}`, src, loc ? this.convertDebuggerLineToClient(loc.line) : 0, loc ? this.convertDebuggerColumnToClient(loc.column) : 0) as DebugProtocol.StackFrame;
+          const sf = (src ? new StackFrame(id, `${level.name} @ pc ${pc} — ${this.programLabel(frame)}`, src, loc ? this.convertDebuggerLineToClient(loc.line) : 0, loc ? this.convertDebuggerColumnToClient(loc.column) : 0) : this.disassembledFrame(id, `${level.name} @ pc ${pc} — ${this.programLabel(frame)}`, frame, pc)) as DebugProtocol.StackFrame;
           sf.instructionPointerReference = addressOf(frame.id, pc);
-          if (!src) sf.presentationHint = 'subtle';
           frames.push(sf);
           this.frameInfo.set(id++, { position: run.position(frame.id, level.step), frame, step: level.step });
         }
@@ -406,9 +420,10 @@ export class TealDebugSession extends DebugSession {
       const pc = frame.steps[step]!.pc;
       const loc = run.location(frame, pc);
       const src = this.sourceOf(loc?.file);
-      const sf = new StackFrame(id, `${this.opLabel(frame, step)} @ pc ${pc} — ${this.programLabel(frame)}`, src, loc ? this.convertDebuggerLineToClient(loc.line) : 0, loc ? this.convertDebuggerColumnToClient(loc.column) : 0) as DebugProtocol.StackFrame;
+      // Without the program bytes the op is unknown: the pc alone (not "pc 1 @ pc 1").
+      const label = `${frame.ops[step] ? `${frame.ops[step]!.op.name} @ ` : ''}pc ${pc} — ${this.programLabel(frame)}`;
+      const sf = (src ? new StackFrame(id, label, src, loc ? this.convertDebuggerLineToClient(loc.line) : 0, loc ? this.convertDebuggerColumnToClient(loc.column) : 0) : this.disassembledFrame(id, label, frame, pc)) as DebugProtocol.StackFrame;
       sf.instructionPointerReference = addressOf(frame.id, pc);
-      if (!src) sf.presentationHint = 'subtle';
       frames.push(sf);
       this.frameInfo.set(id++, { position: run.position(frame.id, step), frame, step });
       if (loc?.definition) {
@@ -536,9 +551,11 @@ export class TealDebugSession extends DebugSession {
       expr = hover;
     }
     try {
-      const r = evaluateWatch(expr, snap);
-      if (r.value === undefined) {
-        response.body = { result: r.absent ?? '(none)', variablesReference: 0 };
+      const r = evaluateConsole(expr, { snap, group: run.txns });
+      if ('verdict' in r) {
+        response.body = { result: String(r.verdict), type: 'bool', variablesReference: 0 };
+      } else if ('absent' in r) {
+        response.body = { result: r.absent, variablesReference: 0 };
       } else {
         const v = this.valueVar(expr, r.value);
         response.body = { result: v.value, type: v.type, variablesReference: v.variablesReference };
@@ -574,7 +591,7 @@ export class TealDebugSession extends DebugSession {
     }
     let dis: ReturnType<typeof disassembleDetailed> | undefined;
     try {
-      dis = disassembleDetailed(bytes, { strictTargets: false });
+      dis = disassembleDetailed(bytes, { strictTargets: false, methodSignatures: methodSignaturesIn(frame.source?.lines) });
     } catch {
       dis = undefined;
     }

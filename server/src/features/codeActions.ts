@@ -6,6 +6,7 @@ import type { DocumentModel } from '../document.js';
 import { namedNumbers } from './namedConstants.js';
 import { suggestionsFor } from './didYouMean.js';
 import { contains, lspRange, occurrenceAt } from './symbolIndex.js';
+import { LATEST_AVM_VERSION, latestPragma } from './pragma.js';
 
 const UNDEFINED_LABEL = /^reference to undefined label "(.*)"$/;
 const INTRODUCED = /introduced in v(\d+)/;
@@ -25,6 +26,12 @@ export function raiseVersionEdit(model: DocumentModel, version: number): TextEdi
   if (line >= 0) {
     const t = model.lines[line]!.tokens[2]!;
     return { range: { start: { line, character: t.start }, end: { line, character: t.end } }, newText: String(version) };
+  }
+  // A bare `#pragma` or `#pragma version` with no number: complete that line, not a second one.
+  const bare = model.lines.findIndex((l) => l.tokens[0]?.text === '#pragma' && (l.tokens.length === 1 || (l.tokens[1]?.text === 'version' && l.tokens.length === 2)));
+  if (bare >= 0) {
+    const toks = model.lines[bare]!.tokens;
+    return { range: { start: { line: bare, character: toks[0]!.start }, end: { line: bare, character: toks[toks.length - 1]!.end } }, newText: `#pragma version ${version}` };
   }
   return { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: `#pragma version ${version}\n` };
 }
@@ -58,12 +65,26 @@ export function codeActions(model: DocumentModel, params: Pick<CodeActionParams,
       });
       continue;
     }
+    // A broken version line (features/pragma.ts says which): write the latest version there.
+    if (d.code === 'pragma' && d.message.includes(latestPragma())) {
+      out.push({ title: `Set ${latestPragma()} (the latest AVM version)`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: edit(model, [{ range: d.range, newText: latestPragma() }]) });
+      continue;
+    }
     const introduced = INTRODUCED.exec(d.message);
     if (introduced) {
       const version = Number(introduced[1]);
       if (raised.has(version) || version <= (model.analysis?.version ?? model.avmVersion)) continue;
       raised.add(version);
-      out.push({ title: `Raise #pragma version to ${version}`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: edit(model, [raiseVersionEdit(model, version)]) });
+      // With a version declared the smallest raise keeps the program's target; without one the
+      // program was assembled as v1 by default, and a new program wants the latest.
+      const declared = model.versionDeclared;
+      out.push({ title: `Raise #pragma version to ${version}`, kind: CodeActionKind.QuickFix, diagnostics: [d], ...(declared ? { isPreferred: true } : {}), edit: edit(model, [raiseVersionEdit(model, version)]) });
+      if (version < LATEST_AVM_VERSION && !raised.has(LATEST_AVM_VERSION)) {
+        raised.add(LATEST_AVM_VERSION);
+        out.push({ title: `Set #pragma version ${LATEST_AVM_VERSION} (the latest AVM version)`, kind: CodeActionKind.QuickFix, diagnostics: [d], ...(declared ? {} : { isPreferred: true }), edit: edit(model, [raiseVersionEdit(model, LATEST_AVM_VERSION)]) });
+      } else if (version === LATEST_AVM_VERSION && !declared) {
+        out[out.length - 1]!.isPreferred = true;
+      }
     }
   }
 

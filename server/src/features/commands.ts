@@ -1,7 +1,7 @@
 // Custom requests behind the extension's commands: the macro-free program, the assembled bytes
 // with a disassembly, and the source location of a program counter.
 import type { AssembledResult, PcLocation } from '../protocol.js';
-import { disassembleDetailed } from '@tealworks/sdk/teal';
+import { disassembleDetailed, tealMethodLines } from '@tealworks/sdk/teal';
 import { toHex } from '@tealworks/sdk/encoding';
 import type { DocumentModel } from '../document.js';
 import { lspRange } from './symbolIndex.js';
@@ -36,7 +36,8 @@ export function assembled(model: DocumentModel): AssembledResult {
   if (!program) return { errors: Math.max(1, errors) };
   const out: AssembledResult = { hex: toHex(program), size: program.length, pages: Math.max(1, Math.ceil(program.length / PAGE_SIZE)), errors: 0 };
   try {
-    const d = disassembleDetailed(program);
+    // Selectors commented with the methods the source's `method "…"` lines name.
+    const d = disassembleDetailed(program, { methodSignatures: tealMethodLines(model.text).map((m) => m.signature) });
     out.disassembly = d.text;
     out.lines = d.lines;
   } catch (e) {

@@ -9,11 +9,12 @@ import {
   type CompletionItem,
   type CompletionParams,
 } from 'vscode-languageserver';
-import { fieldsAt, modeAllows, opsAt, type VersionedOp } from '@tealworks/sdk/teal';
+import { fieldsAt, modeAllows, opsAt, statementsOf, type VersionedOp } from '@tealworks/sdk/teal';
 import type { DocumentModel } from '../document.js';
 import { DIRECTIVES, MAX_AVM_VERSION, NAMED_INT_CONSTANTS, PRAGMAS, PSEUDO_OPS, isLabelImmediate, modeBit, opAt } from '../language.js';
 import { opcodeMarkdown } from '../teal.js';
 import { cursorContext } from './context.js';
+import { macroKind, type MacroKind } from './macroInfo.js';
 
 export interface CompletionData {
   op?: string;
@@ -87,13 +88,39 @@ function buildOpcodeItems(version: number, mode: number): CompletionItem[] {
   return items;
 }
 
-function macroItems(model: DocumentModel): CompletionItem[] {
-  return [...model.macros.values()].map((m) => ({
-    label: m.name,
-    sortText: `z${m.name}`,
-    kind: CompletionItemKind.Constant,
-    detail: `#define ${m.name} ${m.body.map((t) => t.text).join(' ')}`,
-  }));
+/** Macros whose expansion fits where the cursor is (`fits` sees what each macro stands for). */
+function macroItems(model: DocumentModel, fits: (kind: MacroKind) => boolean = () => true): CompletionItem[] {
+  const out: CompletionItem[] = [];
+  for (const m of model.macros.values()) {
+    if (!fits(macroKind(model, m))) continue;
+    out.push({ label: m.name, sortText: `z${m.name}`, kind: CompletionItemKind.Constant, detail: `#define ${m.name} ${m.body.map((t) => t.text).join(' ')}` });
+  }
+  return out;
+}
+
+/** A macro that is code (a statement or several), or whose body the server cannot classify. */
+const isCode = (k: MacroKind) => k.kind === 'code' || k.kind === 'other';
+const isUint = (k: MacroKind) => k.kind === 'constant' && k.uint;
+
+/** The statement before the cursor's (same line before a `;`, or the last one on earlier lines). */
+function previousStatement(model: DocumentModel, line: number, character: number): string[] | undefined {
+  for (let l = line; l >= 0 && l >= line - 50; l--) {
+    const lexed = model.lines[l];
+    if (!lexed || lexed.tokens[0]?.text.startsWith('#')) continue;
+    const tokens = l === line ? lexed.tokens.filter((t) => t.end <= character) : lexed.tokens;
+    const statements = statementsOf(tokens).map((st) => (st[0]!.text.endsWith(':') ? st.slice(1) : st)).filter((st) => st.length > 0);
+    // On the cursor's line the last statement is the one being typed.
+    if (l === line) statements.pop();
+    const last = statements[statements.length - 1];
+    if (last) return last.map((t) => t.text);
+  }
+  return undefined;
+}
+
+/** TypeEnum or OnCompletion when the previous statement reads that field (`txn TypeEnum`, `gtxn 0 OnCompletion` …). */
+function comparedField(prev: readonly string[] | undefined): 'TypeEnum' | 'OnCompletion' | undefined {
+  const field = prev?.find((t) => t === 'TypeEnum' || t === 'OnCompletion');
+  return field && /^(g?i?txn|gtxns|itxn)$/.test(prev![0]!) ? (field as 'TypeEnum' | 'OnCompletion') : undefined;
 }
 
 function labelItems(model: DocumentModel): CompletionItem[] {
@@ -130,14 +157,19 @@ export function complete(model: DocumentModel, params: Pick<CompletionParams, 'p
     }
     return directiveItems(model, ctx.tokens, ctx.index);
   }
-  return instructionItems(model, ctx.tokens, ctx.lineStart);
+  const prev = ctx.index === 1 ? previousStatement(model, params.position.line, params.position.character) : undefined;
+  return instructionItems(model, ctx.tokens, ctx.lineStart, prev);
 }
 
-/** Items for the next token of a statement whose earlier tokens are `tokens` (no label, no `;`). */
-function instructionItems(model: DocumentModel, tokens: readonly { text: string }[], lineStart: boolean): CompletionItem[] {
+/**
+ * Items for the next token of a statement whose earlier tokens are `tokens` (no label, no `;`):
+ * only what fits there (an integer after `int`, the op's own fields, labels after a branch), and
+ * only the macros whose expansion does.
+ */
+function instructionItems(model: DocumentModel, tokens: readonly { text: string }[], lineStart: boolean, prev?: readonly string[]): CompletionItem[] {
   const ctx = { tokens, index: tokens.length };
   if (ctx.index === 0) {
-    const items = [...opcodeItems(model), ...macroItems(model)];
+    const items = [...opcodeItems(model), ...macroItems(model, isCode)];
     // A directive may start a line, but not after a label or `;`.
     if (lineStart) {
       for (const d of DIRECTIVES) items.push({ label: d, kind: CompletionItemKind.Keyword });
@@ -149,23 +181,40 @@ function instructionItems(model: DocumentModel, tokens: readonly { text: string 
   const mode = modeBit(model.mode);
   if (opToken.text === 'int' || opToken.text === 'pushint') {
     if (ctx.index !== 1) return [];
-    const named = opToken.text === 'int' ? NAMED_INT_CONSTANTS.map((c) => ({ label: c.name, kind: CompletionItemKind.EnumMember, detail: `${c.kind} = ${c.value}` })) : [];
-    return [...named, ...macroItems(model)];
+    // After `txn TypeEnum` only type names fit the comparison; after `txn OnCompletion`, actions.
+    const compared = comparedField(prev);
+    const named =
+      opToken.text === 'int'
+        ? NAMED_INT_CONSTANTS.filter((c) => !compared || c.kind === compared).map((c) => ({ label: c.name, kind: CompletionItemKind.EnumMember, detail: `${c.kind} = ${c.value}` }))
+        : [];
+    const fits = (k: MacroKind) => isUint(k) && (opToken.text === 'int' || k.kind !== 'constant' || !k.named) && (!compared || k.kind !== 'constant' || !k.named || k.named === compared);
+    return [...named, ...macroItems(model, fits)];
+  }
+  if (opToken.text === 'byte' || opToken.text === 'pushbytes' || opToken.text === 'method') {
+    if (ctx.index !== 1) return [];
+    return macroItems(model, (k) => k.kind === 'constant' && k.bytes && (opToken.text !== 'method' || !k.uint));
+  }
+  if (opToken.text === 'addr') {
+    if (ctx.index !== 1) return [];
+    return macroItems(model, (k) => (k.kind === 'word' && k.word.length === 58) || (k.kind === 'constant' && k.template === true));
   }
   const op = opAt(opToken.text, version);
-  if (!op) return macroItems(model);
+  // A macro used as an op: its arguments are whatever its body takes.
+  if (!op) return model.macros.has(opToken.text) ? macroItems(model) : [];
   const imm = op.immediates[ctx.index - 1];
   const labelList = op.immediates[op.immediates.length - 1]?.encoding === 'labels';
   if (!imm && !labelList) return [];
   if (imm?.fieldGroup) {
-    const fields = fieldsAt(op, version)
-      .filter((f) => modeAllows(f.modes, mode))
-      // Table order (by field number) puts the everyday fields (Sender, Fee, …) first.
-      .map((f, i) => ({ label: f.name, kind: CompletionItemKind.EnumMember, detail: `${f.type} (v${f.version}+, field ${f.value})`, sortText: `a${String(i).padStart(3, '0')}` }));
-    return [...fields, ...macroItems(model)];
+    const valid = fieldsAt(op, version).filter((f) => modeAllows(f.modes, mode));
+    const names = new Set(valid.map((f) => f.name));
+    // Table order (by field number) puts the everyday fields (Sender, Fee, …) first.
+    const fields = valid.map((f, i) => ({ label: f.name, kind: CompletionItemKind.EnumMember, detail: `${f.type} (v${f.version}+, field ${f.value})`, sortText: `a${String(i).padStart(3, '0')}` }));
+    return [...fields, ...macroItems(model, (k) => k.kind === 'word' && names.has(k.word))];
   }
-  if (!imm || isLabelImmediate(imm.encoding)) return [...labelItems(model), ...macroItems(model)];
-  return macroItems(model);
+  if (!imm || isLabelImmediate(imm.encoding)) return [...labelItems(model), ...macroItems(model, (k) => k.kind === 'word' && model.labels.has(k.word))];
+  // Number immediates (slots, indexes, depths) and constants (pushint, pushbytes): by kind.
+  if (imm.encoding === 'bytes' || imm.encoding === 'bytesList') return macroItems(model, (k) => k.kind === 'constant' && k.bytes);
+  return macroItems(model, (k) => k.kind === 'constant' && k.uint && !k.named);
 }
 
 export function resolveCompletion(item: CompletionItem): CompletionItem {

@@ -2,12 +2,13 @@
 // (sdk/src/teal/docs); macros show their body. The table-built fact lines are only a fallback for
 // names the renderer does not know.
 import { MarkupKind, type Hover, type Position } from 'vscode-languageserver';
-import { fieldByName, opSpecByName } from '@tealworks/sdk/teal';
+import { fieldByName, opSpecByName, tealMethodLines, type TealMethodLine } from '@tealworks/sdk/teal';
 import type { DocumentModel } from '../document.js';
 import { opAt, PSEUDO_OPS } from '../language.js';
 import { constantMarkdown, fieldMarkdown, opcodeMarkdown } from '../teal.js';
 import { classify, tokenAt } from './classify.js';
 import { signature } from './completion.js';
+import { macroMarkdown } from './macroInfo.js';
 
 function fenced(text: string): string {
   return '```teal\n' + text + '\n```';
@@ -26,7 +27,44 @@ export function templateHover(model: DocumentModel, name: string): string {
   return out.join('\n');
 }
 
+const methodLinesCache = new WeakMap<DocumentModel, TealMethodLine[]>();
+
+/** The `method "…"` whose `method` or signature token is at (line, character), if any. */
+function methodLineAt(model: DocumentModel, line: number, character: number): TealMethodLine | undefined {
+  if (!model.lines[line]?.text.includes('method')) return undefined;
+  let all = methodLinesCache.get(model);
+  if (!all) methodLinesCache.set(model, (all = tealMethodLines(model.text)));
+  return all.find((m) => {
+    if (m.line !== line) return false;
+    const methodToken = model.lines[line]!.tokens.filter((t) => t.text === 'method' && t.end < m.start).pop();
+    return (character >= m.start && character <= m.end) || (methodToken !== undefined && character >= methodToken.start && character <= methodToken.end);
+  });
+}
+
+/** Hover Markdown for a `method "…"` line: what the selector is and what it stands for. */
+export function methodLineMarkdown(m: TealMethodLine): string {
+  const selector = `\`0x${m.selectorHex}\``;
+  switch (m.kind) {
+    case 'method':
+    case 'inner': {
+      const method = m.method!;
+      const args = method.args.map((a) => `\`${a.type}\``).join(', ') || 'none';
+      const head = m.kind === 'method' ? 'ARC-4 method' : 'ARC-4 method called through an inner transaction';
+      return [`**${head}** \`${method.name}\``, '', `Selector ${selector} = sha512_256(\`${m.signature}\`)[0:4]`, '', `Arguments: ${args} · returns \`${method.returns.type}\``].join('\n');
+    }
+    case 'event':
+      return [`**ARC-28 event** \`${m.signature}\``, '', `Selector ${selector}: the first 4 bytes of the event's log entry (no return type: not a method).`].join('\n');
+    default:
+      return [`\`${m.signature}\` is not an ARC-4 signature (\`name(args)return\` with ARC-4 types)`, '', `It still pushes ${selector} = sha512_256 of the text.`].join('\n');
+  }
+}
+
 export function hover(model: DocumentModel, position: Position): Hover | null {
+  const methodLine = methodLineAt(model, position.line, position.character);
+  if (methodLine) {
+    const start = model.lines[position.line]!.tokens.filter((t) => t.text === 'method' && t.end < methodLine.start).pop()?.start ?? methodLine.start;
+    return { contents: { kind: MarkupKind.Markdown, value: methodLineMarkdown(methodLine) }, range: { start: { line: position.line, character: start }, end: { line: position.line, character: methodLine.end } } };
+  }
   const token = tokenAt(classify(model), position.line, position.character);
   if (!token) return null;
   const range = { start: { line: token.line, character: token.start }, end: { line: token.line, character: token.end } };
@@ -72,7 +110,8 @@ export function hover(model: DocumentModel, position: Position): Hover | null {
     case 'macroDefinition': {
       const m = model.macros.get(token.text);
       if (!m) return null;
-      return markdown(fenced(`#define ${m.name} ${m.body.map((t) => t.text).join(' ')}`));
+      const uses = model.analysis?.macros.find((x) => x.name === m.name && x.current)?.uses.filter((u) => !u.definition).length;
+      return markdown(macroMarkdown(model, m, uses));
     }
     case 'directive': {
       const line = model.lines[token.line];

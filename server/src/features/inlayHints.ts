@@ -6,6 +6,7 @@ import type { DocumentModel } from '../document.js';
 import { namedNumbers } from './namedConstants.js';
 import type { FeatureSettings } from './settings.js';
 import { symbolIndex } from './symbolIndex.js';
+import { stackHeights } from './stackHeights.js';
 
 export function inlayHints(model: DocumentModel, range: Range, settings: FeatureSettings['inlayHints']): InlayHint[] {
   const a = model.analysis;
@@ -20,21 +21,31 @@ export function inlayHints(model: DocumentModel, range: Range, settings: Feature
     }
   }
   if (settings.stackDepth || settings.pc) {
+    // Heights past labels and branches, where the assembler's snapshots stop being exact.
+    const heights = settings.stackDepth ? stackHeights(a) : undefined;
     for (const [line, indices] of symbolIndex(model).statementsByLine) {
       if (!inRange(line)) continue;
       const text = model.lines[line];
       if (!text || text.tokens[0]?.text.startsWith('#')) continue;
-      const withOp = indices.map((i) => a.statements[i]!).filter((s) => s.op);
+      const withOpIndices = indices.filter((i) => a.statements[i]!.op);
+      const withOp = withOpIndices.map((i) => a.statements[i]!);
       if (!withOp.length) continue;
       const end = text.tokens[text.tokens.length - 1]!.end;
       const parts: string[] = [];
       const firstPc = withOp.find((s) => s.pc !== undefined)?.pc;
       if (settings.pc && firstPc !== undefined) parts.push(`pc ${firstPc}`);
       const after = withOp[withOp.length - 1]!.stackAfter;
-      if (settings.stackDepth && after?.exact) parts.push(`stack ${after.types.length}`);
+      const last = withOpIndices[withOpIndices.length - 1]!;
+      // The walk over every path wins; the assembler's snapshot follows only the fall-through, so
+      // it counts only where the walk knows nothing (an op whose effect is not static).
+      const walked = heights?.after[last];
+      const disputed = heights?.disputed[last] === true;
+      const height = walked ?? (disputed ? undefined : after?.exact ? after.types.length : undefined);
+      if (settings.stackDepth && height !== undefined) parts.push(`stack ${height}`);
       if (!parts.length) continue;
       const hint: InlayHint = { position: { line, character: end }, label: parts.join(' · '), paddingLeft: true };
-      if (after?.exact && settings.stackDepth) hint.tooltip = after.types.length ? `stack after this line (top last): ${after.types.join(', ')}` : 'stack empty after this line';
+      if (settings.stackDepth && after?.exact && after.types.length === height) hint.tooltip = after.types.length ? `stack after this line (top last): ${after.types.join(', ')}` : 'stack empty after this line';
+      else if (settings.stackDepth && height !== undefined) hint.tooltip = `stack height after this line: ${height}, the same on every path that reaches it (types are not tracked past a label)`;
       out.push(hint);
     }
   }

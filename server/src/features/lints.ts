@@ -141,7 +141,9 @@ function allLints(model: DocumentModel, options: LintOptions): Diagnostic[] {
   const pragmaLine = model.lines.findIndex((l) => l.tokens[0]?.text === '#pragma' && l.tokens[1]?.text === 'version');
   const firstCode = model.lines.findIndex((l) => l.tokens.length > 0);
   if (pragmaLine < 0) {
-    if (firstCode >= 0) {
+    // A broken `#pragma` line already has its one precise error (features/pragma.ts).
+    const broken = model.diagnostics.some((d) => d.code === 'pragma' && d.severity === 'error');
+    if (firstCode >= 0 && !broken) {
       const l = model.lines[firstCode]!;
       const range = { start: { line: firstCode, character: l.tokens[0]!.start }, end: { line: firstCode, character: l.tokens[l.tokens.length - 1]!.end } };
       out.push(warning(range, 'no #pragma version: the program assembles as v1', LINT_CODES.pragmaMissing));

@@ -48,7 +48,11 @@ export function signatureHelp(model: DocumentModel, pos: Position): SignatureHel
   return { signatures: [{ label, parameters, ...docs(op.name, model) }], activeSignature: 0, activeParameter: parameters.length ? Math.min(active, parameters.length - 1) : 0 };
 }
 
+/**
+ * The op's docs without the signature block they open with: the signature is the help's own
+ * label, and clients show the label above the documentation (it was printed twice).
+ */
 function docs(name: string, model: DocumentModel) {
-  const md = opcodeMarkdown(name, model.analysis?.version ?? model.avmVersion);
+  const md = opcodeMarkdown(name, model.analysis?.version ?? model.avmVersion)?.replace(/^```teal\n[\s\S]*?\n```\s*/, '');
   return md ? { documentation: { kind: MarkupKind.Markdown, value: md } } : {};
 }

@@ -122,7 +122,9 @@ describe('adapters/http: against a local server', () => {
     };
     const c = client({ timeoutMs: 80 });
     await assert.rejects(c.json({ method: 'GET', path: '/slow' }), (e: unknown) => e instanceof TimeoutError && e.timeoutMs === 80 && !e.message.includes(TOKEN));
-    assert.equal(server.requests.length, 1);
+    // On a loaded machine the client may give up before the server has even logged the request,
+    // so the count is 0 or 1 — never 2, which would be a retry.
+    assert.ok(server.requests.length <= 1, `${server.requests.length} requests: the timeout was retried`);
   });
 
   it('retries timeouts of idempotent requests when asked to', async () => {

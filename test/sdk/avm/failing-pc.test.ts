@@ -19,7 +19,7 @@ describe('avm: the failing pc is the failing instruction', () => {
     const r = failsWith(runApp('pushint 1\npushbytes "x"\n+\npop\npushint 1', { version: 8 }), '+ arg 1 wanted uint64 but got []byte');
     assert.equal(r.error!.pc, 6);
     assert.equal(r.error!.opcode, '+');
-    assert.equal(r.error!.message, `logic eval error: + arg 1 wanted uint64 but got []byte. Details: app=${APP_ID}, pc=6`);
+    assert.equal(r.error!.message, `logic eval error: + arg 1 wanted uint64 but got []byte. Details: app=${APP_ID}, pc=6, opcodes=pushint 1; pushbytes 0x78 // "x"; +`);
   });
 
   it("the simulate trace has a step for an instruction that fails its checks, as algod's tracer opens it before the op runs", () => {
@@ -35,7 +35,7 @@ describe('avm: the failing pc is the failing instruction', () => {
   it('a stack underflow: `+` at pc 3 with one value reports pc=3', () => {
     const r = failsWith(runSig('pushint 1\n+', { version: 8 }), 'stack underflow in +');
     assert.equal(r.error!.pc, 3);
-    assert.equal(r.error!.message, 'rejected by logic err=stack underflow in +. Details: pc=3');
+    assert.equal(r.error!.message, 'rejected by logic err=stack underflow in +. Details: pc=3, opcodes=pushint 1; +');
   });
 
   it('budget exhaustion names the instruction that would exceed it', () => {
@@ -60,6 +60,8 @@ describe('avm: the failing pc is the failing instruction', () => {
   it('the end-of-program checks report the program length, as algod does after its loop', () => {
     const r = failsWith(runSig('pushint 1\npushint 1', { version: 8 }), 'stack len is 2 instead of 1');
     assert.equal(r.error!.pc, 5);
+    // No instruction starts there: algod's opcodes= is empty.
+    assert.equal(r.error!.message, 'rejected by logic err=stack len is 2 instead of 1. Details: pc=5, opcodes=');
   });
 
   it("the AVM Debugger's recorded algod failures: assert at pc 10, its caller's itxn_submit at pc 21", () => {
@@ -69,6 +71,8 @@ describe('avm: the failing pc is the failing instruction', () => {
     const message = recorded['txn-groups'][0]!['failure-message'];
     const pcs = [...message.matchAll(/Details: pc=(\d+)/g)].map((m) => Number(m[1]));
     assert.deepEqual(pcs, [10, 21]);
+    const opcodes = [...message.matchAll(/opcodes=(.*?)(?=\. Details: |$)/g)].map((m) => m[1]);
+    assert.deepEqual(opcodes, ['txna ApplicationArgs 0; btoi; assert; label1:', 'txna ApplicationArgs 0; itxn_field ApplicationArgs; itxn_submit; label1:']);
     const ledger = new InMemoryLedgerView();
     ledger.fund(SENDER.publicKey, 10_000_000n);
     const inner = assemble(readFileSync(resolve(dir, 'inner.teal'), 'utf8')).program;
@@ -77,8 +81,12 @@ describe('avm: the failing pc is the failing instruction', () => {
     const outer = readFileSync(resolve(dir, 'outer.teal'), 'utf8');
     const r = failsWith(
       runApp(assemble(outer).program, { ledger, txn: appCall({ foreignApps: [callee], args: [new Uint8Array(8)] }) }),
-      /^inner tx 0 failed: logic eval error: assert failed pc=10\. Details: app=\d+, pc=10$/,
+      /^inner tx 0 failed: logic eval error: assert failed pc=10\. Details: app=\d+, pc=10, opcodes=txna ApplicationArgs 0; btoi; assert; label1:$/,
     );
+    // The same disassembled lines algod printed after opcodes= (the line of the failing op, up to
+    // two before it, and the label lines that follow it).
+    assert.equal(r.error!.opcodes, opcodes[1]);
+    assert.ok(r.error!.message.endsWith(`Details: app=${APP_ID}, pc=21, opcodes=${opcodes[1]}`), r.error!.message);
     assert.equal(r.error!.pc, pcs[1]);
     assert.equal(r.error!.opcode, 'itxn_submit');
     assert.deepEqual(r.error!.groupPath, [0, 0]);

@@ -47,7 +47,7 @@ describe('avm flow control and stack', () => {
   it('app failures read "logic eval error: … Details: app=…, pc=…"', () => {
     const r = failsWith(runApp('int 1\nerr'), 'err opcode executed');
     assert.ok(r.error instanceof LogicError);
-    assert.equal(r.error!.message, 'logic eval error: err opcode executed. Details: app=1234, pc=3');
+    assert.equal(r.error!.message, 'logic eval error: err opcode executed. Details: app=1234, pc=3, opcodes=pushint 1; err');
     assert.deepEqual(r.error!.groupPath, [0]);
   });
 

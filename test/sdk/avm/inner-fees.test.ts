@@ -43,16 +43,16 @@ describe('avm inner transaction fees (V42 usage)', () => {
 
   it('charges note bytes over 1024 at itxn_submit', () => {
     const src = `${pay(1025)}\nitxn_submit\nint 1`;
-    failsWith(runApp(src, { ledger: funded(), version: 6, options: V42 }), 'group fee 1000 too small (needs 1 more)');
+    failsWith(runApp(src, { ledger: funded(), version: 6, options: V42 }), 'group fee 1mA too small (needs 1uA more)');
     // Before V42 such a note cannot be set at all; 1024 bytes are free.
     failsWith(runApp(src, { ledger: funded(), version: 6, options: V41 }), 'Note may not exceed 1024 bytes');
     approves(runApp(`${pay(1024)}\nitxn_submit\nint 1`, { ledger: funded(), version: 6, options: V41 }));
     // Credit already shrank the default fee (to 999), so it cannot also cover the round-up…
-    failsWith(runApp(src, { ledger: funded(), version: 6, options: V42, txn: appCall({}, { fee: 1001n }) }), 'group fee 999 too small (needs 1 more)');
+    failsWith(runApp(src, { ledger: funded(), version: 6, options: V42, txn: appCall({}, { fee: 1001n }) }), 'group fee 999uA too small (needs 1uA more)');
     // …but with the fee set explicitly, one microAlgo of credit covers it.
     const explicit = `${pay(1025, { fee: 1000 })}\nitxn_submit\nint 1`;
     approves(runApp(explicit, { ledger: funded(), version: 6, options: V42, txn: appCall({}, { fee: 1001n }) }));
-    failsWith(runApp(explicit, { ledger: funded(), version: 6, options: V42 }), 'group fee 1000 too small (needs 1 more)');
+    failsWith(runApp(explicit, { ledger: funded(), version: 6, options: V42 }), 'group fee 1mA too small (needs 1uA more)');
   });
 
   it('the round-up residue carries across inner groups', () => {
@@ -60,7 +60,7 @@ describe('avm inner transaction fees (V42 usage)', () => {
     const src = `${pay(1025, { fee: 1001 })}\nitxn_submit\n${pay(1025)}\nitxn_submit\nitxn Fee\nint 1000\n==`;
     approves(runApp(src, { ledger: funded(), version: 6, options: V42 }));
     // Without the first overpayment the second group is short.
-    failsWith(runApp(`${pay(1025)}\nitxn_submit\nint 1`, { ledger: funded(), version: 6, options: V42 }), 'needs 1 more');
+    failsWith(runApp(`${pay(1025)}\nitxn_submit\nint 1`, { ledger: funded(), version: 6, options: V42 }), 'needs 1uA more');
   });
 
   it('the top-level round-up residue is available to inner groups', () => {
@@ -80,13 +80,13 @@ describe('avm inner transaction fees (V42 usage)', () => {
     const ledger = funded();
     // An app create with 4 extra pages whose programs total 8197 bytes: 5 over → 1000.5 min fees.
     const big = (fee: number, pages: number) => `itxn_begin\nint 6\nitxn_field TypeEnum\nbyte 0x0a810143\nitxn_field ApprovalProgramPages\nint 4096\nbzero\nitxn_field ApprovalProgramPages\nint 4094\nbzero\nitxn_field ApprovalProgramPages\nbyte 0x0a8101\nitxn_field ClearStateProgram\nint ${pages}\nitxn_field ExtraProgramPages\nint ${fee}\nitxn_field Fee\nitxn_submit\nint 1`;
-    failsWith(runApp(big(1000, 4), { ledger, version: 9 }), 'group fee 1000 too small (needs 1 more)');
+    failsWith(runApp(big(1000, 4), { ledger, version: 9 }), 'group fee 1mA too small (needs 1uA more)');
     approves(runApp(big(1001, 4), { ledger: funded(), version: 9 }));
     // With 3 extra pages the same programs do not fit (the node's well-formedness check).
     failsWith(runApp(big(1001, 3), { ledger: funded(), version: 9 }), 'approval program too long. (8194 > 8192)');
     // V41 allows no more than 3 extra pages, so no program over 8192 bytes.
     failsWith(runApp(big(1000, 4), { ledger: funded(), version: 9, options: V41 }), 'ApprovalProgramPages may not exceed 8192 bytes');
     const args = `itxn_begin\nint 6\nitxn_field TypeEnum\nbyte 0x0a8101\nitxn_field ApprovalProgram\nbyte 0x0a8101\nitxn_field ClearStateProgram\nint 2049\nbzero\nitxn_field ApplicationArgs\nitxn_submit\nint 1`;
-    failsWith(runApp(args, { ledger: funded(), version: 9 }), 'needs 1 more');
+    failsWith(runApp(args, { ledger: funded(), version: 9 }), 'needs 1uA more');
   });
 });

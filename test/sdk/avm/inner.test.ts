@@ -44,7 +44,7 @@ describe('avm inner transactions', () => {
     const ledger = funded();
     const run = runApp(`${PAY}\nitxn Fee\n!`, { ledger, version: 6, txn: appCall({}, { fee: 2000n }) });
     approves(run);
-    failsWith(runApp(`itxn_begin\nint 1\nitxn_field TypeEnum\nint 0\nitxn_field Fee\ntxn Sender\nitxn_field Receiver\nitxn_submit\nint 1`, { ledger: funded(), version: 6 }), 'group fee 0 too small (needs 1000 more)');
+    failsWith(runApp(`itxn_begin\nint 1\nitxn_field TypeEnum\nint 0\nitxn_field Fee\ntxn Sender\nitxn_field Receiver\nitxn_submit\nint 1`, { ledger: funded(), version: 6 }), 'group fee 0.0A too small (needs 1mA more)');
   });
 
   it('groups with itxn_next share a group id and gitxn reads them', () => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Tealworks, algos, microAlgos, ConnectError, MinimumBalanceError, SimulateFailedError, AlgoAmount } from '@tealworks/sdk';
+import { Tealworks, algos, microAlgos, ConnectError, MinimumBalanceError, SimulateFailedError, AlgoAmount, TealworksError } from '@tealworks/sdk';
 import { CallArgsError } from '@tealworks/sdk/app';
 import { CounterClient } from '../../../examples/scripts/counter-client.js';
 import { generateAppClient } from '../../../sdk/src/client/codegen.js';
@@ -48,7 +48,7 @@ describe('client: connect errors say what to do', () => {
 
   it('401: check the token, and where it comes from', async () => {
     status = 401;
-    await assert.rejects(Tealworks.connect({ env: { ALGOD_SERVER: url, ALGOD_TOKEN: 'wrong' } }), (e: Error) => e instanceof ConnectError && /refused the API token \(HTTP 401\)\. Check the token: it comes from the ALGOD_TOKEN environment variable/.test(e.message) && !e.message.includes('wrong'));
+    await assert.rejects(Tealworks.connect({ env: { ALGOD_SERVER: url, ALGOD_TOKEN: 'wrong' } }), (e: Error) => e instanceof ConnectError && /refused the API token \(HTTP 401\)\. Check the token: it comes from the ALGOD_TOKEN environment variable/.test(e.message) && !e.message.includes('wrong') && e.url === url && e.hint?.startsWith('Check the token: it comes from the ALGOD_TOKEN environment variable') === true && e instanceof TealworksError);
   });
 
   it('404: which API the server speaks', async () => {

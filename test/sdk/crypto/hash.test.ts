@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { hashWithPrefix, setNativeHashing, sha256, sha512, sha512_256 } from '../../../sdk/src/crypto/hash.js';
+import { hashWithPrefix, setNativeHashing, sha256, sha512, sha512_256, sha512_256Utf8 } from '../../../sdk/src/crypto/hash.js';
+import { sha512_256ShortAscii } from '../../../sdk/src/encoding/sha512-short.js';
+import { sha512_256 as nobleSha512_256 } from '@noble/hashes/sha2.js';
 import { toHex } from '../../../sdk/src/encoding/hex.js';
 import { utf8 } from '../../../sdk/src/encoding/bytes.js';
 
@@ -20,5 +22,29 @@ describe('crypto: hashes', () => {
   it('matches the published SHA-512/256 vector for "abc"', () => {
     // FIPS 180-4 example value.
     assert.equal(toHex(sha512_256(utf8('abc'))), '53048e2681941ef99b2e29b76b4c7dabe4c2d0c634fc6d46e0e2f13107e7af23');
+  });
+
+  it('the one-block path for short ASCII text (method selectors) gives the general digest at every length', () => {
+    for (let len = 0; len <= 111; len++) {
+      for (const seed of [1, 7, 31]) {
+        let text = '';
+        for (let i = 0; i < len; i++) text += String.fromCharCode(32 + ((i * seed * 37 + len) % 95));
+        const want = toHex(nobleSha512_256(utf8(text)));
+        assert.equal(toHex(sha512_256ShortAscii(text)!), want, `length ${len}`);
+        assert.equal(toHex(sha512_256Utf8(text)), want);
+      }
+    }
+    // Too long for one block, or not ASCII: the general path answers.
+    assert.equal(sha512_256ShortAscii('x'.repeat(112)), undefined);
+    assert.equal(sha512_256ShortAscii('caf\u00e9'), undefined);
+    for (const text of ['x'.repeat(112), 'x'.repeat(300), 'caf\u00e9(uint64)void', '\u{1f600}']) {
+      const want = toHex(nobleSha512_256(utf8(text)));
+      setNativeHashing(true);
+      assert.equal(toHex(sha512_256Utf8(text)), want);
+      setNativeHashing(false);
+      assert.equal(toHex(sha512_256Utf8(text)), want);
+    }
+    // The published ARC-4 selector of add(uint64,uint64)uint128.
+    assert.equal(toHex(sha512_256Utf8('add(uint64,uint64)uint128').subarray(0, 4)), '8aa3b61f');
   });
 });

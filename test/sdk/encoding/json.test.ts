@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { JsonParseError, parseJson, stringifyJson } from '../../../sdk/src/encoding/json.js';
+import { JsonParseError, jsonRoundTrip, parseJson, stringifyJson } from '../../../sdk/src/encoding/json.js';
 
 describe('encoding: bigint-safe JSON', () => {
   it('keeps integers beyond 2^53 as bigint and safe ones as numbers', () => {
@@ -119,5 +119,33 @@ describe('encoding: bigint-safe JSON', () => {
     const a: Record<string, unknown> = {};
     a.self = a;
     assert.throws(() => stringifyJson(a), /circular/);
+  });
+  it('jsonRoundTrip gives what writing and reading the text gives', () => {
+    class WithToJson {
+      toJSON(key: string) {
+        return { key, n: 5n };
+      }
+    }
+    const values: unknown[] = [
+      { b: 1, a: [1n, 2n ** 60n, -(2n ** 53n), 2 ** 60, 1.5, 1e21, -0, Number.NaN, Infinity, undefined, null], c: undefined, d: new Uint8Array([1, 2, 250]) },
+      { 'txn-groups': [{ 'txn-results': [{ 'txn-result': { logs: [new Uint8Array([0, 1])], 'app-budget-consumed': 12n } }], 'failure-message': 'x\u2028y' }], version: 2n },
+      new Map<string, unknown>([['z', 1n], ['y', [true, false, 'text', new WithToJson()]]]),
+      [undefined, () => 1, Symbol('s'), 9007199254740993n, 12345678901234567890n, '1234567890123456789'],
+      { __proto__: null, 10: 'ten', 2: 'two', b: { nested: [[], {}] } },
+      'plain',
+      7n,
+    ];
+    for (const v of values) {
+      for (const options of [{}, { sortKeys: true }, { bytes: 'array' as const }, { sortKeys: true, bytes: 'array' as const }]) {
+        const expected = parseJson(stringifyJson(v, { ...options, indent: 2 }));
+        const actual = jsonRoundTrip(v, options);
+        assert.deepEqual(actual, expected);
+        assert.deepEqual(JSON.stringify(Object.keys(actual ?? {})), JSON.stringify(Object.keys(expected ?? {})), 'same key order');
+      }
+    }
+    const circular: Record<string, unknown> = {};
+    circular.self = circular;
+    assert.throws(() => jsonRoundTrip(circular), /circular/);
+    assert.throws(() => jsonRoundTrip(undefined), /cannot represent/);
   });
 });

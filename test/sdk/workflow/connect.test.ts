@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectNetwork, NetworkConnectError } from '../../../sdk/src/workflow/connect.js';
+import { connectNetwork } from '../../../sdk/src/workflow/connect.js';
+import { ConnectError } from '../../../sdk/src/errors.js';
 
 describe('workflow/connect', function () {
   this.timeout(30_000);
@@ -40,7 +41,8 @@ describe('workflow/connect', function () {
   it('reports an unreachable node without a stack of internals', async () => {
     await assert.rejects(
       connectNetwork({ kind: 'custom', name: 'nowhere', node: 'http://127.0.0.1:9' }, { baseDir: tmpdir() }),
-      (e: unknown) => e instanceof NetworkConnectError && /cannot reach the nowhere node at http:\/\/127\.0\.0\.1:9/.test(e.message),
+      // The SDK's one connection error, as Tealworks.connect throws it: the URL tried and the cause.
+      (e: unknown) => e instanceof ConnectError && /cannot reach the nowhere node at http:\/\/127\.0\.0\.1:9/.test(e.message) && e.url === 'http://127.0.0.1:9' && e.cause instanceof Error,
     );
   });
 });

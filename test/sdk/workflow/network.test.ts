@@ -1,7 +1,8 @@
 import { strict as assert } from 'node:assert';
 import { devnetProfile } from '../../../sdk/src/adapters/profiles.js';
 import { loadWorkflow } from '../../../sdk/src/workflow/file.js';
-import { networkProfileFor, WorkflowNetworkError } from '../../../sdk/src/workflow/network.js';
+import { networkProfileFor } from '../../../sdk/src/workflow/network.js';
+import { ConnectError } from '../../../sdk/src/errors.js';
 
 const wf = (network: string) => loadWorkflow(`network: ${network}\nsteps:\n  - wait: { rounds: 1 }\n`).network;
 
@@ -9,7 +10,7 @@ describe('workflow/network', () => {
   it('maps named networks', () => {
     const dev = devnetProfile();
     assert.equal(networkProfileFor(wf('devnet'), {}, dev), dev);
-    assert.throws(() => networkProfileFor(wf('devnet'), {}), WorkflowNetworkError);
+    assert.throws(() => networkProfileFor(wf('devnet'), {}), (e: unknown) => e instanceof ConnectError && e.hint === 'start it first');
     assert.equal(networkProfileFor(wf('localnet'), {}).node.url, 'http://localhost:4001');
     const t = networkProfileFor(wf('testnet'), {});
     assert.equal(t.node.api, 'algod');
@@ -27,7 +28,7 @@ describe('workflow/network', () => {
     });
     assert.throws(
       () => networkProfileFor(spec, { TOK: 'secret-1' }),
-      (e: unknown) => e instanceof WorkflowNetworkError && /KTOK/.test(e.message) && !/secret/.test(e.message),
+      (e: unknown) => e instanceof ConnectError && /KTOK/.test(e.message) && !/secret/.test(e.message) && e.hint === 'set KTOK before running the workflow',
     );
   });
 });

@@ -1,3 +1,4 @@
+import { HANG_GUARD_MS } from '../../helpers/hang.js';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -163,6 +164,8 @@ describe('debug adapter over DAP: recorded traces', function () {
   });
 
   it('replays the AVM Debugger sample traces to the same pcs and stacks', async function () {
+    // Every sample, every step, over DAP: minutes of work on a loaded 2-core machine. A hang guard only.
+    this.timeout(3 * HANG_GUARD_MS);
     const dir = samplesDir();
     needShared(this, dir, 'TEALWORKS_AVM_DEBUGGER_SAMPLES names a copy of the AVM Debugger sample workspace');
     const list = samples(dir!);

@@ -85,6 +85,8 @@ export interface TransportResponse {
   /** Lower-case names. */
   headers: Readonly<Record<string, string>>;
   body: Uint8Array;
+  /** A JSON answer's value exactly as parsing `body` would give it (an in-process service may skip the text). */
+  parsed?: { value: unknown };
 }
 
 /** Sends a request somewhere other than a socket (the `transport` option of {@link HttpClientOptions}). */
@@ -121,6 +123,8 @@ export interface HttpResponse {
   /** Redacted URL of the request, for error messages built from this response. */
   url: string;
   method: string;
+  /** A JSON body already parsed (in-process transports): what {@link HttpClient.parseJsonBody} returns. */
+  parsed?: { value: unknown };
 }
 
 const TEXT = new TextDecoder('utf-8', { fatal: false });
@@ -312,6 +316,7 @@ export class HttpClient {
   }
 
   parseJsonBody<T>(res: HttpResponse): T {
+    if (res.parsed) return res.parsed.value as T;
     const type = res.contentType ?? '';
     const text = TEXT.decode(res.body);
     const trimmed = text.trimStart();
@@ -420,6 +425,10 @@ export class HttpClient {
     try {
       if (this.#transport) {
         const r = await this.#transport({ method, path: fullPath, headers, body: typeof body === 'string' ? ENCODER.encode(body) : body, signal: controller.signal });
+        if (r.parsed) {
+          // The body stays unwritten unless someone reads it.
+          return { status: r.status, headers: r.headers, contentType: r.headers['content-type'], get body() { return r.body; }, url: shownUrl, method, parsed: r.parsed };
+        }
         return { status: r.status, headers: r.headers, contentType: r.headers['content-type'], body: r.body, url: shownUrl, method };
       }
       const response = await this.#pool!.request({

@@ -142,16 +142,25 @@ export abstract class BaseNodeAdapter implements NodeAdapter {
 
   async waitForConfirmation(txid: string, options: WaitOptions = {}): Promise<PendingTransaction> {
     const maxRounds = options.maxRounds ?? 10;
-    const start = (await this.status()).lastRound;
-    let round = start;
-    for (;;) {
+    // Asked before the status: a dev-mode node has committed the group before submit returned,
+    // and where the wait starts matters only when it has not.
+    const settled = async (): Promise<PendingTransaction | undefined> => {
       if (options.signal?.aborted) throw new AdapterError(`waiting for ${txid} was aborted`);
       const p = await this.pending(txid);
       if (p.state === 'committed') return p;
       if (p.state === 'rejected') throw new TransactionRejectedError(txid, p.poolError);
+      return undefined;
+    };
+    const first = await settled();
+    if (first) return first;
+    const start = (await this.status()).lastRound;
+    let round = start;
+    for (;;) {
       if (round >= start + BigInt(maxRounds)) throw new ConfirmationTimeoutError(txid, maxRounds, round);
       const st = await this.waitForBlockAfter(round, options.signal ? { signal: options.signal } : {});
       round = st.lastRound > round ? st.lastRound : round + 1n;
+      const p = await settled();
+      if (p) return p;
     }
   }
 }

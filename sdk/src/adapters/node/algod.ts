@@ -118,7 +118,7 @@ export class AlgodAdapter extends HttpNodeAdapter {
 
   /**
    * The pending-transaction response with every member typed (the signed transaction as a
-   * {@link SignedTransaction}-shaped record, deltas, logs, inner transactions), decoded without the
+   * `SignedTransaction`-shaped record, deltas, logs, inner transactions), decoded without the
    * generic msgpack tree.
    */
   async pendingDecoded(txid: string): Promise<DecodedPending> {

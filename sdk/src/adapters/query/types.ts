@@ -393,7 +393,8 @@ export interface AccountCreatedAssetsParams extends PageParams {
   includeAll?: boolean;
 }
 
-interface TransactionFilter extends PageParams {
+/** The filters shared by the transaction searches (time, asset, amount, note prefix, type, …), with paging. */
+export interface TransactionFilter extends PageParams {
   afterTime?: Time;
   beforeTime?: Time;
   assetId?: Uint;

@@ -205,6 +205,7 @@ both('box_splice', 4, (cx, app) => {
   const c = existingBox(cx, app, name, 'write', 0);
   if (start > c.length) fault(`replacement start ${start} beyond length: ${c.length}`);
   const oend = big(start) + big(olen);
+  if (oend > 0xffff_ffff_ffff_ffffn) fault('splice end exceeds uint64');
   if (oend > BigInt(c.length)) fault(`splice end ${oend} beyond original length: ${c.length}`);
   const st = Number(start);
   // The box keeps its size: the replacement must fit in what remains after `start`.

@@ -1,6 +1,7 @@
 import { Address } from '../../encoding/address.js';
 import { encodeMsgpack } from '../../encoding/msgpack.js';
 import { encodeTransaction } from '../../txn/encode.js';
+import { formatMicroAlgos } from '../../txn/microalgos.js';
 import { sha512_256 } from '../../crypto/hash.js';
 import type { AppCallFields, Transaction, TransactionType } from '../../txn/types.js';
 import { AvmFault, LogicError, fault } from '../errors.js';
@@ -140,7 +141,9 @@ function setField(cx: EvalContext, d: InnerDraft, field: string, v: StackValue):
   const maxProgram = lim.maxAppProgramLen * (1 + lim.maxExtraAppProgramPages);
   switch (field) {
     case 'Type': {
-      const t = new TextDecoder().decode(bytesOf(v, 'Type arg'));
+      // The node's wording for this field lacks the `is` of the others.
+      if (typeof v !== 'object') fault('Type arg not a byte array');
+      const t = new TextDecoder().decode(v as Uint8Array);
       const ver = INNER_TYPES[t];
       if (ver === undefined || ver > cx.version) fault(`${t} is not a valid Type for itxn_field`);
       d.type = t as TransactionType;
@@ -411,7 +414,7 @@ defineOp('itxn_submit', (cx) => {
   g.feeResidue = charge.residue;
   if (paid < needed) {
     const shortfall = needed - paid;
-    if (g.feeCredit < shortfall) fault(`group fee ${paid} too small (needs ${shortfall - g.feeCredit} more)`);
+    if (g.feeCredit < shortfall) fault(`group fee ${formatMicroAlgos(paid)} too small (needs ${formatMicroAlgos(shortfall - g.feeCredit)} more)`);
     g.feeCredit -= shortfall;
   } else g.feeCredit += paid - needed;
 

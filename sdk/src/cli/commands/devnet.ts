@@ -1,13 +1,16 @@
 // `tealworks devnet`: runs the embedded devnet (node, query and key-manager services) in the
 // foreground until SIGINT/SIGTERM, then stops it with the chain and wallets flushed to disk.
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { ArgReader } from '../args.js';
 import { UsageError, type CliIo, type Command } from '../command.js';
 import { isLoopback, LOCALNET_GENESIS_ID, startDevnet, type DevnetOptions, type RunningDevnet } from '../../services/devnet/index.js';
-import { DEFAULT_DEVNET_DATA_DIR, DEFAULT_LOCALNET_DATA_DIR } from '../../services/devnet/lock.js';
+import { DEFAULT_DEVNET_DATA_DIR, DEFAULT_LOCALNET_DATA_DIR, type RunningDevnetRecord } from '../../services/devnet/lock.js';
+import { detachDevnet, DEVNET_LOG_FILE, runDevnetSubcommand, selfCommand, type SelfCommand } from './devnet-background.js';
 
 const USAGE =
-  'tealworks devnet [--data DIR] [--in-memory] [--host 127.0.0.1] [--ports NODE,QUERY,KMD] [--block-interval MS] [--accounts N] [--reset] [--recover] [--localnet] [--token T] [--cors ORIGIN]... [--json] [--follow URL [--follow-token TOKEN]]\n' +
+  'tealworks devnet [--data DIR] [--in-memory] [--host 127.0.0.1] [--ports NODE,QUERY,KMD] [--block-interval MS] [--accounts N] [--reset] [--recover] [--localnet] [--token T] [--cors ORIGIN]... [--json] [--detach] [--follow URL [--follow-token TOKEN]]\n' +
+  'tealworks devnet status [--data DIR | --localnet] [--json]   |   tealworks devnet logs [--data DIR | --localnet] [--tail N] [--follow]   |   tealworks devnet stop [--data DIR | --localnet]\n' +
+  '  --detach: run in the background (as `algokit localnet start`): returns once the services listen; output goes to DIR/devnet.log. status: URLs, tokens and health; logs: that output; stop: a clean stop. Without --data they look in .tealworks/devnet, .tealworks/localnet and .tealworks/fork.\n' +
   '  --reset: delete the data directory\'s chain and wallets and start a brand-new chain and wallet (as LocalNet\'s reset).\n' +
   '  --recover: start on a damaged data directory, keeping every intact round and setting the damaged rest aside.\n' +
   '  --localnet: act as AlgoKit LocalNet (ports 4001/8980/4002, token aaa…a, genesis dockernet-v1, dispenser Wallet1). --token T: one token for all three services.\n' +
@@ -144,7 +147,7 @@ function describe(d: RunningDevnet, followUrl?: string): string {
     ...(d.genesisId === LOCALNET_GENESIS_ID
       ? [
           '  LocalNet-compatible: algod /v2, indexer and kmd APIs; the first account is the dispenser (Wallet1).',
-          `  ALGOD_SERVER=${origin(d.node.url)} ALGOD_PORT=${port(d.node.url)} ALGOD_TOKEN=${d.node.token} INDEXER_SERVER=${origin(d.query.url)} INDEXER_PORT=${port(d.query.url)} INDEXER_TOKEN=${d.query.token} KMD_SERVER=${origin(d.keyManager.url)} KMD_PORT=${port(d.keyManager.url)} KMD_TOKEN=${d.keyManager.token}`,
+          `  ${envLine(d.node.url, d.node.token, d.query.url, d.query.token, d.keyManager.url, d.keyManager.token)}`,
         ]
       : []),
     'Press Ctrl+C to stop.',
@@ -205,7 +208,17 @@ function stopOnSignals(): StopTrigger {
 }
 
 /** Starts the devnet, reports it and keeps it running until the stop trigger fires. */
-export async function runDevnet(args: string[], io: CliIo, trigger: () => StopTrigger = stopOnSignals): Promise<number> {
+export async function runDevnet(args: string[], io: CliIo, trigger: () => StopTrigger = stopOnSignals, self?: SelfCommand): Promise<number> {
+  const sub = args[0];
+  if (sub === 'status' || sub === 'logs' || sub === 'stop') {
+    const t = sub === 'logs' ? trigger() : undefined;
+    try {
+      return await runDevnetSubcommand(sub, args.slice(1), io, t?.promise ?? new Promise(() => {}));
+    } finally {
+      t?.cancel();
+    }
+  }
+  if (args.includes('--detach')) return detached(args.filter((a) => a !== '--detach'), io, self);
   const { options, json } = parseDevnetArgs(args, io.cwd);
   const host = options.host ?? '127.0.0.1';
   if (!isLoopback(host)) {
@@ -255,6 +268,38 @@ export async function runDevnet(args: string[], io: CliIo, trigger: () => StopTr
   io.stderr('devnet stopped; chain and wallets flushed.\n');
   return 0;
 }
+
+/** `--detach`: the same devnet in a background process, reported once its services listen. */
+async function detached(args: string[], io: CliIo, self?: SelfCommand): Promise<number> {
+  const { options, json } = parseDevnetArgs(args, io.cwd);
+  if (!options.dataDir) throw new UsageError('--detach keeps its state and log in a data directory: drop --in-memory (use --reset for a fresh chain)');
+  // The child gets the same arguments with its data directory spelled out; its output is a log, not JSON.
+  const childArgs = [...args.filter((a) => a !== '--json'), ...(args.includes('--data') ? [] : ['--data', options.dataDir])];
+  const rec = await detachDevnet(childArgs, options.dataDir, io, self ?? selfCommand());
+  const log = join(options.dataDir, DEVNET_LOG_FILE);
+  io.stdout(json ? JSON.stringify({ ...rec, dataDir: options.dataDir, log }) + '\n' : describeDetached(rec, options.dataDir, log));
+  return 0;
+}
+
+function describeDetached(rec: RunningDevnetRecord, dataDir: string, log: string): string {
+  return (
+    [
+      `tealworks devnet running in the background (process ${rec.pid}; data: ${dataDir}; genesis ${rec.genesisId})`,
+      `  node   ${rec.node.url}  token ${rec.node.token}`,
+      `  query  ${rec.query.url}  token ${rec.query.token}`,
+      `  kmd    ${rec.kmd.url}  token ${rec.kmd.token}`,
+      `  wallet ${rec.wallet.name} (password: ${rec.wallet.password === '' ? 'empty' : rec.wallet.password})`,
+      '  funded accounts:',
+      ...rec.accounts.map((a) => `    ${a.address}  ${microToUnits(BigInt(a.genesisAmount))}`),
+      ...(rec.genesisId === LOCALNET_GENESIS_ID ? [`  ${envLine(rec.node.url, rec.node.token, rec.query.url, rec.query.token, rec.kmd.url, rec.kmd.token)}`] : []),
+      `  log    ${log}`,
+      'tealworks devnet status | logs | stop' + (dataDir.endsWith('.tealworks/devnet') || dataDir.endsWith('.tealworks/localnet') ? '' : ` --data ${dataDir}`) + ': its health, its output, a clean stop.',
+    ].join('\n') + '\n'
+  );
+}
+
+const envLine = (node: string, nodeToken: string, query: string, queryToken: string, kmd: string, kmdToken: string): string =>
+  `ALGOD_SERVER=${origin(node)} ALGOD_PORT=${port(node)} ALGOD_TOKEN=${nodeToken} INDEXER_SERVER=${origin(query)} INDEXER_PORT=${port(query)} INDEXER_TOKEN=${queryToken} KMD_SERVER=${origin(kmd)} KMD_PORT=${port(kmd)} KMD_TOKEN=${kmdToken}`;
 
 export const devnetCommand: Command = {
   name: 'devnet',

@@ -435,7 +435,9 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
     // LocalNet's indexer asks for no token (clients may still send one): under `localnet` the query
     // service accepts every request, unless a token was chosen explicitly.
     const queryOpen = localnet && options.token === undefined;
-    const query = await startQueryService({ ...serveOpts, port: ports.query, ledger, ...(queryOpen ? {} : { token: tokens.query }) });
+    // A chain opened with history is indexed at the query service's first request, not at start
+    // (decoding every stored block was most of a cold start on a long chain).
+    const query = await startQueryService({ ...serveOpts, port: ports.query, ledger, lazyIndex: ledger.latestRound > ledger.firstRound + 1n, ...(queryOpen ? {} : { token: tokens.query }) });
     started.push(query);
     const kmd: RunningKeyManager = await startKeyManagerService({ ...serveOpts, port: ports.keyManager, wallets: keyManager, apiToken: tokens.kmd, ownsKeyManager: true, ...(localnet ? { byteForm: 'base64' as const } : {}) });
     started.push(kmd);

@@ -84,7 +84,7 @@ export class PortInUseError extends TealworksError {
   ) {
     super(
       `the ${service} service cannot listen on ${host}:${port}: the port is already in use, most likely by another LocalNet ` +
-        '(AlgoKit LocalNet: `algokit localnet stop`; another `tealworks devnet`: Ctrl+C in its terminal). ' +
+        '(AlgoKit LocalNet: `algokit localnet stop`; another `tealworks devnet`: Ctrl+C in its terminal, or `tealworks devnet stop`). ' +
         'Stop it, or choose other ports with --ports NODE,QUERY,KMD.',
       options,
     );

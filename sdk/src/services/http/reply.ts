@@ -1,8 +1,11 @@
+import type { JsonStringifyOptions } from '../../encoding/json.js';
 import type { Reply } from './types.js';
 
-/** A JSON reply (bigint-safe). */
-export function jsonReply(value: unknown, status = 200, headers?: Record<string, string>): Reply {
-  return headers ? { kind: 'json', status, value, headers } : { kind: 'json', status, value };
+/** A JSON reply (bigint-safe); `format` (indent, key order) overrides the service's JSON options. */
+export function jsonReply(value: unknown, status = 200, headers?: Record<string, string>, format?: JsonStringifyOptions): Reply {
+  const reply: Reply = headers ? { kind: 'json', status, value, headers } : { kind: 'json', status, value };
+  if (format) reply.format = format;
+  return reply;
 }
 
 /** A msgpack reply. */

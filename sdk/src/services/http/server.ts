@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { DecodeError, TealworksError, ValidationError } from '../../errors.js';
-import { parseJson, stringifyJson, type JsonParseOptions, type JsonStringifyOptions } from '../../encoding/json.js';
+import { jsonRoundTrip, parseJson, stringifyJson, type JsonParseOptions, type JsonStringifyOptions } from '../../encoding/json.js';
 import { decodeMsgpack, encodeMsgpack, type MsgpackValue } from '../../encoding/msgpack.js';
 import { LedgerWriteError } from '../../ledger/errors.js';
 import { TokenChecker, type TokenAuth } from './auth.js';
@@ -132,7 +132,7 @@ function serialize(reply: Reply, json: JsonStringifyOptions): Serialized {
   switch (reply.kind) {
     case 'json':
       headers['content-type'] = 'application/json';
-      return { status: reply.status, headers, body: new TextEncoder().encode(stringifyJson(reply.value, json) + '\n') };
+      return { status: reply.status, headers, body: new TextEncoder().encode(stringifyJson(reply.value, reply.format ?? json) + '\n') };
     case 'msgpack':
       headers['content-type'] = 'application/msgpack';
       return { status: reply.status, headers, body: encodeMsgpack(reply.value as MsgpackValue) };
@@ -324,7 +324,7 @@ function errorReply(def: ServiceDefinition, error: unknown): Reply {
  * bytes). Plug it into an `HttpClient` (`transport` option) to use the adapters on an in-process
  * chain.
  */
-export function inProcessTransport(def: ServiceDefinition): HttpTransport {
+export function inProcessTransport(def: ServiceDefinition, options: InProcessTransportOptions = {}): HttpTransport {
   const auth = def.auth ? new TokenChecker(def.auth) : undefined;
   return async (req) => {
     const headers: IncomingHttpHeaders = { ...req.headers };
@@ -349,6 +349,21 @@ export function inProcessTransport(def: ServiceDefinition): HttpTransport {
     }
     let out: Serialized;
     try {
+      if (options.parsedJson && reply.kind === 'json' && reply.status < 300) {
+        // The JSON value as the client would parse it; the text only if someone reads the body.
+        const format = reply.format ?? def.json ?? {};
+        const parsed = { value: jsonRoundTrip(reply.value, format) };
+        const value = reply.value;
+        let body: Uint8Array | undefined;
+        return {
+          status: reply.status,
+          headers: { ...(reply.headers ?? {}), 'content-type': 'application/json' },
+          parsed,
+          get body(): Uint8Array {
+            return (body ??= new TextEncoder().encode(stringifyJson(value, format) + '\n'));
+          },
+        };
+      }
       out = serialize(reply, def.json ?? {});
     } catch {
       out = serialize(def.errors(new InternalServerError()), {});
@@ -364,6 +379,16 @@ export function inProcessTransport(def: ServiceDefinition): HttpTransport {
     }
     return { status: out.status, headers: out.headers, body: out.body ?? new Uint8Array(0) };
   };
+}
+
+/** Options of {@link inProcessTransport}. */
+export interface InProcessTransportOptions {
+  /**
+   * Successful JSON answers carry their value as the client would parse it (`parsed`), so neither
+   * side writes or reads the text; the body is written only when read. Errors are serialized as
+   * over HTTP.
+   */
+  parsedJson?: boolean;
 }
 
 /** What the service knows of an open connection, to decide whom to serve when over the cap. */

@@ -1,7 +1,6 @@
 import { decodeAddress } from '../../encoding/address.js';
 import { fromBase32 } from '../../encoding/base32.js';
 import { toBase64 } from '../../encoding/base64.js';
-import { stringifyJson } from '../../encoding/json.js';
 import type { Ledger } from '../../ledger/ledger.js';
 import { blockHashText, encodeBlock } from '../../ledger/block.js';
 import { toHex } from '../../encoding/hex.js';
@@ -179,6 +178,9 @@ const AUTH_RESPONSES = { '401': 'Invalid API Token' };
 // ---- the operations ----------------------------------------------------------------------------
 
 
+/** How the node writes a simulate answer in JSON. */
+const SIMULATE_JSON = { indent: 2, sortKeys: true } as const;
+
 const SIMULATE_PARAMS: Param[] = [
   { name: 'request', in: 'body', type: 'string', required: true, description: 'SimulateRequest as msgpack or JSON (tried in that order)' },
   { name: 'format', in: 'query', type: 'string', description: 'json (default), msgpack or msgp' },
@@ -201,7 +203,7 @@ async function simulateOperation(ctx: RequestContext, node: NodeContext, withRes
     if (withResultFields) addAbiReturns(wire, response, request['txn-groups'], request.appSpecs ?? [], node.appSpecs);
     if (form === 'msgpack') return msgpackReply(wire);
     // go-codec JSON: canonical key order, two-space indent.
-    return textReply(stringifyJson(wire, { indent: 2, sortKeys: true }) + '\n', 200, 'application/json');
+    return jsonReply(wire, 200, undefined, SIMULATE_JSON);
   } catch (e) {
     // The node API's clients (algosdk, AlgoKit) read the reason from a `{"message": …}` body.
     if (e instanceof ValidationError || e instanceof DecodeError) return algodErrorReply(toHttpError(e))!;

@@ -49,13 +49,30 @@ export class QueryIndex {
   }
 
 
-  /** Follows a ledger: indexes its history now and every block it commits from here on. */
-  attach(ledger: Ledger): this {
+  /**
+   * Follows a ledger: indexes its history now and every block it commits from here on. With
+   * `lazy`, the history is indexed at the first {@link refresh} (the query service's first request)
+   * or the first new block, whichever comes first; rounds before that see current values, as
+   * after any rebuild.
+   */
+  attach(ledger: Ledger, options: { lazy?: boolean } = {}): this {
     this.detach();
     this.#ledger = ledger;
     this.#totals = { schemaTotals: (a) => ledger.state.schemaTotals(a) };
-    this.rebuild();
+    // Lazy: a devnet that starts on a long chain answers the node API at once; the history is
+    // indexed when someone first asks the query service.
+    let unbuilt = options.lazy === true;
+    if (unbuilt) this.#stale = true;
+    else this.rebuild();
     this.#unsubscribe = ledger.onBlock((ev) => {
+      if (unbuilt) {
+        // First block since a lazy attach: index the history now so later blocks follow exactly.
+        unbuilt = false;
+        if (this.#stale) {
+          this.rebuild();
+          return;
+        }
+      }
       // A block bumps the generation by one; more means a cheat, revert or skipped rounds happened
       // in between: the index is rebuilt by the next request that reads it (refresh), not here.
       if (this.#stale || ev.block.header.round !== this.currentRound + 1n || this.txns.headers.length === 0 || ledger.generation !== this.#generation + 1) {

@@ -43,11 +43,17 @@ import { isTooLong, rangeAfter, tokenizeLine, tokenRange, type Token } from './t
 export { ASSEMBLER_DEFAULT_VERSION, ASSEMBLER_MAX_VERSION } from './constants.js';
 export type * from './results.js';
 
-interface LabelRef {
+export interface LabelRef {
   pos: number;
   label: Token;
   offsetPos: number;
   varint: boolean;
+}
+
+/** A label definition in the per-line pass: its name and position in the pending bytes. */
+export interface LabelDef {
+  readonly name: string;
+  readonly pos: number;
 }
 
 interface Edit {
@@ -122,7 +128,7 @@ function typeName(t: StackType): string {
 
 /** Go's getImm: an immediate read for type refinement, tolerant of anything -256..255. */
 
-interface MacroEntry {
+export interface MacroEntry {
   tokens: Token[];
   info?: MacroInfo;
 }
@@ -166,12 +172,12 @@ export class Assembler implements AssemblerContext {
   autoSaltToken: Token | undefined;
   macros = new Map<string, MacroEntry>();
   /** Slots (see macroFilterSlot) of the current macro names: most tokens skip the map lookup. */
-  private macroFilter = new Uint32Array(1024);
+  macroFilter = new Uint32Array(1024);
   /** Tokens produced by macro expansion so far (bounded by MAX_EXPANDED_TOKENS). */
-  private expandedTokens = 0;
+  expandedTokens = 0;
   /** Lines and tokens handled since `parseSteps` last paused. */
   private work = 0;
-  private expansionExhausted = false;
+  expansionExhausted = false;
 
   /** How many times each token text occurs in current macro bodies (cycle checks start only from mentioned names). */
   private mentions = new Map<string, number>();
@@ -186,7 +192,7 @@ export class Assembler implements AssemblerContext {
     }
   }
 
-  private setMacro(name: string, entry: MacroEntry): void {
+  setMacro(name: string, entry: MacroEntry): void {
     const old = this.macros.get(name);
     if (old) this.countMentions(old, -1);
     else this.macroFilter[macroFilterSlot(name)]!++;
@@ -208,6 +214,10 @@ export class Assembler implements AssemblerContext {
   /** Each statement's pc in the pending bytes (-1: emitted nothing); moved by applyEdits, made final by analyze. */
   stmtPc: number[] = [];
   labelInfos = new Map<string, LabelInfo>();
+  /** Every label definition in order, with its position in the pending bytes (analysis only). */
+  labelDefs: LabelDef[] = [];
+  /** Set once an explicit constant op or block (intc, bytec, intcblock, …) was assembled. */
+  explicitConst = false;
   labelRefTokens: Token[] = [];
   macroInfos: MacroInfo[] = [];
 
@@ -268,19 +278,39 @@ export class Assembler implements AssemblerContext {
    * loop). Running it to the end does exactly what `parse` does.
    */
   *parseSteps(text: string): Generator<void, void, void> {
+    if (!this.parsable(text)) return;
+    yield* this.linesSteps(text, 0, 0);
+    yield* this.backEndSteps();
+  }
+
+  /** False (with the reference's error) when `text` cannot be assembled at all. */
+  parsable(text: string): boolean {
     if (this.version > ASSEMBLER_MAX_VERSION) {
       this.errorAtLine(0, `Can not assemble version ${this.version}`);
-      return;
+      return false;
     }
     if (isGoBlank(text)) {
       this.errorAtLine(0, 'Cannot assemble empty program text');
-      return;
+      return false;
     }
+    return true;
+  }
+
+  /** Set when a line was too long to assemble (the lines after it were not read). */
+  tooLongLine: number | undefined;
+
+  /**
+   * The per-line pass, from line `line` (starting at `offset` in `text`) to the end. `atLine` is
+   * asked before each line is read and ends the pass when it answers true (incremental analysis
+   * stops there to reuse what an earlier pass produced for the rest); the result says whether it did.
+   */
+  *linesSteps(text: string, line: number, offset: number, atLine?: (line: number, offset: number) => boolean): Generator<void, boolean, void> {
     // Lines are cut as splitLines cuts them, one at a time, so none outlives its tokens.
     let tooLong: number | undefined;
     const n = text.length;
-    let start = 0;
-    for (let ln = 0; start < n; ln++) {
+    let start = offset;
+    for (let ln = line; start < n; ln++) {
+      if (atLine?.(ln, start)) return true;
       if (++this.work >= WORK_PER_STEP) {
         this.work = 0;
         yield;
@@ -292,10 +322,10 @@ export class Assembler implements AssemblerContext {
         break;
       }
       const end = nl > start && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-      const line = text.slice(start, end);
+      const lineText = text.slice(start, end);
       start = nl + 1;
       this.sourceLine = ln;
-      const tokens = tokenizeLine(line, ln);
+      const tokens = tokenizeLine(lineText, ln);
       if (tokens.length > 0 && tokens[0]!.str.charCodeAt(0) === 35) {
         const first = tokens[0]!;
         const directive = first.str.slice(1);
@@ -306,8 +336,15 @@ export class Assembler implements AssemblerContext {
       }
       yield* this.statements_(tokens);
     }
-    if (tooLong !== undefined) this.errorAtLine(tooLong, 'line too long');
+    if (tooLong !== undefined) {
+      this.tooLongLine = tooLong;
+      this.errorAtLine(tooLong, 'line too long');
+    }
+    return false;
+  }
 
+  /** What follows the per-line pass: constant blocks, branch sizes, label offsets. */
+  *backEndSteps(): Generator<void, void, void> {
     yield;
     if (this.version >= OPTIMIZE_CONSTANTS_VERSION || this.version === NO_VERSION) {
       this.optimizeInts();
@@ -416,6 +453,8 @@ export class Assembler implements AssemblerContext {
       return;
     }
     const expandedName = this.expandedName;
+    // Explicit constant ops and blocks make the constant tables order-dependent: no incremental reuse.
+    if (spec.real.startsWith('intc') || spec.real.startsWith('bytec')) this.explicitConst = true;
     this.recordSource(mnemonic);
     const pc = this.pending.length;
     if (spec.modes === MODE_APP) this.hasStatefulOps = true;
@@ -625,6 +664,7 @@ export class Assembler implements AssemblerContext {
     this.labels.set(name, this.pending.length);
     this.labelKnowledge();
     if (this.analysis) {
+      this.labelDefs.push({ name, pos: this.pending.length });
       const existing = this.labelInfos.get(name);
       if (!existing) this.labelInfos.set(name, { name, definition: tokenInfo(tok), references: [], macroBodyMentions: [] });
     }
@@ -1167,7 +1207,8 @@ function pushBytesBytes(v: Uint8Array): Uint8Array {
 // ---- public entry points ------------------------------------------------------------------------
 
 
-type Run = { asm: Assembler; program?: Uint8Array; prefixLen: number };
+/** A finished run: the assembler, and the program when it assembled. */
+export type Run = { asm: Assembler; program?: Uint8Array; prefixLen: number };
 
 function run(source: string, options: AssembleOptions, analysis: boolean): Run {
   const steps = runSteps(source, options, analysis);
@@ -1181,6 +1222,11 @@ function* runSteps(source: string, options: AssembleOptions, analysis: boolean):
   const text = options.templateVars ? replaceTemplateVariables(source, options.templateVars) : source;
   const asm = new Assembler(options, analysis);
   yield* asm.parseSteps(text);
+  return yield* finishSteps(asm);
+}
+
+/** After the back end: the final bytes (automatic constant blocks, salt) when nothing failed. */
+export function* finishSteps(asm: Assembler): Generator<void, Run, void> {
   if (asm.errors.length === 0) {
     yield;
     const done = asm.finalize();
@@ -1237,8 +1283,13 @@ export function analyze(source: string, options: AssembleOptions = {}): Analysis
  * without holding up its other requests (resume it from a later event-loop turn, or drop it).
  */
 export function* analyzeSteps(source: string, options: AssembleOptions = {}): Generator<void, Analysis, void> {
-  const { asm, program, prefixLen } = yield* runSteps(source, options, true);
+  const run = yield* runSteps(source, options, true);
   yield;
+  return analysisOf(run);
+}
+
+/** The editor's view of a finished analysis run. */
+export function analysisOf({ asm, program, prefixLen }: Run): Analysis {
   const statements = asm.statements;
   for (let i = 0; i < statements.length; i++) {
     const rel = asm.stmtPc[i]!;

@@ -21,3 +21,4 @@ export { replaceTemplateVariables, templateValueText } from './template.js';
 export { tokenizeLine, splitLines, type Token } from './tokenizer.js';
 export { isEdwards25519Point } from './curve.js';
 export { formatDiagnostic } from './format.js';
+export { AnalysisSession, CHECKPOINT_LINES, type UpdateInfo } from './incremental.js';

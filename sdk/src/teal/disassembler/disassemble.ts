@@ -1,6 +1,8 @@
 import { programHashIsOnCurve } from '../oncurve.js';
 import { decodeProgram, type DecodedInstruction, type DecodedProgram } from './decode.js';
 import { describeBytes, hexLiteral } from './format.js';
+import { methodSelector } from '../../abi/method.js';
+import { toHex } from '../../encoding/hex.js';
 
 export { OFF_CURVE_VERSION } from '../spec/versions.js';
 import { OFF_CURVE_VERSION } from '../spec/versions.js';
@@ -15,6 +17,13 @@ export interface DisassembleOptions {
    * reference prints them — the text then does not reassemble.
    */
   strictTargets?: boolean;
+  /**
+   * ARC-4 method (or ARC-28 event) signatures known for this program, from its app spec or its
+   * `method "…"` lines: a 4-byte constant equal to one's selector is commented `// method "sig"`
+   * instead of with its own hex. Comments only: the text assembles to the same bytes. Without it
+   * the text is the reference's.
+   */
+  methodSignatures?: Iterable<string>;
 }
 
 /** A disassembly: the text, version, pc-to-line map, labels, and the decoded program. */
@@ -59,6 +68,7 @@ export function disassembleDetailed(program: Uint8Array, options: DisassembleOpt
   if (autosaltOff) out.push('#pragma autosalt false');
 
   const constants: ConstantBlocks = { intc: [], bytec: [] };
+  if (options.methodSignatures) constants.selectors = selectorNames(options.methodSignatures);
   const lines: { pc: number; line: number }[] = [];
   const targetName = (target: number): string => (options.numericTargets ? String(target) : labels.get(target)!);
   for (const ins of decoded.instructions) {
@@ -72,10 +82,50 @@ export function disassembleDetailed(program: Uint8Array, options: DisassembleOpt
   return { text: out.join('\n') + '\n', version: decoded.version, lines, labels, autosaltOff, decoded };
 }
 
+/**
+ * The disassembled lines around a failing pc as the node prints them after `opcodes=` in a logic
+ * error's details: the instruction at `pc` and up to two before it, with the label lines that
+ * follow each (up to the next instruction), joined by `; `. Empty when `pc` starts no instruction
+ * (the program's end) or the program does not disassemble.
+ */
+export function failingOpcodes(program: Uint8Array, pc: number): string {
+  let d: Disassembly;
+  try {
+    d = disassembleDetailed(program);
+  } catch {
+    return '';
+  }
+  const i = d.lines.findIndex((l) => l.pc === pc);
+  if (i < 0) return '';
+  const text = d.text.split('\n');
+  if (text[text.length - 1] === '') text.pop();
+  const from = d.lines[Math.max(0, i - 2)]!.line;
+  const to = i + 1 < d.lines.length ? d.lines[i + 1]!.line : text.length;
+  return text.slice(from, to).join('; ');
+}
+
 /** The constant blocks seen so far (in byte order), for `intc`/`bytec` comments. */
 export interface ConstantBlocks {
   intc: bigint[];
   bytec: Uint8Array[];
+  /** Selector (hex) → method signature, for comments on 4-byte constants. */
+  selectors?: ReadonlyMap<string, string>;
+}
+
+/** Selector hex → signature (the first signature wins when two share a selector). */
+function selectorNames(signatures: Iterable<string>): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const sig of signatures) {
+    const hex = toHex(methodSelector(sig));
+    if (!out.has(hex)) out.set(hex, sig);
+  }
+  return out;
+}
+
+/** A byte constant's comment text: its method when it is a known selector, else the reference's. */
+function bytesComment(v: Uint8Array, constants: ConstantBlocks): string {
+  const sig = v.length === 4 ? constants.selectors?.get(toHex(v)) : undefined;
+  return sig !== undefined ? `method ${JSON.stringify(sig)}` : describeBytes(v);
 }
 
 function constantComment(opName: string, index: number, constants: ConstantBlocks): string {
@@ -85,7 +135,7 @@ function constantComment(opName: string, index: number, constants: ConstantBlock
   }
   if (opName === 'bytec' || opName.startsWith('bytec_')) {
     const v = constants.bytec[index];
-    return v === undefined ? '' : ` // ${describeBytes(v)}`;
+    return v === undefined ? '' : ` // ${bytesComment(v, constants)}`;
   }
   return '';
 }
@@ -108,7 +158,7 @@ export function formatInstruction(ins: DecodedInstruction, constants: ConstantBl
         out += imm.value.toString();
         break;
       case 'bytes':
-        out += `${hexLiteral(imm.value)} // ${describeBytes(imm.value)}`;
+        out += `${hexLiteral(imm.value)} // ${bytesComment(imm.value, constants)}`;
         break;
       case 'uints':
         if (name === 'intcblock') constants.intc = imm.values;
@@ -117,6 +167,10 @@ export function formatInstruction(ins: DecodedInstruction, constants: ConstantBl
       case 'bytesList':
         if (name === 'bytecblock') constants.bytec = imm.values;
         out += imm.values.map(hexLiteral).join(' ');
+        // A router's selectors pushed at once (`pushbytess` before `match`): name the known ones.
+        if (name === 'pushbytess' && constants.selectors && imm.values.some((v) => v.length === 4 && constants.selectors!.has(toHex(v)))) {
+          out += ` // ${imm.values.map((v) => bytesComment(v, constants)).join(', ')}`;
+        }
         break;
       case 'label':
       case 'varintLabel':

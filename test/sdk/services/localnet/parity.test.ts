@@ -74,11 +74,12 @@ describe('localnet parity: what outside clients trip on', function () {
     const create = algosdk.makeApplicationCreateTxnFromObject({ sender: dispenser, approvalProgram: bad, clearProgram: CLEAR, numGlobalByteSlices: 0, numGlobalInts: 0, numLocalByteSlices: 0, numLocalInts: 0, onComplete: algosdk.OnApplicationComplete.NoOpOC, suggestedParams: await sp() });
     const [signed] = await signer([create], [0]);
     await assert.rejects(algod.sendRawTransaction(signed!).do(), (e: Error) => {
-      assert.match(e.message, /logic eval error: \+ arg 1 wanted uint64 but got \[\]byte\. Details: app=\d+, pc=6/);
+      // item 7: algod with the developer API (LocalNet) adds the disassembled lines up to the failing op.
+      assert.match(e.message, /logic eval error: \+ arg 1 wanted uint64 but got \[\]byte\. Details: app=\d+, pc=6, opcodes=pushint 1; pushbytes 0x78 \/\/ "x"; \+$/);
       return true;
     });
     const sim = await algod.simulateTransactions(new algosdk.modelsv2.SimulateRequest({ txnGroups: [new algosdk.modelsv2.SimulateRequestTransactionGroup({ txns: [algosdk.decodeMsgpack(signed!, algosdk.SignedTransaction)] })] })).do();
-    assert.match(sim.txnGroups[0]!.failureMessage!, /pc=6/);
+    assert.match(sim.txnGroups[0]!.failureMessage!, /pc=6, opcodes=pushint 1; pushbytes 0x78 \/\/ "x"; \+$/);
   });
 
   it('item 4: an update over one page is accepted for an app with an extra page, and refused over its own pages with the node wording', async () => {
@@ -173,6 +174,24 @@ describe('localnet parity: what outside clients trip on', function () {
     assert.equal(v1.would_succeed, false, 'a missing signature');
     assert.deepEqual(v1['txn-groups'][0]!.failed_at, []);
     assert.equal((v1['txn-groups'][0]!['txn-results'] as Record<string, unknown>[])[0]!.missing_signature, true);
+  });
+
+  it('item 7: empty msgpack pending lists carry both keys; fee shortfalls read in MicroAlgos as algod prints them', async () => {
+    for (const path of ['/v2/transactions/pending', `/v2/accounts/${dispenser}/transactions/pending`]) {
+      const r = await request(`${d.node.url}${path}?format=msgpack`, { headers: { 'x-algo-api-token': LOCALNET_TOKEN } });
+      assert.equal(r.statusCode, 200);
+      const bytes = new Uint8Array(await r.body.arrayBuffer());
+      assert.deepEqual([...bytes], [0x82, 0xb0, ...Buffer.from('top-transactions'), 0x90, 0xb2, ...Buffer.from('total-transactions'), 0x00], path);
+      const decoded = algosdk.decodeMsgpack(bytes, algosdk.modelsv2.PendingTransactionsResponse);
+      assert.deepEqual(decoded.topTransactions, []);
+      assert.equal(decoded.totalTransactions, 0);
+    }
+    const params = { ...(await sp()), flatFee: true, fee: 0n };
+    const [s] = await signer([algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: dispenser, receiver: dispenser, amount: 0, suggestedParams: params })], [0]);
+    await assert.rejects(algod.sendRawTransaction(s!).do(), (e: Error) => {
+      assert.match(e.message, /txgroup with 0\.0A fees is less than 1mA \(usage=1\.000000 \* base=1mA\)/);
+      return true;
+    });
   });
 
   it('item 2: any browser origin may call the three services under --localnet, Private Network Access preflights included', async () => {

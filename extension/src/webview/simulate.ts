@@ -1,19 +1,46 @@
 // Simulate panel (webview side). Plain DOM, no remote content. Builds the group form, posts it to
 // the extension, renders the report. Everything shown is inserted as text, never as HTML.
+// Bundled by esbuild (scripts/webview-build.mjs) to extension/media/simulate.js, which the panel loads.
+import type { FormRow, MethodInfo, PanelMessage, ReportView, SentInfo, WebviewMessage } from './types.js';
+import type { FailureExplainView, StackItemView } from '../contracts/explainView.js';
+import type { TxnView } from '../contracts/valueFormat.js';
+
+/** Everything the panel shows; re-rendered whole after each message or edit. */
+interface PanelState {
+  rows: FormRow[];
+  accounts: string[];
+  sources: string[];
+  methods: Record<string, string[]>;
+  methodInfo: Record<string, MethodInfo[]>;
+  appAddresses: Record<string, string>;
+  assets: string[];
+  network: string;
+  chain?: string;
+  report: ReportView | undefined;
+  warnings?: string[];
+  error: string | undefined;
+  errorAt: { index: number; field: string } | undefined;
+  busy: string;
+  sent: SentInfo | undefined;
+  sourceFile: string | undefined;
+  notice?: string | undefined;
+  debuggable?: boolean;
+}
+
 (function () {
   'use strict';
   const vscode = acquireVsCodeApi();
-  const app = document.getElementById('app');
-  let state = { rows: [], accounts: [], sources: [], methods: {}, methodInfo: {}, appAddresses: {}, assets: [], network: '', report: undefined, error: undefined, errorAt: undefined, busy: '', sent: undefined, sourceFile: undefined };
-  const argForm = window.TealworksArgForm;
+  const app = document.getElementById('app')!;
+  let state: PanelState = { rows: [], accounts: [], sources: [], methods: {}, methodInfo: {}, appAddresses: {}, assets: [], network: '', report: undefined, error: undefined, errorAt: undefined, busy: '', sent: undefined, sourceFile: undefined };
+  const argForm = window.TealworksArgForm!;
 
   // The DOM builder both scripts use (text only, never HTML).
   const el = argForm.el;
 
-  function input(row, field, placeholder, width) {
+  function input(row: FormRow, field: string, placeholder: string, width?: string): HTMLElement {
     return el('input', { type: 'text', value: row[field] ?? '', placeholder, class: width || '', 'data-field': field, oninput: (ev) => { row[field] = ev.target.value; saveRows(); } });
   }
-  function select(row, field, options, onchange) {
+  function select(row: FormRow, field: string, options: { value: string; label: string }[], onchange?: () => void): HTMLElement {
     const s = el('select', { 'data-field': field, onchange: (ev) => { row[field] = ev.target.value; if (onchange) onchange(); } },
       options.map((o) => el('option', { value: o.value, selected: (row[field] ?? '') === o.value }, o.label)));
     return s;
@@ -23,23 +50,23 @@
   }
 
   /** The method description of an app call row (from the spec of its program), if any. */
-  function infoOf(row) {
-    return row && row.kind === 'appcall' && row.method ? (state.methodInfo[row.source] || []).find((m) => m.signature === row.method) : undefined;
+  function infoOf(row: FormRow | undefined): MethodInfo | undefined {
+    return row && row.kind === 'appcall' && row.method ? (state.methodInfo[row.source as string] || []).find((m) => m.signature === row.method) : undefined;
   }
 
   /** The call whose transaction argument row `i` is (ARC-4: the rows right above a call), if any. */
-  function linkOf(i) {
+  function linkOf(i: number): { call: number; arg: MethodInfo['transactionArgs'][number]; method: string } | undefined {
     for (let j = i + 1; j < state.rows.length; j++) {
       const info = infoOf(state.rows[j]);
       const n = info && info.transactionArgs ? info.transactionArgs.length : 0;
-      if (n && j - n <= i) return { call: j, arg: info.transactionArgs[i - (j - n)], method: info.name };
-      if (state.rows[j].kind === 'appcall') return undefined;
+      if (n && j - n <= i) return { call: j, arg: info!.transactionArgs[i - (j - n)]!, method: info!.name };
+      if (state.rows[j]!.kind === 'appcall') return undefined;
     }
     return undefined;
   }
 
   /** The app address of a call row: known apps come with the panel; others are asked for. */
-  function appAddressOf(row) {
+  function appAddressOf(row: FormRow): string | undefined {
     const id = String(row.appId || '').trim();
     if (!/^[1-9]\d*$/.test(id)) return undefined;
     if (state.appAddresses[id]) return state.appAddresses[id];
@@ -48,18 +75,18 @@
   }
 
   /** Inserts rows for the method's transaction arguments right above call `i`, unless the rows there fit. */
-  function insertTxnArgRows(i) {
-    const call = state.rows[i];
+  function insertTxnArgRows(i: number): void {
+    const call = state.rows[i]!;
     const info = infoOf(call);
     const txnArgs = (info && info.transactionArgs) || [];
     const n = txnArgs.length;
     if (!n) return;
-    const fits = i >= n && txnArgs.every((a, k) => a.type === 'txn' ? true : state.rows[i - n + k].kind === a.rowKind);
+    const fits = i >= n && txnArgs.every((a, k) => a.type === 'txn' ? true : state.rows[i - n + k]!.kind === a.rowKind);
     if (fits) return;
     const receiver = appAddressOf(call);
     const rows = txnArgs.map((a) => {
-      const kind = a.rowKind || 'payment';
-      const r = { kind, sender: call.sender || state.accounts[0] || '' };
+      const kind = (a.rowKind || 'payment') as FormRow['kind'];
+      const r: FormRow = { kind, sender: call.sender || state.accounts[0] || '' };
       if (kind !== 'appcall') { r.receiver = receiver || ''; if (!receiver && call.appId) r.awaitApp = String(call.appId).trim(); }
       else r.appId = '';
       return r;
@@ -67,17 +94,17 @@
     state.rows.splice(i, 0, ...rows);
   }
 
-  function move(i, by) {
+  function move(i: number, by: number): void {
     const j = i + by;
     if (j < 0 || j >= state.rows.length) return;
     const [r] = state.rows.splice(i, 1);
-    state.rows.splice(j, 0, r);
+    state.rows.splice(j, 0, r!);
     render();
   }
 
-  function rowView(row, i) {
+  function rowView(row: FormRow, i: number): HTMLElement {
     const kinds = [{ value: 'appcall', label: 'App call' }, { value: 'payment', label: 'Payment' }, { value: 'assetTransfer', label: 'Asset transfer' }];
-    const fields = [];
+    const fields: HTMLElement[] = [];
     if (!row.sender && state.accounts[0]) row.sender = state.accounts[0];
     fields.push(el('label', {}, 'Sender ', state.accounts.length ? select(row, 'sender', accountOptions()) : input(row, 'sender', 'address', 'wide')));
     const link = linkOf(i);
@@ -87,7 +114,7 @@
       const target = link ? state.rows[link.call] : undefined;
       const appAddr = target ? appAddressOf(target) : undefined;
       fields.push(el('label', {}, 'Receiver ', receiver,
-        appAddr && row.receiver !== appAddr ? el('button', { class: 'secondary small', 'data-action': 'app-address', title: `Send to the account of app ${target.appId}`, onclick: () => { row.receiver = appAddr; render(); } }, `app ${target.appId} address`) : ''));
+        appAddr && row.receiver !== appAddr ? el('button', { class: 'secondary small', 'data-action': 'app-address', title: `Send to the account of app ${target!.appId}`, onclick: () => { row.receiver = appAddr; render(); } }, `app ${target!.appId} address`) : ''));
       fields.push(el('label', {}, 'Amount ', input(row, 'amount', 'micro-units')));
       if (row.kind === 'assetTransfer') fields.push(el('label', {}, 'Asset ', input(row, 'assetId', 'asset id')));
     } else {
@@ -96,18 +123,18 @@
       fields.push(el('label', {}, 'Program ', select(row, 'source', sources, render)));
       const ocs = ['NoOp', 'OptIn', 'CloseOut', 'ClearState', 'UpdateApplication', 'DeleteApplication'].map((v) => ({ value: v, label: v }));
       fields.push(el('label', {}, 'On completion ', select(row, 'onComplete', ocs)));
-      const methods = state.methods[row.source] || [];
+      const methods = state.methods[row.source as string] || [];
       if (methods.length) {
         fields.push(el('label', {}, 'Method ', select(row, 'method', [{ value: '', label: '(raw arguments)' }].concat(methods.map((m) => ({ value: m, label: m }))), () => { row.args = []; row.argDrafts = []; insertTxnArgRows(state.rows.indexOf(row)); render(); })));
       }
-      const info = row.method && argForm ? (state.methodInfo[row.source] || []).find((m) => m.signature === row.method) : undefined;
+      const info = row.method && argForm ? (state.methodInfo[row.source as string] || []).find((m) => m.signature === row.method) : undefined;
       const argTypes = row.method ? argTypesOf(row.method) : undefined;
       if (info) {
         fields.push(el('div', { class: 'args' }, argForm.render(row, info, state)));
       } else if (argTypes) {
-        row.args = row.args || [];
+        const args = (row.args = row.args || []);
         argTypes.forEach((t, k) => {
-          fields.push(el('label', {}, `arg ${k} (${t}) `, el('input', { type: 'text', value: row.args[k] ?? '', placeholder: t, 'data-field': `args.${k}`, oninput: (ev) => { row.args[k] = ev.target.value; } })));
+          fields.push(el('label', {}, `arg ${k} (${t}) `, el('input', { type: 'text', value: args[k] ?? '', placeholder: t, 'data-field': `args.${k}`, oninput: (ev) => { args[k] = ev.target.value; } })));
         });
       } else {
         fields.push(el('label', {}, 'Args ', el('input', { type: 'text', class: 'wide', value: (row.args || []).join(', '), placeholder: 'int:5, 0x01ff, b64:…, addr:…, text', 'data-field': 'args', oninput: (ev) => { row.args = ev.target.value.split(',').map((s) => s.trim()).filter((s) => s !== ''); } })));
@@ -127,10 +154,10 @@
   }
 
   /** Argument types of a method signature, skipping transaction arguments. */
-  function argTypesOf(sig) {
+  function argTypesOf(sig: string): string[] {
     const open = sig.indexOf('(');
     let depth = 0, cur = '';
-    const out = [];
+    const out: string[] = [];
     for (let i = open + 1; i < sig.length; i++) {
       const c = sig[i];
       if (c === '(') depth++;
@@ -141,9 +168,9 @@
     return out.filter((t) => !['txn', 'pay', 'keyreg', 'acfg', 'axfer', 'afrz', 'appl'].includes(t));
   }
 
-  function clean(rows) {
+  function clean(rows: FormRow[]): Extract<WebviewMessage, { type: 'simulate' }>['group'] {
     return rows.map((r) => {
-      const o = { kind: r.kind, sender: r.sender || '' };
+      const o: Record<string, unknown> & { kind: FormRow['kind']; sender: string } = { kind: r.kind, sender: r.sender || '' };
       for (const k of ['receiver', 'amount', 'assetId', 'appId', 'source', 'onComplete', 'method', 'fee', 'note']) if (r[k]) o[k] = String(r[k]);
       if (r.args && r.args.length) o.args = r.args.map((a) => String(a ?? ''));
       return o;
@@ -151,15 +178,16 @@
   }
 
   /** A value cut in the report, with "show all" to expand it in place (and back). */
-  function valueCode(text, full, attrs) {
+  function valueCode(text: string, full: string | undefined, attrs?: Record<string, unknown>): HTMLElement {
     const code = el('code', attrs || {}, text);
     if (!full) return code;
     let open = false;
-    const toggle = el('button', { class: 'link small show-all', title: 'Show the whole value', onclick: () => { open = !open; code.textContent = open ? full : text; toggle.textContent = open ? 'show less' : `show all (${full.length.toLocaleString('en-US')} characters)`; } }, `show all (${full.length.toLocaleString('en-US')} characters)`);
+    const label = `show all (${full.length.toLocaleString('en-US')} characters)`;
+    const toggle: HTMLElement = el('button', { class: 'link small show-all', title: 'Show the whole value', onclick: () => { open = !open; code.textContent = open ? full : text; toggle.textContent = open ? 'show less' : label; } }, label);
     return el('span', { class: 'clipped' }, code, ' ', toggle);
   }
 
-  function txnView(t) {
+  function txnView(t: TxnView): HTMLElement {
     const head = el('div', { class: 'txn-head' + (t.failed ? ' failed' : '') },
       el('span', { class: 'icon' }, t.failed ? '✗' : '✓'), ' ', el('strong', {}, t.label), ' · ', t.type,
       t.appId ? ` · app ${t.appId}` : '', t.createdAppId ? ' (created)' : '', t.method ? ` · ${t.method}` : '',
@@ -175,14 +203,14 @@
     return el('div', { class: 'txn-report' + (t.failed ? ' failed' : ''), 'data-path': t.path.join('.') }, head, body);
   }
 
-  function stackItem(v) {
+  function stackItem(v: StackItemView): HTMLElement {
     const title = (v.views || []).map((x) => `${x.label}: ${x.text}`).join('\n');
     return el('li', { class: 'stack-item', title },
       el('span', { class: 'muted' }, `[${v.index}] `), el('span', { class: 'tag' }, v.type), ' ', el('code', {}, v.text),
       (v.views || []).filter((x) => /^(utf8|address|abi string|abi uint64)$/.test(x.label) && x.text !== v.text).map((x) => el('span', { class: 'muted' }, ` · ${x.label} ${x.text}`)));
   }
 
-  function explainView(x) {
+  function explainView(x: FailureExplainView): HTMLElement {
     const box = el('div', { class: 'explain', id: 'explain' });
     if (x.path && x.path.length > 1) box.append(el('div', { id: 'failure-path' }, el('strong', {}, 'Path: '),
       x.path.map((p, i) => [i ? ' › ' : '', el('span', { class: p.failed ? 'fail' : '' }, `${p.label} (${p.type}${p.appId ? ` app ${p.appId}` : ''}${p.method ? ` ${p.method}` : ''})`)])));
@@ -196,8 +224,8 @@
     return box;
   }
 
-  function reportView(r) {
-    const parts = [];
+  function reportView(r: ReportView): HTMLElement[] {
+    const parts: HTMLElement[] = [];
     const verdict = r.verdict || { kind: r.wouldSucceed ? 'ok' : 'fail', text: r.wouldSucceed ? '✓ Would succeed' : `✗ Would fail at ${r.failedAtLabel || 'the group'}` };
     parts.push(el('h2', { class: verdict.kind === 'fail' ? 'fail' : 'ok', id: 'verdict', 'data-kind': verdict.kind }, verdict.text));
     if (verdict.txids && verdict.txids.length) {
@@ -212,11 +240,11 @@
       if (r.pc !== undefined) box.append(el('div', {}, `${r.program} program, pc ${r.pc}`));
       if (r.minBalance) {
         box.append(el('div', { id: 'min-balance', class: 'warn' }, r.minBalance.text, ' ',
-          el('button', { id: 'fund-app', class: 'small', title: `Send ${r.minBalance.shortBy} micro-units or more to ${r.minBalance.address}`, onclick: () => vscode.postMessage({ type: 'fund', address: r.minBalance.address, amount: r.minBalance.shortBy }) }, r.minBalance.appId ? `Fund app ${r.minBalance.appId}'s account` : 'Fund the account')));
+          el('button', { id: 'fund-app', class: 'small', title: `Send ${r.minBalance.shortBy} micro-units or more to ${r.minBalance.address}`, onclick: () => vscode.postMessage({ type: 'fund', address: r.minBalance!.address, amount: r.minBalance!.shortBy }) }, r.minBalance.appId ? `Fund app ${r.minBalance.appId}'s account` : 'Fund the account')));
       }
       if (r.source && !r.minBalance) {
         const where = `${state.sourceFile || r.source.file || 'source'}:${r.source.line}:${r.source.column}`;
-        const link = el('a', { href: '#', id: 'failing-line', onclick: (ev) => { ev.preventDefault(); if (state.sourceFile) vscode.postMessage({ type: 'reveal', file: state.sourceFile, line: r.source.line, column: r.source.column }); } }, where);
+        const link = el('a', { href: '#', id: 'failing-line', onclick: (ev) => { ev.preventDefault(); if (state.sourceFile) vscode.postMessage({ type: 'reveal', file: state.sourceFile, line: r.source!.line, column: r.source!.column }); } }, where);
         box.append(el('div', {}, 'At ', link, r.source.text ? el('code', {}, '  ' + r.source.text) : ''));
         if (r.source.definition) box.append(el('div', { class: 'muted' }, `expanded from the macro defined at line ${r.source.definition.line}`));
       }
@@ -225,14 +253,14 @@
         box.append(el('div', {}, el('strong', {}, 'Call chain:')));
         box.append(el('ol', { id: 'failure-chain', class: 'chain' }, r.chain.map((c) => el('li', { class: c.failing ? 'failing' : '' },
           c.file
-            ? el('a', { href: '#', onclick: (ev) => { ev.preventDefault(); vscode.postMessage({ type: 'reveal', file: c.file, line: c.line, column: c.column }); } }, c.text)
+            ? el('a', { href: '#', onclick: (ev) => { ev.preventDefault(); vscode.postMessage({ type: 'reveal', file: c.file!, line: c.line!, column: c.column! }); } }, c.text)
             : el('code', {}, c.text)))));
       }
       if (r.explain) box.append(explainView(r.explain));
       if (state.debuggable) box.append(el('div', { class: 'actions' }, el('button', { id: 'debug', title: 'Step through this run in the debugger, starting at the failure', onclick: () => vscode.postMessage({ type: 'debug' }) }, 'Debug this group')));
       parts.push(box);
     }
-    const b = r.budget || {};
+    const b: ReportView['budget'] = r.budget || {};
     if (b.consumed !== undefined || b.added !== undefined) parts.push(el('div', { class: 'muted', id: 'budget' }, `Budget: ${b.consumed ?? '?'} used of ${b.added ?? '?'}`));
     if (r.wouldSucceed && state.debuggable) parts.push(el('div', { class: 'actions' }, el('button', { id: 'debug', class: 'secondary', title: 'Step through this run in the debugger', onclick: () => vscode.postMessage({ type: 'debug' }) }, 'Debug this group')));
     parts.push(el('div', { id: 'txns' }, r.txns.map(txnView)));
@@ -241,13 +269,13 @@
   }
 
   /** What comes back after a window reload: the rows as typed (the extension validates them again). */
-  function saveRows() {
+  function saveRows(): void {
     const rows = clean(state.rows);
     vscode.setState({ rows });
     vscode.postMessage({ type: 'rows', group: rows });
   }
 
-  function render() {
+  function render(): void {
     const form = el('section', { id: 'form' },
       el('h1', {}, 'Group ', el('span', { class: 'muted' }, `on ${state.network}`)),
       state.rows.map(rowView),
@@ -277,8 +305,8 @@
   }
 
   // Messages from the extension are trusted less than nothing too: only known types are handled.
-  window.addEventListener('message', (ev) => {
-    const m = ev.data;
+  window.addEventListener('message', (ev: MessageEvent) => {
+    const m = ev.data as PanelMessage;
     if (!m || typeof m !== 'object' || typeof m.type !== 'string') return;
     switch (m.type) {
       case 'init':

@@ -1,0 +1,497 @@
+/**
+ * Incremental analysis for editors. An {@link AnalysisSession} keeps, for the last text it
+ * analysed, what the assembler's per-line pass produced (pending bytes, constant and label
+ * references, statements, diagnostics, labels, macros) and the pass's state every
+ * {@link CHECKPOINT_LINES} lines. After an edit it resumes the per-line pass at the last
+ * checkpoint before the edit and, once past the edit, stops at the first checkpoint whose state
+ * (version, macros, label names, stack and scratch types, flags) equals the one the previous pass
+ * had there: everything after it is the previous pass's output, moved to the new byte positions.
+ * The back end (constant blocks, branch sizes, label offsets), which is global, then runs over the
+ * whole program as in a full analysis, so the result is the one {@link analyze} gives.
+ *
+ * Programs whose constant tables depend on order in ways the reuse cannot follow (explicit
+ * `intc`/`bytec` ops or blocks, more than 256 constants), lines too long to assemble, or edits
+ * that change the number of lines before the point of convergence are analysed from the
+ * checkpoint to the end (or in full), never approximately.
+ */
+import type { TealDiagnostic } from '../types.js';
+import { OPTIMIZE_CONSTANTS_VERSION } from './constants.js';
+import type { ConstRef } from './context.js';
+import { Assembler, analysisOf, finishSteps, type LabelDef, type LabelRef } from './assembler.js';
+import type { Analysis, AnalyzedStatement, AssembleOptions, LabelInfo, MacroInfo } from './results.js';
+import { sameType } from './stacktypes.js';
+import type { Token } from './tokenizer.js';
+import type { Knowledge } from './type-refiners.js';
+import { NO_VERSION } from './constants.js';
+import { commonPrefix, commonSuffix } from '../lexer.js';
+
+/** Lines between two saved states of the per-line pass. */
+export const CHECKPOINT_LINES = 32;
+/** The most constants of one kind a reusable program may have (a larger index changes the errors). */
+const MAX_TABLE = 256;
+
+/** The per-line pass's state at the start of a line, and how much output it had made by then. */
+interface Checkpoint {
+  line: number;
+  offset: number;
+  pending: number;
+  intcRefs: number;
+  bytecRefs: number;
+  labelDefs: number;
+  labelRefs: number;
+  statements: number;
+  errors: number;
+  warnings: number;
+  labelInfos: number;
+  labelRefTokens: number;
+  macroInfos: number;
+  /** Uses recorded so far for each macro info (by index). */
+  macroUses: number[];
+  macroCurrent: boolean[];
+  /** Distinct label names defined so far. */
+  labels: number;
+  flags: Flags;
+  known: Knowledge;
+  /** Macros in force: name, body tokens, index of its info. */
+  macros: [string, Token[], number | undefined][];
+}
+
+interface Flags {
+  version: number;
+  typeTracking: boolean;
+  autoSalt: 'default' | 'on' | 'off';
+  autoSaltToken: Token | undefined;
+  hasPseudoInt: boolean;
+  hasPseudoByte: boolean;
+  hasStatefulOps: boolean;
+  fieldModes: number;
+  expandedTokens: number;
+  expansionExhausted: boolean;
+}
+
+/** Everything the per-line pass produced for one text (copies: the back end moves positions). */
+interface FrontEnd {
+  pending: Uint8Array;
+  intcRefs: ConstRef[];
+  bytecRefs: ConstRef[];
+  labelDefs: LabelDef[];
+  labelRefs: LabelRef[];
+  stmtPc: number[];
+  statements: AnalyzedStatement[];
+  errors: TealDiagnostic[];
+  warnings: TealDiagnostic[];
+  labelInfos: LabelInfo[];
+  labelRefTokens: Token[];
+  macroInfos: MacroInfo[];
+  flags: Flags;
+  sourceLine: number;
+  /** Index of each label name's first definition in labelDefs (built when first needed). */
+  firstDef?: Map<string, number>;
+}
+
+/** How the last {@link AnalysisSession.update} went (for tests and benchmarks). */
+export interface UpdateInfo {
+  /** `full`: the whole text was analysed; `resumed`: from `fromLine` to the end; `reused`: from `fromLine` to `toLine`, the rest reused. */
+  kind: 'full' | 'resumed' | 'reused';
+  fromLine: number;
+  toLine?: number;
+}
+
+function flagsOf(a: Assembler): Flags {
+  return {
+    version: a.version,
+    typeTracking: a.typeTracking,
+    autoSalt: a.autoSalt,
+    autoSaltToken: a.autoSaltToken,
+    hasPseudoInt: a.hasPseudoInt,
+    hasPseudoByte: a.hasPseudoByte,
+    hasStatefulOps: a.hasStatefulOps,
+    fieldModes: a.fieldModes,
+    expandedTokens: a.expandedTokens,
+    expansionExhausted: a.expansionExhausted,
+  };
+}
+
+function setFlags(a: Assembler, f: Flags): void {
+  a.version = f.version;
+  a.typeTracking = f.typeTracking;
+  a.autoSalt = f.autoSalt;
+  a.autoSaltToken = f.autoSaltToken;
+  a.hasPseudoInt = f.hasPseudoInt;
+  a.hasPseudoByte = f.hasPseudoByte;
+  a.hasStatefulOps = f.hasStatefulOps;
+  a.fieldModes = f.fieldModes;
+  a.expandedTokens = f.expandedTokens;
+  a.expansionExhausted = f.expansionExhausted;
+}
+
+function sameFlags(a: Flags, b: Flags): boolean {
+  return (
+    a.version === b.version &&
+    a.typeTracking === b.typeTracking &&
+    a.autoSalt === b.autoSalt &&
+    a.autoSaltToken === b.autoSaltToken &&
+    a.hasPseudoInt === b.hasPseudoInt &&
+    a.hasPseudoByte === b.hasPseudoByte &&
+    a.hasStatefulOps === b.hasStatefulOps &&
+    a.fieldModes === b.fieldModes &&
+    a.expandedTokens === b.expandedTokens &&
+    a.expansionExhausted === b.expansionExhausted
+  );
+}
+
+function cloneKnown(k: Knowledge): Knowledge {
+  return { stack: k.stack.slice(), bottom: k.bottom, deadcode: k.deadcode, fp: k.fp, scratch: k.scratch.slice() };
+}
+
+function sameKnown(a: Knowledge, b: Knowledge): boolean {
+  if (a.deadcode !== b.deadcode || a.fp !== b.fp || a.stack.length !== b.stack.length || !sameType(a.bottom, b.bottom)) return false;
+  for (let i = 0; i < a.stack.length; i++) if (!sameType(a.stack[i]!, b.stack[i]!)) return false;
+  for (let i = 0; i < a.scratch.length; i++) if (a.scratch[i] !== b.scratch[i] && !sameType(a.scratch[i]!, b.scratch[i]!)) return false;
+  return true;
+}
+
+/** The distinct keys of the first `n` references, in first-reference order (the table the pass builds). */
+function tableOf(refs: readonly ConstRef[], n = refs.length): (bigint | string)[] {
+  const seen = new Set<bigint | string>();
+  const out: (bigint | string)[] = [];
+  for (let i = 0; i < n; i++) {
+    const k = refs[i]!.key;
+    if (!seen.has(k)) {
+      seen.add(k);
+      out.push(k);
+    }
+  }
+  return out;
+}
+
+function keyBytes(k: string): Uint8Array {
+  const out = new Uint8Array(k.length);
+  for (let i = 0; i < k.length; i++) out[i] = k.charCodeAt(i);
+  return out;
+}
+
+/** True while the pass's output can be reused later (see the module comment). */
+function reusable(a: Assembler): boolean {
+  return !a.explicitConst && a.cntIntcBlock === 0 && a.cntBytecBlock === 0 && a.tooLongLine === undefined;
+}
+
+function capture(a: Assembler, line: number, offset: number): Checkpoint {
+  const index = new Map<MacroInfo, number>();
+  a.macroInfos.forEach((m, i) => index.set(m, i));
+  const macros: [string, Token[], number | undefined][] = [];
+  for (const [name, e] of a.macros) macros.push([name, e.tokens, e.info ? index.get(e.info) : undefined]);
+  return {
+    line,
+    offset,
+    pending: a.pending.length,
+    intcRefs: a.intcRefs.length,
+    bytecRefs: a.bytecRefs.length,
+    labelDefs: a.labelDefs.length,
+    labelRefs: a.labelRefs.length,
+    statements: a.statements.length,
+    errors: a.errors.length,
+    warnings: a.warnings.length,
+    labelInfos: a.labelInfos.size,
+    labelRefTokens: a.labelRefTokens.length,
+    macroInfos: a.macroInfos.length,
+    macroUses: a.macroInfos.map((m) => m.uses.length),
+    macroCurrent: a.macroInfos.map((m) => m.current),
+    labels: a.labels.size,
+    flags: flagsOf(a),
+    known: cloneKnown(a.known),
+    macros,
+  };
+}
+
+function record(a: Assembler): FrontEnd {
+  return {
+    pending: a.pending.view().slice(),
+    intcRefs: a.intcRefs.map((r) => ({ pos: r.pos, key: r.key })),
+    bytecRefs: a.bytecRefs.map((r) => ({ pos: r.pos, key: r.key })),
+    labelDefs: a.labelDefs.slice(),
+    labelRefs: a.labelRefs.map((r) => ({ ...r })),
+    stmtPc: a.stmtPc.slice(),
+    statements: a.statements.slice(),
+    errors: a.errors.slice(),
+    warnings: a.warnings.slice(),
+    labelInfos: [...a.labelInfos.values()],
+    labelRefTokens: a.labelRefTokens.slice(),
+    macroInfos: a.macroInfos.slice(),
+    flags: flagsOf(a),
+    sourceLine: a.sourceLine,
+  };
+}
+
+function freshLabelInfo(l: LabelInfo): LabelInfo {
+  return { name: l.name, definition: l.definition, references: [], macroBodyMentions: [] };
+}
+
+function push<T>(to: T[], from: readonly T[], start: number, end = from.length): void {
+  for (let i = start; i < end; i++) to.push(from[i]!);
+}
+
+/** Puts the state of `cp` (and the output before it, from `fe`) into a fresh assembler. */
+function restore(a: Assembler, cp: Checkpoint, fe: FrontEnd): void {
+  setFlags(a, cp.flags);
+  a.pending.bytes(fe.pending.subarray(0, cp.pending));
+  a.intcRefs = fe.intcRefs.slice(0, cp.intcRefs).map((r) => ({ pos: r.pos, key: r.key }));
+  a.bytecRefs = fe.bytecRefs.slice(0, cp.bytecRefs).map((r) => ({ pos: r.pos, key: r.key }));
+  a.setIntc(tableOf(a.intcRefs) as bigint[]);
+  a.setBytec((tableOf(a.bytecRefs) as string[]).map(keyBytes));
+  a.labelDefs = fe.labelDefs.slice(0, cp.labelDefs);
+  for (const d of a.labelDefs) a.labels.set(d.name, d.pos);
+  a.labelRefs = fe.labelRefs.slice(0, cp.labelRefs).map((r) => ({ ...r }));
+  a.statements = fe.statements.slice(0, cp.statements);
+  a.stmtPc = fe.stmtPc.slice(0, cp.statements);
+  push(a.errors, fe.errors, 0, cp.errors);
+  push(a.warnings, fe.warnings, 0, cp.warnings);
+  for (let i = 0; i < cp.labelInfos; i++) {
+    const l = fe.labelInfos[i]!;
+    a.labelInfos.set(l.name, freshLabelInfo(l));
+  }
+  a.labelRefTokens = fe.labelRefTokens.slice(0, cp.labelRefTokens);
+  const infos: MacroInfo[] = [];
+  for (let i = 0; i < cp.macroInfos; i++) {
+    const m = fe.macroInfos[i]!;
+    infos.push({ name: m.name, definition: m.definition, body: m.body, uses: m.uses.slice(0, cp.macroUses[i]), current: cp.macroCurrent[i]! });
+  }
+  a.macroInfos = infos;
+  for (const [name, tokens, index] of cp.macros) a.setMacro(name, index === undefined ? { tokens } : { tokens, info: infos[index]! });
+  a.known = cloneKnown(cp.known);
+  a.sourceLine = cp.line;
+}
+
+/**
+ * Analyses successive versions of one document, reusing the previous analysis around each edit.
+ * Every result equals what {@link analyze} returns for the same text and options. A result's
+ * statement objects may be shared with the next result (their `pc` is set again there).
+ */
+export class AnalysisSession {
+  private text: string | undefined;
+  private fe: FrontEnd | undefined;
+  private checkpoints: Checkpoint[] = [];
+  /** How the last update ran. */
+  lastUpdate: UpdateInfo | undefined;
+
+  private readonly every: number;
+
+  /**
+   * `options` apply to every version (template values are not supported: substitute them first).
+   * `checkpointLines` (default {@link CHECKPOINT_LINES}) is how many lines apart the pass's state
+   * is saved: smaller re-analyses less around an edit and keeps more.
+   */
+  constructor(
+    private readonly options: Omit<AssembleOptions, 'templateVars'> = {},
+    session: { checkpointLines?: number } = {},
+  ) {
+    this.every = Math.max(1, Math.floor(session.checkpointLines ?? CHECKPOINT_LINES));
+  }
+
+  /** The analysis of `text` (see {@link AnalysisSession.updateSteps}). */
+  update(text: string): Analysis {
+    const steps = this.updateSteps(text);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+    }
+  }
+
+  /**
+   * The analysis of `text` in steps, as `analyzeSteps`: the generator pauses after each bounded
+   * slice of work. The session moves on to `text` only when the generator finishes; one dropped
+   * half-way leaves it where it was.
+   */
+  *updateSteps(text: string): Generator<void, Analysis, void> {
+    const a = new Assembler(this.options, true);
+    if (!a.parsable(text)) {
+      this.reset();
+      this.lastUpdate = { kind: 'full', fromLine: 0 };
+      return analysisOf(yield* finishSteps(a));
+    }
+    const old = this.fe && this.text !== undefined ? { fe: this.fe, text: this.text, checkpoints: this.checkpoints } : undefined;
+    const checkpoints: Checkpoint[] = [];
+    let startLine = 0;
+    let startOffset = 0;
+    let regionEnd = 0;
+    let dChars = 0;
+    let dLines = 1;
+    let from: Checkpoint | undefined;
+    if (old) {
+      const prev = old.text;
+      const p = commonPrefix(prev, text);
+      const s = commonSuffix(prev, text, Math.min(prev.length, text.length) - p);
+      regionEnd = text.length - s;
+      dChars = text.length - prev.length;
+      dLines = newlines(text, p, text.length - s) - newlines(prev, p, prev.length - s);
+      let i = old.checkpoints.length - 1;
+      while (i > 0 && old.checkpoints[i]!.offset > p) i--;
+      from = old.checkpoints[i];
+      if (from && from.offset <= p) {
+        restore(a, from, old.fe);
+        startLine = from.line;
+        startOffset = from.offset;
+        for (let j = 0; j < i; j++) checkpoints.push(old.checkpoints[j]!);
+      } else from = undefined;
+    }
+    let converged: Checkpoint | undefined;
+    const every = this.every;
+    const atLine = (line: number, offset: number): boolean => {
+      if (old && from && dLines === 0 && offset >= regionEnd && line % every === 0) {
+        const cp = old.checkpoints[line / every];
+        if (cp && cp.line === line && cp.offset === offset - dChars && this.sameState(a, cp, from, old.fe)) {
+          converged = cp;
+          return true;
+        }
+      }
+      if (line % every === 0 && reusable(a)) checkpoints.push(capture(a, line, offset));
+      return false;
+    };
+    yield* a.linesSteps(text, startLine, startOffset, atLine);
+    if (converged && old) this.splice(a, converged, old.fe, old.checkpoints, checkpoints, dChars);
+    const keep = reusable(a) && a.intc.length <= MAX_TABLE && a.bytec.length <= MAX_TABLE;
+    if (converged && !keep) {
+      // The reused output assumed small constant tables: analyse the text in full instead.
+      this.reset();
+      return yield* this.updateSteps(text);
+    }
+    const fe = keep ? record(a) : undefined;
+    yield* a.backEndSteps();
+    const result = analysisOf(yield* finishSteps(a));
+    this.lastUpdate = converged ? { kind: 'reused', fromLine: startLine, toLine: converged.line } : { kind: from ? 'resumed' : 'full', fromLine: startLine };
+    if (fe) {
+      this.text = text;
+      this.fe = fe;
+      this.checkpoints = checkpoints;
+    } else this.reset();
+    return result;
+  }
+
+  /** Forgets the previous text: the next update analyses in full. */
+  reset(): void {
+    this.text = undefined;
+    this.fe = undefined;
+    this.checkpoints = [];
+  }
+
+  /** True when the pass in `a` is where the previous pass was at `cp` (`from`: where `a` resumed). */
+  private sameState(a: Assembler, cp: Checkpoint, from: Checkpoint, fe: FrontEnd): boolean {
+    if (!reusable(a) || !sameFlags(flagsOf(a), cp.flags)) return false;
+    if (a.pending.length > 0 !== cp.pending > 0) return false;
+    if (a.macroInfos.length !== cp.macroInfos || a.macros.size !== cp.macros.length || a.labels.size !== cp.labels) return false;
+    for (const [name, tokens] of cp.macros) if (a.macros.get(name)?.tokens !== tokens) return false;
+    if (!sameKnown(a.known, cp.known)) return false;
+    // Same label names: the ones defined since `from` were all defined before `cp` last time.
+    const firstDef = (fe.firstDef ??= firstDefinitions(fe.labelDefs));
+    for (let i = from.labelDefs; i < a.labelDefs.length; i++) {
+      const at = firstDef.get(a.labelDefs[i]!.name);
+      if (at === undefined || at >= cp.labelDefs) return false;
+    }
+    // Constant indexes only fix byte lengths that the optimisation rewrites; without it they must agree.
+    const v = a.version;
+    if (v !== NO_VERSION && v < OPTIMIZE_CONSTANTS_VERSION) {
+      if (!sameTable(tableOf(a.intcRefs), tableOf(fe.intcRefs, cp.intcRefs))) return false;
+      if (!sameTable(tableOf(a.bytecRefs), tableOf(fe.bytecRefs, cp.bytecRefs))) return false;
+    }
+    return true;
+  }
+
+  /** Appends the previous pass's output after `cp` to `a`, moved to `a`'s positions. */
+  private splice(a: Assembler, cp: Checkpoint, fe: FrontEnd, oldCheckpoints: Checkpoint[], checkpoints: Checkpoint[], dChars: number): void {
+    const d = {
+      pending: a.pending.length - cp.pending,
+      intcRefs: a.intcRefs.length - cp.intcRefs,
+      bytecRefs: a.bytecRefs.length - cp.bytecRefs,
+      labelDefs: a.labelDefs.length - cp.labelDefs,
+      labelRefs: a.labelRefs.length - cp.labelRefs,
+      statements: a.statements.length - cp.statements,
+      errors: a.errors.length - cp.errors,
+      warnings: a.warnings.length - cp.warnings,
+      labelRefTokens: a.labelRefTokens.length - cp.labelRefTokens,
+    };
+    const dUses = a.macroInfos.map((m, i) => m.uses.length - cp.macroUses[i]!);
+    const dpc = d.pending;
+    a.pending.bytes(fe.pending.subarray(cp.pending));
+    for (let i = cp.intcRefs; i < fe.intcRefs.length; i++) a.intcRefs.push({ pos: fe.intcRefs[i]!.pos + dpc, key: fe.intcRefs[i]!.key });
+    for (let i = cp.bytecRefs; i < fe.bytecRefs.length; i++) a.bytecRefs.push({ pos: fe.bytecRefs[i]!.pos + dpc, key: fe.bytecRefs[i]!.key });
+    for (let i = cp.labelDefs; i < fe.labelDefs.length; i++) {
+      const def = { name: fe.labelDefs[i]!.name, pos: fe.labelDefs[i]!.pos + dpc };
+      a.labelDefs.push(def);
+      a.labels.set(def.name, def.pos);
+    }
+    for (let i = cp.labelRefs; i < fe.labelRefs.length; i++) {
+      const r = fe.labelRefs[i]!;
+      a.labelRefs.push({ pos: r.pos + dpc, label: r.label, offsetPos: r.offsetPos + dpc, varint: r.varint });
+    }
+    a.statements = a.statements.concat(fe.statements.slice(cp.statements));
+    const pcs = fe.stmtPc.slice(cp.statements);
+    if (dpc !== 0) for (let i = 0; i < pcs.length; i++) if (pcs[i]! >= 0) pcs[i]! += dpc;
+    a.stmtPc = a.stmtPc.concat(pcs);
+    push(a.errors, fe.errors, cp.errors);
+    push(a.warnings, fe.warnings, cp.warnings);
+    for (let i = cp.labelInfos; i < fe.labelInfos.length; i++) {
+      const l = fe.labelInfos[i]!;
+      a.labelInfos.set(l.name, freshLabelInfo(l));
+    }
+    push(a.labelRefTokens, fe.labelRefTokens, cp.labelRefTokens);
+    for (let i = 0; i < cp.macroInfos; i++) {
+      const mine = a.macroInfos[i]!;
+      const theirs = fe.macroInfos[i]!;
+      push(mine.uses, theirs.uses, cp.macroUses[i]!);
+      mine.current = theirs.current;
+    }
+    for (let i = cp.macroInfos; i < fe.macroInfos.length; i++) {
+      const m = fe.macroInfos[i]!;
+      a.macroInfos.push({ name: m.name, definition: m.definition, body: m.body, uses: m.uses.slice(), current: m.current });
+    }
+    setFlags(a, fe.flags);
+    a.sourceLine = fe.sourceLine;
+    a.setIntc(tableOf(a.intcRefs) as bigint[]);
+    a.setBytec((tableOf(a.bytecRefs) as string[]).map(keyBytes));
+    for (let j = cp.line / this.every; j < oldCheckpoints.length; j++) {
+      const o = oldCheckpoints[j]!;
+      // Spelled out, not spread: spreading a spread object over and over ends in slow dictionary objects.
+      checkpoints.push({
+        line: o.line,
+        labelInfos: o.labelInfos,
+        macroInfos: o.macroInfos,
+        macroCurrent: o.macroCurrent,
+        labels: o.labels,
+        flags: o.flags,
+        known: o.known,
+        macros: o.macros,
+        offset: o.offset + dChars,
+        pending: o.pending + d.pending,
+        intcRefs: o.intcRefs + d.intcRefs,
+        bytecRefs: o.bytecRefs + d.bytecRefs,
+        labelDefs: o.labelDefs + d.labelDefs,
+        labelRefs: o.labelRefs + d.labelRefs,
+        statements: o.statements + d.statements,
+        errors: o.errors + d.errors,
+        warnings: o.warnings + d.warnings,
+        labelRefTokens: o.labelRefTokens + d.labelRefTokens,
+        macroUses: o.macroUses.map((u, i) => (i < dUses.length ? u + dUses[i]! : u)),
+      });
+    }
+  }
+}
+
+function newlines(text: string, from: number, to: number): number {
+  let n = 0;
+  for (let i = text.indexOf('\n', from); i >= 0 && i < to; i = text.indexOf('\n', i + 1)) n++;
+  return n;
+}
+
+function firstDefinitions(defs: readonly LabelDef[]): Map<string, number> {
+  const out = new Map<string, number>();
+  defs.forEach((d, i) => {
+    if (!out.has(d.name)) out.set(d.name, i);
+  });
+  return out;
+}
+
+function sameTable(a: readonly (bigint | string)[], b: readonly (bigint | string)[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

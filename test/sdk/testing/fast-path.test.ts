@@ -1,0 +1,97 @@
+// Issue 23: the in-process chain's fast path (typed JSON answers, no text; the send gate that
+// simulates the exact group first) gives what the same client gets over real HTTP: same txids,
+// return values, logs, errors and, call after call, the same state hash.
+import { strict as assert } from 'node:assert';
+import { Tealworks, algos } from '../../../sdk/src/index.js';
+import { InProcessChain } from '../../../sdk/src/testing/index.js';
+import { HttpClient } from '../../../sdk/src/adapters/http/client.js';
+import { ALGOD_TOKEN_HEADER, AlgodAdapter } from '../../../sdk/src/adapters/node/algod.js';
+import { QUERY_TOKEN_HEADER, QueryClient } from '../../../sdk/src/adapters/query/client.js';
+import { startNodeService } from '../../../sdk/src/services/node/service.js';
+import { createQueryService } from '../../../sdk/src/services/query/service.js';
+import { serve } from '../../../sdk/src/services/http/server.js';
+import { stringifyJson } from '../../../sdk/src/encoding/json.js';
+
+const ABI = 'examples/counter/abi';
+const deployInput = { spec: `${ABI}/counter.arc56.json`, approval: `${ABI}/counter.teal`, clear: `${ABI}/clear.teal`, fund: 10_000_000n };
+
+/** What one step left behind: its outcome (or error) and the chain's state hash and round after it. */
+interface Step {
+  name: string;
+  outcome: unknown;
+  stateHash: string;
+  round: bigint;
+}
+
+/** The same script, step by step, on a client and the chain behind it. */
+async function script(tw: Tealworks, chain: InProcessChain): Promise<Step[]> {
+  const [alice, bob] = chain.accounts;
+  const steps: Step[] = [];
+  const step = async (name: string, run: () => Promise<unknown>) => {
+    let outcome: unknown;
+    try {
+      outcome = { ok: await run() };
+    } catch (e) {
+      const err = e as Error & { report?: { failureMessage?: string; failedAt?: number[] } };
+      outcome = { error: err.constructor.name, message: err.message, failureMessage: err.report?.failureMessage, failedAt: err.report?.failedAt };
+    }
+    steps.push({ name, outcome, stateHash: chain.stateHash(), round: chain.round });
+  };
+  const d = await tw.app.deploy({ creator: alice!, ...deployInput, name: 'counter' });
+  steps.push({ name: 'deploy', outcome: { appId: d.appId, address: d.appAddress }, stateHash: chain.stateHash(), round: chain.round });
+  const call = (args: unknown[], options = {}) => step(`increment(${String(args[0])})`, async () => {
+    const r = await d.client.call('increment', args, options);
+    return { txid: r.txid, round: r.confirmedRound, returnValue: r.returnValue, logs: r.logs.map((l) => stringifyJson(l)), failed: r.report.wouldSucceed };
+  });
+  await call([5]);
+  await call([50]); // fails: "too big"
+  await call([7], { sender: bob!.address });
+  await call([3], { extraFee: 2000n });
+  await step('get_count (read-only)', async () => (await d.client.call('get_count')).returnValue);
+  await step('global state', async () => (await d.client.globalState()).map((i) => stringifyJson(i)));
+  await step('payment', async () => (await tw.send.payment({ sender: alice!, receiver: bob!.address, amount: algos(1) })).txid);
+  await step('overspending payment', async () => (await tw.send.payment({ sender: bob!, receiver: alice!.address, amount: 10n ** 18n })).txid);
+  await step('simulate a failing call', async () => {
+    const report = await d.client.simulate('increment', [99]);
+    return { wouldSucceed: report.wouldSucceed, failureMessage: report.failureMessage, failedAt: report.failedAt };
+  });
+  await call([1]);
+  return steps;
+}
+
+describe('testing: the in-process fast path matches HTTP', function () {
+  this.timeout(120_000);
+
+  it('same txids, returns, logs, errors and state hashes for the same calls, failures included', async () => {
+    const fast = await Tealworks.inProcess();
+    // The same genesis (same seed and accounts), served over real sockets by the same services.
+    const other = InProcessChain.create();
+    const node = await startNodeService({ ledger: other.ledger, apiToken: 'node-token', port: 0 });
+    const queryDef = createQueryService({ token: 'query-token', ledger: other.ledger });
+    const query = await serve(queryDef, { port: 0 });
+    const nodeHttp = new HttpClient({ baseUrl: node.url, headers: { [ALGOD_TOKEN_HEADER]: 'node-token' }, retry: false });
+    const queryHttp = new HttpClient({ baseUrl: query.url, headers: { [QUERY_TOKEN_HEADER]: 'query-token' }, retry: false });
+    const slow = new Tealworks({ ...other.connection, name: 'http', chain: { node: new AlgodAdapter(nodeHttp), query: new QueryClient(queryHttp) }, close: async () => {} });
+    for (const a of other.accounts) slow.account.add(a);
+    try {
+      assert.equal(other.stateHash(), fast.testChain.stateHash(), 'same genesis');
+      const overHttp = await script(slow, other);
+      const inProcess = await script(fast, fast.testChain);
+      assert.equal(inProcess.length, overHttp.length);
+      for (let i = 0; i < overHttp.length; i++) assert.deepEqual(inProcess[i], overHttp[i], `step ${i} (${overHttp[i]!.name})`);
+      // The script did fail where it should (the comparison above is not of two empty runs).
+      const failed = inProcess.filter((s) => (s.outcome as { error?: string }).error !== undefined).map((s) => s.name);
+      assert.deepEqual(failed, ['increment(50)', 'overspending payment']);
+      assert.match((inProcess[2]!.outcome as { message: string }).message, /too big/);
+    } finally {
+      await slow.close();
+      await nodeHttp.close();
+      await queryHttp.close();
+      await node.close();
+      await query.close();
+      queryDef.index.detach();
+      await other.close();
+      await fast.close();
+    }
+  });
+});

@@ -1,0 +1,90 @@
+// The server's document models after an edit are built from the previous version's (lines re-lexed
+// only where the edit touched them, symbols kept when the edit touched none, the assembler's
+// analysis through the document's AnalysisSession). Seeded random edits on corpus programs: after
+// each one, the incremental model must equal a model built from scratch. Bounded by edit counts.
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildModel, type DocumentModel } from '../../server/src/document.js';
+import { AnalysisSession, collectDiagnostics, collectDiagnosticsSteps } from '../../server/src/teal.js';
+import { diagnostics } from '../../server/src/features/diagnostics.js';
+import { needShared, sharedPath } from '../helpers/shared.js';
+
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const SNIPPETS = ['int 1', 'pop', 'dup', 'b next_one', 'next_one:', '#define M int 3', 'M', '#pragma version 6', 'byte TMPL_X', '// note', '', 'txn Sender\r', 'app_global_get'];
+
+function edit(lines: string[], rnd: () => number): void {
+  const i = Math.floor(rnd() * lines.length);
+  const r = rnd();
+  if (r < 0.2) lines.splice(i, 0, SNIPPETS[Math.floor(rnd() * SNIPPETS.length)]!);
+  else if (r < 0.35 && lines.length > 1) lines.splice(i, 1);
+  else if (r < 0.6) lines[i] = SNIPPETS[Math.floor(rnd() * SNIPPETS.length)]!;
+  else if (r < 0.8) lines[i] = `${lines[i]} `;
+  else lines[i] = lines[Math.floor(rnd() * lines.length)]!;
+}
+
+function symbols(m: DocumentModel) {
+  return { lines: m.lines, avmVersion: m.avmVersion, versionDeclared: m.versionDeclared, macros: m.macros, labels: m.labels, templateSites: m.templateSites, mode: m.mode };
+}
+
+function collect(text: string, session: AnalysisSession) {
+  const steps = collectDiagnosticsSteps(text, (v) => v, session);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+describe('server: incremental document models equal models built from scratch', function () {
+  this.timeout(180_000);
+
+  it('after each of a random sequence of edits on corpus programs', function () {
+    const root = sharedPath('teal-corpus');
+    needShared(this, root);
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of readdirSync(dir, { withFileTypes: true })) {
+        if (e.isDirectory()) walk(join(dir, e.name));
+        else if (e.name.endsWith('.teal')) files.push(join(dir, e.name));
+      }
+    };
+    walk(root);
+    files.sort();
+    const chosen = files.filter((_, i) => i % 6 === 0);
+    assert.ok(chosen.length >= 10);
+    chosen.forEach((file, n) => {
+      const rnd = prng(300 + n);
+      let lines = readFileSync(file, 'utf8').split('\n');
+      const session = new AnalysisSession({}, { checkpointLines: 8 });
+      let text = lines.join('\n');
+      let light = buildModel({ uri: 'file:///x.teal', version: 0, getText: () => text }, { light: {} });
+      let full = buildModel({ uri: 'file:///x.teal', version: 0, getText: () => text }, {}, collect(text, session));
+      for (let i = 1; i <= 12; i++) {
+        lines = lines.slice();
+        edit(lines, rnd);
+        const t = lines.join('\n');
+        text = t;
+        const doc = { uri: 'file:///x.teal', version: i, getText: () => t };
+        const nextLight = buildModel(doc, { light: {} }, undefined, light);
+        assert.deepStrictEqual(symbols(nextLight), symbols(buildModel(doc, { light: {} })), `${file}: light model after edit ${i}`);
+        const nextFull = buildModel(doc, {}, collect(t, session), full);
+        const scratch = buildModel(doc, {}, collectDiagnostics(t));
+        assert.deepStrictEqual(symbols(nextFull), symbols(scratch), `${file}: model after edit ${i}`);
+        assert.deepStrictEqual(diagnostics(nextFull), diagnostics(scratch), `${file}: diagnostics after edit ${i}`);
+        assert.deepStrictEqual(nextFull.analysis, scratch.analysis, `${file}: analysis after edit ${i}`);
+        light = nextLight;
+        full = nextFull;
+      }
+    });
+  });
+});
