@@ -199,7 +199,8 @@ async function main(): Promise<void> {
     await page.keyboard.press('Enter');
     const deployed = page.locator('.notifications-toasts .notification-toast', { hasText: /Deployed app \d+|Deploy stopped/ }).first();
     await deployed.waitFor({ timeout: 180_000 });
-    const deployedText = squash(await deployed.textContent());
+    // The message only (the toast's textContent also holds the list's <style>).
+    const deployedText = squash(await deployed.locator('.notification-list-item-message').first().textContent());
     check(/Deployed app \d+/.test(deployedText), `the ABI create did not deploy: ${deployedText}`);
     results.abiCreate = { prompt, badValueMessage: bad, toast: deployedText };
     log(deployedText);

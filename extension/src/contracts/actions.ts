@@ -17,6 +17,7 @@ import type { Transaction } from '@tealworks/sdk/txn';
 import { abiCreateMethods, buildGroup, sameProgram, staleProgramWarning, createOnComplete, type BuiltTxn, type CreateProgram } from './groupForm.js';
 import { argProblem, methodInfo } from './argForm.js';
 import { FailureHighlight } from './highlight.js';
+import { linkMovedText } from './links.js';
 import type { TxnFormInput } from './messages.js';
 import { needsConfirmation } from './networks.js';
 import type { ContractSession } from './session.js';
@@ -284,7 +285,9 @@ export class ContractActions implements vscode.Disposable {
       const src = rows[i]?.source;
       if (created === undefined) continue;
       const specPath = src ? specPathFor(uriOfSource(src).fsPath) : undefined;
-      await this.session.linkApp(created, src, { via: 'deploy', ...(specPath ? { spec: vscode.workspace.asRelativePath(specPath, false) } : {}) });
+      const moved = await this.session.linkApp(created, src, { via: 'deploy', ...(specPath ? { spec: vscode.workspace.asRelativePath(specPath, false) } : {}) });
+      // Never silently: the file's lens calls another app from now on.
+      if (moved !== undefined && src) warnings.push(linkMovedText(src, moved, created));
     }
     this.session.log.appendLine(`sent ${result.txids.join(', ')} in round ${result.confirmedRound}`);
     this.onSent();
@@ -328,7 +331,7 @@ export class ContractActions implements vscode.Disposable {
   }
 
   /** Deploy = create from the file (simulated first), then fund the app account per the setting. */
-  async deploy(uri: vscode.Uri, sender: string): Promise<{ appId?: bigint; report: SimulateReport; rows: TxnFormInput[] }> {
+  async deploy(uri: vscode.Uri, sender: string): Promise<{ appId?: bigint; report: SimulateReport; rows: TxnFormInput[]; notes: string[] }> {
     const source = sourceKey(uri);
     // The template form first (prefilled with what this workspace gave last time): the simulation
     // and the create then use exactly these values.
@@ -337,9 +340,9 @@ export class ContractActions implements vscode.Disposable {
     const answered = this.state ? Object.keys(rememberedTemplateValues(this.state, source)).length > 0 : false;
     const c = await this.compile(uri, answered ? 'missing' : 'all');
     const rows: TxnFormInput[] = [{ kind: 'appcall', sender, appId: '0', source, ...(await this.#createCall(c, basename(uri.fsPath))) }];
-    const { result, report } = await this.send(rows, `Deploying ${basename(uri.fsPath)}`);
+    const { result, report, warnings } = await this.send(rows, `Deploying ${basename(uri.fsPath)}`);
     const appId = result?.txns[0]?.createdAppId;
-    if (appId === undefined) return { report, rows };
+    if (appId === undefined) return { report, rows, notes: warnings };
     const fund = BigInt(vscode.workspace.getConfiguration('tealworks.deploy').get<number>('fundAppAccount', 1_000_000));
     if (fund > 0n) {
       const chain = await this.session.chain();
@@ -351,7 +354,7 @@ export class ContractActions implements vscode.Disposable {
       }
     }
     this.onSent();
-    return { appId, report, rows };
+    return { appId, report, rows, notes: warnings };
   }
 
   dispose(): void {

@@ -356,6 +356,15 @@ export function staleProgramWarning(appId: bigint, source: string): string {
   return `App ${appId} runs the program deployed earlier, not ${source} as it is now (their program hashes differ): failures are shown by pc, not mapped onto the edited lines. Deploy again to run your edits.`;
 }
 
+/**
+ * What the panel says when *Call app N* opens on an app without an ARC-4 spec: nothing is run
+ * (a bare call made unasked fails on most apps), the row waits for the arguments.
+ */
+export function callNotice(appId: bigint, source?: string): string {
+  const where = source ? `no ARC-56 spec beside ${source}` : 'no source or ARC-56 spec linked here';
+  return `App ${appId} has ${where}, so its methods are unknown: type its arguments (int:5, 0x01ff, b64:…, addr:…, text; none for a bare call), then Simulate.`;
+}
+
 /** A method the typed call form offers: the ABI method, and its ARC-56 entry when a spec gives one. */
 export interface FormMethod {
   method: AbiMethod;

@@ -26,6 +26,7 @@ export const CONTRACT_COMMANDS = [
   'tealworks.state.moreBoxes',
   'tealworks.state.displayAs',
   'tealworks.state.copyValue',
+  'tealworks.state.openValue',
   'tealworks.state.exportJson',
   'tealworks.runWorkflow',
   'tealworks.openSample',

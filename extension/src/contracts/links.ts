@@ -25,6 +25,8 @@ interface ChainLinks {
   /** Network names this chain was last seen on (for the log and the Networks view). */
   networks: string[];
   apps: Record<string, AppLink>;
+  /** The app each source's lens calls (its newest deploy), by source. */
+  current?: Record<string, string>;
 }
 
 interface Stored {
@@ -80,28 +82,46 @@ export class AppLinks {
     await this.#write(s);
   }
 
-  async link(genesis: string, network: string, appId: bigint, link: AppLink = {}): Promise<void> {
+  /**
+   * Links `appId` (with its source and spec). Every app keeps its own link, so an app deployed
+   * earlier from the same file keeps its source and spec (its state, returns and failures stay
+   * decoded); the file's lens moves to the newest deploy. Returns the app the source's lens called
+   * before, when this moved it.
+   */
+  async link(genesis: string, network: string, appId: bigint, link: AppLink = {}): Promise<bigint | undefined> {
     const s = this.#read();
     const c = (s.chains[genesis] ??= { networks: [], apps: {} });
     if (!c.networks.includes(network)) c.networks.push(network);
-    const prev = c.apps[appId.toString()] ?? {};
-    c.apps[appId.toString()] = { ...prev, ...link };
-    // One app per source on a chain: the newest deploy of a file is the one its lens calls; older
-    // deploys stay listed, without the source.
+    const id = appId.toString();
+    const prev = c.apps[id] ?? {};
+    c.apps[id] = { ...prev, ...link };
+    let moved: bigint | undefined;
     if (link.source) {
-      for (const [id, l] of Object.entries(c.apps)) {
-        if (id === appId.toString() || l.source !== link.source) continue;
-        const { source: _s, ...rest } = l;
-        c.apps[id] = rest;
-      }
+      const before = currentFor(c, link.source);
+      if (before !== undefined && before !== id) moved = BigInt(before);
+      c.current = { ...(c.current ?? {}), [link.source]: id };
     }
     await this.#write(s);
+    return moved;
   }
 
   async unlink(genesis: string, appId: bigint): Promise<void> {
     const s = this.#read();
-    delete s.chains[genesis]?.apps[appId.toString()];
+    const c = s.chains[genesis];
+    if (c) {
+      delete c.apps[appId.toString()];
+      // The source's lens falls back to another app deployed from it, if any.
+      for (const [src, id] of Object.entries(c.current ?? {})) if (id === appId.toString()) delete c.current![src];
+    }
     await this.#write(s);
+  }
+
+  /** True when `appId` is the app its source's lens calls (its newest deploy); false for an earlier deploy. */
+  isCurrent(genesis: string | undefined, appId: bigint): boolean {
+    if (!genesis) return false;
+    const c = this.#read().chains[genesis];
+    const src = c?.apps[appId.toString()]?.source;
+    return c !== undefined && src !== undefined && currentFor(c, src) === appId.toString();
   }
 
   apps(genesis: string | undefined): bigint[] {
@@ -114,11 +134,12 @@ export class AppLinks {
     return this.#read().chains[genesis]?.apps[appId.toString()];
   }
 
+  /** The app the source's lens calls: its newest deploy on this chain. */
   appForSource(genesis: string | undefined, source: string): bigint | undefined {
     if (!genesis) return undefined;
-    const apps = Object.entries(this.#read().chains[genesis]?.apps ?? {});
-    const hit = apps.find(([, l]) => l.source === source);
-    return hit ? BigInt(hit[0]) : undefined;
+    const c = this.#read().chains[genesis];
+    const hit = c ? currentFor(c, source) : undefined;
+    return hit !== undefined ? BigInt(hit) : undefined;
   }
 
   sourceForApp(genesis: string | undefined, appId: bigint): string | undefined {
@@ -129,4 +150,23 @@ export class AppLinks {
   chains(): string[] {
     return Object.keys(this.#read().chains);
   }
+}
+
+/** The app id a source's lens calls on one chain: the one recorded as current, else the last linked with it. */
+function currentFor(c: ChainLinks, source: string): string | undefined {
+  const recorded = c.current?.[source];
+  if (recorded !== undefined && c.apps[recorded]?.source === source) return recorded;
+  const all = Object.entries(c.apps).filter(([, l]) => l.source === source).map(([id]) => id);
+  return all.length ? all[all.length - 1] : undefined;
+}
+
+/** What the user is told when a deploy moves a source's lens to a new app. */
+export function linkMovedText(source: string, from: bigint, to: bigint): string {
+  return `${source} was deployed again: its Call lens now calls app ${to}. App ${from}, deployed from it earlier, stays in the State Inspector with its spec.`;
+}
+
+/** An app's source in the State Inspector: an earlier deploy of a file that was deployed again says so. */
+export function appSourceLabel(source: string | undefined, current: boolean): string {
+  if (!source) return '';
+  return current ? source : `${source} (earlier deploy)`;
 }

@@ -10,14 +10,16 @@ import { workflowDeployLinks } from './workflowLinks.js';
 import { templateFields } from './templateForm.js';
 import { askTemplateValues, rememberedTemplateValues } from './templatePrompt.js';
 import { readFile } from 'node:fs/promises';
-import { checkNetworkName, checkServiceUrl, DEVNET, secretKey, type CustomNetwork } from './networks.js';
+import { checkNetworkName, checkServiceUrl, customProfile, DEVNET, LOCALNET, secretKey, type CustomNetwork } from './networks.js';
+import { describeNetworkError, errorMessageFor, type NetworkProblem } from './networkErrors.js';
+import { nodeAdapterFor } from '@tealworks/sdk/adapters';
 import { ContractSession } from './session.js';
 import { SimulatePanel } from './simulatePanel.js';
 import { formatBalance } from './summary.js';
 import { exportAppState, VALUE_VIEWS, type ValueView } from './valueFormat.js';
 import { AccountsTree, NetworksTree, StateTree } from './views.js';
 import { runWorkflowCommand, WorkflowResultsTree } from './workflows.js';
-import { withTransactionArgRows } from './groupForm.js';
+import { callNotice, withTransactionArgRows } from './groupForm.js';
 import { CoverageGutter } from './coverageGutter.js';
 import type { TxnFormInput } from './messages.js';
 
@@ -99,7 +101,7 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
   const handlers = new Map<string, (...args: any[]) => unknown>();
   const session = new ContractSession(context);
   const actions = new ContractActions(session, context.workspaceState);
-  const panel = new SimulatePanel(context.extensionUri, session, actions);
+  const panel = new SimulatePanel(context.extensionUri, session, actions, context.storageUri);
   const networks = new NetworksTree(session);
   const accounts = new AccountsTree(session);
   const state = new StateTree(session);
@@ -147,7 +149,15 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     if (secs > 0) timer = setInterval(() => state.refresh(), secs * 1000);
   };
   schedule();
-  context.subscriptions.push({ dispose: () => timer && clearInterval(timer) }, vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration('tealworks') && (schedule(), refreshAll())));
+  context.subscriptions.push(
+    { dispose: () => timer && clearInterval(timer) },
+    vscode.workspace.onDidChangeConfiguration(async (e) => {
+      if (!e.affectsConfiguration('tealworks')) return;
+      schedule();
+      // A new tealworks.localnet.host (or custom network URL) applies at once: new clients.
+      if (!(await session.endpointsChanged((s) => e.affectsConfiguration(s)))) refreshAll();
+    }),
+  );
 
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const command = (id: string, fn: (...args: any[]) => unknown) => handlers.set(id, fn);
@@ -162,6 +172,15 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     if (!pick) throw new vscode.CancellationError();
     return pick;
   };
+
+  /** A network that cannot be reached: the explanation, with buttons for what to do about it. */
+  const offerNetworkActions = async (problem: NetworkProblem): Promise<void> => {
+    const pick = await vscode.window.showErrorMessage(`Tealworks: ${problem.message}`, ...problem.actions);
+    if (pick === 'Start Devnet' || pick === 'Switch to Devnet') await vscode.commands.executeCommand('tealworks.startDevnet');
+    else if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', session.activeName === LOCALNET ? 'tealworks.localnet.host' : 'tealworks.networks');
+    else if (pick === 'Switch Network') await vscode.commands.executeCommand('tealworks.selectNetwork');
+  };
+  panel.onNetworkProblem = (p) => void offerNetworkActions(p);
 
   // --- networks ---
   command('tealworks.startDevnet', async () => {
@@ -189,16 +208,43 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
   command('tealworks.addNetwork', async () => {
     const cfg = vscode.workspace.getConfiguration('tealworks');
     const existing = session.customNetworks();
-    const name = await vscode.window.showInputBox({ prompt: 'Network name', validateInput: (v) => { try { checkNetworkName(v, existing.map((n) => n.name)); return undefined; } catch (e) { return errorText(e); } } });
-    if (!name) return;
-    const nodeUrl = await vscode.window.showInputBox({ prompt: 'Node URL (public /v2 API)', placeHolder: 'https://testnet-api.example.net', validateInput: (v) => { try { checkServiceUrl(v, 'node'); return undefined; } catch (e) { return errorText(e); } } });
-    if (!nodeUrl) return;
-    const queryUrl = await vscode.window.showInputBox({ prompt: 'Query service URL (optional; needed to list boxes and local state)', validateInput: (v) => { if (!v) return undefined; try { checkServiceUrl(v, 'query'); return undefined; } catch (e) { return errorText(e); } } });
-    const token = await vscode.window.showInputBox({ prompt: 'API token (optional; kept in VS Code secret storage, never in settings)', password: true });
-    const entry: CustomNetwork = { name: name.trim(), nodeUrl: checkServiceUrl(nodeUrl, 'node'), ...(queryUrl ? { queryUrl: checkServiceUrl(queryUrl, 'query') } : {}) };
+    const validate = (check: (v: string) => unknown) => (v: string) => {
+      try {
+        check(v);
+        return undefined;
+      } catch (e) {
+        return errorText(e);
+      }
+    };
+    const title = (step: number) => `Add Network (${step}/4)`;
+    const name = await vscode.window.showInputBox({ title: title(1), prompt: 'Network name, shown in the Networks view and the status bar', placeHolder: 'e.g. testnet', ignoreFocusOut: true, validateInput: validate((v) => checkNetworkName(v, existing.map((n) => n.name))) });
+    if (name === undefined) return;
+    let nodeUrl: string | undefined;
+    for (let value = ''; ; ) {
+      const typed = await vscode.window.showInputBox({ title: title(2), prompt: 'Node URL (its public /v2 API, without /v2)', placeHolder: 'https://testnet-api.example.net', value, ignoreFocusOut: true, validateInput: validate((v) => checkServiceUrl(v, 'node URL')) });
+      if (typed === undefined) return;
+      nodeUrl = checkServiceUrl(typed, 'node URL');
+      // Any well-formed URL passes the form: ask the node before keeping it (a typo is found now, not at the first call).
+      const probe = nodeAdapterFor(customProfile({ name: name.trim(), nodeUrl }), { timeoutMs: 5000, retry: false });
+      const answer: unknown = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Asking ${nodeUrl} for its status…` }, () => probe.status().then(() => undefined, (e: unknown) => e));
+      await probe.close().catch(() => undefined);
+      if (answer === undefined) break;
+      // 401/403: a node that wants its token (asked next) — it answered, so it is there.
+      if ((answer as { status?: number }).status === 401 || (answer as { status?: number }).status === 403) break;
+      const choice = await vscode.window.showWarningMessage(`No node answered at ${nodeUrl}: ${errorMessageFor(answer, name.trim())}`, { modal: true }, 'Edit URL', 'Add Anyway');
+      if (choice === 'Add Anyway') break;
+      if (choice !== 'Edit URL') return;
+      value = typed;
+    }
+    const queryUrl = await vscode.window.showInputBox({ title: title(3), prompt: 'Query service URL (optional; needed to list boxes and local state)', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? validate((x) => checkServiceUrl(x, 'query URL'))(v) : undefined) });
+    if (queryUrl === undefined) return;
+    const token = await vscode.window.showInputBox({ title: title(4), prompt: 'API token (optional; kept in VS Code secret storage, never in settings)', password: true, ignoreFocusOut: true });
+    if (token === undefined) return;
+    const entry: CustomNetwork = { name: checkNetworkName(name, existing.map((n) => n.name)), nodeUrl, ...(queryUrl.trim() ? { queryUrl: checkServiceUrl(queryUrl, 'query URL') } : {}) };
     await cfg.update('networks', [...(cfg.get<unknown[]>('networks') ?? []), entry], vscode.ConfigurationTarget.Global);
     if (token) await context.secrets.store(secretKey(entry.name, 'nodeToken'), token);
     session.changed();
+    void vscode.window.showInformationMessage(`Added network ${entry.name}: pick it in the Networks view or the status bar to use it.`);
   });
   command('tealworks.removeNetwork', async (node?: { label?: string }) => {
     const name = typeof node?.label === 'string' ? node.label : await vscode.window.showQuickPick(session.customNetworks().map((n) => n.name));
@@ -274,7 +320,7 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     const uri = activeTealUri(arg);
     if (!uri) return;
     const sender = await pickSender();
-    const { appId, report, rows } = await actions.deploy(uri, sender);
+    const { appId, report, rows, notes } = await actions.deploy(uri, sender);
     if (appId === undefined) {
       if (!report.wouldSucceed) {
         void vscode.window.showErrorMessage('Deploy stopped: the create would fail. See the simulate panel.');
@@ -282,7 +328,8 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
       }
       return;
     }
-    void vscode.window.showInformationMessage(`Deployed app ${appId} on ${session.activeName}`);
+    const moved = notes.find((n) => n.includes('was deployed again'));
+    void vscode.window.showInformationMessage(`Deployed app ${appId} on ${session.activeName}${moved ? `. ${moved}` : ''}`);
     await vscode.commands.executeCommand('setContext', WALKTHROUGH_CONTEXT.deployed, true);
     state.refresh();
     return appId.toString();
@@ -307,9 +354,9 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     const linkedSpec = session.specPathForApp(appId);
     const spec = linkedSpec ? await actions.specFor(uriOfSource(linkedSpec), uriOfSource(linkedSpec).fsPath) : source ? await actions.specFor(uriOfSource(source)) : undefined;
     let method: string | undefined;
-    // A linked app without a spec is a bare app: its NoOp call is the call. An unlinked app waits
-    // in the panel for a method or arguments.
-    let run = spec === undefined && source !== undefined;
+    // Without a spec nothing says what the app expects: the panel waits for raw arguments (a bare
+    // call run unasked fails on most apps and leaves a Problems entry behind).
+    let run = false;
     if (spec && spec.methods.length) {
       const items = spec.methods.map((m) => ({ label: m.method.name, description: m.method.signature, detail: m.json.desc ?? '', signature: m.method.signature, ready: m.method.args.length === 0 }));
       const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: `Call app ${appId}`, placeHolder: 'Method to call', matchOnDescription: true });
@@ -322,7 +369,7 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     // Transaction arguments (ARC-4) are rows right above the call, paid to the app's account.
     const picked = method ? spec?.methods.find((m) => m.method.signature === method) : undefined;
     if (picked) rows = withTransactionArgRows(rows, 0, picked.method, appAddressOf(appId));
-    await panel.open(rows, run);
+    await panel.open(rows, run, spec ? undefined : callNotice(appId, source));
   });
   command('tealworks.setTemplateValues', async (arg?: unknown) => {
     const uri = activeTealUri(arg);
@@ -358,6 +405,12 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     state.refresh();
   });
   command('tealworks.state.copyValue', async (node?: { copyText?: string }) => node?.copyText !== undefined && vscode.env.clipboard.writeText(node.copyText));
+  // A value too long for its tree row: the whole of it in a read-only-ish untitled editor.
+  command('tealworks.state.openValue', async (node?: { copyText?: string; label?: unknown }) => {
+    if (node?.copyText === undefined) return;
+    const doc = await vscode.workspace.openTextDocument({ language: 'plaintext', content: node.copyText });
+    await vscode.window.showTextDocument(doc, { preview: true });
+  });
   command('tealworks.state.exportJson', async (node?: { appId?: bigint }) => {
     const id = node?.appId ?? session.knownApps()[0];
     if (id === undefined) throw new Error('no app to export');
@@ -378,7 +431,7 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
         const rel = (p: string | undefined) => (p ? vscode.workspace.asRelativePath(p, false) : undefined);
         const source = rel(l.approval);
         const spec = rel(l.spec ?? (l.approval ? specPathFor(l.approval) : undefined));
-        await session.linkApp(l.appId, source, { via: 'workflow', ...(spec ? { spec } : {}) }).catch((e: Error) => session.log.appendLine(`workflow link ${l.appId}: ${e.message}`));
+        await session.linkApp(l.appId, source, { via: 'workflow', ...(spec ? { spec } : {}) }).catch((e: Error) => void session.log.appendLine(`workflow link ${l.appId}: ${e.message}`));
       }
     }
     state.refresh();
@@ -411,7 +464,9 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
       } catch (e) {
         if (e instanceof vscode.CancellationError) return undefined;
         session.log.appendLine(`${id}: ${errorText(e)}`);
-        void vscode.window.showErrorMessage(`Tealworks: ${errorText(e)}`);
+        const problem = describeNetworkError(e, session.activeName);
+        if (problem) void offerNetworkActions(problem);
+        else void vscode.window.showErrorMessage(`Tealworks: ${errorText(e)}`);
         return undefined;
       }
     },

@@ -74,6 +74,7 @@ export type WebviewMessage =
   | { type: 'ready' }
   | { type: 'simulate'; group: TxnFormInput[] }
   | { type: 'send'; group: TxnFormInput[] }
+  | { type: 'rows'; group: TxnFormInput[] }
   | { type: 'reveal'; file: string; line: number; column: number }
   | { type: 'copy'; text: string }
   | { type: 'debug' }
@@ -84,6 +85,9 @@ const webviewSchemas: Record<WebviewMessage['type'], Schema> = {
   ready: obj({ type: { kind: 'literal', value: 'ready' } }),
   simulate: obj({ type: { kind: 'literal', value: 'simulate' }, group: { kind: 'array', items: txnSchema, max: 16 } }),
   send: obj({ type: { kind: 'literal', value: 'send' }, group: { kind: 'array', items: txnSchema, max: 16 } }),
+  // The rows as typed (kept by the extension too, so a window reload brings them back even when
+  // the webview's own saved state does not survive it).
+  rows: obj({ type: { kind: 'literal', value: 'rows' }, group: { kind: 'array', items: txnSchema, max: 16 } }),
   reveal: obj({ type: { kind: 'literal', value: 'reveal' }, file: str(1024, WORKSPACE_SOURCE), line: int(1, 1_000_000), column: int(1, 100_000) }),
   copy: obj({ type: { kind: 'literal', value: 'copy' }, text: str(65536) }),
   // Opens the debugger on the last simulated group (the extension keeps it; nothing else is trusted).
@@ -152,4 +156,18 @@ export function parseWebviewMessage(value: unknown): Parsed<WebviewMessage> {
   }
   const problem = validate(value, webviewSchemas[type as WebviewMessage['type']]);
   return problem ? { ok: false, reason: problem } : { ok: true, message: value as WebviewMessage };
+}
+
+/** The rows a webview saved (vscode.setState) as VS Code hands them back: the object, or its JSON text. */
+export function restoredRows(saved: unknown): unknown[] {
+  let value = saved;
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value);
+    } catch {
+      return [];
+    }
+  }
+  const rows = (value as { rows?: unknown } | undefined)?.rows;
+  return Array.isArray(rows) ? rows : [];
 }

@@ -36,14 +36,24 @@ export function checkServiceUrl(text: string, what: string): string {
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new NetworkConfigError(`${what}: only http and https URLs are supported`);
   if (u.username || u.password) throw new NetworkConfigError(`${what}: put the token in the token prompt, not in the URL`);
   if (u.search || u.hash) throw new NetworkConfigError(`${what}: the URL must not have a query or fragment`);
+  if (/\s/.test(text.trim())) throw new NetworkConfigError(`${what}: a URL has no spaces`);
+  // A host the URL parser accepts but no network has: "http://x" typed half-way, "http://.", "http://-".
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  if (!/^([A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*|[0-9a-fA-F:]*:[0-9a-fA-F:.]*)$/.test(host)) {
+    throw new NetworkConfigError(`${what}: "${u.hostname}" is not a host name (expected e.g. testnet-api.example.net, localhost or 10.0.0.2)`);
+  }
+  if (/\/v[12]\/?$/.test(u.pathname)) throw new NetworkConfigError(`${what}: leave out ${u.pathname.replace(/\/$/, '')}: the client adds the API path itself`);
   return u.href.replace(/\/+$/, '');
 }
 
+/** Checks a network's name: not blank, 1-40 plain characters, not built in, not taken (case-insensitively). Returns it trimmed. */
 export function checkNetworkName(name: string, existing: readonly string[]): string {
   const n = name.trim();
+  if (!n) throw new NetworkConfigError('give the network a name (it is shown in the Networks view and the status bar)');
   if (!/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,39}$/.test(n)) throw new NetworkConfigError('a network name is 1-40 letters, digits, spaces, dots, dashes or underscores');
-  if (n === DEVNET || n === LOCALNET) throw new NetworkConfigError(`${n} is built in`);
-  if (existing.includes(n)) throw new NetworkConfigError(`a network named ${n} already exists`);
+  if (n.toLowerCase() === DEVNET || n.toLowerCase() === LOCALNET) throw new NetworkConfigError(`${n} is built in`);
+  const taken = existing.find((e) => e.trim().toLowerCase() === n.toLowerCase());
+  if (taken !== undefined) throw new NetworkConfigError(`a network named ${taken} already exists`);
   return n;
 }
 
@@ -56,7 +66,9 @@ export function parseCustomNetworks(value: unknown): { networks: CustomNetwork[]
     const r = (raw ?? {}) as Record<string, unknown>;
     try {
       if (typeof r.name !== 'string' || typeof r.nodeUrl !== 'string') throw new NetworkConfigError('needs name and nodeUrl');
-      const n: CustomNetwork = { name: r.name, nodeUrl: checkServiceUrl(r.nodeUrl, `${r.name} node`) };
+      // The same rules as the Add Network form: no blank, built-in or repeated names.
+      const name = checkNetworkName(r.name, networks.map((x) => x.name));
+      const n: CustomNetwork = { name, nodeUrl: checkServiceUrl(r.nodeUrl, `${name} node`) };
       if (typeof r.queryUrl === 'string' && r.queryUrl) n.queryUrl = checkServiceUrl(r.queryUrl, `${r.name} query`);
       if (typeof r.keyManagerUrl === 'string' && r.keyManagerUrl) n.keyManagerUrl = checkServiceUrl(r.keyManagerUrl, `${r.name} key manager`);
       if (r.api === 'node-service') n.api = 'node-service';

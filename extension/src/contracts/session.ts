@@ -12,6 +12,7 @@ import { builderParams } from '@tealworks/sdk/app';
 import { toBase64 } from '@tealworks/sdk/encoding';
 import { DevnetHost } from './devnetHost.js';
 import { AppLinks, type AppLink } from './links.js';
+import { errorMessageFor } from './networkErrors.js';
 import { customProfile, DEVNET, LOCALNET, localnetProfileFor, parseCustomNetworks, secretKey, type CustomNetwork } from './networks.js';
 import { Signers, type WalletEntry } from './signers.js';
 
@@ -81,7 +82,7 @@ export class ContractSession implements vscode.Disposable {
         const gh = (await builderParams(await this.chain())).genesisHash;
         genesis = gh === undefined ? undefined : typeof gh === 'string' ? gh : toBase64(gh);
       } catch (e) {
-        this.log.appendLine(`${this.activeName}: cannot read the chain's genesis (${(e as Error).message}); app links are hidden until it answers`);
+        this.log.appendLine(`${this.activeName}: cannot read the chain's genesis (${errorMessageFor(e, this.activeName)}); app links are hidden until it answers`);
       }
     }
     if (seq !== this.#chainSeq) return; // a newer switch is under way
@@ -179,6 +180,23 @@ export class ContractSession implements vscode.Disposable {
     await this.refreshChain();
   }
 
+  /**
+   * The settings that say where the active network is changed (`tealworks.localnet.host`, a
+   * custom network's URLs): drop the clients made for the old endpoints and learn the chain again,
+   * so the change applies now, not after the next network switch. True when it applied to the
+   * active network.
+   */
+  async endpointsChanged(affects: (section: string) => boolean): Promise<boolean> {
+    const applies = this.activeName === LOCALNET ? affects('tealworks.localnet') : !this.isDevnet && affects('tealworks.networks');
+    if (!applies) return false;
+    await this.#closeClients();
+    this.genesis = undefined;
+    this.log.appendLine(`${this.activeName}: its endpoints changed in the settings; reconnecting`);
+    this.changed();
+    await this.refreshChain();
+    return true;
+  }
+
   async profile(): Promise<NetworkProfile> {
     if (this.isDevnet) {
       const dn = this.devnet ?? (vscode.workspace.getConfiguration('tealworks.devnet').get<boolean>('autoStart', true) ? await this.startDevnet() : undefined);
@@ -266,10 +284,18 @@ export class ContractSession implements vscode.Disposable {
     return this.links.apps(this.genesis);
   }
 
-  async linkApp(appId: bigint, source?: string, link: Omit<AppLink, 'source'> = {}): Promise<void> {
+  /** Links an app; returns the app `source`'s lens called before when the link moved (see AppLinks.link). */
+  async linkApp(appId: bigint, source?: string, link: Omit<AppLink, 'source'> = {}): Promise<bigint | undefined> {
     const genesis = await this.activeGenesis();
-    await this.links.link(genesis, this.activeName, appId, { ...link, ...(source ? { source } : {}) });
+    const moved = await this.links.link(genesis, this.activeName, appId, { ...link, ...(source ? { source } : {}) });
+    if (moved !== undefined) this.log.appendLine(`${source}: its lens now calls app ${appId}; app ${moved}, deployed from it earlier, stays linked with its spec`);
     this.changed();
+    return moved;
+  }
+
+  /** False for an app deployed earlier from a source that has a newer deploy. */
+  isCurrentDeploy(appId: bigint): boolean {
+    return this.links.isCurrent(this.genesis, appId);
   }
 
   appForSource(source: string): bigint | undefined {

@@ -2,8 +2,10 @@
 // script, no remote content, default-src 'none'); every message from the webview is validated.
 import * as vscode from 'vscode';
 import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { FormError, formMethods } from './groupForm.js';
-import { parseWebviewMessage, WORKSPACE_SOURCE, type TxnFormInput } from './messages.js';
+import { parseWebviewMessage, restoredRows, WORKSPACE_SOURCE, type TxnFormInput } from './messages.js';
 import type { ContractActions } from './actions.js';
 import { uriOfSource } from './actions.js';
 import type { ContractSession } from './session.js';
@@ -14,6 +16,10 @@ import { debugReport, hasTrace } from './debugGroup.js';
 import type { SimulateReport } from '@tealworks/sdk/app';
 import { methodInfo, type MethodInfo } from './argForm.js';
 import { appAddressOf } from '@tealworks/sdk/app';
+import { describeNetworkError, type NetworkProblem } from './networkErrors.js';
+
+/** File (in the workspace's storage folder) with the rows the panel shows: what a window reload brings back. */
+const ROWS_FILE = 'simulate-panel-rows.json';
 
 export class SimulatePanel implements vscode.Disposable {
   static readonly viewType = 'tealworks.simulate';
@@ -27,11 +33,14 @@ export class SimulatePanel implements vscode.Disposable {
   /** The network and chain (genesis) the last run was on. */
   #chainShown = '';
   readonly #subscription: vscode.Disposable;
+  /** Called when a run failed because the network cannot be reached (main.ts offers the actions). */
+  onNetworkProblem: (problem: NetworkProblem) => void = () => undefined;
 
   constructor(
     private readonly extensionUri: vscode.Uri,
     private readonly session: ContractSession,
     private readonly actions: ContractActions,
+    private readonly storage?: vscode.Uri,
   ) {
     // The header and the account pickers follow the active network.
     this.#subscription = session.onDidChange(() => void this.#networkChanged());
@@ -42,6 +51,8 @@ export class SimulatePanel implements vscode.Disposable {
     if (this.#chainShown !== `${this.session.activeName}|${this.session.genesis ?? ''}`) {
       this.#chainShown = `${this.session.activeName}|${this.session.genesis ?? ''}`;
       this.#last = undefined;
+      // Nor may a Problems entry of a run on a chain that is not shown any more stay.
+      this.actions.highlight.clear();
     }
     if (!this.#panel) return;
     let accounts: string[] | undefined;
@@ -59,12 +70,15 @@ export class SimulatePanel implements vscode.Disposable {
    * Opens (or focuses) the panel with these rows; runs the simulation right away when asked.
    * True when a simulation ran and produced a report.
    */
-  async open(rows: TxnFormInput[], run: boolean): Promise<boolean> {
+  async open(rows: TxnFormInput[], run: boolean, notice?: string): Promise<boolean> {
     this.#rows = rows;
+    await this.#keepRows(rows);
+    // A new group: the last run's Problems entry and line highlight describe another one.
+    this.actions.highlight.clear();
     if (!this.#panel) this.#create();
     else this.#panel.reveal(vscode.ViewColumn.Beside, true);
     await this.#ready;
-    await this.#post({ type: 'init', rows, chain: this.session.genesis ?? '', ...(await this.#context()) });
+    await this.#post({ type: 'init', rows, chain: this.session.genesis ?? '', ...(notice ? { notice } : {}), ...(await this.#context()) });
     return run ? this.#simulate(rows) : false;
   }
 
@@ -124,12 +138,41 @@ export class SimulatePanel implements vscode.Disposable {
    * the last report does not (it described a run of the previous session).
    */
   async restore(panel: vscode.WebviewPanel, saved: unknown): Promise<void> {
-    const rows = (saved as { rows?: unknown } | undefined)?.rows;
-    const parsed = parseWebviewMessage({ type: 'simulate', group: Array.isArray(rows) ? rows : [] });
+    // The webview's saved state, else the rows the extension kept (workspace state).
+    const fromWebview = restoredRows(saved);
+    const rows = fromWebview.length ? fromWebview : await this.#keptRows();
+    const parsed = parseWebviewMessage({ type: 'simulate', group: rows });
     this.#rows = parsed.ok && parsed.message.type === 'simulate' ? parsed.message.group : [];
+    this.session.log.appendLine(`simulate panel: restored after a window reload with ${this.#rows.length} row${this.#rows.length === 1 ? '' : 's'}${parsed.ok ? '' : ` (the saved rows were refused: ${parsed.reason})`}`);
     this.#adopt(panel);
-    await this.#ready;
-    await this.#post({ type: 'init', rows: this.#rows, chain: this.session.genesis ?? '', restored: true, ...(await this.#context()) });
+    // Not awaited: VS Code shows the panel only once this returns, and the webview says it is
+    // ready only once it is shown (waiting here for 'ready' left a blank panel for good).
+    void this.#ready!.then(async () => this.#post({ type: 'init', rows: this.#rows, chain: this.session.genesis ?? '', restored: true, ...(await this.#context()) })).catch((e: unknown) => this.#error(e));
+  }
+
+  /**
+   * The rows kept on disk in the workspace's storage folder: written at once, so they survive a
+   * window reload that gives the webview's saved state and the workspace state no time to be stored.
+   */
+  #rowsFile(): string | undefined {
+    return this.storage ? join(this.storage.fsPath, ROWS_FILE) : undefined;
+  }
+
+  async #keepRows(rows: TxnFormInput[]): Promise<void> {
+    const file = this.#rowsFile();
+    if (!file) return;
+    try {
+      await mkdir(this.storage!.fsPath, { recursive: true });
+      await writeFile(file, JSON.stringify({ rows }));
+    } catch (e) {
+      this.session.log.appendLine(`simulate panel: could not keep the rows: ${(e as Error).message}`);
+    }
+  }
+
+  async #keptRows(): Promise<unknown[]> {
+    const file = this.#rowsFile();
+    if (!file) return [];
+    return restoredRows(await readFile(file, 'utf8').catch(() => undefined));
   }
 
   #adopt(panel: vscode.WebviewPanel): void {
@@ -158,6 +201,8 @@ export class SimulatePanel implements vscode.Disposable {
   async #receive(raw: unknown): Promise<void> {
     const parsed = parseWebviewMessage(raw);
     if (!parsed.ok) {
+      // Rows half-typed (an amount being written) are simply not kept yet: no log line per keystroke.
+      if ((raw as { type?: unknown } | null)?.type === 'rows') return;
       this.session.log.appendLine(`simulate panel: rejected a message: ${parsed.reason}`);
       return;
     }
@@ -173,6 +218,10 @@ export class SimulatePanel implements vscode.Disposable {
       case 'send':
         this.#rows = m.group;
         await this.#send(m.group);
+        return;
+      case 'rows':
+        this.#rows = m.group;
+        await this.#keepRows(m.group);
         return;
       case 'reveal':
         await revealLine(uriOfSource(m.file), m.line, m.column);
@@ -217,6 +266,7 @@ export class SimulatePanel implements vscode.Disposable {
       await this.#post({ type: 'report', debuggable: hasTrace(report), report: toPlain(this.#linkable(reportView(report))), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName, warnings });
       return true;
     } catch (e) {
+      this.actions.highlight.clear();
       await this.#error(e);
       return false;
     } finally {
@@ -259,8 +309,11 @@ export class SimulatePanel implements vscode.Disposable {
 
   async #error(e: unknown): Promise<void> {
     if (e instanceof vscode.CancellationError) return;
-    const message = e instanceof Error ? e.message : String(e);
-    this.session.log.appendLine(`simulate panel: ${message}`);
+    const problem = describeNetworkError(e, this.session.activeName);
+    const message = problem?.message ?? (e instanceof Error ? e.message : String(e));
+    this.session.log.appendLine(`simulate panel: ${e instanceof Error ? e.message : String(e)}`);
+    // A network that cannot be reached also gets the notification with what to do (its buttons).
+    if (problem) this.onNetworkProblem(problem);
     await this.#post({ type: 'error', message, ...(e instanceof FormError ? { index: e.index, field: e.field } : {}) });
   }
 
@@ -273,3 +326,4 @@ export class SimulatePanel implements vscode.Disposable {
     this.#panel?.dispose();
   }
 }
+

@@ -92,3 +92,16 @@ export function confirmationText(networkName: string, txns: readonly Transaction
   const s = summarizeGroup(txns);
   return [`Send ${txns.length} transaction${txns.length === 1 ? '' : 's'} to ${networkName}?`, '', ...s.lines].join('\n');
 }
+
+/**
+ * A wallet's line in the Accounts view, saying what is true now and what expanding it does: the
+ * devnet's own wallet needs no password typed and opens when expanded; another wallet asks for its password.
+ */
+export function walletDescription(wallet: { open: boolean; accounts?: number; noPassword: boolean }): { description: string; tooltip: string } {
+  if (wallet.open) {
+    const n = wallet.accounts ?? 0;
+    return { description: `open · ${n} account${n === 1 ? '' : 's'}`, tooltip: 'Open: its accounts can sign.' };
+  }
+  if (wallet.noPassword) return { description: 'expand to open (no password to type)', tooltip: "The devnet's wallet: expanding it opens it and lists its funded accounts." };
+  return { description: 'closed · expand to enter its password', tooltip: 'Expanding it asks for the wallet password; its accounts can sign once it is open.' };
+}

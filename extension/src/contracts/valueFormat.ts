@@ -40,6 +40,23 @@ export function itemLabel(item: StorageItem, view: ValueView): { key: string; va
   return { key, value: formatValue(item.value, view, item.decoded), type };
 }
 
+/** Longest value a State Inspector row shows; the tooltip shows more, "Show Whole Value" all of it. */
+export const TREE_VALUE_MAX = 120;
+const TOOLTIP_VALUE_MAX = 2000;
+
+/** A storage item's tree row: label (value cut), tooltip (cut longer), whether it was cut, and the whole value to copy. */
+export function itemRow(item: StorageItem, view: ValueView): { label: string; type: string; tooltip: string; clipped: boolean; value: string } {
+  const l = itemLabel(item, view);
+  const shown = clipValue(l.value, TREE_VALUE_MAX);
+  return {
+    label: `${l.key} = ${shown.text}`,
+    type: l.type,
+    tooltip: `${l.key}\n${l.type}\n${clipText(l.value, TOOLTIP_VALUE_MAX)}${item.decodeError ? `\n${item.decodeError}` : ''}`,
+    clipped: shown.full !== undefined,
+    value: l.value,
+  };
+}
+
 /** Recursively replaces bigints with decimal strings and bytes with hex, for JSON and postMessage. */
 export function toPlain(value: unknown): unknown {
   if (typeof value === 'bigint') return value.toString();
@@ -89,7 +106,10 @@ export function exportAppState(appId: bigint, state: { global: StorageItem[]; bo
 
 export interface LogView {
   kind: LogEntry['kind'];
+  /** Cut when long (see `full`). */
   text: string;
+  /** The whole text, when `text` was cut: the panel's "show all" shows it. */
+  full?: string;
   hex: string;
   /** The raw bytes as 0x hex (cut when long), when they add to the text. */
   raw?: string;
@@ -100,6 +120,8 @@ export interface ChangeView {
   account?: string;
   action: 'set' | 'delete';
   text: string;
+  /** The whole text, when `text` was cut. */
+  full?: string;
 }
 export interface TxnView {
   path: number[];
@@ -111,6 +133,8 @@ export interface TxnView {
   method?: string;
   failed: boolean;
   returnValue?: string;
+  /** The whole return value, when `returnValue` was cut. */
+  returnFull?: string;
   returnError?: string;
   logs: LogView[];
   changes: ChangeView[];
@@ -180,6 +204,18 @@ export function clipText(text: string, max = LOG_TEXT_MAX): string {
   return `${text.slice(0, max)}… (+${(text.length - max).toLocaleString('en-US')} characters)`;
 }
 
+/** Longest value (return value, state change) the panel shows before it offers "show all". */
+export const VALUE_TEXT_MAX = 200;
+
+/**
+ * A value for the panel: `text` cut to `max` characters (saying how much was left out) and, when it
+ * was cut, the whole value as `full`, which the panel's "show all" expands to.
+ */
+export function clipValue(text: string, max = VALUE_TEXT_MAX): { text: string; full?: string } {
+  const cut = clipText(text, max);
+  return cut === text ? { text } : { text: cut, full: text };
+}
+
 /**
  * One log line for the panel. The kind is shown as its own tag, so the text does not repeat it
  * ("event Name(…)" was shown as "event event Name(…)"); the raw hex is given only when it says
@@ -192,7 +228,8 @@ export function logView(l: LogEntry): LogView {
   else text = displayBytes(l.bytes);
   const raw = `0x${l.view.hex}`;
   const showRaw = l.kind === 'event' || (l.kind !== 'return' && text !== raw);
-  return { kind: l.kind, text: clipText(text), hex: l.view.hex, ...(showRaw ? { raw: clipText(raw, 2 * 64 + 2) } : {}), ...(l.view.utf8 !== undefined ? { utf8: l.view.utf8 } : {}) };
+  const shown = clipValue(text, LOG_TEXT_MAX);
+  return { kind: l.kind, text: shown.text, ...(shown.full !== undefined ? { full: shown.full } : {}), hex: l.view.hex, ...(showRaw ? { raw: clipText(raw, 2 * 64 + 2) } : {}), ...(l.view.utf8 !== undefined ? { utf8: l.view.utf8 } : {}) };
 }
 
 function changeText(c: StateChange): string {
@@ -220,10 +257,10 @@ function txnView(t: TxnReport): TxnView {
   const changes: ChangeView[] = [];
   for (const c of t.globalChanges) {
     // Box writes are reported with the global changes by some services; the key scope tells.
-    changes.push({ scope: 'global', action: c.action, text: changeText(c) });
+    changes.push({ scope: 'global', action: c.action, ...clipValue(changeText(c)) });
   }
-  for (const l of t.localChanges) for (const c of l.changes) changes.push({ scope: 'local', account: l.address, action: c.action, text: changeText(c) });
-  for (const c of t.boxChanges) changes.push({ scope: 'box', action: c.action, text: changeText(c) });
+  for (const l of t.localChanges) for (const c of l.changes) changes.push({ scope: 'local', account: l.address, action: c.action, ...clipValue(changeText(c)) });
+  for (const c of t.boxChanges) changes.push({ scope: 'box', action: c.action, ...clipValue(changeText(c)) });
   const view: TxnView = {
     path: t.path,
     label: pathText(t.path),
@@ -238,7 +275,11 @@ function txnView(t: TxnReport): TxnView {
   if (t.appId !== undefined) view.appId = t.appId.toString();
   if (t.createdAppId !== undefined) view.createdAppId = t.createdAppId.toString();
   if (t.method) view.method = t.method;
-  if (t.returnValue !== undefined) view.returnValue = formatAbi(t.returnValue);
+  if (t.returnValue !== undefined) {
+    const r = clipValue(formatAbi(t.returnValue));
+    view.returnValue = r.text;
+    if (r.full !== undefined) view.returnFull = r.full;
+  }
   if (t.returnError) view.returnError = t.returnError;
   if (t.appBudgetConsumed !== undefined) view.budget = t.appBudgetConsumed;
   return view;

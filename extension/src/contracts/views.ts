@@ -4,10 +4,12 @@ import * as vscode from 'vscode';
 import { appAddressOf, fetchApp, fetchBox, fetchBoxNames, fetchLocalState } from '@tealworks/sdk/app';
 import { decodeBoxes, decodeGlobalState, decodeLocalState, type StorageItem } from '@tealworks/sdk/app';
 import type { Arc56AppSpec } from '@tealworks/sdk/abi';
-import { DEVNET, LOCALNET } from './networks.js';
+import { DEVNET, LOCALNET, localnetProfileFor } from './networks.js';
+import { errorMessageFor } from './networkErrors.js';
+import { appSourceLabel } from './links.js';
 import type { ContractSession, WalletEntry } from './session.js';
-import { formatBalance, shortAddress } from './summary.js';
-import { itemLabel, type ValueView } from './valueFormat.js';
+import { formatBalance, shortAddress, walletDescription } from './summary.js';
+import { itemLabel, itemRow, type ValueView } from './valueFormat.js';
 import { forkDescription, forkTooltip, withOrigin } from './forkLabels.js';
 import type { ForkOrigin, ForkResource } from '@tealworks/sdk/ledger';
 import { addressBytes } from '@tealworks/sdk/encoding';
@@ -21,6 +23,10 @@ function item(label: string, opts: Partial<vscode.TreeItem> & { children?: () =>
 }
 
 abstract class Tree implements vscode.TreeDataProvider<Node> {
+  /** The active network's name, for explaining a network that cannot be reached. */
+  protected network(): string {
+    return '';
+  }
   protected readonly emitter = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.emitter.event;
   refresh(): void {
@@ -34,7 +40,8 @@ abstract class Tree implements vscode.TreeDataProvider<Node> {
       return n ? ((await n.children?.()) ?? []) : await this.roots();
     } catch (e) {
       if (e instanceof vscode.CancellationError) return [];
-      return [item((e as Error).message, { tooltip: (e as Error).message, iconPath: new vscode.ThemeIcon('warning') })];
+      const text = errorMessageFor(e, this.network());
+      return [item(text, { tooltip: text, iconPath: new vscode.ThemeIcon('warning') })];
     }
   }
   protected abstract roots(): Promise<Node[]>;
@@ -50,7 +57,7 @@ export class NetworksTree extends Tree {
       const isDevnet = name === DEVNET;
       const running = isDevnet && this.session.devnet !== undefined;
       const fork = running ? this.session.devnet!.fork : undefined;
-      const description = [active ? '● active' : '', isDevnet ? (running ? (fork ? forkDescription(this.session.forkOf, fork.status()) : 'running') : 'stopped') : name === LOCALNET ? 'localhost:4001' : ''].filter(Boolean).join(' · ');
+      const description = [active ? '● active' : '', isDevnet ? (running ? (fork ? forkDescription(this.session.forkOf, fork.status()) : 'running') : 'stopped') : name === LOCALNET ? localnetProfileFor(vscode.workspace.getConfiguration('tealworks.localnet').get<string>('host') || undefined).node.url.replace(/^https?:\/\//, '') : ''].filter(Boolean).join(' · ');
       return item(name, {
         description,
         contextValue: isDevnet ? (running ? 'network.devnet.running' : 'network.devnet.stopped') : name === LOCALNET ? 'network.localnet' : 'network.custom',
@@ -67,6 +74,9 @@ export class AccountsTree extends Tree {
   constructor(private readonly session: ContractSession) {
     super();
   }
+  protected override network(): string {
+    return this.session.activeName;
+  }
   protected async roots(): Promise<Node[]> {
     // Empty: the view's welcome content (package.json viewsWelcome) offers Start Devnet.
     if (this.session.isDevnet && !this.session.devnet) return [];
@@ -75,12 +85,16 @@ export class AccountsTree extends Tree {
     try {
       wallets = await this.session.listWallets();
     } catch (e) {
-      out.push(item(`key manager: ${(e as Error).message}`, { iconPath: new vscode.ThemeIcon('warning') }));
+      const text = errorMessageFor(e, this.session.activeName);
+      out.push(item(`key manager: ${text}`, { tooltip: text, iconPath: new vscode.ThemeIcon('warning') }));
     }
     for (const w of wallets) {
+      const open = w.session?.isOpen === true;
+      const status = walletDescription({ open, ...(w.addresses ? { accounts: w.addresses.length } : {}), noPassword: this.session.isDevnet && w.name === this.session.devnet?.wallet.name });
       out.push(
         item(`Wallet ${w.name}`, {
-          description: w.session?.isOpen ? 'unlocked' : 'locked',
+          description: status.description,
+          tooltip: status.tooltip,
           contextValue: w.session?.isOpen ? 'wallet.unlocked' : 'wallet.locked',
           id: `wallet:${this.session.activeName}:${w.id}`,
           iconPath: new vscode.ThemeIcon(w.session?.isOpen ? 'unlock' : 'lock'),
@@ -128,6 +142,9 @@ export class StateTree extends Tree {
   constructor(private readonly session: ContractSession) {
     super();
   }
+  protected override network(): string {
+    return this.session.activeName;
+  }
 
   /** On a devnet that forks a network: whose state a resource is (the remote's at a round, or local). */
   #origin(resource: ForkResource): ForkOrigin | undefined {
@@ -154,7 +171,7 @@ export class StateTree extends Tree {
     if (fork) await fork.prefetch(apps.map((id) => ({ kind: 'app' as const, id }))).catch(() => undefined);
     return apps.map((id) =>
       item(`App ${id}`, {
-        description: withOrigin(this.session.sourceForApp(id) ?? '', this.#origin({ kind: 'app', id })),
+        description: withOrigin(appSourceLabel(this.session.sourceForApp(id), this.session.isCurrentDeploy(id)), this.#origin({ kind: 'app', id })),
         tooltip: `account ${appAddressOf(id)}`,
         contextValue: 'app',
         // Keyed by chain: an app of a restarted devnet is a different item, never a stale one.
@@ -237,13 +254,15 @@ export class StateTree extends Tree {
   }
 
   private itemNode(i: StorageItem, parent: string, origin?: ForkOrigin): Node {
-    const l = itemLabel(i, this.view);
-    return item(`${l.key} = ${l.value}`, {
-      description: withOrigin(l.type, origin),
-      tooltip: `${l.key}\n${l.type}\n${l.value}${i.decodeError ? `\n${i.decodeError}` : ''}`,
-      contextValue: 'stateItem',
-      id: `${parent}:${l.key}`,
-      ...({ copyText: l.value } as object),
+    const r = itemRow(i, this.view);
+    return item(r.label, {
+      description: withOrigin(r.type, origin),
+      tooltip: r.tooltip,
+      // A long value is cut in its row: clicking it (or "Show Whole Value") opens all of it.
+      contextValue: r.clipped ? 'stateItem.clipped' : 'stateItem',
+      id: `${parent}:${itemLabel(i, this.view).key}`,
+      ...(r.clipped ? { command: { command: 'tealworks.state.openValue', title: 'Show Whole Value', arguments: [{ copyText: r.value }] } } : {}),
+      ...({ copyText: r.value } as object),
     });
   }
 }

@@ -38,7 +38,7 @@ interface PanelState {
   const el = argForm.el;
 
   function input(row: FormRow, field: string, placeholder: string, width?: string): HTMLElement {
-    return el('input', { type: 'text', value: row[field] ?? '', placeholder, class: width || '', 'data-field': field, oninput: (ev) => { row[field] = ev.target.value; } });
+    return el('input', { type: 'text', value: row[field] ?? '', placeholder, class: width || '', 'data-field': field, oninput: (ev) => { row[field] = ev.target.value; saveRows(); } });
   }
   function select(row: FormRow, field: string, options: { value: string; label: string }[], onchange?: () => void): HTMLElement {
     const s = el('select', { 'data-field': field, onchange: (ev) => { row[field] = ev.target.value; if (onchange) onchange(); } },
@@ -177,17 +177,27 @@ interface PanelState {
     });
   }
 
+  /** A value cut in the report, with "show all" to expand it in place (and back). */
+  function valueCode(text: string, full: string | undefined, attrs?: Record<string, unknown>): HTMLElement {
+    const code = el('code', attrs || {}, text);
+    if (!full) return code;
+    let open = false;
+    const label = `show all (${full.length.toLocaleString('en-US')} characters)`;
+    const toggle: HTMLElement = el('button', { class: 'link small show-all', title: 'Show the whole value', onclick: () => { open = !open; code.textContent = open ? full : text; toggle.textContent = open ? 'show less' : label; } }, label);
+    return el('span', { class: 'clipped' }, code, ' ', toggle);
+  }
+
   function txnView(t: TxnView): HTMLElement {
     const head = el('div', { class: 'txn-head' + (t.failed ? ' failed' : '') },
       el('span', { class: 'icon' }, t.failed ? '✗' : '✓'), ' ', el('strong', {}, t.label), ' · ', t.type,
       t.appId ? ` · app ${t.appId}` : '', t.createdAppId ? ' (created)' : '', t.method ? ` · ${t.method}` : '',
       t.budget !== undefined ? el('span', { class: 'muted' }, ` · budget ${t.budget}`) : '');
     const body = el('div', { class: 'txn-body' });
-    if (t.returnValue !== undefined) body.append(el('div', {}, 'returns ', el('code', {}, t.returnValue)));
+    if (t.returnValue !== undefined) body.append(el('div', {}, 'returns ', valueCode(t.returnValue, t.returnFull)));
     if (t.returnError) body.append(el('div', { class: 'warn' }, t.returnError));
     if (t.logs.length) body.append(el('div', { class: 'section' }, 'Logs'), el('ul', { class: 'logs' }, t.logs.map((l) => el('li', { class: 'log' },
-      el('span', { class: 'tag' }, l.kind), ' ', el('code', { class: 'decoded', title: '0x' + l.hex }, l.text), l.raw ? [' ', el('code', { class: 'raw muted' }, l.raw)] : ''))));
-    if (t.changes.length) body.append(el('div', { class: 'section' }, 'State changes'), el('ul', {}, t.changes.map((c) => el('li', {}, el('span', { class: 'tag' }, c.scope), ' ', c.account ? c.account.slice(0, 8) + '… ' : '', el('code', {}, c.text)))));
+      el('span', { class: 'tag' }, l.kind), ' ', valueCode(l.text, l.full, { class: 'decoded', title: '0x' + l.hex }), l.raw ? [' ', el('code', { class: 'raw muted' }, l.raw)] : ''))));
+    if (t.changes.length) body.append(el('div', { class: 'section' }, 'State changes'), el('ul', {}, t.changes.map((c) => el('li', {}, el('span', { class: 'tag' }, c.scope), ' ', c.account ? c.account.slice(0, 8) + '… ' : '', valueCode(c.text, c.full)))));
     if (t.resources.length) body.append(el('div', { class: 'section' }, 'Resources touched without a reference'), el('ul', {}, t.resources.map((r) => el('li', {}, r))));
     for (const inner of t.inner) body.append(el('div', { class: 'inner' }, txnView(inner)));
     return el('div', { class: 'txn-report' + (t.failed ? ' failed' : ''), 'data-path': t.path.join('.') }, head, body);
@@ -258,6 +268,13 @@ interface PanelState {
     return parts;
   }
 
+  /** What comes back after a window reload: the rows as typed (the extension validates them again). */
+  function saveRows(): void {
+    const rows = clean(state.rows);
+    vscode.setState({ rows });
+    vscode.postMessage({ type: 'rows', group: rows });
+  }
+
   function render(): void {
     const form = el('section', { id: 'form' },
       el('h1', {}, 'Group ', el('span', { class: 'muted' }, `on ${state.network}`)),
@@ -277,8 +294,7 @@ interface PanelState {
     if (state.sent) out.append(el('div', { class: 'muted', id: 'sent' }, `Sent on ${state.network}`));
     if (state.report) out.append(...reportView(state.report));
     app.replaceChildren(form, out);
-    // What comes back after a window reload: the rows (the extension validates them again).
-    vscode.setState({ rows: clean(state.rows) });
+    saveRows();
     const receivers = state.accounts.map((a) => el('option', { value: a }, 'account'))
       .concat(Object.entries(state.appAddresses || {}).map(([id, a]) => el('option', { value: a }, `app ${id}`)));
     app.append(el('datalist', { id: 'tw-receivers' }, receivers));
@@ -294,7 +310,7 @@ interface PanelState {
     if (!m || typeof m !== 'object' || typeof m.type !== 'string') return;
     switch (m.type) {
       case 'init':
-        state = Object.assign(state, { rows: Array.isArray(m.rows) ? m.rows : [], accounts: m.accounts || [], sources: m.sources || [], methods: m.methods || {}, methodInfo: m.methodInfo || {}, appAddresses: m.appAddresses || {}, assets: m.assets || [], network: String(m.network || ''), chain: String(m.chain || ''), report: undefined, error: undefined, errorAt: undefined, sent: undefined, notice: m.restored ? 'Restored after a window reload: the rows are back; simulate again for a report.' : undefined });
+        state = Object.assign(state, { rows: Array.isArray(m.rows) ? m.rows : [], accounts: m.accounts || [], sources: m.sources || [], methods: m.methods || {}, methodInfo: m.methodInfo || {}, appAddresses: m.appAddresses || {}, assets: m.assets || [], network: String(m.network || ''), chain: String(m.chain || ''), report: undefined, error: undefined, errorAt: undefined, sent: undefined, notice: m.restored ? 'Restored after a window reload: the rows are back; simulate again for a report.' : typeof m.notice === 'string' ? m.notice : undefined });
         break;
       case 'report':
         state.notice = undefined; state.report = m.report; state.warnings = Array.isArray(m.warnings) ? m.warnings.map(String) : []; state.error = undefined; state.errorAt = undefined; state.sent = m.sent; state.sourceFile = m.sourceFile; state.network = String(m.network || state.network); state.debuggable = m.debuggable === true;

@@ -67,6 +67,8 @@ export type PanelMessage =
       network?: string;
       chain?: string;
       restored?: boolean;
+      /** What the panel says first (e.g. why nothing was run for an app without a spec). */
+      notice?: string;
     }
   | { type: 'report'; report: ReportView; warnings?: unknown[]; sent?: SentInfo; sourceFile?: string; network?: string; debuggable?: boolean }
   | { type: 'error'; message: string; index?: number; field?: string }

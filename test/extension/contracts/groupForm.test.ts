@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import algosdk from 'algosdk';
-import { abiCreateMethods, createOnComplete, buildGroup, FormError, parseAbiArgText, parseRawArg, parseUint, withTransactionArgRows } from '../../../extension/src/contracts/groupForm.js';
+import { abiCreateMethods, callNotice, createOnComplete, buildGroup, FormError, parseAbiArgText, parseRawArg, parseUint, withTransactionArgRows } from '../../../extension/src/contracts/groupForm.js';
 import { methodInfo } from '../../../extension/src/contracts/argForm.js';
 import { AbiMethod, parseArc56 } from '../../../sdk/src/abi/index.js';
 import { readFileSync } from 'node:fs';
@@ -142,5 +142,10 @@ describe('extension contracts: group building from the panel form', () => {
       specFor: () => spec,
     });
     assert.equal(toHex(c!.txn.appCall!.args[1]!), '00000000000000010000000000000002');
+  });
+
+  it('Call app N on an app without a spec says what to type instead of running a bare call', () => {
+    assert.equal(callNotice(1005n, 'vault/approval.teal'), 'App 1005 has no ARC-56 spec beside vault/approval.teal, so its methods are unknown: type its arguments (int:5, 0x01ff, b64:…, addr:…, text; none for a bare call), then Simulate.');
+    assert.match(callNotice(7n), /^App 7 has no source or ARC-56 spec linked here/);
   });
 });

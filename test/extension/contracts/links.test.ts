@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { AppLinks, LINKS_KEY, type LinkStore } from '../../../extension/src/contracts/links.js';
+import { AppLinks, appSourceLabel, linkMovedText, LINKS_KEY, type LinkStore } from '../../../extension/src/contracts/links.js';
 
 /** An in-memory Memento, JSON round-tripped like VS Code's workspace state. */
 function memento(): LinkStore & { data: Map<string, string> } {
@@ -55,13 +55,27 @@ describe('extension contracts: app links keyed by chain (genesis hash)', () => {
     assert.equal(links.appForSource(G1, 'a.teal'), 5n);
   });
 
-  it('points a source at its newest deploy; older ones stay listed without it; unlink and dropChain', async () => {
+  it('points a source at its newest deploy and says the link moved; older deploys keep source and spec; unlink and dropChain', async () => {
     const links = new AppLinks(memento());
-    await links.link(G1, 'devnet', 1001n, { source: 'approval.teal', spec: 's.json' });
-    await links.link(G1, 'devnet', 1002n, { source: 'approval.teal', spec: 's.json' });
+    assert.equal(await links.link(G1, 'devnet', 1001n, { source: 'approval.teal', spec: 's.json' }), undefined);
+    assert.equal(await links.link(G1, 'devnet', 1001n, { source: 'approval.teal', spec: 's.json' }), undefined, 'linking the same app again moves nothing');
+    assert.equal(await links.link(G1, 'devnet', 1002n, { source: 'approval.teal', spec: 's.json' }), 1001n);
     assert.equal(links.appForSource(G1, 'approval.teal'), 1002n);
-    assert.deepEqual(links.get(G1, 1001n), { spec: 's.json' });
-    assert.deepEqual(links.apps(G1), [1001n, 1002n]);
+    // The earlier app keeps its spec decoding (link per app id).
+    assert.deepEqual(links.get(G1, 1001n), { source: 'approval.teal', spec: 's.json' });
+    assert.equal(links.sourceForApp(G1, 1001n), 'approval.teal');
+    assert.deepEqual([links.isCurrent(G1, 1001n), links.isCurrent(G1, 1002n)], [false, true]);
+    assert.deepEqual([appSourceLabel('approval.teal', false), appSourceLabel('approval.teal', true), appSourceLabel(undefined, true)], ['approval.teal (earlier deploy)', 'approval.teal', '']);
+    assert.equal(linkMovedText('approval.teal', 1001n, 1002n), 'approval.teal was deployed again: its Call lens now calls app 1002. App 1001, deployed from it earlier, stays in the State Inspector with its spec.');
+    // A workflow linking the earlier app again moves the lens back to it.
+    assert.equal(await links.link(G1, 'devnet', 1001n, { source: 'approval.teal', via: 'workflow' }), 1002n);
+    assert.equal(links.appForSource(G1, 'approval.teal'), 1001n);
+    await links.unlink(G1, 1001n);
+    assert.equal(links.appForSource(G1, 'approval.teal'), 1002n, 'the lens falls back to the other deploy');
+    assert.deepEqual(links.apps(G1), [1002n]);
+    await links.unlink(G1, 1002n);
+    assert.deepEqual(links.apps(G1), []);
+    await links.link(G1, 'devnet', 1001n, { spec: 's.json' });
     await links.unlink(G1, 1002n);
     assert.deepEqual(links.apps(G1), [1001n]);
     await links.dropChain(G1);

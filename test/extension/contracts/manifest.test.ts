@@ -31,6 +31,14 @@ describe('extension contracts: manifest contributions', () => {
     for (const f of ['dist/contracts.cjs', 'extension/media/simulate.js', 'extension/media/simulate.css', 'schemas/tealworks.schema.json']) assert.ok(ignore.includes(`!${f}`), f);
   });
 
+  it("the Accounts view's welcome says truthfully whether the devnet starts by itself", () => {
+    const welcome = pkg.contributes.viewsWelcome.filter((w: { view: string }) => w.view === 'tealworks.accounts') as Array<{ contents: string; when?: string }>;
+    assert.deepEqual(welcome.map((w) => w.when), ['config.tealworks.devnet.autoStart', '!config.tealworks.devnet.autoStart']);
+    for (const w of welcome) assert.doesNotMatch(w.contents, /in a moment|unlocked wallet/);
+    assert.match(welcome[0]!.contents, /starts by itself on the first Simulate, Deploy or Call/);
+    assert.match(welcome[1]!.contents, /does not start by itself/);
+  });
+
   it('describes every contract setting and keeps secrets out of settings', () => {
     const props = pkg.contributes.configuration.properties as Record<string, { description?: string }>;
     for (const [k, v] of Object.entries(props)) if (k.startsWith('tealworks.')) assert.ok(v.description && v.description.length > 20, k);

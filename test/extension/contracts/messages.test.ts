@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseWebviewMessage, validate, type Schema } from '../../../extension/src/contracts/messages.js';
+import { parseWebviewMessage, validate, type Schema, restoredRows } from '../../../extension/src/contracts/messages.js';
 
 const ADDR = 'CUD246QOE6Z5PMJ4MIKPIHDAXVO32RAWAD4X3B2AQ7AXWJGQRCKWNAYB4M';
 
@@ -8,6 +8,7 @@ describe('extension contracts: webview message validation', () => {
     for (const m of [
       { type: 'ready' },
       { type: 'simulate', group: [{ kind: 'appcall', sender: ADDR, appId: '0', source: 'counter/approval.teal', onComplete: 'NoOp', args: ['int:1'] }] },
+      { type: 'rows', group: [{ kind: 'payment', sender: ADDR, amount: '123456' }] },
       { type: 'send', group: [{ kind: 'payment', sender: ADDR, receiver: ADDR, amount: '1000' }] },
       { type: 'reveal', file: 'counter/approval.teal', line: 43, column: 1 },
       { type: 'copy', text: 'hello' },
@@ -63,5 +64,14 @@ describe('extension contracts: webview message validation', () => {
     const s: Schema = { kind: 'object', fields: { a: { kind: 'array', max: 2, items: { kind: 'boolean' } } } };
     assert.equal(validate({ a: [true, false] }, s), undefined);
     assert.match(validate({ a: [true, 1] }, s)!, /\$\.a\[1\]: expected true or false/);
+  });
+
+  it('takes back the rows a webview saved before a window reload, as an object or its JSON text', () => {
+    const rows = [{ kind: 'payment', sender: '', amount: '123456' }];
+    assert.deepEqual(restoredRows({ rows }), rows);
+    assert.deepEqual(restoredRows(JSON.stringify({ rows })), rows);
+    assert.deepEqual(restoredRows(undefined), []);
+    assert.deepEqual(restoredRows('{not json'), []);
+    assert.deepEqual(restoredRows({ rows: 'x' }), []);
   });
 });

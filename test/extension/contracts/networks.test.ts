@@ -14,7 +14,28 @@ describe('extension contracts: networks and profiles', () => {
     assert.equal(checkNetworkName(' testnet ', []), 'testnet');
     assert.throws(() => checkNetworkName('devnet', []), /built in/);
     assert.throws(() => checkNetworkName('t', ['t']), /already exists/);
-    assert.throws(() => checkNetworkName('', []), /1-40/);
+    assert.throws(() => checkNetworkName('', []), /give the network a name/);
+    assert.throws(() => checkNetworkName('   ', []), /give the network a name/);
+    assert.throws(() => checkNetworkName('no/slash', []), /1-40/);
+    assert.throws(() => checkNetworkName('TestNet', ['testnet']), /a network named testnet already exists/);
+    assert.throws(() => checkNetworkName('LocalNet', []), /built in/);
+  });
+
+  it('refuses URLs no node can be at: no host, spaces, the API path typed in', () => {
+    assert.equal(checkServiceUrl('http://algod:4001', 'node'), 'http://algod:4001');
+    assert.equal(checkServiceUrl('http://[::1]:4001/', 'node'), 'http://[::1]:4001');
+    assert.equal(checkServiceUrl('https://node.example.net/algod', 'node'), 'https://node.example.net/algod');
+    assert.throws(() => checkServiceUrl('http://-/', 'node URL'), /node URL: "-" is not a host name/);
+    assert.throws(() => checkServiceUrl('http://a..b', 'node URL'), /is not a host name/);
+    assert.throws(() => checkServiceUrl('https://node.example.net/v2', 'node URL'), /leave out \/v2: the client adds the API path itself/);
+    assert.throws(() => checkServiceUrl('https://node.example.net/ v2', 'node URL'), /no spaces/);
+  });
+
+  it('applies the same name rules to the setting: blank and repeated names are reported', () => {
+    const { networks, problems } = parseCustomNetworks([{ name: ' ', nodeUrl: 'https://a.example' }, { name: 't', nodeUrl: 'https://a.example' }, { name: 'T', nodeUrl: 'https://b.example' }]);
+    assert.deepEqual(networks.map((n) => n.name), ['t']);
+    assert.match(problems[0]!, /\[0\].*give the network a name/);
+    assert.match(problems[1]!, /\[2\].*already exists/);
   });
 
   it('reads the setting leniently and reports bad entries', () => {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { confirmationText, formatAmount, formatBalance, summarizeGroup } from '../../../extension/src/contracts/summary.js';
+import { confirmationText, formatAmount, formatBalance, summarizeGroup, walletDescription } from '../../../extension/src/contracts/summary.js';
 import { makeAppCallTxn, makeAssetTransferTxn, makePaymentTxn } from '../../../sdk/src/txn/builders.js';
 import { OnComplete } from '../../../sdk/src/txn/types.js';
 
@@ -39,5 +39,12 @@ describe('extension contracts: confirmation summary', () => {
     assert.equal(formatBalance(0n), '0 ALGO');
     assert.equal(formatBalance(999_999n), '0.999999 ALGO');
     assert.equal(formatBalance(1_000_000_000_000_000n), '1,000,000,000 ALGO');
+  });
+
+  it('says what a wallet is and what expanding it does (never "locked" for the devnet wallet that opens by itself)', () => {
+    assert.deepEqual(walletDescription({ open: false, noPassword: true }).description, 'expand to open (no password to type)');
+    assert.equal(walletDescription({ open: false, noPassword: false }).description, 'closed · expand to enter its password');
+    assert.equal(walletDescription({ open: true, accounts: 4, noPassword: true }).description, 'open · 4 accounts');
+    assert.equal(walletDescription({ open: true, accounts: 1, noPassword: false }).description, 'open · 1 account');
   });
 });

@@ -4,7 +4,7 @@ import { decodeBoxes, decodeGlobalState } from '../../../sdk/src/app/state-decod
 import { utf8 } from '../../../sdk/src/encoding/bytes.js';
 import { toBase64 } from '../../../sdk/src/encoding/base64.js';
 import { decodeAddress } from '../../../sdk/src/encoding/address.js';
-import { clipText, exportAppState, formatValue, itemLabel, minBalanceView, reportView, toPlain } from '../../../extension/src/contracts/valueFormat.js';
+import { clipText, clipValue, exportAppState, formatValue, itemLabel, itemRow, minBalanceView, reportView, toPlain, VALUE_TEXT_MAX } from '../../../extension/src/contracts/valueFormat.js';
 import { appAddressOf } from '../../../sdk/src/app/chain.js';
 import { staleProgramWarning } from '../../../extension/src/contracts/groupForm.js';
 
@@ -119,5 +119,25 @@ describe('extension contracts: value formatting and the report view', () => {
     assert.equal(logs[1]!.text, `"${'a'.repeat(159)}… (+342 characters)`);
     assert.equal(logs[1]!.raw, `0x${'61'.repeat(64)}… (+872 characters)`);
     assert.equal(clipText('short'), 'short');
+  });
+
+  it('cuts huge values in the panel and the State Inspector, keeping the whole value to expand', () => {
+    assert.deepEqual(clipValue('short'), { text: 'short' });
+    const long = 'x'.repeat(VALUE_TEXT_MAX + 50);
+    assert.deepEqual(clipValue(long), { text: `${'x'.repeat(VALUE_TEXT_MAX)}… (+50 characters)`, full: long });
+    // A 2 KB box value: one short row, the whole value behind "Show Whole Value" and the copy.
+    const big = new Uint8Array(2048).fill(0xab);
+    const boxes = decodeBoxes([{ name: utf8('blob'), value: big }]);
+    const row = itemRow(boxes[0]!, 'bytes');
+    assert.equal(row.clipped, true);
+    assert.equal(row.value, `0x${'ab'.repeat(2048)}`);
+    assert.equal(row.label, `"blob" = 0x${'ab'.repeat(59)}… (+3,978 characters)`);
+    assert.ok(row.tooltip.length < 2200 && row.tooltip.includes('(+2,098 characters)'), row.tooltip.slice(-60));
+    assert.equal(itemRow(decodeBoxes([{ name: utf8('n'), value: utf8('hi') }])[0]!, 'utf8').clipped, false);
+    // The report: a long log is cut, with the whole text beside them.
+    const response = { 'txn-groups': [{ 'txn-results': [{ 'txn-result': { txn: { txn: { type: 'appl', apid: 1001 } }, logs: [b64(new Uint8Array(500).fill(0x61))] } }] }] };
+    const t = reportView(buildSimulateReport(response)).txns[0]!;
+    assert.equal(t.logs[0]!.full, `"${'a'.repeat(500)}"`);
+    assert.equal(t.logs[0]!.text.length < 200, true);
   });
 });
