@@ -41,7 +41,7 @@ interface PanelState {
     return el('input', { type: 'text', value: row[field] ?? '', placeholder, class: width || '', 'data-field': field, oninput: (ev) => { row[field] = ev.target.value; saveRows(); } });
   }
   function select(row: FormRow, field: string, options: { value: string; label: string }[], onchange?: () => void): HTMLElement {
-    const s = el('select', { 'data-field': field, onchange: (ev) => { row[field] = ev.target.value; if (onchange) onchange(); } },
+    const s = el('select', { 'data-field': field, onchange: (ev) => { row[field] = ev.target.value; saveRows(); if (onchange) onchange(); } },
       options.map((o) => el('option', { value: o.value, selected: (row[field] ?? '') === o.value }, o.label)));
     return s;
   }
@@ -134,10 +134,10 @@ interface PanelState {
       } else if (argTypes) {
         const args = (row.args = row.args || []);
         argTypes.forEach((t, k) => {
-          fields.push(el('label', {}, `arg ${k} (${t}) `, el('input', { type: 'text', value: args[k] ?? '', placeholder: t, 'data-field': `args.${k}`, oninput: (ev) => { args[k] = ev.target.value; } })));
+          fields.push(el('label', {}, `arg ${k} (${t}) `, el('input', { type: 'text', value: args[k] ?? '', placeholder: t, 'data-field': `args.${k}`, oninput: (ev) => { args[k] = ev.target.value; saveRows(); } })));
         });
       } else {
-        fields.push(el('label', {}, 'Args ', el('input', { type: 'text', class: 'wide', value: (row.args || []).join(', '), placeholder: 'int:5, 0x01ff, b64:…, addr:…, text', 'data-field': 'args', oninput: (ev) => { row.args = ev.target.value.split(',').map((s) => s.trim()).filter((s) => s !== ''); } })));
+        fields.push(el('label', {}, 'Args ', el('input', { type: 'text', class: 'wide', value: (row.args || []).join(', '), placeholder: 'int:5, 0x01ff, b64:…, addr:…, text', 'data-field': 'args', oninput: (ev) => { row.args = ev.target.value.split(',').map((s) => s.trim()).filter((s) => s !== ''); saveRows(); } })));
       }
     }
     fields.push(el('label', {}, 'Fee ', input(row, 'fee', 'default')));

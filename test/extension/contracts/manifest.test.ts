@@ -40,8 +40,8 @@ describe('extension contracts: manifest contributions', () => {
   });
 
   it('describes every contract setting and keeps secrets out of settings', () => {
-    const props = pkg.contributes.configuration.properties as Record<string, { description?: string }>;
-    for (const [k, v] of Object.entries(props)) if (k.startsWith('tealworks.')) assert.ok(v.description && v.description.length > 20, k);
+    const props = pkg.contributes.configuration.properties as Record<string, { description?: string; markdownDescription?: string }>;
+    for (const [k, v] of Object.entries(props)) if (k.startsWith('tealworks.')) assert.ok((v.description ?? v.markdownDescription ?? '').length > 20, k);
     assert.ok(!Object.keys(props).some((k) => /token|mnemonic|password|secret/i.test(k)), 'no setting may hold a secret');
   });
 
