@@ -7,9 +7,7 @@ const { createdAssetId: assetId = 0n } = await tw.send.assetCreate({ sender: iss
 await tw.send.assetOptIn({ sender: holder, assetId });
 await tw.send.assetTransfer({ sender: issuer, receiver: holder, assetId, amount: 100 });
 await tw.send.assetFreeze({ sender: issuer, assetId, account: holder, frozen: true });
-const blocked = await tw.send
-  .assetTransfer({ sender: holder, receiver: issuer, assetId, amount: 1 })
-  .catch((e: SimulateFailedError) => e.message.split('\n')[0]);
+const blocked = await tw.send.assetTransfer({ sender: holder, receiver: issuer, assetId, amount: 1 }).catch((e: SimulateFailedError) => e.message.split('\n')[0]);
 console.log(`frozen holder cannot send: ${blocked}`);
 await tw.send.assetTransfer({ sender: issuer, clawbackFrom: holder, receiver: issuer, assetId, amount: 40 });
 await tw.send.assetFreeze({ sender: issuer, assetId, account: holder, frozen: false });

@@ -25,14 +25,7 @@ const FILE_FORMATS = new Set(['RunningDevnetRecord', 'AccountSpec']);
 
 /** Every exported interface, class and object type alias of the entry points, with its member names. */
 function exportedMembers(): Map<string, { file: string; members: Set<string> }> {
-  const program = ts.createProgram(entries, {
-    module: ts.ModuleKind.NodeNext,
-    moduleResolution: ts.ModuleResolutionKind.NodeNext,
-    target: ts.ScriptTarget.ES2022,
-    skipLibCheck: true,
-    noEmit: true,
-    types: ['node'],
-  });
+  const program = ts.createProgram(entries, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, skipLibCheck: true, noEmit: true, types: ['node'] });
   const checker = program.getTypeChecker();
   const out = new Map<string, { file: string; members: Set<string> }>();
   for (const file of entries) {

@@ -36,10 +36,7 @@ export function move(cx: ApplyContext, from: Uint8Array, to: Uint8Array, amount:
   const bal = st.balanceOf(from);
   if (bal < amount) {
     const status = ['Offline', 'Online', 'NotParticipating'][st.get(from)?.status ?? 0];
-    reject(
-      'overspend',
-      `overspend (account ${addr(from)}, data {AccountBaseData:{Status:${status} MicroAlgos:${formatMicroAlgos(bal)}}}, tried to spend ${formatMicroAlgos(amount)})`,
-    );
+    reject('overspend', `overspend (account ${addr(from)}, data {AccountBaseData:{Status:${status} MicroAlgos:${formatMicroAlgos(bal)}}}, tried to spend ${formatMicroAlgos(amount)})`);
   }
   st.setBalance(from, bal - amount);
   st.setBalance(to, st.balanceOf(to) + amount);
@@ -174,7 +171,7 @@ function applyAssetConfig(cx: ApplyContext, txn: Transaction, counter: bigint): 
   }
   // Only the four role addresses can change, and one that was cleared stays cleared.
   const p = c.params;
-  const keep = (current: Uint8Array, next: Uint8Array | undefined): Uint8Array => (isZero(current) ? current : (next ?? ZERO32));
+  const keep = (current: Uint8Array, next: Uint8Array | undefined): Uint8Array => (isZero(current) ? current : next ?? ZERO32);
   st.putAsset({
     ...asset,
     manager: keep(asset.manager, p.manager?.publicKey),
@@ -341,9 +338,8 @@ export function checkSchemas(cx: ApplyContext, appId: bigint): void {
   const count = (kv: Map<string, { value: unknown }>): [bigint, bigint] => {
     let u = 0n;
     let b = 0n;
-    for (const { value } of kv.values())
-      if (typeof value === 'bigint') u++;
-      else b++;
+    for (const { value } of kv.values()) if (typeof value === 'bigint') u++;
+    else b++;
     return [u, b];
   };
   const [gu, gb] = count(app.global);

@@ -19,6 +19,7 @@ interface Warp {
   last?: Block;
 }
 
+
 /** Blocks by round, with cheap runs of made-up empty rounds (see `warp`). */
 export class BlockList {
   readonly #real = new Map<bigint, Block>();

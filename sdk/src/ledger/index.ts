@@ -21,15 +21,7 @@
  */
 export { Ledger } from './ledger.js';
 export type { LedgerConfig, LedgerStore, GenesisAccount, SubmitResult as LedgerSubmitResult, BlockEvent, BlockListener } from './ledger.js';
-export {
-  CONSENSUS_CURRENT,
-  CONSENSUS_PARAMS_V41,
-  CONSENSUS_PARAMS_V42,
-  consensusParamsFor,
-  DEFAULT_FEE_SINK,
-  DEFAULT_REWARDS_POOL,
-  DEFAULT_GENESIS_ID,
-} from './params.js';
+export { CONSENSUS_CURRENT, CONSENSUS_PARAMS_V41, CONSENSUS_PARAMS_V42, consensusParamsFor, DEFAULT_FEE_SINK, DEFAULT_REWARDS_POOL, DEFAULT_GENESIS_ID } from './params.js';
 export type { ConsensusParams } from './params.js';
 export { LedgerRejection, SimulateRequestError, LedgerStoreError, LedgerNotFoundError, LedgerDamageError, LedgerWriteError } from './errors.js';
 export type { RejectionKind } from './errors.js';

@@ -33,18 +33,7 @@ const MAX_RECORD = 256 * 1024 * 1024;
  */
 export type StoreFs = Pick<
   typeof nodeFs,
-  | 'openSync'
-  | 'closeSync'
-  | 'writeSync'
-  | 'fsyncSync'
-  | 'ftruncateSync'
-  | 'fstatSync'
-  | 'readFileSync'
-  | 'existsSync'
-  | 'renameSync'
-  | 'rmSync'
-  | 'mkdirSync'
-  | 'writeFileSync'
+  'openSync' | 'closeSync' | 'writeSync' | 'fsyncSync' | 'ftruncateSync' | 'fstatSync' | 'readFileSync' | 'existsSync' | 'renameSync' | 'rmSync' | 'mkdirSync' | 'writeFileSync'
 >;
 
 function checksum(payload: Uint8Array): number {
@@ -77,13 +66,11 @@ export interface JournalDamage {
 function recordAt(bytes: Uint8Array, v: DataView, off: number): { end: number } | { error: JournalDamage['kind']; detail: string } {
   if (off + HEADER > bytes.length) return { error: 'partial', detail: `the file ends ${bytes.length - off} bytes into a ${HEADER}-byte record header` };
   const magic = v.getUint32(off);
-  if (magic !== MAGIC)
-    return { error: 'damaged', detail: `record header has magic 0x${magic.toString(16).padStart(8, '0')} instead of 0x${MAGIC.toString(16)}` };
+  if (magic !== MAGIC) return { error: 'damaged', detail: `record header has magic 0x${magic.toString(16).padStart(8, '0')} instead of 0x${MAGIC.toString(16)}` };
   const len = v.getUint32(off + 4);
   if (len > MAX_RECORD) return { error: 'damaged', detail: `record header declares an impossible length of ${len} bytes` };
   if (off + HEADER + len > bytes.length) return { error: 'partial', detail: `the file ends ${bytes.length - off - HEADER} bytes into a ${len}-byte record` };
-  if (checksum(bytes.subarray(off + HEADER, off + HEADER + len)) !== v.getUint32(off + 8))
-    return { error: 'damaged', detail: `checksum mismatch in a ${len}-byte record` };
+  if (checksum(bytes.subarray(off + HEADER, off + HEADER + len)) !== v.getUint32(off + 8)) return { error: 'damaged', detail: `checksum mismatch in a ${len}-byte record` };
   return { end: off + HEADER + len };
 }
 
@@ -326,14 +313,7 @@ export class FileLedgerStore implements LedgerStore {
   }
 
   writeSnapshot(bytes: Uint8Array): void {
-    writeFramedAtomically(
-      this.fs,
-      this.dir,
-      SNAPSHOT_TMP,
-      this.snapshotPath,
-      bytes,
-      `could not write the snapshot in ${this.dir} (the previous snapshot and the journal are intact)`,
-    );
+    writeFramedAtomically(this.fs, this.dir, SNAPSHOT_TMP, this.snapshotPath, bytes, `could not write the snapshot in ${this.dir} (the previous snapshot and the journal are intact)`);
   }
 
   clear(): void {
@@ -403,22 +383,12 @@ export class FileForkCache implements ForkCacheStore {
   read(): Uint8Array | undefined {
     if (!this.fs.existsSync(this.path)) return undefined;
     const got = unframeSnapshot(new Uint8Array(this.fs.readFileSync(this.path)));
-    if ('error' in got)
-      throw new ForkCacheError(
-        `the fork cache ${this.path} is damaged (${got.error}). Nothing was changed. Start with --fork-refresh to drop it and fetch afresh.`,
-      );
+    if ('error' in got) throw new ForkCacheError(`the fork cache ${this.path} is damaged (${got.error}). Nothing was changed. Start with --fork-refresh to drop it and fetch afresh.`);
     return got.payload;
   }
 
   write(bytes: Uint8Array): void {
-    writeFramedAtomically(
-      this.fs,
-      this.dir,
-      `${FORK_CACHE}.tmp`,
-      this.path,
-      bytes,
-      `could not write the fork cache in ${this.dir} (the previous cache is intact)`,
-    );
+    writeFramedAtomically(this.fs, this.dir, `${FORK_CACHE}.tmp`, this.path, bytes, `could not write the fork cache in ${this.dir} (the previous cache is intact)`);
   }
 
   clear(): void {
@@ -428,12 +398,7 @@ export class FileForkCache implements ForkCacheStore {
 
 function writeError(what: string, e: unknown): LedgerWriteError {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  const hint =
-    code === 'ENOSPC'
-      ? 'the disk is full; free some space and retry'
-      : code === 'EDQUOT'
-        ? 'the disk quota is exhausted; free some space and retry'
-        : 'check the disk and retry';
+  const hint = code === 'ENOSPC' ? 'the disk is full; free some space and retry' : code === 'EDQUOT' ? 'the disk quota is exhausted; free some space and retry' : 'check the disk and retry';
   return new LedgerWriteError(`${what}: ${(e as Error)?.message ?? String(e)} (${hint})`, code, { cause: e });
 }
 

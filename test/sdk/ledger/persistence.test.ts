@@ -12,14 +12,7 @@ import { APPROVAL, CLEAR } from './programs.js';
 
 function activity(d: Devnet, rounds: number): void {
   const r = d.send([
-    makeAppCallTxn({
-      sender: d.addr(0),
-      appId: 0n,
-      approvalProgram: teal(APPROVAL),
-      clearProgram: teal(CLEAR),
-      globalSchema: { numUints: 1, numByteSlices: 0 },
-      suggestedParams: d.sp(),
-    }),
+    makeAppCallTxn({ sender: d.addr(0), appId: 0n, approvalProgram: teal(APPROVAL), clearProgram: teal(CLEAR), globalSchema: { numUints: 1, numByteSlices: 0 }, suggestedParams: d.sp() }),
   ]);
   const app = d.ledger.transaction(r.txids[0]!)!.ad.createdAppId!;
   d.send([makeAssetCreateTxn({ sender: d.addr(1), total: 10n, decimals: 0, suggestedParams: d.sp() })]);
@@ -87,8 +80,7 @@ describe('ledger: persistence', () => {
     writeFileSync(journal, torn);
     assert.throws(
       () => devnet(4, config(new FileLedgerStore(dir))),
-      (e: unknown) =>
-        e instanceof LedgerDamageError && e.offset === full && e.round === round + 1n && /journal\.bin/.test(e.message) && /--recover/.test(e.message),
+      (e: unknown) => e instanceof LedgerDamageError && e.offset === full && e.round === round + 1n && /journal\.bin/.test(e.message) && /--recover/.test(e.message),
     );
     assert.deepEqual(readFileSync(journal), torn, 'the refusal changed nothing');
     const store = new FileLedgerStore(dir, { recover: true });
@@ -118,19 +110,13 @@ describe('ledger: persistence', () => {
     const bytes = readFileSync(journal);
     bytes[bytes.length - 2] ^= 0x40;
     writeFileSync(journal, bytes);
-    assert.throws(
-      () => devnet(4, config(new FileLedgerStore(dir))),
-      (e: unknown) => e instanceof LedgerDamageError && e.round === round + 1n,
-    );
+    assert.throws(() => devnet(4, config(new FileLedgerStore(dir))), (e: unknown) => e instanceof LedgerDamageError && e.round === round + 1n);
     const store = new FileLedgerStore(dir, { recover: true });
     const again = devnet(4, config(store));
     assert.equal(again.ledger.latestRound, round, 'every intact round is kept');
-    assert.equal(toHex(again.ledger.stateHash()), hashBefore, "the state is the journal's, not the snapshot's");
+    assert.equal(toHex(again.ledger.stateHash()), hashBefore, 'the state is the journal\'s, not the snapshot\'s');
     assert.equal(store.recovered.length, 2, store.recovered.join('\n'));
-    assert.match(
-      store.recovered[1]!,
-      new RegExp(`the snapshot is at round ${round + 1n} but the journal ends at round ${round}.*moved to .*snapshot\\.bin\\.damaged-`),
-    );
+    assert.match(store.recovered[1]!, new RegExp(`the snapshot is at round ${round + 1n} but the journal ends at round ${round}.*moved to .*snapshot\\.bin\\.damaged-`));
     assert.equal(readdirSync(dir).filter((f) => f.startsWith('snapshot.bin.damaged-')).length, 1, 'the snapshot was moved aside, not deleted');
     again.send([makePaymentTxn({ sender: again.addr(0), receiver: again.addr(1), amount: 9n, suggestedParams: again.sp() })]);
     again.ledger.close();
@@ -148,11 +134,7 @@ describe('ledger: persistence', () => {
     writeFileSync(journal, short);
     assert.throws(
       () => devnet(4, config(new FileLedgerStore(dir))),
-      (e: unknown) =>
-        e instanceof LedgerDamageError &&
-        new RegExp(
-          `the snapshot is at round ${round + 1n} but the journal ends at round ${round}: the journal records of rounds ${round + 1n}..${round + 1n} are missing. Nothing was changed. Start with --recover`,
-        ).test(e.message),
+      (e: unknown) => e instanceof LedgerDamageError && new RegExp(`the snapshot is at round ${round + 1n} but the journal ends at round ${round}: the journal records of rounds ${round + 1n}..${round + 1n} are missing. Nothing was changed. Start with --recover`).test(e.message),
     );
     assert.deepEqual(readFileSync(journal), short, 'nothing was changed');
     assert.equal(devnet(4, config(new FileLedgerStore(dir, { recover: true }))).ledger.latestRound, round);
@@ -213,9 +195,7 @@ describe('ledger: persistence under kill -9', function () {
     const { fileURLToPath } = await import('node:url');
     const dir = mkdtempSync(join(tmpdir(), 'tealworks-ledger-kill-'));
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./crash-child.ts', import.meta.url)), dir], {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      });
+      const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./crash-child.ts', import.meta.url)), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
       let out = '';
       await new Promise<void>((resolveDone) => {
         child.stdout!.on('data', (b: Buffer) => {

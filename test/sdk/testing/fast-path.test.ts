@@ -39,11 +39,10 @@ async function script(tw: Tealworks, chain: InProcessChain): Promise<Step[]> {
   };
   const d = await tw.app.deploy({ creator: alice!, ...deployInput, name: 'counter' });
   steps.push({ name: 'deploy', outcome: { appId: d.appId, address: d.appAddress }, stateHash: chain.stateHash(), round: chain.round });
-  const call = (args: unknown[], options = {}) =>
-    step(`increment(${String(args[0])})`, async () => {
-      const r = await d.client.call('increment', args, options);
-      return { txid: r.txid, round: r.confirmedRound, returnValue: r.returnValue, logs: r.logs.map((l) => stringifyJson(l)), failed: r.report.wouldSucceed };
-    });
+  const call = (args: unknown[], options = {}) => step(`increment(${String(args[0])})`, async () => {
+    const r = await d.client.call('increment', args, options);
+    return { txid: r.txid, round: r.confirmedRound, returnValue: r.returnValue, logs: r.logs.map((l) => stringifyJson(l)), failed: r.report.wouldSucceed };
+  });
   await call([5]);
   await call([50]); // fails: "too big"
   await call([7], { sender: bob!.address });
@@ -72,12 +71,7 @@ describe('testing: the in-process fast path matches HTTP', function () {
     const query = await serve(queryDef, { port: 0 });
     const nodeHttp = new HttpClient({ baseUrl: node.url, headers: { [ALGOD_TOKEN_HEADER]: 'node-token' }, retry: false });
     const queryHttp = new HttpClient({ baseUrl: query.url, headers: { [QUERY_TOKEN_HEADER]: 'query-token' }, retry: false });
-    const slow = new Tealworks({
-      ...other.connection,
-      name: 'http',
-      chain: { node: new AlgodAdapter(nodeHttp), query: new QueryClient(queryHttp) },
-      close: async () => {},
-    });
+    const slow = new Tealworks({ ...other.connection, name: 'http', chain: { node: new AlgodAdapter(nodeHttp), query: new QueryClient(queryHttp) }, close: async () => {} });
     for (const a of other.accounts) slow.account.add(a);
     try {
       assert.equal(other.stateHash(), fast.testChain.stateHash(), 'same genesis');

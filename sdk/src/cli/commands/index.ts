@@ -16,20 +16,4 @@ import { cheatCommand } from './cheat.js';
 import { testCommand } from './test.js';
 
 /** Every subcommand, in the order `tealworks help` lists them. */
-export const commands: Command[] = [
-  lspCommand,
-  assembleCommand,
-  disassembleCommand,
-  devnetCommand,
-  runCommand,
-  simulateCommand,
-  deployCommand,
-  callCommand,
-  stateCommand,
-  debugCommand,
-  fundCommand,
-  cheatCommand,
-  testCommand,
-  generateCommand,
-  nodeCommand,
-];
+export const commands: Command[] = [lspCommand, assembleCommand, disassembleCommand, devnetCommand, runCommand, simulateCommand, deployCommand, callCommand, stateCommand, debugCommand, fundCommand, cheatCommand, testCommand, generateCommand, nodeCommand];

@@ -262,3 +262,4 @@ function typeEquals(k: Knowledge): RefineResult {
   const w = widened(k.stack[t]!);
   return { args: [w, w] };
 }
+

@@ -106,3 +106,4 @@ export async function startNode(options: Partial<NodeServiceOptions> & { account
 export function group(txns: Transaction[]): Transaction[] {
   return assignGroupId(txns);
 }
+
