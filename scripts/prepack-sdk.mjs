@@ -12,6 +12,7 @@ execFileSync(process.execPath, [join(root, 'scripts/build.mjs'), '--production']
 const tsc = createRequire(join(root, 'package.json')).resolve('typescript/bin/tsc');
 execFileSync(process.execPath, [tsc, '-p', join(root, 'sdk/tsconfig.build.json')], { stdio: 'inherit', cwd: root });
 // The API reference ships in the package (sdk/dist/api/index.html): typedoc.json writes it there.
-const typedoc = createRequire(join(root, 'package.json')).resolve('typedoc/bin/typedoc');
+// typedoc's package exports do not include its bin: take the file from the install.
+const typedoc = join(root, 'node_modules/typedoc/bin/typedoc');
 execFileSync(process.execPath, [typedoc], { stdio: 'inherit', cwd: root });
 console.log('sdk/dist ready: modules, CLI, language server, declarations, API reference (dist/api)');
