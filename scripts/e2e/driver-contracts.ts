@@ -149,6 +149,9 @@ async function main(): Promise<void> {
     // 3. Call it through the simulate panel: simulate (would succeed), then sign and send.
     await clickLens(page, new RegExp(`Call app ${appId}`), { file: 'counter/approval.teal' });
     frame = await panelFrame(page);
+    // An app with no ARC-56 spec: the panel runs nothing by itself and says what to type (issue 30, E7).
+    await frame.waitForFunction(() => /has no ARC-56 spec/.test(document.querySelector('#notice')?.textContent ?? ''), undefined, { timeout: 60_000 });
+    await frame.click('#simulate');
     await frame.waitForFunction(() => /Would succeed/.test(document.querySelector('#verdict')?.textContent ?? ''), undefined, { timeout: 60_000 });
     log('call would succeed');
     await frame.click('#send');
