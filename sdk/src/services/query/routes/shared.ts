@@ -92,13 +92,7 @@ export function txnFilter(q: QueryParams, fixed: { address?: Uint8Array; assetId
   if (gt !== undefined) f.currencyGreaterThan = gt;
   if (lt !== undefined) f.currencyLessThan = lt;
   const note = q.string('note-prefix');
-  if (note !== undefined) {
-    try {
-      f.notePrefix = parseBase64Param(note, 'note-prefix');
-    } catch (e) {
-      errors.push((e as Error).message);
-    }
-  }
+  if (note !== undefined) collectParseError(errors, () => (f.notePrefix = parseBase64Param(note, 'note-prefix')));
   const rekey = q.bool('rekey-to');
   if (rekey) f.rekeyTo = true;
   const sig = q.string('sig-type');
@@ -112,32 +106,17 @@ export function txnFilter(q: QueryParams, fixed: { address?: Uint8Array; assetId
     else errors.push(`unknown tx-type [valid types: ${TRANSACTION_TYPES.join(', ')}]: '${type}'`);
   }
   const txid = q.string('txid');
-  if (txid !== undefined) {
-    try {
-      f.txid = parseTxidParam(txid);
-    } catch (e) {
-      errors.push((e as Error).message);
-    }
-  }
+  if (txid !== undefined) collectParseError(errors, () => (f.txid = parseTxidParam(txid)));
   const group = q.string('group-id');
-  if (group !== undefined) {
-    try {
+  if (group !== undefined)
+    collectParseError(errors, () => {
       const g = parseBase64Param(group, 'group-id');
       if (g.length !== 32) errors.push("bad length for group ID: 'group-id'");
       else f.groupId = g;
-    } catch (e) {
-      errors.push((e as Error).message);
-    }
-  }
+    });
   if (allowAddress) {
     const address = q.string('address');
-    if (address !== undefined) {
-      try {
-        f.address = parseAddressParam(address, 'address');
-      } catch (e) {
-        errors.push((e as Error).message);
-      }
-    }
+    if (address !== undefined) collectParseError(errors, () => (f.address = parseAddressParam(address, 'address')));
     const role = q.string('address-role');
     if (role !== undefined) {
       if ((ADDRESS_ROLES as readonly string[]).includes(role)) f.role = role as AddressRole;
@@ -285,4 +264,13 @@ export function queryRoutes(index: QueryIndex, inner: Router): QueryRoutes {
   };
 
   return { index, router, cur, header, txnsJson, checkRound, txnSearch, entityListing };
+}
+
+/** Runs one parameter's parse; a bad value adds its message to `errors` (all bad parameters are reported together). */
+function collectParseError(errors: string[], parse: () => unknown): void {
+  try {
+    parse();
+  } catch (e) {
+    errors.push((e as Error).message);
+  }
 }
