@@ -10,6 +10,7 @@ import { assignGroupId } from '../txn/group.js';
 import { signLogicSigTransaction } from '../txn/logicsig.js';
 import type { LogicSig, Transaction } from '../txn/types.js';
 import { fromBase64 } from '../encoding/base64.js';
+import { bytesEqual } from '../encoding/bytes.js';
 import { fromHex } from '../encoding/hex.js';
 import type { AppChain } from './chain.js';
 import { populateResources, type AppCallRefs } from './populate.js';
@@ -163,7 +164,7 @@ function hasInnerTxns(raw: unknown): boolean {
 }
 
 function sameBytes(a: readonly Uint8Array[], b: readonly Uint8Array[]): boolean {
-  return a.length === b.length && a.every((x, i) => x.length === b[i]!.length && x.every((v, j) => v === b[i]![j]));
+  return a.length === b.length && a.every((x, i) => bytesEqual(x, b[i]!));
 }
 
 /** Unsigned (empty-signature) or logic-signed bytes, for simulate. */

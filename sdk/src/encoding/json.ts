@@ -437,6 +437,8 @@ function roundTrip(value: unknown, key: string, bytes: 'base64' | 'array', sortK
       return value;
     case 'number': {
       if (!Number.isFinite(value)) return null;
+      // Most numbers: a safe integer reads back as itself (-0 is written as 0).
+      if (Number.isSafeInteger(value)) return value === 0 ? 0 : value;
       const text = String(value);
       // The writer prints String(value); the reader turns long integer literals into bigint.
       return /^-?\d+$/.test(text) ? parsedInteger(BigInt(text)) : Number(text);
