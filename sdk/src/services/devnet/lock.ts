@@ -118,8 +118,8 @@ export function dataDirHolder(dir: string): DataDirHolder | undefined {
  *
  * Safe against other processes doing the same at the same time: the lock file appears with its
  * content in one step (a hard link to a finished temporary file, which fails if the lock exists),
- * and a stale lock is taken over by renaming it aside, which only one process can do to a given
- * file; whoever finds it moved a live lock instead (a racer's fresh one) puts it back.
+ * and a stale lock is removed only by the holder of a short takeover lock, who checks again that it
+ * is stale first, so a racer's fresh lock is never removed.
  */
 export function lockDataDir(dir: string): DataDirLock {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -148,7 +148,7 @@ export function lockDataDir(dir: string): DataDirLock {
       }
       const holder = dataDirHolder(dir);
       if (holder) throw new DataDirInUseError(dir, holder);
-      takeOverStale(path, `${path}.${unique}.stale`);
+      removeStaleLock(dir, path, unique);
     }
   } finally {
     rmSync(mine, { force: true });
@@ -220,25 +220,71 @@ function lockPid(file: string): number | undefined {
   }
 }
 
-/** Moves a lock judged stale out of the way; puts it back if it turned out to be a live one. */
-function takeOverStale(path: string, aside: string): void {
+/**
+ * Removes `dir`'s lock if it is still stale, holding the takeover lock (`LOCK.takeover`, a symbolic
+ * link whose target names its holder: created in one step, and needs no data block on a full
+ * disk) so that checking and removing are one step for every process taking over. Whoever removes
+ * the stale lock, every taker then races to create a fresh one, which only one can do.
+ */
+function removeStaleLock(dir: string, path: string, unique: string): void {
+  const takeover = `${path}.takeover`;
+  const me = `${process.pid}.${unique}`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      createTakeover(me, takeover);
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    if (attempt >= 5000) throw new TealworksError(`cannot lock the devnet data in ${dir}: ${takeover} stays taken; remove it if no tealworks process is running`);
+    const holder = Number.parseInt(readLockText(takeover) ?? '', 10);
+    // Left by a process that died between taking and dropping it (a few instructions): clear it.
+    if (Number.isInteger(holder) && holder > 0 && !processAlive(holder)) clearAbandonedTakeover(takeover, `${path}.${unique}.aside`);
+    else pause(1);
+  }
   try {
-    renameSync(path, aside);
+    if (!dataDirHolder(dir)) rmSync(path, { force: true });
+  } finally {
+    if (readLockText(takeover) === me) rmSync(takeover, { force: true });
+  }
+}
+
+/** Creates the takeover lock naming `me`; EEXIST when another process holds it. */
+function createTakeover(me: string, takeover: string): void {
+  try {
+    symlinkSync(me, takeover);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return; // someone else moved it first
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'EPERM' && code !== 'ENOTSUP' && code !== 'ENOSYS' && code !== 'EOPNOTSUPP') throw e;
+    // No symbolic links here: an exclusive create (the name is written at once; it is tiny).
+    writeFileSync(takeover, me, { flag: 'wx', mode: 0o600 });
+  }
+}
+
+/** Moves an abandoned takeover lock aside; one that turns out to be live (a racer's new one) is put back. */
+function clearAbandonedTakeover(takeover: string, aside: string): void {
+  try {
+    renameSync(takeover, aside);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw e;
   }
-  const pid = lockPid(aside);
-  if (pid !== undefined && processAlive(pid)) {
-    // A racer's fresh lock, created after we judged the old one stale: restore it unless the
-    // place has been taken again meanwhile.
+  const moved = readLockText(aside);
+  const pid = Number.parseInt(moved ?? '', 10);
+  if (moved !== undefined && Number.isInteger(pid) && pid > 0 && processAlive(pid)) {
     try {
-      linkSync(aside, path);
+      createTakeover(moved, takeover);
     } catch {
-      /* the lock exists again; the next attempt reads its holder */
+      /* taken again meanwhile: the next attempt reads its holder */
     }
   }
   rmSync(aside, { force: true });
+}
+
+const pauseCell = new Int32Array(new SharedArrayBuffer(4));
+/** Waits `ms` milliseconds without returning to the event loop (taking the lock is synchronous). */
+function pause(ms: number): void {
+  Atomics.wait(pauseCell, 0, 0, ms);
 }
 
 /**
