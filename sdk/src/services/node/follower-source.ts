@@ -185,7 +185,7 @@ export class FollowSource {
   }
 
   /** The source's latest round. */
-  async lastRound(signal?: AbortSignal): Promise<bigint> {
+  async latestRound(signal?: AbortSignal): Promise<bigint> {
     const v1 = (await this.api()) === 'v1';
     const s = await this.#json(v1 ? '/v1/status' : '/v2/status', signal);
     return toBig(v1 ? s.lastRound : s['last-round'], 'last round');
@@ -232,7 +232,7 @@ export interface FollowerDivergence {
  * differing round (about log2(rounds) block fetches).
  */
 export async function firstDivergentRound(ledger: Ledger, source: FollowSource, signal?: AbortSignal): Promise<FollowerDivergence | undefined> {
-  const sourceLast = await source.lastRound(signal);
+  const sourceLast = await source.latestRound(signal);
   let hi = ledger.latestRound < sourceLast ? ledger.latestRound : sourceLast;
   if (hi <= 0n) return undefined;
   const ours = (r: bigint) => headerHash(ledger.block(r).header);

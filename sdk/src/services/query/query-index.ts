@@ -27,7 +27,8 @@ export class QueryIndex {
     this.#totals = options.totals;
   }
 
-  get currentRound(): bigint {
+  /** The newest round indexed (0 before the first block): what the query API answers as `current-round`. */
+  get latestRound(): bigint {
     return this.txns.headers.length ? this.txns.latestRound : 0n;
   }
 
@@ -75,7 +76,7 @@ export class QueryIndex {
       }
       // A block bumps the generation by one; more means a cheat, revert or skipped rounds happened
       // in between: the index is rebuilt by the next request that reads it (refresh), not here.
-      if (this.#stale || ev.block.header.round !== this.currentRound + 1n || this.txns.headers.length === 0 || ledger.generation !== this.#generation + 1) {
+      if (this.#stale || ev.block.header.round !== this.latestRound + 1n || this.txns.headers.length === 0 || ledger.generation !== this.#generation + 1) {
         this.#stale = true;
         return;
       }
@@ -92,7 +93,7 @@ export class QueryIndex {
   refresh(): void {
     const ledger = this.#ledger;
     if (!ledger) return;
-    if (this.#stale || ledger.latestRound !== this.currentRound || ledger.generation !== this.#generation || ledger.block(ledger.firstRound) !== this.txns.blocks[0]) this.rebuild();
+    if (this.#stale || ledger.latestRound !== this.latestRound || ledger.generation !== this.#generation || ledger.block(ledger.firstRound) !== this.txns.blocks[0]) this.rebuild();
   }
 
   detach(): void {

@@ -207,7 +207,7 @@ export function queryRoutes(index: QueryIndex, inner: Router): QueryRoutes {
       return router;
     },
   };
-  const cur = () => index.currentRound;
+  const cur = () => index.latestRound;
   const header = (round: bigint) => index.txns.header(round)!;
   const txnsJson = (roots: TxnEntry[]) => roots.map((r) => transactionJson(r, header(r.round)));
 
