@@ -1,5 +1,5 @@
 import { toHex } from '../../encoding/hex.js';
-import { utf8 } from '../../encoding/bytes.js';
+import { appParamsFromCreate, assetParamsFromCreate } from '../../avm/records.js';
 import type { Block } from '../../ledger/block.js';
 import type { RoundDelta } from '../../ledger/delta.js';
 import type { Ledger } from '../../ledger/ledger.js';
@@ -186,41 +186,14 @@ function derive(index: QueryIndex): Derived {
 function assetFromTxn(id: bigint, t: Transaction): AssetData | undefined {
   const p = t.assetConfig?.params;
   if (!p) return undefined;
-  const z = new Uint8Array(32);
-  const enc = (s?: string) => (s ? utf8(s) : new Uint8Array(0));
-  return {
-    id,
-    creator: t.sender.publicKey,
-    total: p.total,
-    decimals: BigInt(p.decimals),
-    defaultFrozen: p.defaultFrozen,
-    unitName: enc(p.unitName),
-    name: enc(p.assetName),
-    url: enc(p.url),
-    metadataHash: p.metadataHash ?? new Uint8Array(0),
-    manager: p.manager?.publicKey ?? z,
-    reserve: p.reserve?.publicKey ?? z,
-    freeze: p.freeze?.publicKey ?? z,
-    clawback: p.clawback?.publicKey ?? z,
-  };
+  // An absent metadata hash stays empty here (the ledger's record holds 32 zero bytes).
+  return { id, ...assetParamsFromCreate(t.sender.publicKey, p), metadataHash: p.metadataHash ?? new Uint8Array(0) };
 }
 
 function appFromTxn(id: bigint, t: Transaction): AppData | undefined {
   const a = t.appCall;
   if (!a) return undefined;
-  return {
-    id,
-    creator: t.sender.publicKey,
-    approvalProgram: a.approvalProgram ?? new Uint8Array(0),
-    clearStateProgram: a.clearProgram ?? new Uint8Array(0),
-    globalNumUint: BigInt(a.globalSchema?.numUints ?? 0),
-    globalNumByteSlice: BigInt(a.globalSchema?.numByteSlices ?? 0),
-    localNumUint: BigInt(a.localSchema?.numUints ?? 0),
-    localNumByteSlice: BigInt(a.localSchema?.numByteSlices ?? 0),
-    extraProgramPages: BigInt(a.extraPages),
-    version: 0n,
-    global: new Map(),
-  };
+  return { id, ...appParamsFromCreate(t.sender.publicKey, a), global: new Map() };
 }
 
 function seedState(index: QueryIndex, ledger: Ledger, latest: bigint): void {
