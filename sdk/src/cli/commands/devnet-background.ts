@@ -8,6 +8,9 @@ import { join, resolve } from 'node:path';
 import { UsageError, type CliIo } from '../command.js';
 import { ArgReader } from '../args.js';
 import { TealworksError } from '../../errors.js';
+import { ALGOD_TOKEN_HEADER } from '../../adapters/node/algod.js';
+import { QUERY_TOKEN_HEADER } from '../../adapters/query/client.js';
+import { KEY_MANAGER_TOKEN_HEADER } from '../../adapters/kmd/client.js';
 import { dataDirHolder, DEFAULT_DEVNET_DATA_DIR, DEFAULT_LOCALNET_DATA_DIR, LOCK_FILE, processAlive, type RunningDevnetRecord } from '../../services/devnet/lock.js';
 
 /** A background devnet could not be started: already running, exited early, or never listened. */
@@ -181,9 +184,9 @@ async function probe(url: string, headers: Record<string, string>): Promise<{ ok
 
 async function health(rec: RunningDevnetRecord): Promise<{ node: Health; query: Health; keyManager: Health; round?: string }> {
   const [node, query, keyManager] = await Promise.all([
-    probe(`${rec.node.url}/v2/status`, { 'X-Algo-API-Token': rec.node.token }),
-    probe(`${rec.query.url}/health`, { 'X-Indexer-API-Token': rec.query.token }),
-    probe(`${rec.kmd.url}/versions`, { 'X-KMD-API-Token': rec.kmd.token }),
+    probe(`${rec.node.url}/v2/status`, { [ALGOD_TOKEN_HEADER]: rec.node.token }),
+    probe(`${rec.query.url}/health`, { [QUERY_TOKEN_HEADER]: rec.query.token }),
+    probe(`${rec.kmd.url}/versions`, { [KEY_MANAGER_TOKEN_HEADER]: rec.kmd.token }),
   ]);
   const h = (p: Awaited<ReturnType<typeof probe>>, detail?: string): Health => (p.ok ? { ok: true, ...(detail ? { detail } : {}) } : { ok: false, detail: p.error ? `not answering (${p.error})` : `answered ${p.status}` });
   const round = node.ok ? String((node.body as { 'last-round'?: unknown })['last-round'] ?? '') : undefined;
@@ -270,7 +273,7 @@ async function logs(a: SubArgs, io: CliIo, stopSignal: Promise<unknown>): Promis
 
 /** Whether `pid` still looks like the devnet that published `rec` (and not a process that reused a dead one's id). */
 async function looksLikeOurDevnet(rec: RunningDevnetRecord): Promise<boolean> {
-  const r = await probe(`${rec.node.url}/health`, { 'X-Algo-API-Token': rec.node.token });
+  const r = await probe(`${rec.node.url}/health`, { [ALGOD_TOKEN_HEADER]: rec.node.token });
   if (r.status !== 0) return true;
   try {
     const cmd = readFileSync(`/proc/${rec.pid}/cmdline`, 'utf8');
