@@ -60,7 +60,8 @@ function exportedMembers(): Map<string, { file: string; members: Set<string> }> 
       const decl = target.declarations?.[0];
       if (!decl) continue;
       const type = checker.getDeclaredTypeOfSymbol(target);
-      const members = new Set(checker.getPropertiesOfType(type).map((p) => p.getName()));
+      // A member kept only as a `@deprecated` alias of its new name does not count.
+      const members = new Set(checker.getPropertiesOfType(type).filter((p) => !p.getJsDocTags().some((t) => t.name === 'deprecated')).map((p) => p.getName()));
       out.set(sym.getName(), { file: relative(repoRoot, decl.getSourceFile().fileName), members });
     }
   }

@@ -178,6 +178,11 @@ export class FollowSource {
     return toBig(v1 ? s.lastRound : s['last-round'], 'last round');
   }
 
+  /** @deprecated Renamed {@link FollowSource.latestRound} (one name for the newest round a source holds). */
+  lastRound(signal?: AbortSignal): Promise<bigint> {
+    return this.latestRound(signal);
+  }
+
   /** Resolves with the source's latest round once it is past `round` (or when the source's wait ends). */
   async waitAfter(round: bigint, signal: AbortSignal): Promise<bigint> {
     const v1 = (await this.api()) === 'v1';
