@@ -3,10 +3,12 @@ import algosdk from 'algosdk';
 import { AlgorandClient, Config } from '@algorandfoundation/algokit-utils';
 import { consoleLogger, nullLogger } from '@algorandfoundation/algokit-utils/types/logging';
 import { request } from 'undici';
+import { createHash } from 'node:crypto';
 import { TEST_SCRYPT } from '../../../../sdk/src/services/kmd/index.js';
 import { startDevnet, LOCALNET_TOKEN, type RunningDevnet } from '../../../../sdk/src/services/devnet/index.js';
 import { PortInUseError } from '../../../../sdk/src/services/http/errors.js';
 import { assemble } from '../../../../sdk/src/teal/assembler/assembler.js';
+import { toBase32 } from '../../../../sdk/src/encoding/base32.js';
 
 /**
  * What outside clients tripped on against `devnet --localnet` (issue 22), each checked over HTTP
@@ -192,6 +194,71 @@ describe('localnet parity: what outside clients trip on', function () {
       assert.match(e.message, /txgroup with 0\.0A fees is less than 1mA \(usage=1\.000000 \* base=1mA\)/);
       return true;
     });
+  });
+
+  it('item 7: the node reports the real v42 consensus URL, and block headers carry prev512/txn512 as algod computes them', async () => {
+    const V42 = 'https://github.com/algorandfoundation/specs/tree/268b63433a907455d439995bf916f6b296018f4f';
+    const status = await algod.status().do();
+    assert.equal(status.lastVersion, V42);
+    assert.equal(status.nextVersion, V42);
+    assert.equal((await sp()).consensusVersion, V42);
+    assert.equal((JSON.parse(await algod.genesis().do()) as { proto: string }).proto, V42);
+    // A group of three payments in one block exercises the vector commitment's bit-reversed order and padding.
+    const params = await sp();
+    const pays = [1, 2, 3].map((i) => algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: dispenser, receiver: dispenser, amount: 0, note: new Uint8Array([i]), suggestedParams: params }));
+    const confirmed = await send(pays);
+    const round = confirmed[0]!.confirmedRound!;
+    const H = (alg: string, ...parts: Uint8Array[]) => new Uint8Array(createHash(alg).update(Buffer.concat(parts)).digest());
+    const enc = (s: string) => new TextEncoder().encode(s);
+    for (let r = round - 1n; r <= round; r++) {
+      const blk = (await algod.block(r).do()).block;
+      const prev = (await algod.block(r - 1n).do()).block;
+      assert.equal(blk.header.upgradeState.currentProtocol, V42);
+      // prev512 is SHA-512 of "BH" || the previous header's canonical msgpack (algosdk's own encoder).
+      const prevHeader = algosdk.encodeMsgpack(prev.header);
+      assert.deepEqual(blk.header.branch512, H('sha512', enc('BH'), prevHeader), `prev512 of round ${r}`);
+      // The transaction commitments, from the payset as algosdk encodes it; a leaf names the
+      // transaction with its genesis fields restored (`hgi`/`hgh`), as its id does.
+      const raw = await request(`${d.node.url}/v2/blocks/${r}?format=msgpack`, { headers: { 'x-algo-api-token': LOCALNET_TOKEN } });
+      const rawBlock = (algosdk.msgpackRawDecodeAsMap(new Uint8Array(await raw.body.arrayBuffer())) as Map<string, Map<string, unknown>>).get('block')!;
+      const rawTxns = (rawBlock.get('txns') ?? []) as Map<string, unknown>[];
+      const leaves = blk.payset.map((stib, i) => {
+        const t = new Map(rawTxns[i]!.get('txn') as Map<string, unknown>);
+        if (rawTxns[i]!.get('hgi')) t.set('gen', rawBlock.get('gen'));
+        if (rawTxns[i]!.get('hgh')) t.set('gh', rawBlock.get('gh'));
+        const txn = algosdk.msgpackRawEncode(t as unknown as algosdk.MsgpackEncodingData);
+        if (r === round) assert.equal(toBase32(H('sha512-256', enc('TX'), txn)), pays[i]!.txID());
+        const stibBytes = algosdk.encodeMsgpack(stib);
+        return {
+          native: H('sha512-256', enc('TL'), H('sha512-256', enc('TX'), txn), H('sha512-256', enc('STIB'), stibBytes)),
+          raw: Buffer.concat([enc('TL'), H('sha256', enc('TX'), txn), H('sha256', enc('STIB'), stibBytes)]),
+        };
+      });
+      const vc = (alg: string, size: number) => {
+        const n = leaves.length;
+        let depth = 0;
+        while (1 << depth < n) depth++;
+        const layer: Uint8Array[] = [];
+        for (let pos = 0; pos < 1 << depth; pos++) {
+          const rev = parseInt(pos.toString(2).padStart(depth, '0').split('').reverse().join('') || '0', 2);
+          layer.push(rev < n ? H(alg, leaves[rev]!.raw) : H(alg, enc('MB')));
+        }
+        let l = layer;
+        while (l.length > 1) l = l.flatMap((x, i) => (i % 2 ? [] : [H(alg, enc('MA'), x, l[i + 1] ?? new Uint8Array(size))]));
+        return l[0]!;
+      };
+      let nat = leaves.map((x) => x.native);
+      while (nat.length > 1) nat = nat.flatMap((x, i) => (i % 2 ? [] : [H('sha512-256', enc('MA'), x, nat[i + 1] ?? new Uint8Array(32))]));
+      const tc = blk.header.txnCommitments;
+      assert.deepEqual(tc.sha512Commitment, vc('sha512', 64), `txn512 of round ${r}`);
+      assert.deepEqual(tc.sha256Commitment, vc('sha256', 32), `txn256 of round ${r}`);
+      assert.deepEqual(tc.nativeSha512_256Commitment, nat[0] ?? new Uint8Array(32), `txn of round ${r}`);
+    }
+    // The JSON block names both keys too.
+    const json = await request(`${d.node.url}/v2/blocks/${round}`, { headers: { 'x-algo-api-token': LOCALNET_TOKEN } });
+    const hdr = ((await json.body.json()) as { block: Record<string, unknown> }).block;
+    assert.equal(Buffer.from(String(hdr.prev512), 'base64').length, 64);
+    assert.equal(Buffer.from(String(hdr.txn512), 'base64').length, 64);
   });
 
   it('item 2: any browser origin may call the three services under --localnet, Private Network Access preflights included', async () => {
