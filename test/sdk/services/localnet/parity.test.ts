@@ -261,6 +261,22 @@ describe('localnet parity: what outside clients trip on', function () {
     assert.equal(Buffer.from(String(hdr.txn512), 'base64').length, 64);
   });
 
+  it('item 7: an overspend names the account record as algod prints it (Go %+v of its ledger record)', async () => {
+    const user = algosdk.generateAccount();
+    await send([algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: dispenser, receiver: user.addr, amount: 200_000, suggestedParams: await sp() })]);
+    const params = { ...(await sp()), flatFee: true, fee: 1000n };
+    const bad = algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: user.addr, receiver: dispenser, amount: 1_000_000, suggestedParams: params });
+    const zeros = (n: number) => `[${new Array(n).fill(0).join(' ')}]`;
+    const data =
+      '{AccountBaseData:{Status:Offline MicroAlgos:199mA RewardsBase:0 RewardedMicroAlgos:0.0A AuthAddr:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAY5HFKQ IncentiveEligible:false ' +
+      'TotalAppSchema:{NumUint:0 NumByteSlice:0} TotalExtraAppPages:0 TotalAppParams:0 TotalAppLocalStates:0 TotalAssetParams:0 TotalAssets:0 TotalBoxes:0 TotalBoxBytes:0 LastProposed:0 LastHeartbeat:0} ' +
+      `VotingData:{VoteID:${zeros(32)} SelectionID:${zeros(32)} StateProofID:${zeros(64)} VoteFirstValid:0 VoteLastValid:0 VoteKeyDilution:0}}`;
+    await assert.rejects(algod.sendRawTransaction(bad.signTxn(user.sk)).do(), (e: Error) => {
+      assert.ok(e.message.includes(`: overspend (account ${user.addr}, data ${data}, tried to spend 1A)`), e.message);
+      return true;
+    });
+  });
+
   it('item 2: any browser origin may call the three services under --localnet, Private Network Access preflights included', async () => {
     for (const [url, header] of [[d.node.url, 'x-algo-api-token'], [d.query.url, 'x-indexer-api-token'], [d.keyManager.url, 'x-kmd-api-token']] as const) {
       const path = url === d.keyManager.url ? '/versions' : url === d.query.url ? '/health' : '/v2/status';
