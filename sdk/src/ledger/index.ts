@@ -19,7 +19,7 @@
  * Everything here is portable except `persistence.ts` (Node file system), which is deliberately
  * not re-exported: import it directly where a data directory is wanted.
  */
-export { Ledger } from './ledger.js';
+export { Ledger, headerSchemeOfProtocol } from './ledger.js';
 export type { LedgerConfig, LedgerStore, GenesisAccount, SubmitResult as LedgerSubmitResult, BlockEvent, BlockListener } from './ledger.js';
 export { CONSENSUS_CURRENT, CONSENSUS_PARAMS_V41, CONSENSUS_PARAMS_V42, consensusParamsFor, DEFAULT_FEE_SINK, DEFAULT_REWARDS_POOL, DEFAULT_GENESIS_ID } from './params.js';
 export type { ConsensusParams } from './params.js';

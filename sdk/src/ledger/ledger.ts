@@ -1117,6 +1117,15 @@ function genesisRecordScheme(raw: Uint8Array): HeaderScheme {
   }
 }
 
+/**
+ * The header scheme of a chain whose genesis names `protocol`: 1 for the short `…/specs/tree/v42`
+ * and `…/tree/v41` names chains written before scheme 2 used (a follower of such a chain rebuilds
+ * it in that scheme), else the current one.
+ */
+export function headerSchemeOfProtocol(protocol: string | undefined): HeaderScheme {
+  return protocol === 'https://github.com/algorandfoundation/specs/tree/v42' || protocol === 'https://github.com/algorandfoundation/specs/tree/v41' ? 1 : HEADER_SCHEME_CURRENT;
+}
+
 /** Scheme-1 chains named the v41/v42 protocols by these short URLs (their genesis hashes include it). */
 function legacyProtocolName(protocol: string): string {
   if (protocol === CONSENSUS_PARAMS_V42.protocol) return 'https://github.com/algorandfoundation/specs/tree/v42';

@@ -5,7 +5,12 @@ import { consoleLogger, nullLogger } from '@algorandfoundation/algokit-utils/typ
 import { request } from 'undici';
 import { createHash } from 'node:crypto';
 import { TEST_SCRYPT } from '../../../../sdk/src/services/kmd/index.js';
-import { startDevnet, LOCALNET_TOKEN, type RunningDevnet } from '../../../../sdk/src/services/devnet/index.js';
+import { startDevnet, LOCALNET_TOKEN, LOCALNET_GENESIS_ID, type RunningDevnet } from '../../../../sdk/src/services/devnet/index.js';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ledger } from '../../../../sdk/src/ledger/index.js';
+import { FileLedgerStore } from '../../../../sdk/src/ledger/persistence.js';
 import { PortInUseError } from '../../../../sdk/src/services/http/errors.js';
 import { assemble } from '../../../../sdk/src/teal/assembler/assembler.js';
 import { toBase32 } from '../../../../sdk/src/encoding/base32.js';
@@ -326,6 +331,51 @@ describe('devnet parity: CORS option and a taken port', function () {
       });
     } finally {
       await first.stop();
+    }
+  });
+});
+
+describe('devnet parity: a data directory written before the v42 URL and prev512/txn512', function () {
+  this.timeout(120_000);
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tealworks-legacy-chain-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('still opens with its hashes, keeps its protocol name, and grows in its own header scheme', async () => {
+    const opts = { dataDir: dir, localnet: true, ports: { node: 0, query: 0, keyManager: 0 }, kdf: TEST_SCRYPT, stopOnSignals: false } as const;
+    // The fixture: the wallet and genesis.json of a LocalNet data directory, and a chain journal
+    // written as the previous version wrote it (no header scheme in its genesis record).
+    await (await startDevnet(opts)).stop();
+    const accounts = (JSON.parse(readFileSync(join(dir, 'genesis.json'), 'utf8')) as { accounts: { address: string; amount: string; online?: boolean }[] }).accounts;
+    rmSync(join(dir, 'ledger'), { recursive: true });
+    const old = new Ledger({ genesisId: LOCALNET_GENESIS_ID, genesisAccounts: accounts.map((a) => ({ address: a.address, amount: BigInt(a.amount), online: a.online === true })), store: new FileLedgerStore(join(dir, 'ledger')), headerScheme: 1 });
+    const genesisHash = Buffer.from(old.genesisHash).toString('base64');
+    old.close();
+
+    let d = await startDevnet(opts);
+    try {
+      const algod = new algosdk.Algodv2(LOCALNET_TOKEN, 'http://127.0.0.1', port(d.node.url));
+      assert.equal(Buffer.from((await algod.versionsCheck().do()).genesisHashB64).toString("base64"), genesisHash);
+      assert.equal((await algod.status().do()).lastVersion, 'https://github.com/algorandfoundation/specs/tree/v42');
+      const kmd = new algosdk.Kmd(LOCALNET_TOKEN, 'http://127.0.0.1', port(d.keyManager.url));
+      const algorand = AlgorandClient.fromClients({ algod, kmd });
+      const from = await algorand.account.fromKmd('unencrypted-default-wallet', (a: Record<string, any>) => BigInt(a.amount) > 1_000_000_000n);
+      for (let i = 0; i < 2; i++) await algorand.send.payment({ sender: from.addr, signer: from.signer, receiver: from.addr, amount: (0).algo(), note: `legacy ${i}` });
+      const last = (await algod.status().do()).lastRound;
+      const blk = (await algod.block(last).do()).block;
+      assert.ok(blk.header.branch512.every((b) => b === 0), 'no prev512 on a scheme-1 chain');
+      assert.equal(blk.header.upgradeState.currentProtocol, 'https://github.com/algorandfoundation/specs/tree/v42');
+      const hash = (await algod.getBlockHash(last).do()).blockhash;
+      await d.stop();
+      // Reopened, the rounds written in scheme 1 replay to the same hashes.
+      d = await startDevnet(opts);
+      const again = new algosdk.Algodv2(LOCALNET_TOKEN, 'http://127.0.0.1', port(d.node.url));
+      assert.equal((await again.status().do()).lastRound, last);
+      assert.equal((await again.getBlockHash(last).do()).blockhash, hash);
+    } finally {
+      await d.stop();
     }
   });
 });
