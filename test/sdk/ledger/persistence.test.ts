@@ -225,12 +225,13 @@ describe('ledger: chains written before prev512/txn512 (header scheme 1)', () =>
 
   it('a new chain names the v42 URL, records scheme 2, and chains prev512 over SHA-512 header hashes', () => {
     const d = devnet(4, { store: new FileLedgerStore(dir), snapshotInterval: 4 });
-    for (let i = 0; i < 3; i++) d.send([makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: BigInt(i + 1), suggestedParams: d.sp() })]);
+    // Past the snapshot interval, so reopening reads headers back from the snapshot too.
+    for (let i = 0; i < 6; i++) d.send([makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: BigInt(i + 1), suggestedParams: d.sp() })]);
     assert.equal(d.ledger.params.protocol, V42);
     assert.equal(d.ledger.block(0n).header.protocol, V42);
     const genesis = decodeMsgpack(parseJournal(readFileSync(join(dir, 'journal.bin'))).records[0]!) as Record<string, unknown>;
     assert.equal(Number(genesis.hs), 2);
-    for (let r = 1n; r <= 3n; r++) {
+    for (let r = 1n; r <= 6n; r++) {
       const h = d.ledger.block(r).header;
       assert.equal(toHex(h.prev512!), toHex(headerHash512(d.ledger.block(r - 1n).header)));
       assert.equal(h.prev512!.length, 64);
@@ -243,6 +244,9 @@ describe('ledger: chains written before prev512/txn512 (header scheme 1)', () =>
     const again = devnet(4, { store: new FileLedgerStore(dir), snapshotInterval: 4 });
     assert.equal(again.ledger.headerScheme, 2);
     assert.equal(toHex(again.ledger.latestBlock.hash), toHex(d.ledger.latestBlock.hash));
+    assert.equal(toHex(again.ledger.block(4n).header.prev512!), toHex(d.ledger.block(4n).header.prev512!));
+    again.send([makePaymentTxn({ sender: again.addr(1), receiver: again.addr(2), amount: 1n, suggestedParams: again.sp() })]);
+    assert.equal(toHex(again.ledger.block(7n).header.prev512!), toHex(headerHash512(d.ledger.block(6n).header)));
   });
 });
 
