@@ -268,8 +268,15 @@ interface PanelState {
     return parts;
   }
 
+  /**
+   * True once the extension has sent the rows (`init`). Before that the form is an empty
+   * placeholder: saving it would overwrite the rows a window reload is bringing back.
+   */
+  let initialised = false;
+
   /** What comes back after a window reload: the rows as typed (the extension validates them again). */
   function saveRows(): void {
+    if (!initialised) return;
     const rows = clean(state.rows);
     vscode.setState({ rows });
     vscode.postMessage({ type: 'rows', group: rows });
@@ -310,7 +317,8 @@ interface PanelState {
     if (!m || typeof m !== 'object' || typeof m.type !== 'string') return;
     switch (m.type) {
       case 'init':
-        state = Object.assign(state, { rows: Array.isArray(m.rows) ? m.rows : [], accounts: m.accounts || [], sources: m.sources || [], methods: m.methods || {}, methodInfo: m.methodInfo || {}, appAddresses: m.appAddresses || {}, assets: m.assets || [], network: String(m.network || ''), chain: String(m.chain || ''), report: undefined, error: undefined, errorAt: undefined, sent: undefined, notice: m.restored ? 'Restored after a window reload: the rows are back; simulate again for a report.' : typeof m.notice === 'string' ? m.notice : undefined });
+        initialised = true;
+        state = Object.assign(state, { rows: Array.isArray(m.rows) ? m.rows : [], accounts: m.accounts || [], sources: m.sources || [], methods: m.methods || {}, methodInfo: m.methodInfo || {}, appAddresses: m.appAddresses || {}, assets: m.assets || [], network: String(m.network || ''), chain: String(m.chain || ''), report: undefined, error: undefined, errorAt: undefined, sent: undefined, notice: m.restored ? (Array.isArray(m.rows) && m.rows.length ? 'Restored after a window reload: the rows are back; simulate again for a report.' : 'Restored after a window reload: no rows had been kept.') : typeof m.notice === 'string' ? m.notice : undefined });
         break;
       case 'report':
         state.notice = undefined; state.report = m.report; state.warnings = Array.isArray(m.warnings) ? m.warnings.map(String) : []; state.error = undefined; state.errorAt = undefined; state.sent = m.sent; state.sourceFile = m.sourceFile; state.network = String(m.network || state.network); state.debuggable = m.debuggable === true;
