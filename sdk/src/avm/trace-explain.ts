@@ -61,44 +61,26 @@ export interface StateIntent {
  * and completed with the stored value (`completeIntent`) when it succeeds. Reads are not reported.
  */
 export function stateIntent(cx: EvalContext, ins: Instr): StateIntent | undefined {
-  const s = cx.stack;
-  const sp = cx.sp;
-  const bytesAt = (i: number): Uint8Array | undefined => {
-    const v = i >= 0 && i < sp ? s[i] : undefined;
-    return typeof v === 'object' ? v : undefined;
-  };
-  const global = (operation: 'w' | 'd', keyAt: number): StateIntent | undefined => {
-    const key = bytesAt(keyAt);
-    return key ? { change: { operation, appStateType: 'g', key }, app: cx.appId } : undefined;
-  };
-  const local = (operation: 'w' | 'd', acctAt: number, keyAt: number): StateIntent | undefined => {
-    const key = bytesAt(keyAt);
-    if (!key || acctAt < 0) return undefined;
-    let account: Uint8Array | undefined;
-    try {
-      account = localsReference(cx, s[acctAt]!, 0n).addr;
-    } catch {
-      account = undefined; // the instruction itself will fail and say why
-    }
-    return { change: { operation, appStateType: 'l', key, ...(account ? { account } : {}) }, app: cx.appId };
-  };
+  // Called before every traced instruction: most are not state writes and leave at once.
   let name = ins.name;
   let foreign = false;
   if (name.startsWith('app_box_')) {
     name = name.slice(4);
     foreign = true;
   }
+  const sp = cx.sp;
   switch (name) {
     case 'app_global_put':
-      return global('w', sp - 2);
+      return globalIntent(cx, 'w', sp - 2);
     case 'app_global_del':
-      return global('d', sp - 1);
+      return globalIntent(cx, 'd', sp - 1);
     case 'app_local_put':
-      return local('w', sp - 3, sp - 2);
+      return localIntent(cx, 'w', sp - 3, sp - 2);
     case 'app_local_del':
-      return local('d', sp - 2, sp - 1);
+      return localIntent(cx, 'd', sp - 2, sp - 1);
     default: {
       if (!BOX_WRITES.has(name) && name !== 'box_del') return undefined;
+      const s = cx.stack;
       const base = sp - ins.nargs;
       let app = cx.appId;
       if (foreign) {
@@ -106,10 +88,33 @@ export function stateIntent(cx: EvalContext, ins: Instr): StateIntent | undefine
         if (typeof a === 'object' || a === undefined) return undefined;
         app = BigInt(a);
       }
-      const key = bytesAt(foreign ? base + 1 : base);
+      const key = bytesAt(cx, foreign ? base + 1 : base);
       return key ? { change: { operation: name === 'box_del' ? 'd' : 'w', appStateType: 'b', key }, app } : undefined;
     }
   }
+}
+
+/** The byte string at stack slot `i`, if there is one. */
+function bytesAt(cx: EvalContext, i: number): Uint8Array | undefined {
+  const v = i >= 0 && i < cx.sp ? cx.stack[i] : undefined;
+  return typeof v === 'object' ? v : undefined;
+}
+
+function globalIntent(cx: EvalContext, operation: 'w' | 'd', keyAt: number): StateIntent | undefined {
+  const key = bytesAt(cx, keyAt);
+  return key ? { change: { operation, appStateType: 'g', key }, app: cx.appId } : undefined;
+}
+
+function localIntent(cx: EvalContext, operation: 'w' | 'd', acctAt: number, keyAt: number): StateIntent | undefined {
+  const key = bytesAt(cx, keyAt);
+  if (!key || acctAt < 0) return undefined;
+  let account: Uint8Array | undefined;
+  try {
+    account = localsReference(cx, cx.stack[acctAt]!, 0n).addr;
+  } catch {
+    account = undefined; // the instruction itself will fail and say why
+  }
+  return { change: { operation, appStateType: 'l', key, ...(account ? { account } : {}) }, app: cx.appId };
 }
 
 /** After a successful write, the value now stored (algod queries the state; deletes have none). */

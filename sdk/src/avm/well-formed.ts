@@ -56,6 +56,8 @@ function typeFieldsSet(d: InnerDraft): Record<string, boolean> {
 
 /** Every field of a transaction in the flat form the rules read (the shape of an inner transaction under construction). */
 function flatten(t: Transaction): InnerDraft {
+  // Built field by field (no spreads of temporary objects): the ledger runs this for every
+  // top-level transaction it evaluates. Absent optional fields stay absent, as before.
   const pay = t.payment;
   const kr = t.keyreg;
   const acfg = t.assetConfig;
@@ -63,58 +65,63 @@ function flatten(t: Transaction): InnerDraft {
   const ax = t.assetTransfer;
   const fz = t.assetFreeze;
   const ap = t.appCall;
-  return {
-    ...(TRANSACTION_TYPES.includes(t.type) ? { type: t.type } : {}),
-    sender: t.sender.publicKey,
-    fee: t.fee,
-    firstValid: t.firstValid,
-    lastValid: t.lastValid,
-    ...(t.note ? { note: t.note } : {}),
-    ...(t.rekeyTo ? { rekeyTo: t.rekeyTo.publicKey } : {}),
-    ...(pay ? { receiver: pay.receiver.publicKey, ...(pay.closeRemainderTo ? { closeRemainderTo: pay.closeRemainderTo.publicKey } : {}) } : {}),
-    amount: pay?.amount ?? 0n,
-    ...(kr?.voteKey ? { votePK: kr.voteKey } : {}),
-    ...(kr?.selectionKey ? { selectionPK: kr.selectionKey } : {}),
-    ...(kr?.stateProofKey ? { stateProofPK: kr.stateProofKey } : {}),
-    voteFirst: kr?.voteFirst ?? 0n,
-    voteLast: kr?.voteLast ?? 0n,
-    voteKeyDilution: kr?.voteKeyDilution ?? 0n,
-    nonparticipation: kr?.nonParticipation ?? false,
-    xferAsset: ax?.assetId ?? 0n,
-    assetAmount: ax?.amount ?? 0n,
-    ...(ax?.assetSender ? { assetSender: ax.assetSender.publicKey } : {}),
-    ...(ax ? { assetReceiver: ax.receiver.publicKey } : {}),
-    ...(ax?.closeTo ? { assetCloseTo: ax.closeTo.publicKey } : {}),
-    configAsset: acfg?.assetId ?? 0n,
-    total: p?.total ?? 0n,
-    decimals: BigInt(p?.decimals ?? 0),
-    defaultFrozen: p?.defaultFrozen ?? false,
-    ...(p?.unitName !== undefined ? { unitName: utf8(p.unitName) } : {}),
-    ...(p?.assetName !== undefined ? { assetName: utf8(p.assetName) } : {}),
-    ...(p?.url !== undefined ? { url: utf8(p.url) } : {}),
-    ...(p?.metadataHash ? { metadataHash: p.metadataHash } : {}),
-    ...(p?.manager ? { manager: p.manager.publicKey } : {}),
-    ...(p?.reserve ? { reserve: p.reserve.publicKey } : {}),
-    ...(p?.freeze ? { freeze: p.freeze.publicKey } : {}),
-    ...(p?.clawback ? { clawback: p.clawback.publicKey } : {}),
-    freezeAsset: fz?.assetId ?? 0n,
-    ...(fz ? { freezeAccount: fz.account.publicKey } : {}),
-    frozen: fz?.frozen ?? false,
-    appId: ap?.appId ?? 0n,
-    onComplete: ap?.onComplete ?? 0,
-    rejectVersion: ap?.rejectVersion ?? 0n,
-    args: ap?.args ?? [],
-    accounts: ap?.accounts.map((a) => a.publicKey) ?? [],
-    ...(ap?.approvalProgram ? { approval: ap.approvalProgram } : {}),
-    ...(ap?.clearProgram ? { clear: ap.clearProgram } : {}),
-    assets: ap?.foreignAssets ?? [],
-    apps: ap?.foreignApps ?? [],
-    globalNumUint: ap?.globalSchema?.numUints ?? 0,
-    globalNumByteSlice: ap?.globalSchema?.numByteSlices ?? 0,
-    localNumUint: ap?.localSchema?.numUints ?? 0,
-    localNumByteSlice: ap?.localSchema?.numByteSlices ?? 0,
-    extraPages: ap?.extraPages ?? 0,
-  };
+  const d = {} as InnerDraft;
+  if (TRANSACTION_TYPES.includes(t.type)) d.type = t.type;
+  d.sender = t.sender.publicKey;
+  d.fee = t.fee;
+  d.firstValid = t.firstValid;
+  d.lastValid = t.lastValid;
+  if (t.note) d.note = t.note;
+  if (t.rekeyTo) d.rekeyTo = t.rekeyTo.publicKey;
+  if (pay) {
+    d.receiver = pay.receiver.publicKey;
+    if (pay.closeRemainderTo) d.closeRemainderTo = pay.closeRemainderTo.publicKey;
+  }
+  d.amount = pay?.amount ?? 0n;
+  if (kr?.voteKey) d.votePK = kr.voteKey;
+  if (kr?.selectionKey) d.selectionPK = kr.selectionKey;
+  if (kr?.stateProofKey) d.stateProofPK = kr.stateProofKey;
+  d.voteFirst = kr?.voteFirst ?? 0n;
+  d.voteLast = kr?.voteLast ?? 0n;
+  d.voteKeyDilution = kr?.voteKeyDilution ?? 0n;
+  d.nonparticipation = kr?.nonParticipation ?? false;
+  d.xferAsset = ax?.assetId ?? 0n;
+  d.assetAmount = ax?.amount ?? 0n;
+  if (ax?.assetSender) d.assetSender = ax.assetSender.publicKey;
+  if (ax) d.assetReceiver = ax.receiver.publicKey;
+  if (ax?.closeTo) d.assetCloseTo = ax.closeTo.publicKey;
+  d.configAsset = acfg?.assetId ?? 0n;
+  d.total = p?.total ?? 0n;
+  d.decimals = BigInt(p?.decimals ?? 0);
+  d.defaultFrozen = p?.defaultFrozen ?? false;
+  if (p?.unitName !== undefined) d.unitName = utf8(p.unitName);
+  if (p?.assetName !== undefined) d.assetName = utf8(p.assetName);
+  if (p?.url !== undefined) d.url = utf8(p.url);
+  if (p?.metadataHash) d.metadataHash = p.metadataHash;
+  if (p?.manager) d.manager = p.manager.publicKey;
+  if (p?.reserve) d.reserve = p.reserve.publicKey;
+  if (p?.freeze) d.freeze = p.freeze.publicKey;
+  if (p?.clawback) d.clawback = p.clawback.publicKey;
+  d.freezeAsset = fz?.assetId ?? 0n;
+  if (fz) d.freezeAccount = fz.account.publicKey;
+  d.frozen = fz?.frozen ?? false;
+  d.appId = ap?.appId ?? 0n;
+  d.onComplete = ap?.onComplete ?? 0;
+  d.rejectVersion = ap?.rejectVersion ?? 0n;
+  d.args = ap?.args ?? [];
+  const accounts: Uint8Array[] = [];
+  if (ap) for (const a of ap.accounts) accounts.push(a.publicKey);
+  d.accounts = accounts;
+  if (ap?.approvalProgram) d.approval = ap.approvalProgram;
+  if (ap?.clearProgram) d.clear = ap.clearProgram;
+  d.assets = ap?.foreignAssets ?? [];
+  d.apps = ap?.foreignApps ?? [];
+  d.globalNumUint = ap?.globalSchema?.numUints ?? 0;
+  d.globalNumByteSlice = ap?.globalSchema?.numByteSlices ?? 0;
+  d.localNumUint = ap?.localSchema?.numUints ?? 0;
+  d.localNumByteSlice = ap?.localSchema?.numByteSlices ?? 0;
+  d.extraPages = ap?.extraPages ?? 0;
+  return d;
 }
 
 /**

@@ -24,6 +24,9 @@ function checksum(publicKey: Uint8Array): Uint8Array {
 }
 
 /** A 32-byte account key with its 58-character text form. Immutable. */
+/** App id → its account's public key (a bounded cache: hashing per box write was measurable). */
+const APP_ADDRESSES = new Map<bigint, Uint8Array>();
+
 export class Address {
   readonly publicKey: Uint8Array;
 
@@ -46,7 +49,15 @@ export class Address {
 
   /** The address an application's account lives at. */
   static forApp(appId: bigint | number): Address {
-    return new Address(sha512_256(concatBytes(utf8('appID'), uint64ToBytes(appId))));
+    const id = BigInt(appId);
+    let key = APP_ADDRESSES.get(id);
+    if (!key) {
+      key = sha512_256(concatBytes(utf8('appID'), uint64ToBytes(id)));
+      // A few apps are asked for again and again (every box write names its app's account).
+      if (APP_ADDRESSES.size >= 1024) APP_ADDRESSES.clear();
+      APP_ADDRESSES.set(id, key);
+    }
+    return new Address(key.slice());
   }
 
   isZero(): boolean {

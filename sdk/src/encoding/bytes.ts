@@ -14,11 +14,51 @@ export function fromUtf8(bytes: Uint8Array): string {
 
 /** Decodes UTF-8, or returns undefined when the bytes are not valid UTF-8. */
 export function tryFromUtf8(bytes: Uint8Array): string | undefined {
+  // Checked here first: most bytes shown are short (keys, logs, addresses), and a decoder that
+  // throws on invalid input costs an exception per value that is not text.
+  const ascii = utf8Kind(bytes);
+  if (ascii === undefined) return undefined;
+  if (ascii && bytes.length <= 64) {
+    let out = '';
+    for (let i = 0; i < bytes.length; i++) out += String.fromCharCode(bytes[i]!);
+    return out;
+  }
   try {
     return utf8StrictDecoder.decode(bytes);
   } catch {
     return undefined;
   }
+}
+
+/** `true` for ASCII, `false` for other well-formed UTF-8 (the WHATWG decoder's rules), `undefined` when malformed. */
+function utf8Kind(b: Uint8Array): boolean | undefined {
+  let ascii = true;
+  const n = b.length;
+  let i = 0;
+  const cont = (k: number, lo = 0x80, hi = 0xbf): boolean => k < n && b[k]! >= lo && b[k]! <= hi;
+  while (i < n) {
+    const c = b[i]!;
+    if (c < 0x80) {
+      i++;
+      continue;
+    }
+    ascii = false;
+    if (c >= 0xc2 && c <= 0xdf) {
+      if (!cont(i + 1)) return undefined;
+      i += 2;
+    } else if (c >= 0xe0 && c <= 0xef) {
+      const lo = c === 0xe0 ? 0xa0 : 0x80;
+      const hi = c === 0xed ? 0x9f : 0xbf;
+      if (!cont(i + 1, lo, hi) || !cont(i + 2)) return undefined;
+      i += 3;
+    } else if (c >= 0xf0 && c <= 0xf4) {
+      const lo = c === 0xf0 ? 0x90 : 0x80;
+      const hi = c === 0xf4 ? 0x8f : 0xbf;
+      if (!cont(i + 1, lo, hi) || !cont(i + 2) || !cont(i + 3)) return undefined;
+      i += 4;
+    } else return undefined;
+  }
+  return ascii;
 }
 
 /** The arrays joined into one. */

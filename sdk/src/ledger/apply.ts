@@ -7,7 +7,7 @@ import { reject } from './errors.js';
 import { compileProgram, programVersion } from '../avm/program.js';
 import { programSizeError } from '../avm/well-formed.js';
 import { appParamsFromCreate, assetParamsFromCreate } from '../avm/records.js';
-import type { AppData, AssetData, LedgerState } from './state.js';
+import type { AccountData, AppData, AssetData, LedgerState } from './state.js';
 
 const ZERO32 = new Uint8Array(32);
 const addr = (b: Uint8Array): string => encodeAddress(b);
@@ -36,11 +36,47 @@ export function move(cx: ApplyContext, from: Uint8Array, to: Uint8Array, amount:
   const st = cx.state;
   const bal = st.balanceOf(from);
   if (bal < amount) {
-    const status = ['Offline', 'Online', 'NotParticipating'][st.get(from)?.status ?? 0];
-    reject('overspend', `overspend (account ${addr(from)}, data {AccountBaseData:{Status:${status} MicroAlgos:${formatMicroAlgos(bal)}}}, tried to spend ${formatMicroAlgos(amount)})`);
+    reject('overspend', `overspend (account ${addr(from)}, data ${accountDataText(st, st.get(from), bal)}, tried to spend ${formatMicroAlgos(amount)})`);
   }
   st.setBalance(from, bal - amount);
   st.setBalance(to, st.balanceOf(to) + amount);
+}
+
+/**
+ * The account as the node prints it in an overspend (Go's `%+v` of its ledger account record:
+ * every field named, amounts and schemas by their own text forms, keys as byte lists).
+ */
+function accountDataText(st: LedgerState, a: AccountData | undefined, balance: bigint): string {
+  const bytes = (b: Uint8Array | undefined, n: number) => `[${Array.from(b && b.length === n ? b : new Uint8Array(n)).join(' ')}]`;
+  const totals = a ? st.schemaTotals(a) : { nui: 0n, nbs: 0n, pages: 0n };
+  const p = a?.participation;
+  const base = [
+    `Status:${['Offline', 'Online', 'Not Participating'][a?.status ?? 0]}`,
+    `MicroAlgos:${formatMicroAlgos(balance)}`,
+    'RewardsBase:0',
+    'RewardedMicroAlgos:0.0A',
+    `AuthAddr:${addr(a?.authAddr ?? ZERO32)}`,
+    `IncentiveEligible:${a?.incentiveEligible ?? false}`,
+    `TotalAppSchema:{NumUint:${totals.nui} NumByteSlice:${totals.nbs}}`,
+    `TotalExtraAppPages:${totals.pages}`,
+    `TotalAppParams:${a?.createdApps.size ?? 0}`,
+    `TotalAppLocalStates:${a?.locals.size ?? 0}`,
+    `TotalAssetParams:${a?.createdAssets.size ?? 0}`,
+    `TotalAssets:${a?.holdings.size ?? 0}`,
+    `TotalBoxes:${a?.totalBoxes ?? 0n}`,
+    `TotalBoxBytes:${a?.totalBoxBytes ?? 0n}`,
+    `LastProposed:${a?.lastProposed ?? 0n}`,
+    `LastHeartbeat:${a?.lastHeartbeat ?? 0n}`,
+  ];
+  const voting = [
+    `VoteID:${bytes(p?.voteKey, 32)}`,
+    `SelectionID:${bytes(p?.selectionKey, 32)}`,
+    `StateProofID:${bytes(p?.stateProofKey, 64)}`,
+    `VoteFirstValid:${p?.voteFirst ?? 0n}`,
+    `VoteLastValid:${p?.voteLast ?? 0n}`,
+    `VoteKeyDilution:${p?.voteKeyDilution ?? 0n}`,
+  ];
+  return `{AccountBaseData:{${base.join(' ')}} VotingData:{${voting.join(' ')}}}`;
 }
 
 /** Fee to the fee sink, rekeying, and the transaction-type effects (not app programs). */

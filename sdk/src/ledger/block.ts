@@ -1,5 +1,5 @@
 import { encodeMsgpack, encodeMsgpackWithPrefix, decodeMsgpack, MsgStr, toUint64, type MapKey, type MsgpackValue } from '../encoding/msgpack.js';
-import { sha512_256, sha256 } from '../crypto/hash.js';
+import { sha512_256, sha256, sha512 } from '../crypto/hash.js';
 import { utf8, fromUtf8, concatBytes } from '../encoding/bytes.js';
 import { toBase32 } from '../encoding/base32.js';
 import type { SignedTransaction, Transaction } from '../txn/types.js';
@@ -46,6 +46,13 @@ export interface BlockHeader {
   /** sha512_256 commitment over the block's transactions (see txnCommitment). */
   txnRoot: Uint8Array;
   txnRoot256: Uint8Array;
+  /**
+   * SHA-512 hash of the previous block's header (`prev512`, the node's `Hash512`); absent on
+   * chains written before the devnet carried it (see `HeaderScheme`) and on a first block.
+   */
+  prev512?: Uint8Array;
+  /** SHA-512 vector commitment over the block's transactions (`txn512`); absent on legacy chains. */
+  txnRoot512?: Uint8Array;
   timestamp: bigint;
   genesisId: string;
   genesisHash: Uint8Array;
@@ -89,6 +96,7 @@ export function headerToWire(h: BlockHeader): WireMap {
     gen: h.genesisId,
     gh: h.genesisHash,
     prev: h.prev,
+    ...(nonZero(h.prev512) ? { prev512: h.prev512 } : {}),
     proto: h.protocol,
     rate: h.rewardsRate,
     rnd: h.round,
@@ -99,7 +107,13 @@ export function headerToWire(h: BlockHeader): WireMap {
     ts: h.timestamp,
     txn: h.txnRoot,
     txn256: h.txnRoot256,
+    ...(nonZero(h.txnRoot512) ? { txn512: h.txnRoot512 } : {}),
   };
+}
+
+/** The node leaves an all-zero digest out of the encoding (omitempty); so does the devnet. */
+function nonZero(b: Uint8Array | undefined): b is Uint8Array {
+  return b !== undefined && b.some((x) => x !== 0);
 }
 
 const bytesOr = (v: unknown, n: number): Uint8Array => (v instanceof Uint8Array ? v : new Uint8Array(n));
@@ -113,6 +127,8 @@ export function headerFromWire(w: Record<string, unknown>): BlockHeader {
     seed: bytesOr(w.seed, 32),
     txnRoot: bytesOr(w.txn, 32),
     txnRoot256: bytesOr(w.txn256, 32),
+    ...(w.prev512 instanceof Uint8Array ? { prev512: w.prev512 } : {}),
+    ...(w.txn512 instanceof Uint8Array ? { txnRoot512: w.txn512 } : {}),
     timestamp: u(w.ts, 'ts'),
     genesisId: str(w.gen),
     genesisHash: bytesOr(w.gh, 32),
@@ -131,6 +147,11 @@ export function headerFromWire(w: Record<string, unknown>): BlockHeader {
 /** The hash of a block header (what the next block names as previous). */
 export function headerHash(h: BlockHeader): Uint8Array {
   return sha512_256(encodeMsgpackWithPrefix(utf8('BH'), headerToWire(h)));
+}
+
+/** The SHA-512 hash of a block header (`Hash512`: SHA-512 over `"BH" || msgpack(header)`), which the next block names as `prev512`. */
+export function headerHash512(h: BlockHeader): Uint8Array {
+  return sha512(encodeMsgpackWithPrefix(utf8('BH'), headerToWire(h)));
 }
 
 /** The text form the node uses for block hashes (`blk-…`). */
@@ -342,9 +363,29 @@ function u64be(n: number): Uint8Array {
 }
 
 /**
- * Commitments over the block's transactions. The node builds Merkle trees over per-transaction
- * leaves; the devnet uses a flat deterministic hash of the concatenated txids and ApplyData
- * hashes instead — equal blocks give equal roots, but the values differ from the node's.
+ * How a chain's block headers are made, recorded in its data directory's genesis record so a
+ * chain keeps hashing its blocks the way it was written:
+ * - `1` (chains written before scheme 2): the protocol named `…/specs/tree/v42`, flat
+ *   transaction commitments (see `txnCommitment`), no `prev512`/`txn512`;
+ * - `2` (current): the node's v42 protocol URL and commitments: the `txn` Merkle tree, the
+ *   `txn256`/`txn512` vector commitments, and `prev512`.
+ */
+export type HeaderScheme = 1 | 2;
+
+/** The header scheme of new chains. */
+export const HEADER_SCHEME_CURRENT: HeaderScheme = 2;
+
+/**
+ * Commitments over a block's transactions as the scheme makes them: for scheme 2 the node's
+ * (see `nodeTxnCommitments`); for scheme 1 the flat hashes legacy chains were written with.
+ */
+export function txnCommitmentFor(txns: readonly ConfirmedTxn[], scheme: HeaderScheme): { root: Uint8Array; root256: Uint8Array; root512?: Uint8Array } {
+  return scheme === 1 ? txnCommitment(txns) : nodeTxnCommitments(txns);
+}
+
+/**
+ * Commitments over the block's transactions for legacy (scheme 1) chains: a flat deterministic
+ * hash of the concatenated transactions in block form instead of the node's Merkle trees.
  */
 export function txnCommitment(txns: readonly ConfirmedTxn[]): { root: Uint8Array; root256: Uint8Array } {
   if (txns.length === 0) return { root: new Uint8Array(32), root256: new Uint8Array(32) };
@@ -352,4 +393,61 @@ export function txnCommitment(txns: readonly ConfirmedTxn[]): { root: Uint8Array
   for (const t of txns) parts.push(encodeMsgpack(stibToWire(t.stxn, t.ad)));
   const all = concatBytes(...parts);
   return { root: sha512_256(concatBytes(utf8('TL'), all)), root256: sha256(concatBytes(utf8('TL'), all)) };
+}
+
+type HashFn = (data: Uint8Array) => Uint8Array;
+const TL = utf8('TL');
+const MA = utf8('MA');
+const MB = utf8('MB');
+const STIB = utf8('STIB');
+
+/** One Merkle layer up: pairs hashed as `"MA" || left || right` (a missing right is zeros). */
+function merkleUp(layer: Uint8Array[], h: HashFn, size: number): Uint8Array[] {
+  const out: Uint8Array[] = [];
+  for (let i = 0; i < layer.length; i += 2) out.push(h(concatBytes(MA, layer[i]!, layer[i + 1] ?? new Uint8Array(size))));
+  return out;
+}
+
+function merkleRoot(leaves: Uint8Array[], h: HashFn, size: number): Uint8Array {
+  if (leaves.length === 0) return new Uint8Array(size);
+  let layer = leaves;
+  while (layer.length > 1) layer = merkleUp(layer, h, size);
+  return layer[0]!;
+}
+
+/** Vector commitment: leaves padded to a power of two with `H("MB")`, placed at bit-reversed positions. */
+function vectorCommitmentRoot(leaves: Uint8Array[], h: HashFn, size: number): Uint8Array {
+  const n = leaves.length;
+  const depth = n <= 1 ? 0 : (n - 1).toString(2).length;
+  const padded = 1 << depth;
+  const bottom = h(MB);
+  const layer: Uint8Array[] = [];
+  for (let pos = 0; pos < padded; pos++) {
+    let rev = 0;
+    for (let b = 0; b < depth; b++) if (pos & (1 << b)) rev |= 1 << (depth - 1 - b);
+    layer.push(rev < n ? leaves[rev]! : bottom);
+  }
+  return merkleRoot(layer, h, size);
+}
+
+/**
+ * The node's transaction commitments (v42): `txn`, a SHA-512/256 Merkle tree whose leaves hash
+ * `"TL" || txid || H("STIB" || stib)`; `txn256` and `txn512`, vector commitments (SHA-256 and
+ * SHA-512 trees) over leaves `"TL" || sha256("TX" || txn) || sha256("STIB" || stib)`, the
+ * transactions encoded as the node encodes them in a block.
+ */
+export function nodeTxnCommitments(txns: readonly ConfirmedTxn[]): { root: Uint8Array; root256: Uint8Array; root512: Uint8Array } {
+  const native: Uint8Array[] = [];
+  const leaves256: Uint8Array[] = [];
+  for (const t of txns) {
+    const stib = encodeMsgpack(stibToWire(t.stxn, t.ad, true));
+    const txn = encodeMsgpack(transactionToWire(t.stxn.txn));
+    native.push(sha512_256(concatBytes(TL, sha512_256(concatBytes(utf8('TX'), txn)), sha512_256(concatBytes(STIB, stib)))));
+    leaves256.push(concatBytes(TL, sha256(concatBytes(utf8('TX'), txn)), sha256(concatBytes(STIB, stib))));
+  }
+  return {
+    root: merkleRoot(native, sha512_256, 32),
+    root256: vectorCommitmentRoot(leaves256.map(sha256), sha256, 32),
+    root512: vectorCommitmentRoot(leaves256.map(sha512), sha512, 64),
+  };
 }

@@ -7,10 +7,10 @@ import { sha512, sha512_256 } from '../crypto/hash.js';
 import { decodeSignedTransactions, encodeSignedTransaction } from '../txn/encode.js';
 import type { SignedTransaction } from '../txn/types.js';
 import type { BlockHeaderRecord } from '../avm/ledger-view.js';
-import { headerHash, txnCommitment, decodeBlock, encodeBlock, type Block, type BlockHeader, type ConfirmedTxn } from './block.js';
+import { headerHash, headerHash512, txnCommitmentFor, HEADER_SCHEME_CURRENT, type HeaderScheme, decodeBlock, encodeBlock, type Block, type BlockHeader, type ConfirmedTxn } from './block.js';
 import { evaluateGroup, VerifiedCache, type EvalEnv, type EvalOptions, type GroupEvalResult } from './eval.js';
 import { ForkStateMissing, LedgerDamageError, LedgerNotFoundError, LedgerRejection, LedgerStoreError, LedgerWriteError } from './errors.js';
-import { CONSENSUS_CURRENT, DEFAULT_FEE_SINK, DEFAULT_GENESIS_ID, DEFAULT_REWARDS_POOL, type ConsensusParams } from './params.js';
+import { CONSENSUS_CURRENT, CONSENSUS_PARAMS_V41, CONSENSUS_PARAMS_V42, DEFAULT_FEE_SINK, DEFAULT_GENESIS_ID, DEFAULT_REWARDS_POOL, type ConsensusParams } from './params.js';
 import type { TealValue } from '../avm/ledger-view.js';
 import { ValidationError } from '../errors.js';
 import { LedgerState, emptyTouchSet, isEmptyAccount, type Participation, type AccountData, type AppData, type AssetData, type KeyValue, type TouchSet } from './state.js';
@@ -93,6 +93,12 @@ export interface LedgerStore {
 
 /** A ledger's genesis accounts, store, consensus parameters and genesis id. */
 export interface LedgerConfig {
+  /**
+   * @internal How a NEW chain makes its headers (default `HEADER_SCHEME_CURRENT`); a chain in a
+   * data directory always keeps the scheme it was written with. Scheme 1 reproduces chains
+   * written before `prev512`/`txn512` (tests of opening them).
+   */
+  headerScheme?: HeaderScheme;
   genesisId?: string;
   genesisAccounts?: readonly GenesisAccount[];
   feeSink?: AddressLike;
@@ -154,6 +160,8 @@ export class Ledger {
   readonly params: ConsensusParams;
   readonly genesisId: string;
   readonly genesisHash: Uint8Array;
+  /** How this chain's block headers are made (see `HeaderScheme`): 1 for a chain written before `prev512`/`txn512`. */
+  readonly headerScheme: HeaderScheme;
   readonly feeSink: Uint8Array;
   readonly rewardsPool: Uint8Array;
   readonly state: LedgerState;
@@ -194,7 +202,13 @@ export class Ledger {
 
   constructor(config: LedgerConfig = {}) {
     this.config = config;
-    this.params = config.params ?? CONSENSUS_CURRENT;
+    this.store = config.store;
+    // A data directory remembers how its headers were made (genesis record): a chain written
+    // before scheme 2 keeps its protocol name and flat commitments, so its hashes still match.
+    const journal = this.store?.readJournal();
+    this.headerScheme = journal?.length ? genesisRecordScheme(journal[0]!) : (config.headerScheme ?? HEADER_SCHEME_CURRENT);
+    const params = config.params ?? CONSENSUS_CURRENT;
+    this.params = this.headerScheme === 1 ? { ...params, protocol: legacyProtocolName(params.protocol) } : params;
     const fork = config.fork;
     this.fork = fork;
     this.firstRound = fork ? fork.head.round : 0n;
@@ -202,14 +216,12 @@ export class Ledger {
     this.feeSink = fork ? fork.head.feeSink : addressBytes(config.feeSink ?? DEFAULT_FEE_SINK);
     this.rewardsPool = fork ? fork.head.rewardsPool : addressBytes(config.rewardsPool ?? DEFAULT_REWARDS_POOL);
     this.clock = config.clock ?? (() => BigInt(Math.floor(Date.now() / 1000)));
-    this.store = config.store;
     this.snapshotInterval = config.snapshotInterval ?? 256;
     this.deltaWindow = config.deltaWindow ?? 64;
     this.state = new LedgerState(this.params);
     fork?.attach(this.state);
     // A data directory remembers its genesis timestamp (first journal record), so a restart
     // without an explicit timestamp rebuilds the same chain.
-    const journal = this.store?.readJournal();
     const stored = journal?.length ? genesisRecordTimestamp(journal[0]!) : undefined;
     const ts = fork ? fork.head.timestamp : (config.genesisTimestamp ?? stored ?? this.clock());
     const alloc = this.genesisAlloc();
@@ -239,7 +251,7 @@ export class Ledger {
 
   private writeGenesisRecord(): void {
     const h = this.blocks.get(this.firstRound)!.header;
-    this.store!.append(encodeMsgpack({ gh: this.genesisHash, r: this.firstRound, t: h.timestamp, v: JOURNAL_VERSION }));
+    this.store!.append(encodeMsgpack({ gh: this.genesisHash, ...(this.headerScheme >= 2 ? { hs: this.headerScheme } : {}), r: this.firstRound, t: h.timestamp, v: JOURNAL_VERSION }));
   }
 
   /** Genesis balances: the configured accounts, plus the fee sink and rewards pool (a fork has the remote's). */
@@ -267,12 +279,14 @@ export class Ledger {
     st.txnCounter = tc;
     st.commit();
     st.touched = emptyTouchSet();
+    const empty = txnCommitmentFor([], this.headerScheme);
     const header: BlockHeader = {
       round: this.firstRound,
       prev: new Uint8Array(32),
       seed: sha512_256(this.genesisHash),
-      txnRoot: new Uint8Array(32),
-      txnRoot256: new Uint8Array(32),
+      txnRoot: empty.root,
+      txnRoot256: empty.root256,
+      ...(empty.root512 ? { txnRoot512: empty.root512 } : {}),
       timestamp: ts,
       genesisId: this.genesisId,
       genesisHash: this.genesisHash,
@@ -425,7 +439,7 @@ export class Ledger {
       }
     }
     const prev = this.latestBlock;
-    const commit = txnCommitment(txns);
+    const commit = txnCommitmentFor(txns, this.headerScheme);
     const header: BlockHeader = {
       ...prev.header,
       round,
@@ -433,6 +447,7 @@ export class Ledger {
       seed: sha512_256(new Uint8Array([...prev.header.seed, ...u64(round)])),
       txnRoot: commit.root,
       txnRoot256: commit.root256,
+      ...(this.headerScheme >= 2 ? { prev512: headerHash512(prev.header), txnRoot512: commit.root512 } : {}),
       timestamp,
       txnCounter: st.txnCounter,
       feesCollected: fees,
@@ -1090,6 +1105,32 @@ function genesisRecordHash(raw: Uint8Array): Uint8Array | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** The header scheme a genesis record names; records written before schemes existed are scheme 1. */
+function genesisRecordScheme(raw: Uint8Array): HeaderScheme {
+  try {
+    const hs = (decodeMsgpack(raw) as Record<string, unknown>).hs;
+    return hs === undefined ? 1 : (Number(hs) as HeaderScheme);
+  } catch {
+    return HEADER_SCHEME_CURRENT;
+  }
+}
+
+/**
+ * The header scheme of a chain whose genesis names `protocol`: 1 for the short `…/specs/tree/v42`
+ * and `…/tree/v41` names chains written before scheme 2 used (a follower of such a chain rebuilds
+ * it in that scheme), else the current one.
+ */
+export function headerSchemeOfProtocol(protocol: string | undefined): HeaderScheme {
+  return protocol === 'https://github.com/algorandfoundation/specs/tree/v42' || protocol === 'https://github.com/algorandfoundation/specs/tree/v41' ? 1 : HEADER_SCHEME_CURRENT;
+}
+
+/** Scheme-1 chains named the v41/v42 protocols by these short URLs (their genesis hashes include it). */
+function legacyProtocolName(protocol: string): string {
+  if (protocol === CONSENSUS_PARAMS_V42.protocol) return 'https://github.com/algorandfoundation/specs/tree/v42';
+  if (protocol === CONSENSUS_PARAMS_V41.protocol) return 'https://github.com/algorandfoundation/specs/tree/v41';
+  return protocol;
 }
 
 function genesisRecordRound(raw: Uint8Array): bigint {

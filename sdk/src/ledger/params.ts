@@ -46,15 +46,15 @@ export function consensusParamsFor(c: ConsensusLimits, extra: { protocol: string
   });
 }
 
-/** Protocol V42 (AVM 13): the current protocol, the devnet's default. */
+/** Protocol V42 (AVM 13): the current protocol, the devnet's default, named by the URL algod reports. */
 export const CONSENSUS_PARAMS_V42: Readonly<ConsensusParams> = consensusParamsFor(CONSENSUS_V42, {
-  protocol: 'https://github.com/algorandfoundation/specs/tree/v42',
+  protocol: 'https://github.com/algorandfoundation/specs/tree/268b63433a907455d439995bf916f6b296018f4f',
   offCurveEscrowRule: true,
 });
 
 /** Protocol V41 (AVM 12): the previous protocol, for checking a contract against it. */
 export const CONSENSUS_PARAMS_V41: Readonly<ConsensusParams> = consensusParamsFor(CONSENSUS_V41, {
-  protocol: 'https://github.com/algorandfoundation/specs/tree/v41',
+  protocol: 'https://github.com/algorandfoundation/specs/tree/953304de35264fc3ef91bcd05c123242015eeaed',
   offCurveEscrowRule: false,
 });
 

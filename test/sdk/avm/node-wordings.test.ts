@@ -34,4 +34,47 @@ describe('avm: the node\'s error wordings (issue 22 item 7)', () => {
       ['0.0A', '1uA', '999uA', '1mA', '1.601mA', '999.999mA', '1A', '1.000001A', '5.250000A'],
     );
   });
+
+  describe('json_ref failures word as algod words them (its TestOpJSONRef failing cases)', () => {
+    // [JSON text as a TEAL string literal body, key, type, algod's error]
+    const cases: [string, string, string, string][] = [
+      ['{\\"key0\\": 1 }', 'key0', 'JSONString', 'json: cannot unmarshal number into Go value of type string'],
+      ['{\\"key0\\": [1] }', 'key0', 'JSONString', 'json: cannot unmarshal array into Go value of type string'],
+      ['{\\"key0\\": {\\"key1\\":1} }', 'key0', 'JSONString', 'json: cannot unmarshal object into Go value of type string'],
+      ['{\\"key0\\": true }', 'key0', 'JSONString', 'json: cannot unmarshal bool into Go value of type string'],
+      ['{\\"key0\\": \\"1\\" }', 'key0', 'JSONUint64', 'json: cannot unmarshal string into Go value of type uint64'],
+      ['{\\"key0\\": [\\"1\\"] }', 'key0', 'JSONUint64', 'json: cannot unmarshal array into Go value of type uint64'],
+      ['{\\"key0\\": {\\"key1\\":1} }', 'key0', 'JSONUint64', 'json: cannot unmarshal object into Go value of type uint64'],
+      ['{\\"key0\\": false }', 'key0', 'JSONUint64', 'json: cannot unmarshal bool into Go value of type uint64'],
+      ['{\\"key0\\": [1]}', 'key0', 'JSONObject', 'json: cannot unmarshal array into Go value of type map[string]json.RawMessage'],
+      ['{\\"key0\\": 1}', 'key0', 'JSONObject', 'json: cannot unmarshal number into Go value of type map[string]json.RawMessage'],
+      ['{\\"key0\\": \\"1\\"}', 'key0', 'JSONObject', 'json: cannot unmarshal string into Go value of type map[string]json.RawMessage'],
+      ['{\\"key0\\": true }', 'key0', 'JSONObject', 'json: cannot unmarshal bool into Go value of type map[string]json.RawMessage'],
+      ['{\\"key0\\": null }', 'key0', 'JSONString', 'unexpected end of JSON input'],
+      ['{\\"key0\\": null }', 'key0', 'JSONUint64', 'unexpected end of JSON input'],
+      ['{\\"key0\\": null }', 'key0', 'JSONObject', 'unexpected end of JSON input'],
+      ['{\\"key0\\": 1,\\"key2\\":{\\"key3\\": \\"teal\\"} }', 'key3', 'JSONString', 'key key3 not found in JSON text'],
+      ['{\\"key0\\": -0}', 'key0', 'JSONUint64', 'json: cannot unmarshal number -0 into Go value of type uint64'],
+      ['{\\"key0\\": 1e10}', 'key0', 'JSONUint64', 'json: cannot unmarshal number 1e10 into Go value of type uint64'],
+      ['{\\"key0\\": 0.2e-2}', 'key0', 'JSONUint64', 'json: cannot unmarshal number 0.2e-2 into Go value of type uint64'],
+      ['{\\"key0\\": 1.0}', 'key0', 'JSONUint64', 'json: cannot unmarshal number 1.0 into Go value of type uint64'],
+      ['{\\"key2\\": -3}', 'key2', 'JSONUint64', 'json: cannot unmarshal number -3 into Go value of type uint64'],
+      ['{\\"key0\\": 18446744073709551616}', 'key0', 'JSONUint64', 'json: cannot unmarshal number 18446744073709551616 into Go value of type uint64'],
+      ['{\\"key0\\": 1,}', 'key0', 'JSONString', 'error while parsing JSON text, invalid json text'],
+      ['{\\"key0\\": 1, \\"key0\\": \\"3\\"}', 'key0', 'JSONString', 'error while parsing JSON text, invalid json text, duplicate keys not allowed'],
+      ['{\\"key0\\": 0,\\"key2\\":{\\"key4\\": {\\"key40\\": 10, \\"key40\\": \\"should fail!\\"}}}', 'key0', 'JSONUint64', 'error while parsing JSON text, invalid json text, duplicate keys not allowed'],
+      ['[1,2,3]', 'key', 'JSONUint64', 'error while parsing JSON text, invalid json text, only json object is allowed'],
+      ['2', 'key', 'JSONUint64', 'error while parsing JSON text, invalid json text, only json object is allowed'],
+      ['null', 'key', 'JSONUint64', 'error while parsing JSON text, invalid json text, only json object is allowed'],
+      ['true', 'key', 'JSONUint64', 'error while parsing JSON text, invalid json text, only json object is allowed'],
+      ['\\"sometext\\"', 'key', 'JSONUint64', 'error while parsing JSON text, invalid json text, only json object is allowed'],
+      ["{noquotes: \\\"shouldn't work\\\"}", 'noquotes', 'JSONString', 'error while parsing JSON text, invalid json text'],
+    ];
+    for (const [text, key, type, want] of cases) {
+      it(`${type} of ${key} in ${text.replace(/\\"/g, '"')}: ${want}`, () => {
+        const r = failsWith(runSig(`byte "${text}"\nbyte "${key}"\njson_ref ${type}\npop\nint 1`, { version: 7 }), want);
+        assert.equal(r.error!.reason, want);
+      });
+    }
+  });
 });

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { makeAppCallTxn, makePaymentTxn, makeAssetCreateTxn } from '../../../sdk/src/txn/builders.js';
 import { utf8 } from '../../../sdk/src/encoding/bytes.js';
 import { toHex } from '../../../sdk/src/encoding/hex.js';
-import { Ledger, MemoryLedgerStore, LedgerStoreError, LedgerDamageError, type LedgerConfig } from '../../../sdk/src/ledger/index.js';
+import { Ledger, MemoryLedgerStore, LedgerStoreError, LedgerDamageError, headerHash512, encodeBlock, type LedgerConfig } from '../../../sdk/src/ledger/index.js';
+import { decodeMsgpack } from '../../../sdk/src/encoding/msgpack.js';
 import { FileLedgerStore, parseJournal } from '../../../sdk/src/ledger/persistence.js';
 import { ALGO, devnet, teal, type Devnet } from './fixture.js';
 import { APPROVAL, CLEAR } from './programs.js';
@@ -185,6 +186,67 @@ describe('ledger: persistence', () => {
     a.send([makePaymentTxn({ sender: a.addr(0), receiver: a.addr(1), amount: 1n, suggestedParams: a.sp() })]);
     assert.notDeepEqual(a.ledger.stateHash(), b.ledger.stateHash());
     void Ledger;
+  });
+});
+
+describe('ledger: chains written before prev512/txn512 (header scheme 1)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tealworks-ledger-legacy-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const V42 = 'https://github.com/algorandfoundation/specs/tree/268b63433a907455d439995bf916f6b296018f4f';
+
+  it('an old data directory still opens, keeps its hashes and protocol name, and grows in its own scheme', () => {
+    // The fixture: a chain written as the previous version wrote it (genesis record without a
+    // header scheme, protocol `…/tree/v42`, flat commitments; checked byte-identical to that version's journal).
+    const old = devnet(4, { store: new FileLedgerStore(dir), snapshotInterval: 4, headerScheme: 1 });
+    for (let i = 0; i < 6; i++) old.send([makePaymentTxn({ sender: old.addr(0), receiver: old.addr(1), amount: BigInt(i + 1), note: `n${i}`, suggestedParams: old.sp() })]);
+    const genesis = decodeMsgpack(parseJournal(readFileSync(join(dir, 'journal.bin'))).records[0]!) as Record<string, unknown>;
+    assert.equal(genesis.hs, undefined, 'old genesis records name no header scheme');
+    const gh = toHex(old.ledger.genesisHash);
+    const hashes = [0n, 1n, 2n, 3n, 4n, 5n, 6n].map((r) => toHex(old.ledger.block(r).hash));
+    old.ledger.close();
+
+    const again = devnet(4, { store: new FileLedgerStore(dir), snapshotInterval: 4 });
+    assert.equal(again.ledger.headerScheme, 1);
+    assert.equal(toHex(again.ledger.genesisHash), gh);
+    assert.deepEqual([0n, 1n, 2n, 3n, 4n, 5n, 6n].map((r) => toHex(again.ledger.block(r).hash)), hashes);
+    assert.equal(again.ledger.params.protocol, 'https://github.com/algorandfoundation/specs/tree/v42');
+    again.send([makePaymentTxn({ sender: again.addr(1), receiver: again.addr(2), amount: 5n, suggestedParams: again.sp() })]);
+    const b7 = again.ledger.block(7n);
+    assert.equal(toHex(b7.header.prev), hashes[6]);
+    assert.equal(b7.header.prev512, undefined);
+    assert.equal(b7.header.txnRoot512, undefined);
+    again.ledger.close();
+    assert.equal(devnet(4, { store: new FileLedgerStore(dir), snapshotInterval: 4 }).ledger.latestRound, 7n);
+  });
+
+  it('a new chain names the v42 URL, records scheme 2, and chains prev512 over SHA-512 header hashes', () => {
+    const d = devnet(4, { store: new FileLedgerStore(dir), snapshotInterval: 4 });
+    // Past the snapshot interval, so reopening reads headers back from the snapshot too.
+    for (let i = 0; i < 6; i++) d.send([makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: BigInt(i + 1), suggestedParams: d.sp() })]);
+    assert.equal(d.ledger.params.protocol, V42);
+    assert.equal(d.ledger.block(0n).header.protocol, V42);
+    const genesis = decodeMsgpack(parseJournal(readFileSync(join(dir, 'journal.bin'))).records[0]!) as Record<string, unknown>;
+    assert.equal(Number(genesis.hs), 2);
+    for (let r = 1n; r <= 6n; r++) {
+      const h = d.ledger.block(r).header;
+      assert.equal(toHex(h.prev512!), toHex(headerHash512(d.ledger.block(r - 1n).header)));
+      assert.equal(h.prev512!.length, 64);
+      assert.equal(h.txnRoot512!.length, 64);
+      // Both are in the header encoding (and so in its hash).
+      const w = decodeMsgpack(encodeBlock(d.ledger.block(r))) as Record<string, unknown>;
+      assert.ok(w.prev512 instanceof Uint8Array && w.txn512 instanceof Uint8Array);
+    }
+    d.ledger.close();
+    const again = devnet(4, { store: new FileLedgerStore(dir), snapshotInterval: 4 });
+    assert.equal(again.ledger.headerScheme, 2);
+    assert.equal(toHex(again.ledger.latestBlock.hash), toHex(d.ledger.latestBlock.hash));
+    assert.equal(toHex(again.ledger.block(4n).header.prev512!), toHex(d.ledger.block(4n).header.prev512!));
+    again.send([makePaymentTxn({ sender: again.addr(1), receiver: again.addr(2), amount: 1n, suggestedParams: again.sp() })]);
+    assert.equal(toHex(again.ledger.block(7n).header.prev512!), toHex(headerHash512(d.ledger.block(6n).header)));
   });
 });
 

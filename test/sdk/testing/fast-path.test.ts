@@ -94,4 +94,44 @@ describe('testing: the in-process fast path matches HTTP', function () {
       await fast.close();
     }
   });
+
+  it('a round\'s /v2/deltas answer read much later equals the one read as the round committed', async () => {
+    // The node builds a round's delta tree when it is first asked for: it must describe the round
+    // as committed, however much changed after (accounts, holdings, asset params, app state, boxes).
+    const early = await Tealworks.inProcess();
+    const late = await Tealworks.inProcess();
+    try {
+      const asRead: Record<string, unknown> = {};
+      const run = async (tw: Tealworks, readNow: boolean): Promise<bigint[]> => {
+        const chain = tw.testChain!;
+        const [alice, bob] = chain.accounts;
+        const rounds: bigint[] = [];
+        const note = async (round: bigint) => {
+          rounds.push(round);
+          if (readNow) asRead[String(round)] = await tw.chain.node.deltas(round);
+        };
+        const d = await tw.app.deploy({ creator: alice!, ...deployInput, name: 'counter' });
+        await note(chain.round);
+        await note((await d.client.call('increment', [5])).confirmedRound);
+        await note((await d.client.call('increment', [7], { sender: bob!.address })).confirmedRound);
+        const asset = await tw.send.assetCreate({ sender: alice!, total: 1000n, manager: alice!.address, clawback: alice!.address });
+        await note(asset.confirmedRound);
+        await note((await tw.send.assetOptIn({ sender: bob!, assetId: asset.createdAssetId! })).confirmedRound);
+        await note((await tw.send.assetTransfer({ sender: alice!, assetId: asset.createdAssetId!, receiver: bob!.address, amount: 10n })).confirmedRound);
+        await note((await tw.send.assetConfig({ sender: alice!, assetId: asset.createdAssetId!, manager: bob!.address, clawback: bob!.address })).confirmedRound);
+        await note((await tw.send.assetTransfer({ sender: alice!, assetId: asset.createdAssetId!, receiver: bob!.address, amount: 5n })).confirmedRound);
+        await note((await d.client.call('increment', [1])).confirmedRound);
+        await note((await tw.send.payment({ sender: bob!, receiver: alice!.address, amount: algos(1) })).confirmedRound);
+        return rounds;
+      };
+      const roundsEarly = await run(early, true);
+      const roundsLate = await run(late, false);
+      assert.deepEqual(roundsLate, roundsEarly);
+      assert.equal(late.testChain!.stateHash(), early.testChain!.stateHash());
+      for (const r of roundsLate) assert.deepEqual(await late.chain.node.deltas(r), asRead[String(r)], `round ${r}`);
+    } finally {
+      await early.close();
+      await late.close();
+    }
+  });
 });

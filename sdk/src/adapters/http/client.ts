@@ -254,7 +254,10 @@ export class HttpClient {
     if (this.#closed) throw new AdapterError('this client has been closed');
     const secrets = [...this.#secrets, ...(req.secrets ?? [])];
     const fullPath = this.#basePath + req.path + buildQuery(req.query);
-    const shownUrl = redactUrl(this.baseUrl.origin + fullPath, secrets);
+    // Redacted only when someone shows it (a log, an error, a response's `url`): parsing and
+    // scrubbing a URL per request is most of a client's own cost on an in-process transport.
+    let shown: string | undefined;
+    const shownUrl = (): string => (shown ??= redactUrl(this.baseUrl.origin + fullPath, secrets));
     const method = req.method;
     const idempotent = req.idempotent ?? (method === 'GET' || method === 'HEAD' || method === 'PUT' || method === 'DELETE');
     const policy = req.retry === false || this.#retry === false ? false : { ...this.#retry, ...(req.retry ?? {}) };
@@ -277,24 +280,24 @@ export class HttpClient {
         const res = await this.#once(method, fullPath, shownUrl, headers, body, timeoutMs, req.signal, secrets);
         // Services here never redirect; a 3xx usually means a proxy or a wrong base URL.
         if (res.status < 300) {
-          this.#log({ event: 'response', method, url: shownUrl, attempt, status: res.status, durationMs: performance.now() - started });
+          if (this.#logger) this.#log({ event: 'response', method, url: shownUrl(), attempt, status: res.status, durationMs: performance.now() - started });
           return res;
         }
         failure = this.#httpError(res, secrets, policy);
       } catch (e) {
-        failure = e instanceof AdapterError ? e : new AdapterError(`${method} ${shownUrl} failed: ${this.redact(String((e as Error)?.message ?? e), secrets)}`);
+        failure = e instanceof AdapterError ? e : new AdapterError(`${method} ${shownUrl()} failed: ${this.redact(String((e as Error)?.message ?? e), secrets)}`);
       }
       const durationMs = performance.now() - started;
       const delay = policy ? this.#retryDelay(failure, attempt, policy, idempotent) : undefined;
       if (delay === undefined) {
-        this.#log({ event: 'failure', method, url: shownUrl, attempt, durationMs, error: failure.message, ...(failure instanceof HttpError ? { status: failure.status } : {}) });
+        this.#log({ event: 'failure', method, url: shownUrl(), attempt, durationMs, error: failure.message, ...(failure instanceof HttpError ? { status: failure.status } : {}) });
         throw failure;
       }
-      this.#log({ event: 'retry', method, url: shownUrl, attempt, durationMs, delayMs: delay, error: failure.message, ...(failure instanceof HttpError ? { status: failure.status } : {}) });
+      this.#log({ event: 'retry', method, url: shownUrl(), attempt, durationMs, delayMs: delay, error: failure.message, ...(failure instanceof HttpError ? { status: failure.status } : {}) });
       try {
         await this.#sleep(delay, req.signal);
       } catch {
-        throw new RequestAbortedError({ method, url: shownUrl });
+        throw new RequestAbortedError({ method, url: shownUrl() });
       }
     }
   }
@@ -404,14 +407,14 @@ export class HttpClient {
   async #once(
     method: HttpMethod,
     fullPath: string,
-    shownUrl: string,
+    shownUrl: () => string,
     headers: Record<string, string>,
     body: Uint8Array | string | undefined,
     timeoutMs: number,
     userSignal: AbortSignal | undefined,
     secrets: readonly string[],
   ): Promise<HttpResponse> {
-    if (userSignal?.aborted) throw new RequestAbortedError({ method, url: shownUrl });
+    if (userSignal?.aborted) throw new RequestAbortedError({ method, url: shownUrl() });
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -419,8 +422,8 @@ export class HttpClient {
       controller.abort(new Error('timeout'));
     }, timeoutMs);
     const onUserAbort = () => controller.abort(new Error('aborted'));
+    const describe = () => ({ method, url: shownUrl() });
     userSignal?.addEventListener('abort', onUserAbort, { once: true });
-    const describe = { method, url: shownUrl };
     let status: number | undefined;
     let responseHeaders: Dispatcher.ResponseData['headers'] = {};
     try {
@@ -428,9 +431,9 @@ export class HttpClient {
         const r = await this.#transport({ method, path: fullPath, headers, body: typeof body === 'string' ? ENCODER.encode(body) : body, signal: controller.signal });
         if (r.parsed) {
           // The body stays unwritten unless someone reads it.
-          return { status: r.status, headers: r.headers, contentType: r.headers['content-type'], get body() { return r.body; }, url: shownUrl, method, parsed: r.parsed };
+          return { status: r.status, headers: r.headers, contentType: r.headers['content-type'], get body() { return r.body; }, get url() { return shownUrl(); }, method, parsed: r.parsed };
         }
-        return { status: r.status, headers: r.headers, contentType: r.headers['content-type'], body: r.body, url: shownUrl, method };
+        return { status: r.status, headers: r.headers, contentType: r.headers['content-type'], body: r.body, get url() { return shownUrl(); }, method };
       }
       const response = await this.#pool!.request({
         method,
@@ -445,21 +448,21 @@ export class HttpClient {
       responseHeaders = response.headers;
       const max = this.#maxBytes;
       const bytes = await readBodyCapped(response.body, response.headers['content-length'], max, (declared) =>
-        new ProtocolError({ ...describe, status, reason: declared !== undefined ? `response of ${declared} bytes exceeds the ${max}-byte limit` : `response exceeds the ${max}-byte limit` }),
+        new ProtocolError({ ...describe(), status, reason: declared !== undefined ? `response of ${declared} bytes exceeds the ${max}-byte limit` : `response exceeds the ${max}-byte limit` }),
       );
       const contentType = headerValue(response.headers['content-type']);
-      return { status, headers: response.headers, contentType, body: bytes, url: shownUrl, method };
+      return { status, headers: response.headers, contentType, body: bytes, get url() { return shownUrl(); }, method };
     } catch (e) {
       if (e instanceof AdapterError) throw e;
-      if (timedOut) throw new TimeoutError({ ...describe, timeoutMs });
-      if (userSignal?.aborted) throw new RequestAbortedError(describe);
+      if (timedOut) throw new TimeoutError({ ...describe(), timeoutMs });
+      if (userSignal?.aborted) throw new RequestAbortedError(describe());
       const code = errorCode(e);
-      if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') throw new TimeoutError({ ...describe, timeoutMs });
+      if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') throw new TimeoutError({ ...describe(), timeoutMs });
       const detail = scrubSecrets(String((e as Error)?.message ?? e), secrets);
       if (status !== undefined) {
         // Headers arrived but the body broke off: the same request may well work next time.
         throw new ProtocolError({
-          ...describe,
+          ...describe(),
           status,
           contentType: headerValue(responseHeaders['content-type']),
           reason: `the response body was cut off (${detail}${code ? `, ${code}` : ''})`,
@@ -468,7 +471,7 @@ export class HttpClient {
         });
       }
       throw new NetworkError({
-        ...describe,
+        ...describe(),
         ...(code !== undefined ? { code } : {}),
         detail,
         retryable: code !== undefined && TRANSIENT_CODES.has(code),

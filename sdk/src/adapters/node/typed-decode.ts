@@ -529,7 +529,7 @@ export interface DecodedBlock {
   txns: DecodedStib[];
 }
 
-const HEADER_KEYS = new Set(['earn', 'fc', 'fees', 'frac', 'gen', 'gh', 'prev', 'proto', 'rate', 'rnd', 'rwcalr', 'rwd', 'seed', 'tc', 'ts', 'txn', 'txn256']);
+const HEADER_KEYS = new Set(['earn', 'fc', 'fees', 'frac', 'gen', 'gh', 'prev', 'proto', 'rate', 'rnd', 'rwcalr', 'rwd', 'seed', 'tc', 'ts', 'txn', 'txn256', 'prev512', 'txn512']);
 
 function readBlockBody(r: MsgReader): DecodedBlock {
   const hw: Record<string, unknown> = {};
@@ -540,7 +540,7 @@ function readBlockBody(r: MsgReader): DecodedBlock {
       txnsAt = r.pos;
       r.skip();
     } else if (k === 'gen' || k === 'proto') hw[k] = r.str();
-    else if (k === 'fees' || k === 'gh' || k === 'prev' || k === 'rwd' || k === 'seed' || k === 'txn' || k === 'txn256') hw[k] = r.bytes();
+    else if (k === 'fees' || k === 'gh' || k === 'prev' || k === 'rwd' || k === 'seed' || k === 'txn' || k === 'txn256' || k === 'prev512' || k === 'txn512') hw[k] = r.bytes();
     else if (HEADER_KEYS.has(k)) hw[k] = r.u64();
     else r.skip();
   }

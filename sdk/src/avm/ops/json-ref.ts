@@ -47,10 +47,14 @@ class Scanner {
     }
     return this.bad();
   }
-  /** Parses an object; when `into` is given, records top-level members as raw text. */
+  /**
+   * Parses an object; when `into` is given, records its members as raw text. A key repeated in
+   * any object, nested ones included, is refused as the node refuses it.
+   */
   object(i: number, into: Map<string, string> | undefined): number {
     i = this.ws(i + 1);
     if (this.s[i] === '}') return i + 1;
+    const seen = new Set<string>();
     for (;;) {
       i = this.ws(i);
       if (this.s[i] !== '"') this.bad();
@@ -60,10 +64,9 @@ class Scanner {
       if (this.s[i] !== ':') this.bad();
       const vStart = this.ws(i + 1);
       const vEnd = this.value(vStart);
-      if (into) {
-        if (into.has(key)) throw new AvmFault('error while parsing JSON text, invalid json text, duplicate keys not allowed');
-        into.set(key, this.s.slice(vStart, vEnd));
-      }
+      if (seen.has(key)) throw new AvmFault('error while parsing JSON text, invalid json text, duplicate keys not allowed');
+      seen.add(key);
+      into?.set(key, this.s.slice(vStart, vEnd));
       i = this.ws(vEnd);
       if (this.s[i] === ',') i++;
       else if (this.s[i] === '}') return i + 1;
@@ -86,9 +89,9 @@ export function jsonRef(text: Uint8Array, keyBytes: Uint8Array, type: string): U
   const key = dec.decode(keyBytes);
   const raw = members.get(key);
   if (raw === undefined) throw new AvmFault(`key ${key} not found in JSON text`);
-  // The node decodes with Go's encoding/json, for which null into a string or number is a no-op
-  // (the zero value) and null into a map is a nil map (the raw text, `null`, is returned).
-  if (raw === 'null') return type === 'JSONString' ? new Uint8Array(0) : type === 'JSONUint64' ? 0 : enc.encode(raw);
+  // The node's first decode (Algorand's codec) keeps a null member as no text at all, and the
+  // second (Go's encoding/json) then fails on the empty input, whatever the type asked for.
+  if (raw === 'null') throw new AvmFault('unexpected end of JSON input');
   if (type === 'JSONString') {
     if (!raw.startsWith('"')) throw new AvmFault(`json: cannot unmarshal ${kind(raw)} into Go value of type string`);
     return enc.encode(JSON.parse(raw) as string);

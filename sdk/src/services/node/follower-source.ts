@@ -7,7 +7,7 @@ import { fromBase64 } from '../../encoding/base64.js';
 import { parseJson } from '../../encoding/json.js';
 import { decodeMsgpack, encodeMsgpack, type MsgpackValue } from '../../encoding/msgpack.js';
 import { decodeBlock, headerHash, blockHashText, type Block } from '../../ledger/block.js';
-import type { Ledger, LedgerConfig } from '../../ledger/ledger.js';
+import { headerSchemeOfProtocol, type Ledger, type LedgerConfig } from '../../ledger/ledger.js';
 import { bytesEqual } from '../../encoding/bytes.js';
 
 /** The source node cannot be read, or serves something a follower cannot use. */
@@ -41,7 +41,7 @@ export interface SourceGenesis {
   genesisId: string;
   genesisHash: Uint8Array;
   /** Ledger settings that rebuild the source's genesis block. */
-  ledgerConfig: Pick<LedgerConfig, 'genesisId' | 'genesisAccounts' | 'feeSink' | 'rewardsPool' | 'specialAccountBalance' | 'genesisTimestamp'>;
+  ledgerConfig: Pick<LedgerConfig, 'genesisId' | 'genesisAccounts' | 'feeSink' | 'rewardsPool' | 'specialAccountBalance' | 'genesisTimestamp' | 'headerScheme'>;
 }
 
 interface GenesisDoc {
@@ -49,6 +49,7 @@ interface GenesisDoc {
   fees?: unknown;
   rwd?: unknown;
   id?: unknown;
+  proto?: unknown;
   timestamp?: unknown;
 }
 
@@ -167,6 +168,8 @@ export class FollowSource {
         rewardsPool: rwd,
         ...(special !== undefined ? { specialAccountBalance: special } : {}),
         genesisTimestamp: toBig(doc.timestamp ?? 0, 'timestamp'),
+        // A source written before prev512/txn512 is rebuilt in its own header scheme.
+        ...(headerSchemeOfProtocol(typeof doc.proto === 'string' ? doc.proto : undefined) === 1 ? { headerScheme: 1 as const } : {}),
       },
     };
   }

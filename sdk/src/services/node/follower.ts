@@ -39,7 +39,8 @@ export class FollowerState {
   readonly lookback: bigint;
   readonly #maxRetained: number;
   readonly #ledger: Ledger;
-  readonly #deltas = new Map<bigint, DeltaTree>();
+  /** Each held round's delta, made into its tree on first read (most rounds of a devnet are never read). */
+  readonly #deltas = new Map<bigint, { delta: RoundDelta; prevTimestamp: bigint; tree?: DeltaTree }>();
   /** undefined: no sync round (the node syncs to the latest round). */
   #syncRound: bigint | undefined;
   readonly #unsubscribe: () => void;
@@ -129,7 +130,8 @@ export class FollowerState {
     // Rule 3 with R = 0: the window's first round is the genesis round, whose delta is empty.
     if (round === 0n && this.#syncRound === 0n) return this.#genesisDelta();
     const w = this.window();
-    const d = this.#deltas.get(round);
+    const held = this.#deltas.get(round);
+    const d = held && (held.tree ??= buildStateDelta(held.delta, held.prevTimestamp));
     if (!w || round < w.first || round > w.last || d === undefined) {
       const why = !w
         ? `no deltas are available (latest fetched round ${this.fetchedRound})`
@@ -153,7 +155,9 @@ export class FollowerState {
 
   #remember(delta: RoundDelta): void {
     const prev = delta.round > 0n ? this.#ledger.block(delta.round - 1n).header.timestamp : 0n;
-    this.#deltas.set(delta.round, buildStateDelta(delta, prev));
+    // A committed round's delta never changes (the ledger serves the same object later): the
+    // tree can be built when asked for, with the previous block's time taken now.
+    this.#deltas.set(delta.round, { delta, prevTimestamp: prev });
     this.#prune();
   }
 

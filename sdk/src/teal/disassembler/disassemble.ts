@@ -3,6 +3,7 @@ import { decodeProgram, type DecodedInstruction, type DecodedProgram } from './d
 import { describeBytes, hexLiteral } from './format.js';
 import { methodSelector } from '../../abi/method.js';
 import { toHex } from '../../encoding/hex.js';
+import { bytesEqual } from '../../encoding/bytes.js';
 
 export { OFF_CURVE_VERSION } from '../spec/versions.js';
 import { OFF_CURVE_VERSION } from '../spec/versions.js';
@@ -89,19 +90,37 @@ export function disassembleDetailed(program: Uint8Array, options: DisassembleOpt
  * (the program's end) or the program does not disassemble.
  */
 export function failingOpcodes(program: Uint8Array, pc: number): string {
-  let d: Disassembly;
-  try {
-    d = disassembleDetailed(program);
-  } catch {
-    return '';
-  }
+  const d = failureListing(program);
+  if (!d) return '';
   const i = d.lines.findIndex((l) => l.pc === pc);
   if (i < 0) return '';
-  const text = d.text.split('\n');
-  if (text[text.length - 1] === '') text.pop();
+  const text = d.text;
   const from = d.lines[Math.max(0, i - 2)]!.line;
   const to = i + 1 < d.lines.length ? d.lines[i + 1]!.line : text.length;
   return text.slice(from, to).join('; ');
+}
+
+/**
+ * A program's disassembly for {@link failingOpcodes}, kept per program array (a contract whose
+ * calls fail again and again, as tests' expected failures do, is disassembled once). The bytes are
+ * compared on each use, so an array changed in place is disassembled again.
+ */
+const LISTINGS = new WeakMap<Uint8Array, { bytes: Uint8Array; listing: { lines: Disassembly['lines']; text: string[] } | undefined }>();
+
+function failureListing(program: Uint8Array): { lines: Disassembly['lines']; text: string[] } | undefined {
+  const held = LISTINGS.get(program);
+  if (held && bytesEqual(held.bytes, program)) return held.listing;
+  let listing: { lines: Disassembly['lines']; text: string[] } | undefined;
+  try {
+    const d = disassembleDetailed(program);
+    const text = d.text.split('\n');
+    if (text[text.length - 1] === '') text.pop();
+    listing = { lines: d.lines, text };
+  } catch {
+    listing = undefined;
+  }
+  LISTINGS.set(program, { bytes: program.slice(), listing });
+  return listing;
 }
 
 /** The constant blocks seen so far (in byte order), for `intc`/`bytec` comments. */

@@ -3,10 +3,17 @@ import algosdk from 'algosdk';
 import { AlgorandClient, Config } from '@algorandfoundation/algokit-utils';
 import { consoleLogger, nullLogger } from '@algorandfoundation/algokit-utils/types/logging';
 import { request } from 'undici';
+import { createHash } from 'node:crypto';
 import { TEST_SCRYPT } from '../../../../sdk/src/services/kmd/index.js';
-import { startDevnet, LOCALNET_TOKEN, type RunningDevnet } from '../../../../sdk/src/services/devnet/index.js';
+import { startDevnet, LOCALNET_TOKEN, LOCALNET_GENESIS_ID, type RunningDevnet } from '../../../../sdk/src/services/devnet/index.js';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ledger } from '../../../../sdk/src/ledger/index.js';
+import { FileLedgerStore } from '../../../../sdk/src/ledger/persistence.js';
 import { PortInUseError } from '../../../../sdk/src/services/http/errors.js';
 import { assemble } from '../../../../sdk/src/teal/assembler/assembler.js';
+import { toBase32 } from '../../../../sdk/src/encoding/base32.js';
 
 /**
  * What outside clients tripped on against `devnet --localnet` (issue 22), each checked over HTTP
@@ -194,6 +201,87 @@ describe('localnet parity: what outside clients trip on', function () {
     });
   });
 
+  it('item 7: the node reports the real v42 consensus URL, and block headers carry prev512/txn512 as algod computes them', async () => {
+    const V42 = 'https://github.com/algorandfoundation/specs/tree/268b63433a907455d439995bf916f6b296018f4f';
+    const status = await algod.status().do();
+    assert.equal(status.lastVersion, V42);
+    assert.equal(status.nextVersion, V42);
+    assert.equal((await sp()).consensusVersion, V42);
+    assert.equal((JSON.parse(await algod.genesis().do()) as { proto: string }).proto, V42);
+    // A group of three payments in one block exercises the vector commitment's bit-reversed order and padding.
+    const params = await sp();
+    const pays = [1, 2, 3].map((i) => algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: dispenser, receiver: dispenser, amount: 0, note: new Uint8Array([i]), suggestedParams: params }));
+    const confirmed = await send(pays);
+    const round = confirmed[0]!.confirmedRound!;
+    const H = (alg: string, ...parts: Uint8Array[]) => new Uint8Array(createHash(alg).update(Buffer.concat(parts)).digest());
+    const enc = (s: string) => new TextEncoder().encode(s);
+    for (let r = round - 1n; r <= round; r++) {
+      const blk = (await algod.block(r).do()).block;
+      const prev = (await algod.block(r - 1n).do()).block;
+      assert.equal(blk.header.upgradeState.currentProtocol, V42);
+      // prev512 is SHA-512 of "BH" || the previous header's canonical msgpack (algosdk's own encoder).
+      const prevHeader = algosdk.encodeMsgpack(prev.header);
+      assert.deepEqual(blk.header.branch512, H('sha512', enc('BH'), prevHeader), `prev512 of round ${r}`);
+      // The transaction commitments, from the payset as algosdk encodes it; a leaf names the
+      // transaction with its genesis fields restored (`hgi`/`hgh`), as its id does.
+      const raw = await request(`${d.node.url}/v2/blocks/${r}?format=msgpack`, { headers: { 'x-algo-api-token': LOCALNET_TOKEN } });
+      const rawBlock = (algosdk.msgpackRawDecodeAsMap(new Uint8Array(await raw.body.arrayBuffer())) as Map<string, Map<string, unknown>>).get('block')!;
+      const rawTxns = (rawBlock.get('txns') ?? []) as Map<string, unknown>[];
+      const leaves = blk.payset.map((stib, i) => {
+        const t = new Map(rawTxns[i]!.get('txn') as Map<string, unknown>);
+        if (rawTxns[i]!.get('hgi')) t.set('gen', rawBlock.get('gen'));
+        if (rawTxns[i]!.get('hgh')) t.set('gh', rawBlock.get('gh'));
+        const txn = algosdk.msgpackRawEncode(t as unknown as algosdk.MsgpackEncodingData);
+        if (r === round) assert.equal(toBase32(H('sha512-256', enc('TX'), txn)), pays[i]!.txID());
+        const stibBytes = algosdk.encodeMsgpack(stib);
+        return {
+          native: H('sha512-256', enc('TL'), H('sha512-256', enc('TX'), txn), H('sha512-256', enc('STIB'), stibBytes)),
+          raw: Buffer.concat([enc('TL'), H('sha256', enc('TX'), txn), H('sha256', enc('STIB'), stibBytes)]),
+        };
+      });
+      const vc = (alg: string, size: number) => {
+        const n = leaves.length;
+        let depth = 0;
+        while (1 << depth < n) depth++;
+        const layer: Uint8Array[] = [];
+        for (let pos = 0; pos < 1 << depth; pos++) {
+          const rev = parseInt(pos.toString(2).padStart(depth, '0').split('').reverse().join('') || '0', 2);
+          layer.push(rev < n ? H(alg, leaves[rev]!.raw) : H(alg, enc('MB')));
+        }
+        let l = layer;
+        while (l.length > 1) l = l.flatMap((x, i) => (i % 2 ? [] : [H(alg, enc('MA'), x, l[i + 1] ?? new Uint8Array(size))]));
+        return l[0]!;
+      };
+      let nat = leaves.map((x) => x.native);
+      while (nat.length > 1) nat = nat.flatMap((x, i) => (i % 2 ? [] : [H('sha512-256', enc('MA'), x, nat[i + 1] ?? new Uint8Array(32))]));
+      const tc = blk.header.txnCommitments;
+      assert.deepEqual(tc.sha512Commitment, vc('sha512', 64), `txn512 of round ${r}`);
+      assert.deepEqual(tc.sha256Commitment, vc('sha256', 32), `txn256 of round ${r}`);
+      assert.deepEqual(tc.nativeSha512_256Commitment, nat[0] ?? new Uint8Array(32), `txn of round ${r}`);
+    }
+    // The JSON block names both keys too.
+    const json = await request(`${d.node.url}/v2/blocks/${round}`, { headers: { 'x-algo-api-token': LOCALNET_TOKEN } });
+    const hdr = ((await json.body.json()) as { block: Record<string, unknown> }).block;
+    assert.equal(Buffer.from(String(hdr.prev512), 'base64').length, 64);
+    assert.equal(Buffer.from(String(hdr.txn512), 'base64').length, 64);
+  });
+
+  it('item 7: an overspend names the account record as algod prints it (Go %+v of its ledger record)', async () => {
+    const user = algosdk.generateAccount();
+    await send([algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: dispenser, receiver: user.addr, amount: 200_000, suggestedParams: await sp() })]);
+    const params = { ...(await sp()), flatFee: true, fee: 1000n };
+    const bad = algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: user.addr, receiver: dispenser, amount: 1_000_000, suggestedParams: params });
+    const zeros = (n: number) => `[${new Array(n).fill(0).join(' ')}]`;
+    const data =
+      '{AccountBaseData:{Status:Offline MicroAlgos:199mA RewardsBase:0 RewardedMicroAlgos:0.0A AuthAddr:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAY5HFKQ IncentiveEligible:false ' +
+      'TotalAppSchema:{NumUint:0 NumByteSlice:0} TotalExtraAppPages:0 TotalAppParams:0 TotalAppLocalStates:0 TotalAssetParams:0 TotalAssets:0 TotalBoxes:0 TotalBoxBytes:0 LastProposed:0 LastHeartbeat:0} ' +
+      `VotingData:{VoteID:${zeros(32)} SelectionID:${zeros(32)} StateProofID:${zeros(64)} VoteFirstValid:0 VoteLastValid:0 VoteKeyDilution:0}}`;
+    await assert.rejects(algod.sendRawTransaction(bad.signTxn(user.sk)).do(), (e: Error) => {
+      assert.ok(e.message.includes(`: overspend (account ${user.addr}, data ${data}, tried to spend 1A)`), e.message);
+      return true;
+    });
+  });
+
   it('item 2: any browser origin may call the three services under --localnet, Private Network Access preflights included', async () => {
     for (const [url, header] of [[d.node.url, 'x-algo-api-token'], [d.query.url, 'x-indexer-api-token'], [d.keyManager.url, 'x-kmd-api-token']] as const) {
       const path = url === d.keyManager.url ? '/versions' : url === d.query.url ? '/health' : '/v2/status';
@@ -243,6 +331,51 @@ describe('devnet parity: CORS option and a taken port', function () {
       });
     } finally {
       await first.stop();
+    }
+  });
+});
+
+describe('devnet parity: a data directory written before the v42 URL and prev512/txn512', function () {
+  this.timeout(120_000);
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tealworks-legacy-chain-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('still opens with its hashes, keeps its protocol name, and grows in its own header scheme', async () => {
+    const opts = { dataDir: dir, localnet: true, ports: { node: 0, query: 0, keyManager: 0 }, kdf: TEST_SCRYPT, stopOnSignals: false } as const;
+    // The fixture: the wallet and genesis.json of a LocalNet data directory, and a chain journal
+    // written as the previous version wrote it (no header scheme in its genesis record).
+    await (await startDevnet(opts)).stop();
+    const accounts = (JSON.parse(readFileSync(join(dir, 'genesis.json'), 'utf8')) as { accounts: { address: string; amount: string; online?: boolean }[] }).accounts;
+    rmSync(join(dir, 'ledger'), { recursive: true });
+    const old = new Ledger({ genesisId: LOCALNET_GENESIS_ID, genesisAccounts: accounts.map((a) => ({ address: a.address, amount: BigInt(a.amount), online: a.online === true })), store: new FileLedgerStore(join(dir, 'ledger')), headerScheme: 1 });
+    const genesisHash = Buffer.from(old.genesisHash).toString('base64');
+    old.close();
+
+    let d = await startDevnet(opts);
+    try {
+      const algod = new algosdk.Algodv2(LOCALNET_TOKEN, 'http://127.0.0.1', port(d.node.url));
+      assert.equal(Buffer.from((await algod.versionsCheck().do()).genesisHashB64).toString("base64"), genesisHash);
+      assert.equal((await algod.status().do()).lastVersion, 'https://github.com/algorandfoundation/specs/tree/v42');
+      const kmd = new algosdk.Kmd(LOCALNET_TOKEN, 'http://127.0.0.1', port(d.keyManager.url));
+      const algorand = AlgorandClient.fromClients({ algod, kmd });
+      const from = await algorand.account.fromKmd('unencrypted-default-wallet', (a: Record<string, any>) => BigInt(a.amount) > 1_000_000_000n);
+      for (let i = 0; i < 2; i++) await algorand.send.payment({ sender: from.addr, signer: from.signer, receiver: from.addr, amount: (0).algo(), note: `legacy ${i}` });
+      const last = (await algod.status().do()).lastRound;
+      const blk = (await algod.block(last).do()).block;
+      assert.ok(blk.header.branch512.every((b) => b === 0), 'no prev512 on a scheme-1 chain');
+      assert.equal(blk.header.upgradeState.currentProtocol, 'https://github.com/algorandfoundation/specs/tree/v42');
+      const hash = (await algod.getBlockHash(last).do()).blockhash;
+      await d.stop();
+      // Reopened, the rounds written in scheme 1 replay to the same hashes.
+      d = await startDevnet(opts);
+      const again = new algosdk.Algodv2(LOCALNET_TOKEN, 'http://127.0.0.1', port(d.node.url));
+      assert.equal((await again.status().do()).lastRound, last);
+      assert.equal((await again.getBlockHash(last).do()).blockhash, hash);
+    } finally {
+      await d.stop();
     }
   });
 });
