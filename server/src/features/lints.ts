@@ -161,18 +161,25 @@ function allLints(model: DocumentModel, options: LintOptions): Diagnostic[] {
     const bit = modeBit(mode);
     const modeName = mode === 'logicsig' ? 'a logicsig' : 'an application';
     const why = options.defaultMode ? ' (mode from the tealworks.defaultMode setting)' : '';
+    // One look-up per distinct op name (this loop runs over every statement on every edit).
+    const ops = new Map<string, { op: NonNullable<ReturnType<typeof opAt>>; fi: number } | undefined>();
     for (const s of a.statements) {
       if (!s.op) continue;
-      const op = opAt(s.op, a.version);
-      if (!op) continue;
-      const toks = s.label ? s.tokens.slice(1) : s.tokens;
-      const opTok = toks[0]!;
+      let entry = ops.get(s.op);
+      if (entry === undefined && !ops.has(s.op)) {
+        const found = opAt(s.op, a.version);
+        entry = found ? { op: found, fi: found.immediates.findIndex((imm) => imm.fieldGroup !== undefined) } : undefined;
+        ops.set(s.op, entry);
+      }
+      if (!entry) continue;
+      const { op, fi } = entry;
+      const skip = s.label ? 1 : 0;
+      const opTok = s.tokens[skip]!;
       if (!modeAllows(op.modes, bit)) {
         out.push(withOrigin(warning(lspRange(opTok.range), `${op.name} is not allowed in ${modeName}${why}`, LINT_CODES.mode), model.uri, opTok));
         continue;
       }
-      const fi = op.immediates.findIndex((imm) => imm.fieldGroup !== undefined);
-      const fTok = fi >= 0 ? toks[fi + 1] : undefined;
+      const fTok = fi >= 0 ? s.tokens[skip + fi + 1] : undefined;
       const field = fTok ? fieldByName(op, fTok.text) : undefined;
       if (fTok && field && !modeAllows(field.modes, bit)) {
         out.push(withOrigin(warning(lspRange(fTok.range), `${op.name} ${field.name} is not available in ${modeName}${why}`, LINT_CODES.mode), model.uri, fTok));

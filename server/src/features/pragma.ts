@@ -3,7 +3,7 @@
 // op or field newer than v1 is then reported too: dozens of errors for one mistake. The editor
 // reports the one mistake precisely, checks the rest of the program as the latest AVM version
 // (what a fresh program targets), and its quick fix writes that version.
-import { lexTeal, MAX_AVM_VERSION, parseTealUint, type TealDiagnostic } from '@tealworks/sdk/teal';
+import { lexLine, MAX_AVM_VERSION, parseTealUint, type TealDiagnostic } from '@tealworks/sdk/teal';
 
 /** The version a broken or missing `#pragma version` is checked as and fixed to: the newest. */
 export const LATEST_AVM_VERSION = MAX_AVM_VERSION;
@@ -51,9 +51,17 @@ function versionProblem(tokens: readonly { text: string }[]): string | undefined
  */
 export function brokenVersionPragma(source: string): BrokenPragma | undefined {
   if (!source.includes('#pragma')) return undefined;
-  const lines = lexTeal(source);
-  for (let i = 0; i < lines.length; i++) {
-    const tokens = lines[i]!.tokens;
+  // Only the lines before the first instruction matter: lex them one by one (this runs on every
+  // analysis, and lexing a whole large program each time costs more than the incremental analysis).
+  let lineStart = 0;
+  for (let i = 0; lineStart <= source.length; i++) {
+    let lineEnd = source.indexOf('\n', lineStart);
+    if (lineEnd < 0) lineEnd = source.length;
+    let text = source.slice(lineStart, lineEnd);
+    if (text.endsWith('\r')) text = text.slice(0, -1);
+    const from0 = lineStart;
+    lineStart = lineEnd + 1;
+    const tokens = lexLine(text, i).tokens;
     const first = tokens[0];
     if (!first) continue;
     if (first.text !== '#pragma') {
@@ -65,9 +73,8 @@ export function brokenVersionPragma(source: string): BrokenPragma | undefined {
     const problem = versionProblem(tokens);
     if (!problem) continue;
     const last = tokens[tokens.length - 1]!;
-    const lineStarts = lineOffsets(source);
-    const from = lineStarts[i]! + first.start;
-    const to = lineStarts[i]! + last.end;
+    const from = from0 + first.start;
+    const to = from0 + last.end;
     const replacement = latestPragma();
     const repaired = source.slice(0, from) + replacement + source.slice(to);
     const utf16 = { column: first.start, endColumn: last.end, utf16Column: first.start, utf16EndColumn: last.end };
@@ -80,12 +87,6 @@ export function brokenVersionPragma(source: string): BrokenPragma | undefined {
     };
   }
   return undefined;
-}
-
-function lineOffsets(text: string): number[] {
-  const out = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) out.push(i + 1);
-  return out;
 }
 
 /**
