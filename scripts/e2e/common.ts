@@ -212,9 +212,19 @@ export async function openFile(page: Page, name: string): Promise<void> {
   await page.waitForSelector('.quick-input-widget input', { timeout: 30_000 });
   await page.keyboard.type(name);
   await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 30_000 });
-  // The list filters as it is typed: wait until the first row is the file asked for.
-  const base = name.split('/').pop()!;
-  await page.waitForFunction((b) => (document.querySelector('.quick-input-list .monaco-list-row')?.textContent ?? '').includes(b), base, { timeout: 30_000 });
+  // The list filters as it is typed: wait until the first row is the file asked for, folder
+  // included (a recently opened `sample/approval.teal` can head the list for `vault/approval.teal`).
+  const parts = name.split('/');
+  const base = parts.pop()!;
+  const folder = parts.pop() ?? '';
+  await page.waitForFunction(
+    ([b, d]) => {
+      const row = document.querySelector('.quick-input-list .monaco-list-row')?.textContent ?? '';
+      return row.includes(b!) && row.includes(d!);
+    },
+    [base, folder],
+    { timeout: 30_000 },
+  );
   await page.keyboard.press('Enter');
   await page.waitForTimeout(500);
 }
