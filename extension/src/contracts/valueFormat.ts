@@ -285,6 +285,18 @@ function txnView(t: TxnReport): TxnView {
   return view;
 }
 
+/**
+ * The node's failure text as the panel shows it: without the leading `transaction <txid>: ` (the
+ * failing transaction is named beside it, with its id) and without the second `pc=N` of
+ * `Details:` when it repeats the pc already given (`assert failed pc=87. Details: app=1001, pc=87, …`).
+ */
+export function panelFailureMessage(message: string): string {
+  let text = message.replace(/^transaction [A-Z2-7]{52}: /, '');
+  const pc = /\bpc=(\d+)\. Details: /.exec(text);
+  if (pc) text = text.replace(new RegExp(`(\\. Details: (?:[^,]*, )*?)pc=${pc[1]}, `), '$1');
+  return text;
+}
+
 export function reportView(r: SimulateReport): ReportView {
   const view: ReportView = { wouldSucceed: r.wouldSucceed, budget: { ...r.budget }, txns: r.txns.map(txnView), resources: resourcesText(r.unnamedResources), verdict: verdictView({ wouldSucceed: r.wouldSucceed, ...(r.failedAt ? { failedAtLabel: pathText(r.failedAt) } : {}) }) };
   const explain = failureExplanation(r);
@@ -293,7 +305,7 @@ export function reportView(r: SimulateReport): ReportView {
     view.failedAt = r.failedAt;
     view.failedAtLabel = pathText(r.failedAt);
   }
-  if (r.failureMessage) view.message = r.failureMessage;
+  if (r.failureMessage) view.message = panelFailureMessage(r.failureMessage);
   const minBalance = minBalanceView(r);
   if (minBalance) view.minBalance = minBalance;
   const f = r.failure;

@@ -4,7 +4,7 @@ import { decodeBoxes, decodeGlobalState } from '../../../sdk/src/app/state-decod
 import { utf8 } from '../../../sdk/src/encoding/bytes.js';
 import { toBase64 } from '../../../sdk/src/encoding/base64.js';
 import { decodeAddress } from '../../../sdk/src/encoding/address.js';
-import { clipText, clipValue, exportAppState, formatValue, itemLabel, itemRow, minBalanceView, reportView, toPlain, VALUE_TEXT_MAX } from '../../../extension/src/contracts/valueFormat.js';
+import { clipText, clipValue, exportAppState, formatValue, itemLabel, itemRow, minBalanceView, panelFailureMessage, reportView, toPlain, VALUE_TEXT_MAX } from '../../../extension/src/contracts/valueFormat.js';
 import { appAddressOf } from '../../../sdk/src/app/chain.js';
 import { staleProgramWarning } from '../../../extension/src/contracts/groupForm.js';
 
@@ -139,5 +139,16 @@ describe('extension contracts: value formatting and the report view', () => {
     const t = reportView(buildSimulateReport(response)).txns[0]!;
     assert.equal(t.logs[0]!.full, `"${'a'.repeat(500)}"`);
     assert.equal(t.logs[0]!.text.length < 200, true);
+  });
+
+  it('shows the node\'s failure text without the txid it leads with or the pc it repeats', () => {
+    const txid = 'LHQTY72SP7PFBCDIKQMTAB3O4NKEACX2WQFHV5MFVXZZEI4PUQ5Q';
+    assert.equal(
+      panelFailureMessage(`transaction ${txid}: logic eval error: assert failed pc=87. Details: app=1001, pc=87, opcodes=app_global_get; !; assert`),
+      'logic eval error: assert failed pc=87. Details: app=1001, opcodes=app_global_get; !; assert',
+    );
+    // A different pc in Details, or no txid, is left as the node wrote it.
+    assert.equal(panelFailureMessage('logic eval error: err opcode executed pc=3. Details: app=5, pc=4, opcodes=err'), 'logic eval error: err opcode executed pc=3. Details: app=5, pc=4, opcodes=err');
+    assert.equal(panelFailureMessage('overspend (account X, data {...}, tried to spend {5})'), 'overspend (account X, data {...}, tried to spend {5})');
   });
 });
