@@ -71,7 +71,7 @@ describe('cli: fund, and deploy --fund then call (the README sequence) on a runn
 
   it('fund refuses a bad address, a bad amount and other networks', async () => {
     const bad = await cli(['fund', 'NOTANADDRESS', '5'], dir);
-    assert.equal(bad.code, 2);
+    assert.equal(bad.code, 2, bad.stderr);
     assert.match(bad.stderr, /"NOTANADDRESS" is not an address/);
     const amount = await cli(['fund', 'XBYLS2E6YI6XXL5BWCAMOA4GTWHXWENZMX5UHXMRNWWUQ7BXCY5WC5TEPA', '1.5'], dir);
     assert.equal(amount.code, 2);
