@@ -109,11 +109,11 @@ const CASES: QueryCase[] = [
   { name: 'tx-type=axfer + asset-id + amount > x', filter: (r) => ({ f: { txType: 'axfer', assetId: ASSETS[Math.floor(r() * ASSETS.length)]!, currencyGreaterThan: 900n }, descending: false }) },
   { name: 'currency-greater-than (native)', filter: () => ({ f: { currencyGreaterThan: 9_900_000n }, descending: false }) },
   { name: 'min-round..max-round window', filter: (r, s) => {
-    const at = BigInt(Math.floor(r() * Number(s.index.currentRound)));
+    const at = BigInt(Math.floor(r() * Number(s.index.latestRound)));
     return { f: { minRound: at, maxRound: at + 5n }, descending: false };
   } },
   { name: 'time window + application-id', filter: (r, s) => {
-    const at = T0 + Math.floor(r() * Number(s.index.currentRound)) * 3;
+    const at = T0 + Math.floor(r() * Number(s.index.latestRound)) * 3;
     return { f: { afterTime: at, beforeTime: at + 300, appId: APPS[0]! }, descending: false };
   } },
   { name: 'note-prefix (common)', filter: () => ({ f: { notePrefix: utf8('tag:') }, descending: false }) },

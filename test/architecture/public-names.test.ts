@@ -23,6 +23,26 @@ const entries = Object.entries(pkg.exports)
  */
 const FILE_FORMATS = new Set(['RunningDevnetRecord', 'AccountSpec']);
 
+/**
+ * Round names: `latestRound` is the newest round a ledger, index or source holds. `lastRound` survives only in
+ * types that mirror the node API's `last-round` (status, suggested parameters, simulate results) or end a
+ * `firstRound`..`lastRound` range; `currentRound` only in types that mirror the query API's `current-round`.
+ * The files that may declare them (wire shapes, named by the API they mirror):
+ */
+const ROUND_WIRE_NAMES: Record<string, readonly string[]> = {
+  lastRound: [
+    'sdk/src/adapters/node/types.ts', // NodeStatus, NodeSuggestedParams, SimulateResult: algod's `last-round`
+    'sdk/src/adapters/node/errors.ts', // ConfirmationTimeoutError: the status `last-round` last seen
+    'sdk/src/adapters/node/v1-model.ts', // V1Transaction: the /v1 node API's field of that name
+    'sdk/src/adapters/node/node-service.ts', // AccountTransactionsQuery: the /v1 `firstRound`..`lastRound` range
+    'sdk/src/app/simulate-report.ts', // SimulateReport: the simulate response's `last-round`
+  ],
+  currentRound: ['sdk/src/adapters/query/types.ts'],
+};
+
+/** Every exported name of the entry points. */
+const exportedNames: string[] = [];
+
 /** Every exported interface, class and object type alias of the entry points, with its member names. */
 function exportedMembers(): Map<string, { file: string; members: Set<string> }> {
   const program = ts.createProgram(entries, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, skipLibCheck: true, noEmit: true, types: ['node'] });
@@ -34,12 +54,14 @@ function exportedMembers(): Map<string, { file: string; members: Set<string> }> 
     const mod = checker.getSymbolAtLocation(source);
     if (!mod) continue;
     for (const sym of checker.getExportsOfModule(mod)) {
+      exportedNames.push(sym.getName());
       const target = sym.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(sym) : sym;
       if (!(target.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.Class | ts.SymbolFlags.TypeAlias))) continue;
       const decl = target.declarations?.[0];
       if (!decl) continue;
       const type = checker.getDeclaredTypeOfSymbol(target);
-      const members = new Set(checker.getPropertiesOfType(type).map((p) => p.getName()));
+      // A member kept only as a `@deprecated` alias of its new name does not count.
+      const members = new Set(checker.getPropertiesOfType(type).filter((p) => !p.getJsDocTags().some((t) => t.name === 'deprecated')).map((p) => p.getName()));
       out.set(sym.getName(), { file: relative(repoRoot, decl.getSourceFile().fileName), members });
     }
   }
@@ -93,6 +115,20 @@ describe('architecture: one name per thing in the public types', function () {
     for (const [name, { file, members }] of types) {
       if (FILE_FORMATS.has(name)) continue;
       for (const retired of ['kmd', 'indexer']) if (members.has(retired)) bad.push(`${name}.${retired} (${file})`);
+    }
+    assert.deepEqual(bad, []);
+  });
+
+  it('no exported name spells the key manager `kmd` (its wire constants and classes say KeyManager)', () => {
+    assert.ok(exportedNames.includes('KeyManagerClient') && exportedNames.includes('KeyManager'));
+    assert.deepEqual([...new Set(exportedNames.filter((n) => /kmd/i.test(n)))], []);
+  });
+
+  it('rounds: `latestRound` is ours; `lastRound` and `currentRound` only where a type mirrors an API field', () => {
+    for (const name of ['Ledger', 'QueryIndex', 'TxnIndex', 'FollowSource']) assert.ok(membersOf(name).has('latestRound'), `${name} has no latestRound`);
+    const bad: string[] = [];
+    for (const [name, { file, members }] of types) {
+      for (const [member, files] of Object.entries(ROUND_WIRE_NAMES)) if (members.has(member) && !files.includes(file)) bad.push(`${name}.${member} (${file})`);
     }
     assert.deepEqual(bad, []);
   });

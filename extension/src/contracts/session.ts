@@ -24,7 +24,7 @@ export class ContractSession implements vscode.Disposable {
   readonly onDidChange = this.#changed.event;
   activeName: string;
   #chain: AppChain | undefined;
-  #kmd: KeyManagerClient | undefined;
+  #keyManager: KeyManagerClient | undefined;
   readonly log: vscode.OutputChannel;
   /** App links by chain (genesis hash). */
   readonly links: AppLinks;
@@ -237,11 +237,11 @@ export class ContractSession implements vscode.Disposable {
   }
 
   async keyManager(): Promise<KeyManagerClient | undefined> {
-    if (this.#kmd) return this.#kmd;
+    if (this.#keyManager) return this.#keyManager;
     const p = await this.profile();
     if (!p.keyManager) return undefined;
-    this.#kmd = keyManagerFor(p);
-    return this.#kmd;
+    this.#keyManager = keyManagerFor(p);
+    return this.#keyManager;
   }
 
   listWallets(): Promise<WalletEntry[]> {
@@ -322,13 +322,13 @@ export class ContractSession implements vscode.Disposable {
 
   async #closeClients(): Promise<void> {
     const chain = this.#chain;
-    const kmd = this.#kmd;
+    const keyManager = this.#keyManager;
     this.#chain = undefined;
-    this.#kmd = undefined;
+    this.#keyManager = undefined;
     await this.#signers.closeWallets();
     await chain?.node.close().catch(() => undefined);
     await chain?.query?.close().catch(() => undefined);
-    await kmd?.close().catch(() => undefined);
+    await keyManager?.close().catch(() => undefined);
   }
 
   async dispose(): Promise<void> {

@@ -35,17 +35,17 @@ export class Signers {
 
   async listWallets(): Promise<WalletEntry[]> {
     if (this.wallets) return this.wallets;
-    const kmd = await this.host.keyManager();
-    if (!kmd) return (this.wallets = []);
-    this.wallets = (await kmd.listWallets()).map((w) => ({ id: w.id, name: w.name }));
+    const keyManager = await this.host.keyManager();
+    if (!keyManager) return (this.wallets = []);
+    this.wallets = (await keyManager.listWallets()).map((w) => ({ id: w.id, name: w.name }));
     return this.wallets;
   }
 
   /** Opens a wallet; the devnet's default wallet has a known empty password, others are asked for. */
   async unlock(wallet: WalletEntry, password?: string): Promise<WalletEntry> {
     if (wallet.session?.isOpen) return wallet;
-    const kmd = await this.host.keyManager();
-    if (!kmd) throw new Error('this network has no key manager');
+    const keyManager = await this.host.keyManager();
+    if (!keyManager) throw new Error('this network has no key manager');
     let pw = password;
     const devnetWallet = this.host.devnetWallet();
     if (pw === undefined && devnetWallet && wallet.name === devnetWallet.name) pw = devnetWallet.password;
@@ -54,7 +54,7 @@ export class Signers {
       if (pw === undefined) throw new vscode.CancellationError();
     }
     // The session renews its handle in the background while it is open.
-    wallet.session = await kmd.openWallet(wallet.id, pw);
+    wallet.session = await keyManager.openWallet(wallet.id, pw);
     wallet.addresses = await wallet.session.listKeys();
     this.host.changed();
     return wallet;

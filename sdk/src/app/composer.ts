@@ -60,15 +60,9 @@ export class LogicSigSigner implements Signer {
 }
 
 /** Simulate options: empty signatures, unnamed resources, more logging, extra budget, round, trace, and the apps whose TEAL to map failures to. */
-export interface SimulateGroupOptions {
-  allowEmptySignatures?: boolean;
-  allowUnnamedResources?: boolean;
-  allowMoreLogging?: boolean;
-  extraOpcodeBudget?: number;
-  round?: bigint;
+export interface SimulateGroupOptions extends SimulateOptions {
   /** Default true: the trace is how a failing pc is found when the node's message lacks it. */
   execTrace?: boolean;
-  fixSigners?: boolean;
   /** Throw SimulateFailedError (with the report) instead of returning a failing report. */
   throwOnFailure?: boolean;
   /** Apps by id, so failures inside known apps map to source lines. */

@@ -238,6 +238,7 @@ export interface SimulateReport {
   /** Fees the whole group pays (newer nodes report it). */
   groupFeesPaid?: bigint;
   unnamedResources?: UnnamedResources;
+  /** The node's `last-round` in the simulate response: the round the group was simulated against. */
   lastRound?: bigint;
   /**
    * The simulate response the report was built from (not enumerable, so reports stay small when

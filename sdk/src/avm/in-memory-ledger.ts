@@ -13,6 +13,7 @@ import type {
 } from './ledger-view.js';
 import { AvmFault } from './errors.js';
 import { hexOf } from './value.js';
+import { appParamsFromCreate, assetParamsFromCreate, countStateValues } from './records.js';
 import { CONSENSUS_V42 } from '../txn/limits.js';
 import { minBalanceScheduleFor, minimumBalance } from '../txn/min-balance.js';
 
@@ -46,7 +47,6 @@ interface State {
 }
 
 const ZERO32 = new Uint8Array(32);
-const enc = new TextEncoder();
 
 function cloneState(s: State): State {
   const accounts = new Map<string, Account>();
@@ -249,22 +249,10 @@ export class InMemoryLedgerView implements LedgerView {
     this.s.apps.get(appId)?.global.delete(hexOf(key));
   }
   countGlobal(appId: bigint): { uints: number; bytes: number } {
-    let uints = 0;
-    let bytes = 0;
-    for (const { value } of this.s.apps.get(appId)?.global.values() ?? []) {
-      if (typeof value === 'bigint') uints++;
-      else bytes++;
-    }
-    return { uints, bytes };
+    return countStateValues(this.s.apps.get(appId)?.global.values() ?? []);
   }
   countLocal(addr: Uint8Array, appId: bigint): { uints: number; bytes: number } {
-    let uints = 0;
-    let bytes = 0;
-    for (const { value } of this.acct(addr)?.locals.get(appId)?.values() ?? []) {
-      if (typeof value === 'bigint') uints++;
-      else bytes++;
-    }
-    return { uints, bytes };
+    return countStateValues(this.acct(addr)?.locals.get(appId)?.values() ?? []);
   }
   getLocal(addr: Uint8Array, appId: bigint, key: Uint8Array): TealValue | undefined {
     return this.acct(addr)?.locals.get(appId)?.get(hexOf(key))?.value;
@@ -377,19 +365,7 @@ export class InMemoryLedgerView implements LedgerView {
         const c = txn.assetConfig!;
         if (c.assetId === 0n) {
           const p = c.params!;
-          const id = this.createAsset(snd, {
-            total: p.total,
-            decimals: BigInt(p.decimals),
-            defaultFrozen: p.defaultFrozen,
-            unitName: enc.encode(p.unitName ?? ''),
-            name: enc.encode(p.assetName ?? ''),
-            url: enc.encode(p.url ?? ''),
-            metadataHash: p.metadataHash ?? ZERO32,
-            manager: p.manager?.publicKey ?? ZERO32,
-            reserve: p.reserve?.publicKey ?? ZERO32,
-            freeze: p.freeze?.publicKey ?? ZERO32,
-            clawback: p.clawback?.publicKey ?? ZERO32,
-          });
+          const id = this.createAsset(snd, assetParamsFromCreate(snd, p));
           return { createdAssetId: id };
         }
         const existing = this.s.assets.get(c.assetId);
@@ -418,15 +394,7 @@ export class InMemoryLedgerView implements LedgerView {
       case 'appl': {
         const a = txn.appCall!;
         if (a.appId === 0n) {
-          const id = this.createApp(snd, {
-            approvalProgram: a.approvalProgram ?? new Uint8Array(),
-            clearStateProgram: a.clearProgram ?? new Uint8Array(),
-            globalNumUint: BigInt(a.globalSchema?.numUints ?? 0),
-            globalNumByteSlice: BigInt(a.globalSchema?.numByteSlices ?? 0),
-            localNumUint: BigInt(a.localSchema?.numUints ?? 0),
-            localNumByteSlice: BigInt(a.localSchema?.numByteSlices ?? 0),
-            extraProgramPages: BigInt(a.extraPages),
-          });
+          const id = this.createApp(snd, appParamsFromCreate(snd, a));
           if (a.onComplete === 1) this.optInApp(snd, id);
           return { createdAppId: id };
         }

@@ -50,9 +50,9 @@ export class AccountManager {
 
   /** An account held by the network's key manager (default wallet: the development wallet with an empty password). */
   async fromKeyManager(address: string, wallet: { name: string; password: string } = { name: 'unencrypted-default-wallet', password: '' }): Promise<SigningAccount> {
-    const kmd = this.#connection.keyManager;
-    if (!kmd) throw new ClientError(`the ${this.#connection.name} network has no key manager configured (set KMD_SERVER, KMD_PORT and KMD_TOKEN, or use the devnet/localnet)`);
-    return this.#remember(await keyManagerAccount(kmd, address, wallet));
+    const keyManager = this.#connection.keyManager;
+    if (!keyManager) throw new ClientError(`the ${this.#connection.name} network has no key manager configured (set KMD_SERVER, KMD_PORT and KMD_TOKEN, or use the devnet/localnet)`);
+    return this.#remember(await keyManagerAccount(keyManager, address, wallet));
   }
 
   /** A multisig account signed by local member accounts (at least `threshold` of them). */
@@ -114,11 +114,11 @@ export class AccountManager {
         throw new ClientError(`${variable} is not a valid 25-word key phrase (wrong word, word count or checksum)`);
       }
     }
-    const kmd = this.#connection.keyManager;
-    if (!this.#connection.isDev || !kmd) throw new ClientError(`${variable} is not set: on the ${this.#connection.name} network the account "${name}" comes from that variable (its 25-word mnemonic)`);
-    const wallet = (await kmd.listWallets()).find((w) => w.name === name);
-    if (!wallet) await kmd.createWallet(name, '');
-    const session = await kmd.openWallet(name, '');
+    const keyManager = this.#connection.keyManager;
+    if (!this.#connection.isDev || !keyManager) throw new ClientError(`${variable} is not set: on the ${this.#connection.name} network the account "${name}" comes from that variable (its 25-word mnemonic)`);
+    const wallet = (await keyManager.listWallets()).find((w) => w.name === name);
+    if (!wallet) await keyManager.createWallet(name, '');
+    const session = await keyManager.openWallet(name, '');
     let address: string;
     let seed: Uint8Array;
     try {

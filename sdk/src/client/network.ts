@@ -69,15 +69,15 @@ export interface Connection {
 
 async function openAdapters(profile: NetworkProfile, tokenSource: string): Promise<{ chain: AppChain; keyManager?: KeyManagerClient; close(): Promise<void> }> {
   let chain: AppChain;
-  let kmd: KeyManagerClient | undefined;
+  let keyManager: KeyManagerClient | undefined;
   try {
     chain = { node: nodeAdapterFor(profile), ...(profile.query ? { query: queryClientFor(profile) } : {}) };
-    kmd = profile.keyManager ? keyManagerFor(profile) : undefined;
+    keyManager = profile.keyManager ? keyManagerFor(profile) : undefined;
   } catch (e) {
     throw new ConnectError(`cannot use the ${profile.name} network's endpoints: ${(e as Error).message}`, { url: profile.node.url, cause: e });
   }
   const close = async () => {
-    await Promise.allSettled([chain.node.close(), chain.query?.close(), kmd?.close()]);
+    await Promise.allSettled([chain.node.close(), chain.query?.close(), keyManager?.close()]);
   };
   try {
     await chain.node.suggestedParams();
@@ -85,7 +85,7 @@ async function openAdapters(profile: NetworkProfile, tokenSource: string): Promi
     await close();
     throw await explainConnectFailure(e, profile, tokenSource);
   }
-  return { chain, ...(kmd ? { keyManager: kmd } : {}), close };
+  return { chain, ...(keyManager ? { keyManager } : {}), close };
 }
 
 function funderFromEnv(env: EnvLike): SigningAccount | undefined {

@@ -1,11 +1,12 @@
 import { formatMicroAlgos } from '../txn/microalgos.js';
 import { encodeAddress } from '../encoding/address.js';
-import { bytesEqual, utf8 } from '../encoding/bytes.js';
+import { bytesEqual } from '../encoding/bytes.js';
 import type { Transaction } from '../txn/types.js';
 import { OnComplete } from '../txn/types.js';
 import { reject } from './errors.js';
 import { compileProgram, programVersion } from '../avm/program.js';
 import { programSizeError } from '../avm/well-formed.js';
+import { appParamsFromCreate, assetParamsFromCreate } from '../avm/records.js';
 import type { AppData, AssetData, LedgerState } from './state.js';
 
 const ZERO32 = new Uint8Array(32);
@@ -138,21 +139,7 @@ function applyAssetConfig(cx: ApplyContext, txn: Transaction, counter: bigint): 
   if (c.assetId === 0n) {
     const p = c.params ?? { total: 0n, decimals: 0, defaultFrozen: false };
     const id = counter;
-    st.putAsset({
-      id,
-      creator: snd.slice(),
-      total: p.total,
-      decimals: BigInt(p.decimals),
-      defaultFrozen: p.defaultFrozen,
-      unitName: utf8(p.unitName ?? ''),
-      name: utf8(p.assetName ?? ''),
-      url: utf8(p.url ?? ''),
-      metadataHash: p.metadataHash ?? ZERO32,
-      manager: p.manager?.publicKey ?? ZERO32,
-      reserve: p.reserve?.publicKey ?? ZERO32,
-      freeze: p.freeze?.publicKey ?? ZERO32,
-      clawback: p.clawback?.publicKey ?? ZERO32,
-    });
+    st.putAsset({ id, ...assetParamsFromCreate(snd.slice(), p) });
     st.setHolding(snd, id, { amount: p.total, frozen: false });
     return { createdAssetId: id };
   }
@@ -263,19 +250,7 @@ export function prepareAppCall(cx: ApplyContext, txn: Transaction, counter: bigi
   if (a.appId === 0n || a.onComplete === OnComplete.UpdateApplication) checkPrograms(cx, a.approvalProgram, a.clearProgram);
   if (a.appId === 0n) {
     const id = counter;
-    const app: AppData = {
-      id,
-      creator: snd.slice(),
-      approvalProgram: a.approvalProgram ?? new Uint8Array(),
-      clearStateProgram: a.clearProgram ?? new Uint8Array(),
-      globalNumUint: BigInt(a.globalSchema?.numUints ?? 0),
-      globalNumByteSlice: BigInt(a.globalSchema?.numByteSlices ?? 0),
-      localNumUint: BigInt(a.localSchema?.numUints ?? 0),
-      localNumByteSlice: BigInt(a.localSchema?.numByteSlices ?? 0),
-      extraProgramPages: BigInt(a.extraPages),
-      version: 0n,
-      global: new Map(),
-    };
+    const app: AppData = { id, ...appParamsFromCreate(snd.slice(), a), global: new Map() };
     st.putApp(app);
     if (a.onComplete === OnComplete.OptIn) st.optIn(snd, id);
     return { createdAppId: id };

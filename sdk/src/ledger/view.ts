@@ -10,6 +10,7 @@ import type {
 } from '../avm/ledger-view.js';
 import type { Transaction } from '../txn/types.js';
 import { toHex } from '../encoding/hex.js';
+import { countStateValues } from '../avm/records.js';
 import { applyTransaction, checkSchemas, finishAppCall, type ApplyContext } from './apply.js';
 import type { LedgerState } from './state.js';
 
@@ -108,22 +109,10 @@ export class StateView implements LedgerView {
     this.st.setGlobal(appId, key, undefined);
   }
   countGlobal(appId: bigint): { uints: number; bytes: number } {
-    let uints = 0;
-    let bytes = 0;
-    for (const { value } of this.st.apps.get(appId)?.global.values() ?? []) {
-      if (typeof value === 'bigint') uints++;
-      else bytes++;
-    }
-    return { uints, bytes };
+    return countStateValues(this.st.apps.get(appId)?.global.values() ?? []);
   }
   countLocal(addr: Uint8Array, appId: bigint): { uints: number; bytes: number } {
-    let uints = 0;
-    let bytes = 0;
-    for (const { value } of this.st.get(addr)?.locals.get(appId)?.values() ?? []) {
-      if (typeof value === 'bigint') uints++;
-      else bytes++;
-    }
-    return { uints, bytes };
+    return countStateValues(this.st.get(addr)?.locals.get(appId)?.values() ?? []);
   }
   getLocal(addr: Uint8Array, appId: bigint, key: Uint8Array): TealValue | undefined {
     return this.st.get(addr)?.locals.get(appId)?.get(toHex(key))?.value;

@@ -76,22 +76,22 @@ async function chainIdOf(chain: AppChain): Promise<string> {
 async function devnetNetwork(devnet: DevnetEndpoints, owned: RunningDevnet | undefined): Promise<WorkflowNetwork> {
   const profile = profileFromDevnet(devnet);
   const chain: AppChain = { node: nodeAdapterFor(profile), query: queryClientFor(profile) };
-  const kmd = keyManagerFor(profile);
+  const keyManager = keyManagerFor(profile);
   const funded = devnet.accounts[0];
   if (!funded) throw new ConnectError('the devnet has no funded account to act as dispenser.', { url: devnet.node.url, hint: 'Start it with at least one genesis account.' });
-  const signer = LocalSigner.fromSeed(await walletKeySeed(kmd, devnet.wallet, funded.address));
+  const signer = LocalSigner.fromSeed(await walletKeySeed(keyManager, devnet.wallet, funded.address));
   return {
     name: 'devnet',
     chain,
     profile,
-    keyManager: kmd,
+    keyManager,
     dispenser: { address: funded.address, signer },
     chainId: await chainIdOf(chain),
     isDev: true,
     embedded: true,
     ...(owned ? { devnet: owned } : {}),
     close: async () => {
-      await Promise.allSettled([chain.node.close(), chain.query!.close(), kmd.close()]);
+      await Promise.allSettled([chain.node.close(), chain.query!.close(), keyManager.close()]);
       if (owned) await owned.stop();
     },
   };
@@ -133,30 +133,30 @@ export async function connectNetwork(spec: NetworkSpec, options: ConnectOptions)
   }
   const profile = networkProfileFor(spec, env);
   const chain: AppChain = { node: nodeAdapterFor(profile), ...(profile.query ? { query: queryClientFor(profile) } : {}) };
-  const kmd = profile.keyManager ? keyManagerFor(profile) : undefined;
+  const keyManager = profile.keyManager ? keyManagerFor(profile) : undefined;
   const isDev = spec.kind === 'named' ? spec.name === 'localnet' : /localhost|127\.0\.0\.1/.test(spec.node);
   let chainId: string;
   try {
     chainId = await chainIdOf(chain);
   } catch (e) {
-    await Promise.allSettled([chain.node.close(), chain.query?.close(), kmd?.close()]);
+    await Promise.allSettled([chain.node.close(), chain.query?.close(), keyManager?.close()]);
     // The same explanation as Tealworks.connect: the token, the node API, or a node that is not running.
     const tokenSource = spec.kind === 'custom' && spec.tokenEnv ? `the environment variable ${spec.tokenEnv} (token-env in the workflow's network)` : `the ${spec.name} network's well-known token`;
     throw await explainConnectFailure(e, profile, tokenSource);
   }
-  const dispenser = isDev && kmd ? await findWalletDispenser(kmd, chain) : undefined;
+  const dispenser = isDev && keyManager ? await findWalletDispenser(keyManager, chain) : undefined;
   return {
     name: spec.name,
     chain,
     profile,
-    ...(kmd ? { keyManager: kmd } : {}),
+    ...(keyManager ? { keyManager } : {}),
     ...(dispenser ? { dispenser: { address: dispenser.address, signer: dispenser.signer } } : {}),
     chainId,
     isDev,
     embedded: false,
     close: async () => {
       if (dispenser) await dispenser.session.close();
-      await Promise.allSettled([chain.node.close(), chain.query?.close(), kmd?.close()]);
+      await Promise.allSettled([chain.node.close(), chain.query?.close(), keyManager?.close()]);
     },
   };
 }

@@ -30,12 +30,12 @@ export function networkProfileFor(spec: NetworkSpec, env: Readonly<Record<string
     return publicProfile(spec.name, p.node, p.query);
   }
   const token = tokenFrom(env, spec.tokenEnv, 'node and query');
-  const kmdToken = spec.kmdTokenEnv !== undefined ? tokenFrom(env, spec.kmdTokenEnv, 'key manager') : token;
+  const keyManagerToken = spec.kmdTokenEnv !== undefined ? tokenFrom(env, spec.kmdTokenEnv, 'key manager') : token;
   const t = (v: string | undefined) => (v !== undefined ? { token: v } : {});
   return {
     name: spec.name,
     node: { api: spec.api ?? 'algod', url: spec.node, ...t(token) },
     ...(spec.query ? { query: { url: spec.query, ...t(token) } } : {}),
-    ...(spec.kmd ? { keyManager: { url: spec.kmd, ...t(kmdToken) } } : {}),
+    ...(spec.kmd ? { keyManager: { url: spec.kmd, ...t(keyManagerToken) } } : {}),
   };
 }

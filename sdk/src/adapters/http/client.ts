@@ -4,6 +4,7 @@ import { decodeMsgpack } from '../../encoding/msgpack.js';
 import { AdapterError, HttpError, NetworkError, ProtocolError, RequestAbortedError, TimeoutError } from './errors.js';
 import { redactUrl, scrubSecrets } from './redact.js';
 import { DEFAULT_RETRY_POLICY, backoffDelayMs, isRetryableStatus, parseRetryAfter, type RetryPolicy } from './retry.js';
+import { readBodyCapped } from './read-body.js';
 
 // The clients are `await using`-disposable. `Symbol.asyncDispose` is declared here as TypeScript's
 // `esnext.disposable` lib and Node's types declare it, so the SDK's declarations also compile for a
@@ -452,27 +453,10 @@ export class HttpClient {
       });
       status = response.statusCode;
       responseHeaders = response.headers;
-      const declared = Number(response.headers['content-length']);
-      if (Number.isFinite(declared) && declared > this.#maxBytes) {
-        response.body.destroy();
-        throw new ProtocolError({ ...describe, status, reason: `response of ${declared} bytes exceeds the ${this.#maxBytes}-byte limit` });
-      }
-      const chunks: Uint8Array[] = [];
-      let total = 0;
-      for await (const chunk of response.body as AsyncIterable<Uint8Array>) {
-        total += chunk.length;
-        if (total > this.#maxBytes) {
-          response.body.destroy();
-          throw new ProtocolError({ ...describe, status, reason: `response exceeds the ${this.#maxBytes}-byte limit` });
-        }
-        chunks.push(chunk);
-      }
-      const bytes = new Uint8Array(total);
-      let off = 0;
-      for (const c of chunks) {
-        bytes.set(c, off);
-        off += c.length;
-      }
+      const max = this.#maxBytes;
+      const bytes = await readBodyCapped(response.body, response.headers['content-length'], max, (declared) =>
+        new ProtocolError({ ...describe, status, reason: declared !== undefined ? `response of ${declared} bytes exceeds the ${max}-byte limit` : `response exceeds the ${max}-byte limit` }),
+      );
       const contentType = headerValue(response.headers['content-type']);
       return { status, headers: response.headers, contentType, body: bytes, url: shownUrl, method };
     } catch (e) {

@@ -8,6 +8,9 @@ import { join, resolve } from 'node:path';
 import { UsageError, type CliIo } from '../command.js';
 import { ArgReader } from '../args.js';
 import { TealworksError } from '../../errors.js';
+import { ALGOD_TOKEN_HEADER } from '../../adapters/node/algod.js';
+import { QUERY_TOKEN_HEADER } from '../../adapters/query/client.js';
+import { KEY_MANAGER_TOKEN_HEADER } from '../../adapters/kmd/client.js';
 import { dataDirHolder, DEFAULT_DEVNET_DATA_DIR, DEFAULT_LOCALNET_DATA_DIR, LOCK_FILE, processAlive, type RunningDevnetRecord } from '../../services/devnet/lock.js';
 
 /** A background devnet could not be started: already running, exited early, or never listened. */
@@ -179,15 +182,15 @@ async function probe(url: string, headers: Record<string, string>): Promise<{ ok
   }
 }
 
-async function health(rec: RunningDevnetRecord): Promise<{ node: Health; query: Health; kmd: Health; round?: string }> {
-  const [node, query, kmd] = await Promise.all([
-    probe(`${rec.node.url}/v2/status`, { 'X-Algo-API-Token': rec.node.token }),
-    probe(`${rec.query.url}/health`, { 'X-Indexer-API-Token': rec.query.token }),
-    probe(`${rec.kmd.url}/versions`, { 'X-KMD-API-Token': rec.kmd.token }),
+async function health(rec: RunningDevnetRecord): Promise<{ node: Health; query: Health; keyManager: Health; round?: string }> {
+  const [node, query, keyManager] = await Promise.all([
+    probe(`${rec.node.url}/v2/status`, { [ALGOD_TOKEN_HEADER]: rec.node.token }),
+    probe(`${rec.query.url}/health`, { [QUERY_TOKEN_HEADER]: rec.query.token }),
+    probe(`${rec.kmd.url}/versions`, { [KEY_MANAGER_TOKEN_HEADER]: rec.kmd.token }),
   ]);
   const h = (p: Awaited<ReturnType<typeof probe>>, detail?: string): Health => (p.ok ? { ok: true, ...(detail ? { detail } : {}) } : { ok: false, detail: p.error ? `not answering (${p.error})` : `answered ${p.status}` });
   const round = node.ok ? String((node.body as { 'last-round'?: unknown })['last-round'] ?? '') : undefined;
-  return { node: h(node, round ? `round ${round}` : undefined), query: h(query), kmd: h(kmd), ...(round ? { round } : {}) };
+  return { node: h(node, round ? `round ${round}` : undefined), query: h(query), keyManager: h(keyManager), ...(round ? { round } : {}) };
 }
 
 const healthText = (h: Health) => (h.ok ? `healthy${h.detail ? ` (${h.detail})` : ''}` : `UNHEALTHY: ${h.detail}`);
@@ -212,10 +215,10 @@ async function status(a: SubArgs, io: CliIo): Promise<number> {
       continue;
     }
     const hs = await health(rec);
-    allHealthy &&= hs.node.ok && hs.query.ok && hs.kmd.ok;
+    allHealthy &&= hs.node.ok && hs.query.ok && hs.keyManager.ok;
     const log = join(t.dir, DEVNET_LOG_FILE);
     if (a.json) {
-      json.push({ dataDir: t.dir, pid: rec.pid, genesisId: rec.genesisId, node: { ...rec.node, healthy: hs.node.ok, ...(hs.round ? { lastRound: hs.round } : {}) }, query: { ...rec.query, healthy: hs.query.ok }, kmd: { ...rec.kmd, healthy: hs.kmd.ok }, wallet: rec.wallet, log: existsSync(log) ? log : null });
+      json.push({ dataDir: t.dir, pid: rec.pid, genesisId: rec.genesisId, node: { ...rec.node, healthy: hs.node.ok, ...(hs.round ? { lastRound: hs.round } : {}) }, query: { ...rec.query, healthy: hs.query.ok }, kmd: { ...rec.kmd, healthy: hs.keyManager.ok }, wallet: rec.wallet, log: existsSync(log) ? log : null });
       continue;
     }
     io.stdout(
@@ -223,7 +226,7 @@ async function status(a: SubArgs, io: CliIo): Promise<number> {
         `tealworks devnet running (process ${rec.pid}; data: ${t.dir}; genesis ${rec.genesisId})`,
         `  node   ${rec.node.url}  token ${rec.node.token}  ${healthText(hs.node)}`,
         `  query  ${rec.query.url}  token ${rec.query.token}  ${healthText(hs.query)}`,
-        `  kmd    ${rec.kmd.url}  token ${rec.kmd.token}  ${healthText(hs.kmd)}`,
+        `  kmd    ${rec.kmd.url}  token ${rec.kmd.token}  ${healthText(hs.keyManager)}`,
         `  wallet ${rec.wallet.name} (password: ${rec.wallet.password === '' ? 'empty' : rec.wallet.password})`,
         existsSync(log) ? `  log    ${log} (\`tealworks devnet logs\`)` : '  log    none: running in the foreground of another terminal',
       ].join('\n') + '\n',
@@ -270,7 +273,7 @@ async function logs(a: SubArgs, io: CliIo, stopSignal: Promise<unknown>): Promis
 
 /** Whether `pid` still looks like the devnet that published `rec` (and not a process that reused a dead one's id). */
 async function looksLikeOurDevnet(rec: RunningDevnetRecord): Promise<boolean> {
-  const r = await probe(`${rec.node.url}/health`, { 'X-Algo-API-Token': rec.node.token });
+  const r = await probe(`${rec.node.url}/health`, { [ALGOD_TOKEN_HEADER]: rec.node.token });
   if (r.status !== 0) return true;
   try {
     const cmd = readFileSync(`/proc/${rec.pid}/cmdline`, 'utf8');

@@ -59,8 +59,8 @@ export function parseDevnetArgs(args: string[], cwd: string): DevnetArgs {
       case '--ports': {
         const parts = argv.value().split(',');
         if (parts.length !== 3) throw new UsageError('--ports wants three ports NODE,QUERY,KMD (0 = any free port)');
-        const [node, query, kmd] = parts.map((p) => intArg('--ports', p.trim(), 65535));
-        options.ports = { node: node!, query: query!, keyManager: kmd! };
+        const [node, query, keyManager] = parts.map((p) => intArg('--ports', p.trim(), 65535));
+        options.ports = { node: node!, query: query!, keyManager: keyManager! };
         break;
       }
       case '--block-interval':
@@ -298,8 +298,8 @@ function describeDetached(rec: RunningDevnetRecord, dataDir: string, log: string
   );
 }
 
-const envLine = (node: string, nodeToken: string, query: string, queryToken: string, kmd: string, kmdToken: string): string =>
-  `ALGOD_SERVER=${origin(node)} ALGOD_PORT=${port(node)} ALGOD_TOKEN=${nodeToken} INDEXER_SERVER=${origin(query)} INDEXER_PORT=${port(query)} INDEXER_TOKEN=${queryToken} KMD_SERVER=${origin(kmd)} KMD_PORT=${port(kmd)} KMD_TOKEN=${kmdToken}`;
+const envLine = (node: string, nodeToken: string, query: string, queryToken: string, keyManager: string, keyManagerToken: string): string =>
+  `ALGOD_SERVER=${origin(node)} ALGOD_PORT=${port(node)} ALGOD_TOKEN=${nodeToken} INDEXER_SERVER=${origin(query)} INDEXER_PORT=${port(query)} INDEXER_TOKEN=${queryToken} KMD_SERVER=${origin(keyManager)} KMD_PORT=${port(keyManager)} KMD_TOKEN=${keyManagerToken}`;
 
 export const devnetCommand: Command = {
   name: 'devnet',

@@ -171,6 +171,10 @@ export interface RunningDevnet {
 /** A data directory that belongs to another chain configuration, or cannot be used. */
 export class DevnetConfigError extends TealworksError {}
 
+/** The key-manager service's wallet folder inside a data directory (the name is the on-disk layout, kept as it was). */
+const KEY_MANAGER_DIR = 'kmd';
+
+/** The API tokens as kept in the data directory's tokens.json (its `kmd` key is that file's format). */
 interface Tokens {
   node: string;
   query: string;
@@ -284,7 +288,7 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
   // Before anything is created: a source that cannot be read fails the start cleanly.
   const sourceGenesis = source ? await source.genesis() : undefined;
   // /versions and /genesis are public: ask for the status too, so a wrong token fails the start.
-  if (source) await source.lastRound();
+  if (source) await source.latestRound();
   const genesisPath = dir ? join(dir, 'genesis.json') : undefined;
   // A fork's remote is asked for its head only when there is no cache to start from (offline restarts).
   const forkRemote = options.fork ? new AlgodForkRemote(options.fork) : undefined;
@@ -294,7 +298,7 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
   if (dir && options.reset) {
     // As LocalNet's reset: a brand-new chain and a brand-new wallet (new funded accounts).
     rmSync(join(dir, 'ledger'), { recursive: true, force: true });
-    rmSync(join(dir, 'kmd'), { recursive: true, force: true });
+    rmSync(join(dir, KEY_MANAGER_DIR), { recursive: true, force: true });
     rmSync(join(dir, 'app-specs.json'), { force: true });
     rmSync(genesisPath!, { force: true });
   }
@@ -320,7 +324,7 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
   // In memory the sealed wallet never leaves the process and its password is empty, so a costly
   // key derivation would only slow every start down.
   const kdf = options.kdf ?? (dir ? undefined : IN_MEMORY_SCRYPT);
-  const keyManager = await KeyManager.open({ ...(dir ? { dataDir: join(dir, 'kmd') } : {}), ...(kdf ? { kdf } : {}) });
+  const keyManager = await KeyManager.open({ ...(dir ? { dataDir: join(dir, KEY_MANAGER_DIR) } : {}), ...(kdf ? { kdf } : {}) });
   const started: RunningService[] = [];
   let ledger: Ledger | undefined;
   try {
@@ -337,11 +341,11 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
       }
       // The funded accounts' keys live in the default wallet. A missing or damaged wallet is never
       // replaced by a new one (its keys could not sign for these accounts): refuse instead.
-      const kmdDir = join(dir!, 'kmd');
+      const keyManagerDir = join(dir!, KEY_MANAGER_DIR);
       if (!keyManager.findWallet(DEFAULT_WALLET_NAME) && genesis.length > 0) {
         const damaged = [...keyManager.unreadable].map(([id, why]) => `${id}.wallet.json (${why})`);
         throw new DevnetConfigError(
-          `the wallet "${DEFAULT_WALLET_NAME}" holding the keys of this chain's funded accounts is ${damaged.length ? `not readable: damaged file${damaged.length === 1 ? '' : 's'} in ${kmdDir}: ${damaged.join(', ')}` : `missing from ${kmdDir}`}. ` +
+          `the wallet "${DEFAULT_WALLET_NAME}" holding the keys of this chain's funded accounts is ${damaged.length ? `not readable: damaged file${damaged.length === 1 ? '' : 's'} in ${keyManagerDir}: ${damaged.join(', ')}` : `missing from ${keyManagerDir}`}. ` +
             'Nothing was changed and no new wallet was created. Restore the wallet file from a backup, or start with --reset to begin a new chain.',
         );
       }
@@ -349,12 +353,12 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
       try {
         held = (await keyManager.ensureWallet({ name: DEFAULT_WALLET_NAME, password: DEFAULT_WALLET_PASSWORD, keyCount: genesis.length })).addresses;
       } catch (e) {
-        throw new DevnetConfigError(`the wallet "${DEFAULT_WALLET_NAME}" in ${kmdDir} cannot be opened (${(e as Error).message}); its file may be damaged. Nothing was changed: restore it from a backup, or start with --reset to begin a new chain.`, { cause: e });
+        throw new DevnetConfigError(`the wallet "${DEFAULT_WALLET_NAME}" in ${keyManagerDir} cannot be opened (${(e as Error).message}); its file may be damaged. Nothing was changed: restore it from a backup, or start with --reset to begin a new chain.`, { cause: e });
       }
       const missing = genesis.filter((g) => !held.includes(g.address));
       if (missing.length) {
         throw new DevnetConfigError(
-          `the wallet "${DEFAULT_WALLET_NAME}" in ${kmdDir} does not hold the keys of ${missing.length} funded account${missing.length === 1 ? '' : 's'} of this chain (${missing[0]!.address}${missing.length > 1 ? ' …' : ''}). Restore the wallet file it was created with, or start with --reset to begin a new chain.`,
+          `the wallet "${DEFAULT_WALLET_NAME}" in ${keyManagerDir} does not hold the keys of ${missing.length} funded account${missing.length === 1 ? '' : 's'} of this chain (${missing[0]!.address}${missing.length > 1 ? ' …' : ''}). Restore the wallet file it was created with, or start with --reset to begin a new chain.`,
         );
       }
     } else {
@@ -439,8 +443,8 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
     // (decoding every stored block was most of a cold start on a long chain).
     const query = await startQueryService({ ...serveOpts, port: ports.query, ledger, lazyIndex: ledger.latestRound > ledger.firstRound + 1n, ...(queryOpen ? {} : { token: tokens.query }) });
     started.push(query);
-    const kmd: RunningKeyManager = await startKeyManagerService({ ...serveOpts, port: ports.keyManager, wallets: keyManager, apiToken: tokens.kmd, ownsKeyManager: true, ...(localnet ? { byteForm: 'base64' as const } : {}) });
-    started.push(kmd);
+    const keyManagerService: RunningKeyManager = await startKeyManagerService({ ...serveOpts, port: ports.keyManager, wallets: keyManager, apiToken: tokens.kmd, ownsKeyManager: true, ...(localnet ? { byteForm: 'base64' as const } : {}) });
+    started.push(keyManagerService);
     const sync = source ? new FollowerSync(ledger, node.follower, source, { ...(config.CatchupParallelBlocks ? { parallelBlocks: config.CatchupParallelBlocks } : {}), ...(options.onFollowerError ? { onError: options.onFollowerError } : {}) }) : undefined;
     sync?.start();
 
@@ -452,7 +456,7 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
         await sync?.stop();
-        await Promise.allSettled([query.close(), kmd.close()]);
+        await Promise.allSettled([query.close(), keyManagerService.close()]);
         try {
           await node.close();
         } finally {
@@ -465,7 +469,7 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
       genesisId: ledger.genesisId,
       node: { url: node.url, token: tokens.node },
       query: { url: query.url, token: tokens.query },
-      kmd: { url: kmd.url, token: tokens.kmd },
+      kmd: { url: keyManagerService.url, token: tokens.kmd },
       wallet: { name: DEFAULT_WALLET_NAME, password: DEFAULT_WALLET_PASSWORD },
       accounts: genesis.map((g) => ({ address: g.address, genesisAmount: String(g.amount) })),
     });
@@ -476,7 +480,7 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
     return {
       node: { url: node.url, token: tokens.node },
       query: { url: query.url, token: tokens.query },
-      keyManager: { url: kmd.url, token: tokens.kmd },
+      keyManager: { url: keyManagerService.url, token: tokens.kmd },
       accounts: genesis.map((g) => ({ address: g.address, genesisAmount: g.amount })),
       wallet: { name: DEFAULT_WALLET_NAME, password: DEFAULT_WALLET_PASSWORD },
       dataDir: dir,

@@ -2,13 +2,14 @@ import { toBase64 } from '../../encoding/base64.js';
 import { jsonReply } from '../http/reply.js';
 import { Router, type HttpMethod } from '../http/router.js';
 import { serve, type RunningService, type ServeOptions, type ServiceDefinition } from '../http/server.js';
+import { runningService } from '../http/running.js';
+import { KEY_MANAGER_TOKEN_HEADER } from '../../adapters/kmd/client.js';
 import type { ErrorFormat, RequestContext } from '../http/types.js';
 import { HttpError } from '../http/errors.js';
 import { MSG } from './errors.js';
 import { KeyManager, type HandleInfo, type KeyManagerOptions, type WalletInfo } from './key-manager.js';
 import { omitEmpty, parseRequest, wireBytes, type ByteForm, type Parsed, type Schema } from './wire.js';
 
-export const KEY_MANAGER_TOKEN_HEADER = 'X-KMD-API-Token';
 /** API versions the key-manager service reports. */
 export const KEY_MANAGER_API_VERSIONS: readonly string[] = ['v1'];
 
@@ -299,15 +300,7 @@ export async function startKeyManagerService(options: StartKeyManagerOptions): P
   const keyManager = options.wallets ?? (await KeyManager.open(options));
   try {
     const service = await serve(keyManagerService({ ...options, wallets: keyManager, ownsKeyManager: options.ownsKeyManager ?? owns }), options);
-    return {
-      name: service.name,
-      host: service.host,
-      port: service.port,
-      url: service.url,
-      server: service.server,
-      wallets: keyManager,
-      close: () => service.close(),
-    };
+    return runningService(service, { wallets: keyManager });
   } catch (e) {
     if (owns) await keyManager.close();
     throw e;

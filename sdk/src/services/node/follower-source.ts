@@ -1,6 +1,7 @@
 import { TealworksError } from '../../errors.js';
 import { NODE_SERVICE_TOKEN_HEADER } from '../http/presets.js';
 import { ALGOD_TOKEN_HEADER } from '../../adapters/node/algod.js';
+import { readBodyCapped } from '../../adapters/http/read-body.js';
 import { fromBase64 } from '../../encoding/base64.js';
 import { parseJson } from '../../encoding/json.js';
 import { decodeMsgpack, encodeMsgpack, type MsgpackValue } from '../../encoding/msgpack.js';
@@ -100,27 +101,13 @@ export class FollowSource {
       // undici loads with the first fetch: a devnet that follows nothing never loads it.
       const { request } = await import('undici');
       const res = await request(`${this.url}${path}`, { headers, headersTimeout: limitMs, bodyTimeout: limitMs, signal: own });
-      const declared = Number(res.headers['content-length'] ?? NaN);
-      if (Number.isFinite(declared) && declared > maxBytes) {
-        res.body.destroy();
-        throw new FollowSourceError(`the follow source's answer to GET ${path} is ${declared} bytes, over the ${maxBytes}-byte limit; it was not read`);
-      }
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      for await (const chunk of res.body as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > maxBytes) {
-          res.body.destroy();
-          throw new FollowSourceError(`the follow source's answer to GET ${path} exceeded the ${maxBytes}-byte limit; it was not read further`);
-        }
-        chunks.push(chunk);
-      }
-      const body = new Uint8Array(size);
-      let off = 0;
-      for (const c of chunks) {
-        body.set(c, off);
-        off += c.length;
-      }
+      const body = await readBodyCapped(res.body, res.headers['content-length'], maxBytes, (declared) =>
+        new FollowSourceError(
+          declared !== undefined
+            ? `the follow source's answer to GET ${path} is ${declared} bytes, over the ${maxBytes}-byte limit; it was not read`
+            : `the follow source's answer to GET ${path} exceeded the ${maxBytes}-byte limit; it was not read further`,
+        ),
+      );
       return { status: res.statusCode, body };
     } catch (e) {
       if (e instanceof FollowSourceError) throw e;
@@ -186,10 +173,15 @@ export class FollowSource {
   }
 
   /** The source's latest round. */
-  async lastRound(signal?: AbortSignal): Promise<bigint> {
+  async latestRound(signal?: AbortSignal): Promise<bigint> {
     const v1 = (await this.api()) === 'v1';
     const s = await this.#json(v1 ? '/v1/status' : '/v2/status', signal);
     return toBig(v1 ? s.lastRound : s['last-round'], 'last round');
+  }
+
+  /** @deprecated Renamed {@link FollowSource.latestRound} (one name for the newest round a source holds). */
+  lastRound(signal?: AbortSignal): Promise<bigint> {
+    return this.latestRound(signal);
   }
 
   /** Resolves with the source's latest round once it is past `round` (or when the source's wait ends). */
@@ -233,7 +225,7 @@ export interface FollowerDivergence {
  * differing round (about log2(rounds) block fetches).
  */
 export async function firstDivergentRound(ledger: Ledger, source: FollowSource, signal?: AbortSignal): Promise<FollowerDivergence | undefined> {
-  const sourceLast = await source.lastRound(signal);
+  const sourceLast = await source.latestRound(signal);
   let hi = ledger.latestRound < sourceLast ? ledger.latestRound : sourceLast;
   if (hi <= 0n) return undefined;
   const ours = (r: bigint) => headerHash(ledger.block(r).header);

@@ -146,7 +146,7 @@ export class FollowerSync {
       await sleep(60_000, signal);
       return;
     }
-    let source = this.#sourceRound !== undefined && this.#sourceRound > have ? this.#sourceRound : await this.#source.lastRound(signal);
+    let source = this.#sourceRound !== undefined && this.#sourceRound > have ? this.#sourceRound : await this.#source.latestRound(signal);
     if (source <= have) source = await this.#source.waitAfter(have, signal);
     this.#sourceRound = source;
     if (source <= have) return;

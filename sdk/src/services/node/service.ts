@@ -3,6 +3,7 @@ import { nodeServiceErrors, NODE_SERVICE_TOKEN_HEADER } from '../http/presets.js
 // The header the public node API's clients (algosdk, AlgoKit) send, as our own client sends it.
 import { ALGOD_TOKEN_HEADER } from '../../adapters/node/algod.js';
 import { serve, type RunningService, type ServeOptions, type ServiceDefinition } from '../http/server.js';
+import { runningService } from '../http/running.js';
 import type { RequestLogHook } from '../http/types.js';
 import { Semaphore } from '../http/semaphore.js';
 import { MAX_EXEC_TRACE_BYTES } from '../../ledger/simulate.js';
@@ -204,19 +205,7 @@ export async function startNodeService(options: NodeServiceOptions & ServeOption
     await parts.definition.onClose?.();
     throw e;
   }
-  return {
-    name: service.name,
-    host: service.host,
-    port: service.port,
-    url: service.url,
-    server: service.server,
-    ledger: options.ledger,
-    pool: parts.pool,
-    follower: parts.follower,
-    traces: parts.traces,
-    ...(service.connectionStats ? { connectionStats: service.connectionStats } : {}),
-    close: () => service.close(),
-  };
+  return runningService(service, { ledger: options.ledger, pool: parts.pool, follower: parts.follower, traces: parts.traces });
 }
 
 /** The ledger's funded genesis accounts (without the fee sink and rewards pool) as `/genesis` lists them. */

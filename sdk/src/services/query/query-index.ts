@@ -1,5 +1,5 @@
 import { toHex } from '../../encoding/hex.js';
-import { utf8 } from '../../encoding/bytes.js';
+import { appParamsFromCreate, assetParamsFromCreate } from '../../avm/records.js';
 import type { Block } from '../../ledger/block.js';
 import type { RoundDelta } from '../../ledger/delta.js';
 import type { Ledger } from '../../ledger/ledger.js';
@@ -27,7 +27,8 @@ export class QueryIndex {
     this.#totals = options.totals;
   }
 
-  get currentRound(): bigint {
+  /** The newest round indexed (0 before the first block): what the query API answers as `current-round`. */
+  get latestRound(): bigint {
     return this.txns.headers.length ? this.txns.latestRound : 0n;
   }
 
@@ -75,7 +76,7 @@ export class QueryIndex {
       }
       // A block bumps the generation by one; more means a cheat, revert or skipped rounds happened
       // in between: the index is rebuilt by the next request that reads it (refresh), not here.
-      if (this.#stale || ev.block.header.round !== this.currentRound + 1n || this.txns.headers.length === 0 || ledger.generation !== this.#generation + 1) {
+      if (this.#stale || ev.block.header.round !== this.latestRound + 1n || this.txns.headers.length === 0 || ledger.generation !== this.#generation + 1) {
         this.#stale = true;
         return;
       }
@@ -92,7 +93,7 @@ export class QueryIndex {
   refresh(): void {
     const ledger = this.#ledger;
     if (!ledger) return;
-    if (this.#stale || ledger.latestRound !== this.currentRound || ledger.generation !== this.#generation || ledger.block(ledger.firstRound) !== this.txns.blocks[0]) this.rebuild();
+    if (this.#stale || ledger.latestRound !== this.latestRound || ledger.generation !== this.#generation || ledger.block(ledger.firstRound) !== this.txns.blocks[0]) this.rebuild();
   }
 
   detach(): void {
@@ -185,41 +186,14 @@ function derive(index: QueryIndex): Derived {
 function assetFromTxn(id: bigint, t: Transaction): AssetData | undefined {
   const p = t.assetConfig?.params;
   if (!p) return undefined;
-  const z = new Uint8Array(32);
-  const enc = (s?: string) => (s ? utf8(s) : new Uint8Array(0));
-  return {
-    id,
-    creator: t.sender.publicKey,
-    total: p.total,
-    decimals: BigInt(p.decimals),
-    defaultFrozen: p.defaultFrozen,
-    unitName: enc(p.unitName),
-    name: enc(p.assetName),
-    url: enc(p.url),
-    metadataHash: p.metadataHash ?? new Uint8Array(0),
-    manager: p.manager?.publicKey ?? z,
-    reserve: p.reserve?.publicKey ?? z,
-    freeze: p.freeze?.publicKey ?? z,
-    clawback: p.clawback?.publicKey ?? z,
-  };
+  // An absent metadata hash stays empty here (the ledger's record holds 32 zero bytes).
+  return { id, ...assetParamsFromCreate(t.sender.publicKey, p), metadataHash: p.metadataHash ?? new Uint8Array(0) };
 }
 
 function appFromTxn(id: bigint, t: Transaction): AppData | undefined {
   const a = t.appCall;
   if (!a) return undefined;
-  return {
-    id,
-    creator: t.sender.publicKey,
-    approvalProgram: a.approvalProgram ?? new Uint8Array(0),
-    clearStateProgram: a.clearProgram ?? new Uint8Array(0),
-    globalNumUint: BigInt(a.globalSchema?.numUints ?? 0),
-    globalNumByteSlice: BigInt(a.globalSchema?.numByteSlices ?? 0),
-    localNumUint: BigInt(a.localSchema?.numUints ?? 0),
-    localNumByteSlice: BigInt(a.localSchema?.numByteSlices ?? 0),
-    extraProgramPages: BigInt(a.extraPages),
-    version: 0n,
-    global: new Map(),
-  };
+  return { id, ...appParamsFromCreate(t.sender.publicKey, a), global: new Map() };
 }
 
 function seedState(index: QueryIndex, ledger: Ledger, latest: bigint): void {

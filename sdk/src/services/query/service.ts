@@ -2,6 +2,7 @@ import type { Ledger } from '../../ledger/ledger.js';
 import { queryServiceErrors, QUERY_SERVICE_TOKEN_HEADER } from '../http/presets.js';
 import { Router } from '../http/router.js';
 import { serve, type RunningService, type ServeOptions, type ServiceDefinition } from '../http/server.js';
+import { runningService } from '../http/running.js';
 import { LIMITS } from './params.js';
 import { QueryIndex } from './query-index.js';
 import { accountRoutes } from './routes/accounts.js';
@@ -88,7 +89,7 @@ export interface RunningQueryService extends RunningService {
 export async function startQueryService(options: QueryServiceOptions & ServeOptions): Promise<RunningQueryService> {
   const def = createQueryService(options);
   const s = await serve(def, options);
-  return { name: s.name, host: s.host, port: s.port, url: s.url, server: s.server, index: def.index, close: () => s.close() };
+  return runningService(s, { index: def.index });
 }
 
 export { LIMITS };

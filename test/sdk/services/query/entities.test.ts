@@ -404,7 +404,7 @@ describe('query service: accounts, assets, applications, boxes, logs, blocks', f
     const def = createQueryService({ index });
     assert.equal(def.index, index);
     assert.equal(def.auth, undefined);
-    assert.equal(index.currentRound, s.ledger.latestRound);
+    assert.equal(index.latestRound, s.ledger.latestRound);
     index.detach();
   });
 });

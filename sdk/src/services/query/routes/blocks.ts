@@ -19,7 +19,7 @@ export function blockRoutes(r: QueryRoutes): void {
     const lists = ['absent', 'expired', 'proposers'].map((n) => q.list(n)?.map((a) => parseAddressParam(a, n)));
     const nextText = q.string('next');
     const afterRound = nextText !== undefined ? decodeRoundToken(nextText) : undefined;
-    let [lo, hi] = [index.txns.firstRound, index.currentRound];
+    let [lo, hi] = [index.txns.firstRound, index.latestRound];
     if (r.minRound !== undefined && r.minRound > lo) lo = r.minRound;
     if (r.maxRound !== undefined && r.maxRound < hi) hi = r.maxRound;
     if (afterRound !== undefined && afterRound + 1n > lo) lo = afterRound + 1n;

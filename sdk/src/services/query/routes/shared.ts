@@ -207,7 +207,7 @@ export function queryRoutes(index: QueryIndex, inner: Router): QueryRoutes {
       return router;
     },
   };
-  const cur = () => index.currentRound;
+  const cur = () => index.latestRound;
   const header = (round: bigint) => index.txns.header(round)!;
   const txnsJson = (roots: TxnEntry[]) => roots.map((r) => transactionJson(r, header(r.round)));
 
@@ -225,15 +225,7 @@ export function queryRoutes(index: QueryIndex, inner: Router): QueryRoutes {
   };
 
   /** Id-ordered entity listings (applications, assets). */
-  const entityListing = <R extends { id: bigint; creator: Uint8Array; history: { at(r?: bigint): unknown } }>(
-    q: QueryParams,
-    kind: 'applications' | 'assets',
-    idParam: string,
-    order: readonly bigint[],
-    get: (id: bigint) => R | undefined,
-    render: (r: R) => Json | undefined,
-    extra?: (r: R) => boolean,
-  ) => {
+  const entityListing: QueryRoutes['entityListing'] = (q, kind, idParam, order, get, render, extra) => {
     const limit = q.limit(kind);
     const only = q.uint(idParam);
     const creatorText = q.string('creator');
