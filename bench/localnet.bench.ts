@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { CLI_BUNDLE_OPTIONS } from '../scripts/cli-bundle.mjs';
 import { createServer } from 'node:net';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -40,22 +41,11 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The CLI bundle as the package ships it (scripts/build.mjs's options), built into a scratch directory. */
+/** The CLI bundle as the package ships it (scripts/cli-bundle.mjs's options: cli.js and its chunks, minified), built into a scratch directory. */
 async function cliBundle(dir: string): Promise<string> {
-  const outfile = join(dir, 'cli.js');
-  await build({
-    entryPoints: [resolve(repoRoot, 'sdk/src/cli/main.ts')],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    format: 'esm',
-    minify: true,
-    logLevel: 'warning',
-    banner: { js: "import { createRequire as __twCreateRequire } from 'node:module'; const require = __twCreateRequire(import.meta.url);" },
-  });
+  await build({ ...CLI_BUNDLE_OPTIONS, entryPoints: { cli: resolve(repoRoot, 'sdk/src/cli/main.ts') }, outdir: dir, minify: true, keepNames: true, logLevel: 'warning' });
   const main = join(dir, 'main.mjs');
-  writeFileSync(main, `const cli = await import(${JSON.stringify(outfile)});\nawait cli.runMain();\n`);
+  writeFileSync(main, `const cli = await import(${JSON.stringify(join(dir, 'cli.js'))});\nawait cli.runMain();\n`);
   return main;
 }
 

@@ -4,7 +4,8 @@
 import { build } from 'esbuild';
 import { sdkSourcePlugin } from './sdk-source-plugin.mjs';
 import { WEBVIEW_SCRIPTS, webviewBuildOptions } from './webview-build.mjs';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { CLI_BUNDLE_OPTIONS } from './cli-bundle.mjs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -29,15 +30,10 @@ if (existsSync(entry('server/src/debug/main.ts'))) {
   jobs.push(build({ ...common, entryPoints: [entry('server/src/debug/main.ts')], outfile: entry('dist/debug-adapter.cjs'), format: 'cjs' }));
   jobs.push(build({ ...common, entryPoints: [entry('server/src/debug/main.ts')], outfile: entry('sdk/dist/debug-adapter.cjs'), format: 'cjs' }));
 }
-jobs.push(
-  build({
-    ...common,
-    entryPoints: [entry('sdk/src/cli/main.ts')],
-    outfile: entry('sdk/dist/cli.js'),
-    format: 'esm',
-    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __twCreateRequire } from 'node:module'; const require = __twCreateRequire(import.meta.url);" },
-  }),
-);
+// The CLI: sdk/dist/cli.js and, beside it, the chunks it loads on demand (each command, and the
+// HTTP client), so `tealworks devnet` reads and compiles only the code it runs.
+rmSync(entry('sdk/dist/cli-chunks'), { recursive: true, force: true });
+jobs.push(build({ ...common, ...CLI_BUNDLE_OPTIONS, entryPoints: { cli: entry('sdk/src/cli/main.ts') }, outdir: entry('sdk/dist') }));
 
 function sources(dir) {
   const out = [];

@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli, repoRoot } from './helpers.js';
-import { commands } from '../../sdk/src/cli/commands/index.js';
+import { commandEntries } from '../../sdk/src/cli/commands/index.js';
 import { startDevnet, type RunningDevnet } from '../../sdk/src/services/devnet/index.js';
 import { generateAppClient } from '../../sdk/src/client/codegen.js';
 import { loadAppSpec } from '../../sdk/src/abi/arc56.js';
@@ -11,8 +11,11 @@ import { loadAppSpec } from '../../sdk/src/abi/arc56.js';
 const counterAbi = join(repoRoot, 'examples/counter/abi');
 
 describe('cli: --help on every subcommand', () => {
-  for (const c of commands) {
-    it(`tealworks ${c.name} --help prints its usage`, async () => {
+  for (const entry of commandEntries) {
+    it(`tealworks ${entry.name} --help prints its usage`, async () => {
+      // Commands load on demand by the entry's name: it must be the loaded command's own name.
+      const c = await entry.load();
+      assert.equal(c.name, entry.name);
       const r = await cli([c.name, '--help'], repoRoot);
       assert.equal(r.code, 0, r.stderr);
       assert.ok(r.stdout.startsWith(`${c.summary}\n\nUsage: tealworks ${c.name}`), r.stdout);
@@ -68,7 +71,7 @@ describe('cli: fund, and deploy --fund then call (the README sequence) on a runn
 
   it('fund refuses a bad address, a bad amount and other networks', async () => {
     const bad = await cli(['fund', 'NOTANADDRESS', '5'], dir);
-    assert.equal(bad.code, 2);
+    assert.equal(bad.code, 2, bad.stderr);
     assert.match(bad.stderr, /"NOTANADDRESS" is not an address/);
     const amount = await cli(['fund', 'XBYLS2E6YI6XXL5BWCAMOA4GTWHXWENZMX5UHXMRNWWUQ7BXCY5WC5TEPA', '1.5'], dir);
     assert.equal(amount.code, 2);

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
-import { resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { repoRoot, startClient } from './lspClient.js';
 import { locateServer } from '../../sdk/src/cli/commands/lsp.js';
+import { locateDebugAdapter } from '../../sdk/src/cli/commands/debug.js';
 
 describe('server: `tealworks lsp --stdio`', function () {
   it('starts the same server through the CLI and answers over stdio', async () => {
@@ -29,5 +32,18 @@ describe('server: `tealworks lsp --stdio`', function () {
     assert.equal(override?.nodeArgs[0], '--import');
     assert.equal(locateServer('/nonexistent/dir', { TEALWORKS_LSP_SERVER: '/nonexistent/server.cjs' }), undefined);
     assert.equal(locateServer('/nonexistent/dir', {}), undefined);
+  });
+
+  it('locates the server from a chunk of the split CLI bundle (dist/cli-chunks/ → dist/server.cjs), and the debug adapter likewise', () => {
+    const pkg = mkdtempSync(join(tmpdir(), 'tw-cli-chunks-'));
+    try {
+      mkdirSync(join(pkg, 'dist', 'cli-chunks'), { recursive: true });
+      writeFileSync(join(pkg, 'dist', 'server.cjs'), '');
+      writeFileSync(join(pkg, 'dist', 'debug-adapter.cjs'), '');
+      assert.deepEqual(locateServer(join(pkg, 'dist', 'cli-chunks'), {}), { nodeArgs: [], path: join(pkg, 'dist', 'server.cjs') });
+      assert.deepEqual(locateDebugAdapter(join(pkg, 'dist', 'cli-chunks'), {}), { nodeArgs: [], path: join(pkg, 'dist', 'debug-adapter.cjs') });
+    } finally {
+      rmSync(pkg, { recursive: true, force: true });
+    }
   });
 });

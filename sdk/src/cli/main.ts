@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { UsageError, type CliIo, type Command } from './command.js';
-import { commands } from './commands/index.js';
+import { commandEntries, type CommandEntry } from './commands/index.js';
 import { TealworksError } from '../errors.js';
 
 export const VERSION = '0.1.0';
@@ -14,10 +14,16 @@ function help(list: Command[]): string {
   return lines.join('\n') + '\n';
 }
 
-export async function runCli(argv: string[], io: CliIo, list: Command[] = commands): Promise<number> {
+/**
+ * Runs one `tealworks` command line through `io`; returns the exit code. `list` replaces the
+ * built-in commands (tests); the built-in ones load on demand, only the one that runs.
+ */
+export async function runCli(argv: string[], io: CliIo, list?: Command[]): Promise<number> {
+  const entries: readonly CommandEntry[] = list ? list.map((c) => ({ name: c.name, load: () => Promise.resolve(c) })) : commandEntries;
+  const all = async (): Promise<Command[]> => Promise.all(entries.map((e) => e.load()));
   const [name, ...rest] = argv;
   if (!name || name === '--help' || name === '-h') {
-    io.stdout(help(list));
+    io.stdout(help(await all()));
     return name ? 0 : 2;
   }
   if (name === '--version' || name === '-v') {
@@ -25,11 +31,11 @@ export async function runCli(argv: string[], io: CliIo, list: Command[] = comman
     return 0;
   }
   if (name === 'help') {
-    const target = list.find((c) => c.name === rest[0]);
-    io.stdout(target ? `${target.summary}\n\nUsage: ${target.usage}\n` : help(list));
+    const target = await entries.find((e) => e.name === rest[0])?.load();
+    io.stdout(target ? `${target.summary}\n\nUsage: ${target.usage}\n` : help(await all()));
     return 0;
   }
-  const command = list.find((c) => c.name === name);
+  const command = await entries.find((e) => e.name === name)?.load();
   if (!command) {
     io.stderr(`tealworks: unknown command "${name}". Run \`tealworks help\` for the list.\n`);
     return 2;
@@ -41,12 +47,13 @@ export async function runCli(argv: string[], io: CliIo, list: Command[] = comman
   try {
     return await command.run(rest, io);
   } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr(`tealworks ${command.name}: ${e.message}\nUsage: ${command.usage}\n`);
+    const kinds = await errorKinds();
+    if (kinds.usage.some((k) => e instanceof k)) {
+      io.stderr(`tealworks ${command.name}: ${(e as Error).message}\nUsage: ${command.usage}\n`);
       return 2;
     }
-    if (e instanceof TealworksError) {
-      io.stderr(`tealworks ${command.name}: ${e.message}\n`);
+    if (e instanceof TealworksError || kinds.user.some((k) => e instanceof k)) {
+      io.stderr(`tealworks ${command.name}: ${(e as Error).message}\n`);
       return 1;
     }
     // Unexpected: still no stack trace for the user unless they ask for it.
@@ -55,6 +62,17 @@ export async function runCli(argv: string[], io: CliIo, list: Command[] = comman
     if (process.env.TEALWORKS_DEBUG) io.stderr(`${(e as Error).stack ?? ''}\n`);
     return 70;
   }
+}
+
+/**
+ * The error classes a command's failure is matched against: this module's, and those of the
+ * modules as the loaded command sees them. They are the same classes in the bundle and under an
+ * ES-module loader; a test runner that loads this file through a CommonJS hook but the command
+ * through `import()` gives the command a second copy of each module, whose errors must still count.
+ */
+async function errorKinds(): Promise<{ usage: (typeof UsageError)[]; user: (typeof TealworksError)[] }> {
+  const [command, errors] = await Promise.all([import('./command.js'), import('../errors.js')]);
+  return { usage: [UsageError, command.UsageError], user: [TealworksError, errors.TealworksError] };
 }
 
 function isMain(): boolean {

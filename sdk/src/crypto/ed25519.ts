@@ -18,10 +18,11 @@ export const SIGNATURE_LENGTH = 64;
  */
 interface NodeKeyObject {
   readonly type: string;
+  export(options: { format: 'der'; type: 'spki' }): Uint8Array;
 }
 interface NodeCrypto {
-  createPrivateKey(key: { key: object; format: 'jwk' }): NodeKeyObject;
-  createPublicKey(key: { key: object; format: 'jwk' }): NodeKeyObject;
+  createPrivateKey(key: { key: object; format: 'jwk' } | { key: Uint8Array; format: 'der'; type: 'pkcs8' }): NodeKeyObject;
+  createPublicKey(key: { key: object; format: 'jwk' } | NodeKeyObject): NodeKeyObject;
   sign(algorithm: null, data: Uint8Array, key: NodeKeyObject): Uint8Array;
   verify(algorithm: null, data: Uint8Array, key: NodeKeyObject, signature: Uint8Array): boolean;
 }
@@ -48,6 +49,10 @@ export function nativeEd25519Available(): boolean {
   return nodeCrypto !== undefined;
 }
 
+/** DER of a PKCS#8 ed25519 private key up to its 32-byte seed (RFC 8410), and of an SPKI public key up to its 32 bytes. */
+const PKCS8_SEED_PREFIX = new Uint8Array([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20]);
+const SPKI_PREFIX_LENGTH = 12;
+
 function asView(bytes: Uint8Array): Uint8Array {
   // Node returns a Buffer; callers get a plain Uint8Array over the same memory.
   return bytes.constructor === Uint8Array ? bytes : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
@@ -72,6 +77,20 @@ export class Ed25519KeyPair {
       throw new ValidationError(`ed25519 seed must be ${SEED_LENGTH} bytes, got ${seed instanceof Uint8Array ? seed.length : typeof seed}`);
     }
     const copy = seed.slice();
+    if (nodeCrypto) {
+      // Native: about a millisecond, where the portable path's first call builds its tables (tens
+      // of ms, paid by every process that derives a key, such as a starting devnet). The key
+      // object is kept for signing.
+      const der = new Uint8Array(PKCS8_SEED_PREFIX.length + SEED_LENGTH);
+      der.set(PKCS8_SEED_PREFIX);
+      der.set(copy, PKCS8_SEED_PREFIX.length);
+      const key = nodeCrypto.createPrivateKey({ key: der, format: 'der', type: 'pkcs8' });
+      der.fill(0);
+      const spki = nodeCrypto.createPublicKey(key).export({ format: 'der', type: 'spki' });
+      const pair = new Ed25519KeyPair(copy, new Uint8Array(spki.subarray(SPKI_PREFIX_LENGTH, SPKI_PREFIX_LENGTH + 32)));
+      pair.#native = key;
+      return pair;
+    }
     return new Ed25519KeyPair(copy, ed.getPublicKey(copy));
   }
 

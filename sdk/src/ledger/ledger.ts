@@ -1024,7 +1024,27 @@ export class Ledger {
   /** Replays the journal on top of a snapshot at `snapRound` (-1n: none). */
   private loadRecords(records: Uint8Array[], snapRound: bigint): void {
     const store = this.store!;
-    for (let i = 0; i < records.length; i++) {
+    let i = 0;
+    // `records[i]` holds round firstRound + 1 + i. The rounds the snapshot already holds are kept
+    // undecoded until a block is read (decoding every record was most of a long chain's start-up);
+    // the store has checked their bytes. The record of the snapshot's round is decoded now: it
+    // holding that round shows the records before it are one per round.
+    const lazy = snapRound > this.latestRound ? Math.min(Number(snapRound - this.latestRound), records.length) : 0;
+    if (lazy > 0) {
+      const last = this.latestRound + BigInt(lazy);
+      try {
+        lazyRecordBlock(records[lazy - 1]!, last, false);
+      } catch (e) {
+        throw new LedgerDamageError(`journal record of round ${last} cannot be replayed: ${(e as Error).message}. Nothing was changed.`, { file: 'journal.bin', offset: -1, round: last }, { cause: e });
+      }
+      for (; i < lazy; i++) {
+        const round = this.latestRound + 1n;
+        const raw = records[i]!;
+        this.blocks.pushLazy(round, () => lazyRecordBlock(raw, round, true) as Block);
+        this.unindexed.push(round);
+      }
+    }
+    for (; i < records.length; i++) {
       const expected = this.latestRound + 1n;
       try {
         this.replayRecord(records[i]!, snapRound);
@@ -1095,6 +1115,24 @@ export class Ledger {
       this.store.close?.();
     }
   }
+}
+
+/**
+ * The block of a journal record kept undecoded at start-up (`decode`: decode it, else only check the
+ * record's round). A record that does not hold `round` throws: it is never served as that round.
+ */
+function lazyRecordBlock(raw: Uint8Array, round: bigint, decode: boolean): Block | undefined {
+  let rec: Record<string, unknown>;
+  try {
+    rec = decodeMsgpack(raw, { copy: false }) as Record<string, unknown>;
+  } catch (e) {
+    throw new LedgerStoreError(`the journal record of round ${round} is unreadable: ${(e as Error).message}`, { cause: e });
+  }
+  const r = toUint64(rec.r, 'journal round');
+  if (r !== round) throw new LedgerStoreError(`the journal record expected to hold round ${round} holds round ${r}`);
+  const bytes = rec.b;
+  if (!(bytes instanceof Uint8Array)) throw new LedgerStoreError(`the journal record of round ${round} has no block`);
+  return decode ? decodeBlock(bytes) : undefined;
 }
 
 function genesisRecordHash(raw: Uint8Array): Uint8Array | undefined {

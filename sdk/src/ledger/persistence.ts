@@ -10,6 +10,13 @@
 // - A failed write (ENOSPC, EIO …) throws `LedgerWriteError` and leaves the journal as it was
 //   before that write (the partial record is cut back off), so later records are never written
 //   after garbage.
+// - Every journal record is checked before it is replayed or served. To keep opening a long chain
+//   fast, each snapshot write also leaves a checkpoint (`journal.verified`): the length of the
+//   journal prefix that was intact then and one SHA-256 over it. An open hashes that prefix in one
+//   pass; when it matches, its records are known intact without a hash per record, and only the
+//   records after it are checked one by one. A checkpoint that is missing, damaged or does not match
+//   (the journal changed under it) only means the slow path: every record checked, as before.
+import { createHash, type Hash } from 'node:crypto';
 import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
 import { sha512_256 } from '../crypto/hash.js';
@@ -23,6 +30,10 @@ const SNAPSHOT_TMP = 'snapshot.bin.tmp';
 const MAGIC = 0x54574a31; // "TWJ1"
 const HEADER = 12; // magic u32 | length u32 | checksum u32
 const SNAP_MAGIC = 0x54575332; // "TWS2"
+const CHECKPOINT = 'journal.verified';
+const CHECKPOINT_TMP = 'journal.verified.tmp';
+const CHECK_MAGIC = 0x5457564b; // "TWVK"
+const CHECK_SIZE = 48; // magic u32 | records u32 | prefix length u64 | sha256 of the prefix (32 bytes)
 const SNAP_HEADER = 40; // magic u32 | length u32 | sha512/256 of the payload (32 bytes)
 /** No journal record comes near this; a larger length field is damage, not a record. */
 const MAX_RECORD = 256 * 1024 * 1024;
@@ -63,25 +74,40 @@ export interface JournalDamage {
   recordsAfter: number;
 }
 
-function recordAt(bytes: Uint8Array, v: DataView, off: number): { end: number } | { error: JournalDamage['kind']; detail: string } {
+function recordAt(bytes: Uint8Array, v: DataView, off: number, verifiedUpTo = 0): { end: number } | { error: JournalDamage['kind']; detail: string } {
   if (off + HEADER > bytes.length) return { error: 'partial', detail: `the file ends ${bytes.length - off} bytes into a ${HEADER}-byte record header` };
   const magic = v.getUint32(off);
   if (magic !== MAGIC) return { error: 'damaged', detail: `record header has magic 0x${magic.toString(16).padStart(8, '0')} instead of 0x${MAGIC.toString(16)}` };
   const len = v.getUint32(off + 4);
   if (len > MAX_RECORD) return { error: 'damaged', detail: `record header declares an impossible length of ${len} bytes` };
   if (off + HEADER + len > bytes.length) return { error: 'partial', detail: `the file ends ${bytes.length - off - HEADER} bytes into a ${len}-byte record` };
-  if (checksum(bytes.subarray(off + HEADER, off + HEADER + len)) !== v.getUint32(off + 8)) return { error: 'damaged', detail: `checksum mismatch in a ${len}-byte record` };
-  return { end: off + HEADER + len };
+  const end = off + HEADER + len;
+  // A record inside a prefix a checkpoint vouches for was checked when that prefix was first read or written.
+  if (end > verifiedUpTo && checksum(bytes.subarray(off + HEADER, end)) !== v.getUint32(off + 8)) return { error: 'damaged', detail: `checksum mismatch in a ${len}-byte record` };
+  return { end };
 }
 
-/** Intact records of a journal image, their offsets, the length of the intact prefix and the first damage. */
-export function parseJournal(bytes: Uint8Array): { records: Uint8Array[]; offsets: number[]; validLength: number; damage?: JournalDamage } {
+/**
+ * Intact records of a journal image (views into `bytes`), their offsets, the length of the intact
+ * prefix and the first damage. `verifiedUpTo`: records ending at or before this offset are known
+ * intact (a matching checkpoint) and their checksums are not computed again; their headers still are read.
+ */
+export function parseJournal(bytes: Uint8Array, verifiedUpTo = 0): { records: Uint8Array[]; offsets: number[]; validLength: number; damage?: JournalDamage } {
   const records: Uint8Array[] = [];
   const offsets: number[] = [];
   const v = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   let off = 0;
+  // The vouched-for prefix holds exactly the bytes that were checked before, headers included:
+  // only the record boundaries are needed from it (a tight loop: it runs once, before any JIT).
+  while (off + HEADER <= verifiedUpTo) {
+    const end = off + HEADER + v.getUint32(off + 4);
+    if (end > verifiedUpTo) break;
+    offsets.push(off);
+    records.push(bytes.subarray(off + HEADER, end));
+    off = end;
+  }
   while (off < bytes.length) {
-    const r = recordAt(bytes, v, off);
+    const r = recordAt(bytes, v, off, verifiedUpTo);
     if ('error' in r) {
       // Count what lies beyond, for the report: scan for later records that check out.
       let recordsAfter = 0;
@@ -96,7 +122,8 @@ export function parseJournal(bytes: Uint8Array): { records: Uint8Array[]; offset
       return { records, offsets, validLength: off, damage: { offset: off, kind: r.error, detail: r.detail, recordsAfter } };
     }
     offsets.push(off);
-    records.push(bytes.slice(off + HEADER, r.end));
+    // Views, not copies: the image is read once per open and nothing writes to it.
+    records.push(bytes.subarray(off + HEADER, r.end));
     off = r.end;
   }
   return { records, offsets, validLength: off };
@@ -143,7 +170,10 @@ const stamp = (): string => new Date().toISOString().replace(/[:.]/g, '-');
 /**
  * A data directory holding an append-only block journal (each record fsync'd before the submit
  * that produced it returns) and a checksummed snapshot replaced atomically (temp file, fsync,
- * rename). Record n of the journal holds round n (record 0 is the genesis record).
+ * rename). Record n of the journal holds round n (record 0 is the genesis record). Each snapshot
+ * write and a clean close also leave `journal.verified`, a checkpoint that lets the next open check
+ * the journal's records in one hash instead of one per record (a shortcut only: without it, or when
+ * it does not match, every record is checked).
  */
 export class FileLedgerStore implements LedgerStore {
   private fd: number | undefined;
@@ -152,10 +182,23 @@ export class FileLedgerStore implements LedgerStore {
   /** A failed write left bytes past `size` that could not be cut off yet. */
   private dirty = false;
   private offsets: number[] = [];
+  /**
+   * SHA-256 over the journal's intact prefix `[0, size)`, fed only with bytes whose records were
+   * checked (at open) or framed here (appends): what a checkpoint states. Undefined when the prefix
+   * is not known that way (recovery cut the journal): then no checkpoint is written.
+   */
+  private digest: Hash | undefined;
+  /** The journal length the checkpoint on disk states (undefined: none, or not known to match). */
+  private checkpointAt: number | undefined;
   private readonly fs: StoreFs;
   readonly recover: boolean;
   /** What `recover` moved aside while opening, one sentence each (empty when nothing was damaged). */
   readonly recovered: string[] = [];
+  /**
+   * Journal bytes the last `readJournal` took as intact on the checkpoint's word (one hash over
+   * them matched), without a hash per record; 0 when every record was checked.
+   */
+  checkpointedBytes = 0;
 
   constructor(
     readonly dir: string,
@@ -176,6 +219,11 @@ export class FileLedgerStore implements LedgerStore {
 
   get snapshotPath(): string {
     return join(this.dir, SNAPSHOT);
+  }
+
+  /** The journal checkpoint written beside each snapshot (see the notes at the top of this module). */
+  get checkpointPath(): string {
+    return join(this.dir, CHECKPOINT);
   }
 
   private open(): number {
@@ -215,12 +263,24 @@ export class FileLedgerStore implements LedgerStore {
     if (!this.fs.existsSync(p)) {
       this.size = 0;
       this.offsets = [];
+      this.digest = createHash('sha256');
       return [];
     }
-    const bytes = new Uint8Array(this.fs.readFileSync(p));
-    const { records, offsets, validLength, damage } = parseJournal(bytes);
+    // A view of the buffer read (no second copy of a long journal); nothing else holds it.
+    const file = this.fs.readFileSync(p);
+    const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
+    let trusted = this.trustedPrefix(bytes);
+    let parsed = parseJournal(bytes, trusted?.length ?? 0);
+    if (trusted && !(parsed.offsets.length > trusted.records ? parsed.offsets[trusted.records] === trusted.length : parsed.offsets.length === trusted.records && parsed.validLength === trusted.length)) {
+      // The checkpoint's own fields disagree with the records it hashed (a damaged checkpoint): check every record.
+      trusted = undefined;
+      parsed = parseJournal(bytes);
+    }
+    const { records, offsets, validLength, damage } = parsed;
     this.offsets = offsets;
     this.size = bytes.length;
+    // Every record in [0, validLength) has now been checked (directly, or through the checkpoint).
+    const digest = trusted ? trusted.hash.update(bytes.subarray(trusted.length, validLength)) : createHash('sha256').update(bytes.subarray(0, validLength));
     if (damage) {
       const round = records.length;
       const what =
@@ -240,7 +300,61 @@ export class FileLedgerStore implements LedgerStore {
       }
       this.setAside(validLength, `${what}`);
     }
+    // (After a recovery cut at `validLength` the hash still covers exactly the journal.)
+    this.digest = digest;
+    this.checkpointAt = trusted?.length;
+    this.checkpointedBytes = trusted?.length ?? 0;
     return records;
+  }
+
+  /**
+   * The journal prefix the checkpoint vouches for, when the checkpoint is well-formed and the
+   * prefix still hashes to what it states (the hash state is returned to continue from); otherwise
+   * undefined, and every record is checked.
+   */
+  private trustedPrefix(bytes: Uint8Array): { length: number; records: number; hash: Hash } | undefined {
+    let raw: Uint8Array;
+    try {
+      if (!this.fs.existsSync(this.checkpointPath)) return undefined;
+      raw = new Uint8Array(this.fs.readFileSync(this.checkpointPath));
+    } catch {
+      return undefined;
+    }
+    if (raw.length !== CHECK_SIZE) return undefined;
+    const v = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+    if (v.getUint32(0) !== CHECK_MAGIC) return undefined;
+    const length = Number(v.getBigUint64(8));
+    if (length > bytes.length) return undefined;
+    const hash = createHash('sha256').update(bytes.subarray(0, length));
+    const got = hash.copy().digest();
+    for (let i = 0; i < 32; i++) if (got[i] !== raw[16 + i]) return undefined;
+    return { length, records: v.getUint32(4), hash };
+  }
+
+  /**
+   * Writes the checkpoint for the journal as it is now (atomically: temp file, rename). It is only
+   * a shortcut for the next open, so a failure is ignored: that open then checks every record.
+   */
+  private writeCheckpoint(): void {
+    if (!this.digest || this.dirty || this.size === undefined) return;
+    const out = new Uint8Array(CHECK_SIZE);
+    const v = new DataView(out.buffer);
+    v.setUint32(0, CHECK_MAGIC);
+    v.setUint32(4, this.offsets.length);
+    v.setBigUint64(8, BigInt(this.size));
+    out.set(this.digest.copy().digest(), 16);
+    const tmp = join(this.dir, CHECKPOINT_TMP);
+    try {
+      this.fs.writeFileSync(tmp, out, { mode: 0o600 });
+      this.fs.renameSync(tmp, this.checkpointPath);
+      this.checkpointAt = this.size;
+    } catch {
+      try {
+        this.fs.rmSync(tmp, { force: true });
+      } catch {
+        // Nothing depends on it.
+      }
+    }
   }
 
   /**
@@ -276,6 +390,8 @@ export class FileLedgerStore implements LedgerStore {
       this.fs.closeSync(fd);
     }
     this.size = offset;
+    // What the running hash covered is gone; no checkpoint until the next open checks every record.
+    this.digest = undefined;
     this.recovered.push(`${reason}; those ${bytes.length - offset} bytes were moved to ${aside}`);
   }
 
@@ -304,6 +420,7 @@ export class FileLedgerStore implements LedgerStore {
     }
     this.offsets.push(this.size!);
     this.size! += framed.length;
+    this.digest?.update(framed);
   }
 
   private cutBack(fd: number): void {
@@ -314,18 +431,24 @@ export class FileLedgerStore implements LedgerStore {
 
   writeSnapshot(bytes: Uint8Array): void {
     writeFramedAtomically(this.fs, this.dir, SNAPSHOT_TMP, this.snapshotPath, bytes, `could not write the snapshot in ${this.dir} (the previous snapshot and the journal are intact)`);
+    this.writeCheckpoint();
   }
 
   clear(): void {
     this.close();
-    for (const f of [JOURNAL, SNAPSHOT, SNAPSHOT_TMP]) this.fs.rmSync(join(this.dir, f), { force: true });
+    for (const f of [JOURNAL, SNAPSHOT, SNAPSHOT_TMP, CHECKPOINT, CHECKPOINT_TMP]) this.fs.rmSync(join(this.dir, f), { force: true });
     fsyncDir(this.fs, this.dir);
     this.size = 0;
     this.offsets = [];
     this.dirty = false;
+    this.digest = createHash('sha256');
+    this.checkpointAt = undefined;
   }
 
   close(): void {
+    // A journal opened without a checkpoint (written by an older version, or after a recovery)
+    // gets one now, so the next open is fast even when no new snapshot was due.
+    if (this.checkpointAt !== this.size) this.writeCheckpoint();
     if (this.fd !== undefined) {
       try {
         if (this.dirty) this.cutBack(this.fd);

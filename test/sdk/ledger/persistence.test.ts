@@ -7,7 +7,7 @@ import { utf8 } from '../../../sdk/src/encoding/bytes.js';
 import { toHex } from '../../../sdk/src/encoding/hex.js';
 import { Ledger, MemoryLedgerStore, LedgerStoreError, LedgerDamageError, headerHash512, encodeBlock, type LedgerConfig } from '../../../sdk/src/ledger/index.js';
 import { decodeMsgpack } from '../../../sdk/src/encoding/msgpack.js';
-import { FileLedgerStore, parseJournal } from '../../../sdk/src/ledger/persistence.js';
+import { FileLedgerStore, frameRecord, parseJournal } from '../../../sdk/src/ledger/persistence.js';
 import { ALGO, devnet, teal, type Devnet } from './fixture.js';
 import { APPROVAL, CLEAR } from './programs.js';
 
@@ -247,6 +247,148 @@ describe('ledger: chains written before prev512/txn512 (header scheme 1)', () =>
     assert.equal(toHex(again.ledger.block(4n).header.prev512!), toHex(d.ledger.block(4n).header.prev512!));
     again.send([makePaymentTxn({ sender: again.addr(1), receiver: again.addr(2), amount: 1n, suggestedParams: again.sp() })]);
     assert.equal(toHex(again.ledger.block(7n).header.prev512!), toHex(headerHash512(d.ledger.block(6n).header)));
+  });
+});
+
+describe('ledger: journal checkpoint (fast open of a long journal)', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tealworks-ledger-check-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  const open = (recover = false) => {
+    const store = new FileLedgerStore(dir, { recover });
+    return { store, d: devnet(4, { store, snapshotInterval: 4 }) };
+  };
+  /** A closed chain of `rounds` payments with snapshots every 4 rounds; its state hash per round. */
+  function chain(rounds: number): string[] {
+    const { d } = open();
+    const hashes = [toHex(d.ledger.stateHash())];
+    for (let i = 0; i < rounds; i++) {
+      d.send([makePaymentTxn({ sender: d.addr(i % 3), receiver: d.addr(3), amount: BigInt(i + 1), note: `k${i}`, suggestedParams: d.sp() })]);
+      hashes.push(toHex(d.ledger.stateHash()));
+    }
+    d.ledger.close();
+    return hashes;
+  }
+  const files = () => new Map(readdirSync(dir).sort().map((f) => [f, toHex(new Uint8Array(readFileSync(join(dir, f))))]));
+  const journal = () => new Uint8Array(readFileSync(join(dir, 'journal.bin')));
+
+  it('a clean close leaves a checkpoint; the next open takes the whole journal on it and serves every block', () => {
+    const hashes = chain(10);
+    assert.ok(readdirSync(dir).includes('journal.verified'));
+    const { store, d } = open();
+    assert.equal(store.checkpointedBytes, journal().length, 'every record vouched for by one hash');
+    assert.equal(toHex(d.ledger.stateHash()), hashes[10]);
+    for (let r = 1n; r <= 10n; r++) assert.equal(d.ledger.block(r).header.round, r);
+    d.ledger.close();
+  });
+
+  it('a flipped bit anywhere in a checkpointed journal is still refused, named as without a checkpoint, files unchanged; --recover keeps the rounds before it', () => {
+    const hashes = chain(9);
+    const image = journal();
+    const { offsets } = parseJournal(image);
+    for (const round of [1, 5, 9]) {
+      for (const at of [offsets[round]! + 2, offsets[round]! + 9, offsets[round]! + 20]) {
+        const bytes = image.slice();
+        bytes[at]! ^= 0x04;
+        writeFileSync(join(dir, 'journal.bin'), bytes);
+        const before = files();
+        assert.throws(
+          () => open(),
+          (e: unknown) => e instanceof LedgerDamageError && e.round === BigInt(round) && e.offset === offsets[round] && /Nothing was changed/.test(e.message),
+        );
+        assert.deepEqual(files(), before, 'a refusal changed the data directory');
+      }
+    }
+    // --recover: rounds before the damage kept (the snapshot past the cut is set aside and the state rebuilt).
+    const bytes = image.slice();
+    bytes[offsets[5]! + 20]! ^= 0x04;
+    writeFileSync(join(dir, 'journal.bin'), bytes);
+    const { store, d } = open(true);
+    assert.equal(d.ledger.latestRound, 4n);
+    assert.equal(toHex(d.ledger.stateHash()), hashes[4]);
+    assert.equal(store.checkpointedBytes, 0, 'the checkpoint no longer matches the damaged journal');
+    d.ledger.close();
+    // The recovered journal gets a checkpoint of its own at the close.
+    const again = open();
+    assert.equal(again.store.checkpointedBytes, journal().length);
+    assert.equal(toHex(again.d.ledger.stateHash()), hashes[4]);
+  });
+
+  it('records written after the checkpoint are checked one by one (a flip there is refused)', () => {
+    chain(6);
+    const { d } = open();
+    d.send([makePaymentTxn({ sender: d.addr(0), receiver: d.addr(3), amount: 7n, note: 'after', suggestedParams: d.sp() })]);
+    // No close, as after a kill -9: the checkpoint covers rounds 0..6 only.
+    const image = journal();
+    const { offsets } = parseJournal(image);
+    const bytes = image.slice();
+    bytes[offsets[7]! + 30]! ^= 0x01;
+    writeFileSync(join(dir, 'journal.bin'), bytes);
+    assert.throws(() => open(), (e: unknown) => e instanceof LedgerDamageError && e.round === 7n);
+    writeFileSync(join(dir, 'journal.bin'), image);
+    const ok = open();
+    assert.equal(ok.store.checkpointedBytes, offsets[7]);
+    assert.equal(ok.d.ledger.latestRound, 7n);
+  });
+
+  it('a damaged, short or stale checkpoint only means every record is checked: same chain, and a good checkpoint again after the close', () => {
+    const hashes = chain(8);
+    const good = new Uint8Array(readFileSync(join(dir, 'journal.verified')));
+    const variants: Uint8Array[] = [good.subarray(0, 20), new Uint8Array(0)];
+    for (const at of [0, 5, 10, 20, 47]) {
+      const v = good.slice();
+      v[at]! ^= 0x80;
+      variants.push(v);
+    }
+    for (const v of variants) {
+      writeFileSync(join(dir, 'journal.verified'), v);
+      const { store, d } = open();
+      assert.equal(store.checkpointedBytes, 0);
+      assert.equal(toHex(d.ledger.stateHash()), hashes[8]);
+      d.ledger.close();
+      assert.deepEqual(new Uint8Array(readFileSync(join(dir, 'journal.verified'))), good, 'the close writes the checkpoint again');
+    }
+    // A checkpoint of a longer journal (this one was cut back on a record boundary) is not taken.
+    const image = journal();
+    const { offsets } = parseJournal(image);
+    rmSync(join(dir, 'snapshot.bin'));
+    writeFileSync(join(dir, 'journal.bin'), image.subarray(0, offsets[6]));
+    const { store, d } = open();
+    assert.equal(store.checkpointedBytes, 0);
+    assert.equal(d.ledger.latestRound, 5n);
+    assert.equal(toHex(d.ledger.stateHash()), hashes[5]);
+  });
+
+  it('a data directory without a checkpoint (an older version wrote it) opens as before and gets one at the close', () => {
+    const hashes = chain(5);
+    rmSync(join(dir, 'journal.verified'));
+    const { store, d } = open();
+    assert.equal(store.checkpointedBytes, 0);
+    assert.equal(toHex(d.ledger.stateHash()), hashes[5]);
+    d.ledger.close();
+    assert.equal(open().store.checkpointedBytes, journal().length);
+  });
+
+  it('rounds the snapshot holds are decoded when read: a record holding the wrong round is never served as that round', () => {
+    chain(9); // snapshot at round 9 (the close); rounds 1..9 kept undecoded at the next open
+    const image = journal();
+    const { records } = parseJournal(image);
+    // Rounds 2 and 3 swapped, each record framed with a good checksum: intact bytes, wrong places.
+    const order = records.map((r, i) => (i === 2 ? records[3]! : i === 3 ? records[2]! : r));
+    writeFileSync(join(dir, 'journal.bin'), Buffer.concat(order.map((r) => frameRecord(r))));
+    const { d } = open();
+    assert.equal(d.ledger.latestRound, 9n);
+    assert.equal(d.ledger.block(4n).header.round, 4n);
+    assert.throws(() => d.ledger.block(2n), /expected to hold round 2 holds round 3/);
+    assert.throws(() => d.ledger.block(3n), /expected to hold round 3 holds round 2/);
+    d.ledger.close();
+    // The record of the snapshot's round itself is checked at the open.
+    const swapped = records.map((r, i) => (i === 8 ? records[9]! : i === 9 ? records[8]! : r));
+    writeFileSync(join(dir, 'journal.bin'), Buffer.concat(swapped.map((r) => frameRecord(r))));
+    assert.throws(() => open(), (e: unknown) => e instanceof LedgerDamageError && e.round === 9n);
   });
 });
 

@@ -1,5 +1,4 @@
-import { Pool } from 'undici';
-import type { Dispatcher } from 'undici';
+import type { Dispatcher, Pool } from 'undici';
 import { parseJson, stringifyJson } from '../../encoding/json.js';
 import { decodeMsgpack } from '../../encoding/msgpack.js';
 import { AdapterError, HttpError, NetworkError, ProtocolError, RequestAbortedError, TimeoutError } from './errors.js';
@@ -200,7 +199,9 @@ export function buildQuery(query: QueryInput | undefined): string {
  */
 export class HttpClient {
   readonly baseUrl: URL;
-  readonly #pool: Pool | undefined;
+  /** Opened on the first request: undici is loaded only then (a process that never calls out, such as a devnet, does not pay for it). */
+  #pool: Pool | undefined;
+  readonly #poolOptions: Pool.Options | undefined;
   readonly #transport: HttpTransport | undefined;
   readonly #basePath: string;
   readonly #headers: Record<string, string>;
@@ -235,13 +236,21 @@ export class HttpClient {
     this.#random = options.random ?? Math.random;
     this.#sleep = options.sleep ?? defaultSleep;
     this.#transport = options.transport;
-    this.#pool = options.transport
+    this.#poolOptions = options.transport
       ? undefined
-      : new Pool(url.origin, {
+      : {
           connections: options.connections ?? 16,
           keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
           pipelining: 1,
-        });
+        };
+  }
+
+  async #openPool(): Promise<Pool> {
+    const { Pool } = await import('undici');
+    // Another request may have opened it meanwhile.
+    this.#pool ??= new Pool(this.baseUrl.origin, this.#poolOptions);
+    if (this.#closed) void this.#pool.close();
+    return this.#pool;
   }
 
   /** Redacts a URL or text with everything this client knows to be secret. */
@@ -435,7 +444,8 @@ export class HttpClient {
         }
         return { status: r.status, headers: r.headers, contentType: r.headers['content-type'], body: r.body, get url() { return shownUrl(); }, method };
       }
-      const response = await this.#pool!.request({
+      const pool = this.#pool ?? (await this.#openPool());
+      const response = await pool.request({
         method,
         path: fullPath,
         headers,

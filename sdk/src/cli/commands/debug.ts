@@ -14,7 +14,8 @@ const USAGE = 'tealworks debug --dap';
 export function locateDebugAdapter(from: string = dirname(fileURLToPath(import.meta.url)), env: NodeJS.ProcessEnv = process.env): { nodeArgs: string[]; path: string } | undefined {
   const override = env.TEALWORKS_DEBUG_ADAPTER;
   if (override) return existsSync(override) ? { nodeArgs: override.endsWith('.ts') ? tsxLoader() : [], path: override } : undefined;
-  for (const path of [resolve(from, 'debug-adapter.cjs'), resolve(from, '../../dist/debug-adapter.cjs')]) if (existsSync(path)) return { nodeArgs: [], path };
+  // Beside the bundle (sdk/dist/cli.js, or its chunk in sdk/dist/cli-chunks/), then the repository build.
+  for (const path of [resolve(from, 'debug-adapter.cjs'), resolve(from, '../debug-adapter.cjs'), resolve(from, '../../dist/debug-adapter.cjs')]) if (existsSync(path)) return { nodeArgs: [], path };
   const source = resolve(from, '../../../../server/src/debug/main.ts');
   if (existsSync(source)) return { nodeArgs: tsxLoader(), path: source };
   return undefined;

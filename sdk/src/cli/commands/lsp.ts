@@ -22,6 +22,7 @@ export function locateServer(from: string = dirname(fileURLToPath(import.meta.ur
   if (override) return existsSync(override) ? { nodeArgs: override.endsWith('.ts') ? tsxLoader() : [], path: override } : undefined;
   const bundles = [
     resolve(from, 'server.cjs'), // sdk/dist/cli.js → sdk/dist/server.cjs (published package)
+    resolve(from, '../server.cjs'), // sdk/dist/cli-chunks/*.js (the bundle's chunk holding this code) → sdk/dist/server.cjs
     resolve(from, '../../dist/server.cjs'), // sdk/dist/cli.js → dist/server.cjs (repository build)
   ];
   for (const path of bundles) if (existsSync(path)) return { nodeArgs: [], path };

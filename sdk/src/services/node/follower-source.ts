@@ -1,4 +1,3 @@
-import { request } from 'undici';
 import { TealworksError } from '../../errors.js';
 import { NODE_SERVICE_TOKEN_HEADER } from '../http/presets.js';
 import { ALGOD_TOKEN_HEADER } from '../../adapters/node/algod.js';
@@ -100,6 +99,8 @@ export class FollowSource {
     const deadline = AbortSignal.timeout(limitMs);
     const own = signal ? AbortSignal.any([signal, deadline]) : deadline;
     try {
+      // undici loads with the first fetch: a devnet that follows nothing never loads it.
+      const { request } = await import('undici');
       const res = await request(`${this.url}${path}`, { headers, headersTimeout: limitMs, bodyTimeout: limitMs, signal: own });
       const body = await readBodyCapped(res.body, res.headers['content-length'], maxBytes, (declared) =>
         new FollowSourceError(
