@@ -7,7 +7,17 @@ import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
   {
-    ignores: ['node_modules/**', 'dist/**', 'out/**', '.e2e/**', '**/*.generated.ts', 'sdk/dist/**', 'extension/media/*.js', 'bench/results.json', '**/.vscode-test/**'],
+    ignores: [
+      'node_modules/**',
+      'dist/**',
+      'out/**',
+      '.e2e/**',
+      '**/*.generated.ts',
+      'sdk/dist/**',
+      'extension/media/*.js',
+      'bench/results.json',
+      '**/.vscode-test/**',
+    ],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

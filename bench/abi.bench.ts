@@ -19,7 +19,12 @@ interface Case {
 const ADDRESS = encodeAddress(bytes(32, 1));
 const cases: Case[] = [
   { name: 'uint64', type: 'uint64', value: 18446744073709551615n, batch: 2000 },
-  { name: '(uint64,address,string,bool[])', type: '(uint64,address,string,bool[])', value: [123456789n, ADDRESS, 'hello, world', [true, false, true, true, false]], batch: 500 },
+  {
+    name: '(uint64,address,string,bool[])',
+    type: '(uint64,address,string,bool[])',
+    value: [123456789n, ADDRESS, 'hello, world', [true, false, true, true, false]],
+    batch: 500,
+  },
   {
     name: '(uint64,string,bool)[] ×50',
     type: '(uint64,string,bool)[]',
@@ -51,34 +56,52 @@ const bench: BenchModule = {
       const encoded = ours.encode(c.value);
       const peerValue = c.value as algosdk.ABIValue;
       const n = c.batch;
-      const [oursEnc, peerEnc] = await pairedOpsPerSecond(() => {
-        for (let i = 0; i < n; i++) sink = ours.encode(c.value);
-      }, () => {
-        for (let i = 0; i < n; i++) sink = theirs.encode(peerValue);
-      }, { unitsPerCall: n });
+      const [oursEnc, peerEnc] = await pairedOpsPerSecond(
+        () => {
+          for (let i = 0; i < n; i++) sink = ours.encode(c.value);
+        },
+        () => {
+          for (let i = 0; i < n; i++) sink = theirs.encode(peerValue);
+        },
+        { unitsPerCall: n },
+      );
       out.push(throughputEntry(`encode ${c.name}`, 'ops/s', oursEnc, peerEnc));
-      const [oursDec, peerDec] = await pairedOpsPerSecond(() => {
-        for (let i = 0; i < n; i++) sink = ours.decode(encoded);
-      }, () => {
-        for (let i = 0; i < n; i++) sink = theirs.decode(encoded);
-      }, { unitsPerCall: n });
+      const [oursDec, peerDec] = await pairedOpsPerSecond(
+        () => {
+          for (let i = 0; i < n; i++) sink = ours.decode(encoded);
+        },
+        () => {
+          for (let i = 0; i < n; i++) sink = theirs.decode(encoded);
+        },
+        { unitsPerCall: n },
+      );
       out.push(throughputEntry(`decode ${c.name}`, 'ops/s', oursDec, peerDec));
     }
     const batch = 300;
-    const [oursSel, peerSel] = await pairedOpsPerSecond(() => {
-      for (let i = 0; i < batch; i++) for (const s of SIGNATURES) sink = AbiMethod.fromSignature(s).selector;
-    }, () => {
-      for (let i = 0; i < batch; i++) for (const s of SIGNATURES) sink = algosdk.ABIMethod.fromSignature(s).getSelector();
-    }, { unitsPerCall: batch * SIGNATURES.length });
+    const [oursSel, peerSel] = await pairedOpsPerSecond(
+      () => {
+        for (let i = 0; i < batch; i++) for (const s of SIGNATURES) sink = AbiMethod.fromSignature(s).selector;
+      },
+      () => {
+        for (let i = 0; i < batch; i++) for (const s of SIGNATURES) sink = algosdk.ABIMethod.fromSignature(s).getSelector();
+      },
+      { unitsPerCall: batch * SIGNATURES.length },
+    );
     out.push(throughputEntry('method selector, repeated signatures', 'ops/s', oursSel, peerSel, 'our type and selector caches are warm'));
     // Fresh signatures every time: no cache helps, so this is parse + sha512_256 on both sides.
     let k = 0;
-    const [oursFresh, peerFresh] = await pairedOpsPerSecond(() => {
-      for (let i = 0; i < batch; i++) sink = AbiMethod.fromSignature(`m${k++}(uint64,(address,uint64)[],string)bool`).selector;
-    }, () => {
-      for (let i = 0; i < batch; i++) sink = algosdk.ABIMethod.fromSignature(`m${k++}(uint64,(address,uint64)[],string)bool`).getSelector();
-    }, { unitsPerCall: batch });
-    out.push(throughputEntry('method selector, unique signatures', 'ops/s', oursFresh, peerFresh, 'no caching possible; our one-block SHA-512/256 vs js-sha512'));
+    const [oursFresh, peerFresh] = await pairedOpsPerSecond(
+      () => {
+        for (let i = 0; i < batch; i++) sink = AbiMethod.fromSignature(`m${k++}(uint64,(address,uint64)[],string)bool`).selector;
+      },
+      () => {
+        for (let i = 0; i < batch; i++) sink = algosdk.ABIMethod.fromSignature(`m${k++}(uint64,(address,uint64)[],string)bool`).getSelector();
+      },
+      { unitsPerCall: batch },
+    );
+    out.push(
+      throughputEntry('method selector, unique signatures', 'ops/s', oursFresh, peerFresh, 'no caching possible; our one-block SHA-512/256 vs js-sha512'),
+    );
     return out;
   },
 };

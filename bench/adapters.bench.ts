@@ -131,18 +131,42 @@ async function devnetPaging(): Promise<BenchEntry[]> {
   try {
     const wallet = d.wallets.findWallet(d.wallet.name)!;
     const handle = await d.wallets.initHandle(wallet.id, d.wallet.password);
-    const keys = await Promise.all(d.accounts.map(async (a) => Ed25519KeyPair.fromSeed((await d.wallets.exportKey(handle, d.wallet.password, a.address)).subarray(0, 32))));
+    const keys = await Promise.all(
+      d.accounts.map(async (a) => Ed25519KeyPair.fromSeed((await d.wallets.exportKey(handle, d.wallet.password, a.address)).subarray(0, 32))),
+    );
     const addrs = keys.map((k) => new Address(k.publicKey));
-    const sp = (): SuggestedParams => ({ fee: 1000n, flatFee: true, firstValid: d.ledger.latestRound, lastValid: d.ledger.latestRound + 1000n, genesisId: d.ledger.genesisId, genesisHash: d.ledger.genesisHash });
+    const sp = (): SuggestedParams => ({
+      fee: 1000n,
+      flatFee: true,
+      firstValid: d.ledger.latestRound,
+      lastValid: d.ledger.latestRound + 1000n,
+      genesisId: d.ledger.genesisId,
+      genesisHash: d.ledger.genesisHash,
+    });
     const escrows = Array.from({ length: DEVNET_ESCROWS }, (_, i) => makeLogicSig(assemble(`#pragma version 10\nint ${i + 1}\npop\nint 1`).program));
     const escrowAddrs = escrows.map((l) => logicSigAddress(l.program));
-    d.ledger.produceBlock(escrowAddrs.map((to, i) => [signTransaction(makePaymentTxn({ sender: addrs[i]!, receiver: to, amount: 10_000_000_000n, suggestedParams: sp() }), keys[i]!)]));
+    d.ledger.produceBlock(
+      escrowAddrs.map((to, i) => [
+        signTransaction(makePaymentTxn({ sender: addrs[i]!, receiver: to, amount: 10_000_000_000n, suggestedParams: sp() }), keys[i]!),
+      ]),
+    );
     const loadStart = performance.now();
     for (let b = 0; b < DEVNET_TXNS / DEVNET_BLOCK; b++) {
       const p = sp();
       const groups = Array.from({ length: DEVNET_BLOCK }, (_, i) => {
         const k = (b * DEVNET_BLOCK + i) % DEVNET_ESCROWS;
-        return [signLogicSigTransaction(makePaymentTxn({ sender: escrowAddrs[k]!, receiver: escrowAddrs[(k + 3) % DEVNET_ESCROWS]!, amount: BigInt(1000 + i), note: utf8(`n${b}:${i}`), suggestedParams: p }), escrows[k]!)];
+        return [
+          signLogicSigTransaction(
+            makePaymentTxn({
+              sender: escrowAddrs[k]!,
+              receiver: escrowAddrs[(k + 3) % DEVNET_ESCROWS]!,
+              amount: BigInt(1000 + i),
+              note: utf8(`n${b}:${i}`),
+              suggestedParams: p,
+            }),
+            escrows[k]!,
+          ),
+        ];
       });
       const { rejected } = d.ledger.produceBlock(groups);
       if (rejected.length) throw new Error(`load: ${rejected[0]!.error.message}`);
@@ -153,34 +177,44 @@ async function devnetPaging(): Promise<BenchEntry[]> {
     const url = new URL(d.query.url);
     const query = new QueryClient({ url: d.query.url, token: d.query.token, retry: false });
     const indexer = new algosdk.Indexer({ 'X-Indexer-API-Token': d.query.token }, `${url.protocol}//${url.hostname}`, Number(url.port));
-    const pageOurs = (prefetch: boolean) => medianMs(async () => {
-      let n = 0;
-      for await (const t of query.transactions({ minRound }, { pageSize: PAGE, prefetch })) {
-        sink = t;
-        n++;
-      }
-      if (n !== DEVNET_TXNS) throw new Error(`ours paged ${n} of ${DEVNET_TXNS}`);
-    }, 3);
-    const pagePeer = () => medianMs(async () => {
-      let n = 0;
-      let next: string | undefined;
-      for (;;) {
-        let req = indexer.searchForTransactions().minRound(minRound).limit(PAGE);
-        if (next) req = req.nextToken(next);
-        const page = await req.do();
-        for (const t of page.transactions) {
+    const pageOurs = (prefetch: boolean) =>
+      medianMs(async () => {
+        let n = 0;
+        for await (const t of query.transactions({ minRound }, { pageSize: PAGE, prefetch })) {
           sink = t;
           n++;
         }
-        if (!page.nextToken || page.transactions.length === 0) break;
-        next = page.nextToken;
-      }
-      if (n !== DEVNET_TXNS) throw new Error(`algosdk paged ${n} of ${DEVNET_TXNS}`);
-    }, 3);
+        if (n !== DEVNET_TXNS) throw new Error(`ours paged ${n} of ${DEVNET_TXNS}`);
+      }, 3);
+    const pagePeer = () =>
+      medianMs(async () => {
+        let n = 0;
+        let next: string | undefined;
+        for (;;) {
+          let req = indexer.searchForTransactions().minRound(minRound).limit(PAGE);
+          if (next) req = req.nextToken(next);
+          const page = await req.do();
+          for (const t of page.transactions) {
+            sink = t;
+            n++;
+          }
+          if (!page.nextToken || page.transactions.length === 0) break;
+          next = page.nextToken;
+        }
+        if (n !== DEVNET_TXNS) throw new Error(`algosdk paged ${n} of ${DEVNET_TXNS}`);
+      }, 3);
     const out: BenchEntry[] = [];
     const total = DEVNET_TXNS.toLocaleString('en-US');
     const [ours, peer] = await alternating(() => pageOurs(false), pagePeer, 1);
-    out.push(latencyEntry(`devnet query service: page through ${total} txns (${PAGE}/page)`, 'ms', ours, peer, `${((DEVNET_TXNS / ours) * 1000).toFixed(0)} txn/s ours; server in the same process; ${total} loaded via the ledger in ${loadS.toFixed(1)} s`));
+    out.push(
+      latencyEntry(
+        `devnet query service: page through ${total} txns (${PAGE}/page)`,
+        'ms',
+        ours,
+        peer,
+        `${((DEVNET_TXNS / ours) * 1000).toFixed(0)} txn/s ours; server in the same process; ${total} loaded via the ledger in ${loadS.toFixed(1)} s`,
+      ),
+    );
     const [ahead, peer2] = await alternating(() => pageOurs(true), pagePeer, 1);
     out.push(latencyEntry(`same, ours with one-page prefetch`, 'ms', ahead, peer2, `${((DEVNET_TXNS / ahead) * 1000).toFixed(0)} txn/s ours`));
     await query.close();
@@ -202,23 +236,39 @@ const bench: BenchModule = {
       const peer = new algosdk.Algodv2(token, 'http://127.0.0.1', server.port);
 
       const [oursSeq, peerSeq] = await alternating(
-        () => opsPerSecond(async () => {
-          sink = await ours.status();
-        }, { minTimeMs: 200, samples: 3 }),
-        () => opsPerSecond(async () => {
-          sink = await peer.status().do();
-        }, { minTimeMs: 200, samples: 3 }),
+        () =>
+          opsPerSecond(
+            async () => {
+              sink = await ours.status();
+            },
+            { minTimeMs: 200, samples: 3 },
+          ),
+        () =>
+          opsPerSecond(
+            async () => {
+              sink = await peer.status().do();
+            },
+            { minTimeMs: 200, samples: 3 },
+          ),
       );
       out.push(throughputEntry('node status, sequential', 'req/s', oursSeq, peerSeq));
 
       const inFlight = 16;
       const [oursPar, peerPar] = await alternating(
-        () => opsPerSecond(async () => {
-          sink = await Promise.all(Array.from({ length: inFlight }, () => ours.status()));
-        }, { minTimeMs: 200, samples: 3, unitsPerCall: inFlight }),
-        () => opsPerSecond(async () => {
-          sink = await Promise.all(Array.from({ length: inFlight }, () => peer.status().do()));
-        }, { minTimeMs: 200, samples: 3, unitsPerCall: inFlight }),
+        () =>
+          opsPerSecond(
+            async () => {
+              sink = await Promise.all(Array.from({ length: inFlight }, () => ours.status()));
+            },
+            { minTimeMs: 200, samples: 3, unitsPerCall: inFlight },
+          ),
+        () =>
+          opsPerSecond(
+            async () => {
+              sink = await Promise.all(Array.from({ length: inFlight }, () => peer.status().do()));
+            },
+            { minTimeMs: 200, samples: 3, unitsPerCall: inFlight },
+          ),
       );
       out.push(throughputEntry(`node status, ${inFlight} in flight`, 'req/s', oursPar, peerPar));
       await ours.close();
@@ -226,41 +276,59 @@ const bench: BenchModule = {
       const query = new QueryClient({ url: server.url, token, retry: false });
       const indexer = new algosdk.Indexer(token, 'http://127.0.0.1', server.port);
       const [oursLookup, peerLookup] = await alternating(
-        () => opsPerSecond(async () => {
-          sink = await query.lookupTransaction('TX7');
-        }, { minTimeMs: 200, samples: 3 }),
-        () => opsPerSecond(async () => {
-          sink = await indexer.lookupTransactionByID('TX7').do();
-        }, { minTimeMs: 200, samples: 3 }),
+        () =>
+          opsPerSecond(
+            async () => {
+              sink = await query.lookupTransaction('TX7');
+            },
+            { minTimeMs: 200, samples: 3 },
+          ),
+        () =>
+          opsPerSecond(
+            async () => {
+              sink = await indexer.lookupTransactionByID('TX7').do();
+            },
+            { minTimeMs: 200, samples: 3 },
+          ),
       );
       out.push(throughputEntry('query transaction lookup, sequential', 'req/s', oursLookup, peerLookup));
 
-      const pageOurs = (prefetch: boolean) => medianMs(async () => {
-        let n = 0;
-        for await (const t of query.transactions({}, { pageSize: PAGE, prefetch })) {
-          sink = t;
-          n++;
-        }
-        if (n !== TOTAL) throw new Error(`ours paged ${n} of ${TOTAL}`);
-      }, 3);
-      const pagePeer = () => medianMs(async () => {
-        let n = 0;
-        let next: string | undefined;
-        for (;;) {
-          let req = indexer.searchForTransactions().limit(PAGE);
-          if (next) req = req.nextToken(next);
-          const page = await req.do();
-          for (const t of page.transactions) {
+      const pageOurs = (prefetch: boolean) =>
+        medianMs(async () => {
+          let n = 0;
+          for await (const t of query.transactions({}, { pageSize: PAGE, prefetch })) {
             sink = t;
             n++;
           }
-          if (!page.nextToken || page.transactions.length === 0) break;
-          next = page.nextToken;
-        }
-        if (n !== TOTAL) throw new Error(`algosdk paged ${n} of ${TOTAL}`);
-      }, 3);
+          if (n !== TOTAL) throw new Error(`ours paged ${n} of ${TOTAL}`);
+        }, 3);
+      const pagePeer = () =>
+        medianMs(async () => {
+          let n = 0;
+          let next: string | undefined;
+          for (;;) {
+            let req = indexer.searchForTransactions().limit(PAGE);
+            if (next) req = req.nextToken(next);
+            const page = await req.do();
+            for (const t of page.transactions) {
+              sink = t;
+              n++;
+            }
+            if (!page.nextToken || page.transactions.length === 0) break;
+            next = page.nextToken;
+          }
+          if (n !== TOTAL) throw new Error(`algosdk paged ${n} of ${TOTAL}`);
+        }, 3);
       const [oursPaging, peerPaging] = await alternating(() => pageOurs(false), pagePeer);
-      out.push(latencyEntry(`page through ${TOTAL.toLocaleString('en-US')} txns (${PAGE}/page)`, 'ms', oursPaging, peerPaging, `${((TOTAL / oursPaging) * 1000).toFixed(0)} txn/s ours`));
+      out.push(
+        latencyEntry(
+          `page through ${TOTAL.toLocaleString('en-US')} txns (${PAGE}/page)`,
+          'ms',
+          oursPaging,
+          peerPaging,
+          `${((TOTAL / oursPaging) * 1000).toFixed(0)} txn/s ours`,
+        ),
+      );
       const [oursAhead, peerAgain] = await alternating(() => pageOurs(true), pagePeer);
       out.push(latencyEntry(`same, ours with one-page prefetch`, 'ms', oursAhead, peerAgain, `${((TOTAL / oursAhead) * 1000).toFixed(0)} txn/s ours`));
       await query.close();

@@ -13,7 +13,22 @@ const APP_ID = 1234n;
  * loop counter lives in scratch slot 0 so bodies may read it.
  */
 function loop(body: string[], iterations: number, version: number): { source: string; ops: number } {
-  const lines = [`#pragma version ${version}`, 'int 0', 'store 0', 'loop:', ...body, 'load 0', 'int 1', '+', 'dup', 'store 0', `int ${iterations}`, '<', 'bnz loop', 'int 1'];
+  const lines = [
+    `#pragma version ${version}`,
+    'int 0',
+    'store 0',
+    'loop:',
+    ...body,
+    'load 0',
+    'int 1',
+    '+',
+    'dup',
+    'store 0',
+    `int ${iterations}`,
+    '<',
+    'bnz loop',
+    'int 1',
+  ];
   return { source: lines.join('\n'), ops: 3 + iterations * (body.length + 8) };
 }
 
@@ -31,7 +46,18 @@ function appCall(): Transaction {
     fee: 1000n,
     firstValid: 1n,
     lastValid: 1000n,
-    appCall: { appId: APP_ID, onComplete: 0, args: [], accounts: [], foreignApps: [], foreignAssets: [], boxes: [], access: [], extraPages: 0, rejectVersion: 0n },
+    appCall: {
+      appId: APP_ID,
+      onComplete: 0,
+      args: [],
+      accounts: [],
+      foreignApps: [],
+      foreignAssets: [],
+      boxes: [],
+      access: [],
+      extraPages: 0,
+      rejectVersion: 0n,
+    },
   };
 }
 

@@ -58,8 +58,25 @@ async function run(): Promise<BenchEntry[]> {
   const key = Ed25519KeyPair.fromSeed(new Uint8Array(32).fill(9));
   const a = new Address(key.publicKey);
   const l = new Ledger({ genesisAccounts: [{ address: a, amount: 10n ** 15n }] });
-  const sp = () => ({ fee: 2000n, flatFee: true, firstValid: l.latestRound, lastValid: l.latestRound + 1000n, genesisId: l.genesisId, genesisHash: l.genesisHash });
-  l.submit([signTransaction(makeAppCreateTxn({ sender: a, approvalProgram: assemble(APPROVAL).program, clearProgram: assemble('#pragma version 10\nint 1').program, suggestedParams: sp() }), key)]);
+  const sp = () => ({
+    fee: 2000n,
+    flatFee: true,
+    firstValid: l.latestRound,
+    lastValid: l.latestRound + 1000n,
+    genesisId: l.genesisId,
+    genesisHash: l.genesisHash,
+  });
+  l.submit([
+    signTransaction(
+      makeAppCreateTxn({
+        sender: a,
+        approvalProgram: assemble(APPROVAL).program,
+        clearProgram: assemble('#pragma version 10\nint 1').program,
+        suggestedParams: sp(),
+      }),
+      key,
+    ),
+  ]);
   const appId = l.block(l.latestRound).txns[0]!.ad.createdAppId!;
   l.submit([signTransaction(makePaymentTxn({ sender: a, receiver: Address.forApp(appId), amount: 10n ** 9n, suggestedParams: sp() }), key)]);
   const names = Array.from({ length: BOXES }, (_, i) => {
@@ -116,9 +133,21 @@ async function run(): Promise<BenchEntry[]> {
     const warmMs = median(warm);
     const peerMs = median(peer);
     return [
-      latencyEntry('fork: first call to a forked app with 10 boxes (cold, fetched from a local remote)', 'ms', coldMs, peerMs, `peer: the remote simulating the same group; ${resourceRequests} remote requests (${touched} resources touched)`),
+      latencyEntry(
+        'fork: first call to a forked app with 10 boxes (cold, fetched from a local remote)',
+        'ms',
+        coldMs,
+        peerMs,
+        `peer: the remote simulating the same group; ${resourceRequests} remote requests (${touched} resources touched)`,
+      ),
       latencyEntry('fork: the same call again (cached)', 'ms', warmMs, peerMs, 'peer: the remote simulating the same group; 0 remote requests'),
-      throughputEntry('fork: remote requests of the first call per resource touched', 'requests/resource', resourceRequests / touched, 1, `${resourceRequests} requests, ${touched} resources (sender, app, app account, fee sink, 10 boxes)`),
+      throughputEntry(
+        'fork: remote requests of the first call per resource touched',
+        'requests/resource',
+        resourceRequests / touched,
+        1,
+        `${resourceRequests} requests, ${touched} resources (sender, app, app account, fee sink, 10 boxes)`,
+      ),
     ];
   } finally {
     await node.close();

@@ -28,8 +28,21 @@ const CLEAR = '#pragma version 10\nint 1\n';
 const spec = parseArc56({
   arcs: [4, 56],
   name: 'Store',
-  structs: { User: [{ name: 'id', type: 'uint64' }, { name: 'balance', type: 'uint64' }, { name: 'name', type: 'string' }] },
-  methods: [{ name: 'store', args: [{ type: '(uint64,uint64,string)', name: 'user', struct: 'User' }], returns: { type: 'void' }, actions: { create: [], call: ['NoOp'] } }],
+  structs: {
+    User: [
+      { name: 'id', type: 'uint64' },
+      { name: 'balance', type: 'uint64' },
+      { name: 'name', type: 'string' },
+    ],
+  },
+  methods: [
+    {
+      name: 'store',
+      args: [{ type: '(uint64,uint64,string)', name: 'user', struct: 'User' }],
+      returns: { type: 'void' },
+      actions: { create: [], call: ['NoOp'] },
+    },
+  ],
   bareActions: { create: ['NoOp'], call: [] },
   source: { approval: toBase64(utf8(TEAL)), clear: toBase64(utf8(CLEAR)) },
 });
@@ -45,16 +58,36 @@ function byHandRun(seed: number): void {
   const me = new Address(key.publicKey).toString();
   let t = 1_700_000_000n;
   const ledger = new Ledger({ genesisAccounts: [{ address: key.publicKey, amount: 10n ** 12n }], genesisTimestamp: t, clock: () => (t += 1n) });
-  const sp = (fee = 1000n) => ({ fee, flatFee: true, firstValid: ledger.latestRound, lastValid: ledger.latestRound + 1000n, genesisId: ledger.genesisId, genesisHash: ledger.genesisHash });
-  const created = ledger.submit([signTransaction(makeAppCreateTxn({ sender: me, suggestedParams: sp(), approvalProgram: compiled.approval.bytes, clearProgram: compiled.clear.bytes }), key)]);
+  const sp = (fee = 1000n) => ({
+    fee,
+    flatFee: true,
+    firstValid: ledger.latestRound,
+    lastValid: ledger.latestRound + 1000n,
+    genesisId: ledger.genesisId,
+    genesisHash: ledger.genesisHash,
+  });
+  const created = ledger.submit([
+    signTransaction(makeAppCreateTxn({ sender: me, suggestedParams: sp(), approvalProgram: compiled.approval.bytes, clearProgram: compiled.clear.bytes }), key),
+  ]);
   const appId = ledger.transaction(created.txids[0]!)!.ad.createdAppId!;
   ledger.submit([signTransaction(makePaymentTxn({ sender: me, receiver: Address.forApp(appId), amount: 10_000_000n, suggestedParams: sp() }), key)]);
   const rng = new FuzzRandom(seed);
-  const user = arbitraryValue(spec.getStruct('User'), rng, { accounts: [me], appId, appAddress: Address.forApp(appId).toString(), assets: [] }) as { id: bigint; balance: bigint; name: string };
+  const user = arbitraryValue(spec.getStruct('User'), rng, { accounts: [me], appId, appAddress: Address.forApp(appId).toString(), assets: [] }) as {
+    id: bigint;
+    balance: bigint;
+    name: string;
+  };
   const method = algosdk.ABIMethod.fromSignature('store((uint64,uint64,string))void');
   const arg = (method.args[0]!.type as algosdk.ABIType).encode([user.id, user.balance, user.name]);
   const boxName = arg.slice(0, 8);
-  const txn = makeAppCallTxn({ sender: me, appId, onComplete: OnComplete.NoOp, args: [method.getSelector(), arg], boxes: [{ appId, name: boxName }], suggestedParams: sp(2000n) });
+  const txn = makeAppCallTxn({
+    sender: me,
+    appId,
+    onComplete: OnComplete.NoOp,
+    args: [method.getSelector(), arg],
+    boxes: [{ appId, name: boxName }],
+    suggestedParams: sp(2000n),
+  });
   const req = { 'txn-groups': [{ txns: [{ txn }] }], 'allow-empty-signatures': true, 'exec-trace-config': { enable: true } } as unknown as SimulateRequest;
   const res = simulate(ledger, req);
   if (!(res['txn-groups'] as Record<string, unknown>[])[0]!['failure-message']) ledger.submit([signTransaction(txn, key)]);
@@ -69,7 +102,15 @@ const bench: BenchModule = {
     const ours = await opsPerSecond(() => fuzz(spec, 'store', { runs: RUNS, seed: seed++, senders: 1 }), { unitsPerCall: RUNS, samples: 3, minTimeMs: 1500 });
     let k = 0;
     const peer = await opsPerSecond(() => byHandRun(k++), { samples: 3, minTimeMs: 1500 });
-    return [throughputEntry('fuzz store(User) runs', 'runs/s', ours, peer, 'one call per run on a fresh chain; peer: fresh ledger + signed create/fund + algosdk encoding per run')];
+    return [
+      throughputEntry(
+        'fuzz store(User) runs',
+        'runs/s',
+        ours,
+        peer,
+        'one call per run on a fresh chain; peer: fresh ledger + signed create/fund + algosdk encoding per run',
+      ),
+    ];
   },
 };
 export default bench;

@@ -41,7 +41,14 @@ function sp(l: Ledger, round: bigint) {
 }
 
 function createApp(l: Ledger): bigint {
-  const t = makeAppCallTxn({ sender: addr(0), appId: 0n, approvalProgram: APPROVAL, clearProgram: CLEAR, globalSchema: { numUints: 1, numByteSlices: 0 }, suggestedParams: sp(l, 1n) });
+  const t = makeAppCallTxn({
+    sender: addr(0),
+    appId: 0n,
+    approvalProgram: APPROVAL,
+    clearProgram: CLEAR,
+    globalSchema: { numUints: 1, numByteSlices: 0 },
+    suggestedParams: sp(l, 1n),
+  });
   const r = l.submit([signTransaction(t, keys[0]!)]);
   return l.transaction(r.txids[0]!)!.ad.createdAppId!;
 }
@@ -52,7 +59,13 @@ function payments(l: Ledger, n: number): SignedTransaction[][] {
   const base = l.latestRound + 1n;
   return Array.from({ length: n }, (_, i) => {
     const s = i % 4;
-    const t = makePaymentTxn({ sender: addr(s), receiver: addr((s + 1) % 4), amount: 1000 + i, note: `p${serial++}`, suggestedParams: sp(l, base + BigInt(i)) });
+    const t = makePaymentTxn({
+      sender: addr(s),
+      receiver: addr((s + 1) % 4),
+      amount: 1000 + i,
+      note: `p${serial++}`,
+      suggestedParams: sp(l, base + BigInt(i)),
+    });
     return [signTransaction(t, keys[s]!)];
   });
 }

@@ -66,7 +66,11 @@ export async function medianMs(fn: () => unknown | Promise<unknown>, samples = 1
  * Throughput of ours and the peer measured in alternating short rounds, each side's median kept:
  * on a loaded machine both sides see the same load instead of whichever ran in a busy spell.
  */
-export async function pairedOpsPerSecond(ours: () => unknown, peer: () => unknown, options: { unitsPerCall?: number; rounds?: number; minTimeMs?: number } = {}): Promise<[number, number]> {
+export async function pairedOpsPerSecond(
+  ours: () => unknown,
+  peer: () => unknown,
+  options: { unitsPerCall?: number; rounds?: number; minTimeMs?: number } = {},
+): Promise<[number, number]> {
   const o: number[] = [];
   const p: number[] = [];
   const each = { unitsPerCall: options.unitsPerCall ?? 1, minTimeMs: options.minTimeMs ?? 120, samples: 1 };

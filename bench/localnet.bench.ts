@@ -43,7 +43,14 @@ async function freePort(): Promise<number> {
 
 /** The CLI bundle as the package ships it (scripts/cli-bundle.mjs's options: cli.js and its chunks, minified), built into a scratch directory. */
 async function cliBundle(dir: string): Promise<string> {
-  await build({ ...CLI_BUNDLE_OPTIONS, entryPoints: { cli: resolve(repoRoot, 'sdk/src/cli/main.ts') }, outdir: dir, minify: true, keepNames: true, logLevel: 'warning' });
+  await build({
+    ...CLI_BUNDLE_OPTIONS,
+    entryPoints: { cli: resolve(repoRoot, 'sdk/src/cli/main.ts') },
+    outdir: dir,
+    minify: true,
+    keepNames: true,
+    logLevel: 'warning',
+  });
   const main = join(dir, 'main.mjs');
   writeFileSync(main, `const cli = await import(${JSON.stringify(join(dir, 'cli.js'))});\nawait cli.runMain();\n`);
   return main;
@@ -91,8 +98,17 @@ async function persistedChain(dir: string): Promise<string> {
     const key = Ed25519KeyPair.fromSeed((await d.wallets.exportKey(handle, d.wallet.password, d.accounts[0]!.address)).subarray(0, 32));
     const lsig = makeLogicSig(assemble('#pragma version 10\nint 1').program);
     const escrow = logicSigAddress(lsig.program);
-    const sp = () => ({ fee: 1000n, flatFee: true, firstValid: d.ledger.latestRound, lastValid: d.ledger.latestRound + 1000n, genesisId: d.ledger.genesisId, genesisHash: d.ledger.genesisHash });
-    d.ledger.produceBlock([[signTransaction(makePaymentTxn({ sender: new Address(key.publicKey), receiver: escrow, amount: 10_000_000_000n, suggestedParams: sp() }), key)]]);
+    const sp = () => ({
+      fee: 1000n,
+      flatFee: true,
+      firstValid: d.ledger.latestRound,
+      lastValid: d.ledger.latestRound + 1000n,
+      genesisId: d.ledger.genesisId,
+      genesisHash: d.ledger.genesisHash,
+    });
+    d.ledger.produceBlock([
+      [signTransaction(makePaymentTxn({ sender: new Address(key.publicKey), receiver: escrow, amount: 10_000_000_000n, suggestedParams: sp() }), key)],
+    ]);
     while (d.ledger.latestRound < BigInt(PERSISTED_ROUNDS)) {
       const txn = makePaymentTxn({ sender: escrow, receiver: escrow, amount: 0n, note: utf8(`round ${d.ledger.latestRound}`), suggestedParams: sp() });
       d.ledger.produceBlock([[signLogicSigTransaction(txn, lsig)]]);
@@ -108,7 +124,14 @@ export function bigBlock(n: number): { block: Uint8Array; pending: Uint8Array; d
   const key = Ed25519KeyPair.fromSeed(new Uint8Array(32).fill(5));
   const a = new Address(key.publicKey);
   const l = new Ledger({ genesisAccounts: [{ address: a, amount: 10n ** 15n }] });
-  const sp = () => ({ fee: 2000n, flatFee: true, firstValid: l.latestRound, lastValid: l.latestRound + 1000n, genesisId: l.genesisId, genesisHash: l.genesisHash });
+  const sp = () => ({
+    fee: 2000n,
+    flatFee: true,
+    firstValid: l.latestRound,
+    lastValid: l.latestRound + 1000n,
+    genesisId: l.genesisId,
+    genesisHash: l.genesisHash,
+  });
   const prog = assemble(`#pragma version 10
 txn ApplicationID
 bz ok
@@ -138,7 +161,19 @@ itxn_field Amount
 itxn_submit
 ok:
 int 1`).program;
-  l.submit([signTransaction(makeAppCreateTxn({ sender: a, approvalProgram: prog, clearProgram: assemble('#pragma version 10\nint 1').program, globalSchema: { numUints: 1, numByteSlices: 0 }, localSchema: { numUints: 0, numByteSlices: 1 }, suggestedParams: sp() }), key)]);
+  l.submit([
+    signTransaction(
+      makeAppCreateTxn({
+        sender: a,
+        approvalProgram: prog,
+        clearProgram: assemble('#pragma version 10\nint 1').program,
+        globalSchema: { numUints: 1, numByteSlices: 0 },
+        localSchema: { numUints: 0, numByteSlices: 1 },
+        suggestedParams: sp(),
+      }),
+      key,
+    ),
+  ]);
   const appId = l.block(l.latestRound).txns[0]!.ad.createdAppId!;
   l.submit([signTransaction(makePaymentTxn({ sender: a, receiver: Address.forApp(appId), amount: 10n ** 9n, suggestedParams: sp() }), key)]);
   l.submit([signTransaction(makeAppCallTxn({ sender: a, appId, onComplete: 1, suggestedParams: sp() } as Parameters<typeof makeAppCallTxn>[0]), key)]);
@@ -195,7 +230,13 @@ async function sendAndConfirm(): Promise<BenchEntry[]> {
     // Both sides send the same kind of pre-signed payment (signing is not what is measured).
     const next = (): Uint8Array => {
       const r = d.ledger.latestRound;
-      const t = makePaymentTxn({ sender: from, receiver: to, amount: 1n, note: utf8(`bench ${n++}`), suggestedParams: { fee: 1000n, flatFee: true, firstValid: r, lastValid: r + 1000n, genesisId: d.ledger.genesisId, genesisHash: d.ledger.genesisHash } });
+      const t = makePaymentTxn({
+        sender: from,
+        receiver: to,
+        amount: 1n,
+        note: utf8(`bench ${n++}`),
+        suggestedParams: { fee: 1000n, flatFee: true, firstValid: r, lastValid: r + 1000n, genesisId: d.ledger.genesisId, genesisHash: d.ledger.genesisHash },
+      });
       return encodeSignedTransaction(signTransaction(t, key));
     };
     const BATCH = 20;
@@ -220,7 +261,15 @@ async function sendAndConfirm(): Promise<BenchEntry[]> {
       BATCH,
     );
     await ours.close();
-    return [throughputEntry('send-and-confirm payments via /v2 (dev mode, sequential)', 'txn/s', o, p, 'ours: AlgodAdapter.submit + waitForConfirmation; peer: algosdk sendRawTransaction + waitForConfirmation; same in-process devnet --localnet')];
+    return [
+      throughputEntry(
+        'send-and-confirm payments via /v2 (dev mode, sequential)',
+        'txn/s',
+        o,
+        p,
+        'ours: AlgodAdapter.submit + waitForConfirmation; peer: algosdk sendRawTransaction + waitForConfirmation; same in-process devnet --localnet',
+      ),
+    ];
   } finally {
     await d.stop();
   }
@@ -228,7 +277,8 @@ async function sendAndConfirm(): Promise<BenchEntry[]> {
 
 const bench: BenchModule = {
   name: 'localnet',
-  description: 'devnet --localnet: process start to healthy /v2/status, send-and-confirm through /v2, typed decoding of blocks, deltas and pending responses, ours vs algosdk',
+  description:
+    'devnet --localnet: process start to healthy /v2/status, send-and-confirm through /v2, typed decoding of blocks, deltas and pending responses, ours vs algosdk',
   async run() {
     const out: BenchEntry[] = [];
     const scratch = mkdtempSync(join(tmpdir(), 'tw-localnet-bench-'));
@@ -236,7 +286,15 @@ const bench: BenchModule = {
       const main = await cliBundle(scratch);
       const starts: number[] = [];
       for (let i = 0; i < 7; i++) starts.push(await startToHealthy([main]));
-      out.push(latencyEntry('`tealworks devnet --localnet` process start to first healthy /v2/status', 'ms', median(starts), null, `median of 7, the shipped CLI bundle (minified); min ${Math.min(...starts).toFixed(0)} ms`));
+      out.push(
+        latencyEntry(
+          '`tealworks devnet --localnet` process start to first healthy /v2/status',
+          'ms',
+          median(starts),
+          null,
+          `median of 7, the shipped CLI bundle (minified); min ${Math.min(...starts).toFixed(0)} ms`,
+        ),
+      );
       const fromSource: number[] = [];
       const tsxLoader = pathToFileURL(resolve(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href;
       for (let i = 0; i < 3; i++) fromSource.push(await startToHealthy(['--import', tsxLoader, resolve(repoRoot, 'sdk/src/cli/main.ts')]));
@@ -244,7 +302,15 @@ const bench: BenchModule = {
       const chain = await persistedChain(scratch);
       const persisted: number[] = [];
       for (let i = 0; i < 5; i++) persisted.push(await startToHealthy([main], ['--data', chain]));
-      out.push(latencyEntry(`\`tealworks devnet --localnet\` cold start on a persisted ${PERSISTED_ROUNDS.toLocaleString('en-US')}-round chain, to healthy /v2/status`, 'ms', median(persisted), null, `median of 5, the shipped CLI bundle; min ${Math.min(...persisted).toFixed(0)} ms`));
+      out.push(
+        latencyEntry(
+          `\`tealworks devnet --localnet\` cold start on a persisted ${PERSISTED_ROUNDS.toLocaleString('en-US')}-round chain, to healthy /v2/status`,
+          'ms',
+          median(persisted),
+          null,
+          `median of 5, the shipped CLI bundle; min ${Math.min(...persisted).toFixed(0)} ms`,
+        ),
+      );
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
@@ -255,20 +321,46 @@ const bench: BenchModule = {
       inProcess.push(performance.now() - t);
       await d.stop();
     }
-    out.push(latencyEntry('startDevnet({ localnet: true }) in process, to listening', 'ms', median(inProcess), null, 'median of 7 (tests and tools that embed it)'));
+    out.push(
+      latencyEntry('startDevnet({ localnet: true }) in process, to listening', 'ms', median(inProcess), null, 'median of 7 (tests and tools that embed it)'),
+    );
 
     out.push(...(await sendAndConfirm()));
 
     const { block, pending, delta } = bigBlock(1000);
-    const [bo, bp] = await paired(() => (sink = decodeBlockResponse(block)), () => (sink = algosdk.decodeMsgpack(block, algosdk.modelsv2.BlockResponse)), 1);
-    out.push(throughputEntry(`decode block, 1000 txns (${Math.round(block.length / 1024)} KiB msgpack)`, 'blocks/s', bo, bp, 'ours: typed decoder → typed header/transactions/ApplyData; peer: algosdk.decodeMsgpack(BlockResponse)'));
+    const [bo, bp] = await paired(
+      () => (sink = decodeBlockResponse(block)),
+      () => (sink = algosdk.decodeMsgpack(block, algosdk.modelsv2.BlockResponse)),
+      1,
+    );
+    out.push(
+      throughputEntry(
+        `decode block, 1000 txns (${Math.round(block.length / 1024)} KiB msgpack)`,
+        'blocks/s',
+        bo,
+        bp,
+        'ours: typed decoder → typed header/transactions/ApplyData; peer: algosdk.decodeMsgpack(BlockResponse)',
+      ),
+    );
     const reps = 200;
     const [po, pp] = await paired(
-      () => { for (let i = 0; i < reps; i++) sink = decodePendingResponse(pending); },
-      () => { for (let i = 0; i < reps; i++) sink = algosdk.decodeMsgpack(pending, algosdk.modelsv2.PendingTransactionResponse); },
+      () => {
+        for (let i = 0; i < reps; i++) sink = decodePendingResponse(pending);
+      },
+      () => {
+        for (let i = 0; i < reps; i++) sink = algosdk.decodeMsgpack(pending, algosdk.modelsv2.PendingTransactionResponse);
+      },
       reps,
     );
-    out.push(throughputEntry(`decode pending-transaction response (app call with deltas, logs, inner txn; ${pending.length} B)`, 'resp/s', po, pp, 'peer: algosdk.decodeMsgpack(PendingTransactionResponse)'));
+    out.push(
+      throughputEntry(
+        `decode pending-transaction response (app call with deltas, logs, inner txn; ${pending.length} B)`,
+        'resp/s',
+        po,
+        pp,
+        'peer: algosdk.decodeMsgpack(PendingTransactionResponse)',
+      ),
+    );
     let peerDelta: (() => unknown) | undefined;
     try {
       algosdk.decodeMsgpack(delta, algosdk.LedgerStateDelta);
@@ -278,10 +370,20 @@ const bench: BenchModule = {
     }
     if (peerDelta) {
       const [dO, dP] = await paired(() => (sink = decodeStateDelta(delta)), peerDelta, 1);
-      out.push(throughputEntry(`decode state delta of that round (${Math.round(delta.length / 1024)} KiB)`, 'deltas/s', dO, dP, 'peer: algosdk.decodeMsgpack(LedgerStateDelta)'));
+      out.push(
+        throughputEntry(
+          `decode state delta of that round (${Math.round(delta.length / 1024)} KiB)`,
+          'deltas/s',
+          dO,
+          dP,
+          'peer: algosdk.decodeMsgpack(LedgerStateDelta)',
+        ),
+      );
     } else {
       const ms = await medianMs(() => (sink = decodeStateDelta(delta)));
-      out.push(latencyEntry(`decode state delta of that round (${Math.round(delta.length / 1024)} KiB)`, 'ms', ms, null, 'algosdk could not decode this delta'));
+      out.push(
+        latencyEntry(`decode state delta of that round (${Math.round(delta.length / 1024)} KiB)`, 'ms', ms, null, 'algosdk could not decode this delta'),
+      );
     }
     return out;
   },

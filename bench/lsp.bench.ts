@@ -32,7 +32,9 @@ const bench: BenchModule = {
         const t = performance.now();
         await client.connection.sendNotification('textDocument/didChange', {
           textDocument: { uri, version },
-          contentChanges: [{ range: { start: { line: editLine, character: 4 }, end: { line: editLine, character: 8 } }, text: String(1000 + (i % 2)).padStart(4, '0') }],
+          contentChanges: [
+            { range: { start: { line: editLine, character: 4 }, end: { line: editLine, character: 8 } }, text: String(1000 + (i % 2)).padStart(4, '0') },
+          ],
         });
         await done;
         if (i >= 3) diagTimes.push(performance.now() - t);
@@ -92,7 +94,13 @@ const bench: BenchModule = {
       return [
         latencyEntry('diagnostics after edit', 'ms', median(diagTimes), null, `${note}; goal < 15 ms`),
         latencyEntry('completion', 'ms', completion.median, null, `field list after txna; best ${completion.best.toFixed(2)} ms; goal < 5 ms`),
-        latencyEntry('completion right after an edit', 'ms', median(typing), null, `edit + completion before the debounced analysis (lexed-only model, re-lexed around the edit); best ${Math.min(...typing).toFixed(2)} ms; goal < 2 ms`),
+        latencyEntry(
+          'completion right after an edit',
+          'ms',
+          median(typing),
+          null,
+          `edit + completion before the debounced analysis (lexed-only model, re-lexed around the edit); best ${Math.min(...typing).toFixed(2)} ms; goal < 2 ms`,
+        ),
         latencyEntry('hover', 'ms', hover.median, null, `opcode hover; best ${hover.best.toFixed(2)} ms; goal < 5 ms`),
         latencyEntry('semantic tokens (full)', 'ms', tokens.median, null, `whole document, cached per version; best ${tokens.best.toFixed(1)} ms`),
       ];

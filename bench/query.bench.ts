@@ -59,8 +59,23 @@ export function synthesize(total: number): Synthetic {
   for (let r = 0; r <= blockCount; r++) {
     const round = BigInt(r);
     const header: BlockHeader = {
-      round, prev: gh, seed: gh, txnRoot: gh, txnRoot256: gh, timestamp: BigInt(T0 + r * 3), genesisId: 'bench', genesisHash: gh,
-      feeSink: gh, rewardsPool: gh, rewardsLevel: 0n, rewardsRate: 0n, rewardsResidue: 0n, rewardsRecalculationRound: 0n, protocol: 'future', txnCounter: 0n, feesCollected: 0n,
+      round,
+      prev: gh,
+      seed: gh,
+      txnRoot: gh,
+      txnRoot256: gh,
+      timestamp: BigInt(T0 + r * 3),
+      genesisId: 'bench',
+      genesisHash: gh,
+      feeSink: gh,
+      rewardsPool: gh,
+      rewardsLevel: 0n,
+      rewardsRate: 0n,
+      rewardsResidue: 0n,
+      rewardsRecalculationRound: 0n,
+      protocol: 'future',
+      txnCounter: 0n,
+      feesCollected: 0n,
     };
     const txns: ConfirmedTxn[] = [];
     const count = r === 0 ? 0 : Math.min(TXNS_PER_BLOCK, total - made);
@@ -77,7 +92,18 @@ export function synthesize(total: number): Synthetic {
       } else {
         t.type = 'appl';
         const app = APPS[Math.floor(rand() * APPS.length)]!;
-        t.appCall = { appId: app, onComplete: OnComplete.NoOp, args: [], accounts: [], foreignApps: [], foreignAssets: [], boxes: [], access: [], extraPages: 0, rejectVersion: 0n };
+        t.appCall = {
+          appId: app,
+          onComplete: OnComplete.NoOp,
+          args: [],
+          accounts: [],
+          foreignApps: [],
+          foreignAssets: [],
+          boxes: [],
+          access: [],
+          extraPages: 0,
+          rejectVersion: 0n,
+        };
         if (rand() < 0.5) txnAd = logAd;
       }
       const n = rand();
@@ -105,17 +131,29 @@ interface QueryCase {
 
 const CASES: QueryCase[] = [
   { name: 'address (any role, newest first)', filter: (r, s) => ({ f: { address: s.addresses[Math.floor(r() * ACCOUNTS)]!.publicKey }, descending: true }) },
-  { name: 'address + role=sender + tx-type=pay', filter: (r, s) => ({ f: { address: s.addresses[Math.floor(r() * ACCOUNTS)]!.publicKey, role: 'sender', txType: 'pay' }, descending: true }) },
-  { name: 'tx-type=axfer + asset-id + amount > x', filter: (r) => ({ f: { txType: 'axfer', assetId: ASSETS[Math.floor(r() * ASSETS.length)]!, currencyGreaterThan: 900n }, descending: false }) },
+  {
+    name: 'address + role=sender + tx-type=pay',
+    filter: (r, s) => ({ f: { address: s.addresses[Math.floor(r() * ACCOUNTS)]!.publicKey, role: 'sender', txType: 'pay' }, descending: true }),
+  },
+  {
+    name: 'tx-type=axfer + asset-id + amount > x',
+    filter: (r) => ({ f: { txType: 'axfer', assetId: ASSETS[Math.floor(r() * ASSETS.length)]!, currencyGreaterThan: 900n }, descending: false }),
+  },
   { name: 'currency-greater-than (native)', filter: () => ({ f: { currencyGreaterThan: 9_900_000n }, descending: false }) },
-  { name: 'min-round..max-round window', filter: (r, s) => {
-    const at = BigInt(Math.floor(r() * Number(s.index.latestRound)));
-    return { f: { minRound: at, maxRound: at + 5n }, descending: false };
-  } },
-  { name: 'time window + application-id', filter: (r, s) => {
-    const at = T0 + Math.floor(r() * Number(s.index.latestRound)) * 3;
-    return { f: { afterTime: at, beforeTime: at + 300, appId: APPS[0]! }, descending: false };
-  } },
+  {
+    name: 'min-round..max-round window',
+    filter: (r, s) => {
+      const at = BigInt(Math.floor(r() * Number(s.index.latestRound)));
+      return { f: { minRound: at, maxRound: at + 5n }, descending: false };
+    },
+  },
+  {
+    name: 'time window + application-id',
+    filter: (r, s) => {
+      const at = T0 + Math.floor(r() * Number(s.index.latestRound)) * 3;
+      return { f: { afterTime: at, beforeTime: at + 300, appId: APPS[0]! }, descending: false };
+    },
+  },
   { name: 'note-prefix (common)', filter: () => ({ f: { notePrefix: utf8('tag:') }, descending: false }) },
   { name: 'note-prefix (rare)', filter: () => ({ f: { notePrefix: utf8('rare:') }, descending: false }) },
   { name: 'currency-greater-than matching nothing (walks every row)', filter: () => ({ f: { currencyGreaterThan: 20_000_000n }, descending: false }) },
@@ -146,7 +184,10 @@ async function measureHttp(s: Synthetic, runs: number): Promise<BenchEntry[]> {
   try {
     const paths: [string, (r: () => number) => string][] = [
       ['http: /v2/transactions?address=… (limit 1000)', (r) => `/v2/transactions?address=${s.addresses[Math.floor(r() * ACCOUNTS)]!.toString()}`],
-      ['http: /v2/transactions?tx-type=axfer&asset-id=…&currency-greater-than=900', (r) => `/v2/transactions?tx-type=axfer&asset-id=${ASSETS[Math.floor(r() * ASSETS.length)]}&currency-greater-than=900`],
+      [
+        'http: /v2/transactions?tx-type=axfer&asset-id=…&currency-greater-than=900',
+        (r) => `/v2/transactions?tx-type=axfer&asset-id=${ASSETS[Math.floor(r() * ASSETS.length)]}&currency-greater-than=900`,
+      ],
       ['http: /v2/transactions?note-prefix=… (limit 100)', () => `/v2/transactions?limit=100&note-prefix=${encodeURIComponent(toBase64(utf8('tag:')))}`],
       ['http: /v2/transactions/{txid}', (r) => `/v2/transactions/${s.txids[Math.floor(r() * s.txids.length)]}`],
     ];
@@ -173,9 +214,14 @@ const bench: BenchModule = {
   description: 'query service: filtered transaction searches over 100k and 1M indexed transactions (p50 ms, search + render; no peer)',
   async run() {
     const entries: BenchEntry[] = [];
-    for (const [label, size] of [['100k', 100_000], ['1M', 1_000_000]] as const) {
+    for (const [label, size] of [
+      ['100k', 100_000],
+      ['1M', 1_000_000],
+    ] as const) {
       const s = synthesize(size);
-      entries.push(latencyEntry(`${label} index build`, 'ms', s.buildMs, null, `${s.index.txns.size} rows, ${((s.buildMs * 1000) / s.index.txns.size).toFixed(1)} µs/row`));
+      entries.push(
+        latencyEntry(`${label} index build`, 'ms', s.buildMs, null, `${s.index.txns.size} rows, ${((s.buildMs * 1000) / s.index.txns.size).toFixed(1)} µs/row`),
+      );
       for (const c of CASES) {
         const { p50, rows } = measure(s, c, 15);
         entries.push(latencyEntry(`${label} ${c.name}`, 'ms p50', p50, null, `${rows} rows/page`));

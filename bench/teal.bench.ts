@@ -10,7 +10,8 @@ export function generateProgram(targetLines = 10_000): string {
   const lines: string[] = ['#pragma version 13', '#define ARG0 txna ApplicationArgs 0', '#define ROUTE ARG0; ==; bnz'];
   const subs = Math.floor(targetLines / 48);
   // Selectors as pushbytes beyond the first hundred: a program may not have more than 256 pseudo-op constants.
-  for (let i = 0; i < subs; i++) lines.push(i < 100 ? `method "m${i}(uint64,byte[])uint64"` : `pushbytes 0x${(0x10000000 + i).toString(16)}`, `ROUTE route_${i}`);
+  for (let i = 0; i < subs; i++)
+    lines.push(i < 100 ? `method "m${i}(uint64,byte[])uint64"` : `pushbytes 0x${(0x10000000 + i).toString(16)}`, `ROUTE route_${i}`);
   lines.push('err');
   for (let i = 0; i < subs; i++) {
     lines.push(
@@ -89,7 +90,13 @@ const bench: BenchModule = {
     const anMs = await medianMs(() => analyze(src), 21);
     const anBest = best(() => analyze(src), 21);
     return [
-      latencyEntry('assemble', 'ms / 1,000 lines', asmMs * perK, null, `${lineCount} lines: median ${asmMs.toFixed(1)} ms, best ${asmBest.toFixed(1)} ms; no JS peer with v13 support`),
+      latencyEntry(
+        'assemble',
+        'ms / 1,000 lines',
+        asmMs * perK,
+        null,
+        `${lineCount} lines: median ${asmMs.toFixed(1)} ms, best ${asmBest.toFixed(1)} ms; no JS peer with v13 support`,
+      ),
       latencyEntry('analyze', 'ms / 1,000 lines', anMs * perK, null, `${lineCount} lines: median ${anMs.toFixed(1)} ms, best ${anBest.toFixed(1)} ms`),
     ];
   },

@@ -30,13 +30,22 @@ async function oursTenTests(): Promise<number> {
 /** The same file with AlgoKit's algorandFixture (a new funded account per test) against our devnet over /v2. */
 async function algokitTenTests(env: Record<string, string>): Promise<number> {
   const t = performance.now();
-  const fixture = algorandFixture({ algodConfig: { server: env.algod!, port: env.algodPort!, token: env.algodToken! }, indexerConfig: { server: env.indexer!, token: env.indexerToken! }, kmdConfig: { server: env.kmd!, port: env.kmdPort!, token: env.kmdToken! } });
+  const fixture = algorandFixture({
+    algodConfig: { server: env.algod!, port: env.algodPort!, token: env.algodToken! },
+    indexerConfig: { server: env.indexer!, token: env.indexerToken! },
+    kmdConfig: { server: env.kmd!, port: env.kmdPort!, token: env.kmdToken! },
+  });
   await fixture.newScope();
   const appSpec = JSON.parse(readFileSync(`${ABI}/counter.arc56.json`, 'utf8'));
   const { algorand, testAccount } = fixture.context;
   const approval = await algorand.app.compileTealTemplate(readFileSync(`${ABI}/counter.teal`, 'utf8'), {}, { updatable: false, deletable: false });
   const clear = await algorand.app.compileTeal(readFileSync(`${ABI}/clear.teal`, 'utf8'));
-  const created = await algorand.send.appCreate({ sender: testAccount, approvalProgram: approval.compiledBase64ToBytes, clearStateProgram: clear.compiledBase64ToBytes, schema: { globalInts: 1, globalByteSlices: 1, localInts: 0, localByteSlices: 0 } });
+  const created = await algorand.send.appCreate({
+    sender: testAccount,
+    approvalProgram: approval.compiledBase64ToBytes,
+    clearStateProgram: clear.compiledBase64ToBytes,
+    schema: { globalInts: 1, globalByteSlices: 1, localInts: 0, localByteSlices: 0 },
+  });
   const appId = created.appId;
   await algorand.send.payment({ sender: testAccount, receiver: algosdk.getApplicationAddress(appId).toString(), amount: (1).algo() });
   for (let i = 0; i < 10; i++) {
@@ -90,7 +99,12 @@ async function settle(): Promise<void> {
  * Ours and the peer measured in alternation (the machine's load changes by the second; pairs
  * taken close together see the same load): medians of each side, and the median of the pairs' ratios.
  */
-async function interleaved(ours: () => Promise<number>, peer: () => Promise<number>, pairs: number, higherIsBetter: boolean): Promise<{ ours: number; peer: number; ratio: number }> {
+async function interleaved(
+  ours: () => Promise<number>,
+  peer: () => Promise<number>,
+  pairs: number,
+  higherIsBetter: boolean,
+): Promise<{ ours: number; peer: number; ratio: number }> {
   const o: number[] = [];
   const p: number[] = [];
   const r: number[] = [];
@@ -118,7 +132,16 @@ export default {
       const d = await startDevnet({ inMemory: true, localnet: true, ports: { node: 0, query: 0, keyManager: 0 }, accounts: 2, kdf: TEST_SCRYPT });
       const n = new URL(d.node.url);
       const k = new URL(d.keyManager.url);
-      const env = { algod: `${n.protocol}//${n.hostname}`, algodPort: n.port, algodToken: d.node.token, indexer: d.query.url, indexerToken: d.query.token, kmd: `${k.protocol}//${k.hostname}`, kmdPort: k.port, kmdToken: d.keyManager.token };
+      const env = {
+        algod: `${n.protocol}//${n.hostname}`,
+        algodPort: n.port,
+        algodToken: d.node.token,
+        indexer: d.query.url,
+        indexerToken: d.query.token,
+        kmd: `${k.protocol}//${k.hostname}`,
+        kmdPort: k.port,
+        kmdToken: d.keyManager.token,
+      };
       await oursTenTests();
       await algokitTenTests(env);
       // A keep-alive socket the devnet closed while our half of a pair ran can fail AlgoKit's next
@@ -133,23 +156,52 @@ export default {
       };
       const m = await interleaved(oursTenTests, peerRun, 5, false);
       await d.stop();
-      out.push({ name: '10-test file (deploy once; per test: call, state check, expected failure)', unit: 'ms', ours: m.ours, peer: m.peer, ratio: m.ratio, note: 'peer: AlgoKit algorandFixture (new funded account per test) against our devnet; median of 5 interleaved pairs; goal ≥ 20×' });
+      out.push({
+        name: '10-test file (deploy once; per test: call, state check, expected failure)',
+        unit: 'ms',
+        ours: m.ours,
+        peer: m.peer,
+        ratio: m.ratio,
+        note: 'peer: AlgoKit algorandFixture (new funded account per test) against our devnet; median of 5 interleaved pairs; goal ≥ 20×',
+      });
     }
     // In-process vs HTTP /v2 (the devnet's public node API, through the same facade).
     const tw = await Tealworks.inProcess();
     const d = await startDevnet({ inMemory: true, accounts: 1 });
     const url = new URL(d.node.url);
-    const http = await Tealworks.connect({ env: { ALGOD_SERVER: `${url.protocol}//${url.hostname}`, ALGOD_PORT: url.port, ALGOD_TOKEN: d.node.token, INDEXER_SERVER: d.query.url, INDEXER_TOKEN: d.query.token, KMD_SERVER: d.keyManager.url, KMD_TOKEN: d.keyManager.token } });
+    const http = await Tealworks.connect({
+      env: {
+        ALGOD_SERVER: `${url.protocol}//${url.hostname}`,
+        ALGOD_PORT: url.port,
+        ALGOD_TOKEN: d.node.token,
+        INDEXER_SERVER: d.query.url,
+        INDEXER_TOKEN: d.query.token,
+        KMD_SERVER: d.keyManager.url,
+        KMD_TOKEN: d.keyManager.token,
+      },
+    });
     const oursApp = await tw.app.deploy({ creator: tw.testChain.accounts[0]!, ...deployInput });
     const peerApp = await http.app.deploy({ creator: http.account.dispenser, ...deployInput });
     const oursCall = () => oursApp.client.call('increment', [1]);
     const peerCall = () => peerApp.client.call('increment', [1]);
     await rate(oursCall, 300);
     await rate(peerCall, 300);
-    const calls = await interleaved(() => rate(oursCall, 500), () => rate(peerCall, 500), 7, true);
+    const calls = await interleaved(
+      () => rate(oursCall, 500),
+      () => rate(peerCall, 500),
+      7,
+      true,
+    );
     await http.close();
     await d.stop();
-    out.push({ name: 'app calls (deployed counter, increment)', unit: 'calls/s', ours: calls.ours, peer: calls.peer, ratio: calls.ratio, note: 'peer: the same facade over the devnet\'s HTTP /v2; median of 7 interleaved 0.5 s pairs' });
+    out.push({
+      name: 'app calls (deployed counter, increment)',
+      unit: 'calls/s',
+      ours: calls.ours,
+      peer: calls.peer,
+      ratio: calls.ratio,
+      note: "peer: the same facade over the devnet's HTTP /v2; median of 7 interleaved 0.5 s pairs",
+    });
 
     // Per-test isolation with 10,000 boxes in state: one call, then revert.
     const chain = tw.testChain;
@@ -165,7 +217,14 @@ export default {
       revertMs.push(performance.now() - t);
     }
     revertMs = revertMs.sort((a, b) => a - b);
-    out.push({ name: 'revert after one call, 10,000 boxes in state', unit: 'ms', ours: revertMs[Math.floor(revertMs.length / 2)]!, peer: null, ratio: null, note: 'goal < 2 ms' });
+    out.push({
+      name: 'revert after one call, 10,000 boxes in state',
+      unit: 'ms',
+      ours: revertMs[Math.floor(revertMs.length / 2)]!,
+      peer: null,
+      ratio: null,
+      note: 'goal < 2 ms',
+    });
 
     // advanceRounds(1_000_000), O(1).
     const warpBase = chain.snapshot();

@@ -82,7 +82,12 @@ function theirAppCall(i: number): algosdk.Transaction {
 }
 
 function largestRecordedMsgpack(): { name: string; bytes: Uint8Array }[] {
-  const files = ['generated_responses/groupdelta-betanet_23963123.base64', 'generated_responses/statedelta_betanet_23963123.base64', 'stateproof/v2_algod_GetBlock_transaction.base64', 'generated_responses_231/algod_PendingTransactionResponse_0.base64'];
+  const files = [
+    'generated_responses/groupdelta-betanet_23963123.base64',
+    'generated_responses/statedelta_betanet_23963123.base64',
+    'stateproof/v2_algod_GetBlock_transaction.base64',
+    'generated_responses_231/algod_PendingTransactionResponse_0.base64',
+  ];
   const out: { name: string; bytes: Uint8Array }[] = [];
   for (const f of files) {
     const path = resolve(resources, f);
@@ -96,7 +101,11 @@ function largestRecordedMsgpack(): { name: string; bytes: Uint8Array }[] {
  * Measures ours and the peer in alternating short rounds and takes each side's median, so a
  * loaded machine slows both sides alike instead of skewing whichever ran during a busy spell.
  */
-async function paired(ours: () => unknown, peer: () => unknown, opts: { unitsPerCall: number; minTimeMs?: number; peerMinTimeMs?: number }): Promise<[number, number]> {
+async function paired(
+  ours: () => unknown,
+  peer: () => unknown,
+  opts: { unitsPerCall: number; minTimeMs?: number; peerMinTimeMs?: number },
+): Promise<[number, number]> {
   const o: number[] = [];
   const p: number[] = [];
   for (let round = 0; round < 7; round++) {
@@ -106,7 +115,12 @@ async function paired(ours: () => unknown, peer: () => unknown, opts: { unitsPer
   return [median(o), median(p)];
 }
 
-async function pairedWithExtra(ours: () => unknown, peer: () => unknown, extra: () => unknown, opts: { unitsPerCall: number }): Promise<[number, number, number]> {
+async function pairedWithExtra(
+  ours: () => unknown,
+  peer: () => unknown,
+  extra: () => unknown,
+  opts: { unitsPerCall: number },
+): Promise<[number, number, number]> {
   const o: number[] = [];
   const p: number[] = [];
   const x: number[] = [];
@@ -129,14 +143,22 @@ const bench: BenchModule = {
 
     // Build + sign + encode: the whole path from parameters to submittable bytes.
     const [oursSign, theirsSign] = await paired(
-      () => { for (let i = 0; i < BATCH; i++) signTransactionToBytes(ourPayment(n++ & 1023), key); },
-      () => { for (let i = 0; i < BATCH; i++) theirPayment(n++ & 1023).signTxn(sk); },
+      () => {
+        for (let i = 0; i < BATCH; i++) signTransactionToBytes(ourPayment(n++ & 1023), key);
+      },
+      () => {
+        for (let i = 0; i < BATCH; i++) theirPayment(n++ & 1023).signTxn(sk);
+      },
       { ...opts, peerMinTimeMs: 300 },
     );
     entries.push(throughputEntry('build+sign+encode payment (per-byte fee)', 'txn/s', oursSign, theirsSign));
     const [oursApp, theirsApp] = await paired(
-      () => { for (let i = 0; i < BATCH; i++) encodeSignedTransaction(signTransaction(ourAppCall(n++ & 1023), key)); },
-      () => { for (let i = 0; i < BATCH; i++) theirAppCall(n++ & 1023).signTxn(sk); },
+      () => {
+        for (let i = 0; i < BATCH; i++) encodeSignedTransaction(signTransaction(ourAppCall(n++ & 1023), key));
+      },
+      () => {
+        for (let i = 0; i < BATCH; i++) theirAppCall(n++ & 1023).signTxn(sk);
+      },
       { ...opts, peerMinTimeMs: 300 },
     );
     entries.push(throughputEntry('build+sign+encode app call', 'txn/s', oursApp, theirsApp));
@@ -148,13 +170,49 @@ const bench: BenchModule = {
       const [a, b] = await paired(o, t, opts);
       entries.push(throughputEntry(name, unit, a, b, note));
     };
-    await pair('txid', 'txid/s', () => { for (let i = 0; i < BATCH; i++) txid(ours[k++ & 255]!); }, () => { for (let i = 0; i < BATCH; i++) theirs[k++ & 255]!.txID(); });
-    await pair('encode transaction', 'txn/s', () => { for (let i = 0; i < BATCH; i++) encodeTransaction(ours[k++ & 255]!); }, () => { for (let i = 0; i < BATCH; i++) theirs[k++ & 255]!.toByte(); });
+    await pair(
+      'txid',
+      'txid/s',
+      () => {
+        for (let i = 0; i < BATCH; i++) txid(ours[k++ & 255]!);
+      },
+      () => {
+        for (let i = 0; i < BATCH; i++) theirs[k++ & 255]!.txID();
+      },
+    );
+    await pair(
+      'encode transaction',
+      'txn/s',
+      () => {
+        for (let i = 0; i < BATCH; i++) encodeTransaction(ours[k++ & 255]!);
+      },
+      () => {
+        for (let i = 0; i < BATCH; i++) theirs[k++ & 255]!.toByte();
+      },
+    );
     const ourStxns = ours.map((t) => signTransaction(t, key));
     const theirStxns = theirs.map((t) => algosdk.decodeSignedTransaction(t.signTxn(sk)));
     const blobs = ourStxns.map(encodeSignedTransaction);
-    await pair('encode signed txn', 'stxn/s', () => { for (let i = 0; i < BATCH; i++) encodeSignedTransaction(ourStxns[k++ & 255]!); }, () => { for (let i = 0; i < BATCH; i++) algosdk.encodeMsgpack(theirStxns[k++ & 255]!); });
-    await pair('decode signed txn (typed)', 'stxn/s', () => { for (let i = 0; i < BATCH; i++) decodeSignedTransaction(blobs[k++ & 255]!); }, () => { for (let i = 0; i < BATCH; i++) algosdk.decodeSignedTransaction(blobs[k++ & 255]!); });
+    await pair(
+      'encode signed txn',
+      'stxn/s',
+      () => {
+        for (let i = 0; i < BATCH; i++) encodeSignedTransaction(ourStxns[k++ & 255]!);
+      },
+      () => {
+        for (let i = 0; i < BATCH; i++) algosdk.encodeMsgpack(theirStxns[k++ & 255]!);
+      },
+    );
+    await pair(
+      'decode signed txn (typed)',
+      'stxn/s',
+      () => {
+        for (let i = 0; i < BATCH; i++) decodeSignedTransaction(blobs[k++ & 255]!);
+      },
+      () => {
+        for (let i = 0; i < BATCH; i++) algosdk.decodeSignedTransaction(blobs[k++ & 255]!);
+      },
+    );
 
     // Raw msgpack decode of recorded node responses (largest first), Map mode on both sides.
     // algosdk returns bins as views into the input, so the like-for-like figure is our
@@ -162,9 +220,15 @@ const bench: BenchModule = {
     for (const { name, bytes } of largestRecordedMsgpack()) {
       const reps = Math.max(1, Math.round(200_000 / bytes.length));
       const [o, t, c] = await pairedWithExtra(
-        () => { for (let i = 0; i < reps; i++) decodeMsgpack(bytes, { maps: true, copy: false }); },
-        () => { for (let i = 0; i < reps; i++) algosdk.msgpackRawDecodeAsMap(bytes); },
-        () => { for (let i = 0; i < reps; i++) decodeMsgpack(bytes, { maps: true }); },
+        () => {
+          for (let i = 0; i < reps; i++) decodeMsgpack(bytes, { maps: true, copy: false });
+        },
+        () => {
+          for (let i = 0; i < reps; i++) algosdk.msgpackRawDecodeAsMap(bytes);
+        },
+        () => {
+          for (let i = 0; i < reps; i++) decodeMsgpack(bytes, { maps: true });
+        },
         { unitsPerCall: (reps * bytes.length) / 1e6 },
       );
       const label = `msgpack decode ${name} (${Math.round(bytes.length / 1024)} KiB)`;

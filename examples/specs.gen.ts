@@ -23,7 +23,10 @@ function errors(file: string, vars: Record<string, bigint> = {}): Array<{ pc: nu
   return out;
 }
 
-const sourceInfo = (file: string, vars?: Record<string, bigint>) => ({ approval: { sourceInfo: errors(file, vars), pcOffsetMethod: 'none' }, clear: { sourceInfo: [], pcOffsetMethod: 'none' } });
+const sourceInfo = (file: string, vars?: Record<string, bigint>) => ({
+  approval: { sourceInfo: errors(file, vars), pcOffsetMethod: 'none' },
+  clear: { sourceInfo: [], pcOffsetMethod: 'none' },
+});
 const noop = { create: [], call: ['NoOp'] };
 
 const counter = {
@@ -32,16 +35,45 @@ const counter = {
   desc: 'A counter with a box per caller.',
   structs: {},
   methods: [
-    { name: 'increment', args: [{ type: 'uint64', name: 'amount' }], returns: { type: 'uint64', desc: 'the new count' }, actions: noop, events: [{ name: 'Incremented', args: [{ type: 'address', name: 'caller' }, { type: 'uint64', name: 'amount' }] }] },
+    {
+      name: 'increment',
+      args: [{ type: 'uint64', name: 'amount' }],
+      returns: { type: 'uint64', desc: 'the new count' },
+      actions: noop,
+      events: [
+        {
+          name: 'Incremented',
+          args: [
+            { type: 'address', name: 'caller' },
+            { type: 'uint64', name: 'amount' },
+          ],
+        },
+      ],
+    },
     { name: 'get_count', args: [], returns: { type: 'uint64' }, actions: noop, readonly: true },
   ],
   state: {
     schema: { global: { ints: 1, bytes: 1 }, local: { ints: 0, bytes: 0 } },
-    keys: { global: { count: { keyType: 'AVMString', valueType: 'uint64', key: b64('count') }, owner: { keyType: 'AVMString', valueType: 'address', key: b64('owner') } }, local: {}, box: {} },
+    keys: {
+      global: {
+        count: { keyType: 'AVMString', valueType: 'uint64', key: b64('count') },
+        owner: { keyType: 'AVMString', valueType: 'address', key: b64('owner') },
+      },
+      local: {},
+      box: {},
+    },
     maps: { global: {}, local: {}, box: { counts: { keyType: 'address', valueType: 'uint64', prefix: b64('c:') } } },
   },
   bareActions: { create: ['NoOp'], call: ['UpdateApplication', 'DeleteApplication'] },
-  events: [{ name: 'Incremented', args: [{ type: 'address', name: 'caller' }, { type: 'uint64', name: 'amount' }] }],
+  events: [
+    {
+      name: 'Incremented',
+      args: [
+        { type: 'address', name: 'caller' },
+        { type: 'uint64', name: 'amount' },
+      ],
+    },
+  ],
   templateVariables: {},
   sourceInfo: sourceInfo('counter/abi/counter.teal', { TMPL_UPDATABLE: 1n, TMPL_DELETABLE: 1n }),
 };
@@ -52,14 +84,31 @@ const router = {
   desc: 'An ARC-4 router with deposits, an inner-payment withdrawal and per-account greeting counts.',
   structs: {},
   methods: [
-    { name: 'hello', args: [{ type: 'string', name: 'name' }], returns: { type: 'string' }, actions: noop, events: [{ name: 'Greeted', args: [{ type: 'string', name: 'name' }] }] },
+    {
+      name: 'hello',
+      args: [{ type: 'string', name: 'name' }],
+      returns: { type: 'string' },
+      actions: noop,
+      events: [{ name: 'Greeted', args: [{ type: 'string', name: 'name' }] }],
+    },
     { name: 'deposit', args: [{ type: 'pay', name: 'payment' }], returns: { type: 'uint64', desc: 'total deposited' }, actions: noop },
-    { name: 'withdraw', args: [{ type: 'uint64', name: 'amount' }, { type: 'account', name: 'to' }], returns: { type: 'void' }, actions: noop },
+    {
+      name: 'withdraw',
+      args: [
+        { type: 'uint64', name: 'amount' },
+        { type: 'account', name: 'to' },
+      ],
+      returns: { type: 'void' },
+      actions: noop,
+    },
   ],
   state: {
     schema: { global: { ints: 1, bytes: 1 }, local: { ints: 1, bytes: 0 } },
     keys: {
-      global: { total: { keyType: 'AVMString', valueType: 'uint64', key: b64('total') }, owner: { keyType: 'AVMString', valueType: 'address', key: b64('owner') } },
+      global: {
+        total: { keyType: 'AVMString', valueType: 'uint64', key: b64('total') },
+        owner: { keyType: 'AVMString', valueType: 'address', key: b64('owner') },
+      },
       local: { greetings: { keyType: 'AVMString', valueType: 'uint64', key: b64('greetings') } },
       box: {},
     },

@@ -10,14 +10,27 @@ import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 const production = process.argv.includes('--production');
-const common = { plugins: [sdkSourcePlugin], bundle: true, platform: 'node', target: 'node20', sourcemap: !production, minify: production, keepNames: true, logLevel: 'warning' };
+const common = {
+  plugins: [sdkSourcePlugin],
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  sourcemap: !production,
+  minify: production,
+  keepNames: true,
+  logLevel: 'warning',
+};
 
 const jobs = [];
 const entry = (p) => join(root, p);
 
 if (existsSync(entry('extension/src/extension.ts'))) {
-  jobs.push(build({ ...common, entryPoints: [entry('extension/src/extension.ts')], outfile: entry('dist/extension.cjs'), format: 'cjs', external: ['vscode'] }));
-  jobs.push(build({ ...common, entryPoints: [entry('extension/src/contracts/main.ts')], outfile: entry('dist/contracts.cjs'), format: 'cjs', external: ['vscode'] }));
+  jobs.push(
+    build({ ...common, entryPoints: [entry('extension/src/extension.ts')], outfile: entry('dist/extension.cjs'), format: 'cjs', external: ['vscode'] }),
+  );
+  jobs.push(
+    build({ ...common, entryPoints: [entry('extension/src/contracts/main.ts')], outfile: entry('dist/contracts.cjs'), format: 'cjs', external: ['vscode'] }),
+  );
   for (const script of WEBVIEW_SCRIPTS) jobs.push(build(webviewBuildOptions(root, script, { production })));
 }
 if (existsSync(entry('server/src/main.ts'))) {
@@ -45,7 +58,16 @@ function sources(dir) {
   return out;
 }
 jobs.push(
-  build({ entryPoints: sources(entry('sdk/src')), outdir: entry('sdk/dist'), outbase: entry('sdk/src'), format: 'esm', platform: 'neutral', target: 'es2022', bundle: false, logLevel: 'warning' }),
+  build({
+    entryPoints: sources(entry('sdk/src')),
+    outdir: entry('sdk/dist'),
+    outbase: entry('sdk/src'),
+    format: 'esm',
+    platform: 'neutral',
+    target: 'es2022',
+    bundle: false,
+    logLevel: 'warning',
+  }),
 );
 
 await Promise.all(jobs);

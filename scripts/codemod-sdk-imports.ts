@@ -70,7 +70,14 @@ for (const f of productFiles) {
     if (t) deepFiles.add(t);
   }
 }
-const program = ts.createProgram([...entries.values(), ...deepFiles], { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, noEmit: true, skipLibCheck: true, types: ['node'] });
+const program = ts.createProgram([...entries.values(), ...deepFiles], {
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022,
+  noEmit: true,
+  skipLibCheck: true,
+  types: ['node'],
+});
 const checker = program.getTypeChecker();
 
 function declId(sym: ts.Symbol): string {
@@ -120,7 +127,12 @@ for (const file of productFiles) {
   const edits: Array<{ start: number; end: number; text: string }> = [];
   const where = (n: ts.Node) => `${relative(root, file)}:${sf.getLineAndCharacterOfPosition(n.getStart(sf)).line + 1}`;
 
-  const namedRewrite = (spec: ts.StringLiteral, deep: string, elements: readonly (ts.ImportSpecifier | ts.ExportSpecifier)[] | undefined, node: ts.Node): void => {
+  const namedRewrite = (
+    spec: ts.StringLiteral,
+    deep: string,
+    elements: readonly (ts.ImportSpecifier | ts.ExportSpecifier)[] | undefined,
+    node: ts.Node,
+  ): void => {
     const entry = entryFor(deep);
     const local: typeof edits = [];
     if (elements) {
@@ -170,7 +182,12 @@ for (const file of productFiles) {
           rewritten++;
         }
       }
-    } else if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])) {
+    } else if (
+      ts.isCallExpression(node) &&
+      node.expression.kind === ts.SyntaxKind.ImportKeyword &&
+      node.arguments[0] &&
+      ts.isStringLiteral(node.arguments[0])
+    ) {
       const lit = node.arguments[0];
       const deep = deepTarget(file, lit.text);
       if (deep) {
@@ -178,9 +195,13 @@ for (const file of productFiles) {
         // `const { a, b } = await import('…')`: the names must be public under the same names.
         let decl: ts.Node = node.parent;
         if (ts.isAwaitExpression(decl)) decl = decl.parent;
-        const names = ts.isVariableDeclaration(decl) && ts.isObjectBindingPattern(decl.name) ? decl.name.elements.map((e) => (e.propertyName ?? e.name).getText(sf)) : undefined;
+        const names =
+          ts.isVariableDeclaration(decl) && ts.isObjectBindingPattern(decl.name)
+            ? decl.name.elements.map((e) => (e.propertyName ?? e.name).getText(sf))
+            : undefined;
         const missing = names ? names.filter((n) => publicName(entry, deep, n) !== n) : ['(not a destructuring)'];
-        if (missing.length) problems.push(`${where(node)}: dynamic import of ${relative(root, deep)}: ${missing.join(', ')} not public under that name in ${entry}`);
+        if (missing.length)
+          problems.push(`${where(node)}: dynamic import of ${relative(root, deep)}: ${missing.join(', ')} not public under that name in ${entry}`);
         else {
           edits.push({ start: lit.getStart(sf), end: lit.getEnd(), text: `'${entry}'` });
           rewritten++;

@@ -14,7 +14,14 @@ for (const key of Object.keys(pkg.exports)) {
   entries[key === '.' ? '@tealworks/sdk' : `@tealworks/sdk/${key.slice(2)}`] = join(root, 'sdk/src', key === '.' ? 'index.ts' : `${key.slice(2)}/index.ts`);
 }
 
-const program = ts.createProgram(Object.values(entries), { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, noEmit: true, skipLibCheck: true, types: ['node'] });
+const program = ts.createProgram(Object.values(entries), {
+  module: ts.ModuleKind.NodeNext,
+  moduleResolution: ts.ModuleResolutionKind.NodeNext,
+  target: ts.ScriptTarget.ES2022,
+  noEmit: true,
+  skipLibCheck: true,
+  types: ['node'],
+});
 const checker = program.getTypeChecker();
 
 /** True when the declaration (or, for a variable, its statement) has a `/** … *\/` comment with text. */

@@ -14,8 +14,19 @@ const dirFlag = process.argv.indexOf('--langspec');
 const langspecDir = dirFlag > 0 ? resolve(process.argv[dirFlag + 1]!) : resolve(repo, '../shared/data/langspec');
 const out = join(repo, 'sdk/src/teal/spec/opcodes.generated.ts');
 
-interface RawImmediate { Comment?: string; Encoding: string; Name: string; Reference?: string }
-interface RawField { Name: string; Type?: string; ByteEncoding: number; Version?: number; Modes?: number }
+interface RawImmediate {
+  Comment?: string;
+  Encoding: string;
+  Name: string;
+  Reference?: string;
+}
+interface RawField {
+  Name: string;
+  Type?: string;
+  ByteEncoding: number;
+  Version?: number;
+  Modes?: number;
+}
 interface RawOp {
   Opcode: number | [number, number];
   Name: string;
@@ -31,7 +42,11 @@ interface RawOp {
   ArgEnumTypes?: string[];
   ArgDetails?: RawField[];
 }
-interface RawSpec { Version: number; NamedTypes: { Name: string; Abbreviation: string; Bound: [number, number]; AVMType: string }[]; Ops: RawOp[] }
+interface RawSpec {
+  Version: number;
+  NamedTypes: { Name: string; Abbreviation: string; Bound: [number, number]; AVMType: string }[];
+  Ops: RawOp[];
+}
 
 type Cost = number | { base: number; per: number; chunk: number; arg: number };
 
@@ -91,8 +106,23 @@ interface Variant {
   modes: number;
   immediates: { name: string; encoding: string; fieldGroup?: string }[];
 }
-interface Field { name: string; value: number; type: string; version: number; modes: number }
-interface Op { name: string; opcode: number; prefix?: number; introduced: number; groups: string[]; variants: Variant[]; fieldGroup?: string; fields?: Field[] }
+interface Field {
+  name: string;
+  value: number;
+  type: string;
+  version: number;
+  modes: number;
+}
+interface Op {
+  name: string;
+  opcode: number;
+  prefix?: number;
+  introduced: number;
+  groups: string[];
+  variants: Variant[];
+  fieldGroup?: string;
+  fields?: Field[];
+}
 
 const ops = new Map<string, Op>();
 const order: string[] = [];
@@ -160,7 +190,8 @@ lines.push(`export const LANGSPEC_MAX_VERSION = ${maxVersion};`);
 lines.push('');
 lines.push('/** Named stack types of the language spec (e.g. `bool`, `address`) with their ranges. */');
 lines.push('export const NAMED_TYPES: readonly NamedTypeSpec[] = [');
-for (const t of namedTypes) lines.push(`  { name: ${lit(t.name)}, abbreviation: ${lit(t.abbreviation)}, min: ${t.bound[0]}, max: ${t.bound[1]}, avmType: ${lit(t.avmType)} },`);
+for (const t of namedTypes)
+  lines.push(`  { name: ${lit(t.name)}, abbreviation: ${lit(t.abbreviation)}, min: ${t.bound[0]}, max: ${t.bound[1]}, avmType: ${lit(t.avmType)} },`);
 lines.push('];');
 lines.push('');
 lines.push('/** The opcode table (generated from the language spec): the one source of opcode facts for the assembler, AVM, docs and grammar. */');

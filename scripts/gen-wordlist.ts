@@ -16,7 +16,9 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const mod = (await import(pathToFileURL(resolve(repoRoot, 'node_modules/algosdk/dist/esm/mnemonic/wordlists/english.js')).href)) as { default: string[] };
 const words = mod.default;
 if (words.length !== 2048) throw new Error(`expected 2048 words, got ${words.length}`);
-const digest = createHash('sha256').update(words.join('\n') + '\n').digest('hex');
+const digest = createHash('sha256')
+  .update(words.join('\n') + '\n')
+  .digest('hex');
 if (digest !== EXPECTED_SHA256) throw new Error(`word list digest ${digest} does not match ${EXPECTED_SHA256}`);
 
 const lines: string[] = [];

@@ -9,7 +9,18 @@ import { statSync } from 'node:fs';
 import { join } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const common = { plugins: [sdkSourcePlugin], bundle: true, platform: 'node', target: 'node20', format: 'cjs', minify: true, keepNames: true, sourcemap: false, logLevel: 'warning', legalComments: 'none' };
+const common = {
+  plugins: [sdkSourcePlugin],
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  minify: true,
+  keepNames: true,
+  sourcemap: false,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
 await Promise.all([
   build({ ...common, entryPoints: [join(root, 'extension/src/extension.ts')], outfile: join(root, 'dist/extension.cjs'), external: ['vscode'] }),
   build({ ...common, entryPoints: [join(root, 'server/src/main.ts')], outfile: join(root, 'dist/server.cjs') }),
@@ -24,7 +35,22 @@ await Promise.all([
 const out = join(root, 'dist/tealworks.vsix');
 // The .vsix carries the user-facing README (extension/README.md), not the repository's developer README.
 const vsce = join(root, 'node_modules/@vscode/vsce/vsce');
-const result = spawnSync(process.execPath, [vsce, 'package', '--readme-path', 'extension/README.md', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--allow-star-activation', '-o', out], { cwd: root, stdio: 'inherit' });
+const result = spawnSync(
+  process.execPath,
+  [
+    vsce,
+    'package',
+    '--readme-path',
+    'extension/README.md',
+    '--no-dependencies',
+    '--allow-missing-repository',
+    '--skip-license',
+    '--allow-star-activation',
+    '-o',
+    out,
+  ],
+  { cwd: root, stdio: 'inherit' },
+);
 if (result.status !== 0) process.exit(result.status ?? 1);
 const size = statSync(out).size;
 console.log(`packaged ${out} (${(size / 1024).toFixed(0)} KiB)`);

@@ -32,11 +32,16 @@ export async function runEscrowDemo(shared?: RunningDevnet, log: (line: string) 
     const receiver = LocalSigner.fromSeed(crypto.getRandomValues(new Uint8Array(32)));
     const receiverAddress = receiver.addresses[0]!;
     const source = readFileSync(join(here, 'escrow.teal'), 'utf8');
-    const { program, sourceMap } = assemble(source, { templateVars: { TMPL_RECEIVER: Address.fromString(receiverAddress).publicKey, TMPL_MAX: 1_000_000n, TMPL_MAX_FEE: 2_000n } });
+    const { program, sourceMap } = assemble(source, {
+      templateVars: { TMPL_RECEIVER: Address.fromString(receiverAddress).publicKey, TMPL_MAX: 1_000_000n, TMPL_MAX_FEE: 2_000n },
+    });
     const lsig = makeLogicSig(program);
     const escrow = logicSigAddress(program).toString();
     log(`escrow address ${escrow} (${program.length} program bytes)`);
-    const signers = new Map<string, LogicSigSigner | typeof funder.signer>([[escrow, new LogicSigSigner(lsig)], [funder.address, funder.signer]]);
+    const signers = new Map<string, LogicSigSigner | typeof funder.signer>([
+      [escrow, new LogicSigSigner(lsig)],
+      [funder.address, funder.signer],
+    ]);
     const composer = () => new GroupComposer(chain, (a) => signers.get(a));
 
     // Fund the escrow, and the receiver so it can hold a balance.
@@ -47,7 +52,9 @@ export async function runEscrowDemo(shared?: RunningDevnet, log: (line: string) 
     await fund.send();
 
     // Too much in one payment: the program refuses; simulate says where.
-    const tooMuch = composer().add(makePaymentTxn({ sender: escrow, receiver: receiverAddress, amount: 2_000_000n, suggestedParams: await builderParams(chain) }));
+    const tooMuch = composer().add(
+      makePaymentTxn({ sender: escrow, receiver: receiverAddress, amount: 2_000_000n, suggestedParams: await builderParams(chain) }),
+    );
     const refused = await tooMuch.simulate();
     const pc = refused.failure?.pc;
     const at = pc !== undefined ? pcToSource(sourceMap, pc) : undefined;

@@ -3,8 +3,8 @@ import { Tealworks, algos } from '@tealworks/sdk';
 import { CounterClient } from './counter-client.js';
 
 const tw = await Tealworks.connect.devnet();
-const deployed = await CounterClient.deploy(tw, { creator: tw.account.dispenser, name: 'shop-counter', fund: algos(1), baseDir: import.meta.dirname,
-  approval: '../counter/abi/counter.teal', clear: '../counter/abi/clear.teal' });
+const sources = { baseDir: import.meta.dirname, approval: '../counter/abi/counter.teal', clear: '../counter/abi/clear.teal' };
+const deployed = await CounterClient.deploy(tw, { creator: tw.account.dispenser, name: 'shop-counter', fund: algos(1), ...sources });
 await tw.close();
 const fresh = await Tealworks.connect.devnet();
 const found = await CounterClient.fromCreatorAndName(fresh, fresh.account.dispenser, 'shop-counter');

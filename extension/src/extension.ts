@@ -22,7 +22,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       { scheme: 'file', language: 'teal' },
       { scheme: 'untitled', language: 'teal' },
     ],
-    initializationOptions: { defaultMode: config.get<string>('defaultMode', 'auto'), lint: config.get('lint'), templateVariables: config.get('templateVariables') },
+    initializationOptions: {
+      defaultMode: config.get<string>('defaultMode', 'auto'),
+      lint: config.get('lint'),
+      templateVariables: config.get('templateVariables'),
+    },
     // Template values for diagnostics also come from tealworks.yaml and ARC-56 specs on disk.
     synchronize: { configurationSection: 'tealworks', fileEvents: vscode.workspace.createFileSystemWatcher('**/{tealworks.yaml,tealworks.yml,*.arc56.json}') },
     outputChannelName: 'Tealworks TEAL',

@@ -44,7 +44,12 @@ async function simulateBody(d: RunningDevnet): Promise<string> {
   const u = new URL(d.node.url);
   const algod = new algosdk.Algodv2(d.node.token, `${u.protocol}//${u.hostname}`, Number(u.port));
   const sender = d.accounts[0]!.address;
-  const pay = algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender, receiver: sender, amount: 0, suggestedParams: await algod.getTransactionParams().do() });
+  const pay = algosdk.makePaymentTxnWithSuggestedParamsFromObject({
+    sender,
+    receiver: sender,
+    amount: 0,
+    suggestedParams: await algod.getTransactionParams().do(),
+  });
   const req = new algosdk.modelsv2.SimulateRequest({
     txnGroups: [new algosdk.modelsv2.SimulateRequestTransactionGroup({ txns: [new algosdk.SignedTransaction({ txn: pay })] })],
     allowEmptySignatures: true,
@@ -83,7 +88,15 @@ const PAGE_SCRIPT = `async (a) => {
 
 /** Runs the four calls from inside the page (its origin), as a dApp's own code would. */
 async function callFromPage(page: Page, d: RunningDevnet, body: string): Promise<Calls> {
-  const args = { node: d.node.url, nodeToken: d.node.token, query: d.query.url, queryToken: d.genesisId === 'dockernet-v1' ? '' : d.query.token, kmd: d.keyManager.url, kmdToken: d.keyManager.token, body };
+  const args = {
+    node: d.node.url,
+    nodeToken: d.node.token,
+    query: d.query.url,
+    queryToken: d.genesisId === 'dockernet-v1' ? '' : d.query.token,
+    kmd: d.keyManager.url,
+    kmdToken: d.keyManager.token,
+    body,
+  };
   return (await page.evaluate(`(${PAGE_SCRIPT})(${JSON.stringify(args)})`)) as Calls;
 }
 
@@ -113,7 +126,19 @@ async function main(): Promise<number> {
   const { server, origin } = await pageServer();
   let browser: Browser | undefined;
   try {
-    browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] });
+    browser = await chromium.launch({
+      executablePath: chromiumPath,
+      headless: true,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    });
     await scenario(browser, origin, '--localnet (any origin)', { localnet: true }, true);
     await scenario(browser, origin, '--cors ORIGIN', { corsOrigins: [origin] }, true);
     await scenario(browser, origin, 'no --cors', {}, false);

@@ -88,7 +88,18 @@ export async function startEditor(options: { name?: string; settings?: Record<st
   const port = await freePort();
   const server: ChildProcess = spawn(
     node,
-    [entry, ...profile, '--auth', 'none', '--bind-addr', `127.0.0.1:${port}`, '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', workspace],
+    [
+      entry,
+      ...profile,
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      workspace,
+    ],
     { stdio: ['ignore', 'pipe', 'pipe'], env },
   );
   const serverLog: string[] = [];
@@ -99,7 +110,16 @@ export async function startEditor(options: { name?: string; settings?: Record<st
     browser = await chromium.launch({
       executablePath: chromiumPath,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   } catch (e) {
     server.kill('SIGTERM');
@@ -197,7 +217,10 @@ export async function runCommand(page: Page, title: string): Promise<void> {
     await page.waitForSelector('.quick-input-list .monaco-list-row', { timeout: 20_000 });
     const found = await page
       .waitForFunction((t) => (document.querySelector('.quick-input-list .monaco-list-row')?.textContent ?? '').includes(t), want, { timeout: 10_000 })
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
     if (found) break;
     await page.keyboard.press('Escape');
     if (attempt === 4) throw new Error(`the command palette does not offer "${title}"`);
@@ -235,7 +258,10 @@ export async function quickInput(page: Page, title: RegExp, ms = 60_000): Promis
     (src) => {
       const w = document.querySelector('.quick-input-widget') as HTMLElement | null;
       if (!w || w.style.display === 'none') return false;
-      return new RegExp(src).test(w.querySelector('.quick-input-title')?.textContent ?? '') || new RegExp(src).test(w.querySelector('.quick-input-message')?.textContent ?? '');
+      return (
+        new RegExp(src).test(w.querySelector('.quick-input-title')?.textContent ?? '') ||
+        new RegExp(src).test(w.querySelector('.quick-input-message')?.textContent ?? '')
+      );
     },
     title.source,
     { timeout: ms },
@@ -287,6 +313,10 @@ export async function runWorkflow(page: Page, file: string, open: (page: Page, f
   await rows.first().waitFor({ timeout: 30_000 });
   await page.waitForTimeout(500);
   const texts = (await rows.allTextContents()).map(squash);
-  await page.locator('.notifications-toasts .notification-toast .codicon-notifications-clear, .notifications-toasts .codicon-close').first().click().catch(() => undefined);
+  await page
+    .locator('.notifications-toasts .notification-toast .codicon-notifications-clear, .notifications-toasts .codicon-close')
+    .first()
+    .click()
+    .catch(() => undefined);
   return texts;
 }

@@ -60,7 +60,12 @@ async function pickMethod(page: Page, method: string): Promise<void> {
 }
 
 async function verdict(frame: Frame, want: RegExp, ms = 90_000): Promise<string> {
-  const ok = await frame.waitForFunction((src) => new RegExp(src).test(document.querySelector('#verdict')?.textContent ?? ''), want.source, { timeout: ms }).then(() => true, () => false);
+  const ok = await frame
+    .waitForFunction((src) => new RegExp(src).test(document.querySelector('#verdict')?.textContent ?? ''), want.source, { timeout: ms })
+    .then(
+      () => true,
+      () => false,
+    );
   const text = squash(await frame.textContent('#result'));
   check(ok, `expected ${want} in the panel, got: ${text.slice(0, 400)}`);
   return text;
@@ -70,10 +75,25 @@ async function verdict(frame: Frame, want: RegExp, ms = 90_000): Promise<string>
 async function answerTemplates(page: Page, until: () => Promise<boolean>): Promise<number> {
   let answered = 0;
   for (let i = 0; i < 40 && !(await until()); i++) {
-    const open = await quickInput(page, /Template values for/, 3_000).then(() => true, () => false);
+    const open = await quickInput(page, /Template values for/, 3_000).then(
+      () => true,
+      () => false,
+    );
     if (!open) continue;
-    const message = squash(await page.locator('.quick-input-widget .quick-input-message').first().textContent().catch(() => ''));
-    const title = squash(await page.locator('.quick-input-widget .quick-input-title').first().textContent().catch(() => ''));
+    const message = squash(
+      await page
+        .locator('.quick-input-widget .quick-input-message')
+        .first()
+        .textContent()
+        .catch(() => ''),
+    );
+    const title = squash(
+      await page
+        .locator('.quick-input-widget .quick-input-title')
+        .first()
+        .textContent()
+        .catch(() => ''),
+    );
     if (/MAX_INCREMENT/.test(message + title) && (await page.locator('.quick-input-widget .quick-input-list .monaco-list-row').count()) === 0) {
       await page.keyboard.press('Control+A');
       await page.keyboard.type('10');
@@ -99,184 +119,237 @@ async function main(): Promise<void> {
     },
   });
   let page: Page | undefined;
-  await scenario.run(editor, () => page, async () => {
-    page = await editor.openWorkbench({ width: 1600, height: 1000 });
-    await page.locator('.monaco-workbench').click({ position: { x: 800, y: 500 } }).catch(() => undefined);
-    log('workbench loaded');
+  await scenario.run(
+    editor,
+    () => page,
+    async () => {
+      page = await editor.openWorkbench({ width: 1600, height: 1000 });
+      await page
+        .locator('.monaco-workbench')
+        .click({ position: { x: 800, y: 500 } })
+        .catch(() => undefined);
+      log('workbench loaded');
 
-    // 1. The vault: deployed, funded and its token minted by its workflow.
-    const run = await runWorkflow(page, 'vault/vault.workflow.yaml', open);
-    const appId = /created app (\d+)/.exec(run.join('\n'))?.[1];
-    const token = /returned (\d+)/.exec(run.join('\n'))?.[1];
-    check(appId && token, `the vault workflow reported no app or token: ${run.join(' | ')}`);
-    results.vault = { appId, token };
-    log(`vault app ${appId}, token ${token}`);
+      // 1. The vault: deployed, funded and its token minted by its workflow.
+      const run = await runWorkflow(page, 'vault/vault.workflow.yaml', open);
+      const appId = /created app (\d+)/.exec(run.join('\n'))?.[1];
+      const token = /returned (\d+)/.exec(run.join('\n'))?.[1];
+      check(appId && token, `the vault workflow reported no app or token: ${run.join(' | ')}`);
+      results.vault = { appId, token };
+      log(`vault app ${appId}, token ${token}`);
 
-    // 1a. deposit(pay): the payment row is inserted above the call, paid to the app's address.
-    await lens(page, new RegExp(`Call app ${appId}`), 'vault/approval.teal');
-    await pickMethod(page, 'deposit(pay');
-    let frame = await panelFrame(page);
-    await frame.waitForFunction(() => (document.querySelector('fieldset[data-index="1"] select[data-field="method"]') as HTMLSelectElement | null)?.value === 'deposit(pay)uint64', undefined, { timeout: 60_000 });
-    const kinds = await frame.$$eval('fieldset.txn legend select[data-field="kind"]', (ss) => ss.map((s) => (s as HTMLSelectElement).value));
-    check(JSON.stringify(kinds) === JSON.stringify(['payment', 'appcall']), `deposit(pay) did not get a payment row above it: ${JSON.stringify(kinds)}`);
-    const me = await frame.inputValue('fieldset[data-index="1"] select[data-field="sender"]');
-    const payReceiver = await frame.inputValue('fieldset[data-index="0"] [data-field="receiver"]');
-    const link = squash(await frame.textContent('fieldset[data-index="0"] .link-note'));
-    log(`payment row: receiver ${payReceiver}; ${link}`);
-    check(/^[A-Z2-7]{58}$/.test(payReceiver) && payReceiver !== me, `the payment is not addressed to the app: ${payReceiver}`);
-    check(/payment \(pay\) of deposit in txn 1/.test(link), `the payment row is not linked to the call: ${link}`);
-    await frame.fill('fieldset[data-index="0"] [data-field="amount"]', '250000');
-    await shot(page, '01-deposit-form');
-    await frame.click('#simulate');
-    let text = await verdict(frame, /Would succeed/);
-    check(/returns\s*250000(?!\d)/.test(text), `deposit's return value is not shown: ${text.slice(0, 400)}`);
-    await frame.click('#send');
-    await frame.waitForSelector('#sent', { timeout: 90_000 });
-    text = squash(await frame.textContent('#result'));
-    check(/returns\s*250000(?!\d)/.test(text), `the sent deposit's return is not shown: ${text.slice(0, 400)}`);
-    results.deposit = { receiver: payReceiver, link, report: text.slice(0, 300) };
-    await shot(page, '02-deposit-sent');
+      // 1a. deposit(pay): the payment row is inserted above the call, paid to the app's address.
+      await lens(page, new RegExp(`Call app ${appId}`), 'vault/approval.teal');
+      await pickMethod(page, 'deposit(pay');
+      let frame = await panelFrame(page);
+      await frame.waitForFunction(
+        () => (document.querySelector('fieldset[data-index="1"] select[data-field="method"]') as HTMLSelectElement | null)?.value === 'deposit(pay)uint64',
+        undefined,
+        { timeout: 60_000 },
+      );
+      const kinds = await frame.$$eval('fieldset.txn legend select[data-field="kind"]', (ss) => ss.map((s) => (s as HTMLSelectElement).value));
+      check(JSON.stringify(kinds) === JSON.stringify(['payment', 'appcall']), `deposit(pay) did not get a payment row above it: ${JSON.stringify(kinds)}`);
+      const me = await frame.inputValue('fieldset[data-index="1"] select[data-field="sender"]');
+      const payReceiver = await frame.inputValue('fieldset[data-index="0"] [data-field="receiver"]');
+      const link = squash(await frame.textContent('fieldset[data-index="0"] .link-note'));
+      log(`payment row: receiver ${payReceiver}; ${link}`);
+      check(/^[A-Z2-7]{58}$/.test(payReceiver) && payReceiver !== me, `the payment is not addressed to the app: ${payReceiver}`);
+      check(/payment \(pay\) of deposit in txn 1/.test(link), `the payment row is not linked to the call: ${link}`);
+      await frame.fill('fieldset[data-index="0"] [data-field="amount"]', '250000');
+      await shot(page, '01-deposit-form');
+      await frame.click('#simulate');
+      let text = await verdict(frame, /Would succeed/);
+      check(/returns\s*250000(?!\d)/.test(text), `deposit's return value is not shown: ${text.slice(0, 400)}`);
+      await frame.click('#send');
+      await frame.waitForSelector('#sent', { timeout: 90_000 });
+      text = squash(await frame.textContent('#result'));
+      check(/returns\s*250000(?!\d)/.test(text), `the sent deposit's return is not shown: ${text.slice(0, 400)}`);
+      results.deposit = { receiver: payReceiver, link, report: text.slice(0, 300) };
+      await shot(page, '02-deposit-sent');
 
-    // 1b. Opt in to the token and claim some (one group), so there is something to deposit.
-    await lens(page, new RegExp(`Call app ${appId}`), 'vault/approval.teal');
-    await pickMethod(page, 'claim');
-    frame = await panelFrame(page);
-    await frame.waitForFunction(() => (document.querySelector('fieldset[data-index="0"] select[data-field="method"]') as HTMLSelectElement | null)?.value === 'claim(asset)void', undefined, { timeout: 60_000 });
-    await frame.selectOption('fieldset[data-index="0"] legend select[data-field="kind"]', 'assetTransfer');
-    await frame.fill('fieldset[data-index="0"] [data-field="receiver"]', me);
-    await frame.fill('fieldset[data-index="0"] [data-field="amount"]', '0');
-    await frame.fill('fieldset[data-index="0"] [data-field="assetId"]', token!);
-    await frame.click('button:has-text("+ App call")');
-    await frame.fill('fieldset[data-index="1"] [data-field="appId"]', appId!);
-    await frame.selectOption('fieldset[data-index="1"] select[data-field="source"]', 'vault/approval.teal');
-    await frame.selectOption('fieldset[data-index="1"] select[data-field="method"]', 'claim(asset)void');
-    await frame.fill('fieldset[data-index="1"] [data-field="args.0"]', token!);
-    await frame.click('#send');
-    await frame.waitForSelector('#sent, #error', { timeout: 90_000 });
-    check(!(await frame.$('#error')), `opt-in and claim failed: ${squash(await frame.textContent('#result'))}`);
-    log('opted in and claimed 10 tokens');
+      // 1b. Opt in to the token and claim some (one group), so there is something to deposit.
+      await lens(page, new RegExp(`Call app ${appId}`), 'vault/approval.teal');
+      await pickMethod(page, 'claim');
+      frame = await panelFrame(page);
+      await frame.waitForFunction(
+        () => (document.querySelector('fieldset[data-index="0"] select[data-field="method"]') as HTMLSelectElement | null)?.value === 'claim(asset)void',
+        undefined,
+        { timeout: 60_000 },
+      );
+      await frame.selectOption('fieldset[data-index="0"] legend select[data-field="kind"]', 'assetTransfer');
+      await frame.fill('fieldset[data-index="0"] [data-field="receiver"]', me);
+      await frame.fill('fieldset[data-index="0"] [data-field="amount"]', '0');
+      await frame.fill('fieldset[data-index="0"] [data-field="assetId"]', token!);
+      await frame.click('button:has-text("+ App call")');
+      await frame.fill('fieldset[data-index="1"] [data-field="appId"]', appId!);
+      await frame.selectOption('fieldset[data-index="1"] select[data-field="source"]', 'vault/approval.teal');
+      await frame.selectOption('fieldset[data-index="1"] select[data-field="method"]', 'claim(asset)void');
+      await frame.fill('fieldset[data-index="1"] [data-field="args.0"]', token!);
+      await frame.click('#send');
+      await frame.waitForSelector('#sent, #error', { timeout: 90_000 });
+      check(!(await frame.$('#error')), `opt-in and claim failed: ${squash(await frame.textContent('#result'))}`);
+      log('opted in and claimed 10 tokens');
 
-    // 1c. deposit_token(axfer): the asset transfer row; moved below the call it is flagged, moved back it works.
-    await lens(page, new RegExp(`Call app ${appId}`), 'vault/approval.teal');
-    await pickMethod(page, 'deposit_token');
-    frame = await panelFrame(page);
-    // The panel still shows the last group until the new one arrives: wait for the picked method.
-    await frame.waitForFunction(() => (document.querySelector('fieldset[data-index="1"] select[data-field="method"]') as HTMLSelectElement | null)?.value === 'deposit_token(axfer)uint64', undefined, { timeout: 60_000 });
-    const kinds2 = await frame.$$eval('fieldset.txn legend select[data-field="kind"]', (ss) => ss.map((s) => (s as HTMLSelectElement).value));
-    check(JSON.stringify(kinds2) === JSON.stringify(['assetTransfer', 'appcall']), `deposit_token(axfer) did not get an asset transfer row above it: ${JSON.stringify(kinds2)}`);
-    const axferReceiver = await frame.inputValue('fieldset[data-index="0"] [data-field="receiver"]');
-    check(axferReceiver === payReceiver, `the asset transfer is not addressed to the app: ${axferReceiver}`);
-    await frame.fill('fieldset[data-index="0"] [data-field="amount"]', '4');
-    await frame.fill('fieldset[data-index="0"] [data-field="assetId"]', token!);
-    await frame.click('fieldset[data-index="0"] [data-action="down"]');
-    await frame.click('#simulate');
-    await frame.waitForSelector('#error', { timeout: 60_000 });
-    const misplaced = squash(await frame.textContent('#error'));
-    log(`moved below the call: ${misplaced}`);
-    check(/transaction argument \(axfer\)|expected an asset transfer/.test(misplaced), `the misplaced argument is not explained: ${misplaced}`);
-    await shot(page, '03-axfer-misplaced');
-    await frame.click('fieldset[data-index="1"] [data-action="up"]');
-    await frame.click('#simulate');
-    text = await verdict(frame, /Would succeed/);
-    check(/returns\s*4(?!\d)/.test(text), `deposit_token's return value is not shown: ${text.slice(0, 400)}`);
-    await frame.click('#send');
-    await frame.waitForSelector('#sent', { timeout: 90_000 });
-    results.depositToken = { receiver: axferReceiver, misplaced, report: squash(await frame.textContent('#result')).slice(0, 300) };
-    await shot(page, '04-axfer-sent');
+      // 1c. deposit_token(axfer): the asset transfer row; moved below the call it is flagged, moved back it works.
+      await lens(page, new RegExp(`Call app ${appId}`), 'vault/approval.teal');
+      await pickMethod(page, 'deposit_token');
+      frame = await panelFrame(page);
+      // The panel still shows the last group until the new one arrives: wait for the picked method.
+      await frame.waitForFunction(
+        () =>
+          (document.querySelector('fieldset[data-index="1"] select[data-field="method"]') as HTMLSelectElement | null)?.value === 'deposit_token(axfer)uint64',
+        undefined,
+        { timeout: 60_000 },
+      );
+      const kinds2 = await frame.$$eval('fieldset.txn legend select[data-field="kind"]', (ss) => ss.map((s) => (s as HTMLSelectElement).value));
+      check(
+        JSON.stringify(kinds2) === JSON.stringify(['assetTransfer', 'appcall']),
+        `deposit_token(axfer) did not get an asset transfer row above it: ${JSON.stringify(kinds2)}`,
+      );
+      const axferReceiver = await frame.inputValue('fieldset[data-index="0"] [data-field="receiver"]');
+      check(axferReceiver === payReceiver, `the asset transfer is not addressed to the app: ${axferReceiver}`);
+      await frame.fill('fieldset[data-index="0"] [data-field="amount"]', '4');
+      await frame.fill('fieldset[data-index="0"] [data-field="assetId"]', token!);
+      await frame.click('fieldset[data-index="0"] [data-action="down"]');
+      await frame.click('#simulate');
+      await frame.waitForSelector('#error', { timeout: 60_000 });
+      const misplaced = squash(await frame.textContent('#error'));
+      log(`moved below the call: ${misplaced}`);
+      check(/transaction argument \(axfer\)|expected an asset transfer/.test(misplaced), `the misplaced argument is not explained: ${misplaced}`);
+      await shot(page, '03-axfer-misplaced');
+      await frame.click('fieldset[data-index="1"] [data-action="up"]');
+      await frame.click('#simulate');
+      text = await verdict(frame, /Would succeed/);
+      check(/returns\s*4(?!\d)/.test(text), `deposit_token's return value is not shown: ${text.slice(0, 400)}`);
+      await frame.click('#send');
+      await frame.waitForSelector('#sent', { timeout: 90_000 });
+      results.depositToken = { receiver: axferReceiver, misplaced, report: squash(await frame.textContent('#result')).slice(0, 300) };
+      await shot(page, '04-axfer-sent');
 
-    // 2. Deploy a Puya app whose create is an ABI method: tictactoe's new_game((uint64,uint64)).
-    await lens(page, /Deploy/, 'ttt/TicTacToeContract.approval.teal');
-    await quickInput(page, /Create TicTacToeContract\.approval\.teal with new_game \(1\/1\)/, 120_000);
-    const prompt = squash(await page.locator('.quick-input-widget .quick-input-message').first().textContent());
-    log(`create prompt: ${prompt}`);
-    await page.keyboard.type('[1, 9]');
-    await page.waitForTimeout(800);
-    const bad = squash(await page.locator('.quick-input-widget .quick-input-message').first().textContent());
-    await shot(page, '05-abi-create-prompt');
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type('[1, 1]');
-    await page.waitForTimeout(500);
-    await page.keyboard.press('Enter');
-    const deployed = page.locator('.notifications-toasts .notification-toast', { hasText: /Deployed app \d+|Deploy stopped/ }).first();
-    await deployed.waitFor({ timeout: 180_000 });
-    // The message only (the toast's textContent also holds the list's <style>).
-    const deployedText = squash(await deployed.locator('.notification-list-item-message').first().textContent());
-    check(/Deployed app \d+/.test(deployedText), `the ABI create did not deploy: ${deployedText}`);
-    results.abiCreate = { prompt, badValueMessage: bad, toast: deployedText };
-    log(deployedText);
-    await shot(page, '06-abi-create-deployed');
+      // 2. Deploy a Puya app whose create is an ABI method: tictactoe's new_game((uint64,uint64)).
+      await lens(page, /Deploy/, 'ttt/TicTacToeContract.approval.teal');
+      await quickInput(page, /Create TicTacToeContract\.approval\.teal with new_game \(1\/1\)/, 120_000);
+      const prompt = squash(await page.locator('.quick-input-widget .quick-input-message').first().textContent());
+      log(`create prompt: ${prompt}`);
+      await page.keyboard.type('[1, 9]');
+      await page.waitForTimeout(800);
+      const bad = squash(await page.locator('.quick-input-widget .quick-input-message').first().textContent());
+      await shot(page, '05-abi-create-prompt');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type('[1, 1]');
+      await page.waitForTimeout(500);
+      await page.keyboard.press('Enter');
+      const deployed = page.locator('.notifications-toasts .notification-toast', { hasText: /Deployed app \d+|Deploy stopped/ }).first();
+      await deployed.waitFor({ timeout: 180_000 });
+      // The message only (the toast's textContent also holds the list's <style>).
+      const deployedText = squash(await deployed.locator('.notification-list-item-message').first().textContent());
+      check(/Deployed app \d+/.test(deployedText), `the ABI create did not deploy: ${deployedText}`);
+      results.abiCreate = { prompt, badValueMessage: bad, toast: deployedText };
+      log(deployedText);
+      await shot(page, '06-abi-create-deployed');
 
-    // 3. Debug this group on the sample's create (TMPL_ placeholders): a source line, not "Unknown Source".
-    await lens(page, /Simulate/, 'sample/approval.teal');
-    const simFrame = async () => {
-      for (const f of page!.frames()) if (/Would (succeed|fail)/.test((await f.textContent('#verdict').catch(() => null)) ?? '')) return true;
-      return false;
-    };
-    const answered = await answerTemplates(page, simFrame);
-    log(`answered ${answered} template prompts`);
-    frame = await panelFrame(page);
-    await verdict(frame, /Would succeed/, 120_000);
-    await frame.click('#debug');
-    await page.locator('.debug-toolbar').first().waitFor({ timeout: 90_000 });
-    const runView = page.locator('.activitybar [aria-label^="Run and Debug"]').first();
-    if (!(await page.locator('.debug-call-stack').first().isVisible().catch(() => false))) await runView.click().catch(() => undefined);
-    const top = page.locator('.debug-call-stack .monaco-list-row').filter({ hasText: /@ pc/ }).first();
-    await top.waitFor({ timeout: 90_000 });
-    await page.waitForTimeout(1000);
-    const topText = squash(await top.textContent());
-    log(`top frame: ${topText}`);
-    check(/approval\.teal/.test(topText) && !/Unknown Source/.test(topText), `Debug this group did not land on approval.teal: ${topText}`);
-    results.debugTemplated = { templatePrompts: answered, topFrame: topText };
-    await shot(page, '07-debug-templated');
-    await page.locator('.debug-toolbar .codicon-debug-stop, .debug-toolbar .codicon-debug-disconnect').first().click().catch(() => undefined);
-    await page.locator('.debug-toolbar').first().waitFor({ state: 'hidden', timeout: 30_000 }).catch(() => undefined);
+      // 3. Debug this group on the sample's create (TMPL_ placeholders): a source line, not "Unknown Source".
+      await lens(page, /Simulate/, 'sample/approval.teal');
+      const simFrame = async () => {
+        for (const f of page!.frames()) if (/Would (succeed|fail)/.test((await f.textContent('#verdict').catch(() => null)) ?? '')) return true;
+        return false;
+      };
+      const answered = await answerTemplates(page, simFrame);
+      log(`answered ${answered} template prompts`);
+      frame = await panelFrame(page);
+      await verdict(frame, /Would succeed/, 120_000);
+      await frame.click('#debug');
+      await page.locator('.debug-toolbar').first().waitFor({ timeout: 90_000 });
+      const runView = page.locator('.activitybar [aria-label^="Run and Debug"]').first();
+      if (
+        !(await page
+          .locator('.debug-call-stack')
+          .first()
+          .isVisible()
+          .catch(() => false))
+      )
+        await runView.click().catch(() => undefined);
+      const top = page.locator('.debug-call-stack .monaco-list-row').filter({ hasText: /@ pc/ }).first();
+      await top.waitFor({ timeout: 90_000 });
+      await page.waitForTimeout(1000);
+      const topText = squash(await top.textContent());
+      log(`top frame: ${topText}`);
+      check(/approval\.teal/.test(topText) && !/Unknown Source/.test(topText), `Debug this group did not land on approval.teal: ${topText}`);
+      results.debugTemplated = { templatePrompts: answered, topFrame: topText };
+      await shot(page, '07-debug-templated');
+      await page
+        .locator('.debug-toolbar .codicon-debug-stop, .debug-toolbar .codicon-debug-disconnect')
+        .first()
+        .click()
+        .catch(() => undefined);
+      await page
+        .locator('.debug-toolbar')
+        .first()
+        .waitFor({ state: 'hidden', timeout: 30_000 })
+        .catch(() => undefined);
 
-    // 4. Edit the vault after its deploy: the call warns and maps nothing onto the edited lines.
-    const vaultFile = join(editor.workspace, 'vault/approval.teal');
-    writeFileSync(vaultFile, readFileSync(vaultFile, 'utf8').replace('int 10\nitxn_field AssetAmount', 'int 11\nitxn_field AssetAmount'));
-    await page.waitForTimeout(1500);
-    await lens(page, new RegExp(`Call app ${appId}`), 'vault/approval.teal');
-    await pickMethod(page, 'mint');
-    frame = await panelFrame(page);
-    await verdict(frame, /Would fail/);
-    await frame.waitForSelector('#warning', { timeout: 30_000 });
-    const warning = squash(await frame.textContent('#warning'));
-    log(`edited after deploy: ${warning}`);
-    check(/runs the program deployed earlier/.test(warning) && /vault\/approval\.teal/.test(warning), `no edit-after-deploy warning: ${warning}`);
-    check(!(await frame.$('#failing-line')), 'the failure was mapped onto the edited source');
-    results.editedAfterDeploy = { warning, failure: squash(await frame.textContent('#failure')).slice(0, 300) };
-    await shot(page, '08-edited-after-deploy');
+      // 4. Edit the vault after its deploy: the call warns and maps nothing onto the edited lines.
+      const vaultFile = join(editor.workspace, 'vault/approval.teal');
+      writeFileSync(vaultFile, readFileSync(vaultFile, 'utf8').replace('int 10\nitxn_field AssetAmount', 'int 11\nitxn_field AssetAmount'));
+      await page.waitForTimeout(1500);
+      await lens(page, new RegExp(`Call app ${appId}`), 'vault/approval.teal');
+      await pickMethod(page, 'mint');
+      frame = await panelFrame(page);
+      await verdict(frame, /Would fail/);
+      await frame.waitForSelector('#warning', { timeout: 30_000 });
+      const warning = squash(await frame.textContent('#warning'));
+      log(`edited after deploy: ${warning}`);
+      check(/runs the program deployed earlier/.test(warning) && /vault\/approval\.teal/.test(warning), `no edit-after-deploy warning: ${warning}`);
+      check(!(await frame.$('#failing-line')), 'the failure was mapped onto the edited source');
+      results.editedAfterDeploy = { warning, failure: squash(await frame.textContent('#failure')).slice(0, 300) };
+      await shot(page, '08-edited-after-deploy');
 
-    // 5a. Devnet restart: the report and the rows naming the discarded chain's app are cleared.
-    await runCommand(page, 'Tealworks: Stop Devnet');
-    const discard = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Stop and Discard' }).first();
-    await discard.waitFor({ timeout: 60_000 });
-    await discard.click();
-    await runCommand(page, 'Tealworks: Start Devnet');
-    frame = await panelFrame(page);
-    const cleared = await frame.waitForSelector('#notice', { timeout: 120_000 }).then(() => true, () => false);
-    const notice = squash(await frame.textContent('#result'));
-    const rowsLeft = (await frame.$$('fieldset.txn')).length;
-    log(`after the restart: ${notice}; ${rowsLeft} rows`);
-    check(cleared && /Cleared/.test(notice) && !(await frame.$('#verdict')) && rowsLeft === 0, `the panel still shows the discarded chain: ${notice}, ${rowsLeft} rows`);
-    results.afterRestart = { notice, rowsLeft };
-    await shot(page, '09-panel-after-restart');
+      // 5a. Devnet restart: the report and the rows naming the discarded chain's app are cleared.
+      await runCommand(page, 'Tealworks: Stop Devnet');
+      const discard = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Stop and Discard' }).first();
+      await discard.waitFor({ timeout: 60_000 });
+      await discard.click();
+      await runCommand(page, 'Tealworks: Start Devnet');
+      frame = await panelFrame(page);
+      const cleared = await frame.waitForSelector('#notice', { timeout: 120_000 }).then(
+        () => true,
+        () => false,
+      );
+      const notice = squash(await frame.textContent('#result'));
+      const rowsLeft = (await frame.$$('fieldset.txn')).length;
+      log(`after the restart: ${notice}; ${rowsLeft} rows`);
+      check(
+        cleared && /Cleared/.test(notice) && !(await frame.$('#verdict')) && rowsLeft === 0,
+        `the panel still shows the discarded chain: ${notice}, ${rowsLeft} rows`,
+      );
+      results.afterRestart = { notice, rowsLeft };
+      await shot(page, '09-panel-after-restart');
 
-    // 5b. Window reload: the panel comes back with its rows.
-    await frame.click('button:has-text("+ Payment")');
-    await frame.fill('fieldset[data-index="0"] [data-field="amount"]', '123456');
-    await page.waitForTimeout(500);
-    await runCommand(page, 'Developer: Reload Window');
-    await page.waitForTimeout(5000);
-    await page.waitForSelector('.monaco-workbench', { timeout: 180_000 });
-    frame = await panelFrame(page, 180_000);
-    const restored = await frame.waitForFunction(() => (document.querySelector('fieldset[data-index="0"] [data-field="amount"]') as HTMLInputElement | null)?.value === '123456', undefined, { timeout: 120_000 }).then(() => true, () => false);
-    const restoredNotice = squash(await frame.textContent('#result').catch(() => ''));
-    log(`after the reload: ${restoredNotice}`);
-    check(restored, `the panel did not come back with its rows: ${squash(await frame.textContent('#form'))}`);
-    results.afterReload = { notice: restoredNotice };
-    await shot(page, '10-panel-after-reload');
-  });
+      // 5b. Window reload: the panel comes back with its rows.
+      await frame.click('button:has-text("+ Payment")');
+      await frame.fill('fieldset[data-index="0"] [data-field="amount"]', '123456');
+      await page.waitForTimeout(500);
+      await runCommand(page, 'Developer: Reload Window');
+      await page.waitForTimeout(5000);
+      await page.waitForSelector('.monaco-workbench', { timeout: 180_000 });
+      frame = await panelFrame(page, 180_000);
+      const restored = await frame
+        .waitForFunction(
+          () => (document.querySelector('fieldset[data-index="0"] [data-field="amount"]') as HTMLInputElement | null)?.value === '123456',
+          undefined,
+          { timeout: 120_000 },
+        )
+        .then(
+          () => true,
+          () => false,
+        );
+      const restoredNotice = squash(await frame.textContent('#result').catch(() => ''));
+      log(`after the reload: ${restoredNotice}`);
+      check(restored, `the panel did not come back with its rows: ${squash(await frame.textContent('#form'))}`);
+      results.afterReload = { notice: restoredNotice };
+      await shot(page, '10-panel-after-reload');
+    },
+  );
 }
 
 scenario.main(main);

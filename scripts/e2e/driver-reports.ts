@@ -54,7 +54,24 @@ ${more ? "it('reads a user back', async () => { await f.apps.sib.call('add_user'
 /** `tealworks test --coverage` in the workspace (as a user runs it); returns its summary line. */
 function coverageRun(workspace: string, more: boolean): string {
   writeFileSync(join(workspace, 'struct.test.ts'), testFile(more));
-  const r = spawnSync(process.execPath, ['--import', tsxLoader, join(root, 'sdk/src/cli/main.ts'), 'test', '--runner', 'node', '--coverage', '--', '--import', tsxLoader, '--test-concurrency=1', 'struct.test.ts'], { cwd: workspace, encoding: 'utf8', timeout: 240_000 });
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      tsxLoader,
+      join(root, 'sdk/src/cli/main.ts'),
+      'test',
+      '--runner',
+      'node',
+      '--coverage',
+      '--',
+      '--import',
+      tsxLoader,
+      '--test-concurrency=1',
+      'struct.test.ts',
+    ],
+    { cwd: workspace, encoding: 'utf8', timeout: 240_000 },
+  );
   const summary = /coverage: .*/.exec(r.stdout)?.[0] ?? '';
   check(r.status === 0 && summary, `tealworks test --coverage failed (${r.status}): ${r.stdout.slice(-1500)}${r.stderr.slice(-1500)}`);
   const lcov = readFileSync(join(workspace, 'coverage/lcov.info'), 'utf8');
@@ -100,7 +117,13 @@ async function startRemote(dir: string): Promise<{ devnet: RunningDevnet; appId:
   try {
     const creator = await tw.account.ensureFunded(tw.account.random(), algos(10));
     const abi = join(root, 'examples/counter/abi');
-    const d = await tw.app.deploy({ creator, spec: join(abi, 'counter.arc56.json'), approval: join(abi, 'counter.teal'), clear: join(abi, 'clear.teal'), fund: algos(1) });
+    const d = await tw.app.deploy({
+      creator,
+      spec: join(abi, 'counter.arc56.json'),
+      approval: join(abi, 'counter.teal'),
+      clear: join(abi, 'clear.teal'),
+      fund: algos(1),
+    });
     await d.client.call('increment', [5]);
     await d.client.call('increment', [2]);
     return { devnet, appId: d.appId, count: 7n };
@@ -128,107 +151,154 @@ async function main(): Promise<void> {
   });
   let page: Page | undefined;
   try {
-    await scenario.run(editor, () => page, async () => {
-      // --- 1. coverage in the gutter ---
-      results.firstRun = coverageRun(workspace, false);
-      log(`first coverage run: ${results.firstRun}`);
-      page = await editor.openWorkbench({ width: 1600, height: 1100 });
-      log('workbench loaded');
-      await page.locator('.monaco-workbench').click({ position: { x: 800, y: 500 } }).catch(() => undefined);
-      await openFile(page, 'struct_in_box/contract.py');
-      await page.waitForFunction(() => document.querySelector('.monaco-editor .view-lines')?.textContent?.includes('read_from_box'), undefined, { timeout: 60_000 });
-      const first = await waitFor(page, 'coverage in the gutter of contract.py', async () => ({ ...(await gutterMarks(page!)), status: await coverageStatus(page!) }), (m) => m.covered > 0 && m.missed > 0 && m.status !== '', 120_000);
-      log(`contract.py after the first run: ${JSON.stringify(first)}`);
-      results.pyFirst = first;
-      await shot(page, 'py-coverage-first');
+    await scenario.run(
+      editor,
+      () => page,
+      async () => {
+        // --- 1. coverage in the gutter ---
+        results.firstRun = coverageRun(workspace, false);
+        log(`first coverage run: ${results.firstRun}`);
+        page = await editor.openWorkbench({ width: 1600, height: 1100 });
+        log('workbench loaded');
+        await page
+          .locator('.monaco-workbench')
+          .click({ position: { x: 800, y: 500 } })
+          .catch(() => undefined);
+        await openFile(page, 'struct_in_box/contract.py');
+        await page.waitForFunction(() => document.querySelector('.monaco-editor .view-lines')?.textContent?.includes('read_from_box'), undefined, {
+          timeout: 60_000,
+        });
+        const first = await waitFor(
+          page,
+          'coverage in the gutter of contract.py',
+          async () => ({ ...(await gutterMarks(page!)), status: await coverageStatus(page!) }),
+          (m) => m.covered > 0 && m.missed > 0 && m.status !== '',
+          120_000,
+        );
+        log(`contract.py after the first run: ${JSON.stringify(first)}`);
+        results.pyFirst = first;
+        await shot(page, 'py-coverage-first');
 
-      // A second run with one more test: the lcov is rewritten, the watcher repaints.
-      results.secondRun = coverageRun(workspace, true);
-      log(`second coverage run: ${results.secondRun}`);
-      const second = await waitFor(page, 'the gutter after the second run', async () => ({ ...(await gutterMarks(page!)), status: await coverageStatus(page!) }), (m) => m.covered > first.covered && m.status !== first.status);
-      log(`contract.py after the second run: ${JSON.stringify(second)}`);
-      check(second.covered + second.missed === first.covered + first.missed, `the marked lines changed in number: ${JSON.stringify({ first, second })}`);
-      results.pySecond = second;
-      await shot(page, 'py-coverage-second');
+        // A second run with one more test: the lcov is rewritten, the watcher repaints.
+        results.secondRun = coverageRun(workspace, true);
+        log(`second coverage run: ${results.secondRun}`);
+        const second = await waitFor(
+          page,
+          'the gutter after the second run',
+          async () => ({ ...(await gutterMarks(page!)), status: await coverageStatus(page!) }),
+          (m) => m.covered > first.covered && m.status !== first.status,
+        );
+        log(`contract.py after the second run: ${JSON.stringify(second)}`);
+        check(second.covered + second.missed === first.covered + first.missed, `the marked lines changed in number: ${JSON.stringify({ first, second })}`);
+        results.pySecond = second;
+        await shot(page, 'py-coverage-second');
 
-      // Hide, then show again.
-      await runCommand(page, 'Tealworks: Show / Hide Coverage in the Gutter');
-      const hidden = await waitFor(page, 'hidden coverage', async () => ({ ...(await gutterMarks(page!)), status: await coverageStatus(page!) }), (m) => m.covered === 0 && m.missed === 0 && m.status === '');
-      results.hidden = hidden;
-      await shot(page, 'py-coverage-hidden');
-      await runCommand(page, 'Tealworks: Show / Hide Coverage in the Gutter');
-      const shownAgain = await waitFor(page, 'coverage shown again', async () => ({ ...(await gutterMarks(page!)), status: await coverageStatus(page!) }), (m) => m.covered === second.covered && m.missed === second.missed);
-      results.shownAgain = shownAgain;
-      log(`hidden ${JSON.stringify(hidden)}, shown again ${JSON.stringify(shownAgain)}`);
+        // Hide, then show again.
+        await runCommand(page, 'Tealworks: Show / Hide Coverage in the Gutter');
+        const hidden = await waitFor(
+          page,
+          'hidden coverage',
+          async () => ({ ...(await gutterMarks(page!)), status: await coverageStatus(page!) }),
+          (m) => m.covered === 0 && m.missed === 0 && m.status === '',
+        );
+        results.hidden = hidden;
+        await shot(page, 'py-coverage-hidden');
+        await runCommand(page, 'Tealworks: Show / Hide Coverage in the Gutter');
+        const shownAgain = await waitFor(
+          page,
+          'coverage shown again',
+          async () => ({ ...(await gutterMarks(page!)), status: await coverageStatus(page!) }),
+          (m) => m.covered === second.covered && m.missed === second.missed,
+        );
+        results.shownAgain = shownAgain;
+        log(`hidden ${JSON.stringify(hidden)}, shown again ${JSON.stringify(shownAgain)}`);
 
-      // The approval TEAL Puya wrote has its own lines.
-      await openFile(page, 'struct_in_box/out/ExampleContract.approval.teal');
-      const teal = await waitFor(page, 'coverage in the gutter of the approval TEAL', async () => ({ ...(await gutterMarks(page!)), status: await coverageStatus(page!) }), (m) => m.covered > 0 && m.missed > 0 && /Coverage \d+\/\d+/.test(m.status));
-      log(`approval TEAL: ${JSON.stringify(teal)}`);
-      results.teal = teal;
-      await shot(page, 'teal-coverage');
+        // The approval TEAL Puya wrote has its own lines.
+        await openFile(page, 'struct_in_box/out/ExampleContract.approval.teal');
+        const teal = await waitFor(
+          page,
+          'coverage in the gutter of the approval TEAL',
+          async () => ({ ...(await gutterMarks(page!)), status: await coverageStatus(page!) }),
+          (m) => m.covered > 0 && m.missed > 0 && /Coverage \d+\/\d+/.test(m.status),
+        );
+        log(`approval TEAL: ${JSON.stringify(teal)}`);
+        results.teal = teal;
+        await shot(page, 'teal-coverage');
 
-      // --- 2. fork the remote network into the devnet ---
-      // The remote is added as users add a network: name, node URL, no query service, its token.
-      await runCommand(page, 'Tealworks: Add Network by URL');
-      const answer = async (prompt: RegExp, text: string) => {
-        await quickInput(page!, prompt);
-        if (text) await page!.keyboard.type(text);
-        await page!.keyboard.press('Enter');
-        await page!.waitForTimeout(300);
-      };
-      await answer(/Network name/, 'remote');
-      await answer(/Node URL/, remote.devnet.node.url);
-      await answer(/Query service URL/, '');
-      await answer(/API token/, remote.devnet.node.token);
-      await showTealworks(page);
-      const networks = page.locator('.pane', { hasText: 'Networks' }).first();
-      const remoteRow = networks.locator('.monaco-list-row', { hasText: 'remote' }).first();
-      await remoteRow.waitFor({ timeout: 60_000 });
-      await remoteRow.hover();
-      const forkButton = remoteRow.locator('.action-label[aria-label^="Fork Network"]').first();
-      await forkButton.waitFor({ timeout: 20_000 });
-      await forkButton.click();
-      log('clicked "Fork Network into the Devnet" on remote');
-      // A running devnet is restarted only after a modal confirmation.
-      const confirmed = page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Fork$/ }).first();
-      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /is a fork of remote at round \d+/ }).first();
-      const first2 = await Promise.race([confirmed.waitFor({ timeout: 120_000 }).then(() => 'dialog'), toast.waitFor({ timeout: 120_000 }).then(() => 'toast')]).catch(async (e: Error) => {
-        const toasts = (await page!.locator('.notifications-toasts .notification-toast').allTextContents()).map(squash);
-        throw new Error(`no fork confirmation or result; notifications: ${JSON.stringify(toasts)} (${e.message.split('\n')[0]})`);
-      });
-      if (first2 === 'dialog') {
-        await shot(page, 'fork-confirm');
-        await confirmed.click();
-      }
-      await toast.waitFor({ timeout: 120_000 });
-      const forked = squash(await toast.locator('.notification-list-item-message').first().textContent());
-      log(`fork: ${forked}`);
-      const forkRound = /at round (\d+)/.exec(forked)![1]!;
-      check(BigInt(forkRound) === remote.devnet.ledger.latestRound, `forked at round ${forkRound}, the remote is at ${remote.devnet.ledger.latestRound}`);
-      results.fork = { toast: forked, round: forkRound };
-      const devnetRow = networks.locator('.monaco-list-row', { hasText: `fork of remote @ ${forkRound}` }).first();
-      await devnetRow.waitFor({ timeout: 60_000 });
-      results.networksRow = squash(await devnetRow.textContent());
-      log(`Networks view: ${results.networksRow}`);
-      await shot(page, 'forked-networks');
+        // --- 2. fork the remote network into the devnet ---
+        // The remote is added as users add a network: name, node URL, no query service, its token.
+        await runCommand(page, 'Tealworks: Add Network by URL');
+        const answer = async (prompt: RegExp, text: string) => {
+          await quickInput(page!, prompt);
+          if (text) await page!.keyboard.type(text);
+          await page!.keyboard.press('Enter');
+          await page!.waitForTimeout(300);
+        };
+        await answer(/Network name/, 'remote');
+        await answer(/Node URL/, remote.devnet.node.url);
+        await answer(/Query service URL/, '');
+        await answer(/API token/, remote.devnet.node.token);
+        await showTealworks(page);
+        const networks = page.locator('.pane', { hasText: 'Networks' }).first();
+        const remoteRow = networks.locator('.monaco-list-row', { hasText: 'remote' }).first();
+        await remoteRow.waitFor({ timeout: 60_000 });
+        await remoteRow.hover();
+        const forkButton = remoteRow.locator('.action-label[aria-label^="Fork Network"]').first();
+        await forkButton.waitFor({ timeout: 20_000 });
+        await forkButton.click();
+        log('clicked "Fork Network into the Devnet" on remote');
+        // A running devnet is restarted only after a modal confirmation.
+        const confirmed = page.locator('.monaco-dialog-box .monaco-button', { hasText: /^Fork$/ }).first();
+        const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /is a fork of remote at round \d+/ }).first();
+        const first2 = await Promise.race([
+          confirmed.waitFor({ timeout: 120_000 }).then(() => 'dialog'),
+          toast.waitFor({ timeout: 120_000 }).then(() => 'toast'),
+        ]).catch(async (e: Error) => {
+          const toasts = (await page!.locator('.notifications-toasts .notification-toast').allTextContents()).map(squash);
+          throw new Error(`no fork confirmation or result; notifications: ${JSON.stringify(toasts)} (${e.message.split('\n')[0]})`);
+        });
+        if (first2 === 'dialog') {
+          await shot(page, 'fork-confirm');
+          await confirmed.click();
+        }
+        await toast.waitFor({ timeout: 120_000 });
+        const forked = squash(await toast.locator('.notification-list-item-message').first().textContent());
+        log(`fork: ${forked}`);
+        const forkRound = /at round (\d+)/.exec(forked)![1]!;
+        check(BigInt(forkRound) === remote.devnet.ledger.latestRound, `forked at round ${forkRound}, the remote is at ${remote.devnet.ledger.latestRound}`);
+        results.fork = { toast: forked, round: forkRound };
+        const devnetRow = networks.locator('.monaco-list-row', { hasText: `fork of remote @ ${forkRound}` }).first();
+        await devnetRow.waitFor({ timeout: 60_000 });
+        results.networksRow = squash(await devnetRow.textContent());
+        log(`Networks view: ${results.networksRow}`);
+        await shot(page, 'forked-networks');
 
-      // The inspector: the remote's app, its global state and box, labelled with their origin.
-      await runCommand(page, 'Tealworks: Inspect App by Id');
-      await quickInput(page, /App id to inspect/);
-      await page.keyboard.type(String(remote.appId));
-      await page.keyboard.press('Enter');
-      const state = page.locator('.pane', { hasText: 'State Inspector' }).first();
-      const appRow = state.locator('.monaco-list-row', { hasText: `App ${remote.appId}` }).first();
-      await appRow.waitFor({ timeout: 60_000 });
-      const label = `remote @ ${forkRound}`;
-      await state.locator('.monaco-list-row', { hasText: 'Global state' }).first().waitFor({ timeout: 60_000 });
-      const rows = await waitFor(page, `the inspector's origin labels`, async () => (await state.locator('.monaco-list-row').allTextContents()).map(squash), (r) => r.some((t) => t.startsWith(`App ${remote.appId}`) && t.includes(label)) && r.some((t) => /^Global state/.test(t) && t.includes(label)) && r.some((t) => /"count" = 7/.test(t)) && r.some((t) => /^No boxes/.test(t)));
-      check(!rows.some((t) => /failed with HTTP|does not exist/.test(t)), `the inspector shows an error: ${rows.join(' | ')}`);
-      log(`inspector: ${rows.join(' | ')}`);
-      results.inspector = rows;
-      await shot(page, 'forked-inspector');
-    });
+        // The inspector: the remote's app, its global state and box, labelled with their origin.
+        await runCommand(page, 'Tealworks: Inspect App by Id');
+        await quickInput(page, /App id to inspect/);
+        await page.keyboard.type(String(remote.appId));
+        await page.keyboard.press('Enter');
+        const state = page.locator('.pane', { hasText: 'State Inspector' }).first();
+        const appRow = state.locator('.monaco-list-row', { hasText: `App ${remote.appId}` }).first();
+        await appRow.waitFor({ timeout: 60_000 });
+        const label = `remote @ ${forkRound}`;
+        await state.locator('.monaco-list-row', { hasText: 'Global state' }).first().waitFor({ timeout: 60_000 });
+        const rows = await waitFor(
+          page,
+          `the inspector's origin labels`,
+          async () => (await state.locator('.monaco-list-row').allTextContents()).map(squash),
+          (r) =>
+            r.some((t) => t.startsWith(`App ${remote.appId}`) && t.includes(label)) &&
+            r.some((t) => /^Global state/.test(t) && t.includes(label)) &&
+            r.some((t) => /"count" = 7/.test(t)) &&
+            r.some((t) => /^No boxes/.test(t)),
+        );
+        check(!rows.some((t) => /failed with HTTP|does not exist/.test(t)), `the inspector shows an error: ${rows.join(' | ')}`);
+        log(`inspector: ${rows.join(' | ')}`);
+        results.inspector = rows;
+        await shot(page, 'forked-inspector');
+      },
+    );
   } finally {
     await remote.devnet.stop().catch(() => undefined);
     rmSync(remoteDir, { recursive: true, force: true });

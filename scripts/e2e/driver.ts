@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { artifacts, startEditor, vsix } from './common.js';
 import type { Page } from 'playwright-core';
 
-
 /** The use on line 7 expands to an unknown opcode defined on line 3. */
 export const SAMPLE = [
   '#pragma version 10',
@@ -36,14 +35,20 @@ async function shot(page: Page, name: string): Promise<string> {
 
 async function main(): Promise<void> {
   log(`installing ${vsix}`);
-  const editor = await startEditor({ settings: { 'editor.hover.delay': 100 }, prepare: (workspace) => writeFileSync(join(workspace, 'macro-error.teal'), SAMPLE) });
+  const editor = await startEditor({
+    settings: { 'editor.hover.delay': 100 },
+    prepare: (workspace) => writeFileSync(join(workspace, 'macro-error.teal'), SAMPLE),
+  });
   let page: Page | undefined;
   try {
     page = await editor.openWorkbench({ width: 1400, height: 900 });
     log('workbench loaded');
 
     // Open the file through Quick Open.
-    await page.locator('.monaco-workbench').click({ position: { x: 700, y: 400 } }).catch(() => undefined);
+    await page
+      .locator('.monaco-workbench')
+      .click({ position: { x: 700, y: 400 } })
+      .catch(() => undefined);
     await page.keyboard.press('Control+P');
     await page.waitForSelector('.quick-input-widget input', { timeout: 30_000 });
     await page.keyboard.type('macro-error.teal');
@@ -68,7 +73,13 @@ async function main(): Promise<void> {
       if (!box) throw new Error('sha256 is not visible');
       await page.mouse.move(box.x + 2, box.y + box.height / 2);
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 4 });
-      if (await hover.waitFor({ timeout: 6_000 }).then(() => true, () => false)) break;
+      if (
+        await hover.waitFor({ timeout: 6_000 }).then(
+          () => true,
+          () => false,
+        )
+      )
+        break;
     }
     const hoverText = (await hover.textContent({ timeout: 10_000 })) ?? '';
     if (!/sha256/.test(hoverText) || !/Introduced/.test(hoverText)) throw new Error(`hover does not show opcode docs: ${hoverText}`);
@@ -91,12 +102,19 @@ async function main(): Promise<void> {
     await shot(page, 'problems');
 
     // The status bar item fed by the server's tealworks/documentInfo notification.
-    const status = (await page.locator('.statusbar-item', { hasText: /TEAL v10/ }).first().textContent({ timeout: 15_000 })) ?? '';
+    const status =
+      (await page
+        .locator('.statusbar-item', { hasText: /TEAL v10/ })
+        .first()
+        .textContent({ timeout: 15_000 })) ?? '';
     if (!/TEAL v10 · 2 errors/.test(status)) throw new Error(`unexpected status bar text: ${status}`);
     log(`status bar: ${status.trim()}`);
 
     // Completion after `txn ` lists transaction fields.
-    await page.locator('.monaco-editor .view-line', { hasText: /^return$/ }).first().click();
+    await page
+      .locator('.monaco-editor .view-line', { hasText: /^return$/ })
+      .first()
+      .click();
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
     await page.keyboard.type('txn ');

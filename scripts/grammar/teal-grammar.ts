@@ -9,7 +9,23 @@ const START = '(?:^|(?<=[\\s;]))';
 const END = '(?=[\\s;]|//|$)';
 
 const PSEUDO_OPS = ['int', 'byte', 'addr', 'method'];
-const NAMED_CONSTANTS = ['unknown', 'pay', 'keyreg', 'acfg', 'axfer', 'afrz', 'appl', 'stpf', 'hb', 'NoOp', 'OptIn', 'CloseOut', 'ClearState', 'UpdateApplication', 'DeleteApplication'];
+const NAMED_CONSTANTS = [
+  'unknown',
+  'pay',
+  'keyreg',
+  'acfg',
+  'axfer',
+  'afrz',
+  'appl',
+  'stpf',
+  'hb',
+  'NoOp',
+  'OptIn',
+  'CloseOut',
+  'ClearState',
+  'UpdateApplication',
+  'DeleteApplication',
+];
 const BRANCH_OPS = ['b', 'bz', 'bnz', 'callsub'];
 const LABEL_LIST_OPS = ['switch', 'match'];
 

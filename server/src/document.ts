@@ -60,12 +60,29 @@ export interface ModelOptions {
  * when the caller already ran it (in steps, see `collectDiagnosticsSteps`); otherwise it runs here.
  * `previous` is a model of an earlier version of the same document, whose lexed lines are reused.
  */
-export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'>, options: ModelOptions = {}, collected?: Collected, previous?: DocumentModel): DocumentModel {
+export function buildModel(
+  doc: Pick<TextDocument, 'uri' | 'version' | 'getText'>,
+  options: ModelOptions = {},
+  collected?: Collected,
+  previous?: DocumentModel,
+): DocumentModel {
   const text = doc.getText();
   const tooLarge = tooLargeReason(text);
   if (tooLarge) {
     // Not lexed, not analysed: every feature sees an empty program and answers at once.
-    const empty: DocumentModel = { uri: doc.uri, version: doc.version, text, lines: [], avmVersion: 1, versionDeclared: false, macros: new Map(), labels: new Map(), diagnostics: [tooLargeDiagnostic(tooLarge)], templateSites: [], templates: new Map() };
+    const empty: DocumentModel = {
+      uri: doc.uri,
+      version: doc.version,
+      text,
+      lines: [],
+      avmVersion: 1,
+      versionDeclared: false,
+      macros: new Map(),
+      labels: new Map(),
+      diagnostics: [tooLargeDiagnostic(tooLarge)],
+      templateSites: [],
+      templates: new Map(),
+    };
     if (options.defaultMode) {
       empty.mode = options.defaultMode;
       empty.modeAssumed = true;
@@ -82,7 +99,13 @@ export function buildModel(doc: Pick<TextDocument, 'uri' | 'version' | 'getText'
   let macros = new Map<string, MacroDefinition>();
   let labels = new Map<string, LexToken>();
   let sites: TemplateSite[] | undefined;
-  if (previous && edit && edit.oldLastLine === edit.newLastLine && plainLines(previous.lines, edit.firstLine, edit.oldLastLine) && plainLines(lines, edit.firstLine, edit.newLastLine)) {
+  if (
+    previous &&
+    edit &&
+    edit.oldLastLine === edit.newLastLine &&
+    plainLines(previous.lines, edit.firstLine, edit.oldLastLine) &&
+    plainLines(lines, edit.firstLine, edit.newLastLine)
+  ) {
     avmVersion = previous.avmVersion;
     versionDeclared = previous.versionDeclared;
     macros = previous.macros;

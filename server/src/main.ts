@@ -10,6 +10,9 @@ if (!process.argv.some((a) => transports.some((t) => a === t || a.startsWith(`${
 const connection = createConnection(ProposedFeatures.all);
 let clientPid: number | undefined;
 // An orphaned server must not keep a core busy: leave as soon as the parent or the editor is gone.
-watchParent(() => process.exit(0), () => clientPid);
+watchParent(
+  () => process.exit(0),
+  () => clientPid,
+);
 if (process.argv.includes('--stdio')) process.stdin.once('end', () => process.exit(0));
 startServer(connection, { onClientProcessId: (pid) => (clientPid = pid) });

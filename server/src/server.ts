@@ -1,12 +1,6 @@
 // The language server's core, independent of transport: `main.ts` (stdio / node IPC) and tests
 // (in-process stream pairs) both hand it a connection.
-import {
-  TextDocuments,
-  TextDocumentSyncKind,
-  type Connection,
-  type InitializeParams,
-  type InitializeResult,
-} from 'vscode-languageserver';
+import { TextDocuments, TextDocumentSyncKind, type Connection, type InitializeParams, type InitializeResult } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { analysisInput, buildModel, type DocumentModel, type ModelOptions } from './document.js';
 import { AnalysisSession, collectDiagnosticsSteps, type Collected } from './teal.js';
@@ -143,7 +137,11 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
       return undefined;
     });
     if (!model || documents.get(uri)?.version !== model.version) return;
-    const lintOptions = { ...(modelOptions.defaultMode ? { defaultMode: modelOptions.defaultMode } : {}), style: settings.lint.style, generatedCode: settings.lint.generatedCode };
+    const lintOptions = {
+      ...(modelOptions.defaultMode ? { defaultMode: modelOptions.defaultMode } : {}),
+      style: settings.lint.style,
+      generatedCode: settings.lint.generatedCode,
+    };
     void connection.sendDiagnostics({ uri, version: model.version, diagnostics: [...diagnostics(model), ...lints(model, lintOptions)] });
     void connection.sendNotification(documentInfoNotification, documentInfo(model));
   };

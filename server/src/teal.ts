@@ -93,14 +93,16 @@ export function* collectDiagnosticsSteps(source: string, remap: <T>(value: T) =>
   const broken = brokenVersionPragma(source);
   try {
     // A broken pragma is analysed in full (its repaired text); the session keeps only whole-program results it can reuse.
-    analysis = remap(yield* (session && !broken ? session.updateSteps(source) : analyzeSteps(broken ? broken.repaired : source)));
+    analysis = remap(yield* session && !broken ? session.updateSteps(source) : analyzeSteps(broken ? broken.repaired : source));
     if (broken) {
       analysis.diagnostics = withBrokenPragma(analysis.diagnostics, broken);
       delete analysis.program;
     }
   } catch (e) {
     const message = `internal assembler error: ${e instanceof Error ? e.message : String(e)}`;
-    return { diagnostics: [{ severity: 'warning', message, range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 }, code: 'internal' }] };
+    return {
+      diagnostics: [{ severity: 'warning', message, range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 }, code: 'internal' }],
+    };
   }
   // Thousands of follow-on errors help nobody and cost time to send between threads and to the
   // editor: keep the first ones and every macro-limit diagnostic (features.diagnostics says how many were left out).
@@ -108,7 +110,12 @@ export function* collectDiagnosticsSteps(source: string, remap: <T>(value: T) =>
     const all = analysis.diagnostics;
     const kept = all.slice(0, KEEP_DIAGNOSTICS);
     for (let i = KEEP_DIAGNOSTICS; i < all.length; i++) if (all[i]!.code === 'macro') kept.push(all[i]!);
-    kept.push({ severity: 'warning', message: `${all.length - kept.length} more problems are not shown (only the first ${KEEP_DIAGNOSTICS} are listed)`, range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 }, code: 'too-many' });
+    kept.push({
+      severity: 'warning',
+      message: `${all.length - kept.length} more problems are not shown (only the first ${KEEP_DIAGNOSTICS} are listed)`,
+      range: { line: 0, column: 0, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 },
+      code: 'too-many',
+    });
     analysis.diagnostics = kept;
   }
   const program: ProgramFacts = { version: analysis.version };

@@ -11,7 +11,9 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 describe('architecture: TSDoc coverage of the public exports', function () {
   this.timeout(120_000);
   it('is at least 90%', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/docs-coverage.ts'), '--min', '90'], { cwd: repoRoot });
+    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', join(repoRoot, 'scripts/docs-coverage.ts'), '--min', '90'], {
+      cwd: repoRoot,
+    });
     const m = /TSDoc coverage of public exports: (\d+) \/ (\d+) = ([\d.]+)%/.exec(stdout);
     assert.ok(m, stdout);
     assert.ok(Number(m[3]) >= 90, stdout);
@@ -24,7 +26,11 @@ describe('architecture: TSDoc coverage of the public exports', function () {
 // no HTML is written.
 describe('architecture: the TypeDoc API reference', function () {
   this.timeout(300_000);
-  const options = JSON.parse(readFileSync(join(repoRoot, 'typedoc.json'), 'utf8')) as { entryPoints: string[]; treatWarningsAsErrors?: boolean; validation?: Record<string, boolean> };
+  const options = JSON.parse(readFileSync(join(repoRoot, 'typedoc.json'), 'utf8')) as {
+    entryPoints: string[];
+    treatWarningsAsErrors?: boolean;
+    validation?: Record<string, boolean>;
+  };
 
   it('covers every entry point of sdk/package.json', () => {
     const pkg = JSON.parse(readFileSync(join(repoRoot, 'sdk/package.json'), 'utf8')) as { exports: Record<string, unknown> };
@@ -40,7 +46,9 @@ describe('architecture: the TypeDoc API reference', function () {
 
   it('converts and validates with no warnings', async () => {
     // By path: with the repository's baseUrl, tsx resolves a bare 'typedoc' to ./typedoc.json.
-    const td = (await import(pathToFileURL(join(repoRoot, 'node_modules/typedoc/dist/index.js')).href)) as typeof import('typedoc', { with: { 'resolution-mode': 'import' } });
+    const td = (await import(pathToFileURL(join(repoRoot, 'node_modules/typedoc/dist/index.js')).href)) as typeof import('typedoc', {
+      with: { 'resolution-mode': 'import' },
+    });
     const app = await td.Application.bootstrapWithPlugins({ options: join(repoRoot, 'typedoc.json') }, [new td.TSConfigReader(), new td.TypeDocReader()]);
     const messages: string[] = [];
     const log = app.logger.log.bind(app.logger);

@@ -83,7 +83,8 @@ describe('architecture: sdk layering', () => {
     for (const f of all) {
       if (!PORTABLE.has(layerOf(f))) continue;
       const code = stripComments(readFileSync(f, 'utf8'));
-      for (const spec of imports(f)) if (spec.startsWith('node:') || ['fs', 'path', 'crypto', 'os', 'util', 'buffer'].includes(spec)) bad.push(`${relative(root, f)} imports ${spec}`);
+      for (const spec of imports(f))
+        if (spec.startsWith('node:') || ['fs', 'path', 'crypto', 'os', 'util', 'buffer'].includes(spec)) bad.push(`${relative(root, f)} imports ${spec}`);
       if (/\bBuffer\b/.test(code)) bad.push(`${relative(root, f)} uses Buffer`);
       if (/\brequire\(/.test(code)) bad.push(`${relative(root, f)} uses require()`);
     }

@@ -6,7 +6,22 @@ import { resolve } from 'node:path';
 import { repoRoot } from '../helpers/shared.js';
 
 const TOP = ['sdk/', 'server/', 'extension/', 'test/', 'scripts/', 'examples/', 'docs/', 'bench/', 'syntaxes/', 'snippets/', '.ci/'];
-const SDK_LAYERS = ['encoding/', 'crypto/', 'txn/', 'abi/', 'teal/', 'avm/', 'ledger/', 'adapters/', 'services/', 'app/', 'workflow/', 'client/', 'cli/', 'testing/'];
+const SDK_LAYERS = [
+  'encoding/',
+  'crypto/',
+  'txn/',
+  'abi/',
+  'teal/',
+  'avm/',
+  'ledger/',
+  'adapters/',
+  'services/',
+  'app/',
+  'workflow/',
+  'client/',
+  'cli/',
+  'testing/',
+];
 
 /** Paths named in backticks: repository paths, and `layer/file` paths inside `sdk/src`. */
 function namedPaths(text: string): { named: string; path: string }[] {

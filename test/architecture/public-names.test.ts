@@ -45,7 +45,14 @@ const exportedNames: string[] = [];
 
 /** Every exported interface, class and object type alias of the entry points, with its member names. */
 function exportedMembers(): Map<string, { file: string; members: Set<string> }> {
-  const program = ts.createProgram(entries, { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, skipLibCheck: true, noEmit: true, types: ['node'] });
+  const program = ts.createProgram(entries, {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    skipLibCheck: true,
+    noEmit: true,
+    types: ['node'],
+  });
   const checker = program.getTypeChecker();
   const out = new Map<string, { file: string; members: Set<string> }>();
   for (const file of entries) {
@@ -61,7 +68,12 @@ function exportedMembers(): Map<string, { file: string; members: Set<string> }> 
       if (!decl) continue;
       const type = checker.getDeclaredTypeOfSymbol(target);
       // A member kept only as a `@deprecated` alias of its new name does not count.
-      const members = new Set(checker.getPropertiesOfType(type).filter((p) => !p.getJsDocTags().some((t) => t.name === 'deprecated')).map((p) => p.getName()));
+      const members = new Set(
+        checker
+          .getPropertiesOfType(type)
+          .filter((p) => !p.getJsDocTags().some((t) => t.name === 'deprecated'))
+          .map((p) => p.getName()),
+      );
       out.set(sym.getName(), { file: relative(repoRoot, decl.getSourceFile().fileName), members });
     }
   }

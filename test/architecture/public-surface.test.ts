@@ -40,7 +40,8 @@ describe('architecture: products use the SDK only through its public entry point
   it('every @tealworks/sdk import names an exported entry point', () => {
     const bad: string[] = [];
     for (const f of all) {
-      for (const m of readFileSync(f, 'utf8').matchAll(SPECIFIER)) if (m[1]!.startsWith('@tealworks/sdk') && !entryPoints.has(m[1]!)) bad.push(`${relative(repoRoot, f)}: ${m[1]}`);
+      for (const m of readFileSync(f, 'utf8').matchAll(SPECIFIER))
+        if (m[1]!.startsWith('@tealworks/sdk') && !entryPoints.has(m[1]!)) bad.push(`${relative(repoRoot, f)}: ${m[1]}`);
     }
     assert.deepEqual(bad, []);
   });

@@ -41,7 +41,12 @@ describe('cli: tealworks assemble', function () {
     assert.deepEqual(map.sources, ['../mapped.teal']);
     assert.deepEqual(
       parseNodeSourceMap(map).map((e) => [e.pc, e.line, e.column]),
-      [[1, 0, 0], [3, 1, 0], [5, 1, 7], [6, 2, 2]],
+      [
+        [1, 0, 0],
+        [3, 1, 0],
+        [5, 1, 7],
+        [6, 2, 2],
+      ],
     );
     // -m puts the map next to the output.
     const m = await cli(['assemble', src, '--version=8', '-m'], tmp.path);
@@ -59,7 +64,10 @@ describe('cli: tealworks assemble', function () {
     assert.ok(lines.includes('bad.teal:2:15: unable to parse "pya" as integer'), r.stderr);
     assert.ok(lines.includes('bad.teal:4:1: unable to parse "qq" as integer'), r.stderr);
     assert.ok(lines.includes('bad.teal:3:15: note: from macro x defined here'), r.stderr);
-    assert.ok(lines.some((l) => /^bad\.teal:5:5: reference to undefined label "nowhere"$/.test(l)), r.stderr);
+    assert.ok(
+      lines.some((l) => /^bad\.teal:5:5: reference to undefined label "nowhere"$/.test(l)),
+      r.stderr,
+    );
     assert.match(lines[lines.length - 1]!, /^bad\.teal: 3 errors$/);
     assert.ok(!existsSync(at('bad.teal.tok')));
   });
@@ -75,13 +83,23 @@ describe('cli: tealworks assemble', function () {
     const src = file('tmpl.teal', '#pragma version 8\nint TMPL_AMOUNT; byte TMPL_NOTE; int zz\n// TMPL_AMOUNT stays in comments\n');
     let r = await cli(['assemble', src, '--tmpl', 'AMOUNT=1000', '--tmpl', 'TMPL_NOTE=0x0102', '--tmpl', 'SPARE=1'], tmp.path);
     assert.equal(r.code, 1);
-    assert.equal(r.stderr, 'tmpl.teal: warning: template TMPL_SPARE does not appear in the source\ntmpl.teal:2:38: unable to parse "zz" as integer\ntmpl.teal: 1 error\n');
+    assert.equal(
+      r.stderr,
+      'tmpl.teal: warning: template TMPL_SPARE does not appear in the source\ntmpl.teal:2:38: unable to parse "zz" as integer\ntmpl.teal: 1 error\n',
+    );
     writeFileSync(at('tmpl.teal'), '#pragma version 8\nint TMPL_AMOUNT; byte TMPL_NOTE; pop\n');
     r = await cli(['assemble', src, '--tmpl', 'AMOUNT=1000', '--tmpl', 'NOTE=0x0102', '-m'], tmp.path);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(bytesOf(at('tmpl.teal.tok')), '0881e807800201024' + '8');
     const entries = parseNodeSourceMap(readFileSync(at('tmpl.teal.tok.map'), 'utf8'));
-    assert.deepEqual(entries.map((e) => [e.pc, e.line, e.column]), [[1, 1, 0], [4, 1, 17], [8, 1, 33]]);
+    assert.deepEqual(
+      entries.map((e) => [e.pc, e.line, e.column]),
+      [
+        [1, 1, 0],
+        [4, 1, 17],
+        [8, 1, 33],
+      ],
+    );
   });
 
   it('substituteTemplates leaves strings, comments and longer names alone', () => {

@@ -40,19 +40,39 @@ describe('cli: tealworks node profile', function () {
     const r = await cli(['node', 'profile', 'list'], dir);
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.trim().split('\n');
-    assert.deepEqual(lines.map((l) => l.split(/\s+/)[0]), ['participation', 'conduit', 'relay', 'development']);
+    assert.deepEqual(
+      lines.map((l) => l.split(/\s+/)[0]),
+      ['participation', 'conduit', 'relay', 'development'],
+    );
     assert.match(r.stdout, /conduit\s+.*EnableFollowMode/);
     assert.match(r.stdout, /development\s+.*dev mode/);
   });
 
-  it('profile set writes the node\'s settings for each profile into config.json', async () => {
+  it("profile set writes the node's settings for each profile into config.json", async () => {
     const expected: Record<string, Record<string, unknown>> = {
       participation: {},
       conduit: { EnableFollowMode: true, MaxAcctLookback: 64, CatchupParallelBlocks: 64 },
-      relay: { MaxBlockHistoryLookback: 22000, CatchpointFileHistoryLength: 3, CatchpointTracking: 2, EnableLedgerService: true, EnableBlockService: true, NetAddress: ':4160' },
-      development: { EnableExperimentalAPI: true, EnableDeveloperAPI: true, MaxAcctLookback: 256, EnableTxnEvalTracer: true, DisableAPIAuth: true, DevMode: true },
+      relay: {
+        MaxBlockHistoryLookback: 22000,
+        CatchpointFileHistoryLength: 3,
+        CatchpointTracking: 2,
+        EnableLedgerService: true,
+        EnableBlockService: true,
+        NetAddress: ':4160',
+      },
+      development: {
+        EnableExperimentalAPI: true,
+        EnableDeveloperAPI: true,
+        MaxAcctLookback: 256,
+        EnableTxnEvalTracer: true,
+        DisableAPIAuth: true,
+        DevMode: true,
+      },
     };
-    assert.deepEqual(NODE_PROFILES.map((p) => p.name), Object.keys(expected));
+    assert.deepEqual(
+      NODE_PROFILES.map((p) => p.name),
+      Object.keys(expected),
+    );
     for (const [name, settings] of Object.entries(expected)) {
       const d = join(dir, name);
       const r = await cli(['node', 'profile', 'set', name, '-d', d], dir);
@@ -102,7 +122,13 @@ describe('cli: tealworks node profile', function () {
     const unknown = await cli(['node', 'profile', 'set', 'archival', '-d', dir], dir);
     assert.equal(unknown.code, 1);
     assert.match(unknown.stderr, /unknown profile "archival": the profiles are participation, conduit, relay, development/);
-    for (const args of [['node', 'profile', 'set'], ['node', 'profile', 'frob'], ['node'], ['node', 'profile', 'set', 'conduit', '--bogus'], ['node', 'profile', 'list', 'x']]) {
+    for (const args of [
+      ['node', 'profile', 'set'],
+      ['node', 'profile', 'frob'],
+      ['node'],
+      ['node', 'profile', 'set', 'conduit', '--bogus'],
+      ['node', 'profile', 'list', 'x'],
+    ]) {
       const r = await cli(args, dir);
       assert.equal(r.code, 2, args.join(' '));
       assert.match(r.stderr, /Usage: tealworks node profile/);
@@ -113,7 +139,10 @@ describe('cli: tealworks node profile', function () {
   it('tealworks devnet reads the written profile: conduit needs --follow, development serves without a token', async () => {
     await cli(['node', 'profile', 'set', 'conduit', '-d', dir], dir);
     const o = io(dir);
-    await assert.rejects(runDevnet(['--data', dir, '--ports', '0,0,0'], o), /EnableFollowMode is set in .*config\.json but no source to follow was given: start with --follow URL/);
+    await assert.rejects(
+      runDevnet(['--data', dir, '--ports', '0,0,0'], o),
+      /EnableFollowMode is set in .*config\.json but no source to follow was given: start with --follow URL/,
+    );
     await cli(['node', 'profile', 'set', 'development', '-d', dir, '-y'], dir);
     const d = await startDevnet({ dataDir: dir, kdf: TEST_SCRYPT, ports: { node: 0, query: 0, keyManager: 0 }, accounts: 1 });
     try {
@@ -130,7 +159,7 @@ describe('cli: tealworks node profile', function () {
     }
   });
 
-  it('tealworks devnet warns when config.json\'s EndpointAddress leaves loopback', async () => {
+  it("tealworks devnet warns when config.json's EndpointAddress leaves loopback", async () => {
     writeFileSync(join(dir, 'config.json'), JSON.stringify({ EndpointAddress: '0.0.0.0:0' }));
     const o = io(dir);
     const code = await runDevnet(['--data', dir, '--accounts', '1'], o, () => ({ promise: Promise.resolve('test'), cancel: () => {} }));

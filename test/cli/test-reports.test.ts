@@ -8,7 +8,10 @@ import { pathToFileURL } from 'node:url';
 import { cli, repoRoot, tempDir } from './helpers.js';
 import { needShared, sharedPath } from '../helpers/shared.js';
 
-const lcovParse = createRequire(import.meta.url)('lcov-parse') as (input: string, cb: (err: unknown, data: { file: string; lines: { found: number; hit: number } }[]) => void) => void;
+const lcovParse = createRequire(import.meta.url)('lcov-parse') as (
+  input: string,
+  cb: (err: unknown, data: { file: string; lines: { found: number; hit: number } }[]) => void,
+) => void;
 
 describe('cli: tealworks test --coverage / --budget-snapshot / --budget-check', function () {
   this.timeout(240_000);
@@ -29,17 +32,36 @@ it('increments twice', async () => { await f.apps.counter.call('increment', [1])
   });
   after(() => tmp.cleanup());
 
-  const runTests = (...flags: string[]) => cli(['test', '--runner', 'node', ...flags, '--', '--import', pathToFileURL(resolve(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href, '--test-concurrency=1', 'counter.test.ts'], tmp.path);
+  const runTests = (...flags: string[]) =>
+    cli(
+      [
+        'test',
+        '--runner',
+        'node',
+        ...flags,
+        '--',
+        '--import',
+        pathToFileURL(resolve(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href,
+        '--test-concurrency=1',
+        'counter.test.ts',
+      ],
+      tmp.path,
+    );
 
   it('writes lcov (read by lcov-parse) and HTML per TEAL line, and a budget snapshot; the unchanged contract passes the check, a one-opcode change fails it', async () => {
     const first = await runTests('--coverage', '--budget-snapshot', 'budget.json');
     assert.equal(first.code, 0, first.stdout + first.stderr);
     assert.match(first.stdout, /coverage: \d+\/\d+ lines, \d+\/\d+ branches in 2 file\(s\)/);
     const lcov = readFileSync(join(tmp.path, 'coverage/lcov.info'), 'utf8');
-    const records = await new Promise<{ file: string; lines: { found: number; hit: number } }[]>((ok, fail) => lcovParse(lcov, (e, d) => (e ? fail(new Error(String(e))) : ok(d))));
+    const records = await new Promise<{ file: string; lines: { found: number; hit: number } }[]>((ok, fail) =>
+      lcovParse(lcov, (e, d) => (e ? fail(new Error(String(e))) : ok(d))),
+    );
     const counter = records.find((r) => r.file === 'counter.teal')!;
     assert.ok(counter, lcov);
-    assert.ok(counter.lines.hit > 10 && counter.lines.hit < counter.lines.found, `${counter.lines.hit}/${counter.lines.found}: the update and delete paths never ran`);
+    assert.ok(
+      counter.lines.hit > 10 && counter.lines.hit < counter.lines.found,
+      `${counter.lines.hit}/${counter.lines.found}: the update and delete paths never ran`,
+    );
     assert.ok(existsSync(join(tmp.path, 'coverage/index.html')));
     assert.match(first.stdout, /Counter\s+increment\(uint64\)uint64\s+3\s/);
     assert.match(first.stdout, /Counter\s+create bare:NoOp\s+1\s/);
@@ -79,10 +101,27 @@ f.install({ before, beforeEach, after });
 it('adds a user and reads it back', async () => { await f.apps.sib.call('add_user', [['alice', 1n, 0n]]); await f.apps.sib.call('get_user', [1n]); });
 `,
     );
-    const r = await cli(['test', '--runner', 'node', '--coverage', '--coverage-dir', 'puya-coverage', '--', '--import', pathToFileURL(resolve(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href, '--test-concurrency=1', 'puya.test.ts'], tmp.path);
+    const r = await cli(
+      [
+        'test',
+        '--runner',
+        'node',
+        '--coverage',
+        '--coverage-dir',
+        'puya-coverage',
+        '--',
+        '--import',
+        pathToFileURL(resolve(repoRoot, 'node_modules/tsx/dist/loader.mjs')).href,
+        '--test-concurrency=1',
+        'puya.test.ts',
+      ],
+      tmp.path,
+    );
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const lcov = readFileSync(join(tmp.path, 'puya-coverage/lcov.info'), 'utf8');
-    const records = await new Promise<{ file: string; lines: { found: number; hit: number; details: { line: number; hit: number }[] } }[]>((ok, fail) => lcovParse(lcov, (e, d) => (e ? fail(new Error(String(e))) : ok(d as never))));
+    const records = await new Promise<{ file: string; lines: { found: number; hit: number; details: { line: number; hit: number }[] } }[]>((ok, fail) =>
+      lcovParse(lcov, (e, d) => (e ? fail(new Error(String(e))) : ok(d as never))),
+    );
     const py = records.find((x) => x.file === 'struct_in_box/contract.py');
     assert.ok(py, `no record for contract.py in:\n${records.map((x) => x.file).join('\n')}`);
     assert.ok(records.some((x) => x.file === 'struct_in_box/out/ExampleContract.approval.teal'));

@@ -47,7 +47,22 @@ describe('e2e: tealworks deploy / call / simulate / state', function () {
     assert.match(sim.out, /would FAIL at txn 0/);
     assert.match(sim.out, /too big: one increment must be below 10/);
 
-    const mapped = await cli('simulate', id!, 'increment', '40', ...spec, '--source', 'counter.teal', '--template', 'UPDATABLE=1', '--template', 'DELETABLE=1', '--extra-budget', '700', '--allow-more-logging');
+    const mapped = await cli(
+      'simulate',
+      id!,
+      'increment',
+      '40',
+      ...spec,
+      '--source',
+      'counter.teal',
+      '--template',
+      'UPDATABLE=1',
+      '--template',
+      'DELETABLE=1',
+      '--extra-budget',
+      '700',
+      '--allow-more-logging',
+    );
     assert.equal(mapped.code, 1);
     assert.match(mapped.out, /at counter\.teal:\d+:1 {2}assert \/\/ too big/);
     assert.match(mapped.out, /of 1400 available/, 'the extra budget was granted');

@@ -54,6 +54,9 @@ describe('e2e: workflow steps failing in a Puya app name the .py line', function
     assert.equal(report.failure!.userSource!.line, 14);
     assert.equal(report.failure!.errorMessage, 'User with that id does not exist');
     assert.match(step.error!.message, /User with that id does not exist \[contract\.py:14:9\]/);
-    assert.match(step.error!.reportText!, /call chain:\n {4}txn 0 {2}app \d+ \(ExampleContract\) {2}get_user\(uint64\)\(string,uint64,uint64\).*at contract\.py:14:9/);
+    assert.match(
+      step.error!.reportText!,
+      /call chain:\n {4}txn 0 {2}app \d+ \(ExampleContract\) {2}get_user\(uint64\)\(string,uint64,uint64\).*at contract\.py:14:9/,
+    );
   });
 });

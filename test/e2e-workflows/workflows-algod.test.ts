@@ -21,7 +21,12 @@ describe('e2e: example workflows through the public /v2 adapters (devnet --local
   const nodePaths: string[] = [];
 
   before(async () => {
-    devnet = await startDevnet({ inMemory: true, localnet: true, ports: { node: 0, query: 0, keyManager: 0 }, log: (e) => void (e.service === 'node' && nodePaths.push(`${e.method} ${e.path}`)) });
+    devnet = await startDevnet({
+      inMemory: true,
+      localnet: true,
+      ports: { node: 0, query: 0, keyManager: 0 },
+      log: (e) => void (e.service === 'node' && nodePaths.push(`${e.method} ${e.path}`)),
+    });
   });
   after(async () => {
     await devnet?.stop();
@@ -37,7 +42,15 @@ describe('e2e: example workflows through the public /v2 adapters (devnet --local
       const file = join(dir, 'tealworks.yaml');
       const text = readFileSync(file, 'utf8');
       assert.match(text, /^network: devnet$/m);
-      const network = ['network:', '  name: localnet-v2', `  node: ${devnet.node.url}`, '  api: algod', `  query: ${devnet.query.url}`, `  kmd: ${devnet.keyManager.url}`, '  token-env: TW_LOCALNET_TOKEN'].join('\n');
+      const network = [
+        'network:',
+        '  name: localnet-v2',
+        `  node: ${devnet.node.url}`,
+        '  api: algod',
+        `  query: ${devnet.query.url}`,
+        `  kmd: ${devnet.keyManager.url}`,
+        '  token-env: TW_LOCALNET_TOKEN',
+      ].join('\n');
       writeFileSync(file, text.replace(/^network: devnet$/m, network));
       nodePaths.length = 0;
       const s = await runWorkflow(file, { env: { TW_LOCALNET_TOKEN: LOCALNET_TOKEN } });
@@ -48,7 +61,10 @@ describe('e2e: example workflows through the public /v2 adapters (devnet --local
       assert.ok(s.steps.every((x) => x.status === 'done' || x.status === 'skipped'));
       // Only the public API was used.
       assert.ok(nodePaths.includes('POST /v2/transactions'), nodePaths.join('\n'));
-      assert.deepEqual(nodePaths.filter((x) => x.includes(' /v1/')), []);
+      assert.deepEqual(
+        nodePaths.filter((x) => x.includes(' /v1/')),
+        [],
+      );
     });
   }
 });

@@ -73,7 +73,7 @@ describe('e2e: workflows on the embedded devnet', function () {
     assert.equal(demo.receiverGained, 750_000n);
   });
 
-  it('locates a logic signature\'s refusal in its TEAL and signs with the program', async () => {
+  it("locates a logic signature's refusal in its TEAL and signs with the program", async () => {
     const dir = project('examples/logicsig-escrow');
     const file = join(dir, 'tealworks.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace('amount: 750_000', 'amount: 1_500_000'));
@@ -193,9 +193,15 @@ describe('e2e: workflows on the embedded devnet', function () {
     assert.ok((await runWorkflow(file, { devnet })).ok);
     const stateFile = join(dir, '.tealworks/state/tealworks.devnet.json');
     const recorded = readFileSync(stateFile, 'utf8');
-    const before = (await (await fetch(`${devnet.node.url}/v1/status`, { headers: { 'X-Node-API-Token': devnet.node.token } })).json()) as Record<string, unknown>;
+    const before = (await (await fetch(`${devnet.node.url}/v1/status`, { headers: { 'X-Node-API-Token': devnet.node.token } })).json()) as Record<
+      string,
+      unknown
+    >;
     const s = await runWorkflow(file, { devnet, simulateOnly: true, fresh: true });
-    const after = (await (await fetch(`${devnet.node.url}/v1/status`, { headers: { 'X-Node-API-Token': devnet.node.token } })).json()) as Record<string, unknown>;
+    const after = (await (await fetch(`${devnet.node.url}/v1/status`, { headers: { 'X-Node-API-Token': devnet.node.token } })).json()) as Record<
+      string,
+      unknown
+    >;
     const deploy = s.steps.find((x) => x.id === 'deploy')!;
     assert.equal(deploy.status, 'simulated', deploy.error?.message);
     assert.equal(JSON.stringify(after.lastRound ?? after['last-round']), JSON.stringify(before.lastRound ?? before['last-round']), 'no block was made');
@@ -216,7 +222,11 @@ describe('e2e: workflows on the embedded devnet', function () {
     assert.match(text, /FAILED: 2 done/);
 
     const ok: string[] = [];
-    const code2 = await runCli(['run', 'tealworks.yaml', '--in-memory'], { stdout: (t) => ok.push(t), stderr: (t) => ok.push(t), cwd: project('examples/abi-router') });
+    const code2 = await runCli(['run', 'tealworks.yaml', '--in-memory'], {
+      stdout: (t) => ok.push(t),
+      stderr: (t) => ok.push(t),
+      cwd: project('examples/abi-router'),
+    });
     assert.equal(code2, 0, ok.join(''));
     assert.match(ok.join(''), /PASSED: 14 done/);
 

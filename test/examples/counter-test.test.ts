@@ -11,7 +11,11 @@ describe('examples/counter/test through `tealworks test`', function () {
   it('passes with the project runner', async () => {
     assert.equal(detectRunner(repoRoot), 'vitest');
     let out = '';
-    const code = await testCommand.run(['--runner', 'mocha', '--', '--reporter', 'spec', 'examples/counter/test/counter.test.ts'], { cwd: repoRoot, stdout: (t) => (out += t), stderr: (t) => (out += t) });
+    const code = await testCommand.run(['--runner', 'mocha', '--', '--reporter', 'spec', 'examples/counter/test/counter.test.ts'], {
+      cwd: repoRoot,
+      stdout: (t) => (out += t),
+      stderr: (t) => (out += t),
+    });
     assert.equal(code, 0, out);
     assert.match(out, /4 passing/, out);
   });

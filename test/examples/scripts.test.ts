@@ -32,7 +32,11 @@ describe('examples/scripts against the devnet', function () {
   });
 
   async function script(name: string): Promise<string> {
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', join(scriptsDir, `${name}.ts`)], { cwd: repoRoot, env: { ...process.env, TEALWORKS_DEVNET_DIR: dir }, timeout: 60_000 });
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', join(scriptsDir, `${name}.ts`)], {
+      cwd: repoRoot,
+      env: { ...process.env, TEALWORKS_DEVNET_DIR: dir },
+      timeout: 60_000,
+    });
     return stdout;
   }
 
@@ -43,7 +47,11 @@ describe('examples/scripts against the devnet', function () {
       lines += text.trimEnd().split('\n').length;
       const from = new Set([...text.matchAll(/from '([^']+)'/g)].map((m) => m[1]));
       assert.ok(from.size <= 2, `${s}.ts imports from ${[...from].join(', ')}`);
-      for (const f of from) assert.ok(f === '@tealworks/sdk' || f!.startsWith('@tealworks/sdk/') || f === './counter-client.js', `${s}.ts imports ${f}: scripts use the package name`);
+      for (const f of from)
+        assert.ok(
+          f === '@tealworks/sdk' || f!.startsWith('@tealworks/sdk/') || f === './counter-client.js',
+          `${s}.ts imports ${f}: scripts use the package name`,
+        );
     }
     assert.ok(lines <= 80, `${lines} lines`);
   });

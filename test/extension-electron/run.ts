@@ -13,12 +13,41 @@ const work = join(root, '.e2e/electron');
 async function main(): Promise<number> {
   mkdirSync(work, { recursive: true });
   // The extension host runs plain CommonJS: bundle the suite (mocha included, vscode external).
-  await build({ entryPoints: [join(root, 'test/extension-electron/suite/index.ts')], outfile: join(work, 'suite.cjs'), bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'error' });
-  await build({ entryPoints: [join(root, 'extension/src/extension.ts')], outfile: join(root, 'dist/extension.cjs'), bundle: true, platform: 'node', format: 'cjs', target: 'node20', external: ['vscode'], logLevel: 'warning' });
-  await build({ entryPoints: [join(root, 'server/src/main.ts')], outfile: join(root, 'dist/server.cjs'), bundle: true, platform: 'node', format: 'cjs', target: 'node20', logLevel: 'warning' });
+  await build({
+    entryPoints: [join(root, 'test/extension-electron/suite/index.ts')],
+    outfile: join(work, 'suite.cjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    logLevel: 'error',
+  });
+  await build({
+    entryPoints: [join(root, 'extension/src/extension.ts')],
+    outfile: join(root, 'dist/extension.cjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    external: ['vscode'],
+    logLevel: 'warning',
+  });
+  await build({
+    entryPoints: [join(root, 'server/src/main.ts')],
+    outfile: join(root, 'dist/server.cjs'),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    logLevel: 'warning',
+  });
   const workspace = join(work, 'workspace');
   mkdirSync(workspace, { recursive: true });
-  writeFileSync(join(workspace, 'macro-error.teal'), '#pragma version 10\n#define checkArg txna ApplicationArgs 0; frobnicate; ==\nbyte "x"\nsha256\npop\ncheckArg\nreturn\n');
+  writeFileSync(
+    join(workspace, 'macro-error.teal'),
+    '#pragma version 10\n#define checkArg txna ApplicationArgs 0; frobnicate; ==\nbyte "x"\nsha256\npop\ncheckArg\nreturn\n',
+  );
 
   let vscodeExecutablePath = process.env.VSCODE_EXECUTABLE;
   if (!vscodeExecutablePath) {
@@ -28,7 +57,9 @@ async function main(): Promise<number> {
         new Promise<never>((_, rej) => setTimeout(() => rej(new Error('download timed out after 120 s')), 120_000)),
       ]);
     } catch (e) {
-      console.log(`e2e:electron: skipped — desktop VS Code could not be downloaded here (${e instanceof Error ? e.message : String(e)}). Set VSCODE_EXECUTABLE to run against an installed VS Code; npm run e2e covers the same checks in code-server.`);
+      console.log(
+        `e2e:electron: skipped — desktop VS Code could not be downloaded here (${e instanceof Error ? e.message : String(e)}). Set VSCODE_EXECUTABLE to run against an installed VS Code; npm run e2e covers the same checks in code-server.`,
+      );
       return 0;
     }
   }

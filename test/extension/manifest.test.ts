@@ -48,12 +48,23 @@ describe('extension: manifest and language configuration', () => {
       assert.ok(l.startsWith('!'), l);
       return l.slice(1);
     });
-    for (const f of ['dist/extension.cjs', 'dist/server.cjs', 'syntaxes/teal.tmLanguage.json', 'snippets/teal.json', 'language-configuration.json', 'package.json', 'extension/media/icon.png', 'extension/sample/approval.teal', 'extension/sample/counter.arc56.json', 'extension/sample/tealworks.yaml']) {
+    for (const f of [
+      'dist/extension.cjs',
+      'dist/server.cjs',
+      'syntaxes/teal.tmLanguage.json',
+      'snippets/teal.json',
+      'language-configuration.json',
+      'package.json',
+      'extension/media/icon.png',
+      'extension/sample/approval.teal',
+      'extension/sample/counter.arc56.json',
+      'extension/sample/tealworks.yaml',
+    ]) {
       assert.ok(included.includes(f), f);
     }
     // The .vsix README is the user-facing one (vsce --readme-path), not the repository's.
     assert.ok(!included.includes('README.md'), 'the developer README stays out of the .vsix');
-    assert.match(read('scripts/package.mjs'), /'--readme-path', 'extension\/README\.md'/);
+    assert.match(read('scripts/package.mjs'), /'--readme-path',\s*'extension\/README\.md'/);
     assert.ok(read('extension/README.md').includes('Get started in five minutes'));
     assert.ok(included.every((f) => !f.includes('*') && !f.startsWith('node_modules') && !f.endsWith('.map')));
   });
@@ -64,7 +75,10 @@ describe('extension: status bar wording', () => {
     assert.equal(statusText({ uri: 'u', avmVersion: 10, versionDeclared: true, mode: 'application', size: 312, errors: 0 }), 'TEAL v10 · app · 312 B');
     assert.equal(statusText({ uri: 'u', avmVersion: 1, versionDeclared: false, errors: 2 }), 'TEAL v1 (default) · 2 errors');
     assert.equal(statusText({ uri: 'u', avmVersion: 8, versionDeclared: true, mode: 'logicsig', errors: 1 }), 'TEAL v8 · logicsig · 1 error');
-    assert.equal(statusText({ uri: 'u', avmVersion: 8, versionDeclared: true, mode: 'logicsig', modeAssumed: true, size: 3, errors: 0 }), 'TEAL v8 · logicsig? · 3 B');
+    assert.equal(
+      statusText({ uri: 'u', avmVersion: 8, versionDeclared: true, mode: 'logicsig', modeAssumed: true, size: 3, errors: 0 }),
+      'TEAL v8 · logicsig? · 3 B',
+    );
     assert.match(statusTooltip({ uri: 'u', avmVersion: 1, versionDeclared: false, errors: 0 }), /no #pragma version/);
   });
 });

@@ -33,8 +33,14 @@ function nonAscii(text: string): string[] {
 
 describe('shipped TEAL samples are ASCII', () => {
   it('the sample project and the example contracts', () => {
-    const files = [...filesUnder(resolve(repoRoot, 'extension/sample'), (n) => n.endsWith('.teal')), ...filesUnder(resolve(repoRoot, 'examples'), (n) => n.endsWith('.teal'))];
-    assert.ok(files.some((f) => f.endsWith('extension/sample/approval.teal')), 'the sample approval program is checked');
+    const files = [
+      ...filesUnder(resolve(repoRoot, 'extension/sample'), (n) => n.endsWith('.teal')),
+      ...filesUnder(resolve(repoRoot, 'examples'), (n) => n.endsWith('.teal')),
+    ];
+    assert.ok(
+      files.some((f) => f.endsWith('extension/sample/approval.teal')),
+      'the sample approval program is checked',
+    );
     for (const f of files) assert.deepEqual(nonAscii(readFileSync(f, 'utf8')), [], relative(repoRoot, f));
   });
 

@@ -6,7 +6,10 @@ import { assembleCollect } from '../../sdk/src/teal/assembler/index.js';
 import { opByName } from '../../sdk/src/teal/spec/index.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const snippets = JSON.parse(readFileSync(resolve(repoRoot, 'snippets/teal.json'), 'utf8')) as Record<string, { prefix: string; body: string[]; description: string }>;
+const snippets = JSON.parse(readFileSync(resolve(repoRoot, 'snippets/teal.json'), 'utf8')) as Record<
+  string,
+  { prefix: string; body: string[]; description: string }
+>;
 
 /** What the snippet inserts when every placeholder keeps its default (choices: the first). */
 export function expandSnippet(body: string[]): string {

@@ -47,7 +47,11 @@ interface Cli {
 }
 
 async function launch(dataDir: string, extra: string[] = []): Promise<Cli> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, resolve(repoRoot, 'sdk/src/cli/main.ts'), 'devnet', '--data', dataDir, '--ports', '0,0,0', '--accounts', '2', ...extra], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', TSX_LOADER, resolve(repoRoot, 'sdk/src/cli/main.ts'), 'devnet', '--data', dataDir, '--ports', '0,0,0', '--accounts', '2', ...extra],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   let err = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
@@ -68,7 +72,10 @@ async function launch(dataDir: string, extra: string[] = []): Promise<Cli> {
 /** Runs the CLI to completion (for refusals). */
 function runCli(args: string[]): { code: number; stderr: string } {
   try {
-    execFileSync(process.execPath, ['--import', TSX_LOADER, resolve(repoRoot, 'sdk/src/cli/main.ts'), ...args], { stdio: ['ignore', 'pipe', 'pipe'], timeout: 30_000 });
+    execFileSync(process.execPath, ['--import', TSX_LOADER, resolve(repoRoot, 'sdk/src/cli/main.ts'), ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      timeout: 30_000,
+    });
     return { code: 0, stderr: '' };
   } catch (e) {
     const x = e as { status: number; stderr: Buffer };
@@ -140,7 +147,20 @@ describe('faults: devnet', function () {
       assert.equal(net.devnet, undefined, 'did not start its own');
       const sp = await net.chain.node.suggestedParams();
       const to = net.dispenser!.address;
-      const txn = makePaymentTxn({ sender: net.dispenser!.address, receiver: to, amount: 1n, note: 'shared', suggestedParams: { fee: sp.minFee, flatFee: true, firstValid: sp.lastRound, lastValid: sp.lastRound + 1000n, genesisId: sp.genesisId, genesisHash: sp.genesisHash } });
+      const txn = makePaymentTxn({
+        sender: net.dispenser!.address,
+        receiver: to,
+        amount: 1n,
+        note: 'shared',
+        suggestedParams: {
+          fee: sp.minFee,
+          flatFee: true,
+          firstValid: sp.lastRound,
+          lastValid: sp.lastRound + 1000n,
+          genesisId: sp.genesisId,
+          genesisHash: sp.genesisHash,
+        },
+      });
       const [signed] = await net.dispenser!.signer.sign([txn], [0]);
       await net.chain.node.submit(signed!);
       await net.close();
@@ -186,7 +206,9 @@ describe('faults: devnet', function () {
       const go = join(dir, `go${trial}`);
       let ready = 0;
       let answered = 0;
-      const children = Array.from({ length: 6 }, () => spawn(process.execPath, ['--import', TSX_LOADER, takerFile, data, go], { stdio: ['pipe', 'pipe', 'pipe'] }));
+      const children = Array.from({ length: 6 }, () =>
+        spawn(process.execPath, ['--import', TSX_LOADER, takerFile, data, go], { stdio: ['pipe', 'pipe', 'pipe'] }),
+      );
       const outs = await new Promise<string[]>((done) => {
         const out = children.map(() => '');
         children.forEach((c, i) => {
@@ -205,7 +227,11 @@ describe('faults: devnet', function () {
       });
       rmSync(go, { force: true });
       assert.equal(outs.filter((o) => o === 'got').length, 1, `trial ${trial}: ${outs.join(', ')}`);
-      assert.deepEqual(outs.filter((o) => o !== 'got'), Array(5).fill('DataDirInUseError'), `trial ${trial}: the others are refused, naming the holder`);
+      assert.deepEqual(
+        outs.filter((o) => o !== 'got'),
+        Array(5).fill('DataDirInUseError'),
+        `trial ${trial}: the others are refused, naming the holder`,
+      );
       assert.deepEqual(readdirSync(data), [], 'nothing left behind once the holder released it');
     }
   });
@@ -274,10 +300,21 @@ describe('faults: devnet', function () {
               receiver: genesis.accounts[1]!.address,
               amount: BigInt(1 + i),
               note: `kill${trial}-${c}-${i}`,
-              suggestedParams: { fee: 1000n, flatFee: true, firstValid: BigInt(params.lastRound), lastValid: BigInt(params.lastRound) + 1000n, genesisId: params.genesisID, genesisHash: fromBase64(params.genesishashb64) },
+              suggestedParams: {
+                fee: 1000n,
+                flatFee: true,
+                firstValid: BigInt(params.lastRound),
+                lastValid: BigInt(params.lastRound) + 1000n,
+                genesisId: params.genesisID,
+                genesisHash: fromBase64(params.genesishashb64),
+              },
             });
             try {
-              const res = await request(`${cli.node.url}/v1/transactions`, { method: 'POST', headers: { 'X-Node-API-Token': cli.node.token, 'content-type': 'application/x-binary' }, body: encodeSignedTransaction(signTransaction(txn, d)) });
+              const res = await request(`${cli.node.url}/v1/transactions`, {
+                method: 'POST',
+                headers: { 'X-Node-API-Token': cli.node.token, 'content-type': 'application/x-binary' },
+                body: encodeSignedTransaction(signTransaction(txn, d)),
+              });
               const body = await res.body.text();
               if (res.statusCode !== 200) continue;
               const id = (JSON.parse(body) as { txId: string }).txId;
@@ -353,9 +390,20 @@ describe('faults: devnet', function () {
             receiver: genesis.accounts[1]!.address,
             amount: BigInt(1000 + i),
             note: `disk${i}`,
-            suggestedParams: { fee: 1000n, flatFee: true, firstValid: BigInt(params.lastRound), lastValid: BigInt(params.lastRound) + 1000n, genesisId: params.genesisID, genesisHash: fromBase64(params.genesishashb64) },
+            suggestedParams: {
+              fee: 1000n,
+              flatFee: true,
+              firstValid: BigInt(params.lastRound),
+              lastValid: BigInt(params.lastRound) + 1000n,
+              genesisId: params.genesisID,
+              genesisHash: fromBase64(params.genesishashb64),
+            },
           });
-          const res = await request(`${cli.node.url}/v1/transactions`, { method: 'POST', headers: { 'X-Node-API-Token': cli.node.token, 'content-type': 'application/x-binary' }, body: encodeSignedTransaction(signTransaction(txn, d)) });
+          const res = await request(`${cli.node.url}/v1/transactions`, {
+            method: 'POST',
+            headers: { 'X-Node-API-Token': cli.node.token, 'content-type': 'application/x-binary' },
+            body: encodeSignedTransaction(signTransaction(txn, d)),
+          });
           return { status: res.statusCode, text: await res.body.text() };
         };
         const acked: string[] = [];
@@ -419,7 +467,9 @@ async function startDevnetKeys(cli: Cli, data: string): Promise<Ed25519KeyPair> 
   const tokens = JSON.parse(readFileSync(join(data, 'tokens.json'), 'utf8')) as { node: string; query: string; kmd: string };
   const kmdUrl = /^ {2}kmd\s+(http:\/\/\S+)/m.exec(cli.out())![1]!;
   const queryUrl = /^ {2}query\s+(http:\/\/\S+)/m.exec(cli.out())![1]!;
-  const kmd = keyManagerFor(profileFromDevnet({ node: cli.node, query: { url: queryUrl, token: tokens.query }, keyManager: { url: kmdUrl, token: tokens.kmd } }));
+  const kmd = keyManagerFor(
+    profileFromDevnet({ node: cli.node, query: { url: queryUrl, token: tokens.query }, keyManager: { url: kmdUrl, token: tokens.kmd } }),
+  );
   const session = await kmd.openWallet('unencrypted-default-wallet', '');
   const [first] = await session.listKeys();
   const secret = await session.exportKey(first!);

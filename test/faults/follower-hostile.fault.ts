@@ -24,7 +24,11 @@ type Mode = 'oversized' | 'chunked-oversized' | 'drip';
 /** A source chain: the same genesis every time; `seed` changes the block timestamps (so the hashes). */
 function chain(rounds: number, seed: bigint): Ledger {
   let t = 1_700_000_000n + seed;
-  const l = new Ledger({ genesisAccounts: [1, 2].map((i) => ({ address: key(i).publicKey, amount: 10n ** 12n })), genesisTimestamp: 1_700_000_000n, clock: () => (t += 7n + seed) });
+  const l = new Ledger({
+    genesisAccounts: [1, 2].map((i) => ({ address: key(i).publicKey, amount: 10n ** 12n })),
+    genesisTimestamp: 1_700_000_000n,
+    clock: () => (t += 7n + seed),
+  });
   for (let i = 0; i < rounds; i++) l.produceBlock([]);
   return l;
 }
@@ -129,13 +133,25 @@ describe('fault: a follower against a hostile source', function () {
     try {
       assert.ok(await f.follower!.waitForRound(20n, HANG_GUARD_MS), errors.join('\n'));
       assert.deepEqual(state.served, ['oversized', 'chunked-oversized', 'drip']);
-      assert.ok(errors.some((e) => /over the 4194304-byte limit; it was not read/.test(e)), errors.join('\n'));
-      assert.ok(errors.some((e) => /exceeded the 4194304-byte limit/.test(e)), errors.join('\n'));
-      assert.ok(errors.some((e) => /did not answer GET \/v2\/blocks\/\d+\?format=msgpack in full within 2000 ms/.test(e)), errors.join('\n'));
+      assert.ok(
+        errors.some((e) => /over the 4194304-byte limit; it was not read/.test(e)),
+        errors.join('\n'),
+      );
+      assert.ok(
+        errors.some((e) => /exceeded the 4194304-byte limit/.test(e)),
+        errors.join('\n'),
+      );
+      assert.ok(
+        errors.some((e) => /did not answer GET \/v2\/blocks\/\d+\?format=msgpack in full within 2000 ms/.test(e)),
+        errors.join('\n'),
+      );
       assert.ok(!errors.some((e) => e.startsWith('FATAL')), 'never gave up');
       assert.equal(f.follower!.status.stopped, false);
       assert.equal(toHex(f.ledger.latestBlock.hash), toHex(state.ledger.block(20n).hash));
-      assert.deepEqual(warnings.filter((w) => w === 'MaxListenersExceededWarning'), []);
+      assert.deepEqual(
+        warnings.filter((w) => w === 'MaxListenersExceededWarning'),
+        [],
+      );
     } finally {
       await f.stop();
       src.server.closeAllConnections();
@@ -147,7 +163,13 @@ describe('fault: a follower against a hostile source', function () {
     const data = join(dir, 'f2');
     const state = { ledger: chain(6, 0n), faults: [] as Mode[], served: [] as Mode[] };
     const src = await hostileSource(state);
-    const opts = { dataDir: data, ports: { node: 0, query: 0, keyManager: 0 }, kdf: TEST_SCRYPT, follow: { url: src.url }, nodeConfig: { MaxAcctLookback: 16 } };
+    const opts = {
+      dataDir: data,
+      ports: { node: 0, query: 0, keyManager: 0 },
+      kdf: TEST_SCRYPT,
+      follow: { url: src.url },
+      nodeConfig: { MaxAcctLookback: 16 },
+    };
     try {
       const f = await startDevnet(opts);
       assert.ok(await f.follower!.waitForRound(6n));
@@ -156,13 +178,26 @@ describe('fault: a follower against a hostile source', function () {
       // journaled rounds are an altered chain as far as it is concerned.
       state.ledger = chain(8, 3n);
       const before = treeDigest(data);
-      await assert.rejects(startDevnet(opts), (e: unknown) => e instanceof DevnetConfigError && /rounds 1\.\.6 of this follower differ from its source's/.test(e.message) && /Nothing was changed/.test(e.message) && /--recover/.test(e.message));
+      await assert.rejects(
+        startDevnet(opts),
+        (e: unknown) =>
+          e instanceof DevnetConfigError &&
+          /rounds 1\.\.6 of this follower differ from its source's/.test(e.message) &&
+          /Nothing was changed/.test(e.message) &&
+          /--recover/.test(e.message),
+      );
       assert.deepEqual(treeDigest(data), before, 'the refused start changed nothing');
       const errors: string[] = [];
       const r = await startDevnet({ ...opts, recover: true, onFollowerError: (e) => errors.push(e.message) });
       try {
-        assert.ok(r.recovered.some((s) => /rounds 1\.\.6 of this follower differ/.test(s) && /moved to/.test(s)), r.recovered.join('\n'));
-        assert.ok(readdirSync(join(data, 'ledger')).some((n) => n.startsWith('journal.bin.damaged-')), 'the divergent rounds were kept aside');
+        assert.ok(
+          r.recovered.some((s) => /rounds 1\.\.6 of this follower differ/.test(s) && /moved to/.test(s)),
+          r.recovered.join('\n'),
+        );
+        assert.ok(
+          readdirSync(join(data, 'ledger')).some((n) => n.startsWith('journal.bin.damaged-')),
+          'the divergent rounds were kept aside',
+        );
         assert.ok(await r.follower!.waitForRound(8n), errors.join('\n'));
         assert.equal(toHex(r.ledger.latestBlock.hash), toHex(state.ledger.block(8n).hash));
       } finally {

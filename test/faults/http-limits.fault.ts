@@ -21,7 +21,6 @@ function open(port: number): Promise<Socket> {
   });
 }
 
-
 /** A looping approval program whose execution trace is a few MB. */
 function tracedSimulateBody(node: Node): string {
   const approval = assemble('#pragma version 10\nint 0\nloop:\nint 1\n+\ndup\nint 6000\n<\nbnz loop\nreturn').program;
@@ -109,7 +108,11 @@ describe('fault: aggregate HTTP limits', function () {
       // A block ends the long requests: every one of them answered 200.
       node.ledger.produceBlock([]);
       const done = await Promise.all(waits);
-      assert.deepEqual(done.map((d) => d.status), Array(24).fill(200), JSON.stringify(done.filter((d) => d.status !== 200)));
+      assert.deepEqual(
+        done.map((d) => d.status),
+        Array(24).fill(200),
+        JSON.stringify(done.filter((d) => d.status !== 200)),
+      );
       for (const s of slow) s.destroy();
     } finally {
       await agent.close();

@@ -14,7 +14,12 @@ import { API_TOKEN, KEY1, MDK, startKmd, type Kmd } from '../sdk/services/kmd-he
 const PASSWORD = 'correct horse';
 
 async function setUp(kmd: Kmd): Promise<{ walletId: string; token: string }> {
-  const created = await kmd.call('POST', '/v1/wallet', { wallet_name: 'w', wallet_password: PASSWORD, wallet_driver_name: 'sqlite', master_derivation_key: Array.from(MDK) });
+  const created = await kmd.call('POST', '/v1/wallet', {
+    wallet_name: 'w',
+    wallet_password: PASSWORD,
+    wallet_driver_name: 'sqlite',
+    master_derivation_key: Array.from(MDK),
+  });
   const walletId = (created.body.wallet as { id: string }).id;
   const init = await kmd.call('POST', '/v1/wallet/init', { wallet_id: walletId, wallet_password: PASSWORD });
   const token = init.body.wallet_handle_token as string;
@@ -24,7 +29,12 @@ async function setUp(kmd: Kmd): Promise<{ walletId: string; token: string }> {
 }
 
 function txnBytes(): string {
-  const txn = makePaymentTxn({ sender: KEY1, receiver: KEY1, amount: 1n, suggestedParams: { fee: 1000n, flatFee: true, firstValid: 1n, lastValid: 100n, genesisId: 'x', genesisHash: new Uint8Array(32) } });
+  const txn = makePaymentTxn({
+    sender: KEY1,
+    receiver: KEY1,
+    amount: 1n,
+    suggestedParams: { fee: 1000n, flatFee: true, firstValid: 1n, lastValid: 100n, genesisId: 'x', genesisHash: new Uint8Array(32) },
+  });
   return toBase64(encodeTransaction(txn));
 }
 
@@ -41,10 +51,13 @@ function routes(walletId: string, token: string): Array<[string, string, (pw: st
     ['POST', '/v1/transaction/sign', (pw) => ({ ...t, wallet_password: pw, transaction: txnBytes() })],
     ['POST', '/v1/program/sign', (pw) => ({ ...t, wallet_password: pw, address: KEY1, data: toBase64(new Uint8Array([1])) })],
     ['POST', '/v1/multisig/sign', (pw) => ({ ...t, wallet_password: pw, transaction: txnBytes(), public_key: toBase64(new Uint8Array(32)) })],
-    ['POST', '/v1/multisig/signprogram', (pw) => ({ ...t, wallet_password: pw, address: KEY1, data: toBase64(new Uint8Array([1])), public_key: toBase64(new Uint8Array(32)) })],
+    [
+      'POST',
+      '/v1/multisig/signprogram',
+      (pw) => ({ ...t, wallet_password: pw, address: KEY1, data: toBase64(new Uint8Array([1])), public_key: toBase64(new Uint8Array(32)) }),
+    ],
   ];
 }
-
 
 describe('fault: password guessing on the key manager', function () {
   this.timeout(3 * HANG_GUARD_MS);
@@ -91,7 +104,10 @@ describe('fault: password guessing on the key manager', function () {
           headers: { 'content-type': 'application/json', 'X-KMD-API-Token': API_TOKEN },
           body: JSON.stringify({ wallet_id: walletId, wallet_password: `abandoned-${i}` }),
           signal: c.signal,
-        }).then(async (r) => ({ status: r.status, body: (await r.json()) as { message: string } }), () => ({ status: 0, body: { message: 'aborted' } }));
+        }).then(
+          async (r) => ({ status: r.status, body: (await r.json()) as { message: string } }),
+          () => ({ status: 0, body: { message: 'aborted' } }),
+        );
       });
       await until('four attempts wait', () => kmd.keyManager.passwordAttemptsWaiting(walletId) === 4);
       await until('the rest were refused', () => kmd.keyManager.passwordStats.refused === 21);

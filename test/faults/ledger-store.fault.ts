@@ -74,12 +74,17 @@ describe('faults: chain store', function () {
     const image = new Uint8Array(readFileSync(join(dir, 'ref', 'journal.bin')));
     const { offsets } = parseJournal(image);
     assert.equal(offsets.length, rounds + 1);
-    const end = (i: number) => (offsets[i + 1] ?? image.length);
+    const end = (i: number) => offsets[i + 1] ?? image.length;
     // Regions: magic, length, checksum and payload of the genesis record, a middle record and the last one.
     const targets: { round: number; at: number; region: string }[] = [];
     for (const round of [0, 6, rounds]) {
       const o = offsets[round]!;
-      targets.push({ round, at: o + 1, region: 'magic' }, { round, at: o + 5, region: 'length' }, { round, at: o + 9, region: 'checksum' }, { round, at: o + 12 + Math.floor((end(round) - o - 12) / 2), region: 'payload' });
+      targets.push(
+        { round, at: o + 1, region: 'magic' },
+        { round, at: o + 5, region: 'length' },
+        { round, at: o + 9, region: 'checksum' },
+        { round, at: o + 12 + Math.floor((end(round) - o - 12) / 2), region: 'payload' },
+      );
     }
     for (const t of targets) {
       const case_ = join(dir, `${t.round}-${t.region}`);
@@ -203,7 +208,11 @@ describe('faults: chain store', function () {
         const node = await startNodeService({ ledger: d.ledger, apiToken: 'a'.repeat(64), port: 0 });
         const headers = { 'X-Node-API-Token': 'a'.repeat(64) };
         const submit = async (i: number) => {
-          const res = await request(`${node.url}/v1/transactions`, { method: 'POST', headers: { ...headers, 'content-type': 'application/x-binary' }, body: encodeSignedTransaction(d.sign(pay(d, i))) });
+          const res = await request(`${node.url}/v1/transactions`, {
+            method: 'POST',
+            headers: { ...headers, 'content-type': 'application/x-binary' },
+            body: encodeSignedTransaction(d.sign(pay(d, i))),
+          });
           return { status: res.statusCode, text: await res.body.text() };
         };
         try {
@@ -251,7 +260,10 @@ describe('faults: chain store', function () {
       const acked: string[] = [];
       for (let i = 0; i < 5; i++) acked.push(d.send([pay(d, i)]).txids[0]!);
       fault.state.full = true;
-      assert.throws(() => d.send([pay(d, 50)]), (e: unknown) => e instanceof LedgerWriteError && e.code === 'ENOSPC');
+      assert.throws(
+        () => d.send([pay(d, 50)]),
+        (e: unknown) => e instanceof LedgerWriteError && e.code === 'ENOSPC',
+      );
       // Space comes back: the next append first cuts the partial record off.
       fault.state.full = false;
       acked.push(d.send([pay(d, 51)]).txids[0]!);
@@ -270,8 +282,18 @@ describe('faults: chain store', function () {
       const pool = new TransactionPool(d.ledger, { blockIntervalMs: 1000 });
       const ids = [0, 1, 2].map((i) => pool.submit(encodeSignedTransaction(d.sign(pay(d, i))), 16));
       fault.state.full = true;
-      assert.throws(() => pool.produceBlock(), (e: unknown) => e instanceof LedgerWriteError && e.code === 'ENOSPC');
-      assert.deepEqual(pool.pending().map((e) => e.txid).sort(), [...ids].sort(), 'still waiting, not evicted');
+      assert.throws(
+        () => pool.produceBlock(),
+        (e: unknown) => e instanceof LedgerWriteError && e.code === 'ENOSPC',
+      );
+      assert.deepEqual(
+        pool
+          .pending()
+          .map((e) => e.txid)
+          .sort(),
+        [...ids].sort(),
+        'still waiting, not evicted',
+      );
       assert.equal(d.ledger.latestRound, 0n);
       fault.state.full = false;
       pool.produceBlock();
@@ -286,8 +308,9 @@ describe('faults: chain store', function () {
       const f: StoreFs = {
         ...fs,
         openSync: ((p: fs.PathLike, flags?: fs.OpenMode, mode?: fs.Mode) => {
-          if (failSnapshots && String(p).endsWith('snapshot.bin.tmp')) throw Object.assign(new Error('ENOSPC: no space left on device, open'), { code: 'ENOSPC' });
-          return fs.openSync(p, flags ?? "r", mode);
+          if (failSnapshots && String(p).endsWith('snapshot.bin.tmp'))
+            throw Object.assign(new Error('ENOSPC: no space left on device, open'), { code: 'ENOSPC' });
+          return fs.openSync(p, flags ?? 'r', mode);
         }) as StoreFs['openSync'],
       };
       const d = devnet(4, { store: new FileLedgerStore(dir, { fs: f }), snapshotInterval: 2 });

@@ -39,7 +39,8 @@ describe('fault: large inputs to the language server', function () {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const open = (uri: string, text: string) => client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'teal', version: 1, text } });
+  const open = (uri: string, text: string) =>
+    client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'teal', version: 1, text } });
 
   it('a 6 MB file and a 1 MB single line are refused as too large, not lexed, while another document is served', async () => {
     for (const [name, text] of [
@@ -55,7 +56,10 @@ describe('fault: large inputs to the language server', function () {
       const [tokens, symbols, hover, smallTokens] = await Promise.all([
         client.connection.sendRequest<{ data: number[] }>('textDocument/semanticTokens/full', { textDocument: { uri: big } }),
         client.connection.sendRequest<unknown[]>('textDocument/documentSymbol', { textDocument: { uri: big } }),
-        client.connection.sendRequest<{ contents: unknown } | null>('textDocument/hover', { textDocument: { uri: small }, position: { line: 2, character: 2 } }),
+        client.connection.sendRequest<{ contents: unknown } | null>('textDocument/hover', {
+          textDocument: { uri: small },
+          position: { line: 2, character: 2 },
+        }),
         client.connection.sendRequest<{ data: number[] }>('textDocument/semanticTokens/full', { textDocument: { uri: small } }),
       ]);
       const published = await bigDiags;
@@ -79,13 +83,19 @@ describe('fault: large inputs to the language server', function () {
     const order: string[] = [];
     const bigDone = client.nextDiagnostics(big, 1).then((p) => (order.push('big diagnostics'), p));
     void open(big, bigProgram(900 * 1024));
-    const hover = await client.connection.sendRequest<{ contents: unknown } | null>('textDocument/hover', { textDocument: { uri: small }, position: { line: 2, character: 2 } });
+    const hover = await client.connection.sendRequest<{ contents: unknown } | null>('textDocument/hover', {
+      textDocument: { uri: small },
+      position: { line: 2, character: 2 },
+    });
     order.push('hover');
     assert.ok(hover);
     const published = await bigDone;
     assert.deepEqual(order, ['hover', 'big diagnostics']);
     assert.ok(!published.diagnostics.some((d) => d.code === 'too-large'), 'the big file was analysed, not refused');
-    assert.ok(published.diagnostics.some((d) => /program too long/.test(d.message)), 'the assembler saw all of it');
+    assert.ok(
+      published.diagnostics.some((d) => /program too long/.test(d.message)),
+      'the assembler saw all of it',
+    );
     for (const uri of [big, small]) await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
   });
 
@@ -102,10 +112,14 @@ describe('fault: large inputs to the language server', function () {
     await open(uri, readFileSync(teal, 'utf8'));
     const published = await diags;
     assert.ok(Array.isArray(published.diagnostics));
-    const hover = await client.connection.sendRequest<{ contents: unknown } | null>('textDocument/hover', { textDocument: { uri }, position: { line: 2, character: 2 } });
+    const hover = await client.connection.sendRequest<{ contents: unknown } | null>('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 2, character: 2 },
+    });
     assert.ok(hover);
     const after = peakRss(pid);
-    if (before !== undefined && after !== undefined) assert.ok(after - before < 40 * 1024 * 1024, `peak RSS grew by ${((after - before) / 1048576).toFixed(0)} MB: the spec was read`);
+    if (before !== undefined && after !== undefined)
+      assert.ok(after - before < 40 * 1024 * 1024, `peak RSS grew by ${((after - before) / 1048576).toFixed(0)} MB: the spec was read`);
     await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
   });
 });

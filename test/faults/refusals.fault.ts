@@ -70,7 +70,14 @@ describe('fault: refusals that change nothing', function () {
     try {
       writeFileSync(join(data, LOCK_FILE), JSON.stringify({ pid: unrelated.pid }) + '\n', { mode: 0o600 });
       const before = treeDigest(data);
-      await assert.rejects(startDevnet(opts(data)), (e: unknown) => e instanceof DataDirInUseError && new RegExp(`process ${unrelated.pid} \\(sleep\\)`).test(e.message) && /pid|process id can be reused/.test(e.message) && e.message.includes(`delete ${join(data, LOCK_FILE)}`));
+      await assert.rejects(
+        startDevnet(opts(data)),
+        (e: unknown) =>
+          e instanceof DataDirInUseError &&
+          new RegExp(`process ${unrelated.pid} \\(sleep\\)`).test(e.message) &&
+          /pid|process id can be reused/.test(e.message) &&
+          e.message.includes(`delete ${join(data, LOCK_FILE)}`),
+      );
       assert.deepEqual(treeDigest(data), before);
     } finally {
       unrelated.kill('SIGKILL');
@@ -119,9 +126,19 @@ describe('fault: refusals that change nothing', function () {
         // The journal's last page may still take a record or two; then the disk is really full.
         let refused: { status: number; text: string } | undefined;
         for (let i = 0; i < 40 && !refused; i++) {
-          const txn = makePaymentTxn({ sender: from, receiver: to, amount: BigInt(1 + i), note: new Uint8Array(1000).fill(i), suggestedParams: { fee: 1000n, flatFee: true, firstValid: 1n, lastValid: 1000n, genesisId: full.genesisId, genesisHash: full.ledger.genesisHash } });
+          const txn = makePaymentTxn({
+            sender: from,
+            receiver: to,
+            amount: BigInt(1 + i),
+            note: new Uint8Array(1000).fill(i),
+            suggestedParams: { fee: 1000n, flatFee: true, firstValid: 1n, lastValid: 1000n, genesisId: full.genesisId, genesisHash: full.ledger.genesisHash },
+          });
           const stx = await full.wallets.signTransaction(handle, full.wallet.password, encodeTransaction(txn));
-          const sent = await fetch(`${full.node.url}/v1/transactions`, { method: 'POST', headers: { 'X-Node-API-Token': full.node.token, 'content-type': 'application/x-binary' }, body: Buffer.from(stx) });
+          const sent = await fetch(`${full.node.url}/v1/transactions`, {
+            method: 'POST',
+            headers: { 'X-Node-API-Token': full.node.token, 'content-type': 'application/x-binary' },
+            body: Buffer.from(stx),
+          });
           const text = await sent.text();
           if (sent.status !== 200) refused = { status: sent.status, text };
         }
@@ -135,7 +152,11 @@ describe('fault: refusals that change nothing', function () {
       } finally {
         await full.stop();
       }
-      assert.deepEqual([...treeDigest(data).keys()].filter((f) => !f.includes(join('ledger', 'journal.bin')) && !f.includes('snapshot.bin')), [...before.keys()].filter((f) => !f.includes(join('ledger', 'journal.bin')) && !f.includes('snapshot.bin')), 'no lock or temporary file left behind');
+      assert.deepEqual(
+        [...treeDigest(data).keys()].filter((f) => !f.includes(join('ledger', 'journal.bin')) && !f.includes('snapshot.bin')),
+        [...before.keys()].filter((f) => !f.includes(join('ledger', 'journal.bin')) && !f.includes('snapshot.bin')),
+        'no lock or temporary file left behind',
+      );
     } finally {
       execFileSync('umount', ['-l', mnt], { stdio: 'ignore' });
     }
@@ -143,7 +164,10 @@ describe('fault: refusals that change nothing', function () {
 
   it('two one-off connections at once with no devnet running: neither refuses the other', async () => {
     const base = join(dir, 'project');
-    const [a, b] = await Promise.all([connectNetwork({ kind: 'named', name: 'devnet' }, { baseDir: base }), connectNetwork({ kind: 'named', name: 'devnet' }, { baseDir: base })]);
+    const [a, b] = await Promise.all([
+      connectNetwork({ kind: 'named', name: 'devnet' }, { baseDir: base }),
+      connectNetwork({ kind: 'named', name: 'devnet' }, { baseDir: base }),
+    ]);
     try {
       const owners = [a, b].filter((n) => n.devnet !== undefined);
       assert.equal(owners.length, 1, 'one started the devnet, the other used it');

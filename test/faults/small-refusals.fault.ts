@@ -31,7 +31,10 @@ describe('fault: small refusals', function () {
     words[6] = 'zebrafishy';
     assert.throws(
       () => keyFromMnemonic(words.join(' ')),
-      (e: Error) => /word 7 of the mnemonic is not in the words list/.test(e.message) && !e.message.includes('zebrafish') && !words.some((w) => w.length > 3 && e.message.includes(` ${w} `)),
+      (e: Error) =>
+        /word 7 of the mnemonic is not in the words list/.test(e.message) &&
+        !e.message.includes('zebrafish') &&
+        !words.some((w) => w.length > 3 && e.message.includes(` ${w} `)),
     );
   });
 
@@ -39,7 +42,11 @@ describe('fault: small refusals', function () {
     const km = await KeyManager.open({ kdf: TEST_SCRYPT, sweepIntervalMs: 0 });
     try {
       for (const [what, name] of HOSTILE) {
-        await assert.rejects(km.createWallet({ name, password: 'p' }), (e: Error & { status?: number }) => e.status === 400 && /wallet name contains/.test(e.message), what);
+        await assert.rejects(
+          km.createWallet({ name, password: 'p' }),
+          (e: Error & { status?: number }) => e.status === 400 && /wallet name contains/.test(e.message),
+          what,
+        );
       }
       assert.deepEqual(km.listWallets(), []);
       const ok = await km.createWallet({ name: 'ok — ünïcode 名前 😀', password: 'p' });
@@ -52,8 +59,15 @@ describe('fault: small refusals', function () {
 
   it('ARC-56 app and method names refuse the same', () => {
     const spec = (name: string, method = 'm') => ({
-      name, arcs: [], structs: {}, methods: [{ name: method, args: [], returns: { type: 'void' }, actions: { create: [], call: ['NoOp'] } }],
-      state: { keys: { global: {}, local: {}, box: {} }, maps: { global: {}, local: {}, box: {} }, schema: { global: { ints: 0, bytes: 0 }, local: { ints: 0, bytes: 0 } } },
+      name,
+      arcs: [],
+      structs: {},
+      methods: [{ name: method, args: [], returns: { type: 'void' }, actions: { create: [], call: ['NoOp'] } }],
+      state: {
+        keys: { global: {}, local: {}, box: {} },
+        maps: { global: {}, local: {}, box: {} },
+        schema: { global: { ints: 0, bytes: 0 }, local: { ints: 0, bytes: 0 } },
+      },
       bareActions: { create: ['NoOp'], call: [] },
     });
     assert.equal(parseArc56(spec('Fine 😀')).name, 'Fine 😀');
@@ -65,7 +79,7 @@ describe('fault: small refusals', function () {
 
   it("the README's follower example passes the token through the environment, not --follow-token", () => {
     const readme = readFileSync(resolve(repoRoot, 'README.md'), 'utf8');
-    assert.doesNotMatch(readme, /--follow-token\s+["$\x27]/, "no token value on a command line");
+    assert.doesNotMatch(readme, /--follow-token\s+["$\x27]/, 'no token value on a command line');
     assert.match(readme, /TEALWORKS_FOLLOW_TOKEN=/);
   });
 

@@ -14,7 +14,18 @@ const LEVELS = 'abcdefghi';
 /** Nine levels of nine aliases each: 9^9 (387 million) strings once expanded, ~350 bytes as written. */
 const BILLION_LAUGHS =
   'vars:\n' +
-  [...LEVELS].map((c, i) => `  ${c}: &${c} [${i === 0 ? Array(9).fill('"lol"').join(',') : Array(9).fill(`*${LEVELS[i - 1]}`).join(',')}]`).join('\n') +
+  [...LEVELS]
+    .map(
+      (c, i) =>
+        `  ${c}: &${c} [${
+          i === 0
+            ? Array(9).fill('"lol"').join(',')
+            : Array(9)
+                .fill(`*${LEVELS[i - 1]}`)
+                .join(',')
+        }]`,
+    )
+    .join('\n') +
   `\nsteps:\n  - id: s1\n    assert: { that: "\${{ vars.i }}", equals: 1 }\n`;
 const SELF_REFERENCE = 'vars: &v\n  again: *v\nsteps:\n  - id: s1\n    assert: { that: "${{ vars.again }}", equals: 1 }\n';
 const SELF_IN_STEPS = 'steps: &s\n  - id: s1\n    call: *s\n';
@@ -37,12 +48,21 @@ describe('fault: hostile YAML in workflows', function () {
     for (const [name, text, message] of cases) {
       const result = parseWorkflow(text);
       assert.equal(result.workflow, undefined, name);
-      assert.ok(result.issues.some((i) => i.severity === 'error' && message.test(i.message)), `${name}: ${JSON.stringify(result.issues)}`);
-      assert.ok(result.issues.every((i) => !/call stack|at [\w.]+ \(/.test(i.message)), `${name}: no stack traces`);
+      assert.ok(
+        result.issues.some((i) => i.severity === 'error' && message.test(i.message)),
+        `${name}: ${JSON.stringify(result.issues)}`,
+      );
+      assert.ok(
+        result.issues.every((i) => !/call stack|at [\w.]+ \(/.test(i.message)),
+        `${name}: no stack traces`,
+      );
     }
     // Ordinary aliases (shared defaults) still work.
     const ok = parseWorkflow('vars:\n  base: &base { a: 1 }\n  other: *base\nsteps:\n  - id: s1\n    assert: { that: "${{ vars.other.a }}", equals: 1 }\n');
-    assert.deepEqual(ok.issues.filter((i) => i.severity === 'error'), []);
+    assert.deepEqual(
+      ok.issues.filter((i) => i.severity === 'error'),
+      [],
+    );
     assert.ok(ok.workflow);
   });
 
@@ -59,7 +79,10 @@ describe('fault: hostile YAML in workflows', function () {
   });
 
   it("the debugger's workflow launch refuses them as a launch error", async () => {
-    for (const [name, text, message] of [['bomb.workflow.yaml', BILLION_LAUGHS, /alias bomb/], ['self.workflow.yaml', SELF_REFERENCE, /refers to its own anchor/]] as const) {
+    for (const [name, text, message] of [
+      ['bomb.workflow.yaml', BILLION_LAUGHS, /alias bomb/],
+      ['self.workflow.yaml', SELF_REFERENCE, /refers to its own anchor/],
+    ] as const) {
       const file = join(dir, name);
       writeFileSync(file, text);
       await assert.rejects(resolveLaunch({ workflow: file, step: 's1', cwd: dir }), (e: unknown) => e instanceof LaunchError && message.test(e.message));

@@ -13,22 +13,115 @@ const grammar = JSON.parse(readFileSync(grammarPath, 'utf8')) as Grammar;
 
 /** Each sample line with (token text → a scope it must carry). */
 const SAMPLES: [line: string, expected: [text: string, scope: string][]][] = [
-  ['#pragma version 10', [['#pragma', 'keyword.control.directive.pragma.teal'], ['version', 'keyword.other.pragma-key.teal'], ['10', 'constant.numeric.decimal.teal']]],
+  [
+    '#pragma version 10',
+    [
+      ['#pragma', 'keyword.control.directive.pragma.teal'],
+      ['version', 'keyword.other.pragma-key.teal'],
+      ['10', 'constant.numeric.decimal.teal'],
+    ],
+  ],
   ['#pragma typetrack false', [['false', 'constant.language.boolean.teal']]],
-  ['#define -> ; store', [['#define', 'keyword.control.directive.define.teal'], ['->', 'entity.name.function.macro.teal'], ['store', 'support.function.loading.teal']]],
+  [
+    '#define -> ; store',
+    [
+      ['#define', 'keyword.control.directive.define.teal'],
+      ['->', 'entity.name.function.macro.teal'],
+      ['store', 'support.function.loading.teal'],
+    ],
+  ],
   ['#foo bar', [['#foo', 'invalid.illegal.unknown-directive.teal']]],
-  ['main: txn Sender // who', [['main', 'entity.name.label.teal'], ['txn', 'support.function.loading.teal'], ['Sender', 'support.constant.field.teal'], ['// who', 'comment.line.double-slash.teal']]],
-  ['bnz done; b loop', [['bnz', 'keyword.control.flow.teal'], ['done', 'entity.name.label.reference.teal'], ['b', 'keyword.control.flow.teal'], ['loop', 'entity.name.label.reference.teal']]],
-  ['switch a b c // x', [['switch', 'keyword.control.flow.teal'], ['a', 'entity.name.label.reference.teal'], ['c', 'entity.name.label.reference.teal'], ['// x', 'comment.line.double-slash.teal']]],
-  ['int 1; int 2; +; ==; b==; b|', [['+', 'keyword.operator.arithmetic.teal'], ['==', 'keyword.operator.arithmetic.teal'], ['b==', 'keyword.operator.byte-arithmetic.teal'], ['b|', 'keyword.operator.byte-logic.teal']]],
-  ['int pay; int OptIn', [['int', 'keyword.other.pseudo-op.teal'], ['pay', 'support.constant.named.teal'], ['OptIn', 'support.constant.named.teal']]],
-  ['int 0x1F; int 0b101; int 017', [['1F', 'constant.numeric.hex.teal'], ['0b101', 'constant.numeric.binary.teal'], ['017', 'constant.numeric.octal.teal']]],
-  ['byte "a\\"b // not comment"', [['"', 'punctuation.definition.string.begin.teal'], ['\\"', 'constant.character.escape.teal']]],
-  ['byte base64 AA//AA== // c', [['base64', 'storage.type.encoding.teal'], ['AA//AA==', 'string.unquoted.base64.teal'], ['// c', 'comment.line.double-slash.teal']]],
-  ['byte b32(MFRGG===)', [['b32', 'storage.type.encoding.teal'], ['MFRGG===', 'string.unquoted.base32.teal']]],
-  ['addr AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', [['addr', 'keyword.other.pseudo-op.teal'], ['AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'constant.other.address.teal']]],
+  [
+    'main: txn Sender // who',
+    [
+      ['main', 'entity.name.label.teal'],
+      ['txn', 'support.function.loading.teal'],
+      ['Sender', 'support.constant.field.teal'],
+      ['// who', 'comment.line.double-slash.teal'],
+    ],
+  ],
+  [
+    'bnz done; b loop',
+    [
+      ['bnz', 'keyword.control.flow.teal'],
+      ['done', 'entity.name.label.reference.teal'],
+      ['b', 'keyword.control.flow.teal'],
+      ['loop', 'entity.name.label.reference.teal'],
+    ],
+  ],
+  [
+    'switch a b c // x',
+    [
+      ['switch', 'keyword.control.flow.teal'],
+      ['a', 'entity.name.label.reference.teal'],
+      ['c', 'entity.name.label.reference.teal'],
+      ['// x', 'comment.line.double-slash.teal'],
+    ],
+  ],
+  [
+    'int 1; int 2; +; ==; b==; b|',
+    [
+      ['+', 'keyword.operator.arithmetic.teal'],
+      ['==', 'keyword.operator.arithmetic.teal'],
+      ['b==', 'keyword.operator.byte-arithmetic.teal'],
+      ['b|', 'keyword.operator.byte-logic.teal'],
+    ],
+  ],
+  [
+    'int pay; int OptIn',
+    [
+      ['int', 'keyword.other.pseudo-op.teal'],
+      ['pay', 'support.constant.named.teal'],
+      ['OptIn', 'support.constant.named.teal'],
+    ],
+  ],
+  [
+    'int 0x1F; int 0b101; int 017',
+    [
+      ['1F', 'constant.numeric.hex.teal'],
+      ['0b101', 'constant.numeric.binary.teal'],
+      ['017', 'constant.numeric.octal.teal'],
+    ],
+  ],
+  [
+    'byte "a\\"b // not comment"',
+    [
+      ['"', 'punctuation.definition.string.begin.teal'],
+      ['\\"', 'constant.character.escape.teal'],
+    ],
+  ],
+  [
+    'byte base64 AA//AA== // c',
+    [
+      ['base64', 'storage.type.encoding.teal'],
+      ['AA//AA==', 'string.unquoted.base64.teal'],
+      ['// c', 'comment.line.double-slash.teal'],
+    ],
+  ],
+  [
+    'byte b32(MFRGG===)',
+    [
+      ['b32', 'storage.type.encoding.teal'],
+      ['MFRGG===', 'string.unquoted.base32.teal'],
+    ],
+  ],
+  [
+    'addr AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
+    [
+      ['addr', 'keyword.other.pseudo-op.teal'],
+      ['AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA', 'constant.other.address.teal'],
+    ],
+  ],
   ['int TMPL_AMOUNT', [['TMPL_AMOUNT', 'variable.other.template.teal']]],
-  ['box_create; itxn_submit; sha512_256; callsub f', [['box_create', 'support.function.box-access.teal'], ['itxn_submit', 'support.function.inner-transaction.teal'], ['sha512_256', 'support.function.crypto.teal'], ['f', 'entity.name.label.reference.teal']]],
+  [
+    'box_create; itxn_submit; sha512_256; callsub f',
+    [
+      ['box_create', 'support.function.box-access.teal'],
+      ['itxn_submit', 'support.function.inner-transaction.teal'],
+      ['sha512_256', 'support.function.crypto.teal'],
+      ['f', 'entity.name.label.reference.teal'],
+    ],
+  ],
 ];
 
 function check(tokenize: (line: string) => ScopedToken[]) {
@@ -37,7 +130,9 @@ function check(tokenize: (line: string) => ScopedToken[]) {
     const tokens = tokenize(line);
     for (const [text, scope] of expected) {
       if (!tokens.some((t) => t.text === text && t.scopes.includes(scope))) {
-        failures.push(`${JSON.stringify(line)}: ${JSON.stringify(text)} should be ${scope}; got ${JSON.stringify(tokens.map((t) => [t.text, t.scopes.slice(1)]))}`);
+        failures.push(
+          `${JSON.stringify(line)}: ${JSON.stringify(text)} should be ${scope}; got ${JSON.stringify(tokens.map((t) => [t.text, t.scopes.slice(1)]))}`,
+        );
       }
     }
   }
@@ -117,7 +212,10 @@ describe('grammar: teal.tmLanguage.json', () => {
     const g = await registry.loadGrammar('source.teal');
     check((line) => {
       const r = g.tokenizeLine(line, textmate.INITIAL);
-      return r.tokens.map((t: { startIndex: number; endIndex: number; scopes: string[] }) => ({ text: line.slice(t.startIndex, t.endIndex), scopes: t.scopes }));
+      return r.tokens.map((t: { startIndex: number; endIndex: number; scopes: string[] }) => ({
+        text: line.slice(t.startIndex, t.endIndex),
+        scopes: t.scopes,
+      }));
     });
   });
 });

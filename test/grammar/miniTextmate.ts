@@ -107,7 +107,10 @@ export class MiniTokenizer {
     const out: ScopedToken[] = [];
     for (let i = 0; i + 1 < points.length; i++) {
       const [s, e] = [points[i]!, points[i + 1]!];
-      const scopes = marks.filter((mk) => mk.start <= s && e <= mk.end).sort((a, b) => b.end - b.start - (a.end - a.start)).map((mk) => mk.scope);
+      const scopes = marks
+        .filter((mk) => mk.start <= s && e <= mk.end)
+        .sort((a, b) => b.end - b.start - (a.end - a.start))
+        .map((mk) => mk.scope);
       out.push({ text: line.slice(s, e), scopes: [this.grammar.scopeName, ...scopes] });
     }
     return out;

@@ -44,7 +44,8 @@ function leftovers(): string[] {
   const out: string[] = [];
   for (const h of handles) {
     if (h instanceof net.Server && h.listening) out.push(`a server on ${JSON.stringify(h.address())}, opened by "${openedBy.get(h) ?? 'unknown'}"`);
-    else if (h instanceof ChildProcess && h.exitCode === null && h.signalCode === null) out.push(`child process ${h.pid}: ${h.spawnargs.join(' ').slice(0, 200)}`);
+    else if (h instanceof ChildProcess && h.exitCode === null && h.signalCode === null)
+      out.push(`child process ${h.pid}: ${h.spawnargs.join(' ').slice(0, 200)}`);
   }
   return out;
 }

@@ -7,7 +7,15 @@ import { relative } from 'node:path';
  * Works on `.d.ts` files (the built package) as well as on sources.
  */
 export function exportMeanings(entries: Record<string, string>, options: ts.CompilerOptions = {}): Map<string, Map<string, string[]>> {
-  const program = ts.createProgram(Object.values(entries), { module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, target: ts.ScriptTarget.ES2022, skipLibCheck: true, noEmit: true, types: [], ...options });
+  const program = ts.createProgram(Object.values(entries), {
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    target: ts.ScriptTarget.ES2022,
+    skipLibCheck: true,
+    noEmit: true,
+    types: [],
+    ...options,
+  });
   const checker = program.getTypeChecker();
   const out = new Map<string, Map<string, string[]>>();
   const base = Object.values(entries)[0]!.replace(/[^/]*$/, '');

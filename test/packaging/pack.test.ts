@@ -51,7 +51,18 @@ export const ok: boolean = typeof Tealworks.connect.devnet === 'function' && ass
 `;
 
 const tsconfig = (extra: object) =>
-  JSON.stringify({ compilerOptions: { target: 'ES2022', lib: ['ES2023', 'DOM'], strict: true, noEmit: true, skipLibCheck: true, types: ['node'], typeRoots: [join(repoRoot, 'node_modules/@types')], ...extra } });
+  JSON.stringify({
+    compilerOptions: {
+      target: 'ES2022',
+      lib: ['ES2023', 'DOM'],
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      types: ['node'],
+      typeRoots: [join(repoRoot, 'node_modules/@types')],
+      ...extra,
+    },
+  });
 
 describe('packaging: the packed SDK installs, typechecks and runs', function () {
   this.timeout(300_000);
@@ -78,7 +89,16 @@ describe('packaging: the packed SDK installs, typechecks and runs', function () 
 
   it('has modules, declarations and bundles for every entry point', () => {
     const pkg = join(project, 'node_modules/@tealworks/sdk');
-    for (const f of ['dist/index.js', 'dist/index.d.ts', 'dist/cli.js', 'dist/server.cjs', 'bin/tealworks.js', 'README.md', ...SUBPATHS.flatMap((s) => [`dist/${s}/index.js`, `dist/${s}/index.d.ts`])]) assert.ok(existsSync(join(pkg, f)), `${f} is missing from the package`);
+    for (const f of [
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/cli.js',
+      'dist/server.cjs',
+      'bin/tealworks.js',
+      'README.md',
+      ...SUBPATHS.flatMap((s) => [`dist/${s}/index.js`, `dist/${s}/index.d.ts`]),
+    ])
+      assert.ok(existsSync(join(pkg, f)), `${f} is missing from the package`);
   });
 
   it('a generated typed client and a TypeScript script typecheck (NodeNext) and run; a wrong argument is a compile error', async () => {
@@ -87,22 +107,35 @@ describe('packaging: the packed SDK installs, typechecks and runs', function () 
     writeFileSync(join(project, 'consumer.ts'), CONSUMER_TS);
     writeFileSync(join(project, 'tsconfig.json'), tsconfig({ module: 'NodeNext', moduleResolution: 'NodeNext' }));
     await run(process.execPath, [tsc, '-p', project], { cwd: project }).catch((e: { stdout: string }) => assert.fail(`tsc: ${e.stdout}`));
-    const { stdout } = await run(process.execPath, ['--import', tsxLoader, 'consumer.ts'], { cwd: project, env: { ...process.env, TEALWORKS_DEVNET_DIR: join(dir, 'none') } });
+    const { stdout } = await run(process.execPath, ['--import', tsxLoader, 'consumer.ts'], {
+      cwd: project,
+      env: { ...process.env, TEALWORKS_DEVNET_DIR: join(dir, 'none') },
+    });
     assert.deepEqual(JSON.parse(stdout), { round: JSON.parse(stdout).round, program: 3, client: 'function', count: '2' });
   });
 
   it("the declarations compile under strict NodeNext with TypeScript's default lib and no skipLibCheck", async () => {
     // No `lib`, no skipLibCheck, no Node types: `Symbol.asyncDispose` must still be known.
     writeFileSync(join(project, 'strict.ts'), LEGACY_TS);
-    const strict = { compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, types: [] }, files: ['strict.ts'] };
+    const strict = {
+      compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', noEmit: true, types: [] },
+      files: ['strict.ts'],
+    };
     writeFileSync(join(project, 'tsconfig.strict.json'), JSON.stringify(strict));
-    await run(process.execPath, [tsc, '-p', join(project, 'tsconfig.strict.json')], { cwd: project }).catch((e: { stdout: string }) => assert.fail(`tsc: ${e.stdout}`));
+    await run(process.execPath, [tsc, '-p', join(project, 'tsconfig.strict.json')], { cwd: project }).catch((e: { stdout: string }) =>
+      assert.fail(`tsc: ${e.stdout}`),
+    );
   });
 
   it('subpaths resolve under the older module resolution (typesVersions)', async () => {
     writeFileSync(join(project, 'legacy.ts'), LEGACY_TS);
-    writeFileSync(join(project, 'tsconfig.legacy.json'), tsconfig({ module: 'ESNext', moduleResolution: 'node10', files: undefined }).replace('}}', '}, "files": ["legacy.ts"]}'));
-    await run(process.execPath, [tsc, '-p', join(project, 'tsconfig.legacy.json')], { cwd: project }).catch((e: { stdout: string }) => assert.fail(`tsc: ${e.stdout}`));
+    writeFileSync(
+      join(project, 'tsconfig.legacy.json'),
+      tsconfig({ module: 'ESNext', moduleResolution: 'node10', files: undefined }).replace('}}', '}, "files": ["legacy.ts"]}'),
+    );
+    await run(process.execPath, [tsc, '-p', join(project, 'tsconfig.legacy.json')], { cwd: project }).catch((e: { stdout: string }) =>
+      assert.fail(`tsc: ${e.stdout}`),
+    );
   });
 
   it('a plain Node ESM script runs', async () => {

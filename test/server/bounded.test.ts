@@ -57,14 +57,24 @@ describe('server: bounded work for every input', function () {
       const before = peakRss(pid);
       const { uri, diags } = await open(text);
       const published = await settles(name, diags);
-      assert.ok(published.diagnostics.some((d) => pattern.test(d.message)), JSON.stringify(published.diagnostics.slice(0, 2)));
+      assert.ok(
+        published.diagnostics.some((d) => pattern.test(d.message)),
+        JSON.stringify(published.diagnostics.slice(0, 2)),
+      );
       const after = peakRss(pid);
-      if (before !== undefined && after !== undefined) assert.ok(after - before < 200 * 1024 * 1024, `peak RSS grew by ${((after - before) / 1048576).toFixed(0)} MB`);
+      if (before !== undefined && after !== undefined)
+        assert.ok(after - before < 200 * 1024 * 1024, `peak RSS grew by ${((after - before) / 1048576).toFixed(0)} MB`);
       // Features that use the analysis answer too.
       for (const method of ['textDocument/documentSymbol', 'textDocument/codeLens', 'textDocument/semanticTokens/full', 'textDocument/foldingRange']) {
         await settles(method, client.connection.sendRequest(method, { textDocument: { uri } }));
       }
-      await settles('inlay hints', client.connection.sendRequest('textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 40, character: 0 } } }));
+      await settles(
+        'inlay hints',
+        client.connection.sendRequest('textDocument/inlayHint', {
+          textDocument: { uri },
+          range: { start: { line: 0, character: 0 }, end: { line: 40, character: 0 } },
+        }),
+      );
       await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri } });
     });
   }
@@ -81,12 +91,20 @@ describe('server: bounded work for every input', function () {
       order.push('big diagnostics');
       return p;
     });
-    void client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri: big.uri, languageId: 'teal', version: 1, text: exponentialMacros(40) } });
-    const hover = await settles('hover', client.connection.sendRequest<{ contents: unknown } | null>('textDocument/hover', { textDocument: { uri: small.uri }, position: { line: 2, character: 2 } }));
+    void client.connection.sendNotification('textDocument/didOpen', {
+      textDocument: { uri: big.uri, languageId: 'teal', version: 1, text: exponentialMacros(40) },
+    });
+    const hover = await settles(
+      'hover',
+      client.connection.sendRequest<{ contents: unknown } | null>('textDocument/hover', {
+        textDocument: { uri: small.uri },
+        position: { line: 2, character: 2 },
+      }),
+    );
     order.push('hover');
     assert.ok(hover && JSON.stringify(hover.contents).includes('return'), JSON.stringify(hover));
     const published = await settles('big diagnostics', bigDone);
-    assert.deepEqual(order, ['hover', 'big diagnostics'], 'the hover waited for the other document\'s analysis');
+    assert.deepEqual(order, ['hover', 'big diagnostics'], "the hover waited for the other document's analysis");
     assert.ok(published.diagnostics.some((d) => /macro expansion too large/.test(d.message)));
     await client.connection.sendNotification('textDocument/didClose', { textDocument: { uri: big.uri } });
   });
@@ -96,7 +114,10 @@ describe('server: bounded work for every input', function () {
     // Sent while the analysis runs: answered from that same analysis, not an empty model.
     const symbols = client.connection.sendRequest<{ name: string }[]>('textDocument/documentSymbol', { textDocument: { uri } });
     const v2 = client.nextDiagnostics(uri, 2);
-    await client.connection.sendNotification('textDocument/didChange', { textDocument: { uri, version: 2 }, contentChanges: [{ text: '#pragma version 10\nint 1\nreturn\n' }] });
+    await client.connection.sendNotification('textDocument/didChange', {
+      textDocument: { uri, version: 2 },
+      contentChanges: [{ text: '#pragma version 10\nint 1\nreturn\n' }],
+    });
     const found = await settles('document symbols', symbols);
     assert.ok(Array.isArray(found));
     const published = await settles('diagnostics of version 2', v2);
@@ -147,7 +168,10 @@ describe('server: exits when its parent goes away', function () {
 
   it('an orphaned server (the `tealworks lsp` wrapper killed, stdin still open) exits on its own', async function () {
     if (process.platform !== 'linux') this.skip();
-    const wrapper = spawn(process.execPath, ['--import', 'tsx', resolve(repoRoot, 'sdk/src/cli/main.ts'), 'lsp', '--stdio'], { cwd: repoRoot, stdio: ['pipe', 'pipe', 'inherit'] });
+    const wrapper = spawn(process.execPath, ['--import', 'tsx', resolve(repoRoot, 'sdk/src/cli/main.ts'), 'lsp', '--stdio'], {
+      cwd: repoRoot,
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
     const connection = createMessageConnection(new StreamMessageReader(wrapper.stdout!), new StreamMessageWriter(wrapper.stdin!));
     connection.listen();
     try {

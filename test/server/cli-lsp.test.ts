@@ -13,9 +13,14 @@ describe('server: `tealworks lsp --stdio`', function () {
       assert.equal(client.initializeResult.serverInfo?.name, 'tealworks-teal');
       const uri = 'file:///cli.teal';
       const diags = client.nextDiagnostics(uri, 1);
-      await client.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'teal', version: 1, text: '#pragma version 8\ntxn \n' } });
+      await client.connection.sendNotification('textDocument/didOpen', {
+        textDocument: { uri, languageId: 'teal', version: 1, text: '#pragma version 8\ntxn \n' },
+      });
       await diags;
-      const items = await client.connection.sendRequest<{ label: string }[]>('textDocument/completion', { textDocument: { uri }, position: { line: 1, character: 4 } });
+      const items = await client.connection.sendRequest<{ label: string }[]>('textDocument/completion', {
+        textDocument: { uri },
+        position: { line: 1, character: 4 },
+      });
       assert.ok(items.some((i) => i.label === 'ApplicationID'));
     } finally {
       await client.stop();

@@ -54,7 +54,14 @@ describe('server: real-world TEAL over LSP (corpus and conformance programs)', f
       // A label is "unused" only when neither code nor any macro body or macro argument names it.
       for (const w of diagnostics.filter((d) => d.code === 'unused-label')) {
         const name = /label '(.*)' is never/.exec(w.message)![1]!;
-        const mentioned = f.text.split('\n').some((line, i) => i !== w.range.start.line && line.split('//')[0]!.split(/[\s;]+/).includes(name));
+        const mentioned = f.text.split('\n').some(
+          (line, i) =>
+            i !== w.range.start.line &&
+            line
+              .split('//')[0]!
+              .split(/[\s;]+/)
+              .includes(name),
+        );
         if (mentioned) problems.push(`${f.name}:${w.range.start.line + 1}: ${w.message}, yet the name appears elsewhere`);
       }
     }

@@ -30,7 +30,13 @@ function decode(tokens: SemanticTokens) {
     const [dl, ds, len, type, mods] = tokens.data.slice(i, i + 5) as [number, number, number, number, number];
     line += dl;
     start = dl === 0 ? start + ds : ds;
-    out.push({ line, start, length: len, type: semanticTokensLegend.tokenTypes[type]!, mods: semanticTokensLegend.tokenModifiers.filter((_, b) => mods & (1 << b)) });
+    out.push({
+      line,
+      start,
+      length: len,
+      type: semanticTokensLegend.tokenTypes[type]!,
+      mods: semanticTokensLegend.tokenModifiers.filter((_, b) => mods & (1 << b)),
+    });
   }
   return out;
 }
@@ -58,8 +64,19 @@ describe('server: editing features over the analysis (real server process)', fun
     assert.deepEqual(at(2, 21)?.mods, ['defaultLibrary', 'flowControl'], 'bnz in the body');
     assert.deepEqual(at(4, 0)?.mods, ['defaultLibrary', 'flowControl'], 'pop');
     assert.deepEqual(at(6, 0)?.mods, ['declaration']);
-    const ranged = decode(await s.request<SemanticTokens>('textDocument/semanticTokens/range', { textDocument: { uri: u }, range: { start: { line: 5, character: 0 }, end: { line: 5, character: 10 } } }));
-    assert.deepEqual(ranged.map((t) => [t.line, t.start, t.type]), [[5, 0, 'macro'], [5, 6, 'label']]);
+    const ranged = decode(
+      await s.request<SemanticTokens>('textDocument/semanticTokens/range', {
+        textDocument: { uri: u },
+        range: { start: { line: 5, character: 0 }, end: { line: 5, character: 10 } },
+      }),
+    );
+    assert.deepEqual(
+      ranged.map((t) => [t.line, t.start, t.type]),
+      [
+        [5, 0, 'macro'],
+        [5, 6, 'label'],
+      ],
+    );
   });
 
   it('formats: indentation, single spaces, aligned trailing comments, idempotent', async () => {
@@ -116,15 +133,25 @@ describe('server: editing features over the analysis (real server process)', fun
   });
 
   it('turns hint kinds off through settings', async () => {
-    await s.client.connection.sendNotification('workspace/didChangeConfiguration', { settings: { tealworks: { inlayHints: { pc: false, stackDepth: false, constants: true } } } });
+    await s.client.connection.sendNotification('workspace/didChangeConfiguration', {
+      settings: { tealworks: { inlayHints: { pc: false, stackDepth: false, constants: true } } },
+    });
     const hints = await s.request<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri }, range: whole });
     assert.deepEqual(hints.map((h) => h.label).sort(), ['= OptIn', '= appl']);
-    await s.client.connection.sendNotification('workspace/didChangeConfiguration', { settings: { tealworks: { inlayHints: { pc: true, stackDepth: true, constants: true } } } });
+    await s.client.connection.sendNotification('workspace/didChangeConfiguration', {
+      settings: { tealworks: { inlayHints: { pc: true, stackDepth: true, constants: true } } },
+    });
   });
 
   it('puts program size and reference counts in code lenses', async () => {
     const lenses = await s.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
-    assert.deepEqual(lenses.map((l) => [l.range.start.line, l.command?.title]), [[0, '26 bytes · 1 page'], [11, '1 reference']]);
+    assert.deepEqual(
+      lenses.map((l) => [l.range.start.line, l.command?.title]),
+      [
+        [0, '26 bytes · 1 page'],
+        [11, '1 reference'],
+      ],
+    );
     const { uri: big } = await s.open('#pragma version 8\nbyte 0x' + '00'.repeat(3000) + '\npop\nint 1\n');
     const [size] = await s.request<CodeLens[]>('textDocument/codeLens', { textDocument: { uri: big } });
     assert.equal(size!.command!.title, '3007 bytes · 2 pages');
@@ -136,14 +163,25 @@ describe('server: editing features over the analysis (real server process)', fun
     const { diagnostics: more } = await s.open('// header\nint 1\n#pragma version 8\n');
     assert.ok(more.some((d) => d.code === 'pragma-version-placement' && d.range.start.line === 2));
     const { diagnostics: none } = await s.open('int 1\n');
-    assert.deepEqual(none.map((d) => d.code), ['pragma-version-missing']);
+    assert.deepEqual(
+      none.map((d) => d.code),
+      ['pragma-version-missing'],
+    );
     const { diagnostics: unused } = await s.open('#pragma version 8\nint 1\nbnz used\nunused:\nused:\nint 1\n');
-    assert.deepEqual(unused.map((d) => [d.code, d.range.start.line]), [['unused-label', 3]]);
+    assert.deepEqual(
+      unused.map((d) => [d.code, d.range.start.line]),
+      [['unused-label', 3]],
+    );
   });
 
   it('does not call labels used only inside macros unused', async () => {
-    const { diagnostics: d } = await s.open('#pragma version 8\n#define abi-route txna ApplicationArgs 0; ==; bnz\n#define never b viaBody\nbyte "x"\nabi-route kickstart\nint 1\nreturn\nkickstart:\nviaBody:\nint 1\n');
-    assert.deepEqual(d.filter((x) => x.code === 'unused-label'), []);
+    const { diagnostics: d } = await s.open(
+      '#pragma version 8\n#define abi-route txna ApplicationArgs 0; ==; bnz\n#define never b viaBody\nbyte "x"\nabi-route kickstart\nint 1\nreturn\nkickstart:\nviaBody:\nint 1\n',
+    );
+    assert.deepEqual(
+      d.filter((x) => x.code === 'unused-label'),
+      [],
+    );
   });
 
   it('warns about ops and fields the program mode does not allow', async () => {
@@ -168,11 +206,19 @@ describe('server: editing features over the analysis (real server process)', fun
     const text = '#pragma version 4\nint 1\nbnz missing\nint 2\nbox_create\nint 1\n';
     const { uri: u, diagnostics: d } = await s.open(text);
     const undef = d.find((x) => /undefined label/.test(x.message))!;
-    const [create] = await s.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: u }, range: undef.range, context: { diagnostics: [undef] } });
+    const [create] = await s.request<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri: u },
+      range: undef.range,
+      context: { diagnostics: [undef] },
+    });
     assert.equal(create?.title, "Create label 'missing' at the end of the program");
     assert.equal(applyEdits(text, create!.edit!.changes![u]!), text + 'missing:\n');
     const version = d.find((x) => /introduced in v8/.test(x.message))!;
-    const [raise] = await s.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri: u }, range: version.range, context: { diagnostics: [version] } });
+    const [raise] = await s.request<CodeAction[]>('textDocument/codeAction', {
+      textDocument: { uri: u },
+      range: version.range,
+      context: { diagnostics: [version] },
+    });
     assert.equal(raise?.title, 'Raise #pragma version to 8');
     assert.equal(raise?.isPreferred, true);
     assert.match(applyEdits(text, raise!.edit!.changes![u]!), /^#pragma version 8\n/);
@@ -180,7 +226,11 @@ describe('server: editing features over the analysis (real server process)', fun
 
   it('offers named constants for compared numbers and inlining a macro use', async () => {
     const actionsAt = (line: number, character: number) =>
-      s.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: { start: { line, character }, end: { line, character } }, context: { diagnostics: [] } });
+      s.request<CodeAction[]>('textDocument/codeAction', {
+        textDocument: { uri },
+        range: { start: { line, character }, end: { line, character } },
+        context: { diagnostics: [] },
+      });
     const [named] = await actionsAt(3, 4);
     assert.equal(named?.title, 'Replace 1 with OptIn');
     const renamed = applyEdits(PROGRAM, named!.edit!.changes![uri]!);
@@ -235,7 +285,11 @@ describe('server: editing features over the analysis (real server process)', fun
     assert.equal(original.hex, '0820020106311922123110231210311023124442000022438102');
     assert.equal(original.size, 26);
     assert.match(original.disassembly, /^#pragma version 8\nintcblock 1 6\ntxn OnCompletion\n/);
-    const fromMacro = await s.request<{ location: { range: { start: { line: number } } }; definition?: { range: { start: { line: number; character: number } } }; pc: number }>('tealworks/pcLocation', { uri, pc: 11 });
+    const fromMacro = await s.request<{
+      location: { range: { start: { line: number } } };
+      definition?: { range: { start: { line: number; character: number } } };
+      pc: number;
+    }>('tealworks/pcLocation', { uri, pc: 11 });
     assert.equal(fromMacro.location.range.start.line, 5, 'the macro use');
     assert.deepEqual(fromMacro.definition?.range.start, { line: 1, character: 29 }, 'the int inside #define');
     const mid = await s.request<{ pc: number; location: { range: { start: { line: number } } } }>('tealworks/pcLocation', { uri, pc: 6 });

@@ -6,7 +6,23 @@ import algosdk from 'algosdk';
 import { MAX_AVM_VERSION } from '../../sdk/src/teal/spec/versions.js';
 import { applyEdits, startSession, type Session } from './session.js';
 
-const BODY = ['txn ApplicationID', 'bz create', 'txn OnCompletion', 'int NoOp', '==', 'assert', 'txna ApplicationArgs 0', 'pop', 'byte "k"', 'app_global_get', 'log', 'create:', 'int 1', 'return', ''].join('\n');
+const BODY = [
+  'txn ApplicationID',
+  'bz create',
+  'txn OnCompletion',
+  'int NoOp',
+  '==',
+  'assert',
+  'txna ApplicationArgs 0',
+  'pop',
+  'byte "k"',
+  'app_global_get',
+  'log',
+  'create:',
+  'int 1',
+  'return',
+  '',
+].join('\n');
 
 describe('server: editor precision (issue 30, real server process)', function () {
   let s: Session;
@@ -34,12 +50,15 @@ describe('server: editor precision (issue 30, real server process)', function ()
       });
     }
 
-    it('a program with no #pragma at all: raise to the op\'s version, or (preferred) the latest', async () => {
+    it("a program with no #pragma at all: raise to the op's version, or (preferred) the latest", async () => {
       const text = 'int 1\nint 2\nbox_create\n';
       const { uri, diagnostics } = await s.open(text);
       const d = diagnostics.find((x) => /introduced in v8/.test(x.message))!;
       const actions = await s.request<CodeAction[]>('textDocument/codeAction', { textDocument: { uri }, range: d.range, context: { diagnostics: [d] } });
-      assert.deepEqual(actions.map((a) => a.title), ['Raise #pragma version to 8', `Set #pragma version ${MAX_AVM_VERSION} (the latest AVM version)`]);
+      assert.deepEqual(
+        actions.map((a) => a.title),
+        ['Raise #pragma version to 8', `Set #pragma version ${MAX_AVM_VERSION} (the latest AVM version)`],
+      );
       assert.equal(actions.find((a) => a.isPreferred)?.title, `Set #pragma version ${MAX_AVM_VERSION} (the latest AVM version)`);
       assert.match(applyEdits(text, actions[1]!.edit!.changes![uri]!), new RegExp(`^#pragma version ${MAX_AVM_VERSION}\\nint 1`));
     });
@@ -91,7 +110,7 @@ describe('server: editor precision (issue 30, real server process)', function ()
       assert.ok(both.includes('appl') && both.includes('NoOp'));
     });
 
-    it('txn fields are the op\'s own: txna offers array fields only', async () => {
+    it("txn fields are the op's own: txna offers array fields only", async () => {
       const txna = await completeAfter('txna ');
       assert.ok(txna.includes('ApplicationArgs') && txna.includes('Accounts'));
       assert.ok(!txna.includes('Sender') && !txna.includes('Amount'));
@@ -101,7 +120,10 @@ describe('server: editor precision (issue 30, real server process)', function ()
       const text = `${MACROS}app_global_get `;
       const { uri } = await s.open(text);
       const lines = text.split('\n');
-      const help = await s.request<SignatureHelp>('textDocument/signatureHelp', s.at(uri, { line: lines.length - 1, character: lines[lines.length - 1]!.length }));
+      const help = await s.request<SignatureHelp>(
+        'textDocument/signatureHelp',
+        s.at(uri, { line: lines.length - 1, character: lines[lines.length - 1]!.length }),
+      );
       const sig = help.signatures[0]!;
       assert.match(sig.label, /^app_global_get/);
       const doc = typeof sig.documentation === 'string' ? sig.documentation : (sig.documentation?.value ?? '');
@@ -112,7 +134,8 @@ describe('server: editor precision (issue 30, real server process)', function ()
 
     it('macro hover shows the expansion and the stack effect', async () => {
       const { uri } = await s.open(`${MACROS}IS_CALL\nreturn\nONLY_OWNER\n`);
-      const hoverAt = async (line: number, character: number) => ((await s.request<Hover>('textDocument/hover', s.at(uri, { line, character })))?.contents as { value: string }).value;
+      const hoverAt = async (line: number, character: number) =>
+        ((await s.request<Hover>('textDocument/hover', s.at(uri, { line, character })))?.contents as { value: string }).value;
       const owner = await hoverAt(1, 10);
       assert.match(owner, /#define ONLY_OWNER txn Sender; byte "owner"; app_global_get; ==; assert/);
       assert.match(owner, /\*\*Stack:\*\* `nothing → nothing`/);
@@ -129,7 +152,10 @@ describe('server: editor precision (issue 30, real server process)', function ()
   describe('E22: stack-height inlay hints past labels and branches', () => {
     const hintsOf = async (text: string) => {
       const { uri } = await s.open(text);
-      const hints = await s.request<InlayHint[]>('textDocument/inlayHint', { textDocument: { uri }, range: { start: { line: 0, character: 0 }, end: { line: 200, character: 0 } } });
+      const hints = await s.request<InlayHint[]>('textDocument/inlayHint', {
+        textDocument: { uri },
+        range: { start: { line: 0, character: 0 }, end: { line: 200, character: 0 } },
+      });
       const out = new Map<number, string>();
       for (const h of hints) out.set(h.position.line, typeof h.label === 'string' ? h.label : h.label.map((p) => p.value).join(''));
       return out;
@@ -174,11 +200,42 @@ describe('server: editor precision (issue 30, real server process)', function ()
       assert.equal(h.get(17), 'stack 1', 'after a label reached by bz');
     });
 
-    it('says nothing where paths disagree, and uses the subroutine\'s retsub height without proto', async () => {
-      const text = ['#pragma version 8', 'int 1', 'bnz two', 'int 1', 'two:', 'int 3', 'callsub push2', 'pop', 'int 1', 'return', 'push2:', 'int 1', 'int 2', 'retsub', ''].join('\n');
+    it("says nothing where paths disagree, and uses the subroutine's retsub height without proto", async () => {
+      const text = [
+        '#pragma version 8',
+        'int 1',
+        'bnz two',
+        'int 1',
+        'two:',
+        'int 3',
+        'callsub push2',
+        'pop',
+        'int 1',
+        'return',
+        'push2:',
+        'int 1',
+        'int 2',
+        'retsub',
+        '',
+      ].join('\n');
       const h = await hintsOf(text);
       assert.equal(h.get(5), undefined, 'heights 0 and 1 meet at two:');
-      const straight = ['#pragma version 8', 'int 1', 'bnz two', 'two:', 'int 3', 'callsub push2', 'pop', 'int 1', 'return', 'push2:', 'int 1', 'int 2', 'retsub', ''].join('\n');
+      const straight = [
+        '#pragma version 8',
+        'int 1',
+        'bnz two',
+        'two:',
+        'int 3',
+        'callsub push2',
+        'pop',
+        'int 1',
+        'return',
+        'push2:',
+        'int 1',
+        'int 2',
+        'retsub',
+        '',
+      ].join('\n');
       const g = await hintsOf(straight);
       assert.equal(g.get(4), 'stack 1');
       assert.equal(g.get(5), 'stack 3', 'callsub adds what its retsub leaves');
@@ -187,7 +244,16 @@ describe('server: editor precision (issue 30, real server process)', function ()
   });
   describe('E8: method lines', () => {
     it('hover on `method "…"` shows the selector and signature; an event prefix says so', async () => {
-      const text = ['#pragma version 10', 'txna ApplicationArgs 0', 'method "add(uint64,uint64)uint64"', '==', 'method "Added(uint64)"', 'log', 'int 1', ''].join('\n');
+      const text = [
+        '#pragma version 10',
+        'txna ApplicationArgs 0',
+        'method "add(uint64,uint64)uint64"',
+        '==',
+        'method "Added(uint64)"',
+        'log',
+        'int 1',
+        '',
+      ].join('\n');
       const { uri } = await s.open(text);
       const at = async (line: number, character: number) => s.request<Hover>('textDocument/hover', s.at(uri, { line, character }));
       const onString = await at(2, 12);
@@ -199,7 +265,7 @@ describe('server: editor precision (issue 30, real server process)', function ()
       assert.deepEqual(onString.range, { start: { line: 2, character: 0 }, end: { line: 2, character: 33 } });
       const onKeyword = await at(2, 3);
       assert.equal((onKeyword.contents as { value: string }).value, value);
-      assert.match((((await at(4, 12)).contents) as { value: string }).value, /\*\*ARC-28 event\*\* `Added\(uint64\)`/);
+      assert.match(((await at(4, 12)).contents as { value: string }).value, /\*\*ARC-28 event\*\* `Added\(uint64\)`/);
     });
   });
 });

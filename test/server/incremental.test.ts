@@ -21,7 +21,21 @@ function prng(seed: number): () => number {
   };
 }
 
-const SNIPPETS = ['int 1', 'pop', 'dup', 'b next_one', 'next_one:', '#define M int 3', 'M', '#pragma version 6', 'byte TMPL_X', '// note', '', 'txn Sender\r', 'app_global_get'];
+const SNIPPETS = [
+  'int 1',
+  'pop',
+  'dup',
+  'b next_one',
+  'next_one:',
+  '#define M int 3',
+  'M',
+  '#pragma version 6',
+  'byte TMPL_X',
+  '// note',
+  '',
+  'txn Sender\r',
+  'app_global_get',
+];
 
 function edit(lines: string[], rnd: () => number): void {
   const i = Math.floor(rnd() * lines.length);
@@ -34,7 +48,15 @@ function edit(lines: string[], rnd: () => number): void {
 }
 
 function symbols(m: DocumentModel) {
-  return { lines: m.lines, avmVersion: m.avmVersion, versionDeclared: m.versionDeclared, macros: m.macros, labels: m.labels, templateSites: m.templateSites, mode: m.mode };
+  return {
+    lines: m.lines,
+    avmVersion: m.avmVersion,
+    versionDeclared: m.versionDeclared,
+    macros: m.macros,
+    labels: m.labels,
+    templateSites: m.templateSites,
+    mode: m.mode,
+  };
 }
 
 function collect(text: string, session: AnalysisSession) {

@@ -28,7 +28,10 @@ describe('server: LSP over stdio (real server process)', function () {
   }
 
   async function complete(uri: string, line: number, character: number): Promise<CompletionItem[]> {
-    const r = await client.connection.sendRequest<CompletionItem[] | { items: CompletionItem[] }>('textDocument/completion', { textDocument: { uri }, position: { line, character } });
+    const r = await client.connection.sendRequest<CompletionItem[] | { items: CompletionItem[] }>('textDocument/completion', {
+      textDocument: { uri },
+      position: { line, character },
+    });
     return Array.isArray(r) ? r : r.items;
   }
 
@@ -241,7 +244,12 @@ describe('server: LSP over stdio (real server process)', function () {
       const opened = c.nextDiagnostics(uri, 1);
       await c.connection.sendNotification('textDocument/didOpen', { textDocument: { uri, languageId: 'teal', version: 1, text: '#pragma version 8\n\n' } });
       await opened;
-      const ask = async () => new Set((await c.connection.sendRequest<CompletionItem[]>('textDocument/completion', { textDocument: { uri }, position: { line: 1, character: 0 } })).map((i) => i.label));
+      const ask = async () =>
+        new Set(
+          (await c.connection.sendRequest<CompletionItem[]>('textDocument/completion', { textDocument: { uri }, position: { line: 1, character: 0 } })).map(
+            (i) => i.label,
+          ),
+        );
       const sig = await ask();
       assert.ok(sig.has('arg') && !sig.has('app_global_get'));
       const republished = c.nextDiagnostics(uri, 1);

@@ -73,13 +73,19 @@ describe('server: definition, references, highlight and rename through macros (r
   it('finds references through nested macros and in bodies that are never used', async () => {
     const done = await s.request<Location[]>('textDocument/references', { ...s.at(nested, { line: 5, character: 0 }), context: { includeDeclaration: true } });
     assert.deepEqual(spans(done), ['1:16-20', '3:17-21', '5:0-4']);
-    const inner = await s.request<Location[]>('textDocument/references', { ...s.at(nested, { line: 1, character: 10 }), context: { includeDeclaration: true } });
+    const inner = await s.request<Location[]>('textDocument/references', {
+      ...s.at(nested, { line: 1, character: 10 }),
+      context: { includeDeclaration: true },
+    });
     assert.deepEqual(spans(inner), ['1:8-13', '2:21-26']);
   });
 
   it('highlights definitions as writes and uses as reads', async () => {
     const hl = await s.request<DocumentHighlight[]>('textDocument/documentHighlight', s.at(router, { line: 4, character: 15 }));
-    assert.deepEqual(hl.map((h) => [h.range.start.line, h.kind]).sort(), [[4, 2], [7, 3]]);
+    assert.deepEqual(hl.map((h) => [h.range.start.line, h.kind]).sort(), [
+      [4, 2],
+      [7, 3],
+    ]);
   });
 
   it('renames a label everywhere it is written and the program assembles to the same bytes', async () => {
@@ -231,9 +237,18 @@ describe('server: symbols, folding and selection ranges (real server process)', 
 
   it('expands selection from token to statement to line to subroutine to document', async () => {
     const { uri } = await s.open('#pragma version 8\ncallsub f\nreturn\nf:\nproto 0 0\n  txna ApplicationArgs 0; pop  // c\nretsub\n');
-    const [sel] = await s.request<{ range: Range; parent?: unknown }[]>('textDocument/selectionRange', { textDocument: { uri }, positions: [{ line: 5, character: 10 }] });
+    const [sel] = await s.request<{ range: Range; parent?: unknown }[]>('textDocument/selectionRange', {
+      textDocument: { uri },
+      positions: [{ line: 5, character: 10 }],
+    });
     const chain: Range[] = [];
     for (let x = sel as { range: Range; parent?: unknown } | undefined; x; x = x.parent as typeof x) chain.push(x.range);
-    assert.deepEqual(chain, [r(5, 7, 22), r(5, 2, 24), r(5, 2, 35), { start: { line: 3, character: 0 }, end: { line: 7, character: 0 } }, { start: { line: 0, character: 0 }, end: { line: 7, character: 0 } }]);
+    assert.deepEqual(chain, [
+      r(5, 7, 22),
+      r(5, 2, 24),
+      r(5, 2, 35),
+      { start: { line: 3, character: 0 }, end: { line: 7, character: 0 } },
+      { start: { line: 0, character: 0 }, end: { line: 7, character: 0 } },
+    ]);
   });
 });

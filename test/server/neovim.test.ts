@@ -39,7 +39,10 @@ function builtinLabel(v: Version): string | undefined {
 
 /** The oldest Neovim an nvim-lspconfig checkout accepts, from the check it runs at start-up. */
 function lspconfigMinimum(checkout: string): Version {
-  const sources = ['lua/lspconfig.lua', 'plugin/lspconfig.lua'].map((f) => join(checkout, f)).filter(existsSync).map((f) => readFileSync(f, 'utf8'));
+  const sources = ['lua/lspconfig.lua', 'plugin/lspconfig.lua']
+    .map((f) => join(checkout, f))
+    .filter(existsSync)
+    .map((f) => readFileSync(f, 'utf8'));
   if (sources.length === 0) throw new Error(`${checkout} is not an nvim-lspconfig checkout (no lua/lspconfig.lua)`);
   let min: Version = [0, 5];
   for (const text of sources) {
@@ -79,7 +82,15 @@ describe('README Neovim set-ups in real headless Neovims', function () {
     dir = mkdtempSync(join(tmpdir(), 'tw-nvim-'));
     // The bundle `npm run build` makes, built here into the temp folder.
     server = join(dir, 'dist', 'server.cjs');
-    await build({ entryPoints: [resolve(repoRoot, 'server/src/main.ts')], outfile: server, bundle: true, platform: 'node', target: 'node20', format: 'cjs', logLevel: 'warning' });
+    await build({
+      entryPoints: [resolve(repoRoot, 'server/src/main.ts')],
+      outfile: server,
+      bundle: true,
+      platform: 'node',
+      target: 'node20',
+      format: 'cjs',
+      logLevel: 'warning',
+    });
   });
   after(() => dir && rmSync(dir, { recursive: true, force: true }));
 
@@ -130,13 +141,35 @@ vim.cmd('qa!')
     );
     // A clean home: no user configuration, plugins or state of the machine's user take part.
     const home = join(run, 'home');
-    const env = { ...process.env, XDG_CONFIG_HOME: join(home, 'config'), XDG_DATA_HOME: join(home, 'data'), XDG_STATE_HOME: join(home, 'state'), XDG_CACHE_HOME: join(home, 'cache') };
-    const nvim = spawnSync(bin, ['--headless', '-i', 'NONE', '-n', '-u', join(run, 'init.lua'), '-c', `luafile ${join(run, 'check.lua')}`], { cwd: folder, env, encoding: 'utf8', timeout: 60_000 });
+    const env = {
+      ...process.env,
+      XDG_CONFIG_HOME: join(home, 'config'),
+      XDG_DATA_HOME: join(home, 'data'),
+      XDG_STATE_HOME: join(home, 'state'),
+      XDG_CACHE_HOME: join(home, 'cache'),
+    };
+    const nvim = spawnSync(bin, ['--headless', '-i', 'NONE', '-n', '-u', join(run, 'init.lua'), '-c', `luafile ${join(run, 'check.lua')}`], {
+      cwd: folder,
+      env,
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
     assert.equal(nvim.status, 0, `${bin} exited with ${nvim.status}: ${nvim.stderr}`);
-    const r = JSON.parse(readFileSync(out, 'utf8')) as { filetype: string; attached: boolean; clients: number; diagnostics: { line: number; message: string }[]; hover?: string; actions?: string[]; messages: string; root?: string };
+    const r = JSON.parse(readFileSync(out, 'utf8')) as {
+      filetype: string;
+      attached: boolean;
+      clients: number;
+      diagnostics: { line: number; message: string }[];
+      hover?: string;
+      actions?: string[];
+      messages: string;
+      root?: string;
+    };
     const messages = `${r.messages}\n${nvim.stderr}`.trim();
     const what = runtimePath ? `${label} ${basename(runtimePath)}` : label;
-    console.log(`      ${what} in nvim ${version.join('.')}, ${inProject ? 'project' : 'lone file'}: root ${r.root ?? '(none)'}, ${r.diagnostics.length} diagnostic(s), hover ${r.hover ? 'ok' : 'missing'}, ${r.actions?.length ?? 0} action(s)${messages ? `; messages: ${messages.replace(/\s+/g, ' ').slice(0, 300)}` : ''}`);
+    console.log(
+      `      ${what} in nvim ${version.join('.')}, ${inProject ? 'project' : 'lone file'}: root ${r.root ?? '(none)'}, ${r.diagnostics.length} diagnostic(s), hover ${r.hover ? 'ok' : 'missing'}, ${r.actions?.length ?? 0} action(s)${messages ? `; messages: ${messages.replace(/\s+/g, ' ').slice(0, 300)}` : ''}`,
+    );
     assert.equal(r.filetype, 'avmteal');
     assert.equal(r.attached, true);
     assert.equal(r.clients, 1, 'one tealworks client');
@@ -144,7 +177,11 @@ vim.cmd('qa!')
     // working folder, and the others start the server for the single file, with no root.
     const root = label === 'neovim 0.7' ? folder : inProject ? project : label === 'neovim 0.8-0.10' ? folder : undefined;
     assert.equal(r.root, root, 'root folder');
-    assert.deepEqual(r.diagnostics.map((d) => [d.line, d.message]), [[1, 'unknown opcode: itn']], 'TMPL_FEE is not an error');
+    assert.deepEqual(
+      r.diagnostics.map((d) => [d.line, d.message]),
+      [[1, 'unknown opcode: itn']],
+      'TMPL_FEE is not an error',
+    );
     assert.match(r.hover ?? '', /`TMPL_FEE` — template variable/);
     assert.ok(r.actions?.includes("Did you mean 'int'? (opcode)"), JSON.stringify(r.actions));
     // Our own set-ups are current in the Neovim they are written for: nothing deprecated, no errors.
@@ -170,10 +207,11 @@ vim.cmd('qa!')
       const title = `nvim-lspconfig ${basename(checkout)} in ${name}`;
       // Listed as pending, so a pair the checkout refuses is visible rather than silently dropped.
       if (!atLeast(version, min)) it(`${title} (the checkout needs Neovim ${min.join('.')})`);
-      else it(title, async () => {
-        await check(bin, version, 'nvim-lspconfig', true, checkout);
-        await check(bin, version, 'nvim-lspconfig', false, checkout);
-      });
+      else
+        it(title, async () => {
+          await check(bin, version, 'nvim-lspconfig', true, checkout);
+          await check(bin, version, 'nvim-lspconfig', false, checkout);
+        });
     }
   }
 });

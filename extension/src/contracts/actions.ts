@@ -126,11 +126,17 @@ export class ContractActions implements vscode.Disposable {
         try {
           options = templateOptions(fields, {});
         } catch (e) {
-          throw new Error(`${source} has template variables without values (${(e as Error).message}): run Deploy, or "Tealworks: Set Template Values…", to give them`, { cause: e });
+          throw new Error(
+            `${source} has template variables without values (${(e as Error).message}): run Deploy, or "Tealworks: Set Template Values…", to give them`,
+            { cause: e },
+          );
         }
       }
     }
-    const compiled = compileContract({ approval, clear, approvalName: basename(uri.fsPath), clearName: clearPath ? basename(clearPath) : 'clear (default)', ...(spec ? { spec } : {}) }, options ?? {});
+    const compiled = compileContract(
+      { approval, clear, approvalName: basename(uri.fsPath), clearName: clearPath ? basename(clearPath) : 'clear (default)', ...(spec ? { spec } : {}) },
+      options ?? {},
+    );
     // The compiler's map beside the TEAL (Puya's `.puya.map`): failures then land on the .py / .algo.ts line.
     attachSourceMaps(compiled, { approval: uri.fsPath, ...(clearPath ? { clear: clearPath } : {}) });
     const table = options ? templateTableOf(options) : undefined;
@@ -148,7 +154,12 @@ export class ContractActions implements vscode.Disposable {
     const params = await builderParams(chain);
     const probe = buildGroup([{ kind: 'appcall', sender, appId: '0', source: 'probe' }], {
       params,
-      programFor: () => ({ approval: c.compiled.approval.bytes, clear: c.compiled.clear.bytes, extraPages: c.compiled.extraPages, schema: { globalInts: 32, globalBytes: 32, localInts: 8, localBytes: 8 } }),
+      programFor: () => ({
+        approval: c.compiled.approval.bytes,
+        clear: c.compiled.clear.bytes,
+        extraPages: c.compiled.extraPages,
+        schema: { globalInts: 32, globalBytes: 32, localInts: 8, localBytes: 8 },
+      }),
     });
     const report = await new GroupComposer(chain).add({ txn: probe[0]!.txn }).simulate({ allowUnnamedResources: true });
     // A create that fails anyway keeps the roomy schema, so the real simulation shows the program's own failure.
@@ -175,12 +186,19 @@ export class ContractActions implements vscode.Disposable {
       if (r.kind === 'appcall' && r.source && (r.appId ?? '').trim().replace(/^0+$/, '') === '' && !programs.has(r.source)) {
         const c = await this.compile(uriOfSource(r.source), 'missing');
         compiled.set(r.source, c);
-        programs.set(r.source, { approval: c.compiled.approval.bytes, clear: c.compiled.clear.bytes, extraPages: c.compiled.extraPages, schema: await this.schemaFor(c, r.sender) });
+        programs.set(r.source, {
+          approval: c.compiled.approval.bytes,
+          clear: c.compiled.clear.bytes,
+          extraPages: c.compiled.extraPages,
+          schema: await this.schemaFor(c, r.sender),
+        });
       }
     }
     const appKnow = new Map<bigint, AppKnowledge>();
     const specByApp = new Map<bigint, Arc56AppSpec | undefined>();
-    for (const appId of new Set(rows.filter((r) => r.kind === 'appcall' && r.appId && BigInt(r.appId.trim() || '0') > 0n).map((r) => BigInt(r.appId!.trim())))) {
+    for (const appId of new Set(
+      rows.filter((r) => r.kind === 'appcall' && r.appId && BigInt(r.appId.trim() || '0') > 0n).map((r) => BigInt(r.appId!.trim())),
+    )) {
       const src = this.session.sourceForApp(appId);
       if (!src) continue;
       try {
@@ -188,7 +206,10 @@ export class ContractActions implements vscode.Disposable {
         const c = await this.compile(uriOfSource(src), 'remembered', linkedSpec ? uriOfSource(linkedSpec).fsPath : undefined);
         specByApp.set(appId, c.spec);
         // Edited since the deploy? The chain runs the deployed program: map its failures by pc only.
-        const onChain = await fetchApp(chain, appId).then((a) => a.approval, () => undefined);
+        const onChain = await fetchApp(chain, appId).then(
+          (a) => a.approval,
+          () => undefined,
+        );
         if (onChain && !sameProgram(onChain, c.compiled.approval.bytes)) {
           warnings.push(staleProgramWarning(appId, src));
           continue;
@@ -202,13 +223,22 @@ export class ContractActions implements vscode.Disposable {
     const built = buildGroup(rows, {
       params,
       programFor: (s) => programs.get(s),
-      specFor: (row) => (row.source && (row.appId ?? '0').trim().replace(/^0+$/, '') === '' ? compiled.get(row.source)?.spec : row.appId ? specByApp.get(BigInt(row.appId.trim() || '0')) : undefined),
+      specFor: (row) =>
+        row.source && (row.appId ?? '0').trim().replace(/^0+$/, '') === ''
+          ? compiled.get(row.source)?.spec
+          : row.appId
+            ? specByApp.get(BigInt(row.appId.trim() || '0'))
+            : undefined,
     });
     const composer = new GroupComposer(chain, (address) => this.session.signerFor(address));
     for (const [id, k] of appKnow) composer.knowApp(id, k);
     for (const b of built) {
       const c = b.source ? compiled.get(b.source) : undefined;
-      const entry: ComposerEntry = { txn: b.txn, ...(b.method ? { method: b.method } : {}), ...(c ? { app: appKnowledge(c.compiled, basename(b.source!)) } : {}) };
+      const entry: ComposerEntry = {
+        txn: b.txn,
+        ...(b.method ? { method: b.method } : {}),
+        ...(c ? { app: appKnowledge(c.compiled, basename(b.source!)) } : {}),
+      };
       composer.add(entry);
     }
     return { built, composer, compiled, warnings };
@@ -221,7 +251,8 @@ export class ContractActions implements vscode.Disposable {
     if (f?.userSource?.file) return vscode.Uri.file(f.userSource.file);
     if (!f?.source || !report.failedAt) return undefined;
     const top = rows[report.failedAt[0]!];
-    if (report.failedAt.length === 1 && top?.kind === 'appcall' && top.source && (top.appId ?? '').trim().replace(/^0+$/, '') === '') return uriOfSource(top.source);
+    if (report.failedAt.length === 1 && top?.kind === 'appcall' && top.source && (top.appId ?? '').trim().replace(/^0+$/, '') === '')
+      return uriOfSource(top.source);
     if (f.appId !== undefined) {
       const src = this.session.sourceForApp(f.appId);
       if (src) return uriOfSource(src);
@@ -272,20 +303,27 @@ export class ContractActions implements vscode.Disposable {
     }
     for (const e of composer.entries) {
       const sender = e.txn.sender.toString();
-      if (!this.session.signerFor(sender)) throw new Error(`no key for ${sender} on ${this.session.activeName}: unlock its wallet or import it in the Accounts view`);
+      if (!this.session.signerFor(sender))
+        throw new Error(`no key for ${sender} on ${this.session.activeName}: unlock its wallet or import it in the Accounts view`);
     }
     if (!(await this.confirm(composer.transactions))) return { report, warnings };
-    const result = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `${title} on ${this.session.activeName}`, cancellable: false }, async (progress) => {
-      progress.report({ message: 'signing and sending…' });
-      return composer.send({ skipSimulate: true });
-    });
+    const result = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `${title} on ${this.session.activeName}`, cancellable: false },
+      async (progress) => {
+        progress.report({ message: 'signing and sending…' });
+        return composer.send({ skipSimulate: true });
+      },
+    );
     this.highlight.clear();
     for (let i = 0; i < result.txns.length; i++) {
       const created = result.txns[i]!.createdAppId;
       const src = rows[i]?.source;
       if (created === undefined) continue;
       const specPath = src ? specPathFor(uriOfSource(src).fsPath) : undefined;
-      const moved = await this.session.linkApp(created, src, { via: 'deploy', ...(specPath ? { spec: vscode.workspace.asRelativePath(specPath, false) } : {}) });
+      const moved = await this.session.linkApp(created, src, {
+        via: 'deploy',
+        ...(specPath ? { spec: vscode.workspace.asRelativePath(specPath, false) } : {}),
+      });
       // Never silently: the file's lens calls another app from now on.
       if (moved !== undefined && src) warnings.push(linkMovedText(src, moved, created));
     }
@@ -311,7 +349,9 @@ export class ContractActions implements vscode.Disposable {
       m = pick.m;
     }
     if (m.method.args.some((a) => a.kind === 'transaction')) {
-      throw new Error(`${m.method.signature} creates ${name} and takes transaction arguments: build the create in the simulate panel (its form inserts the argument rows)`);
+      throw new Error(
+        `${m.method.signature} creates ${name} and takes transaction arguments: build the create in the simulate panel (its form inserts the argument rows)`,
+      );
     }
     const info = methodInfo(m.method, m);
     const args: string[] = [];

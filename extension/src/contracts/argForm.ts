@@ -52,7 +52,8 @@ function editorFor(type: AbiType | string, name: string): Editor {
   const text = type.toString();
   if (type instanceof AbiStructType) return { kind: 'struct', type: text, struct: type.structName, fields: type.fields.map((f) => info(f.name, f.type)) };
   if (type instanceof AbiTupleType) return { kind: 'tuple', type: text, items: type.childTypes.map((t, i) => info(`${name}[${i}]`, t)) };
-  if (type instanceof AbiStaticArrayType && !/^byte\[\d+\]$/.test(text)) return { kind: 'array', type: text, element: info(`${name}[]`, type.childType), length: type.length };
+  if (type instanceof AbiStaticArrayType && !/^byte\[\d+\]$/.test(text))
+    return { kind: 'array', type: text, element: info(`${name}[]`, type.childType), length: type.length };
   if (type instanceof AbiDynamicArrayType && text !== 'byte[]') return { kind: 'array', type: text, element: info(`${name}[]`, type.childType) };
   if (text === 'address') return { kind: 'text', type: text, picker: 'account' };
   return { kind: 'text', type: text };
@@ -70,7 +71,10 @@ export function valueText(v: unknown): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'boolean' || typeof v === 'number') return String(v);
   if (Array.isArray(v)) return `[${v.map((x) => (typeof x === 'string' ? JSON.stringify(x) : valueText(x))).join(', ')}]`;
-  if (v && typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${JSON.stringify(k)}: ${typeof x === 'string' ? JSON.stringify(x) : valueText(x)}`).join(', ')}}`;
+  if (v && typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${JSON.stringify(k)}: ${typeof x === 'string' ? JSON.stringify(x) : valueText(x)}`)
+      .join(', ')}}`;
   return String(v);
 }
 
@@ -95,7 +99,15 @@ export function methodInfo(method: AbiMethod, arc56?: Arc56Method): MethodInfo {
   });
   const desc = arc56?.json.desc ?? method.desc;
   const ret = method.returns.type === 'void' ? undefined : { type: method.returns.type, ...(method.returns.desc ? { desc: method.returns.desc } : {}) };
-  return { signature: method.signature, name: method.name, ...(desc ? { desc } : {}), readonly: arc56?.readonly ?? false, args, transactionArgs, ...(ret ? { returns: ret } : {}) };
+  return {
+    signature: method.signature,
+    name: method.name,
+    ...(desc ? { desc } : {}),
+    readonly: arc56?.readonly ?? false,
+    args,
+    transactionArgs,
+    ...(ret ? { returns: ret } : {}),
+  };
 }
 
 /**

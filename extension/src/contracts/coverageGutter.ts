@@ -97,7 +97,10 @@ export class CoverageGutter implements vscode.Disposable {
       const folders = (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.fsPath);
       this.#coverage = coverageFromLcov(inputs, folders, existsSync);
       this.#files = inputs.map((i) => i.path);
-      if (inputs.length) this.log(`coverage: read ${inputs.map((i) => vscode.workspace.asRelativePath(i.path, false)).join(', ')} (${this.#coverage.size} source file${this.#coverage.size === 1 ? '' : 's'})`);
+      if (inputs.length)
+        this.log(
+          `coverage: read ${inputs.map((i) => vscode.workspace.asRelativePath(i.path, false)).join(', ')} (${this.#coverage.size} source file${this.#coverage.size === 1 ? '' : 's'})`,
+        );
     } catch (e) {
       this.log(`coverage: ${(e as Error).message}`);
     }

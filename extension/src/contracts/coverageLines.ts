@@ -99,5 +99,7 @@ export function coverageSummary(hits: ReadonlyMap<number, number>): string {
 
 /** The hover text of a marked line. */
 export function lineHover(hits: number): string {
-  return hits > 0 ? `Covered: ran ${hits} time${hits === 1 ? '' : 's'} in the last coverage run` : 'Not covered: no test ran this line in the last coverage run';
+  return hits > 0
+    ? `Covered: ran ${hits} time${hits === 1 ? '' : 's'} in the last coverage run`
+    : 'Not covered: no test ran this line in the last coverage run';
 }

@@ -71,7 +71,8 @@ async function programTemplates(files: readonly string[], actions: ContractActio
 }
 
 export async function debugReport(report: SimulateReport, rows: readonly TxnFormInput[], actions: ContractActions, session: ContractSession): Promise<void> {
-  if (!hasTrace(report)) throw new Error('this simulation has no execution trace to debug (the node did not return one); simulate again on a node that supports exec-trace-config');
+  if (!hasTrace(report))
+    throw new Error('this simulation has no execution trace to debug (the node did not return one); simulate again on a node that supports exec-trace-config');
   const dir = mkdtempSync(join(tmpdir(), 'tealworks-debug-'));
   const trace = join(dir, 'group.trace.avm.json');
   writeFileSync(trace, toAvmDebuggerTrace(report.response) + '\n');

@@ -54,11 +54,21 @@ export class DevnetHost {
         // drains one of the user's accounts.
         const wanted = cfg.get<number>('accounts', 3);
         // Browser origins allowed to call the services (`--cors`); LocalNet mode allows every origin.
-        const cors = localnet ? [] : corsSetting(cfg.get<unknown>('cors', []), (bad) => this.log.appendLine(`devnet: tealworks.devnet.cors: ignoring "${bad}": not a browser origin such as http://localhost:5173 (or *)`));
+        const cors = localnet
+          ? []
+          : corsSetting(cfg.get<unknown>('cors', []), (bad) =>
+              this.log.appendLine(`devnet: tealworks.devnet.cors: ignoring "${bad}": not a browser origin such as http://localhost:5173 (or *)`),
+            );
         const corsOpt = cors.length ? { corsOrigins: cors } : {};
         let dn: RunningDevnet;
         try {
-          dn = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), accounts: wanted + 1, ...corsOpt, ...(localnet ? { localnet: true } : {}), ...(fork ? { fork: { url: fork.url, ...(fork.token ? { token: fork.token } : {}) } } : {}) });
+          dn = await startDevnet({
+            ...(dataDir ? { dataDir } : { inMemory: true }),
+            accounts: wanted + 1,
+            ...corsOpt,
+            ...(localnet ? { localnet: true } : {}),
+            ...(fork ? { fork: { url: fork.url, ...(fork.token ? { token: fork.token } : {}) } } : {}),
+          });
         } catch (e) {
           // A fork's remote that cannot be used says so itself; nothing to recover here.
           if (!dataDir || fork) throw e;
@@ -78,9 +88,15 @@ export class DevnetHost {
         }
         this.devnet = dn;
         this.forkOf = fork?.name;
-        if (dn.fork) dn.fork.onRequest = (r) => this.log.appendLine(`fork of ${fork?.name ?? dn.fork!.head.url}: fetched ${r.resource} (${r.found ? `remote round ${r.round}` : 'not on the remote'})`);
+        if (dn.fork)
+          dn.fork.onRequest = (r) =>
+            this.log.appendLine(
+              `fork of ${fork?.name ?? dn.fork!.head.url}: fetched ${r.resource} (${r.found ? `remote round ${r.round}` : 'not on the remote'})`,
+            );
         this.dispenser = dn.accounts.length > wanted ? dn.accounts[dn.accounts.length - 1]!.address : undefined;
-        this.log.appendLine(`devnet started in ${Date.now() - started} ms: node ${dn.node.url}, query ${dn.query.url}, key manager ${dn.keyManager.url}${dataDir ? `, data in ${dataDir}` : ' (in memory)'}`);
+        this.log.appendLine(
+          `devnet started in ${Date.now() - started} ms: node ${dn.node.url}, query ${dn.query.url}, key manager ${dn.keyManager.url}${dataDir ? `, data in ${dataDir}` : ' (in memory)'}`,
+        );
         return dn;
       })().finally(() => (this.#starting = undefined));
     }

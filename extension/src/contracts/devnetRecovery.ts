@@ -23,7 +23,8 @@ export function devnetRecoveryPrompt(error: unknown, dataDir: string): DevnetRec
   if (!isDamage(error)) return undefined;
   // The genesis record defines the chain: nothing can be kept without it.
   if (error.round === 0n) return undefined;
-  const kept = error.round !== undefined ? `rounds 0 to ${error.round - 1n} are intact and kept` : 'the journal holds every round and the state is rebuilt from it';
+  const kept =
+    error.round !== undefined ? `rounds 0 to ${error.round - 1n} are intact and kept` : 'the journal holds every round and the state is rebuilt from it';
   return {
     message: `The devnet's chain data in ${dataDir} is damaged and was not opened. Recover it? ${kept[0]!.toUpperCase()}${kept.slice(1)}; the damaged part is moved aside into a separate file, not deleted.`,
     detail: error.message,

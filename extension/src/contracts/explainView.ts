@@ -91,7 +91,11 @@ export interface VerdictView {
 export function verdictView(r: { wouldSucceed: boolean; failedAtLabel?: string }, sent?: SentInfo, declined = false): VerdictView {
   if (sent) {
     const created = sent.created.filter(Boolean);
-    return { kind: 'confirmed', text: `✓ Confirmed in round ${sent.confirmedRound}${created.length ? ` · created app ${created.join(', ')}` : ''}`, txids: sent.txids };
+    return {
+      kind: 'confirmed',
+      text: `✓ Confirmed in round ${sent.confirmedRound}${created.length ? ` · created app ${created.join(', ')}` : ''}`,
+      txids: sent.txids,
+    };
   }
   if (declined && r.wouldSucceed) return { kind: 'declined', text: '✓ Would succeed — not sent' };
   return r.wouldSucceed ? { kind: 'ok', text: '✓ Would succeed' } : { kind: 'fail', text: `✗ Would fail at ${r.failedAtLabel || 'the group'}` };

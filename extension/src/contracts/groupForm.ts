@@ -163,14 +163,24 @@ export function checkTransactionArgs(rows: readonly TxnFormInput[], i: number, m
   if (!txnArgs.length) return;
   const n = txnArgs.length;
   const list = txnArgs.map((a) => a.type).join(', ');
-  if (i < n) throw new FormError(i, 'method', `${method.signature} takes ${n === 1 ? 'a transaction argument' : `${n} transaction arguments`} (${list}): ${n === 1 ? 'it is the row' : 'they are the rows'} right above the call; pick the method again to insert ${n === 1 ? 'it' : 'them'}, or move this call down`);
+  if (i < n)
+    throw new FormError(
+      i,
+      'method',
+      `${method.signature} takes ${n === 1 ? 'a transaction argument' : `${n} transaction arguments`} (${list}): ${n === 1 ? 'it is the row' : 'they are the rows'} right above the call; pick the method again to insert ${n === 1 ? 'it' : 'them'}, or move this call down`,
+    );
   txnArgs.forEach((a, k) => {
     const j = i - n + k;
     const kinds = TXN_ARG_ROW_KINDS[a.type] ?? [];
     const what = `txn ${j} is argument ${a.index}${a.name ? ` (${a.name})` : ''} of ${method.name} in txn ${i}`;
     if (!kinds.length) throw new FormError(j, 'kind', `${what}: the panel cannot build a ${a.type} transaction; send it from a script or a workflow`);
     const kind = rows[j]!.kind;
-    if (!kinds.includes(kind)) throw new FormError(j, 'kind', `${what}: expected ${kinds.map((k2) => KIND_LABEL[k2]).join(' or ')} (${a.type}), got ${KIND_LABEL[kind]}; reorder the rows or change this one's kind`);
+    if (!kinds.includes(kind))
+      throw new FormError(
+        j,
+        'kind',
+        `${what}: expected ${kinds.map((k2) => KIND_LABEL[k2]).join(' or ')} (${a.type}), got ${KIND_LABEL[kind]}; reorder the rows or change this one's kind`,
+      );
   });
 }
 
@@ -237,7 +247,8 @@ function appCall(row: TxnFormInput, i: number, ctx: BuildContext): BuiltTxn {
     } catch (e) {
       if (e instanceof FormError) throw e;
       // Point at the argument's own field (`args.K`, K among the value arguments) when known.
-      const argIndex = e instanceof CallArgsError && e.argIndex !== undefined ? e.argIndex : Number(/\bargument (\d+)\b/.exec((e as Error).message)?.[1] ?? NaN);
+      const argIndex =
+        e instanceof CallArgsError && e.argIndex !== undefined ? e.argIndex : Number(/\bargument (\d+)\b/.exec((e as Error).message)?.[1] ?? NaN);
       if (Number.isInteger(argIndex) && argIndex < resolved.method.args.length) {
         const k = resolved.method.args.slice(0, argIndex).filter((a) => a.kind !== 'transaction').length;
         throw new FormError(i, `args.${k}${e instanceof CallArgsError ? subField(e.path) : ''}`, (e as Error).message);

@@ -34,7 +34,13 @@ export class FailureHighlight implements vscode.Disposable {
     const range = new vscode.Range(line - 1, Math.max(0, column - 1), line - 1, 10_000);
     const d = new vscode.Diagnostic(range, `Simulation failed here: ${message}`, vscode.DiagnosticSeverity.Error);
     d.source = 'tealworks simulate';
-    if (definition) d.relatedInformation = [new vscode.DiagnosticRelatedInformation(new vscode.Location(uri, new vscode.Position(definition.line - 1, definition.column - 1)), 'the failing instruction comes from this macro definition')];
+    if (definition)
+      d.relatedInformation = [
+        new vscode.DiagnosticRelatedInformation(
+          new vscode.Location(uri, new vscode.Position(definition.line - 1, definition.column - 1)),
+          'the failing instruction comes from this macro definition',
+        ),
+      ];
     this.#diagnostics.set(uri, [d]);
     this.#current = { uri, line: line - 1 };
     this.#paint();

@@ -77,7 +77,8 @@ export function registerContracts(context: vscode.ExtensionContext): void {
     onDidChangeCodeLenses: lensChanged.event,
     provideCodeLenses: async (doc, token) => (await load()).lens.provideCodeLenses(doc, token),
   };
-  for (const id of CONTRACT_COMMANDS) context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => (await load()).run(id, args)));
+  for (const id of CONTRACT_COMMANDS)
+    context.subscriptions.push(vscode.commands.registerCommand(id, async (...args: unknown[]) => (await load()).run(id, args)));
   context.subscriptions.push(
     vscode.window.registerTreeDataProvider('tealworks.networks', new LazyTree(async () => (await load()).networks)),
     vscode.window.registerTreeDataProvider('tealworks.accounts', new LazyTree(async () => (await load()).accounts)),
@@ -86,9 +87,17 @@ export function registerContracts(context: vscode.ExtensionContext): void {
     // Files on disk only: the read-only expanded and assembled views (tealworks-view:) are not programs to deploy.
     vscode.languages.registerCodeLensProvider({ scheme: 'file', language: 'teal' }, lensProxy),
     // Algorand Python / TypeScript contracts with compiler output (the lens finds their TEAL through the source maps).
-    vscode.languages.registerCodeLensProvider([{ scheme: 'file', pattern: '**/*.py' }, { scheme: 'file', pattern: '**/*.algo.ts' }], lensProxy),
+    vscode.languages.registerCodeLensProvider(
+      [
+        { scheme: 'file', pattern: '**/*.py' },
+        { scheme: 'file', pattern: '**/*.algo.ts' },
+      ],
+      lensProxy,
+    ),
     // The simulate panel comes back after a window reload (activation event onWebviewPanel:tealworks.simulate).
-    vscode.window.registerWebviewPanelSerializer('tealworks.simulate', { deserializeWebviewPanel: async (panel, state) => (await load()).restorePanel(panel, state) }),
+    vscode.window.registerWebviewPanelSerializer('tealworks.simulate', {
+      deserializeWebviewPanel: async (panel, state) => (await load()).restorePanel(panel, state),
+    }),
   );
   // Off the activation path: the status bar item and the trees appear a moment later.
   setTimeout(() => void load(), 0);

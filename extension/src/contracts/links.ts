@@ -156,7 +156,9 @@ export class AppLinks {
 function currentFor(c: ChainLinks, source: string): string | undefined {
   const recorded = c.current?.[source];
   if (recorded !== undefined && c.apps[recorded]?.source === source) return recorded;
-  const all = Object.entries(c.apps).filter(([, l]) => l.source === source).map(([id]) => id);
+  const all = Object.entries(c.apps)
+    .filter(([, l]) => l.source === source)
+    .map(([id]) => id);
   return all.length ? all[all.length - 1] : undefined;
 }
 

@@ -75,10 +75,26 @@ class ContractLens implements vscode.CodeLensProvider {
       new vscode.CodeLens(top, { title: '$(beaker) Simulate', command: 'tealworks.simulate', arguments: [target] }),
       new vscode.CodeLens(top, { title: '$(cloud-upload) Deploy', command: 'tealworks.deploy', arguments: [target] }),
     ];
-    if (target !== doc.uri) lenses.push(new vscode.CodeLens(top, { title: '$(debug-alt) Debug', tooltip: `Create ${vscode.workspace.asRelativePath(target, false)} on an in-memory ledger and step through a call in this file`, command: 'tealworks.debugFile', arguments: [doc.uri] }));
+    if (target !== doc.uri)
+      lenses.push(
+        new vscode.CodeLens(top, {
+          title: '$(debug-alt) Debug',
+          tooltip: `Create ${vscode.workspace.asRelativePath(target, false)} on an in-memory ledger and step through a call in this file`,
+          command: 'tealworks.debugFile',
+          arguments: [doc.uri],
+        }),
+      );
     // Only an app of the chain the active network runs right now (links are per genesis hash).
     const app = this.session.appForSource(sourceKey(target));
-    if (app !== undefined) lenses.push(new vscode.CodeLens(top, { title: `$(call-outgoing) Call app ${app}`, tooltip: `on ${this.session.activeName}`, command: 'tealworks.call', arguments: [target] }));
+    if (app !== undefined)
+      lenses.push(
+        new vscode.CodeLens(top, {
+          title: `$(call-outgoing) Call app ${app}`,
+          tooltip: `on ${this.session.activeName}`,
+          command: 'tealworks.call',
+          arguments: [target],
+        }),
+      );
     return lenses;
   }
 }
@@ -177,7 +193,8 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
   const offerNetworkActions = async (problem: NetworkProblem): Promise<void> => {
     const pick = await vscode.window.showErrorMessage(`Tealworks: ${problem.message}`, ...problem.actions);
     if (pick === 'Start Devnet' || pick === 'Switch to Devnet') await vscode.commands.executeCommand('tealworks.startDevnet');
-    else if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', session.activeName === LOCALNET ? 'tealworks.localnet.host' : 'tealworks.networks');
+    else if (pick === 'Open Settings')
+      await vscode.commands.executeCommand('workbench.action.openSettings', session.activeName === LOCALNET ? 'tealworks.localnet.host' : 'tealworks.networks');
     else if (pick === 'Switch Network') await vscode.commands.executeCommand('tealworks.selectNetwork');
   };
   panel.onNetworkProblem = (p) => void offerNetworkActions(p);
@@ -194,7 +211,10 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
       const apps = session.isDevnet ? session.knownApps().length : 0;
       const choice = await vscode.window.showWarningMessage(
         'Stop the devnet and discard its chain?',
-        { modal: true, detail: `The devnet keeps its chain in memory: its accounts' balances${apps ? ` and the ${apps} app${apps === 1 ? '' : 's'} linked here` : ' and every app on it'} are gone once it stops. Set tealworks.devnet.persist to keep the chain across restarts.` },
+        {
+          modal: true,
+          detail: `The devnet keeps its chain in memory: its accounts' balances${apps ? ` and the ${apps} app${apps === 1 ? '' : 's'} linked here` : ' and every app on it'} are gone once it stops. Set tealworks.devnet.persist to keep the chain across restarts.`,
+        },
         'Stop and Discard',
       );
       if (choice !== 'Stop and Discard') return;
@@ -202,7 +222,10 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     await session.stopDevnet();
   });
   command('tealworks.selectNetwork', async (name?: unknown) => {
-    const target = typeof name === 'string' ? name : (await vscode.window.showQuickPick(session.networkNames(), { placeHolder: `Active: ${session.activeName}` })) ?? undefined;
+    const target =
+      typeof name === 'string'
+        ? name
+        : ((await vscode.window.showQuickPick(session.networkNames(), { placeHolder: `Active: ${session.activeName}` })) ?? undefined);
     if (target) await session.select(target);
   });
   command('tealworks.addNetwork', async () => {
@@ -217,30 +240,77 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
       }
     };
     const title = (step: number) => `Add Network (${step}/4)`;
-    const name = await vscode.window.showInputBox({ title: title(1), prompt: 'Network name, shown in the Networks view and the status bar', placeHolder: 'e.g. testnet', ignoreFocusOut: true, validateInput: validate((v) => checkNetworkName(v, existing.map((n) => n.name))) });
+    const name = await vscode.window.showInputBox({
+      title: title(1),
+      prompt: 'Network name, shown in the Networks view and the status bar',
+      placeHolder: 'e.g. testnet',
+      ignoreFocusOut: true,
+      validateInput: validate((v) =>
+        checkNetworkName(
+          v,
+          existing.map((n) => n.name),
+        ),
+      ),
+    });
     if (name === undefined) return;
     let nodeUrl: string | undefined;
-    for (let value = ''; ; ) {
-      const typed = await vscode.window.showInputBox({ title: title(2), prompt: 'Node URL (its public /v2 API, without /v2)', placeHolder: 'https://testnet-api.example.net', value, ignoreFocusOut: true, validateInput: validate((v) => checkServiceUrl(v, 'node URL')) });
+    for (let value = ''; ;) {
+      const typed = await vscode.window.showInputBox({
+        title: title(2),
+        prompt: 'Node URL (its public /v2 API, without /v2)',
+        placeHolder: 'https://testnet-api.example.net',
+        value,
+        ignoreFocusOut: true,
+        validateInput: validate((v) => checkServiceUrl(v, 'node URL')),
+      });
       if (typed === undefined) return;
       nodeUrl = checkServiceUrl(typed, 'node URL');
       // Any well-formed URL passes the form: ask the node before keeping it (a typo is found now, not at the first call).
       const probe = nodeAdapterFor(customProfile({ name: name.trim(), nodeUrl }), { timeoutMs: 5000, retry: false });
-      const answer: unknown = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Asking ${nodeUrl} for its status…` }, () => probe.status().then(() => undefined, (e: unknown) => e));
+      const answer: unknown = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Notification, title: `Asking ${nodeUrl} for its status…` },
+        () =>
+          probe.status().then(
+            () => undefined,
+            (e: unknown) => e,
+          ),
+      );
       await probe.close().catch(() => undefined);
       if (answer === undefined) break;
       // 401/403: a node that wants its token (asked next) — it answered, so it is there.
       if ((answer as { status?: number }).status === 401 || (answer as { status?: number }).status === 403) break;
-      const choice = await vscode.window.showWarningMessage(`No node answered at ${nodeUrl}: ${errorMessageFor(answer, name.trim())}`, { modal: true }, 'Edit URL', 'Add Anyway');
+      const choice = await vscode.window.showWarningMessage(
+        `No node answered at ${nodeUrl}: ${errorMessageFor(answer, name.trim())}`,
+        { modal: true },
+        'Edit URL',
+        'Add Anyway',
+      );
       if (choice === 'Add Anyway') break;
       if (choice !== 'Edit URL') return;
       value = typed;
     }
-    const queryUrl = await vscode.window.showInputBox({ title: title(3), prompt: 'Query service URL (optional; needed to list boxes and local state)', ignoreFocusOut: true, validateInput: (v) => (v.trim() ? validate((x) => checkServiceUrl(x, 'query URL'))(v) : undefined) });
+    const queryUrl = await vscode.window.showInputBox({
+      title: title(3),
+      prompt: 'Query service URL (optional; needed to list boxes and local state)',
+      ignoreFocusOut: true,
+      validateInput: (v) => (v.trim() ? validate((x) => checkServiceUrl(x, 'query URL'))(v) : undefined),
+    });
     if (queryUrl === undefined) return;
-    const token = await vscode.window.showInputBox({ title: title(4), prompt: 'API token (optional; kept in VS Code secret storage, never in settings)', password: true, ignoreFocusOut: true });
+    const token = await vscode.window.showInputBox({
+      title: title(4),
+      prompt: 'API token (optional; kept in VS Code secret storage, never in settings)',
+      password: true,
+      ignoreFocusOut: true,
+    });
     if (token === undefined) return;
-    const entry: CustomNetwork = { name: checkNetworkName(name, existing.map((n) => n.name)), nodeUrl, ...(queryUrl.trim() ? { queryUrl: checkServiceUrl(queryUrl, 'query URL') } : {}) };
+    const entry: CustomNetwork = {
+      name: checkNetworkName(
+        name,
+        existing.map((n) => n.name),
+      ),
+      nodeUrl,
+      ...(queryUrl.trim() ? { queryUrl: checkServiceUrl(queryUrl, 'query URL') } : {}),
+    };
     await cfg.update('networks', [...(cfg.get<unknown[]>('networks') ?? []), entry], vscode.ConfigurationTarget.Global);
     if (token) await context.secrets.store(secretKey(entry.name, 'nodeToken'), token);
     session.changed();
@@ -250,23 +320,38 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     const name = typeof node?.label === 'string' ? node.label : await vscode.window.showQuickPick(session.customNetworks().map((n) => n.name));
     if (!name) return;
     const cfg = vscode.workspace.getConfiguration('tealworks');
-    await cfg.update('networks', (cfg.get<CustomNetwork[]>('networks') ?? []).filter((n) => n.name !== name), vscode.ConfigurationTarget.Global);
+    await cfg.update(
+      'networks',
+      (cfg.get<CustomNetwork[]>('networks') ?? []).filter((n) => n.name !== name),
+      vscode.ConfigurationTarget.Global,
+    );
     for (const k of ['nodeToken', 'queryToken', 'keyManagerToken'] as const) await context.secrets.delete(secretKey(name, k));
     if (session.activeName === name) await session.select(DEVNET);
     session.changed();
   });
 
   command('tealworks.forkNetwork', async (node?: { label?: string }) => {
-    const name = typeof node?.label === 'string' ? node.label : await vscode.window.showQuickPick(session.networkNames().filter((n) => n !== DEVNET), { placeHolder: 'Fork which network? The devnet restarts with its chain and state (copied on first read).' });
+    const name =
+      typeof node?.label === 'string'
+        ? node.label
+        : await vscode.window.showQuickPick(
+            session.networkNames().filter((n) => n !== DEVNET),
+            { placeHolder: 'Fork which network? The devnet restarts with its chain and state (copied on first read).' },
+          );
     if (!name) return;
     if (session.devnet && session.devnetInMemory && vscode.workspace.getConfiguration('tealworks.devnet').get<boolean>('confirmStop', true)) {
-      const choice = await vscode.window.showWarningMessage(`Restart the devnet as a fork of ${name}?`, { modal: true, detail: 'The running devnet keeps its chain in memory: it is discarded.' }, 'Fork');
+      const choice = await vscode.window.showWarningMessage(
+        `Restart the devnet as a fork of ${name}?`,
+        { modal: true, detail: 'The running devnet keeps its chain in memory: it is discarded.' },
+        'Fork',
+      );
       if (choice !== 'Fork') return;
     }
     const dn = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Forking ${name}…` }, () => session.forkNetwork(name));
     if (!session.isDevnet) await session.select(DEVNET);
     const s = dn.fork?.status();
-    if (s) vscode.window.showInformationMessage(`The devnet is a fork of ${name} at round ${s.forkRound}: simulate and send run on it; nothing reaches ${name}.`);
+    if (s)
+      vscode.window.showInformationMessage(`The devnet is a fork of ${name} at round ${s.forkRound}: simulate and send run on it; nothing reaches ${name}.`);
   });
 
   // --- accounts ---
@@ -288,7 +373,10 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     await session.signableAccounts();
     // The devnet's own dispenser account (created at genesis for this), never one of the user's.
     const dispenser = session.dispenser;
-    if (!dispenser) throw new Error('this devnet has no dispenser account (its data directory predates it): fund from one of its accounts with the simulate panel, or start it with tealworks.devnet.persist off');
+    if (!dispenser)
+      throw new Error(
+        'this devnet has no dispenser account (its data directory predates it): fund from one of its accounts with the simulate panel, or start it with tealworks.devnet.persist off',
+      );
     if (dispenser === receiver) throw new Error('that is the dispenser itself');
     const chain = await session.chain();
     const pay = makePaymentTxn({ sender: dispenser, receiver, amount, suggestedParams: await builderParams(chain) });
@@ -303,10 +391,18 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
 
   // --- simulate / deploy / call ---
   command('tealworks.simulate', async (arg?: unknown) => {
-    const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.languageId === 'teal' ? vscode.window.activeTextEditor.document.uri : undefined;
+    const uri =
+      arg instanceof vscode.Uri
+        ? arg
+        : vscode.window.activeTextEditor?.document.languageId === 'teal'
+          ? vscode.window.activeTextEditor.document.uri
+          : undefined;
     if (!uri) {
       // Nothing to simulate: say so instead of starting the devnet for an empty panel.
-      const pick = await vscode.window.showWarningMessage('Open a TEAL approval program to simulate, or open the simulate panel to build a group by hand.', 'Open Simulate Panel');
+      const pick = await vscode.window.showWarningMessage(
+        'Open a TEAL approval program to simulate, or open the simulate panel to build a group by hand.',
+        'Open Simulate Panel',
+      );
       if (pick) await panel.open([], false);
       return;
     }
@@ -343,7 +439,10 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     } else if (typeof arg === 'string' && /^\d+$/.test(arg)) appId = BigInt(arg);
     else if (arg && typeof arg === 'object' && 'appId' in arg) appId = (arg as { appId: bigint }).appId;
     if (appId === undefined) {
-      const text = await vscode.window.showInputBox({ prompt: 'App id to call', validateInput: (v) => (/^\d+$/.test(v.trim()) ? undefined : 'a whole number') });
+      const text = await vscode.window.showInputBox({
+        prompt: 'App id to call',
+        validateInput: (v) => (/^\d+$/.test(v.trim()) ? undefined : 'a whole number'),
+      });
       if (!text) return;
       appId = BigInt(text.trim());
     }
@@ -352,20 +451,35 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     // Never simulate a meaningless bare call: with a spec, pick the method first; the panel then
     // waits for its arguments (or for raw arguments, without a spec) before simulating.
     const linkedSpec = session.specPathForApp(appId);
-    const spec = linkedSpec ? await actions.specFor(uriOfSource(linkedSpec), uriOfSource(linkedSpec).fsPath) : source ? await actions.specFor(uriOfSource(source)) : undefined;
+    const spec = linkedSpec
+      ? await actions.specFor(uriOfSource(linkedSpec), uriOfSource(linkedSpec).fsPath)
+      : source
+        ? await actions.specFor(uriOfSource(source))
+        : undefined;
     let method: string | undefined;
     // Without a spec nothing says what the app expects: the panel waits for raw arguments (a bare
     // call run unasked fails on most apps and leaves a Problems entry behind).
     let run = false;
     if (spec && spec.methods.length) {
-      const items = spec.methods.map((m) => ({ label: m.method.name, description: m.method.signature, detail: m.json.desc ?? '', signature: m.method.signature, ready: m.method.args.length === 0 }));
-      const pick = items.length === 1 ? items[0] : await vscode.window.showQuickPick(items, { title: `Call app ${appId}`, placeHolder: 'Method to call', matchOnDescription: true });
+      const items = spec.methods.map((m) => ({
+        label: m.method.name,
+        description: m.method.signature,
+        detail: m.json.desc ?? '',
+        signature: m.method.signature,
+        ready: m.method.args.length === 0,
+      }));
+      const pick =
+        items.length === 1
+          ? items[0]
+          : await vscode.window.showQuickPick(items, { title: `Call app ${appId}`, placeHolder: 'Method to call', matchOnDescription: true });
       if (!pick) return;
       method = pick.signature;
       // Simulate at once only when there is nothing to type (no arguments); else the form waits.
       run = pick.ready;
     }
-    let rows: TxnFormInput[] = [{ kind: 'appcall', sender, appId: appId.toString(), ...(source ? { source } : {}), onComplete: 'NoOp', ...(method ? { method, args: [] } : {}) }];
+    let rows: TxnFormInput[] = [
+      { kind: 'appcall', sender, appId: appId.toString(), ...(source ? { source } : {}), onComplete: 'NoOp', ...(method ? { method, args: [] } : {}) },
+    ];
     // Transaction arguments (ARC-4) are rows right above the call, paid to the app's account.
     const picked = method ? spec?.methods.find((m) => m.method.signature === method) : undefined;
     if (picked) rows = withTransactionArgRows(rows, 0, picked.method, appAddressOf(appId));
@@ -388,7 +502,10 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
   // --- state inspector ---
   command('tealworks.state.refresh', () => state.refresh());
   command('tealworks.state.addApp', async () => {
-    const text = await vscode.window.showInputBox({ prompt: 'App id to inspect', validateInput: (v) => (/^\d+$/.test(v.trim()) ? undefined : 'a whole number') });
+    const text = await vscode.window.showInputBox({
+      prompt: 'App id to inspect',
+      validateInput: (v) => (/^\d+$/.test(v.trim()) ? undefined : 'a whole number'),
+    });
     if (text) await session.linkApp(BigInt(text.trim()));
   });
   command('tealworks.state.removeApp', async (node?: { appId?: bigint }) => node?.appId !== undefined && session.unlinkApp(node.appId));
@@ -399,7 +516,10 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
     state.repaint();
   });
   command('tealworks.state.displayAs', async (view?: unknown) => {
-    const pick = typeof view === 'string' && (VALUE_VIEWS as readonly string[]).includes(view) ? view : await vscode.window.showQuickPick([...VALUE_VIEWS], { placeHolder: `Show values as (now: ${state.view})` });
+    const pick =
+      typeof view === 'string' && (VALUE_VIEWS as readonly string[]).includes(view)
+        ? view
+        : await vscode.window.showQuickPick([...VALUE_VIEWS], { placeHolder: `Show values as (now: ${state.view})` });
     if (!pick) return;
     state.view = pick as ValueView;
     state.refresh();
@@ -431,7 +551,9 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
         const rel = (p: string | undefined) => (p ? vscode.workspace.asRelativePath(p, false) : undefined);
         const source = rel(l.approval);
         const spec = rel(l.spec ?? (l.approval ? specPathFor(l.approval) : undefined));
-        await session.linkApp(l.appId, source, { via: 'workflow', ...(spec ? { spec } : {}) }).catch((e: Error) => void session.log.appendLine(`workflow link ${l.appId}: ${e.message}`));
+        await session
+          .linkApp(l.appId, source, { via: 'workflow', ...(spec ? { spec } : {}) })
+          .catch((e: Error) => void session.log.appendLine(`workflow link ${l.appId}: ${e.message}`));
       }
     }
     state.refresh();
@@ -442,12 +564,23 @@ export function createContracts(context: vscode.ExtensionContext): Contracts {
   context.subscriptions.push(coverage);
   command('tealworks.toggleCoverage', async () => {
     const shown = await coverage.toggle();
-    if (shown && !coverage.files.length) void vscode.window.showInformationMessage('No coverage yet: run `npx tealworks test --coverage` (it writes coverage/lcov.info); the gutter shows it as soon as the file appears.');
-    else vscode.window.setStatusBarMessage(shown ? `Tealworks: coverage shown from ${coverage.files.map((f) => vscode.workspace.asRelativePath(f, false)).join(', ')}` : 'Tealworks: coverage hidden', 4000);
+    if (shown && !coverage.files.length)
+      void vscode.window.showInformationMessage(
+        'No coverage yet: run `npx tealworks test --coverage` (it writes coverage/lcov.info); the gutter shows it as soon as the file appears.',
+      );
+    else
+      vscode.window.setStatusBarMessage(
+        shown
+          ? `Tealworks: coverage shown from ${coverage.files.map((f) => vscode.workspace.asRelativePath(f, false)).join(', ')}`
+          : 'Tealworks: coverage hidden',
+        4000,
+      );
   });
 
   // --- walkthrough ---
-  command('tealworks.openSample', async (target?: unknown) => createSampleProject(context, target instanceof vscode.Uri ? target : undefined, (m) => session.log.appendLine(m)));
+  command('tealworks.openSample', async (target?: unknown) =>
+    createSampleProject(context, target instanceof vscode.Uri ? target : undefined, (m) => session.log.appendLine(m)),
+  );
 
   return {
     networks: networks as vscode.TreeDataProvider<unknown>,

@@ -44,7 +44,8 @@ export function describeNetworkError(error: unknown, network: string): NetworkPr
   const where = endpointOf(e.url);
   const code = e instanceof NetworkError ? e.code : undefined;
   const settingHint = network === LOCALNET ? 'tealworks.localnet.host' : network === DEVNET ? undefined : `the ${network} entry of tealworks.networks`;
-  const actions: NetworkAction[] = network === DEVNET ? ['Start Devnet'] : network === LOCALNET ? ['Open Settings', 'Switch to Devnet'] : ['Open Settings', 'Switch Network'];
+  const actions: NetworkAction[] =
+    network === DEVNET ? ['Start Devnet'] : network === LOCALNET ? ['Open Settings', 'Switch to Devnet'] : ['Open Settings', 'Switch Network'];
   let what: string;
   let todo: string;
   if (e instanceof TimeoutError || code === 'ETIMEDOUT' || code === 'UND_ERR_CONNECT_TIMEOUT') {

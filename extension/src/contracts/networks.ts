@@ -50,7 +50,8 @@ export function checkServiceUrl(text: string, what: string): string {
 export function checkNetworkName(name: string, existing: readonly string[]): string {
   const n = name.trim();
   if (!n) throw new NetworkConfigError('give the network a name (it is shown in the Networks view and the status bar)');
-  if (!/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,39}$/.test(n)) throw new NetworkConfigError('a network name is 1-40 letters, digits, spaces, dots, dashes or underscores');
+  if (!/^[A-Za-z0-9][A-Za-z0-9 _.-]{0,39}$/.test(n))
+    throw new NetworkConfigError('a network name is 1-40 letters, digits, spaces, dots, dashes or underscores');
   if (n.toLowerCase() === DEVNET || n.toLowerCase() === LOCALNET) throw new NetworkConfigError(`${n} is built in`);
   const taken = existing.find((e) => e.trim().toLowerCase() === n.toLowerCase());
   if (taken !== undefined) throw new NetworkConfigError(`a network named ${taken} already exists`);
@@ -67,7 +68,10 @@ export function parseCustomNetworks(value: unknown): { networks: CustomNetwork[]
     try {
       if (typeof r.name !== 'string' || typeof r.nodeUrl !== 'string') throw new NetworkConfigError('needs name and nodeUrl');
       // The same rules as the Add Network form: no blank, built-in or repeated names.
-      const name = checkNetworkName(r.name, networks.map((x) => x.name));
+      const name = checkNetworkName(
+        r.name,
+        networks.map((x) => x.name),
+      );
       const n: CustomNetwork = { name, nodeUrl: checkServiceUrl(r.nodeUrl, `${name} node`) };
       if (typeof r.queryUrl === 'string' && r.queryUrl) n.queryUrl = checkServiceUrl(r.queryUrl, `${r.name} query`);
       if (typeof r.keyManagerUrl === 'string' && r.keyManagerUrl) n.keyManagerUrl = checkServiceUrl(r.keyManagerUrl, `${r.name} key manager`);

@@ -41,7 +41,11 @@ async function openApproval(dir: string): Promise<void> {
   await vscode.commands.executeCommand('setContext', WALKTHROUGH_CONTEXT.sample, true);
 }
 
-export async function createSampleProject(context: vscode.ExtensionContext, picked?: vscode.Uri, log: (m: string) => void = () => undefined): Promise<string | undefined> {
+export async function createSampleProject(
+  context: vscode.ExtensionContext,
+  picked?: vscode.Uri,
+  log: (m: string) => void = () => undefined,
+): Promise<string | undefined> {
   let folder = picked;
   if (!folder) {
     const chosen = await vscode.window.showOpenDialog({

@@ -35,7 +35,8 @@ export class ContractSession implements vscode.Disposable {
   readonly #signers: Signers;
 
   constructor(private readonly context: vscode.ExtensionContext) {
-    this.activeName = context.workspaceState.get<string>('tealworks.activeNetwork') ?? vscode.workspace.getConfiguration('tealworks').get<string>('network', DEVNET);
+    this.activeName =
+      context.workspaceState.get<string>('tealworks.activeNetwork') ?? vscode.workspace.getConfiguration('tealworks').get<string>('network', DEVNET);
     this.log = vscode.window.createOutputChannel('Tealworks Contracts');
     this.links = new AppLinks(context.workspaceState);
     this.#devnet = new DevnetHost(context, this.log);
@@ -82,7 +83,9 @@ export class ContractSession implements vscode.Disposable {
         const gh = (await builderParams(await this.chain())).genesisHash;
         genesis = gh === undefined ? undefined : typeof gh === 'string' ? gh : toBase64(gh);
       } catch (e) {
-        this.log.appendLine(`${this.activeName}: cannot read the chain's genesis (${errorMessageFor(e, this.activeName)}); app links are hidden until it answers`);
+        this.log.appendLine(
+          `${this.activeName}: cannot read the chain's genesis (${errorMessageFor(e, this.activeName)}); app links are hidden until it answers`,
+        );
       }
     }
     if (seq !== this.#chainSeq) return; // a newer switch is under way
@@ -100,7 +103,10 @@ export class ContractSession implements vscode.Disposable {
       await this.profile();
       await this.refreshChain();
     }
-    if (!this.genesis) throw new ConnectError(`cannot reach ${this.activeName} to learn which chain it runs;`, { hint: 'check that its node is running (the Tealworks Contracts output says why it did not answer)' });
+    if (!this.genesis)
+      throw new ConnectError(`cannot reach ${this.activeName} to learn which chain it runs;`, {
+        hint: 'check that its node is running (the Tealworks Contracts output says why it did not answer)',
+      });
     return this.genesis;
   }
 
@@ -212,7 +218,11 @@ export class ContractSession implements vscode.Disposable {
     const n = this.customNetworks().find((c) => c.name === name);
     if (!n) throw new Error(`network ${name} is not configured (tealworks.networks)`);
     const s = this.context.secrets;
-    const [nodeToken, queryToken, keyManagerToken] = await Promise.all([s.get(secretKey(n.name, 'nodeToken')), s.get(secretKey(n.name, 'queryToken')), s.get(secretKey(n.name, 'keyManagerToken'))]);
+    const [nodeToken, queryToken, keyManagerToken] = await Promise.all([
+      s.get(secretKey(n.name, 'nodeToken')),
+      s.get(secretKey(n.name, 'queryToken')),
+      s.get(secretKey(n.name, 'keyManagerToken')),
+    ]);
     return customProfile(n, { ...(nodeToken ? { nodeToken } : {}), ...(queryToken ? { queryToken } : {}), ...(keyManagerToken ? { keyManagerToken } : {}) });
   }
 
@@ -288,7 +298,8 @@ export class ContractSession implements vscode.Disposable {
   async linkApp(appId: bigint, source?: string, link: Omit<AppLink, 'source'> = {}): Promise<bigint | undefined> {
     const genesis = await this.activeGenesis();
     const moved = await this.links.link(genesis, this.activeName, appId, { ...link, ...(source ? { source } : {}) });
-    if (moved !== undefined) this.log.appendLine(`${source}: its lens now calls app ${appId}; app ${moved}, deployed from it earlier, stays linked with its spec`);
+    if (moved !== undefined)
+      this.log.appendLine(`${source}: its lens now calls app ${appId}; app ${moved}, deployed from it earlier, stays linked with its spec`);
     this.changed();
     return moved;
   }

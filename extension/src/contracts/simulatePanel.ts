@@ -82,7 +82,15 @@ export class SimulatePanel implements vscode.Disposable {
     return run ? this.#simulate(rows) : false;
   }
 
-  async #context(): Promise<{ accounts: string[]; sources: string[]; network: string; methods: Record<string, string[]>; methodInfo: Record<string, MethodInfo[]>; appAddresses: Record<string, string>; assets: string[] }> {
+  async #context(): Promise<{
+    accounts: string[];
+    sources: string[];
+    network: string;
+    methods: Record<string, string[]>;
+    methodInfo: Record<string, MethodInfo[]>;
+    appAddresses: Record<string, string>;
+    assets: string[];
+  }> {
     let accounts: string[] = [];
     try {
       accounts = await this.session.signableAccounts();
@@ -96,7 +104,15 @@ export class SimulatePanel implements vscode.Disposable {
       // The spec alone (no assembling: a program with template variables is listed all the same).
       const spec = await this.actions.specFor(f);
       // Without a spec: the methods its `method "…"` lines route (hand-written ABI TEAL).
-      const listed = formMethods(spec, spec ? undefined : await vscode.workspace.fs.readFile(f).then((b) => new TextDecoder().decode(b), () => undefined));
+      const listed = formMethods(
+        spec,
+        spec
+          ? undefined
+          : await vscode.workspace.fs.readFile(f).then(
+              (b) => new TextDecoder().decode(b),
+              () => undefined,
+            ),
+      );
       if (!listed.length) continue;
       const rel = vscode.workspace.asRelativePath(f, false);
       methods[rel] = listed.map((m) => m.method.signature);
@@ -119,16 +135,29 @@ export class SimulatePanel implements vscode.Disposable {
     assets.delete('');
     // Receivers offered for transaction arguments: the accounts of the apps linked here.
     const appAddresses = Object.fromEntries(this.session.knownApps().map((id) => [id.toString(), appAddressOf(id)]));
-    return { accounts, sources: files.map((f) => vscode.workspace.asRelativePath(f, false)).sort(), network: this.session.activeName, methods, methodInfo: infos, appAddresses, assets: [...assets] };
+    return {
+      accounts,
+      sources: files.map((f) => vscode.workspace.asRelativePath(f, false)).sort(),
+      network: this.session.activeName,
+      methods,
+      methodInfo: infos,
+      appAddresses,
+      assets: [...assets],
+    };
   }
 
   #create(): void {
     const media = vscode.Uri.joinPath(this.extensionUri, 'extension', 'media');
-    const panel = vscode.window.createWebviewPanel(SimulatePanel.viewType, 'Tealworks Simulate', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
-      enableScripts: true,
-      localResourceRoots: [media],
-      retainContextWhenHidden: true,
-    });
+    const panel = vscode.window.createWebviewPanel(
+      SimulatePanel.viewType,
+      'Tealworks Simulate',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        enableScripts: true,
+        localResourceRoots: [media],
+        retainContextWhenHidden: true,
+      },
+    );
     this.#adopt(panel);
   }
 
@@ -143,11 +172,15 @@ export class SimulatePanel implements vscode.Disposable {
     const rows = fromWebview.length ? fromWebview : await this.#keptRows();
     const parsed = parseWebviewMessage({ type: 'simulate', group: rows });
     this.#rows = parsed.ok && parsed.message.type === 'simulate' ? parsed.message.group : [];
-    this.session.log.appendLine(`simulate panel: restored after a window reload with ${this.#rows.length} row${this.#rows.length === 1 ? '' : 's'}${parsed.ok ? '' : ` (the saved rows were refused: ${parsed.reason})`}`);
+    this.session.log.appendLine(
+      `simulate panel: restored after a window reload with ${this.#rows.length} row${this.#rows.length === 1 ? '' : 's'}${parsed.ok ? '' : ` (the saved rows were refused: ${parsed.reason})`}`,
+    );
     this.#adopt(panel);
     // Not awaited: VS Code shows the panel only once this returns, and the webview says it is
     // ready only once it is shown (waiting here for 'ready' left a blank panel for good).
-    void this.#ready!.then(async () => this.#post({ type: 'init', rows: this.#rows, chain: this.session.genesis ?? '', restored: true, ...(await this.#context()) })).catch((e: unknown) => this.#error(e));
+    void this.#ready!.then(async () =>
+      this.#post({ type: 'init', rows: this.#rows, chain: this.session.genesis ?? '', restored: true, ...(await this.#context()) }),
+    ).catch((e: unknown) => this.#error(e));
   }
 
   /**
@@ -181,7 +214,13 @@ export class SimulatePanel implements vscode.Disposable {
     this.#panel = panel;
     this.#ready = new Promise((r) => (this.#markReady = r));
     const nonce = randomBytes(16).toString('base64');
-    const csp = [`default-src 'none'`, `img-src ${panel.webview.cspSource}`, `style-src ${panel.webview.cspSource}`, `script-src 'nonce-${nonce}'`, `font-src ${panel.webview.cspSource}`].join('; ');
+    const csp = [
+      `default-src 'none'`,
+      `img-src ${panel.webview.cspSource}`,
+      `style-src ${panel.webview.cspSource}`,
+      `script-src 'nonce-${nonce}'`,
+      `font-src ${panel.webview.cspSource}`,
+    ].join('; ');
     const script = panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'simulate.js'));
     const argScript = panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'argForm.js'));
     const style = panel.webview.asWebviewUri(vscode.Uri.joinPath(media, 'simulate.css'));
@@ -239,7 +278,8 @@ export class SimulatePanel implements vscode.Disposable {
         // What it lacks plus 0.1 for the next box or opt-in, at least 0.1; the devnet's dispenser pays.
         const amount = BigInt(m.amount) + 100_000n;
         try {
-          if (!this.session.isDevnet) throw new Error(`on ${this.session.activeName}, add a payment to ${m.address} above the call (the dispenser exists on the devnet only)`);
+          if (!this.session.isDevnet)
+            throw new Error(`on ${this.session.activeName}, add a payment to ${m.address} above the call (the dispenser exists on the devnet only)`);
           await vscode.commands.executeCommand('tealworks.fundAccount', { address: m.address }, Number(amount));
           if (this.#rows.length) await this.#simulate(this.#rows);
         } catch (e) {
@@ -263,7 +303,14 @@ export class SimulatePanel implements vscode.Disposable {
     try {
       const { report, warnings } = await this.actions.simulate(rows);
       this.#last = { report, rows };
-      await this.#post({ type: 'report', debuggable: hasTrace(report), report: toPlain(this.#linkable(reportView(report))), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName, warnings });
+      await this.#post({
+        type: 'report',
+        debuggable: hasTrace(report),
+        report: toPlain(this.#linkable(reportView(report))),
+        sourceFile: this.#sourceOf(report, rows),
+        network: this.session.activeName,
+        warnings,
+      });
       return true;
     } catch (e) {
       this.actions.highlight.clear();
@@ -280,10 +327,20 @@ export class SimulatePanel implements vscode.Disposable {
       const { result, report, warnings } = await this.actions.send(rows);
       this.#last = { report, rows };
       const view = this.#linkable(reportView(report));
-      const sent = result ? { txids: result.txids, confirmedRound: result.confirmedRound.toString(), created: result.txns.map((t) => t.createdAppId?.toString() ?? '') } : undefined;
+      const sent = result
+        ? { txids: result.txids, confirmedRound: result.confirmedRound.toString(), created: result.txns.map((t) => t.createdAppId?.toString() ?? '') }
+        : undefined;
       // After Sign and Send the headline says what happened: confirmed, or not sent at all.
       view.verdict = verdictView({ wouldSucceed: report.wouldSucceed, ...(view.failedAtLabel ? { failedAtLabel: view.failedAtLabel } : {}) }, sent, !result);
-      await this.#post({ type: 'report', debuggable: hasTrace(report), report: toPlain(view), sourceFile: this.#sourceOf(report, rows), network: this.session.activeName, warnings, ...(sent ? { sent } : {}) });
+      await this.#post({
+        type: 'report',
+        debuggable: hasTrace(report),
+        report: toPlain(view),
+        sourceFile: this.#sourceOf(report, rows),
+        network: this.session.activeName,
+        warnings,
+        ...(sent ? { sent } : {}),
+      });
     } catch (e) {
       await this.#error(e);
     } finally {
@@ -326,4 +383,3 @@ export class SimulatePanel implements vscode.Disposable {
     this.#panel?.dispose();
   }
 }
-

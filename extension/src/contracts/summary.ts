@@ -102,6 +102,7 @@ export function walletDescription(wallet: { open: boolean; accounts?: number; no
     const n = wallet.accounts ?? 0;
     return { description: `open · ${n} account${n === 1 ? '' : 's'}`, tooltip: 'Open: its accounts can sign.' };
   }
-  if (wallet.noPassword) return { description: 'expand to open (no password to type)', tooltip: "The devnet's wallet: expanding it opens it and lists its funded accounts." };
+  if (wallet.noPassword)
+    return { description: 'expand to open (no password to type)', tooltip: "The devnet's wallet: expanding it opens it and lists its funded accounts." };
   return { description: 'closed · expand to enter its password', tooltip: 'Expanding it asks for the wallet password; its accounts can sign once it is open.' };
 }

@@ -45,10 +45,17 @@ function isUintType(t: string): boolean {
  * One field per placeholder, in first-use order (flags last), typed by the spec when it declares
  * the variable (with or without the `TMPL_` prefix).
  */
-export function templateFields(approval: string, clear: string, spec?: Pick<Arc56AppSpec, 'templateVariables'>, remembered: Readonly<Record<string, string>> = {}, workflow: Readonly<Record<string, string>> = {}): TemplateField[] {
+export function templateFields(
+  approval: string,
+  clear: string,
+  spec?: Pick<Arc56AppSpec, 'templateVariables'>,
+  remembered: Readonly<Record<string, string>> = {},
+  workflow: Readonly<Record<string, string>> = {},
+): TemplateField[] {
   const names = [...new Set([...templatePlaceholders(approval), ...templatePlaceholders(clear)])];
   const declared = new Map<string, { type: string; value?: Uint8Array }>();
-  for (const [k, v] of spec?.templateVariables ?? []) declared.set(k.startsWith('TMPL_') ? k : `TMPL_${k}`, { type: v.type.text, ...(v.value ? { value: v.value } : {}) });
+  for (const [k, v] of spec?.templateVariables ?? [])
+    declared.set(k.startsWith('TMPL_') ? k : `TMPL_${k}`, { type: v.type.text, ...(v.value ? { value: v.value } : {}) });
   const flags = names.filter((n) => (FLAG_VARIABLES as readonly string[]).includes(n));
   const rest = names.filter((n) => !(FLAG_VARIABLES as readonly string[]).includes(n));
   return [...rest, ...flags].map((name) => {
@@ -67,8 +74,15 @@ export function templateFields(approval: string, clear: string, spec?: Pick<Arc5
 
 /** The prompt shown for a field: its name, type and how to write a value. */
 export function fieldPrompt(f: TemplateField): string {
-  if (f.typeFrom === 'flag') return `${f.name}: ${f.name === 'TMPL_UPDATABLE' ? 'may the creator update the app later?' : 'may the creator delete the app later?'}`;
-  const how = isUintType(f.type) ? 'a whole number' : f.type === 'address' ? 'an address' : f.type === 'unknown' ? 'a number, 0x… hex, or text (quoted as a string)' : '0x… hex, base64:…, or text';
+  if (f.typeFrom === 'flag')
+    return `${f.name}: ${f.name === 'TMPL_UPDATABLE' ? 'may the creator update the app later?' : 'may the creator delete the app later?'}`;
+  const how = isUintType(f.type)
+    ? 'a whole number'
+    : f.type === 'address'
+      ? 'an address'
+      : f.type === 'unknown'
+        ? 'a number, 0x… hex, or text (quoted as a string)'
+        : '0x… hex, base64:…, or text';
   return `${f.name} (${f.type === 'unknown' ? 'type not declared' : f.type}${f.typeFrom === 'spec' ? ' from the ARC-56 spec' : ''}): ${how}`;
 }
 
@@ -184,7 +198,8 @@ export function workflowTemplateValues(yamlText: string, yamlDir: string, tealPa
     const names = [approval, clear].filter((p): p is string => typeof p === 'string').map((p) => resolvePath(yamlDir, p));
     if (!names.includes(target) || !template || typeof template !== 'object') continue;
     for (const [k, v] of Object.entries(template as Record<string, unknown>)) {
-      if (typeof v === 'bigint' || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean') out[k.startsWith('TMPL_') ? k : `TMPL_${k}`] = String(v);
+      if (typeof v === 'bigint' || typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean')
+        out[k.startsWith('TMPL_') ? k : `TMPL_${k}`] = String(v);
     }
   }
   return out;

@@ -2,7 +2,15 @@
 // updatable/deletable flags), titled with the program and a step count, typed and validated as the
 // ARC-56 spec declares, prefilled with what this workspace gave last time, remembered per workspace.
 import * as vscode from 'vscode';
-import { currentValue, fieldPrompt, missingFields, templateOptions, templateValueProblem, type TemplateCompileOptions, type TemplateField } from './templateForm.js';
+import {
+  currentValue,
+  fieldPrompt,
+  missingFields,
+  templateOptions,
+  templateValueProblem,
+  type TemplateCompileOptions,
+  type TemplateField,
+} from './templateForm.js';
 
 const KEY = 'tealworks.templateValues';
 
@@ -21,7 +29,12 @@ export async function rememberTemplateValues(state: vscode.Memento, source: stri
  * Asks for `fields` (all of them when `all`, else only those without a value yet) and returns the
  * compile options. Cancelling any step cancels the whole form (vscode.CancellationError).
  */
-export async function askTemplateValues(state: vscode.Memento, source: string, fields: readonly TemplateField[], all: boolean): Promise<TemplateCompileOptions> {
+export async function askTemplateValues(
+  state: vscode.Memento,
+  source: string,
+  fields: readonly TemplateField[],
+  all: boolean,
+): Promise<TemplateCompileOptions> {
   const ask = all ? fields : missingFields(fields);
   const typed: Record<string, string> = {};
   let step = 0;
@@ -30,7 +43,10 @@ export async function askTemplateValues(state: vscode.Memento, source: string, f
     const title = `Template values for ${source} (${step}/${ask.length})`;
     const current = currentValue(f);
     if (f.typeFrom === 'flag') {
-      const yes = { label: 'true', description: f.name === 'TMPL_UPDATABLE' ? 'the creator may update the program later' : 'the creator may delete the app later' };
+      const yes = {
+        label: 'true',
+        description: f.name === 'TMPL_UPDATABLE' ? 'the creator may update the program later' : 'the creator may delete the app later',
+      };
       const no = { label: 'false', description: 'fixed once deployed' };
       const items = current === 'true' ? [yes, no] : [no, yes];
       const pick = await vscode.window.showQuickPick(items, { title, placeHolder: fieldPrompt(f), ignoreFocusOut: true });

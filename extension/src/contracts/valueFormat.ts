@@ -79,14 +79,23 @@ export function itemToJson(item: StorageItem): Record<string, unknown> {
     value:
       typeof item.value === 'bigint'
         ? { uint: item.value.toString() }
-        : toPlain({ hex: item.valueView?.hex, base64: item.valueView?.base64, utf8: item.valueView?.utf8, uint: item.valueView?.uint, address: item.valueView?.address }),
+        : toPlain({
+            hex: item.valueView?.hex,
+            base64: item.valueView?.base64,
+            utf8: item.valueView?.utf8,
+            uint: item.valueView?.uint,
+            address: item.valueView?.address,
+          }),
     ...(item.decoded !== undefined ? { decoded: toPlain(item.decoded) } : {}),
     ...(item.decodeError ? { decodeError: item.decodeError } : {}),
   };
 }
 
 /** The JSON export of one app's storage. */
-export function exportAppState(appId: bigint, state: { global: StorageItem[]; boxes: StorageItem[]; local: Array<{ address: string; items: StorageItem[] }> }): string {
+export function exportAppState(
+  appId: bigint,
+  state: { global: StorageItem[]; boxes: StorageItem[]; local: Array<{ address: string; items: StorageItem[] }> },
+): string {
   return (
     JSON.stringify(
       {
@@ -177,7 +186,11 @@ export interface MinBalanceView {
 export function minBalanceView(r: SimulateReport): MinBalanceView | undefined {
   if (r.wouldSucceed) return undefined;
   const appIds: bigint[] = [];
-  const walk = (ts: readonly TxnReport[]) => ts.forEach((t) => { if (t.appId !== undefined) appIds.push(t.appId); walk(t.inner); });
+  const walk = (ts: readonly TxnReport[]) =>
+    ts.forEach((t) => {
+      if (t.appId !== undefined) appIds.push(t.appId);
+      walk(t.inner);
+    });
   walk(r.txns);
   const e = simulateFailure(r, appIds);
   if (!(e instanceof MinimumBalanceError)) return undefined;
@@ -223,13 +236,25 @@ export function clipValue(text: string, max = VALUE_TEXT_MAX): { text: string; f
  */
 export function logView(l: LogEntry): LogView {
   let text: string;
-  if (l.kind === 'event' && l.event) text = `${l.event.name}(${Object.entries(l.event.named).map(([k, v]) => `${k}=${formatAbi(v)}`).join(', ') || l.event.args.map((a) => formatAbi(a)).join(', ')})`;
+  if (l.kind === 'event' && l.event)
+    text = `${l.event.name}(${
+      Object.entries(l.event.named)
+        .map(([k, v]) => `${k}=${formatAbi(v)}`)
+        .join(', ') || l.event.args.map((a) => formatAbi(a)).join(', ')
+    })`;
   else if (l.kind === 'return') text = `0x${l.view.hex.slice(8)}`;
   else text = displayBytes(l.bytes);
   const raw = `0x${l.view.hex}`;
   const showRaw = l.kind === 'event' || (l.kind !== 'return' && text !== raw);
   const shown = clipValue(text, LOG_TEXT_MAX);
-  return { kind: l.kind, text: shown.text, ...(shown.full !== undefined ? { full: shown.full } : {}), hex: l.view.hex, ...(showRaw ? { raw: clipText(raw, 2 * 64 + 2) } : {}), ...(l.view.utf8 !== undefined ? { utf8: l.view.utf8 } : {}) };
+  return {
+    kind: l.kind,
+    text: shown.text,
+    ...(shown.full !== undefined ? { full: shown.full } : {}),
+    hex: l.view.hex,
+    ...(showRaw ? { raw: clipText(raw, 2 * 64 + 2) } : {}),
+    ...(l.view.utf8 !== undefined ? { utf8: l.view.utf8 } : {}),
+  };
 }
 
 function changeText(c: StateChange): string {
@@ -251,7 +276,14 @@ export function resourcesText(u: UnnamedResources | undefined): string[] {
   return out;
 }
 
-const TYPE_NAMES: Record<string, string> = { pay: 'payment', axfer: 'asset transfer', appl: 'app call', acfg: 'asset config', afrz: 'asset freeze', keyreg: 'key registration' };
+const TYPE_NAMES: Record<string, string> = {
+  pay: 'payment',
+  axfer: 'asset transfer',
+  appl: 'app call',
+  acfg: 'asset config',
+  afrz: 'asset freeze',
+  keyreg: 'key registration',
+};
 
 function txnView(t: TxnReport): TxnView {
   const changes: ChangeView[] = [];
@@ -259,7 +291,8 @@ function txnView(t: TxnReport): TxnView {
     // Box writes are reported with the global changes by some services; the key scope tells.
     changes.push({ scope: 'global', action: c.action, ...clipValue(changeText(c)) });
   }
-  for (const l of t.localChanges) for (const c of l.changes) changes.push({ scope: 'local', account: l.address, action: c.action, ...clipValue(changeText(c)) });
+  for (const l of t.localChanges)
+    for (const c of l.changes) changes.push({ scope: 'local', account: l.address, action: c.action, ...clipValue(changeText(c)) });
   for (const c of t.boxChanges) changes.push({ scope: 'box', action: c.action, ...clipValue(changeText(c)) });
   const view: TxnView = {
     path: t.path,
@@ -298,7 +331,13 @@ export function panelFailureMessage(message: string): string {
 }
 
 export function reportView(r: SimulateReport): ReportView {
-  const view: ReportView = { wouldSucceed: r.wouldSucceed, budget: { ...r.budget }, txns: r.txns.map(txnView), resources: resourcesText(r.unnamedResources), verdict: verdictView({ wouldSucceed: r.wouldSucceed, ...(r.failedAt ? { failedAtLabel: pathText(r.failedAt) } : {}) }) };
+  const view: ReportView = {
+    wouldSucceed: r.wouldSucceed,
+    budget: { ...r.budget },
+    txns: r.txns.map(txnView),
+    resources: resourcesText(r.unnamedResources),
+    verdict: verdictView({ wouldSucceed: r.wouldSucceed, ...(r.failedAt ? { failedAtLabel: pathText(r.failedAt) } : {}) }),
+  };
   const explain = failureExplanation(r);
   if (explain) view.explain = explain;
   if (r.failedAt) {
@@ -319,7 +358,11 @@ export function reportView(r: SimulateReport): ReportView {
     } else if (f.source) view.source = { ...f.source };
     if (f.chain && (f.chain.length > 1 || f.userSource)) {
       const lines = renderFailureChain(f.chain);
-      view.chain = f.chain.map((c, i) => ({ text: lines[i]!, failing: c.failing, ...(c.source?.file !== undefined ? { file: c.source.file, line: c.source.line, column: c.source.column } : {}) }));
+      view.chain = f.chain.map((c, i) => ({
+        text: lines[i]!,
+        failing: c.failing,
+        ...(c.source?.file !== undefined ? { file: c.source.file, line: c.source.line, column: c.source.column } : {}),
+      }));
     }
   }
   return view;

@@ -57,14 +57,33 @@ export class NetworksTree extends Tree {
       const isDevnet = name === DEVNET;
       const running = isDevnet && this.session.devnet !== undefined;
       const fork = running ? this.session.devnet!.fork : undefined;
-      const description = [active ? '● active' : '', isDevnet ? (running ? (fork ? forkDescription(this.session.forkOf, fork.status()) : 'running') : 'stopped') : name === LOCALNET ? localnetProfileFor(vscode.workspace.getConfiguration('tealworks.localnet').get<string>('host') || undefined).node.url.replace(/^https?:\/\//, '') : ''].filter(Boolean).join(' · ');
+      const description = [
+        active ? '● active' : '',
+        isDevnet
+          ? running
+            ? fork
+              ? forkDescription(this.session.forkOf, fork.status())
+              : 'running'
+            : 'stopped'
+          : name === LOCALNET
+            ? localnetProfileFor(vscode.workspace.getConfiguration('tealworks.localnet').get<string>('host') || undefined).node.url.replace(/^https?:\/\//, '')
+            : '',
+      ]
+        .filter(Boolean)
+        .join(' · ');
       return item(name, {
         description,
         contextValue: isDevnet ? (running ? 'network.devnet.running' : 'network.devnet.stopped') : name === LOCALNET ? 'network.localnet' : 'network.custom',
         command: { command: 'tealworks.selectNetwork', title: 'Use this network', arguments: [name] },
-        tooltip: isDevnet && running ? `${fork ? `${forkTooltip(this.session.forkOf, fork.status())}\n` : ''}node ${this.session.devnet!.node.url}\nquery ${this.session.devnet!.query.url}\nkey manager ${this.session.devnet!.keyManager.url}` : `Use ${name}`,
+        tooltip:
+          isDevnet && running
+            ? `${fork ? `${forkTooltip(this.session.forkOf, fork.status())}\n` : ''}node ${this.session.devnet!.node.url}\nquery ${this.session.devnet!.query.url}\nkey manager ${this.session.devnet!.keyManager.url}`
+            : `Use ${name}`,
         id: `network:${name}`,
-        iconPath: new vscode.ThemeIcon(isDevnet ? 'vm' : name === LOCALNET ? 'server-environment' : 'globe', active ? new vscode.ThemeColor('charts.green') : undefined),
+        iconPath: new vscode.ThemeIcon(
+          isDevnet ? 'vm' : name === LOCALNET ? 'server-environment' : 'globe',
+          active ? new vscode.ThemeColor('charts.green') : undefined,
+        ),
       });
     });
   }
@@ -90,7 +109,11 @@ export class AccountsTree extends Tree {
     }
     for (const w of wallets) {
       const open = w.session?.isOpen === true;
-      const status = walletDescription({ open, ...(w.addresses ? { accounts: w.addresses.length } : {}), noPassword: this.session.isDevnet && w.name === this.session.devnet?.wallet.name });
+      const status = walletDescription({
+        open,
+        ...(w.addresses ? { accounts: w.addresses.length } : {}),
+        noPassword: this.session.isDevnet && w.name === this.session.devnet?.wallet.name,
+      });
       out.push(
         item(`Wallet ${w.name}`, {
           description: status.description,
@@ -106,7 +129,17 @@ export class AccountsTree extends Tree {
       );
     }
     const local = await this.session.localAccounts();
-    out.push(item('Local accounts', { description: `${local.length}`, id: 'local', iconPath: new vscode.ThemeIcon('key'), children: async () => (local.length ? this.accounts(local, 'account.local') : [item('Import one with “Import Account from Mnemonic”', { command: { command: 'tealworks.importAccount', title: 'Import' } })]) }));
+    out.push(
+      item('Local accounts', {
+        description: `${local.length}`,
+        id: 'local',
+        iconPath: new vscode.ThemeIcon('key'),
+        children: async () =>
+          local.length
+            ? this.accounts(local, 'account.local')
+            : [item('Import one with “Import Account from Mnemonic”', { command: { command: 'tealworks.importAccount', title: 'Import' } })],
+      }),
+    );
     return out;
   }
 
@@ -122,7 +155,14 @@ export class AccountsTree extends Tree {
           balance = formatBalance(0n);
         }
         const dispenser = this.session.isDevnet && a === this.session.dispenser;
-        return item(shortAddress(a), { description: dispenser ? `dispenser · ${balance}` : balance, tooltip: dispenser ? `${a}\nThe devnet's dispenser: "Fund from Devnet Dispenser" pays from here.` : a, iconPath: new vscode.ThemeIcon(dispenser ? 'credit-card' : 'account'), contextValue: this.session.isDevnet ? `${contextValue}.devnet` : contextValue, id: `acct:${this.session.activeName}:${a}` , ...({ address: a } as object) });
+        return item(shortAddress(a), {
+          description: dispenser ? `dispenser · ${balance}` : balance,
+          tooltip: dispenser ? `${a}\nThe devnet's dispenser: "Fund from Devnet Dispenser" pays from here.` : a,
+          iconPath: new vscode.ThemeIcon(dispenser ? 'credit-card' : 'account'),
+          contextValue: this.session.isDevnet ? `${contextValue}.devnet` : contextValue,
+          id: `acct:${this.session.activeName}:${a}`,
+          ...({ address: a } as object),
+        });
       }),
     );
   }
@@ -190,7 +230,12 @@ export class StateTree extends Tree {
     const info = await fetchApp(chain, appId);
     const global = decodeGlobalState(info.globalState, spec);
     return [
-      item('Global state', { description: withOrigin(`${global.length}`, this.#origin({ kind: 'app', id: appId })), id: `g:${appId}`, collapsibleState: vscode.TreeItemCollapsibleState.Expanded, children: async () => global.map((g) => this.itemNode(g, `g:${appId}`)) }),
+      item('Global state', {
+        description: withOrigin(`${global.length}`, this.#origin({ kind: 'app', id: appId })),
+        id: `g:${appId}`,
+        collapsibleState: vscode.TreeItemCollapsibleState.Expanded,
+        children: async () => global.map((g) => this.itemNode(g, `g:${appId}`)),
+      }),
       item('Local state', { id: `l:${appId}`, children: async () => this.localNodes(appId, spec) }),
       item('Boxes', { id: `b:${appId}`, collapsibleState: vscode.TreeItemCollapsibleState.Expanded, children: async () => this.boxNodes(appId, spec) }),
     ];
@@ -203,7 +248,13 @@ export class StateTree extends Tree {
       const entries = await fetchLocalState(chain, appId, a).catch(() => undefined);
       if (!entries) continue;
       const items = decodeLocalState(entries, spec);
-      out.push(item(shortAddress(a), { tooltip: a, description: withOrigin(`${items.length}`, this.#origin({ kind: 'account', address: addressBytes(a) })), children: async () => items.map((i) => this.itemNode(i, `l:${appId}:${a}`)) }));
+      out.push(
+        item(shortAddress(a), {
+          tooltip: a,
+          description: withOrigin(`${items.length}`, this.#origin({ kind: 'account', address: addressBytes(a) })),
+          children: async () => items.map((i) => this.itemNode(i, `l:${appId}:${a}`)),
+        }),
+      );
     }
     return out.length ? out : [item('No known account has opted in', {})];
   }
@@ -216,7 +267,13 @@ export class StateTree extends Tree {
     const size = vscode.workspace.getConfiguration('tealworks.inspector').get<number>('boxPageSize', 50);
     const res = await fetchBoxNames(chain, appId, { limit: size, ...(more && page?.next ? { next: page.next } : {}) });
     const boxes = await Promise.all(res.names.map(async (name) => ({ name, value: await fetchBox(chain, appId, name) })));
-    const items = [...(more && page ? page.items : []), ...decodeBoxes(boxes.map((b) => ({ name: b.name, ...(b.value ? { value: b.value } : {}) })), spec)];
+    const items = [
+      ...(more && page ? page.items : []),
+      ...decodeBoxes(
+        boxes.map((b) => ({ name: b.name, ...(b.value ? { value: b.value } : {}) })),
+        spec,
+      ),
+    ];
     // A full page may have a successor; a short one is the last.
     const next = res.next && res.names.length >= size ? res.next : undefined;
     const stored = { items, ...(next ? { next } : {}) };
@@ -231,12 +288,18 @@ export class StateTree extends Tree {
     } catch (e) {
       // The query service lists a fork's own boxes only: a remote app it never saw is unknown to it.
       if (this.session.isDevnet && this.session.devnet?.fork && /\b404\b|not found/i.test((e as Error).message)) {
-        return [item('No boxes written on the fork yet', { tooltip: "The remote's boxes are copied when a transaction or simulate reads them; this list shows the boxes the fork's own blocks wrote.", iconPath: new vscode.ThemeIcon('info') })];
+        return [
+          item('No boxes written on the fork yet', {
+            tooltip: "The remote's boxes are copied when a transaction or simulate reads them; this list shows the boxes the fork's own blocks wrote.",
+            iconPath: new vscode.ThemeIcon('info'),
+          }),
+        ];
       }
       throw e;
     }
     const nodes = page.items.map((b) => this.itemNode(b, `b:${appId}`, this.#origin({ kind: 'box', appId, name: b.key })));
-    if (page.next) nodes.push(item('Load more…', { command: { command: 'tealworks.state.moreBoxes', title: 'Load more boxes', arguments: [appId.toString()] } }));
+    if (page.next)
+      nodes.push(item('Load more…', { command: { command: 'tealworks.state.moreBoxes', title: 'Load more boxes', arguments: [appId.toString()] } }));
     return nodes.length ? nodes : [item('No boxes', {})];
   }
 

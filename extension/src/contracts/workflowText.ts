@@ -16,4 +16,3 @@ export function workflowEventLine(e: ProgressEvent): string {
       return `${e.summary.ok ? '■ passed' : '■ FAILED'}${e.summary.error ? `: ${e.summary.error.message}` : ''}`;
   }
 }
-

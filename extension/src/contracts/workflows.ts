@@ -33,7 +33,14 @@ export class WorkflowResultsTree implements vscode.TreeDataProvider<StepSummary 
     t.tooltip = s.error ? s.error.message : s.detail;
     if (s.error?.position) {
       const p = s.error.position;
-      t.command = { command: 'vscode.open', title: 'Show step', arguments: [vscode.Uri.file(p.file), { selection: new vscode.Range(Math.max(0, p.line - 1), Math.max(0, p.column - 1), Math.max(0, p.line - 1), Math.max(0, p.column - 1)) }] };
+      t.command = {
+        command: 'vscode.open',
+        title: 'Show step',
+        arguments: [
+          vscode.Uri.file(p.file),
+          { selection: new vscode.Range(Math.max(0, p.line - 1), Math.max(0, p.column - 1), Math.max(0, p.line - 1), Math.max(0, p.column - 1)) },
+        ],
+      };
     }
     return t;
   }
@@ -48,14 +55,25 @@ export class WorkflowResultsTree implements vscode.TreeDataProvider<StepSummary 
 }
 
 /** Runs a workflow; returns its summary and file (the caller links the apps it deployed). */
-export async function runWorkflowCommand(session: ContractSession, results: WorkflowResultsTree, channel: vscode.OutputChannel, arg?: unknown): Promise<{ summary: RunSummary; file: string } | undefined> {
+export async function runWorkflowCommand(
+  session: ContractSession,
+  results: WorkflowResultsTree,
+  channel: vscode.OutputChannel,
+  arg?: unknown,
+): Promise<{ summary: RunSummary; file: string } | undefined> {
   let uri = arg instanceof vscode.Uri ? arg : undefined;
   const active = vscode.window.activeTextEditor?.document.uri;
   if (!uri && active && /(^|\/)(tealworks\.ya?ml|[^/]+\.workflow\.ya?ml)$/.test(active.path)) uri = active;
   if (!uri) {
     const files = await vscode.workspace.findFiles('**/{tealworks.yaml,tealworks.yml,*.workflow.yaml,*.workflow.yml}', '**/node_modules/**', 100);
     if (!files.length) throw new Error('no tealworks.yaml or *.workflow.yaml in this workspace');
-    const pick = files.length === 1 ? { uri: files[0]! } : await vscode.window.showQuickPick(files.map((f) => ({ label: vscode.workspace.asRelativePath(f), uri: f })), { placeHolder: 'Workflow to run' });
+    const pick =
+      files.length === 1
+        ? { uri: files[0]! }
+        : await vscode.window.showQuickPick(
+            files.map((f) => ({ label: vscode.workspace.asRelativePath(f), uri: f })),
+            { placeHolder: 'Workflow to run' },
+          );
     if (!pick) return undefined;
     uri = pick.uri;
   }
@@ -63,15 +81,17 @@ export async function runWorkflowCommand(session: ContractSession, results: Work
   // A workflow on the devnet reuses the extension's devnet, so its apps show up in the views.
   const devnet = session.isDevnet ? (session.devnet ?? (await session.startDevnet())) : undefined;
   channel.show(true);
-  const summary = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: `Workflow ${vscode.workspace.asRelativePath(uri)}`, cancellable: false }, (progress) =>
-    runWorkflow(uri!.fsPath, {
-      ...(devnet ? { devnet } : {}),
-      // Every event, the closing 'end' (passed / failed) included, reaches the channel once.
-      onProgress: (e) => {
-        channel.appendLine(workflowEventLine(e));
-        if (e.type === 'step-start') progress.report({ message: `${e.id} (${e.kind})` });
-      },
-    }),
+  const summary = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Workflow ${vscode.workspace.asRelativePath(uri)}`, cancellable: false },
+    (progress) =>
+      runWorkflow(uri!.fsPath, {
+        ...(devnet ? { devnet } : {}),
+        // Every event, the closing 'end' (passed / failed) included, reaches the channel once.
+        onProgress: (e) => {
+          channel.appendLine(workflowEventLine(e));
+          if (e.type === 'step-start') progress.report({ message: `${e.id} (${e.kind})` });
+        },
+      }),
   );
   results.set(summary);
   if (summary.ok) void vscode.window.showInformationMessage(`Workflow passed (${summary.steps.length} steps)`);

@@ -14,13 +14,23 @@ export class TealDebugConfigurationProvider implements vscode.DebugConfiguration
       const editor = vscode.window.activeTextEditor;
       // A .py / .algo.ts runs its compiled approval program (the adapter finds it through the source maps).
       if (!editor || (editor.document.languageId !== 'teal' && !/\.(py|algo\.ts)$/.test(editor.document.uri.fsPath))) {
-        void vscode.window.showInformationMessage('Tealworks: open a .teal file to debug it, or add a "tealworks" launch configuration naming a program or a recorded trace.');
+        void vscode.window.showInformationMessage(
+          'Tealworks: open a .teal file to debug it, or add a "tealworks" launch configuration naming a program or a recorded trace.',
+        );
         return undefined;
       }
-      config = { type: DEBUG_TYPE, request: 'launch', name: editor.document.languageId === 'teal' ? 'Debug TEAL program' : 'Debug contract', program: editor.document.uri.fsPath, stopOnEntry: true };
+      config = {
+        type: DEBUG_TYPE,
+        request: 'launch',
+        name: editor.document.languageId === 'teal' ? 'Debug TEAL program' : 'Debug contract',
+        program: editor.document.uri.fsPath,
+        stopOnEntry: true,
+      };
     }
     if (!config.program && !config.trace) {
-      void vscode.window.showErrorMessage('Tealworks: the launch configuration needs "program" (a TEAL file to run) or "trace" (a recorded simulate response).');
+      void vscode.window.showErrorMessage(
+        'Tealworks: the launch configuration needs "program" (a TEAL file to run) or "trace" (a recorded simulate response).',
+      );
       return undefined;
     }
     config.cwd ??= folder?.uri.fsPath ?? vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
@@ -32,7 +42,14 @@ export class TealDebugConfigurationProvider implements vscode.DebugConfiguration
 export class TealDebugLens implements vscode.CodeLensProvider {
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     const top = new vscode.Range(0, 0, 0, 0);
-    return [new vscode.CodeLens(top, { title: '$(debug-alt) Debug', tooltip: 'Create this program on an in-memory ledger and step through a call to it', command: 'tealworks.debugFile', arguments: [doc.uri] })];
+    return [
+      new vscode.CodeLens(top, {
+        title: '$(debug-alt) Debug',
+        tooltip: 'Create this program on an in-memory ledger and step through a call to it',
+        command: 'tealworks.debugFile',
+        arguments: [doc.uri],
+      }),
+    ];
   }
 }
 
@@ -74,13 +91,30 @@ export function registerDebugging(context: vscode.ExtensionContext): void {
       });
       if (input === undefined) return;
       const folder = vscode.workspace.getWorkspaceFolder(target);
-      await vscode.debug.startDebugging(folder, { type: DEBUG_TYPE, request: 'launch', name: `Debug ${vscode.workspace.asRelativePath(target, false)}`, program: target.fsPath, appArgs: parseArgsInput(input), stopOnEntry: true });
+      await vscode.debug.startDebugging(folder, {
+        type: DEBUG_TYPE,
+        request: 'launch',
+        name: `Debug ${vscode.workspace.asRelativePath(target, false)}`,
+        program: target.fsPath,
+        appArgs: parseArgsInput(input),
+        stopOnEntry: true,
+      });
     }),
     vscode.commands.registerCommand('tealworks.debugTrace', async (uri?: vscode.Uri) => {
-      const picked = uri ? [uri] : await vscode.window.showOpenDialog({ title: 'A recorded simulate response (with exec trace)', filters: { 'Simulate traces': ['json'] }, canSelectMany: false });
+      const picked = uri
+        ? [uri]
+        : await vscode.window.showOpenDialog({
+            title: 'A recorded simulate response (with exec trace)',
+            filters: { 'Simulate traces': ['json'] },
+            canSelectMany: false,
+          });
       const trace = picked?.[0];
       if (!trace) return;
-      const sources = await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.Uri.joinPath(trace, '..'), '{sources.json,sources.avm.json}'), undefined, 1);
+      const sources = await vscode.workspace.findFiles(
+        new vscode.RelativePattern(vscode.Uri.joinPath(trace, '..'), '{sources.json,sources.avm.json}'),
+        undefined,
+        1,
+      );
       const teal = await vscode.workspace.findFiles('**/*.teal', '**/node_modules/**', 200);
       await vscode.debug.startDebugging(vscode.workspace.getWorkspaceFolder(trace), {
         type: DEBUG_TYPE,

@@ -17,7 +17,8 @@ import type { ArgFormApi, ArgInfo, Attrs, Child, Draft, ElFn, FormRow, MethodInf
       else if (k === 'class') e.className = v as string;
       else e.setAttribute(k, v === true ? '' : String(v));
     }
-    for (const c of (children as unknown[]).flat(Infinity) as Array<string | Node | undefined | null | false>) if (c !== undefined && c !== null && c !== false) e.append(typeof c === 'string' ? document.createTextNode(c) : c);
+    for (const c of (children as unknown[]).flat(Infinity) as Array<string | Node | undefined | null | false>)
+      if (c !== undefined && c !== null && c !== false) e.append(typeof c === 'string' ? document.createTextNode(c) : c);
     return e;
   };
 
@@ -31,7 +32,8 @@ import type { ArgFormApi, ArgInfo, Attrs, Child, Draft, ElFn, FormRow, MethodInf
   /** JSON text of a draft value for a nested position. */
   function ser(info: ArgInfo, draft: Draft): string {
     const ed = info.editor;
-    if (ed.kind === 'struct') return '{' + ed.fields.map((f) => JSON.stringify(f.name) + ': ' + ser(f, ((draft || {}) as Record<string, Draft>)[f.name])).join(', ') + '}';
+    if (ed.kind === 'struct')
+      return '{' + ed.fields.map((f) => JSON.stringify(f.name) + ': ' + ser(f, ((draft || {}) as Record<string, Draft>)[f.name])).join(', ') + '}';
     if (ed.kind === 'tuple') return '[' + ed.items.map((it, i) => ser(it, ((draft || []) as Draft[])[i])).join(', ') + ']';
     if (ed.kind === 'array') return '[' + ((draft || []) as Draft[]).map((d) => ser(ed.element, d)).join(', ') + ']';
     const t = String(draft ?? '').trim();
@@ -64,9 +66,36 @@ import type { ArgFormApi, ArgInfo, Attrs, Child, Draft, ElFn, FormRow, MethodInf
     if (ed.kind === 'text') {
       const list = pickerList(ctx, ed.picker);
       const placeholder = info.defaultText !== undefined ? `default ${info.defaultText}` : info.defaultFrom ? `default from ${info.defaultFrom}` : info.type;
-      const kind = info.type === 'bool' ? el('select', { 'data-field': field, onchange: (ev) => { set(ev.target.value); changed(); } },
-        [['', info.defaultText !== undefined ? `(default ${info.defaultText})` : '(choose)'], ['true', 'true'], ['false', 'false']].map(([v, l]) => el('option', { value: v, selected: String(get() ?? '') === v }, l)))
-        : el('input', { type: 'text', value: get() ?? '', placeholder, list, class: /address|account|string|\[\]/.test(info.type) ? 'wide' : '', 'data-field': field, 'aria-label': `${info.name} (${info.type})`, oninput: (ev) => { set(ev.target.value); changed(); } });
+      const kind =
+        info.type === 'bool'
+          ? el(
+              'select',
+              {
+                'data-field': field,
+                onchange: (ev) => {
+                  set(ev.target.value);
+                  changed();
+                },
+              },
+              [
+                ['', info.defaultText !== undefined ? `(default ${info.defaultText})` : '(choose)'],
+                ['true', 'true'],
+                ['false', 'false'],
+              ].map(([v, l]) => el('option', { value: v, selected: String(get() ?? '') === v }, l)),
+            )
+          : el('input', {
+              type: 'text',
+              value: get() ?? '',
+              placeholder,
+              list,
+              class: /address|account|string|\[\]/.test(info.type) ? 'wide' : '',
+              'data-field': field,
+              'aria-label': `${info.name} (${info.type})`,
+              oninput: (ev) => {
+                set(ev.target.value);
+                changed();
+              },
+            });
       return kind;
     }
     if (ed.kind === 'struct' || ed.kind === 'tuple') {
@@ -74,9 +103,24 @@ import type { ArgFormApi, ArgInfo, Attrs, Child, Draft, ElFn, FormRow, MethodInf
       const box = el('div', { class: 'composite', 'data-field': field });
       parts.forEach((p, i) => {
         const key = ed.kind === 'struct' ? p.name : i;
-        const sub = () => { const d = get() as Record<string | number, Draft> | undefined; return d ? d[key] : undefined; };
-        const setSub = (v: Draft) => { const d = (get() || (ed.kind === 'struct' ? {} : [])) as Record<string | number, Draft>; d[key] = v; set(d as Draft); };
-        box.append(el('label', { class: 'sub', title: p.desc || '' }, `${ed.kind === 'struct' ? p.name : i} `, el('span', { class: 'muted' }, `(${typeLabel(p)}) `), editor(p, sub, setSub, changed, ctx, `${field}.${key}`)));
+        const sub = () => {
+          const d = get() as Record<string | number, Draft> | undefined;
+          return d ? d[key] : undefined;
+        };
+        const setSub = (v: Draft) => {
+          const d = (get() || (ed.kind === 'struct' ? {} : [])) as Record<string | number, Draft>;
+          d[key] = v;
+          set(d as Draft);
+        };
+        box.append(
+          el(
+            'label',
+            { class: 'sub', title: p.desc || '' },
+            `${ed.kind === 'struct' ? p.name : i} `,
+            el('span', { class: 'muted' }, `(${typeLabel(p)}) `),
+            editor(p, sub, setSub, changed, ctx, `${field}.${key}`),
+          ),
+        );
       });
       return box;
     }
@@ -85,11 +129,60 @@ import type { ArgFormApi, ArgInfo, Attrs, Child, Draft, ElFn, FormRow, MethodInf
     const list = () => (get() || []) as Draft[];
     const draw = () => {
       const items = list();
-      box.replaceChildren(...items.map((_, i) => el('div', { class: 'array-item' },
-        el('span', { class: 'muted' }, `[${i}] `),
-        editor(ed.element, () => list()[i], (v) => { const d = list(); d[i] = v; set(d); }, changed, ctx, `${field}.${i}`),
-        ed.length === undefined ? el('button', { class: 'link', title: 'Remove this element', onclick: () => { const d = list(); d.splice(i, 1); set(d); changed(); draw(); } }, 'remove') : '')),
-        ed.length === undefined ? el('button', { class: 'secondary small', onclick: () => { const d = list(); d.push(emptyDraft(ed.element)); set(d); changed(); draw(); } }, `+ ${ed.element.type}`) : '');
+      box.replaceChildren(
+        ...items.map((_, i) =>
+          el(
+            'div',
+            { class: 'array-item' },
+            el('span', { class: 'muted' }, `[${i}] `),
+            editor(
+              ed.element,
+              () => list()[i],
+              (v) => {
+                const d = list();
+                d[i] = v;
+                set(d);
+              },
+              changed,
+              ctx,
+              `${field}.${i}`,
+            ),
+            ed.length === undefined
+              ? el(
+                  'button',
+                  {
+                    class: 'link',
+                    title: 'Remove this element',
+                    onclick: () => {
+                      const d = list();
+                      d.splice(i, 1);
+                      set(d);
+                      changed();
+                      draw();
+                    },
+                  },
+                  'remove',
+                )
+              : '',
+          ),
+        ),
+        ed.length === undefined
+          ? el(
+              'button',
+              {
+                class: 'secondary small',
+                onclick: () => {
+                  const d = list();
+                  d.push(emptyDraft(ed.element));
+                  set(d);
+                  changed();
+                  draw();
+                },
+              },
+              `+ ${ed.element.type}`,
+            )
+          : '',
+      );
     };
     if (!get()) set(emptyDraft(info));
     draw();
@@ -106,12 +199,30 @@ import type { ArgFormApi, ArgInfo, Attrs, Child, Draft, ElFn, FormRow, MethodInf
       const composite = a.editor.kind !== 'text';
       if (composite && drafts[k] === undefined) drafts[k] = emptyDraft(a);
       const get = () => (composite ? drafts[k] : args[k]);
-      const set = (v: Draft) => { if (composite) drafts[k] = v; else args[k] = v as string; };
-      const changed = () => { if (composite) args[k] = ser(a, drafts[k]); };
+      const set = (v: Draft) => {
+        if (composite) drafts[k] = v;
+        else args[k] = v as string;
+      };
+      const changed = () => {
+        if (composite) args[k] = ser(a, drafts[k]);
+      };
       changed();
-      out.push(el('div', { class: 'arg' },
-        el('label', { class: 'arg-label', title: a.desc || '' }, el('strong', {}, a.name), ' ', el('span', { class: 'muted' }, `(${typeLabel(a)})`), ' ', editor(a, get, set, changed, ctx, `args.${k}`)),
-        a.desc ? el('div', { class: 'muted arg-desc' }, a.desc) : ''));
+      out.push(
+        el(
+          'div',
+          { class: 'arg' },
+          el(
+            'label',
+            { class: 'arg-label', title: a.desc || '' },
+            el('strong', {}, a.name),
+            ' ',
+            el('span', { class: 'muted' }, `(${typeLabel(a)})`),
+            ' ',
+            editor(a, get, set, changed, ctx, `args.${k}`),
+          ),
+          a.desc ? el('div', { class: 'muted arg-desc' }, a.desc) : '',
+        ),
+      );
     });
     if (method.returns) out.push(el('div', { class: 'muted' }, `returns ${method.returns.type}${method.returns.desc ? ` — ${method.returns.desc}` : ''}`));
     return out;
@@ -120,8 +231,16 @@ import type { ArgFormApi, ArgInfo, Attrs, Child, Draft, ElFn, FormRow, MethodInf
   /** Datalists for the pickers, once per render. */
   function datalists(ctx: PickerContext): HTMLElement[] {
     return [
-      el('datalist', { id: 'tw-accounts' }, (ctx.accounts || []).map((a) => el('option', { value: a }))),
-      el('datalist', { id: 'tw-assets' }, (ctx.assets || []).map((a) => el('option', { value: a }))),
+      el(
+        'datalist',
+        { id: 'tw-accounts' },
+        (ctx.accounts || []).map((a) => el('option', { value: a })),
+      ),
+      el(
+        'datalist',
+        { id: 'tw-assets' },
+        (ctx.assets || []).map((a) => el('option', { value: a })),
+      ),
     ];
   }
 
@@ -145,7 +264,9 @@ import type { ArgFormApi, ArgInfo, Attrs, Child, Draft, ElFn, FormRow, MethodInf
     target.setAttribute('aria-invalid', 'true');
     // The note beside the field needs only the reason: not which txn and field (it is there), nor
     // "argument N (name) of method:".
-    const reason = String(message).replace(/^txn \d+, [^:]+: /, '').replace(/^.*?argument \d+(?: \([^)]*\))? of [^:]+: /, '');
+    const reason = String(message)
+      .replace(/^txn \d+, [^:]+: /, '')
+      .replace(/^.*?argument \d+(?: \([^)]*\))? of [^:]+: /, '');
     const note = el('div', { class: 'field-error', role: 'alert' }, reason);
     target.insertAdjacentElement('afterend', note);
     if (typeof (target as HTMLElement).focus === 'function') (target as HTMLElement).focus();

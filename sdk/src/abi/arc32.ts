@@ -46,7 +46,14 @@ export interface Arc32AppSpec {
     name: string;
     desc?: string;
     networks?: Record<string, { appID: number }>;
-    methods: Array<{ name: string; desc?: string; args: Array<{ type: string; name?: string; desc?: string }>; returns: { type: string; desc?: string }; readonly?: boolean; events?: unknown[] }>;
+    methods: Array<{
+      name: string;
+      desc?: string;
+      args: Array<{ type: string; name?: string; desc?: string }>;
+      returns: { type: string; desc?: string };
+      readonly?: boolean;
+      events?: unknown[];
+    }>;
     events?: unknown[];
   };
   schema?: {

@@ -447,7 +447,8 @@ function buildSpec(input: unknown): Arc56AppSpec {
       if (!arg) return;
       const type = c.string(arg.type, `${ap}.type`);
       argStructs.push(structRef(arg.struct, `${ap}.struct`, type));
-      if (type !== undefined && arg.struct !== undefined && (isReferenceArgType(type) || isTransactionArgType(type))) c.issue(`${ap}.struct`, `a ${type} argument cannot be a struct`);
+      if (type !== undefined && arg.struct !== undefined && (isReferenceArgType(type) || isTransactionArgType(type)))
+        c.issue(`${ap}.struct`, `a ${type} argument cannot be a struct`);
       defaults.push(defaultValueAt(c, arg.defaultValue, `${ap}.defaultValue`));
     });
     const returnStruct = returns ? structRef(returns.struct, `${p}.returns.struct`, typeof returns.type === 'string' ? returns.type : undefined) : undefined;
@@ -460,7 +461,11 @@ function buildSpec(input: unknown): Arc56AppSpec {
         method = new AbiMethod({
           name: mname,
           ...(json.desc !== undefined ? { desc: json.desc } : {}),
-          args: json.args.map((a, j) => ({ type: argStructs[j] ?? a.type, ...(a.name !== undefined ? { name: a.name } : {}), ...(a.desc !== undefined ? { desc: a.desc } : {}) })),
+          args: json.args.map((a, j) => ({
+            type: argStructs[j] ?? a.type,
+            ...(a.name !== undefined ? { name: a.name } : {}),
+            ...(a.desc !== undefined ? { desc: a.desc } : {}),
+          })),
           returns: { type: returnStruct ?? json.returns.type, ...(json.returns.desc !== undefined ? { desc: json.returns.desc } : {}) },
         });
       }
@@ -517,7 +522,8 @@ function buildSpec(input: unknown): Arc56AppSpec {
         const prefix = rec.prefix === undefined ? new Uint8Array(0) : c.base64(rec.prefix, `${p}.prefix`);
         const keyType = typeAt(rec.keyType, `${p}.keyType`, true);
         const valueType = typeAt(rec.valueType, `${p}.valueType`, true);
-        if (prefix && keyType && valueType) maps[scope].push({ name: mname, ...(rec.desc !== undefined ? { desc: rec.desc } : {}), prefix, keyType, valueType });
+        if (prefix && keyType && valueType)
+          maps[scope].push({ name: mname, ...(rec.desc !== undefined ? { desc: rec.desc } : {}), prefix, keyType, valueType });
       }
     }
   }
@@ -590,7 +596,11 @@ function buildSpec(input: unknown): Arc56AppSpec {
     arcs: root.arcs ?? [],
     structs: root.structs ?? {},
     bareActions: root.bareActions ?? { create: [], call: [] },
-    state: root.state ?? { schema: { global: { ints: 0, bytes: 0 }, local: { ints: 0, bytes: 0 } }, keys: { global: {}, local: {}, box: {} }, maps: { global: {}, local: {}, box: {} } },
+    state: root.state ?? {
+      schema: { global: { ints: 0, bytes: 0 }, local: { ints: 0, bytes: 0 } },
+      keys: { global: {}, local: {}, box: {} },
+      maps: { global: {}, local: {}, box: {} },
+    },
   } as unknown as Arc56ContractJson;
   return new Arc56AppSpec({ json, structs, methods, events, keys, maps, templateVariables, scratchVariables });
 }

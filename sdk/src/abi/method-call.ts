@@ -149,7 +149,9 @@ export function decodeMethodReturn(method: AbiMethod, logs: readonly Uint8Array[
   try {
     return type.decode(last.subarray(RETURN_PREFIX.length));
   } catch (e) {
-    throw new AbiReturnError(`${method.signature}: return value does not decode as ${method.returns.type}: ${e instanceof Error ? e.message : String(e)}`, { cause: e });
+    throw new AbiReturnError(`${method.signature}: return value does not decode as ${method.returns.type}: ${e instanceof Error ? e.message : String(e)}`, {
+      cause: e,
+    });
   }
 }
 

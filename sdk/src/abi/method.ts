@@ -213,7 +213,8 @@ export function parseMethodSignature(signature: string): { name: string; args: s
   }
   if (close < 0) throw new AbiTypeError(`invalid method signature ${JSON.stringify(signature)}: unbalanced parentheses`);
   const name = signature.slice(0, open);
-  if (!METHOD_NAME.test(name)) throw new AbiTypeError(`invalid method signature ${JSON.stringify(signature)}: ${JSON.stringify(name)} is not a valid method name`);
+  if (!METHOD_NAME.test(name))
+    throw new AbiTypeError(`invalid method signature ${JSON.stringify(signature)}: ${JSON.stringify(name)} is not a valid method name`);
   const returns = signature.slice(close + 1);
   if (returns === '') throw new AbiTypeError(`invalid method signature ${JSON.stringify(signature)}: missing return type (use "void")`);
   let args: string[];
@@ -261,7 +262,11 @@ export class AbiInterface {
 
   static fromJson(json: AbiInterfaceJson): AbiInterface {
     if (!json || !Array.isArray(json.methods)) throw new AbiTypeError('interface description needs a "methods" list');
-    return new AbiInterface({ name: json.name, ...(json.desc !== undefined ? { desc: json.desc } : {}), methods: json.methods.map((m) => AbiMethod.fromJson(m)) });
+    return new AbiInterface({
+      name: json.name,
+      ...(json.desc !== undefined ? { desc: json.desc } : {}),
+      methods: json.methods.map((m) => AbiMethod.fromJson(m)),
+    });
   }
 
   getMethod(nameOrSignature: string): AbiMethod {

@@ -80,7 +80,8 @@ export function buildStructTypes(structs: Readonly<Record<string, readonly Arc56
 
   const fieldType = (owner: string, field: Arc56StructField): AbiType => {
     if (Array.isArray(field.type)) return build(`${owner}.${field.name}`, field.type);
-    if (typeof field.type !== 'string') throw new AbiTypeError(`struct ${owner} field ${JSON.stringify(field.name)}: type must be a string or a list of fields`);
+    if (typeof field.type !== 'string')
+      throw new AbiTypeError(`struct ${owner} field ${JSON.stringify(field.name)}: type must be a string or a list of fields`);
     if (Object.prototype.hasOwnProperty.call(structs, field.type)) return resolve(field.type);
     try {
       return parseAbiType(field.type);

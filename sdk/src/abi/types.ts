@@ -15,15 +15,7 @@ import { AbiDecodeError, AbiEncodeError } from './errors.js';
  * byte[]/byte[N] → Uint8Array (number arrays accepted), other arrays and tuples → arrays,
  * structs → objects.
  */
-export type AbiValue =
-  | bigint
-  | number
-  | boolean
-  | string
-  | Uint8Array
-  | Address
-  | readonly AbiValue[]
-  | { readonly [field: string]: AbiValue };
+export type AbiValue = bigint | number | boolean | string | Uint8Array | Address | readonly AbiValue[] | { readonly [field: string]: AbiValue };
 
 const MAX_UINT16 = 0xffff;
 
@@ -387,7 +379,14 @@ function layout(types: readonly AbiType[]): { slots: Slot[]; headSize: number } 
   return { slots, headSize: head };
 }
 
-function encodeSequence(owner: AbiType, types: readonly AbiType[], values: readonly AbiValue[], slots: readonly Slot[], headSize: number, label: (i: number) => string): Uint8Array {
+function encodeSequence(
+  owner: AbiType,
+  types: readonly AbiType[],
+  values: readonly AbiValue[],
+  slots: readonly Slot[],
+  headSize: number,
+  label: (i: number) => string,
+): Uint8Array {
   const n = types.length;
   let tails: Uint8Array[] | undefined;
   let total = headSize;
@@ -408,7 +407,8 @@ function encodeSequence(owner: AbiType, types: readonly AbiType[], values: reado
     let offset = headSize;
     for (let i = 0; i < n; i++) {
       if (!types[i]!.dynamic) continue;
-      if (offset > MAX_UINT16) throw new AbiEncodeError(owner.toString(), `encoding is ${total} bytes; element ${label(i)} would start beyond the 2-byte offset limit`);
+      if (offset > MAX_UINT16)
+        throw new AbiEncodeError(owner.toString(), `encoding is ${total} bytes; element ${label(i)} would start beyond the 2-byte offset limit`);
       offset += tails[i]!.length;
     }
   }
@@ -441,7 +441,14 @@ function encodeSequence(owner: AbiType, types: readonly AbiType[], values: reado
 }
 
 /** Static sequences write straight into the caller's buffer. */
-function writeStaticSequence(types: readonly AbiType[], values: readonly AbiValue[], slots: readonly Slot[], out: Uint8Array, at: number, label: (i: number) => string): void {
+function writeStaticSequence(
+  types: readonly AbiType[],
+  values: readonly AbiValue[],
+  slots: readonly Slot[],
+  out: Uint8Array,
+  at: number,
+  label: (i: number) => string,
+): void {
   for (let i = 0; i < types.length; i++) {
     const slot = slots[i]!;
     const v = values[i]!;
@@ -459,7 +466,15 @@ function writeStaticSequence(types: readonly AbiType[], values: readonly AbiValu
   }
 }
 
-function decodeSequence(owner: AbiType, types: readonly AbiType[], slots: readonly Slot[], headSize: number, bytes: Uint8Array, start: number, end: number): AbiValue[] {
+function decodeSequence(
+  owner: AbiType,
+  types: readonly AbiType[],
+  slots: readonly Slot[],
+  headSize: number,
+  bytes: Uint8Array,
+  start: number,
+  end: number,
+): AbiValue[] {
   const n = types.length;
   const fail = (reason: string): never => {
     throw new AbiDecodeError(owner.toString(), reason);

@@ -14,9 +14,7 @@ import { LocalSigner, SignerError } from './signer.js';
  * KDF settings are authenticated as associated data, so a file cannot be re-labelled.
  */
 
-export type KdfParams =
-  | { name: 'scrypt'; N: number; r: number; p: number; salt: string }
-  | { name: 'argon2id'; t: number; m: number; p: number; salt: string };
+export type KdfParams = { name: 'scrypt'; N: number; r: number; p: number; salt: string } | { name: 'argon2id'; t: number; m: number; p: number; salt: string };
 
 /** An encrypted keystore file: KDF parameters, salt, nonce and sealed key (never the key itself). */
 export interface KeystoreFile {
@@ -87,7 +85,8 @@ export async function encryptKeystore(secret: Uint8Array | string, password: str
 export async function decryptKeystore(file: KeystoreFile, password: string): Promise<Uint8Array> {
   if (file?.format !== 'tealworks-keystore' || file.version !== 1) throw new KeystoreError('not a tealworks keystore (format/version 1 expected)');
   if (file.cipher?.name !== 'aes-256-gcm') throw new KeystoreError(`unsupported keystore cipher ${String(file.cipher?.name)}`);
-  if (file.kdf?.name !== 'scrypt' && file.kdf?.name !== 'argon2id') throw new KeystoreError(`unsupported keystore KDF ${String((file.kdf as { name?: unknown })?.name)}`);
+  if (file.kdf?.name !== 'scrypt' && file.kdf?.name !== 'argon2id')
+    throw new KeystoreError(`unsupported keystore KDF ${String((file.kdf as { name?: unknown })?.name)}`);
   const key = await deriveKey(password, file.kdf);
   const sealed = fromBase64(file.ciphertext);
   if (sealed.length !== 32 + 16) throw new KeystoreError('keystore ciphertext has the wrong length');

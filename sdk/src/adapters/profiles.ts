@@ -62,7 +62,11 @@ export function devnetProfile(ports: Partial<typeof DEVNET_DEFAULT_PORTS> = {}, 
  * The profile of a running embedded devnet, from what it reports on start (its ports are picked
  * at start-up and its tokens are generated per data directory, so they cannot be known before).
  */
-export function profileFromDevnet(running: { node: { url: string; token: string }; query: { url: string; token: string }; keyManager: { url: string; token: string } }): NetworkProfile {
+export function profileFromDevnet(running: {
+  node: { url: string; token: string };
+  query: { url: string; token: string };
+  keyManager: { url: string; token: string };
+}): NetworkProfile {
   return {
     name: 'devnet',
     node: { api: 'node-service', url: running.node.url, token: running.node.token },
@@ -163,12 +167,15 @@ export function profilesFromYaml(text: string): { active: string; profiles: Map<
     profiles.set(name, { name, node: { ...node, api }, ...(query ? { query } : {}), ...(keyManager ? { keyManager } : {}) });
   }
   const active = typeof root.network === 'string' ? root.network : 'devnet';
-  if (!profiles.has(active)) throw new ProfileError(`tealworks.config.yaml: network ${JSON.stringify(active)} is not defined (known: ${[...profiles.keys()].join(', ')})`);
+  if (!profiles.has(active))
+    throw new ProfileError(`tealworks.config.yaml: network ${JSON.stringify(active)} is not defined (known: ${[...profiles.keys()].join(', ')})`);
   return { active, profiles };
 }
 
 /** Resolution order: explicit name in the config file > environment variables > config file's active network > devnet. */
-export async function resolveProfile(options: { configPath?: string; name?: string; env?: Readonly<Record<string, string | undefined>> } = {}): Promise<NetworkProfile> {
+export async function resolveProfile(
+  options: { configPath?: string; name?: string; env?: Readonly<Record<string, string | undefined>> } = {},
+): Promise<NetworkProfile> {
   let fromFile: { active: string; profiles: Map<string, NetworkProfile> } | undefined;
   if (options.configPath) {
     let text: string | undefined;
@@ -180,7 +187,8 @@ export async function resolveProfile(options: { configPath?: string; name?: stri
     if (text !== undefined) fromFile = profilesFromYaml(text);
   }
   if (options.name) {
-    const p = fromFile?.profiles.get(options.name) ?? (options.name === 'localnet' ? localnetProfile() : options.name === 'devnet' ? devnetProfile() : undefined);
+    const p =
+      fromFile?.profiles.get(options.name) ?? (options.name === 'localnet' ? localnetProfile() : options.name === 'devnet' ? devnetProfile() : undefined);
     if (!p) throw new ProfileError(`unknown network ${JSON.stringify(options.name)}`);
     return p;
   }

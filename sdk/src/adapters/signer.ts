@@ -51,7 +51,8 @@ export class LocalSigner implements Signer {
   }
 
   addSeed(seed: Uint8Array): this {
-    if (!(seed instanceof Uint8Array) || seed.length !== 32) throw new SignerError(`a signing seed must be 32 bytes, got ${seed instanceof Uint8Array ? seed.length : typeof seed}`);
+    if (!(seed instanceof Uint8Array) || seed.length !== 32)
+      throw new SignerError(`a signing seed must be 32 bytes, got ${seed instanceof Uint8Array ? seed.length : typeof seed}`);
     const pair = Ed25519KeyPair.fromSeed(seed);
     this.#keys.set(encodeAddress(pair.publicKey), pair);
     return this;

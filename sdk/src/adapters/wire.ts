@@ -91,7 +91,8 @@ export function bytes(value: unknown, what: string): Uint8Array {
     for (let i = 0; i < value.length; i++) {
       const b = value[i];
       const n = typeof b === 'bigint' ? Number(b) : b;
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 255) throw new DecodeError(`${what}[${i}]: expected a byte (0..255), got ${describe(b)}`);
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0 || n > 255)
+        throw new DecodeError(`${what}[${i}]: expected a byte (0..255), got ${describe(b)}`);
       out[i] = n;
     }
     return out;

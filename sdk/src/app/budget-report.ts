@@ -88,7 +88,14 @@ export function budgetObservations(report: SimulateReport, apps: ReadonlyMap<big
     const innerFees = sumInnerFees(raw);
     const fees = t.feesPaid ?? ownFee + innerFees;
     const method = (create ? 'create ' : '') + (t.method ?? `bare:${ON_COMPLETE_NAMES[onComplete] ?? onComplete}`);
-    const o: BudgetObservation = { app: info?.name ?? (t.appId !== undefined ? `app ${t.appId}` : 'app'), method, budget: t.appBudgetConsumed ?? 0, opUps: countOpUps(t, raw), fees, innerFees: fees - ownFee };
+    const o: BudgetObservation = {
+      app: info?.name ?? (t.appId !== undefined ? `app ${t.appId}` : 'app'),
+      method,
+      budget: t.appBudgetConsumed ?? 0,
+      opUps: countOpUps(t, raw),
+      fees,
+      innerFees: fees - ownFee,
+    };
     const size = info?.programSize ?? (create ? createdSize(txn) : undefined);
     if (size !== undefined) o.programSize = size;
     const pages = info?.extraPages ?? (create ? Number(bigOf(txn.apep) ?? 0n) : undefined);
@@ -188,7 +195,18 @@ function stats(values: readonly number[]): FigureStats {
 
 /** The report as an aligned text table (what `tealworks test` prints). */
 export function formatBudgetReport(report: BudgetReport): string {
-  const head = ['app', 'method', 'calls', 'budget min/mean/max', 'op-ups max', 'fees min/mean/max', 'inner fees max', 'min-balance Δ max', 'program bytes', 'extra pages'];
+  const head = [
+    'app',
+    'method',
+    'calls',
+    'budget min/mean/max',
+    'op-ups max',
+    'fees min/mean/max',
+    'inner fees max',
+    'min-balance Δ max',
+    'program bytes',
+    'extra pages',
+  ];
   const rows = report.entries.map((e) => [
     e.app,
     e.method,
@@ -202,7 +220,11 @@ export function formatBudgetReport(report: BudgetReport): string {
     e.extraPages !== undefined ? String(e.extraPages) : '-',
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]): string => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (r: string[]): string =>
+    r
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   return [line(head), ...rows.map(line)].join('\n') + '\n';
 }
 
@@ -220,7 +242,8 @@ export function parseBudgetSnapshot(text: string): BudgetReport {
     throw new BudgetReportError(`the budget snapshot is not JSON (${(e as Error).message}); write a new one with --budget-snapshot`);
   }
   const o = obj(json);
-  if (o.version !== 1 && o.version !== 1n) throw new BudgetReportError(`unsupported budget snapshot version ${stringifyJson(o.version)} (expected 1); write a new one with --budget-snapshot`);
+  if (o.version !== 1 && o.version !== 1n)
+    throw new BudgetReportError(`unsupported budget snapshot version ${stringifyJson(o.version)} (expected 1); write a new one with --budget-snapshot`);
   if (!Array.isArray(o.entries)) throw new BudgetReportError('the budget snapshot has no "entries" list; write a new one with --budget-snapshot');
   const num = (v: unknown): number => (typeof v === 'bigint' ? Number(v) : Number(v));
   const st = (v: unknown): FigureStats => {
@@ -232,7 +255,15 @@ export function parseBudgetSnapshot(text: string): BudgetReport {
     entries: o.entries.map((raw, i) => {
       const e = obj(raw);
       if (typeof e.app !== 'string' || typeof e.method !== 'string') throw new BudgetReportError(`budget snapshot entry ${i} has no app or method name`);
-      const out: BudgetEntry = { app: e.app, method: e.method, calls: num(e.calls), budget: st(e.budget), opUps: st(e.opUps), fees: st(e.fees), innerFees: st(e.innerFees) };
+      const out: BudgetEntry = {
+        app: e.app,
+        method: e.method,
+        calls: num(e.calls),
+        budget: st(e.budget),
+        opUps: st(e.opUps),
+        fees: st(e.fees),
+        innerFees: st(e.innerFees),
+      };
       if (e.minBalanceChange !== undefined) out.minBalanceChange = st(e.minBalanceChange);
       if (e.programSize !== undefined) out.programSize = num(e.programSize);
       if (e.extraPages !== undefined) out.extraPages = num(e.extraPages);

@@ -1,7 +1,18 @@
 import { literalDefaultValue, type Arc56AppSpec, type Arc56Method } from '../abi/arc56.js';
 import { AbiMethod } from '../abi/method.js';
 import { AbiStructType } from '../abi/struct.js';
-import { AbiByteType, AbiDynamicArrayType, AbiStaticArrayType, AbiStringType, AbiTupleType, AbiUfixedType, AbiUintType, isByteArrayType, type AbiType, type AbiValue } from '../abi/types.js';
+import {
+  AbiByteType,
+  AbiDynamicArrayType,
+  AbiStaticArrayType,
+  AbiStringType,
+  AbiTupleType,
+  AbiUfixedType,
+  AbiUintType,
+  isByteArrayType,
+  type AbiType,
+  type AbiValue,
+} from '../abi/types.js';
 import { AbiEncodeError } from '../abi/errors.js';
 import { fromUtf8, utf8 } from '../encoding/bytes.js';
 import { AppError } from './errors.js';
@@ -67,12 +78,20 @@ export function resolveMethod(text: string, spec?: Arc56AppSpec): { method: AbiM
       if (!text.includes('(')) {
         // A full signature the spec lacks is still callable below; a bare name must be the spec's.
         const known = spec.methods.map((m) => m.method);
-        if (!known.some((m) => m.name === text)) throw new CallArgsError(unknownMethodMessage(spec.name, text, known.map((m) => m.signature)));
+        if (!known.some((m) => m.name === text))
+          throw new CallArgsError(
+            unknownMethodMessage(
+              spec.name,
+              text,
+              known.map((m) => m.signature),
+            ),
+          );
         throw new CallArgsError(`${e instanceof Error ? e.message : String(e)}`);
       }
     }
   }
-  if (!text.includes('(')) throw new CallArgsError(`method ${JSON.stringify(text)} needs a full signature (like name(uint64)void) when the contract has no app spec`);
+  if (!text.includes('('))
+    throw new CallArgsError(`method ${JSON.stringify(text)} needs a full signature (like name(uint64)void) when the contract has no app spec`);
   try {
     return { method: AbiMethod.fromSignature(text) };
   } catch (e) {
@@ -84,19 +103,26 @@ function convert(type: AbiType, v: unknown, where: string): AbiValue {
   if (type instanceof AbiUintType || type instanceof AbiUfixedType) {
     if (typeof v === 'string' && /^[0-9][0-9_]*$/.test(v)) return BigInt(v.replace(/_/g, ''));
     // Text that is no number: say so in the words of someone who typed it, not the encoder's.
-    if (typeof v === 'string') throw new AbiEncodeError(type.toString(), `expected a whole number, got ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`);
+    if (typeof v === 'string')
+      throw new AbiEncodeError(type.toString(), `expected a whole number, got ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + '…' : v)}`);
   }
   if (isByteArrayType(type) && typeof v === 'string') return utf8(v);
   if (type instanceof AbiByteType && typeof v === 'string' && /^[0-9]+$/.test(v)) return Number(v);
   if (type instanceof AbiStringType && v instanceof Uint8Array) return fromUtf8(v);
-  if ((type instanceof AbiStaticArrayType || type instanceof AbiDynamicArrayType) && Array.isArray(v)) return v.map((x, i) => within(`[${i}]`, () => convert(type.childType, x, `${where}[${i}]`)));
+  if ((type instanceof AbiStaticArrayType || type instanceof AbiDynamicArrayType) && Array.isArray(v))
+    return v.map((x, i) => within(`[${i}]`, () => convert(type.childType, x, `${where}[${i}]`)));
   if (type instanceof AbiStructType && v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array)) {
     const out: Record<string, AbiValue> = {};
-    for (const f of type.fields) if ((v as Record<string, unknown>)[f.name] !== undefined) out[f.name] = within(`.${f.name}`, () => convert(f.type, (v as Record<string, unknown>)[f.name], `${where}.${f.name}`));
-    for (const k of Object.keys(v)) if (!type.fields.some((f) => f.name === k)) throw new CallArgsError(`${where}: struct ${type.structName} has no field ${JSON.stringify(k)} (fields: ${type.fields.map((f) => f.name).join(', ')})`);
+    for (const f of type.fields)
+      if ((v as Record<string, unknown>)[f.name] !== undefined)
+        out[f.name] = within(`.${f.name}`, () => convert(f.type, (v as Record<string, unknown>)[f.name], `${where}.${f.name}`));
+    for (const k of Object.keys(v))
+      if (!type.fields.some((f) => f.name === k))
+        throw new CallArgsError(`${where}: struct ${type.structName} has no field ${JSON.stringify(k)} (fields: ${type.fields.map((f) => f.name).join(', ')})`);
     return out;
   }
-  if (type instanceof AbiTupleType && Array.isArray(v)) return v.map((x, i) => (type.childTypes[i] ? within(`[${i}]`, () => convert(type.childTypes[i]!, x, `${where}[${i}]`)) : (x as AbiValue)));
+  if (type instanceof AbiTupleType && Array.isArray(v))
+    return v.map((x, i) => (type.childTypes[i] ? within(`[${i}]`, () => convert(type.childTypes[i]!, x, `${where}[${i}]`)) : (x as AbiValue)));
   return v as AbiValue;
 }
 
@@ -128,7 +154,10 @@ export interface PreparedArgs {
 export function prepareMethodArgs(method: AbiMethod, args: readonly unknown[], arc56?: Arc56Method): PreparedArgs {
   const out: PreparedArgs = { values: [], transactionArgs: [], pendingDefaults: [] };
   const valueArgs = method.args.map((a, i) => ({ a, i })).filter(({ a }) => a.kind !== 'transaction');
-  if (args.length > valueArgs.length) throw new CallArgsError(`${method.signature} takes ${valueArgs.length} argument${valueArgs.length === 1 ? '' : 's'} (besides transactions), got ${args.length}`);
+  if (args.length > valueArgs.length)
+    throw new CallArgsError(
+      `${method.signature} takes ${valueArgs.length} argument${valueArgs.length === 1 ? '' : 's'} (besides transactions), got ${args.length}`,
+    );
   let k = 0;
   method.args.forEach((arg, i) => {
     const where = `argument ${i}${arg.name ? ` (${arg.name})` : ''} of ${method.name}`;

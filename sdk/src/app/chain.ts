@@ -87,7 +87,12 @@ export async function fetchApp(chain: AppChain, appId: bigint): Promise<OnChainA
         ...(p.creator !== undefined ? { creator: p.creator } : {}),
         approval: p.approvalProgram,
         clear: p.clearStateProgram,
-        schema: { globalInts: p.globalSchema?.numUint ?? 0, globalBytes: p.globalSchema?.numByteSlice ?? 0, localInts: p.localSchema?.numUint ?? 0, localBytes: p.localSchema?.numByteSlice ?? 0 },
+        schema: {
+          globalInts: p.globalSchema?.numUint ?? 0,
+          globalBytes: p.globalSchema?.numByteSlice ?? 0,
+          localInts: p.localSchema?.numUint ?? 0,
+          localBytes: p.localSchema?.numByteSlice ?? 0,
+        },
         extraPages: p.extraProgramPages ?? 0,
         globalState: p.globalState.map((kv) => ({ key: kv.key, value: kv.value })),
       };
@@ -113,7 +118,12 @@ export async function fetchApp(chain: AppChain, appId: bigint): Promise<OnChainA
     ...(p.creator !== undefined ? { creator: p.creator } : {}),
     approval: fromBase64(p.approvalProgram ?? ''),
     clear: fromBase64(p.clearStateProgram ?? ''),
-    schema: { globalInts: p.globalStateSchema?.numUint ?? 0, globalBytes: p.globalStateSchema?.numByteSlice ?? 0, localInts: p.localStateSchema?.numUint ?? 0, localBytes: p.localStateSchema?.numByteSlice ?? 0 },
+    schema: {
+      globalInts: p.globalStateSchema?.numUint ?? 0,
+      globalBytes: p.globalStateSchema?.numByteSlice ?? 0,
+      localInts: p.localStateSchema?.numUint ?? 0,
+      localBytes: p.localStateSchema?.numByteSlice ?? 0,
+    },
     extraPages: p.extraProgramPages ?? 0,
     globalState: stateFromQuery(p.globalState as never),
   };
@@ -147,8 +157,15 @@ export async function fetchBox(chain: AppChain, appId: bigint, name: Uint8Array)
 }
 
 /** Box names, one page at a time (the query service pages; `next` continues). */
-export async function fetchBoxNames(chain: AppChain, appId: bigint, page: { limit?: number; next?: string } = {}): Promise<{ names: Uint8Array[]; next?: string }> {
-  const res = await needQuery(chain, 'listing boxes').searchApplicationBoxes(appId, { ...(page.limit !== undefined ? { limit: page.limit } : {}), ...(page.next !== undefined ? { next: page.next } : {}) });
+export async function fetchBoxNames(
+  chain: AppChain,
+  appId: bigint,
+  page: { limit?: number; next?: string } = {},
+): Promise<{ names: Uint8Array[]; next?: string }> {
+  const res = await needQuery(chain, 'listing boxes').searchApplicationBoxes(appId, {
+    ...(page.limit !== undefined ? { limit: page.limit } : {}),
+    ...(page.next !== undefined ? { next: page.next } : {}),
+  });
   return { names: (res.boxes ?? []).map((b) => fromBase64(b.name)), ...(res.nextToken ? { next: res.nextToken } : {}) };
 }
 

@@ -93,7 +93,17 @@ export interface AppClientOptions {
   observer?: ComposerObserver;
 }
 
-const ON_COMPLETE_BY_NAME: Record<string, OnComplete> = { noop: OnComplete.NoOp, optin: OnComplete.OptIn, closeout: OnComplete.CloseOut, clear: OnComplete.ClearState, update: OnComplete.UpdateApplication, delete: OnComplete.DeleteApplication, clearstate: OnComplete.ClearState, updateapplication: OnComplete.UpdateApplication, deleteapplication: OnComplete.DeleteApplication };
+const ON_COMPLETE_BY_NAME: Record<string, OnComplete> = {
+  noop: OnComplete.NoOp,
+  optin: OnComplete.OptIn,
+  closeout: OnComplete.CloseOut,
+  clear: OnComplete.ClearState,
+  update: OnComplete.UpdateApplication,
+  delete: OnComplete.DeleteApplication,
+  clearstate: OnComplete.ClearState,
+  updateapplication: OnComplete.UpdateApplication,
+  deleteapplication: OnComplete.DeleteApplication,
+};
 
 /** An on-completion action from its name (`noop`, `optin`, `closeout`, `clear`, `update`, `delete`, case-insensitive). */
 export function onCompleteFromName(name: string | undefined): OnComplete | undefined {
@@ -118,7 +128,12 @@ export class AppClient {
     this.spec = options.spec ?? options.compiled?.spec;
     this.compiled = options.compiled;
     this.name = options.name;
-    this.defaults = { ...(options.sender ? { sender: options.sender } : {}), ...(options.signer ? { signer: options.signer } : {}), ...(options.resolveSigner ? { resolveSigner: options.resolveSigner } : {}), ...(options.observer ? { observer: options.observer } : {}) };
+    this.defaults = {
+      ...(options.sender ? { sender: options.sender } : {}),
+      ...(options.signer ? { signer: options.signer } : {}),
+      ...(options.resolveSigner ? { resolveSigner: options.resolveSigner } : {}),
+      ...(options.observer ? { observer: options.observer } : {}),
+    };
   }
 
   /** The app's account address. */
@@ -143,11 +158,17 @@ export class AppClient {
   }
 
   /** Fills ARC-56 defaults that come from state (global, local, box). */
-  private async chainDefaults(pending: ReturnType<typeof prepareMethodArgs>['pendingDefaults'], sender: string, arc56: Arc56Method | undefined, values: Array<AbiValue | undefined>): Promise<void> {
+  private async chainDefaults(
+    pending: ReturnType<typeof prepareMethodArgs>['pendingDefaults'],
+    sender: string,
+    arc56: Arc56Method | undefined,
+    values: Array<AbiValue | undefined>,
+  ): Promise<void> {
     for (const d of pending) {
       const spec = this.spec;
       if (!spec || !arc56) throw new CallArgsError(`argument ${d.index} needs its default from ${d.source}, but there is no app spec`, d.index);
-      if (d.source === 'method') throw new CallArgsError(`argument ${d.index}: defaults read by calling another method are not supported; pass the value`, d.index);
+      if (d.source === 'method')
+        throw new CallArgsError(`argument ${d.index}: defaults read by calling another method are not supported; pass the value`, d.index);
       const storage = d.source === 'global' ? 'global' : d.source === 'local' ? 'local' : 'box';
       const key = storageKeyFor(spec, storage, d.data);
       let raw: Uint8Array | bigint | undefined;
@@ -163,7 +184,11 @@ export class AppClient {
   }
 
   /** Entries for one app call (transaction arguments and extras included), not yet sent. */
-  async buildCall(methodText: string | undefined, args: readonly unknown[] = [], options: AppCallOptions = {}): Promise<{ entries: ComposerEntry[]; callIndex: number; method?: AbiMethod; arc56?: Arc56Method }> {
+  async buildCall(
+    methodText: string | undefined,
+    args: readonly unknown[] = [],
+    options: AppCallOptions = {},
+  ): Promise<{ entries: ComposerEntry[]; callIndex: number; method?: AbiMethod; arc56?: Arc56Method }> {
     const sender = options.sender ?? this.defaults.sender;
     if (!sender) throw new AppError('the call needs a sender');
     const sp = await builderParams(this.chain);
@@ -190,9 +215,17 @@ export class AppClient {
       foreignApps = enc.foreignApps;
       foreignAssets = enc.foreignAssets;
     } else if (args.length) {
-      appArgs = args.map((a) => (a instanceof Uint8Array ? a : typeof a === 'string' ? utf8(a) : typeof a === 'bigint' || typeof a === 'number' ? u64Bytes(BigInt(a)) : (() => {
-        throw new CallArgsError(`raw app arguments must be bytes, text or integers, got ${typeof a}`);
-      })()));
+      appArgs = args.map((a) =>
+        a instanceof Uint8Array
+          ? a
+          : typeof a === 'string'
+            ? utf8(a)
+            : typeof a === 'bigint' || typeof a === 'number'
+              ? u64Bytes(BigInt(a))
+              : (() => {
+                  throw new CallArgsError(`raw app arguments must be bytes, text or integers, got ${typeof a}`);
+                })(),
+      );
     }
     const boxes = (options.boxes ?? []).map((b) => ({ appId: b.appId ?? 0n, name: typeof b.name === 'string' ? utf8(b.name) : b.name }));
     for (const b of boxes) if (b.appId !== 0n && b.appId !== appId && !foreignApps.includes(b.appId)) foreignApps.push(b.appId);
@@ -211,24 +244,51 @@ export class AppClient {
       boxes,
       ...(options.note !== undefined ? { note: options.note } : {}),
       ...(compiled && (isCreate || options.update) ? { approvalProgram: compiled.approval.bytes, clearProgram: compiled.clear.bytes } : {}),
-      ...(schema ? { globalSchema: { numUints: schema.globalInts, numByteSlices: schema.globalBytes }, localSchema: { numUints: schema.localInts, numByteSlices: schema.localBytes } } : {}),
+      ...(schema
+        ? {
+            globalSchema: { numUints: schema.globalInts, numByteSlices: schema.globalBytes },
+            localSchema: { numUints: schema.localInts, numByteSlices: schema.localBytes },
+          }
+        : {}),
       ...(isCreate ? { extraPages: options.create!.extraPages ?? options.create!.compiled.extraPages } : {}),
     });
     const knowledge = isCreate ? appKnowledge(options.create!.compiled, this.name) : this.knowledge();
-    const call: ComposerEntry = { txn, app: knowledge, ...(arc56 ?? method ? { method: (arc56 ?? method)! } : {}), ...(options.signer ?? this.defaults.signer ? { signer: (options.signer ?? this.defaults.signer)! } : {}) };
+    const call: ComposerEntry = {
+      txn,
+      app: knowledge,
+      ...((arc56 ?? method) ? { method: (arc56 ?? method)! } : {}),
+      ...((options.signer ?? this.defaults.signer) ? { signer: (options.signer ?? this.defaults.signer)! } : {}),
+    };
     const before = [...txnArgs, ...(options.before ?? []).map(toEntry)];
     const after = (options.after ?? []).map(toEntry);
     return { entries: [...before, call, ...after], callIndex: before.length, ...(method ? { method } : {}), ...(arc56 ? { arc56 } : {}) };
   }
 
   /** Simulates the call without sending (never throws for a failing group unless `throwOnFailure`). */
-  async simulate(methodText: string | undefined, args: readonly unknown[] = [], options: AppCallOptions & Omit<SimulateGroupOptions, 'apps'> = {}): Promise<SimulateReport> {
+  async simulate(
+    methodText: string | undefined,
+    args: readonly unknown[] = [],
+    options: AppCallOptions & Omit<SimulateGroupOptions, 'apps'> = {},
+  ): Promise<SimulateReport> {
     const { entries } = await this.buildCall(methodText, args, options);
     const c = this.composer();
     for (const e of entries) c.add(e);
-    await c.prepare({ populateResources: options.populateResources ?? true, coverInnerFees: options.coverInnerFees ?? true, ...(options.extraFee ? { extraFee: options.extraFee } : {}) });
+    await c.prepare({
+      populateResources: options.populateResources ?? true,
+      coverInnerFees: options.coverInnerFees ?? true,
+      ...(options.extraFee ? { extraFee: options.extraFee } : {}),
+    });
     const sim: SimulateGroupOptions = {};
-    for (const k of ['allowEmptySignatures', 'allowUnnamedResources', 'allowMoreLogging', 'extraOpcodeBudget', 'round', 'execTrace', 'fixSigners', 'throwOnFailure'] as const) {
+    for (const k of [
+      'allowEmptySignatures',
+      'allowUnnamedResources',
+      'allowMoreLogging',
+      'extraOpcodeBudget',
+      'round',
+      'execTrace',
+      'fixSigners',
+      'throwOnFailure',
+    ] as const) {
       if (options[k] !== undefined) (sim as Record<string, unknown>)[k] = options[k];
     }
     return c.simulate(sim);
@@ -246,7 +306,12 @@ export class AppClient {
     if (arc56?.readonly && !options.sendReadonly && entries[callIndex]!.txn.appCall?.onComplete === OnComplete.NoOp && !options.create && !options.update) {
       return this.readonlyResult<T>(c, entries, callIndex, options);
     }
-    const sent = await c.send({ populateResources: options.populateResources ?? true, coverInnerFees: options.coverInnerFees ?? true, ...(options.extraFee ? { extraFee: options.extraFee } : {}), ...(options.extraOpcodeBudget ? { extraOpcodeBudget: options.extraOpcodeBudget } : {}) });
+    const sent = await c.send({
+      populateResources: options.populateResources ?? true,
+      coverInnerFees: options.coverInnerFees ?? true,
+      ...(options.extraFee ? { extraFee: options.extraFee } : {}),
+      ...(options.extraOpcodeBudget ? { extraOpcodeBudget: options.extraOpcodeBudget } : {}),
+    });
     const t = sent.txns[callIndex]!;
     const r = sent.report.txns[callIndex];
     if (t.createdAppId !== undefined) this.appId = t.createdAppId;
@@ -268,8 +333,18 @@ export class AppClient {
 
   /** A read-only call answered by simulating its group (unsigned, resources filled in), as AlgoKit does. */
   private async readonlyResult<T>(c: GroupComposer, entries: readonly ComposerEntry[], callIndex: number, options: AppCallOptions): Promise<AppCallResult<T>> {
-    await c.prepare({ populateResources: options.populateResources ?? true, coverInnerFees: options.coverInnerFees ?? true, ...(options.extraFee ? { extraFee: options.extraFee } : {}) });
-    const report = await c.simulate({ allowEmptySignatures: true, allowUnnamedResources: true, allowMoreLogging: true, throwOnFailure: true, ...(options.extraOpcodeBudget ? { extraOpcodeBudget: options.extraOpcodeBudget } : {}) });
+    await c.prepare({
+      populateResources: options.populateResources ?? true,
+      coverInnerFees: options.coverInnerFees ?? true,
+      ...(options.extraFee ? { extraFee: options.extraFee } : {}),
+    });
+    const report = await c.simulate({
+      allowEmptySignatures: true,
+      allowUnnamedResources: true,
+      allowMoreLogging: true,
+      throwOnFailure: true,
+      ...(options.extraOpcodeBudget ? { extraOpcodeBudget: options.extraOpcodeBudget } : {}),
+    });
     const r = report.txns[callIndex];
     const txns = c.transactions;
     const txids = (txns.length > 1 && txns.every((t) => t.group === undefined) ? assignGroupId(txns) : txns).map((t) => txidOf(t));

@@ -84,11 +84,19 @@ function templateTable(program: 'approval' | 'clear', teal: string, input: Contr
     ['TMPL_DELETABLE', options.deletable],
   ] as const) {
     if (!used.includes(flag) || table[flag] !== undefined) continue;
-    if (value === undefined) throw new ContractCompileError(program, `${flag} is used, so the deploy must say ${flag === 'TMPL_UPDATABLE' ? '"updatable"' : '"deletable"'} (true or false)`);
+    if (value === undefined)
+      throw new ContractCompileError(
+        program,
+        `${flag} is used, so the deploy must say ${flag === 'TMPL_UPDATABLE' ? '"updatable"' : '"deletable"'} (true or false)`,
+      );
     table[flag] = value ? 1n : 0n;
   }
   const missing = used.filter((n) => table[n] === undefined);
-  if (missing.length) throw new ContractCompileError(program, `template variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')} ha${missing.length > 1 ? 've' : 's'} no value (give ${missing.length > 1 ? 'them' : 'it'} under "template")`);
+  if (missing.length)
+    throw new ContractCompileError(
+      program,
+      `template variable${missing.length > 1 ? 's' : ''} ${missing.join(', ')} ha${missing.length > 1 ? 've' : 's'} no value (give ${missing.length > 1 ? 'them' : 'it'} under "template")`,
+    );
   return table;
 }
 
@@ -104,11 +112,18 @@ function compileProgram(program: 'approval' | 'clear', input: ContractInput, opt
       throw new ContractCompileError(program, e instanceof Error ? e.message : String(e), { cause: e });
     }
     const substituted = Object.keys(vars).length ? replaceTemplateVariables(teal, vars) : teal;
-    return { bytes: result.program, pcMap: result.sourceMap, sourceLines: substituted.split(/\r?\n/), fromByteCode: false, ...(sourceName !== undefined ? { sourceName } : {}) };
+    return {
+      bytes: result.program,
+      pcMap: result.sourceMap,
+      sourceLines: substituted.split(/\r?\n/),
+      fromByteCode: false,
+      ...(sourceName !== undefined ? { sourceName } : {}),
+    };
   }
   const bytes = input.spec?.byteCode(program);
   if (!bytes) throw new ContractCompileError(program, 'no TEAL source and no byte code in the app spec');
-  if (options.template && Object.keys(options.template).length > 0) throw new ContractCompileError(program, 'template variables need TEAL source, but only byte code is available');
+  if (options.template && Object.keys(options.template).length > 0)
+    throw new ContractCompileError(program, 'template variables need TEAL source, but only byte code is available');
   return { bytes, fromByteCode: true };
 }
 
@@ -117,12 +132,21 @@ export function compileContract(input: ContractInput, options: CompileOptions = 
   const approval = compileProgram('approval', input, options);
   const clear = compileProgram('clear', input, options);
   const s = input.spec?.json.state.schema;
-  const schema: AppSchema = { globalInts: s?.global.ints ?? 0, globalBytes: s?.global.bytes ?? 0, localInts: s?.local.ints ?? 0, localBytes: s?.local.bytes ?? 0 };
+  const schema: AppSchema = {
+    globalInts: s?.global.ints ?? 0,
+    globalBytes: s?.global.bytes ?? 0,
+    localInts: s?.local.ints ?? 0,
+    localBytes: s?.local.bytes ?? 0,
+  };
   return { approval, clear, schema, extraPages: requiredExtraPages(approval.bytes, clear.bytes), ...(input.spec ? { spec: input.spec } : {}) };
 }
 
 /** The deploy-plan input for a compiled contract (schema overrides win over the spec's). */
-export function desiredApp(compiled: CompiledContract, metadata: DeployMetadata, overrides: { schema?: Partial<AppSchema>; extraPages?: number } = {}): DesiredApp {
+export function desiredApp(
+  compiled: CompiledContract,
+  metadata: DeployMetadata,
+  overrides: { schema?: Partial<AppSchema>; extraPages?: number } = {},
+): DesiredApp {
   return {
     ...metadata,
     approval: compiled.approval.bytes,

@@ -116,7 +116,15 @@ export interface SendResult {
 function withGroupResources(report: SimulateReport, extra: UnnamedResources): SimulateReport {
   const u = report.unnamedResources;
   const merged: UnnamedResources = u
-    ? { accounts: [...u.accounts, ...extra.accounts], assets: [...u.assets, ...extra.assets], apps: [...u.apps, ...extra.apps], boxes: [...u.boxes, ...extra.boxes], extraBoxRefs: u.extraBoxRefs, assetHoldings: u.assetHoldings, appLocals: u.appLocals }
+    ? {
+        accounts: [...u.accounts, ...extra.accounts],
+        assets: [...u.assets, ...extra.assets],
+        apps: [...u.apps, ...extra.apps],
+        boxes: [...u.boxes, ...extra.boxes],
+        extraBoxRefs: u.extraBoxRefs,
+        assetHoldings: u.assetHoldings,
+        appLocals: u.appLocals,
+      }
     : extra;
   return { ...report, unnamedResources: merged };
 }
@@ -168,11 +176,15 @@ function simulateBytes(entry: ComposerEntry, txn: Transaction): Uint8Array {
 }
 
 /** The bytes simulate is sent for a group, and the options it is simulated with. */
-function simulateRequest(group: ReadonlyArray<Transaction | Uint8Array | ComposerEntry>, options: SimulateGroupOptions): { entries: Array<Uint8Array | ComposerEntry>; bytes: Uint8Array[]; simOptions: SimulateOptions } {
+function simulateRequest(
+  group: ReadonlyArray<Transaction | Uint8Array | ComposerEntry>,
+  options: SimulateGroupOptions,
+): { entries: Array<Uint8Array | ComposerEntry>; bytes: Uint8Array[]; simOptions: SimulateOptions } {
   const entries = group.map((g) => (g instanceof Uint8Array ? g : 'txn' in g ? (g as ComposerEntry) : ({ txn: g as Transaction } as ComposerEntry)));
   const unsignedPresent = entries.some((e) => !(e instanceof Uint8Array) && !e.lsig);
   const txns = entries.filter((e): e is ComposerEntry => !(e instanceof Uint8Array)).map((e) => e.txn);
-  const withGroup = txns.length > 1 && txns.every((t) => t.group === undefined) && entries.every((e) => !(e instanceof Uint8Array)) ? assignGroupId(txns) : txns;
+  const withGroup =
+    txns.length > 1 && txns.every((t) => t.group === undefined) && entries.every((e) => !(e instanceof Uint8Array)) ? assignGroupId(txns) : txns;
   let k = 0;
   const bytes = entries.map((e) => (e instanceof Uint8Array ? e : simulateBytes(e, withGroup[k++]!)));
   const simOptions: SimulateOptions = {
@@ -189,16 +201,28 @@ function simulateRequest(group: ReadonlyArray<Transaction | Uint8Array | Compose
 }
 
 /** Simulates a group and keeps the node's raw answer next to the report (the send gate reads its inner transactions). */
-async function simulateGroupRaw(chain: AppChain, group: ReadonlyArray<Transaction | Uint8Array | ComposerEntry>, options: SimulateGroupOptions): Promise<{ report: SimulateReport; raw: unknown; bytes: Uint8Array[] }> {
+async function simulateGroupRaw(
+  chain: AppChain,
+  group: ReadonlyArray<Transaction | Uint8Array | ComposerEntry>,
+  options: SimulateGroupOptions,
+): Promise<{ report: SimulateReport; raw: unknown; bytes: Uint8Array[] }> {
   const { entries, bytes, simOptions } = simulateRequest(group, options);
   const result = await chain.node.simulate(bytes, simOptions);
-  const ctx: Array<TxnContext | undefined> = entries.map((e) => (e instanceof Uint8Array ? undefined : { ...(e.app ? { app: e.app } : {}), ...(e.method ? { method: e.method } : {}), ...(e.label ? { label: e.label } : {}) }));
+  const ctx: Array<TxnContext | undefined> = entries.map((e) =>
+    e instanceof Uint8Array
+      ? undefined
+      : { ...(e.app ? { app: e.app } : {}), ...(e.method ? { method: e.method } : {}), ...(e.label ? { label: e.label } : {}) },
+  );
   const report = buildSimulateReport(result.raw, { txns: ctx, ...(options.apps ? { apps: options.apps } : {}) });
   return { report, raw: result.raw, bytes };
 }
 
 /** Simulates any group, signed (bytes) or not (transactions), and builds the report. */
-export async function simulateGroup(chain: AppChain, group: ReadonlyArray<Transaction | Uint8Array | ComposerEntry>, options: SimulateGroupOptions = {}): Promise<SimulateReport> {
+export async function simulateGroup(
+  chain: AppChain,
+  group: ReadonlyArray<Transaction | Uint8Array | ComposerEntry>,
+  options: SimulateGroupOptions = {},
+): Promise<SimulateReport> {
   const { report } = await simulateGroupRaw(chain, group, options);
   if (options.throwOnFailure && !report.wouldSucceed) throw new SimulateFailedError(failureSummary(report), report);
   return report;
@@ -215,10 +239,17 @@ export function simulateFailure(report: SimulateReport, appIds: readonly bigint[
   if (!m) return new SimulateFailedError(summary, report);
   const [, address, balance, min] = m as unknown as [string, string, string, string];
   const shortBy = BigInt(min) - BigInt(balance);
-  const appId = [...new Set([...appIds, ...(report.failure?.appId !== undefined ? [report.failure.appId] : [])])].find((id) => id !== 0n && appAddressOf(id) === address);
+  const appId = [...new Set([...appIds, ...(report.failure?.appId !== undefined ? [report.failure.appId] : [])])].find(
+    (id) => id !== 0n && appAddressOf(id) === address,
+  );
   const whose = appId !== undefined ? `the account of app ${appId} (${address})` : `account ${address}`;
-  const fix = appId !== undefined ? 'fund the app account first (deploy with a fund amount, or `tealworks fund ' + address + ' AMOUNT`)' : 'fund it first, or send less';
-  return new MinimumBalanceError(`${summary}\n${whose} would hold ${balance} micro-units, below its minimum balance of ${min}: it is short by ${shortBy} micro-units; ${fix}`, report, { address, ...(appId !== undefined ? { appId } : {}), shortBy });
+  const fix =
+    appId !== undefined ? 'fund the app account first (deploy with a fund amount, or `tealworks fund ' + address + ' AMOUNT`)' : 'fund it first, or send less';
+  return new MinimumBalanceError(
+    `${summary}\n${whose} would hold ${balance} micro-units, below its minimum balance of ${min}: it is short by ${shortBy} micro-units; ${fix}`,
+    report,
+    { address, ...(appId !== undefined ? { appId } : {}), shortBy },
+  );
 }
 
 /** The ABI method of an ARC-56 method or ABI method. */
@@ -334,8 +365,16 @@ export class GroupComposer {
     for (let round = 0; round < 8; round++) {
       const probeEntries = this.entries.map((e) => (overpay && isAppCall(e.txn) ? { ...e, txn: { ...e.txn, fee: e.txn.fee + minFee * PROBE_INNER_FEES } } : e));
       // No execution trace: a probe is read for references, fees and its failure message only.
-      const result = await this.chain.node.simulate(this.groupBytes(probeEntries), { allowEmptySignatures: true, fixSigners: true, allowUnnamedResources: options.populateResources === true, execTrace: false });
-      report = buildSimulateReport(result.raw, { apps: this.apps, txns: this.entries.map((e) => ({ ...(e.app ? { app: e.app } : {}), ...(e.method ? { method: e.method } : {}) })) });
+      const result = await this.chain.node.simulate(this.groupBytes(probeEntries), {
+        allowEmptySignatures: true,
+        fixSigners: true,
+        allowUnnamedResources: options.populateResources === true,
+        execTrace: false,
+      });
+      report = buildSimulateReport(result.raw, {
+        apps: this.apps,
+        txns: this.entries.map((e) => ({ ...(e.app ? { app: e.app } : {}), ...(e.method ? { method: e.method } : {}) })),
+      });
       if (overpay && !report.wouldSucceed && /overspend|below min/i.test(report.failureMessage ?? '')) {
         // A sender too poor for the probe's generous fee: measure with the fees as they are.
         overpay = false;
@@ -475,7 +514,9 @@ export class GroupComposer {
       // Apps that needed the probe before are probed first (saves a simulation; same outcome).
       const appIds = this.entries.map((e) => e.txn.appCall?.appId ?? 0n).filter((id) => id !== 0n);
       let known = PROBED_APPS.get(this.chain.node);
-      const first = appIds.some((id) => known?.has(id)) ? undefined : await simulateGroupRaw(this.chain, this.entries, { apps: this.apps, ...gate, throwOnFailure: false });
+      const first = appIds.some((id) => known?.has(id))
+        ? undefined
+        : await simulateGroupRaw(this.chain, this.entries, { apps: this.apps, ...gate, throwOnFailure: false });
       if (first && first.report.wouldSucceed && !hasInnerTxns(first.raw)) {
         report = first.report;
       } else {
@@ -489,7 +530,8 @@ export class GroupComposer {
       }
       tell(this.observer, (o) => o.simulated?.(report, 'gate', this.transactions));
     }
-    if (!report.wouldSucceed && !options.skipSimulate) throw simulateFailure(report, [...this.apps.keys(), ...this.entries.map((e) => e.txn.appCall?.appId ?? 0n)]);
+    if (!report.wouldSucceed && !options.skipSimulate)
+      throw simulateFailure(report, [...this.apps.keys(), ...this.entries.map((e) => e.txn.appCall?.appId ?? 0n)]);
     // A rekeyed sender: the gate simulation (fix-signers) names the address that must sign.
     const authorizers = new Map<number, string>();
     report.txns.forEach((t, i) => {
@@ -497,7 +539,12 @@ export class GroupComposer {
     });
     const { txns, signed } = await this.sign(authorizers);
     const submitted = await this.chain.node.submit(signed);
-    tell(this.observer, (o) => o.submitted?.(txns.map((t) => txidOf(t)), txns));
+    tell(this.observer, (o) =>
+      o.submitted?.(
+        txns.map((t) => txidOf(t)),
+        txns,
+      ),
+    );
     const first = await this.chain.node.waitForConfirmation(submitted.txid, { ...(options.maxRounds ? { maxRounds: options.maxRounds } : {}) });
     const out: SentTxn[] = [];
     for (let i = 0; i < txns.length; i++) {

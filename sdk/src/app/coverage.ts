@@ -157,7 +157,10 @@ export class CoverageCollector {
         if (known) while (known.taken.length < arms) known.taken.push(0);
         else e.branches.set(ins.pc, { pc: ins.pc, op: ins.op.name, taken: new Array<number>(arms).fill(0) });
       }
-      this.targets.set(hash, new Map(decoded.instructions.filter((i) => CONDITIONAL.has(i.op.name)).map((i) => [i.pc, { next: i.pc + i.size, targets: i.targets, op: i.op.name }])));
+      this.targets.set(
+        hash,
+        new Map(decoded.instructions.filter((i) => CONDITIONAL.has(i.op.name)).map((i) => [i.pc, { next: i.pc + i.size, targets: i.targets, op: i.op.name }])),
+      );
     } catch {
       // Bytes the disassembler cannot read: lines still count from executed pcs, without branches.
     }
@@ -243,7 +246,10 @@ export class CoverageCollector {
    * Adds counts recorded elsewhere (a session file of another test process): runs, hits per pc
    * and branch arms per pc.
    */
-  addCounts(hash: string, counts: { runs: number; hits: Iterable<[number, number]>; branches: Iterable<{ pc: number; op: string; taken: readonly number[] }> }): void {
+  addCounts(
+    hash: string,
+    counts: { runs: number; hits: Iterable<[number, number]>; branches: Iterable<{ pc: number; op: string; taken: readonly number[] }> },
+  ): void {
     const e = this.entry(hash);
     e.runs += counts.runs;
     for (const [pc, n] of counts.hits) e.hits.set(pc, (e.hits.get(pc) ?? 0) + n);
@@ -452,7 +458,9 @@ export function toCoverageHtml(report: CoverageReport, readSource: (file: string
   );
   for (const f of report.files) {
     const t = coverageTotals({ files: [f], unknownPrograms: [] });
-    parts.push(`<tr><td><a href="#${escapeHtml(encodeURIComponent(f.file))}">${escapeHtml(f.file)}</a></td><td>${t.linesHit}/${t.lines} (${pct(t.linesHit, t.lines)})</td><td>${t.branchesHit}/${t.branches} (${pct(t.branchesHit, t.branches)})</td></tr>`);
+    parts.push(
+      `<tr><td><a href="#${escapeHtml(encodeURIComponent(f.file))}">${escapeHtml(f.file)}</a></td><td>${t.linesHit}/${t.lines} (${pct(t.linesHit, t.lines)})</td><td>${t.branchesHit}/${t.branches} (${pct(t.branchesHit, t.branches)})</td></tr>`,
+    );
   }
   parts.push('</table>');
   for (const f of report.files) {

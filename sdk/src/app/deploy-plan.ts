@@ -180,9 +180,13 @@ function checkDesired(desired: DesiredApp): number {
   }
   const needed = requiredExtraPages(desired.approval, desired.clear);
   const pages = desired.extraPages ?? needed;
-  if (!Number.isInteger(pages) || pages < 0 || pages > MAX_EXTRA_PAGES) throw new DeployPlanError(`extraPages must be 0..${MAX_EXTRA_PAGES}, got ${pages}`, 'input');
+  if (!Number.isInteger(pages) || pages < 0 || pages > MAX_EXTRA_PAGES)
+    throw new DeployPlanError(`extraPages must be 0..${MAX_EXTRA_PAGES}, got ${pages}`, 'input');
   if (pages < needed) {
-    throw new DeployPlanError(`programs are ${desired.approval.length + desired.clear.length} bytes and need ${needed} extra page(s), but extraPages is ${pages}`, 'input');
+    throw new DeployPlanError(
+      `programs are ${desired.approval.length + desired.clear.length} bytes and need ${needed} extra page(s), but extraPages is ${pages}`,
+      'input',
+    );
   }
   return pages;
 }
@@ -192,19 +196,39 @@ function checkDesired(desired: DesiredApp): number {
  * indexDeployments) with its on-chain programs and schema; pass undefined when there is none.
  * Defaults: onUpdate "fail", onSchemaBreak "fail" (nothing changes unless asked).
  */
-export function planDeploy(desired: DesiredApp, existing: { deployment: ExistingDeployment; onChain: OnChainApp } | undefined, options: DeployOptions = {}): DeployPlan {
+export function planDeploy(
+  desired: DesiredApp,
+  existing: { deployment: ExistingDeployment; onChain: OnChainApp } | undefined,
+  options: DeployOptions = {},
+): DeployPlan {
   const extraPages = checkDesired(desired);
   const note = encodeDeployNote(desired);
   const onUpdate = options.onUpdate ?? 'fail';
   const onSchemaBreak = options.onSchemaBreak ?? 'fail';
-  if (!ON_UPDATE_VALUES.includes(onUpdate)) throw new DeployPlanError(`onUpdate must be one of ${ON_UPDATE_VALUES.join(', ')}, got ${JSON.stringify(onUpdate)}`, 'input');
-  if (!ON_SCHEMA_BREAK_VALUES.includes(onSchemaBreak)) throw new DeployPlanError(`onSchemaBreak must be one of ${ON_SCHEMA_BREAK_VALUES.join(', ')}, got ${JSON.stringify(onSchemaBreak)}`, 'input');
+  if (!ON_UPDATE_VALUES.includes(onUpdate))
+    throw new DeployPlanError(`onUpdate must be one of ${ON_UPDATE_VALUES.join(', ')}, got ${JSON.stringify(onUpdate)}`, 'input');
+  if (!ON_SCHEMA_BREAK_VALUES.includes(onSchemaBreak))
+    throw new DeployPlanError(`onSchemaBreak must be one of ${ON_SCHEMA_BREAK_VALUES.join(', ')}, got ${JSON.stringify(onSchemaBreak)}`, 'input');
   const empty = new Uint8Array(0);
 
-  if (!existing) return { action: 'create', reason: `no app named "${desired.name}" was deployed by this creator; creating version ${desired.version}`, warnings: [], note, extraPages };
+  if (!existing)
+    return {
+      action: 'create',
+      reason: `no app named "${desired.name}" was deployed by this creator; creating version ${desired.version}`,
+      warnings: [],
+      note,
+      extraPages,
+    };
   const { deployment, onChain } = existing;
   if (deployment.deleted) {
-    return { action: 'create', previous: deployment, reason: `app ${deployment.appId} ("${desired.name}") was deleted; creating a new one`, warnings: [], note, extraPages };
+    return {
+      action: 'create',
+      previous: deployment,
+      reason: `app ${deployment.appId} ("${desired.name}") was deleted; creating a new one`,
+      warnings: [],
+      note,
+      extraPages,
+    };
   }
   const cmp = compareDeployment(desired, onChain);
   const id = deployment.appId;
@@ -212,13 +236,41 @@ export function planDeploy(desired: DesiredApp, existing: { deployment: Existing
   if (cmp.schemaBreaks.length > 0) {
     const what = `app ${id} needs more storage than it was created with (${describeBreaks(cmp.schemaBreaks)})`;
     if (onSchemaBreak === 'fail') {
-      return { action: 'fail', existing: deployment, trigger: 'schema-break', reason: `${what} and onSchemaBreak is "fail"; rerun with onSchemaBreak "replace" or "append" to deploy a new app`, warnings: [], note: empty, extraPages };
+      return {
+        action: 'fail',
+        existing: deployment,
+        trigger: 'schema-break',
+        reason: `${what} and onSchemaBreak is "fail"; rerun with onSchemaBreak "replace" or "append" to deploy a new app`,
+        warnings: [],
+        note: empty,
+        extraPages,
+      };
     }
     if (onSchemaBreak === 'append') {
-      return { action: 'append', existing: deployment, trigger: 'schema-break', reason: `${what}; onSchemaBreak "append" creates a new app and leaves ${id} in place`, warnings: [], note, extraPages };
+      return {
+        action: 'append',
+        existing: deployment,
+        trigger: 'schema-break',
+        reason: `${what}; onSchemaBreak "append" creates a new app and leaves ${id} in place`,
+        warnings: [],
+        note,
+        extraPages,
+      };
     }
-    const warnings = deployment.metadata.deletable === true ? [] : [`app ${id} is ${deployment.metadata.deletable === false ? 'marked not deletable' : 'not known to be deletable'}; deleting it will probably fail`];
-    return { action: 'replace', existing: deployment, deleteAppId: id, trigger: 'schema-break', reason: `${what}; onSchemaBreak "replace" creates a new app and deletes ${id}`, warnings, note, extraPages };
+    const warnings =
+      deployment.metadata.deletable === true
+        ? []
+        : [`app ${id} is ${deployment.metadata.deletable === false ? 'marked not deletable' : 'not known to be deletable'}; deleting it will probably fail`];
+    return {
+      action: 'replace',
+      existing: deployment,
+      deleteAppId: id,
+      trigger: 'schema-break',
+      reason: `${what}; onSchemaBreak "replace" creates a new app and deletes ${id}`,
+      warnings,
+      note,
+      extraPages,
+    };
   }
 
   if (cmp.approvalChanged || cmp.clearChanged) {
@@ -226,21 +278,62 @@ export function planDeploy(desired: DesiredApp, existing: { deployment: Existing
     const what = `the ${parts} program of app ${id} differs from the one to deploy`;
     switch (onUpdate) {
       case 'fail':
-        return { action: 'fail', existing: deployment, trigger: 'update', reason: `${what} and onUpdate is "fail"; choose onUpdate "update", "replace" or "append"`, warnings: [], note: empty, extraPages };
+        return {
+          action: 'fail',
+          existing: deployment,
+          trigger: 'update',
+          reason: `${what} and onUpdate is "fail"; choose onUpdate "update", "replace" or "append"`,
+          warnings: [],
+          note: empty,
+          extraPages,
+        };
       case 'append':
-        return { action: 'append', existing: deployment, trigger: 'update', reason: `${what}; onUpdate "append" creates a new app and leaves ${id} in place`, warnings: [], note, extraPages };
+        return {
+          action: 'append',
+          existing: deployment,
+          trigger: 'update',
+          reason: `${what}; onUpdate "append" creates a new app and leaves ${id} in place`,
+          warnings: [],
+          note,
+          extraPages,
+        };
       case 'update': {
-        const warnings = deployment.metadata.updatable === true ? [] : [`app ${id} is ${deployment.metadata.updatable === false ? 'marked not updatable' : 'not known to be updatable'}; the update will probably fail`];
+        const warnings =
+          deployment.metadata.updatable === true
+            ? []
+            : [`app ${id} is ${deployment.metadata.updatable === false ? 'marked not updatable' : 'not known to be updatable'}; the update will probably fail`];
         return { action: 'update', existing: deployment, appId: id, reason: `${what}; updating it to version ${desired.version}`, warnings, note, extraPages };
       }
       case 'replace': {
-        const warnings = deployment.metadata.deletable === true ? [] : [`app ${id} is ${deployment.metadata.deletable === false ? 'marked not deletable' : 'not known to be deletable'}; deleting it will probably fail`];
-        return { action: 'replace', existing: deployment, deleteAppId: id, trigger: 'update', reason: `${what}; onUpdate "replace" creates a new app and deletes ${id}`, warnings, note, extraPages };
+        const warnings =
+          deployment.metadata.deletable === true
+            ? []
+            : [
+                `app ${id} is ${deployment.metadata.deletable === false ? 'marked not deletable' : 'not known to be deletable'}; deleting it will probably fail`,
+              ];
+        return {
+          action: 'replace',
+          existing: deployment,
+          deleteAppId: id,
+          trigger: 'update',
+          reason: `${what}; onUpdate "replace" creates a new app and deletes ${id}`,
+          warnings,
+          note,
+          extraPages,
+        };
       }
     }
   }
 
-  return { action: 'nothing', existing: deployment, appId: id, reason: `app ${id} already runs these programs with enough storage; nothing to do`, warnings: [], note: empty, extraPages };
+  return {
+    action: 'nothing',
+    existing: deployment,
+    appId: id,
+    reason: `app ${id} already runs these programs with enough storage; nothing to do`,
+    warnings: [],
+    note: empty,
+    extraPages,
+  };
 }
 
 /** Throws the plan's reason when it says to stop. */

@@ -80,7 +80,10 @@ export async function findDeployments(chain: AppChain, creator: string): Promise
   if (!chain.query) throw new AppError('finding earlier deployments needs the query service, and this network has none configured');
   const apps = new Map<bigint, CreatedApp>();
   const updates = new Map<bigint, { round: bigint; note: Uint8Array }>();
-  for await (const t of chain.query.transactions({ address: creator, addressRole: 'sender', txType: 'appl', notePrefix: DEPLOY_NOTE_PREFIX }, { pageSize: 1000, maxPages: 100 })) {
+  for await (const t of chain.query.transactions(
+    { address: creator, addressRole: 'sender', txType: 'appl', notePrefix: DEPLOY_NOTE_PREFIX },
+    { pageSize: 1000, maxPages: 100 },
+  )) {
     if (!t.note) continue;
     const note = fromBase64(t.note);
     if (!isDeployNote(note)) continue;
@@ -115,15 +118,25 @@ export async function findDeployments(chain: AppChain, creator: string): Promise
 
 /** Plans a deploy without acting: finds the creator's deployment by name and compares. */
 export async function planAppDeploy(options: DeployAppOptions): Promise<DeployPlan> {
-  const desired = desiredApp(options.compiled, options.metadata, { ...(options.schema ? { schema: options.schema } : {}), ...(options.extraPages !== undefined ? { extraPages: options.extraPages } : {}) });
+  const desired = desiredApp(options.compiled, options.metadata, {
+    ...(options.schema ? { schema: options.schema } : {}),
+    ...(options.extraPages !== undefined ? { extraPages: options.extraPages } : {}),
+  });
   const { byName } = await findDeployments(options.chain, options.creator);
   const found = byName.get(options.metadata.name);
   let existing: Parameters<typeof planDeploy>[1];
   if (found && !found.deleted) {
     const app = await fetchApp(options.chain, found.appId);
     existing = { deployment: found, onChain: { approval: app.approval, clear: app.clear, schema: app.schema, extraPages: app.extraPages } };
-  } else if (found) existing = { deployment: found, onChain: { approval: new Uint8Array(0), clear: new Uint8Array(0), schema: { globalInts: 0, globalBytes: 0, localInts: 0, localBytes: 0 }, extraPages: 0 } };
-  return planDeploy(desired, existing, { ...(options.onUpdate ? { onUpdate: options.onUpdate } : {}), ...(options.onSchemaBreak ? { onSchemaBreak: options.onSchemaBreak } : {}) });
+  } else if (found)
+    existing = {
+      deployment: found,
+      onChain: { approval: new Uint8Array(0), clear: new Uint8Array(0), schema: { globalInts: 0, globalBytes: 0, localInts: 0, localBytes: 0 }, extraPages: 0 },
+    };
+  return planDeploy(desired, existing, {
+    ...(options.onUpdate ? { onUpdate: options.onUpdate } : {}),
+    ...(options.onSchemaBreak ? { onSchemaBreak: options.onSchemaBreak } : {}),
+  });
 }
 
 /** Deploys per the plan; throws DeployPlanError for "fail" and SimulateFailedError when the group would fail. */
@@ -137,7 +150,14 @@ export async function deployApp(options: DeployAppOptions): Promise<DeployResult
     return { ...base, action: 'nothing', appId: plan.appId, appAddress: appAddressOf(plan.appId) };
   }
 
-  const clientOpts = { chain: options.chain, spec: options.compiled.spec, name: options.metadata.name, sender: options.creator, ...(options.signer ? { signer: options.signer } : {}), ...(options.resolveSigner ? { resolveSigner: options.resolveSigner } : {}) };
+  const clientOpts = {
+    chain: options.chain,
+    spec: options.compiled.spec,
+    name: options.metadata.name,
+    sender: options.creator,
+    ...(options.signer ? { signer: options.signer } : {}),
+    ...(options.resolveSigner ? { resolveSigner: options.resolveSigner } : {}),
+  };
   const schema = { ...options.compiled.schema, ...options.schema };
   const composer = new GroupComposer(options.chain, options.resolveSigner, options.observer);
   let mainIndex: number;
@@ -146,13 +166,20 @@ export async function deployApp(options: DeployAppOptions): Promise<DeployResult
 
   if (plan.action === 'update') {
     const client = new AppClient({ ...clientOpts, appId: plan.appId, compiled: options.compiled });
-    const built = await client.buildCall(options.update?.method, options.update?.args ?? [], { ...common, update: { compiled: options.compiled }, onComplete: OnComplete.UpdateApplication });
+    const built = await client.buildCall(options.update?.method, options.update?.args ?? [], {
+      ...common,
+      update: { compiled: options.compiled },
+      onComplete: OnComplete.UpdateApplication,
+    });
     built.entries.forEach((e) => composer.add(e));
     composer.knowApp(plan.appId, client.knowledge());
     mainIndex = built.callIndex;
   } else {
     const creator = new AppClient({ ...clientOpts, appId: 0n, compiled: options.compiled });
-    const built = await creator.buildCall(options.create?.method, options.create?.args ?? [], { ...common, create: { compiled: options.compiled, schema, extraPages: plan.extraPages } });
+    const built = await creator.buildCall(options.create?.method, options.create?.args ?? [], {
+      ...common,
+      create: { compiled: options.compiled, schema, extraPages: plan.extraPages },
+    });
     built.entries.forEach((e) => composer.add(e));
     mainIndex = built.callIndex;
     if (plan.action === 'replace') {
@@ -168,14 +195,31 @@ export async function deployApp(options: DeployAppOptions): Promise<DeployResult
     const report = await composer.simulate();
     const created = report.txns[mainIndex]?.createdAppId;
     const appId = plan.action === 'update' ? plan.appId : (created ?? 0n);
-    return { ...base, action: plan.action, appId, appAddress: appAddressOf(appId), report, simulated: true, ...(deletedAppId !== undefined ? { deletedAppId } : {}) };
+    return {
+      ...base,
+      action: plan.action,
+      appId,
+      appAddress: appAddressOf(appId),
+      report,
+      simulated: true,
+      ...(deletedAppId !== undefined ? { deletedAppId } : {}),
+    };
   }
 
   const sent = await composer.send({ populateResources: true, coverInnerFees: true });
   const main = sent.txns[mainIndex]!;
   const appId = plan.action === 'update' ? plan.appId : main.createdAppId;
   if (appId === undefined) throw new AppError(`the create transaction ${main.txid} was confirmed but the node did not report the new app id`);
-  const result: DeployResult = { ...base, action: plan.action, appId, appAddress: appAddressOf(appId), plan, txid: main.txid, confirmedRound: main.confirmedRound, report: sent.report };
+  const result: DeployResult = {
+    ...base,
+    action: plan.action,
+    appId,
+    appAddress: appAddressOf(appId),
+    plan,
+    txid: main.txid,
+    confirmedRound: main.confirmedRound,
+    report: sent.report,
+  };
   const rv = main.returnValue ?? sent.report.txns[mainIndex]?.returnValue;
   if (rv !== undefined) result.returnValue = rv;
   if (deletedAppId !== undefined) result.deletedAppId = deletedAppId;

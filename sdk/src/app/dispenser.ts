@@ -28,9 +28,7 @@ export async function findWalletDispenser(keyManager: KeyManagerClient, chain: A
     const held: Array<{ address: string; amount: bigint }> = [];
     for (const a of await session.listKeys()) held.push({ address: a, amount: (await chain.node.account(a)).amount });
     const richest = held.reduce((m, h) => (h.amount > m ? h.amount : m), 0n);
-    const best = held
-      .filter((h) => h.amount > 0n && h.amount * 2n >= richest)
-      .sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))[0];
+    const best = held.filter((h) => h.amount > 0n && h.amount * 2n >= richest).sort((a, b) => (a.address < b.address ? -1 : a.address > b.address ? 1 : 0))[0];
     if (!best) {
       await session.close();
       return undefined;

@@ -39,7 +39,10 @@ export interface PopulateResult {
   added: number;
 }
 
-type Limits = Pick<ConsensusLimits, 'maxAppTxnAccounts' | 'maxAppTxnForeignApps' | 'maxAppTxnForeignAssets' | 'maxAppBoxReferences' | 'maxAppTotalTxnReferences'>;
+type Limits = Pick<
+  ConsensusLimits,
+  'maxAppTxnAccounts' | 'maxAppTxnForeignApps' | 'maxAppTxnForeignAssets' | 'maxAppBoxReferences' | 'maxAppTotalTxnReferences'
+>;
 
 function total(c: AppCallRefs): number {
   return c.accounts.length + c.apps.length + c.assets.length + c.boxes.length;
@@ -101,7 +104,8 @@ function needs(u: UnnamedResources): Array<{ need: Need; what: string }> {
   for (const a of u.accounts) out.push({ need: { accounts: [a] }, what: `account ${a}` });
   for (const a of u.apps) out.push({ need: { apps: [a] }, what: `app ${a}` });
   for (const a of u.assets) out.push({ need: { assets: [a] }, what: `asset ${a}` });
-  for (let i = 0; i < u.extraBoxRefs; i++) out.push({ need: { boxes: [{ app: 0n, name: new Uint8Array(0) }] }, what: 'an extra (empty) box reference for I/O budget' });
+  for (let i = 0; i < u.extraBoxRefs; i++)
+    out.push({ need: { boxes: [{ app: 0n, name: new Uint8Array(0) }] }, what: 'an extra (empty) box reference for I/O budget' });
   return out;
 }
 

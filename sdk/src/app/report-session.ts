@@ -32,7 +32,11 @@ export class ReportSession {
 
   /** Records one group as the ledger is about to commit it (simulated with a trace on the same state). */
   observe(ledger: Ledger, group: readonly SignedTransaction[]): void {
-    const request = { 'txn-groups': [{ txns: [...group] }], 'allow-empty-signatures': true, 'exec-trace-config': { enable: true } } as unknown as SimulateRequest;
+    const request = {
+      'txn-groups': [{ txns: [...group] }],
+      'allow-empty-signatures': true,
+      'exec-trace-config': { enable: true },
+    } as unknown as SimulateRequest;
     let response: Record<string, unknown>;
     try {
       response = parseJson(stringifyJson(simulateResponseToWire(simulate(ledger, request), request, 'json')));
@@ -66,7 +70,11 @@ export class ReportSession {
     for (const [id, a] of this.apps) {
       const size = (a.approval?.bytes?.length ?? 0) + (a.clear?.bytes?.length ?? 0);
       const pages = a.approval?.bytes && a.clear?.bytes ? requiredExtraPages(a.approval.bytes, a.clear.bytes) : undefined;
-      apps.set(id, { name: a.name ?? a.spec?.name ?? `app ${id}`, ...(size ? { programSize: size } : {}), ...(pages !== undefined ? { extraPages: pages } : {}) });
+      apps.set(id, {
+        name: a.name ?? a.spec?.name ?? `app ${id}`,
+        ...(size ? { programSize: size } : {}),
+        ...(pages !== undefined ? { extraPages: pages } : {}),
+      });
     }
     const out: BudgetObservation[] = [...this.budget.observations];
     for (const r of this.responses) out.push(...new BudgetRecorder().addReport(buildSimulateReport(r, { apps: this.apps }), apps));
@@ -76,7 +84,16 @@ export class ReportSession {
   /** The session as JSON text (what a test process leaves for `tealworks test` to merge). */
   toJSON(): string {
     const programs = [...this.coverage.programs.values()].map((p) => serializeProgram(p, this.coverage));
-    return stringifyJson({ version: 1, programs, observations: this.observations().map((o) => ({ ...o, fees: String(o.fees), innerFees: String(o.innerFees), ...(o.minBalanceChange !== undefined ? { minBalanceChange: String(o.minBalanceChange) } : {}) })) });
+    return stringifyJson({
+      version: 1,
+      programs,
+      observations: this.observations().map((o) => ({
+        ...o,
+        fees: String(o.fees),
+        innerFees: String(o.innerFees),
+        ...(o.minBalanceChange !== undefined ? { minBalanceChange: String(o.minBalanceChange) } : {}),
+      })),
+    });
   }
 
   /** Adds a session file's content (from `toJSON`) to this session. */
@@ -85,7 +102,11 @@ export class ReportSession {
     const other = new CoverageCollector();
     for (const p of data.programs ?? []) {
       if (p.program) other.addProgram({ ...p.program, bytes: fromBase64(p.program.bytes) } as CoverageProgram);
-      other.addCounts(p.hash, { runs: Number(p.runs), hits: p.hits.map(([pc, n]) => [Number(pc), Number(n)] as [number, number]), branches: p.branches.map((b) => ({ pc: Number(b.pc), op: b.op, taken: b.taken.map(Number) })) });
+      other.addCounts(p.hash, {
+        runs: Number(p.runs),
+        hits: p.hits.map(([pc, n]) => [Number(pc), Number(n)] as [number, number]),
+        branches: p.branches.map((b) => ({ pc: Number(b.pc), op: b.op, taken: b.taken.map(Number) })),
+      });
       for (const run of p.pending ?? []) other.addRun(p.hash, run.map(Number));
     }
     this.coverage.merge(other);
@@ -120,7 +141,9 @@ function serializeProgram(p: ProgramCoverage, collector: CoverageCollector): Ser
     hash: p.hash,
     runs: p.runs - pending.length,
     // Hits of pending runs travel with the runs themselves.
-    hits: [...p.hits.entries()].map(([pc, n]) => [pc, n - pending.reduce((k, run) => k + run.filter((x) => x === pc).length, 0)] as [number, number]).filter(([, n]) => n > 0),
+    hits: [...p.hits.entries()]
+      .map(([pc, n]) => [pc, n - pending.reduce((k, run) => k + run.filter((x) => x === pc).length, 0)] as [number, number])
+      .filter(([, n]) => n > 0),
     branches: [...p.branches.values()].map((b) => ({ pc: b.pc, op: b.op, taken: [...b.taken] })),
   };
   if (pending.length) out.pending = pending.map((r) => [...r]);

@@ -9,7 +9,17 @@ import { parseArc65Error, subroutineShortName, type ProgramSourceMap } from '../
 import { SimulateFailedError } from './errors.js';
 import { DebugRun, type DebugProgramSource } from './debug/replay.js';
 import { formatDebugValue } from './debug/values.js';
-import { bytesView, decodeBoxes, decodeGlobalState, decodeLocalState, displayBytes, formatAbi, formatStorageItem, type BytesView, type StorageItem } from './state-decode.js';
+import {
+  bytesView,
+  decodeBoxes,
+  decodeGlobalState,
+  decodeLocalState,
+  displayBytes,
+  formatAbi,
+  formatStorageItem,
+  type BytesView,
+  type StorageItem,
+} from './state-decode.js';
 import { arr, bigOf, bytesOf, isObj, obj, rawResponse, type Obj } from './response-read.js';
 
 /*
@@ -351,7 +361,12 @@ function locate(pc: number, program: 'approval' | 'clear', app: AppKnowledge | u
     const pos = map.at(pc, base);
     if (pos) {
       const text = pos.file !== undefined ? prog.sourceFiles?.get(pos.file)?.[pos.line] : undefined;
-      const loc: SourceLocation = { line: pos.line + 1, column: pos.column + 1, ...(pos.file !== undefined ? { file: pos.file } : {}), ...(text !== undefined ? { text: text.trim() } : {}) };
+      const loc: SourceLocation = {
+        line: pos.line + 1,
+        column: pos.column + 1,
+        ...(pos.file !== undefined ? { file: pos.file } : {}),
+        ...(text !== undefined ? { text: text.trim() } : {}),
+      };
       if (map.kind === 'puya') out.userSource = loc;
       else if (!out.source) out.source = loc;
     }
@@ -401,7 +416,12 @@ function failureChain(report: SimulateReport, detail: FailureDetail, results: un
     const appId = txn?.appId ?? pair?.appId;
     let app = appId !== undefined ? options.apps?.get(appId) : undefined;
     if (!app && k === 1) app = options.txns?.[path[0]!]?.app;
-    const frame: FailureFrame = { path: sub, groupIndex: path[0]!, program: innermost ? detail.program : txn?.type === 'appl' ? 'approval' : 'unknown', failing: innermost };
+    const frame: FailureFrame = {
+      path: sub,
+      groupIndex: path[0]!,
+      program: innermost ? detail.program : txn?.type === 'appl' ? 'approval' : 'unknown',
+      failing: innermost,
+    };
     if (appId !== undefined) frame.appId = appId;
     const name = app?.spec?.name ?? app?.name;
     if (name !== undefined) frame.appName = name;
@@ -484,7 +504,15 @@ function boxChangesOf(trace: Obj | undefined, spec: Arc56AppSpec | undefined): S
   });
 }
 
-function txnReport(result: Obj, path: number[], failedAt: readonly number[] | undefined, context: TxnContext | undefined, options: SimulateReportOptions, extra: Obj, trace?: Obj): TxnReport {
+function txnReport(
+  result: Obj,
+  path: number[],
+  failedAt: readonly number[] | undefined,
+  context: TxnContext | undefined,
+  options: SimulateReportOptions,
+  extra: Obj,
+  trace?: Obj,
+): TxnReport {
   const stxn = obj(result.txn);
   const txn = obj(stxn.txn);
   const type = typeof txn.type === 'string' ? txn.type : undefined;
@@ -519,7 +547,15 @@ function txnReport(result: Obj, path: number[], failedAt: readonly number[] | un
   });
 
   const failed = failedAt !== undefined && path.length <= failedAt.length && path.every((p, i) => failedAt[i] === p);
-  const report: TxnReport = { path, failed, logs, globalChanges: stateChanges(result['global-state-delta'], 'global', spec), localChanges: [], boxChanges: boxChangesOf(trace, spec), inner: [] };
+  const report: TxnReport = {
+    path,
+    failed,
+    logs,
+    globalChanges: stateChanges(result['global-state-delta'], 'global', spec),
+    localChanges: [],
+    boxChanges: boxChangesOf(trace, spec),
+    inner: [],
+  };
   if (type !== undefined) report.type = type;
   const sender = addressOf(txn.snd);
   if (sender) report.sender = sender;
@@ -563,7 +599,9 @@ function txnReport(result: Obj, path: number[], failedAt: readonly number[] | un
   const fixed = addressOf(extra['fixed-signer']);
   if (fixed) report.fixedSigner = fixed;
   const innerTraces = trace ? arr(trace['inner-trace']) : [];
-  report.inner = arr(result['inner-txns']).map((inner, i) => txnReport(obj(inner), [...path, i], failedAt, undefined, options, {}, isObj(innerTraces[i]) ? innerTraces[i] : undefined));
+  report.inner = arr(result['inner-txns']).map((inner, i) =>
+    txnReport(obj(inner), [...path, i], failedAt, undefined, options, {}, isObj(innerTraces[i]) ? innerTraces[i] : undefined),
+  );
   return report;
 }
 
@@ -661,7 +699,13 @@ function failureDetail(report: SimulateReport, results: unknown[], options: Simu
 function knownPrograms(options: SimulateReportOptions): DebugProgramSource[] {
   const out: DebugProgramSource[] = [];
   const add = (p: ProgramKnowledge | undefined) => {
-    if (p?.bytes) out.push({ bytes: p.bytes, ...(p.pcMap ? { pcMap: p.pcMap } : {}), ...(p.sourceName !== undefined ? { file: p.sourceName } : {}), ...(p.sourceLines ? { lines: p.sourceLines } : {}) });
+    if (p?.bytes)
+      out.push({
+        bytes: p.bytes,
+        ...(p.pcMap ? { pcMap: p.pcMap } : {}),
+        ...(p.sourceName !== undefined ? { file: p.sourceName } : {}),
+        ...(p.sourceLines ? { lines: p.sourceLines } : {}),
+      });
   };
   for (const app of options.apps?.values() ?? []) {
     add(app.approval);
@@ -738,7 +782,14 @@ function chainHead(f: FailureFrame): string {
 export function renderFailureChain(chain: readonly FailureFrame[], indent = ''): string[] {
   return chain.map((f, i) => {
     const lead = i === 0 ? '' : `${'  '.repeat(i - 1)}└ `;
-    const head = [pathLabel(f.path), f.appId !== undefined ? `app ${f.appId}${f.appName ? ` (${f.appName})` : ''}` : f.program, f.method ?? '', f.subroutine ? `in ${f.subroutine}` : ''].filter(Boolean).join('  ');
+    const head = [
+      pathLabel(f.path),
+      f.appId !== undefined ? `app ${f.appId}${f.appName ? ` (${f.appName})` : ''}` : f.program,
+      f.method ?? '',
+      f.subroutine ? `in ${f.subroutine}` : '',
+    ]
+      .filter(Boolean)
+      .join('  ');
     const where = f.source ? `  at ${locationText(f.source)}${f.source.text ? `  ${f.source.text}` : ''}` : '';
     const pc = f.pc !== undefined ? `  (pc ${f.pc}${f.teal ? `, ${locationText(f.teal)}` : ''})` : '';
     const why = [f.errorMessage, f.loggedError].filter((x): x is string => x !== undefined);
@@ -772,7 +823,17 @@ function formatLog(l: LogEntry): string {
 
 function renderTxn(t: TxnReport, indent: string, out: string[]): void {
   const call = t.method ? (t.args ? `${t.method.slice(0, t.method.indexOf('('))}(${t.args.map((a) => formatAbi(a)).join(', ')})` : t.method) : '';
-  const head = [`${indent}${pathLabel(t.path)}`, t.type ?? '', t.appId !== undefined ? `app ${t.appId}` : '', t.createdAppId !== undefined ? '(created)' : '', call, t.feesPaid !== undefined ? `fee ${t.feesPaid}` : '', t.failed ? '✗ FAILED' : ''].filter(Boolean).join('  ');
+  const head = [
+    `${indent}${pathLabel(t.path)}`,
+    t.type ?? '',
+    t.appId !== undefined ? `app ${t.appId}` : '',
+    t.createdAppId !== undefined ? '(created)' : '',
+    call,
+    t.feesPaid !== undefined ? `fee ${t.feesPaid}` : '',
+    t.failed ? '✗ FAILED' : '',
+  ]
+    .filter(Boolean)
+    .join('  ');
   out.push(head);
   const i2 = indent + '  ';
   if (t.returnValue !== undefined) out.push(`${i2}returns ${formatAbi(t.returnValue)}`);
@@ -780,7 +841,9 @@ function renderTxn(t: TxnReport, indent: string, out: string[]): void {
   for (const l of t.logs) if (l.kind !== 'return' || t.returnValue === undefined) out.push(`${i2}${formatLog(l)}`);
   for (const c of t.globalChanges) out.push(`${i2}global ${c.action === 'delete' ? `delete ${displayBytes(c.item.key)}` : formatStorageItem(c.item)}`);
   for (const c of t.boxChanges) out.push(`${i2}box ${c.action === 'delete' ? `delete ${displayBytes(c.item.key)}` : formatStorageItem(c.item)}`);
-  for (const l of t.localChanges) for (const c of l.changes) out.push(`${i2}local ${l.address.slice(0, 8)}… ${c.action === 'delete' ? `delete ${displayBytes(c.item.key)}` : formatStorageItem(c.item)}`);
+  for (const l of t.localChanges)
+    for (const c of l.changes)
+      out.push(`${i2}local ${l.address.slice(0, 8)}… ${c.action === 'delete' ? `delete ${displayBytes(c.item.key)}` : formatStorageItem(c.item)}`);
   if (t.appBudgetConsumed !== undefined) out.push(`${i2}budget consumed ${t.appBudgetConsumed}`);
   if (t.logicSigBudgetConsumed !== undefined) out.push(`${i2}logicsig budget consumed ${t.logicSigBudgetConsumed}`);
   if (t.unnamedResources) renderUnnamed(t.unnamedResources, i2, out);
@@ -807,11 +870,14 @@ export function renderSimulateReport(report: SimulateReport): string {
     const f = report.failure;
     if (f?.errorMessage) out.push(`  error: ${f.errorMessage}`);
     if (report.failureMessage) out.push(`  node: ${firstLine(report.failureMessage)}`);
-    if (f?.pc !== undefined) out.push(`  ${f.program} program${f.appId !== undefined ? ` of app ${f.appId}` : ''}, pc ${f.pc}${f.pcFrom === 'trace' ? ' (from trace)' : ''}`);
+    if (f?.pc !== undefined)
+      out.push(`  ${f.program} program${f.appId !== undefined ? ` of app ${f.appId}` : ''}, pc ${f.pc}${f.pcFrom === 'trace' ? ' (from trace)' : ''}`);
     if (f?.loggedError && f.loggedError !== f.errorMessage) out.push(`  logged error: ${f.loggedError}`);
     if (f?.userSource) {
       const s = f.userSource;
-      out.push(`  at ${s.file ?? 'line'}${s.file ? ':' : ' '}${s.line}:${s.column}${s.text ? `  ${s.text}` : ''}${f.subroutine ? `  (in ${f.subroutine})` : ''}`);
+      out.push(
+        `  at ${s.file ?? 'line'}${s.file ? ':' : ' '}${s.line}:${s.column}${s.text ? `  ${s.text}` : ''}${f.subroutine ? `  (in ${f.subroutine})` : ''}`,
+      );
     }
     if (f?.source) {
       const s = f.source;
@@ -822,8 +888,12 @@ export function renderSimulateReport(report: SimulateReport): string {
       out.push('  call chain:');
       out.push(...renderFailureChain(f.chain, '    '));
     }
-    if (f?.op !== undefined || f?.operands) out.push(`  failing op: ${f.op ?? '?'}${f.operands ? `, operands ${f.operands.length ? f.operands.map(formatDebugValue).join(', ') : '(none)'}` : ''}`);
-    if (f?.stack) out.push(`  stack (top first): ${f.stack.length ? [...f.stack].reverse().slice(0, 8).map(formatDebugValue).join(', ') + (f.stack.length > 8 ? `, … (${f.stack.length} items)` : '') : '(empty)'}`);
+    if (f?.op !== undefined || f?.operands)
+      out.push(`  failing op: ${f.op ?? '?'}${f.operands ? `, operands ${f.operands.length ? f.operands.map(formatDebugValue).join(', ') : '(none)'}` : ''}`);
+    if (f?.stack)
+      out.push(
+        `  stack (top first): ${f.stack.length ? [...f.stack].reverse().slice(0, 8).map(formatDebugValue).join(', ') + (f.stack.length > 8 ? `, … (${f.stack.length} items)` : '') : '(empty)'}`,
+      );
   }
   const b = report.budget;
   if (b.added !== undefined || b.consumed !== undefined) out.push(`Budget: ${b.consumed ?? '?'} consumed of ${b.added ?? '?'} available`);

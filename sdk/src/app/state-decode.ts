@@ -30,7 +30,7 @@ export interface BytesView {
 export function bytesView(bytes: Uint8Array): BytesView {
   const view: BytesView = { hex: toHex(bytes), base64: toBase64(bytes) };
   const text = tryFromUtf8(bytes);
-   
+
   if (text !== undefined && bytes.length > 0 && !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(text)) view.utf8 = text;
   if (bytes.length >= 1 && bytes.length <= 8) view.uint = bytes.reduce((a, b) => (a << 8n) | BigInt(b), 0n);
   if (bytes.length === 32) view.address = encodeAddress(bytes);
@@ -93,7 +93,13 @@ function decodeItem(storage: Arc56Storage, key: Uint8Array, value: Uint8Array | 
   const found = lookup(spec, storage, key);
   const entry = found.key ?? found.map;
   if (!entry) return item;
-  item.match = { kind: found.key ? 'key' : 'map', name: entry.name, keyType: entry.keyType.text, valueType: entry.valueType.text, ...(entry.desc !== undefined ? { desc: entry.desc } : {}) };
+  item.match = {
+    kind: found.key ? 'key' : 'map',
+    name: entry.name,
+    keyType: entry.keyType.text,
+    valueType: entry.valueType.text,
+    ...(entry.desc !== undefined ? { desc: entry.desc } : {}),
+  };
   const errors: string[] = [];
   if (found.map) {
     try {
@@ -141,7 +147,10 @@ export function storageKeyFor(spec: Arc56AppSpec | undefined, storage: Arc56Stor
 /** The full key of an entry of a named map (prefix + encoded key). */
 export function storageMapKey(spec: Arc56AppSpec, storage: Arc56Storage, mapName: string, key: AbiValue | Uint8Array): Uint8Array {
   const map = spec.maps[storage].find((m) => m.name === mapName);
-  if (!map) throw new AppError(`app spec ${spec.name} has no ${storage} map ${JSON.stringify(mapName)} (it has ${spec.maps[storage].map((m) => m.name).join(', ') || 'none'})`);
+  if (!map)
+    throw new AppError(
+      `app spec ${spec.name} has no ${storage} map ${JSON.stringify(mapName)} (it has ${spec.maps[storage].map((m) => m.name).join(', ') || 'none'})`,
+    );
   return concatBytes(map.prefix, encodeArc56Value(map.keyType, key));
 }
 
@@ -151,7 +160,12 @@ export function storageMapKey(spec: Arc56AppSpec, storage: Arc56Storage, mapName
  * slots); without one, text keys are UTF-8, numbers become uints, text values UTF-8 bytes.
  * An undefined value means "delete".
  */
-export function encodeStorageValue(spec: Arc56AppSpec | undefined, storage: Arc56Storage, key: string | Uint8Array, value: AbiValue | Uint8Array | undefined): { key: Uint8Array; value: Uint8Array | bigint | undefined } {
+export function encodeStorageValue(
+  spec: Arc56AppSpec | undefined,
+  storage: Arc56Storage,
+  key: string | Uint8Array,
+  value: AbiValue | Uint8Array | undefined,
+): { key: Uint8Array; value: Uint8Array | bigint | undefined } {
   const keyBytes = storageKeyFor(spec, storage, key);
   if (value === undefined) return { key: keyBytes, value: undefined };
   const declared = typeof key === 'string' ? spec?.keys[storage].find((k) => k.name === key) : undefined;
@@ -165,7 +179,10 @@ export function encodeStorageValue(spec: Arc56AppSpec | undefined, storage: Arc5
     return { key: keyBytes, value: encodeArc56Value(t, value) };
   }
   if (typeof value === 'bigint' || typeof value === 'number') {
-    if (storage === 'box') throw new AppError(`a box holds bytes: give a Uint8Array or text for box ${typeof key === 'string' ? key : displayBytes(key)} (or an app spec declaring its type)`);
+    if (storage === 'box')
+      throw new AppError(
+        `a box holds bytes: give a Uint8Array or text for box ${typeof key === 'string' ? key : displayBytes(key)} (or an app spec declaring its type)`,
+      );
     return { key: keyBytes, value: BigInt(value) };
   }
   if (typeof value === 'string') return { key: keyBytes, value: utf8(value) };

@@ -104,7 +104,6 @@ export interface InnerDraft {
   extraPages: number;
 }
 
-
 /** A change to one state key, as EvalDelta records it: set (bytes or uint) or delete. */
 export interface ValueDelta {
   action: 'set' | 'delete';

@@ -13,7 +13,10 @@ export class AvmFault extends Error {
 
 /** Thrown for opcodes this interpreter cannot evaluate faithfully (never a guessed answer). */
 export class AvmUnsupportedFault extends AvmFault {
-  constructor(readonly opcode: string, detail?: string) {
+  constructor(
+    readonly opcode: string,
+    detail?: string,
+  ) {
     super(`not supported by this interpreter: ${opcode}${detail ? ` (${detail})` : ''}`);
     this.name = 'AvmUnsupportedFault';
   }

@@ -109,14 +109,22 @@ export class AvmGroupEvaluator {
       maxLogCalls: options.allowMoreLogging ? limits.txnLimits.simulateMaxLogCalls : limits.maxLogCalls,
       maxLogSize: options.allowMoreLogging ? limits.txnLimits.simulateMaxLogSize : limits.maxLogSize,
       allowUnnamedResources: options.allowUnnamedResources ?? false,
-      unnamed: policy?.group ?? { accounts: new Map(), assets: new Set(), apps: new Set(), boxes: new Map(), holdings: new Map(), locals: new Map(), extraBoxRefs: 0 },
+      unnamed: policy?.group ?? {
+        accounts: new Map(),
+        assets: new Set(),
+        apps: new Set(),
+        boxes: new Map(),
+        holdings: new Map(),
+        locals: new Map(),
+        extraBoxRefs: 0,
+      },
       unnamedPolicy: policy,
       emptyBoxRefsLeft: emptyRefs,
       traceEnabled: !!traceOpt,
       traceOptions: {
-        stackChange: typeof traceOpt === 'object' ? traceOpt.stackChange ?? true : true,
-        scratchChange: typeof traceOpt === 'object' ? traceOpt.scratchChange ?? true : true,
-        stateChange: typeof traceOpt === 'object' ? traceOpt.stateChange ?? true : true,
+        stackChange: typeof traceOpt === 'object' ? (traceOpt.stackChange ?? true) : true,
+        scratchChange: typeof traceOpt === 'object' ? (traceOpt.scratchChange ?? true) : true,
+        stateChange: typeof traceOpt === 'object' ? (traceOpt.stateChange ?? true) : true,
         ...(typeof traceOpt === 'object' && traceOpt.budget ? { budget: traceOpt.budget } : {}),
       },
       readBudgetChecked: false,
@@ -128,7 +136,11 @@ export class AvmGroupEvaluator {
     const prog = program ?? this.lsigPrograms[index];
     if (!prog) throw new RangeError(`transaction ${index} has no logic signature`);
     const args = this.state.lsigArgs[index] ?? [];
-    const reject = (reason: string): ProgramResult => ({ approved: false, cost: 0, error: new LogicError({ reason, pc: 0, mode: 'logicsig', groupPath: [index], duringCheck: true }) });
+    const reject = (reason: string): ProgramResult => ({
+      approved: false,
+      cost: 0,
+      error: new LogicError({ reason, pc: 0, mode: 'logicsig', groupPath: [index], duringCheck: true }),
+    });
     if (args.length > this.state.limits.txnLimits.maxLogicSigArgs) return reject('LogicSig has too many arguments');
     if (args.some((a) => a.length > 4096)) return reject('LogicSig argument too large');
     return this.run(prog, 'logicsig', index, 0n, false, this.state.lsigArgs[index]).result;
@@ -143,7 +155,7 @@ export class AvmGroupEvaluator {
     const txn = st.txns[index]!;
     const call = txn.appCall;
     if (!call) throw new RangeError(`transaction ${index} is not an app call`);
-    const appId = call.appId === 0n ? opts.createdAppId ?? 0n : call.appId;
+    const appId = call.appId === 0n ? (opts.createdAppId ?? 0n) : call.appId;
     if (call.appId === 0n) {
       st.ad[index]!.createdAppId = appId;
       st.available.createdApps.add(appId);
@@ -191,7 +203,11 @@ export class AvmGroupEvaluator {
     let total = 0;
     for (const id of st.available.apps) {
       const p = st.ledger.appParams(id);
-      if (p) total += Math.max(0, p.approvalProgram.length + p.clearStateProgram.length - (1 + st.limits.txnLimits.maxExtraAppProgramPages) * st.limits.maxAppProgramLen);
+      if (p)
+        total += Math.max(
+          0,
+          p.approvalProgram.length + p.clearStateProgram.length - (1 + st.limits.txnLimits.maxExtraAppProgramPages) * st.limits.maxAppProgramLen,
+        );
     }
     for (const key of st.available.boxes) {
       const slash = key.indexOf('/');

@@ -150,11 +150,7 @@ export class InMemoryLedgerView implements LedgerView {
     return this;
   }
 
-  createApp(
-    creator: Uint8Array,
-    params: Partial<AppParamsRecord> & { approvalProgram: Uint8Array },
-    id?: bigint,
-  ): bigint {
+  createApp(creator: Uint8Array, params: Partial<AppParamsRecord> & { approvalProgram: Uint8Array }, id?: bigint): bigint {
     const appId = id ?? this.s.nextId++;
     this.s.apps.set(appId, {
       creator,

@@ -17,7 +17,11 @@ export type { Handler, Instr, CompiledProgram } from './context.js';
 
 /** A problem found while checking the program before it runs. */
 export class CheckFault extends AvmFault {
-  constructor(readonly pc: number, message: string, readonly opcode?: string) {
+  constructor(
+    readonly pc: number,
+    message: string,
+    readonly opcode?: string,
+  ) {
     super(message);
   }
 }
@@ -88,7 +92,7 @@ function compileUncached(bytes: Uint8Array, mode: RunMode, maxVersion: number, s
   while (pc < bytes.length) {
     const ins = decodeInstruction(bytes, pc, version, mode, ignoreMode);
     code[pc] = ins;
-    for (const t of ins.target !== undefined ? [ins.target] : ins.targets ?? []) {
+    for (const t of ins.target !== undefined ? [ins.target] : (ins.targets ?? [])) {
       if (t <= pc && !code[t]) throw new CheckFault(pc, `pc=${pad3(pc)} back branch target ${t} is not an aligned instruction`, ins.name);
       branchTargets.add(t);
     }

@@ -89,9 +89,15 @@ export function fillAvailability(r: Availability, tx: Transaction): { boxRefs: n
         }
         for (const rr of f.access) {
           switch (rr.kind) {
-            case 'address': r.accounts.add(accountKey(rr.address.publicKey)); break;
-            case 'asset': r.assets.add(rr.assetId); break;
-            case 'app': r.apps.add(rr.appId); break;
+            case 'address':
+              r.accounts.add(accountKey(rr.address.publicKey));
+              break;
+            case 'asset':
+              r.assets.add(rr.assetId);
+              break;
+            case 'app':
+              r.apps.add(rr.appId);
+              break;
             case 'holding': {
               const a = accessAddress(f.access, rr.addressIndex, snd);
               const id = accessAsset(f.access, rr.assetIndex);

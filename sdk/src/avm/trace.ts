@@ -135,7 +135,8 @@ export class TraceRecorder {
   state(change: StateChange): void {
     const step = this.current;
     if (!step || !this.options.stateChange) return;
-    if (this.spend(60 + Math.ceil((change.key.length * 4) / 3) + (change.newValue === undefined ? 0 : valueCost(change.newValue)))) (step.stateChanges ??= []).push(change);
+    if (this.spend(60 + Math.ceil((change.key.length * 4) / 3) + (change.newValue === undefined ? 0 : valueCost(change.newValue))))
+      (step.stateChanges ??= []).push(change);
   }
 
   /**

@@ -224,7 +224,11 @@ export class UnnamedPolicy {
   private version = 0;
   private sharing = false;
 
-  constructor(txns: readonly Transaction[], private readonly limits: AvmLimits, private readonly ledger: LedgerView) {
+  constructor(
+    txns: readonly Transaction[],
+    private readonly limits: AvmLimits,
+    private readonly ledger: LedgerView,
+  ) {
     this.perTxn = txns.map((t) => ResourceTracker.forTxn(t, limits));
     this.bytesPerRef = limits.bytesPerBoxReference;
     let nonApps = 0;
@@ -332,7 +336,9 @@ export class UnnamedPolicy {
     if (g.appReadBudget.has(id)) return none;
     const p = this.ledger.appParams(id);
     if (!p) return none;
-    const extra = sat(p.approvalProgram.length + p.clearStateProgram.length - this.limits.maxAppProgramLen * (1 + this.limits.txnLimits.maxExtraAppProgramPages));
+    const extra = sat(
+      p.approvalProgram.length + p.clearStateProgram.length - this.limits.maxAppProgramLen * (1 + this.limits.txnLimits.maxExtraAppProgramPages),
+    );
     if (extra === 0) return none;
     const before = g.extraBoxRefs;
     g.appReadBudget.set(id, extra);

@@ -68,8 +68,14 @@ export function itob(v: number | bigint): Uint8Array {
   if (typeof v === 'number') {
     const hi = Math.floor(v / 0x100000000);
     const lo = v >>> 0;
-    out[0] = hi >>> 24; out[1] = (hi >>> 16) & 0xff; out[2] = (hi >>> 8) & 0xff; out[3] = hi & 0xff;
-    out[4] = lo >>> 24; out[5] = (lo >>> 16) & 0xff; out[6] = (lo >>> 8) & 0xff; out[7] = lo & 0xff;
+    out[0] = hi >>> 24;
+    out[1] = (hi >>> 16) & 0xff;
+    out[2] = (hi >>> 8) & 0xff;
+    out[3] = hi & 0xff;
+    out[4] = lo >>> 24;
+    out[5] = (lo >>> 16) & 0xff;
+    out[6] = (lo >>> 8) & 0xff;
+    out[7] = lo & 0xff;
     return out;
   }
   let x = v;

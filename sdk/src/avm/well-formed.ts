@@ -39,18 +39,43 @@ function typeFieldsSet(d: InnerDraft): Record<string, boolean> {
   return {
     pay: !isZero(d.receiver) || d.amount !== 0n || !isZero(d.closeRemainderTo),
     keyreg:
-      !isZero(d.votePK) || !isZero(d.selectionPK) || !isZero(d.stateProofPK) ||
-      d.voteFirst !== 0n || d.voteLast !== 0n || d.voteKeyDilution !== 0n || d.nonparticipation,
+      !isZero(d.votePK) ||
+      !isZero(d.selectionPK) ||
+      !isZero(d.stateProofPK) ||
+      d.voteFirst !== 0n ||
+      d.voteLast !== 0n ||
+      d.voteKeyDilution !== 0n ||
+      d.nonparticipation,
     acfg:
-      d.configAsset !== 0n || d.total !== 0n || d.decimals !== 0n || d.defaultFrozen ||
-      (d.unitName?.length ?? 0) > 0 || (d.assetName?.length ?? 0) > 0 || (d.url?.length ?? 0) > 0 ||
-      !isZero(d.metadataHash) || !isZero(d.manager) || !isZero(d.reserve) || !isZero(d.freeze) || !isZero(d.clawback),
+      d.configAsset !== 0n ||
+      d.total !== 0n ||
+      d.decimals !== 0n ||
+      d.defaultFrozen ||
+      (d.unitName?.length ?? 0) > 0 ||
+      (d.assetName?.length ?? 0) > 0 ||
+      (d.url?.length ?? 0) > 0 ||
+      !isZero(d.metadataHash) ||
+      !isZero(d.manager) ||
+      !isZero(d.reserve) ||
+      !isZero(d.freeze) ||
+      !isZero(d.clawback),
     axfer: d.xferAsset !== 0n || d.assetAmount !== 0n || !isZero(d.assetSender) || !isZero(d.assetReceiver) || !isZero(d.assetCloseTo),
     afrz: d.freezeAsset !== 0n || !isZero(d.freezeAccount) || d.frozen,
     appl:
-      d.appId !== 0n || d.onComplete !== 0 || d.args.length > 0 || d.accounts.length > 0 || d.apps.length > 0 ||
-      d.assets.length > 0 || d.globalNumUint !== 0 || d.globalNumByteSlice !== 0 || d.localNumUint !== 0 ||
-      d.localNumByteSlice !== 0 || d.approval !== undefined || d.clear !== undefined || d.extraPages !== 0 || d.rejectVersion !== 0n,
+      d.appId !== 0n ||
+      d.onComplete !== 0 ||
+      d.args.length > 0 ||
+      d.accounts.length > 0 ||
+      d.apps.length > 0 ||
+      d.assets.length > 0 ||
+      d.globalNumUint !== 0 ||
+      d.globalNumByteSlice !== 0 ||
+      d.localNumUint !== 0 ||
+      d.localNumByteSlice !== 0 ||
+      d.approval !== undefined ||
+      d.clear !== undefined ||
+      d.extraPages !== 0 ||
+      d.rejectVersion !== 0n,
   };
 }
 
@@ -179,7 +204,8 @@ function keyregRules(d: InnerDraft, c: ConsensusLimits): string | undefined {
     if (d.voteFirst !== 0n || d.voteLast !== 0n) return 'on going offline key registration transaction, the vote first and vote last fields should not be set';
   } else {
     if (d.voteLast === 0n) return 'transaction tries to register keys to go online, but vote last is set to zero';
-    if (d.voteFirst > d.lastValid + 1n) return 'transaction tries to register keys to go online, but first voting round is beyond the round after last valid round';
+    if (d.voteFirst > d.lastValid + 1n)
+      return 'transaction tries to register keys to go online, but first voting round is beyond the round after last valid round';
   }
   if (d.nonparticipation && !(voteEmpty || selEmpty)) return 'transaction tries to register keys to go online, but nonparticipatory flag is set';
   if (d.voteLast - d.voteFirst > c.maxKeyregVotePeriod) return 'validity period for keyreg transaction is too long';
@@ -209,7 +235,8 @@ export function programSizeError(approvalLen: number, clearLen: number, extraPag
   const pages = 1 + extraPages;
   if (approvalLen > pages * c.programPageSize) return `approval program too long. (${approvalLen} > ${pages * c.programPageSize})`;
   if (clearLen > pages * c.programPageSize) return `clear state program too long. (${clearLen} > ${pages * c.programPageSize})`;
-  if (approvalLen + clearLen > pages * c.maxAppTotalProgramLen) return `app programs too long. (${approvalLen} + ${clearLen} > ${pages * c.maxAppTotalProgramLen})`;
+  if (approvalLen + clearLen > pages * c.maxAppTotalProgramLen)
+    return `app programs too long. (${approvalLen} + ${clearLen} > ${pages * c.maxAppTotalProgramLen})`;
   return undefined;
 }
 
@@ -233,7 +260,8 @@ function appCallRules(d: InnerDraft, c: ConsensusLimits, refs: { boxes: number; 
     if (d.localNumUint !== 0 || d.localNumByteSlice !== 0) return `inappropriate non-zero tx.LocalStateSchema (${schema(d.localNumUint, d.localNumByteSlice)})`;
     const updatingSizes = d.onComplete === 4 && (d.extraPages !== 0 || d.globalNumUint !== 0 || d.globalNumByteSlice !== 0);
     if (!(c.appSizeUpdates && updatingSizes)) {
-      if (d.globalNumUint !== 0 || d.globalNumByteSlice !== 0) return `inappropriate non-zero tx.GlobalStateSchema (${schema(d.globalNumUint, d.globalNumByteSlice)})`;
+      if (d.globalNumUint !== 0 || d.globalNumByteSlice !== 0)
+        return `inappropriate non-zero tx.GlobalStateSchema (${schema(d.globalNumUint, d.globalNumByteSlice)})`;
       if (d.extraPages !== 0) return `inappropriate non-zero tx.ExtraProgramPages (${d.extraPages})`;
       // The app's real page count is not known without the ledger: allow the largest programs.
       pagesAllowed = c.maxAbsoluteExtraProgramPages;

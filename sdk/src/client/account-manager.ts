@@ -2,7 +2,17 @@ import { fetchBalance } from '../app/chain.js';
 import type { Signer } from '../adapters/signer.js';
 import type { MultisigMetadata } from '../txn/multisig.js';
 import type { AddressLike } from '../encoding/address.js';
-import { accountFromMnemonic, addressOf, keyManagerAccount, LocalAccount, LogicSigAccount, MultisigAccount, randomAccount, type SenderLike, type SigningAccount } from './accounts.js';
+import {
+  accountFromMnemonic,
+  addressOf,
+  keyManagerAccount,
+  LocalAccount,
+  LogicSigAccount,
+  MultisigAccount,
+  randomAccount,
+  type SenderLike,
+  type SigningAccount,
+} from './accounts.js';
 import { toMicroAlgos, type AmountLike } from './amount.js';
 import { ClientError } from './errors.js';
 import type { Connection } from './network.js';
@@ -49,9 +59,15 @@ export class AccountManager {
   }
 
   /** An account held by the network's key manager (default wallet: the development wallet with an empty password). */
-  async fromKeyManager(address: string, wallet: { name: string; password: string } = { name: 'unencrypted-default-wallet', password: '' }): Promise<SigningAccount> {
+  async fromKeyManager(
+    address: string,
+    wallet: { name: string; password: string } = { name: 'unencrypted-default-wallet', password: '' },
+  ): Promise<SigningAccount> {
     const keyManager = this.#connection.keyManager;
-    if (!keyManager) throw new ClientError(`the ${this.#connection.name} network has no key manager configured (set KMD_SERVER, KMD_PORT and KMD_TOKEN, or use the devnet/localnet)`);
+    if (!keyManager)
+      throw new ClientError(
+        `the ${this.#connection.name} network has no key manager configured (set KMD_SERVER, KMD_PORT and KMD_TOKEN, or use the devnet/localnet)`,
+      );
     return this.#remember(await keyManagerAccount(keyManager, address, wallet));
   }
 
@@ -89,7 +105,13 @@ export class AccountManager {
   async rekey(account: SenderLike, to: SenderLike, options: { note?: string | Uint8Array } = {}): Promise<ConfirmedTransaction> {
     if (typeof to !== 'string') this.#tw.register(to.address, to.signer);
     const address = addressOf(account);
-    return this.#send.payment({ sender: account, receiver: address, amount: 0n, rekeyTo: addressOf(to), ...(options.note !== undefined ? { note: options.note } : {}) });
+    return this.#send.payment({
+      sender: account,
+      receiver: address,
+      amount: 0n,
+      rekeyTo: addressOf(to),
+      ...(options.note !== undefined ? { note: options.note } : {}),
+    });
   }
 
   /**
@@ -115,7 +137,10 @@ export class AccountManager {
       }
     }
     const keyManager = this.#connection.keyManager;
-    if (!this.#connection.isDev || !keyManager) throw new ClientError(`${variable} is not set: on the ${this.#connection.name} network the account "${name}" comes from that variable (its 25-word mnemonic)`);
+    if (!this.#connection.isDev || !keyManager)
+      throw new ClientError(
+        `${variable} is not set: on the ${this.#connection.name} network the account "${name}" comes from that variable (its 25-word mnemonic)`,
+      );
     const wallet = (await keyManager.listWallets()).find((w) => w.name === name);
     if (!wallet) await keyManager.createWallet(name, '');
     const session = await keyManager.openWallet(name, '');

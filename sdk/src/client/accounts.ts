@@ -92,8 +92,10 @@ export class MultisigAccount implements SigningAccount, Signer {
   ) {
     this.address = multisigAddress(params).toString();
     const listed = new Set(params.addrs.map((a) => a.toString()));
-    for (const m of members) if (!listed.has(m.address)) throw new ClientError(`${m.address} is not a member of the multisig ${this.address} (members: ${[...listed].join(', ')})`);
-    if (members.length < params.threshold) throw new ClientError(`the multisig needs ${params.threshold} signatures but only ${members.length} signer(s) were given`);
+    for (const m of members)
+      if (!listed.has(m.address)) throw new ClientError(`${m.address} is not a member of the multisig ${this.address} (members: ${[...listed].join(', ')})`);
+    if (members.length < params.threshold)
+      throw new ClientError(`the multisig needs ${params.threshold} signatures but only ${members.length} signer(s) were given`);
   }
 
   /** This account signs for itself. */
@@ -153,7 +155,9 @@ export async function keyManagerAccount(keyManager: KeyManagerClient, address: s
   const keys = await session.listKeys();
   if (!keys.includes(address)) {
     await session.close();
-    throw new ClientError(`the key-manager wallet ${JSON.stringify(wallet.name)} holds no key for ${address} (it holds ${keys.length ? keys.join(', ') : 'none'})`);
+    throw new ClientError(
+      `the key-manager wallet ${JSON.stringify(wallet.name)} holds no key for ${address} (it holds ${keys.length ? keys.join(', ') : 'none'})`,
+    );
   }
   return { address, signer: new KeyManagerSigner(session) };
 }

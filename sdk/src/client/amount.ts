@@ -52,13 +52,15 @@ export function algos(amount: number | bigint | string): AlgoAmount {
   if (typeof amount === 'bigint') return new AlgoAmount(amount * MICRO_PER_UNIT);
   const text = typeof amount === 'number' ? numberText(amount) : amount.trim();
   const m = /^(\d+)(?:\.(\d{0,6}))?$/.exec(text);
-  if (!m) throw new ClientError(`algos(${JSON.stringify(amount)}): expected a non-negative amount with at most 6 decimals, e.g. algos(1.5) or algos("0.000001")`);
+  if (!m)
+    throw new ClientError(`algos(${JSON.stringify(amount)}): expected a non-negative amount with at most 6 decimals, e.g. algos(1.5) or algos("0.000001")`);
   return new AlgoAmount(BigInt(m[1]!) * MICRO_PER_UNIT + BigInt((m[2] ?? '').padEnd(6, '0')));
 }
 
 function numberText(n: number): string {
   if (!Number.isFinite(n) || n < 0) throw new ClientError(`algos(${n}): expected a finite, non-negative number`);
-  if (n * 1e6 > Number.MAX_SAFE_INTEGER) throw new ClientError(`algos(${n}) is too large to be exact as a JavaScript number; pass a string (algos("${n}")) or a bigint of whole units`);
+  if (n * 1e6 > Number.MAX_SAFE_INTEGER)
+    throw new ClientError(`algos(${n}) is too large to be exact as a JavaScript number; pass a string (algos("${n}")) or a bigint of whole units`);
   // Round to micro-units: 0.1 + 0.2 style binary noise must not make a seventh decimal.
   const micro = Math.round(n * 1e6);
   return `${Math.floor(micro / 1e6)}.${String(micro % 1e6).padStart(6, '0')}`;

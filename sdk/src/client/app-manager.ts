@@ -114,19 +114,32 @@ export class AppManager {
    */
   async deploy(input: AppDeployInput): Promise<AppDeployment> {
     const base = input.baseDir ?? process.cwd();
-    for (const [flag, names] of [['updatable', ['TMPL_UPDATABLE', 'UPDATABLE']], ['deletable', ['TMPL_DELETABLE', 'DELETABLE']]] as const) {
+    for (const [flag, names] of [
+      ['updatable', ['TMPL_UPDATABLE', 'UPDATABLE']],
+      ['deletable', ['TMPL_DELETABLE', 'DELETABLE']],
+    ] as const) {
       const given = names.map((n) => input.template?.[n]).find((v) => v !== undefined);
       if (given !== undefined) {
         const wanted = input[flag] ?? false;
         const as = typeof given === 'boolean' ? given : typeof given === 'bigint' || typeof given === 'number' ? BigInt(given) !== 0n : undefined;
-        if (as !== wanted) throw new ClientError(`template ${names[0]} is ${String(given)} but ${flag} is ${wanted}: leave ${names[0]} out of template, ${flag} sets it (in the program and the deploy note)`);
+        if (as !== wanted)
+          throw new ClientError(
+            `template ${names[0]} is ${String(given)} but ${flag} is ${wanted}: leave ${names[0]} out of template, ${flag} sets it (in the program and the deploy note)`,
+          );
       }
     }
     const spec = input.spec !== undefined ? loadSpec(input.spec, base) : undefined;
     const compiled = compileContract(
       {
-        ...(input.approval !== undefined ? { approval: readText(input.approval, '.teal', base, 'approval program'), ...(input.approval.endsWith('.teal') ? { approvalName: input.approval } : {}) } : {}),
-        ...(input.clear !== undefined ? { clear: readText(input.clear, '.teal', base, 'clear program'), ...(input.clear.endsWith('.teal') ? { clearName: input.clear } : {}) } : {}),
+        ...(input.approval !== undefined
+          ? {
+              approval: readText(input.approval, '.teal', base, 'approval program'),
+              ...(input.approval.endsWith('.teal') ? { approvalName: input.approval } : {}),
+            }
+          : {}),
+        ...(input.clear !== undefined
+          ? { clear: readText(input.clear, '.teal', base, 'clear program'), ...(input.clear.endsWith('.teal') ? { clearName: input.clear } : {}) }
+          : {}),
         ...(spec ? { spec } : {}),
       },
       { ...(input.template ? { template: input.template } : {}), updatable: input.updatable ?? false, deletable: input.deletable ?? false },
@@ -153,7 +166,15 @@ export class AppManager {
       ...(input.delete ? { delete: input.delete } : {}),
       ...(input.simulateOnly ? { simulateOnly: true } : {}),
     });
-    const client = new AppClient({ chain: this.#tw.chain, appId: result.appId, compiled, name, sender: creator, resolveSigner: (a) => this.#tw.signerFor(a), observer: this.#tw.log });
+    const client = new AppClient({
+      chain: this.#tw.chain,
+      appId: result.appId,
+      compiled,
+      name,
+      sender: creator,
+      resolveSigner: (a) => this.#tw.signerFor(a),
+      observer: this.#tw.log,
+    });
     const out: AppDeployment = { ...result, client };
     if (input.fund !== undefined && !input.simulateOnly) {
       await this.#accounts.ensureFunded(result.appAddress, input.fund);
@@ -167,7 +188,14 @@ export class AppManager {
     const id = typeof appId === 'bigint' ? appId : BigInt(appId);
     const sender = options.sender !== undefined ? addressOf(options.sender) : undefined;
     if (options.sender !== undefined && typeof options.sender !== 'string') this.#tw.register(sender!, options.sender.signer);
-    return new AppClient({ chain: this.#tw.chain, appId: id, ...(spec !== undefined ? { spec: loadSpec(spec) } : {}), ...(sender ? { sender } : {}), resolveSigner: (a) => this.#tw.signerFor(a), observer: this.#tw.log });
+    return new AppClient({
+      chain: this.#tw.chain,
+      appId: id,
+      ...(spec !== undefined ? { spec: loadSpec(spec) } : {}),
+      ...(sender ? { sender } : {}),
+      resolveSigner: (a) => this.#tw.signerFor(a),
+      observer: this.#tw.log,
+    });
   }
 
   /**
@@ -182,7 +210,10 @@ export class AppManager {
     const address = addressOf(creator);
     const { byName } = await findDeployments(this.#tw.chain, address);
     const found = byName.get(wanted);
-    if (!found) throw new ClientError(`${address} has deployed no app named ${JSON.stringify(wanted)}${byName.size ? ` (its deployed apps: ${[...byName.keys()].map((n) => JSON.stringify(n)).join(', ')})` : ''}; deploy it first with tw.app.deploy`);
+    if (!found)
+      throw new ClientError(
+        `${address} has deployed no app named ${JSON.stringify(wanted)}${byName.size ? ` (its deployed apps: ${[...byName.keys()].map((n) => JSON.stringify(n)).join(', ')})` : ''}; deploy it first with tw.app.deploy`,
+      );
     if (found.deleted) throw new ClientError(`the app ${found.appId} that ${address} deployed as ${JSON.stringify(wanted)} was deleted`);
     return this.client(parsed, found.appId, { sender: options.sender ?? creator });
   }

@@ -3,7 +3,19 @@ import type { Signer } from '../adapters/signer.js';
 import type { Transaction, TransactionType } from '../txn/types.js';
 import type { SenderLike } from './accounts.js';
 import type { ClientContext } from './context.js';
-import { build, type AppCallInput, type AppCreateInput, type AssetConfigInput, type AssetCreateInput, type AssetDestroyInput, type AssetFreezeInput, type AssetOptInInput, type AssetTransferInput, type KeyRegistrationInput, type PaymentInput } from './txn-inputs.js';
+import {
+  build,
+  type AppCallInput,
+  type AppCreateInput,
+  type AssetConfigInput,
+  type AssetCreateInput,
+  type AssetDestroyInput,
+  type AssetFreezeInput,
+  type AssetOptInInput,
+  type AssetTransferInput,
+  type KeyRegistrationInput,
+  type PaymentInput,
+} from './txn-inputs.js';
 
 /** A built transaction of type `T` and, when its sender was given as an account, the signer that goes with it. */
 export interface BuiltTxn<T extends TransactionType> {

@@ -4,7 +4,20 @@ import { builderParams } from '../app/chain.js';
 import type { ComposerEntry, GroupComposer, SendResult, SimulateGroupOptions } from '../app/composer.js';
 import type { SimulateReport } from '../app/simulate-report.js';
 import type { Transaction } from '../txn/types.js';
-import { build, entryFor, type AppCallInput, type AppCreateInput, type AssetConfigInput, type AssetCreateInput, type AssetDestroyInput, type AssetFreezeInput, type AssetOptInInput, type AssetTransferInput, type KeyRegistrationInput, type PaymentInput } from './txn-inputs.js';
+import {
+  build,
+  entryFor,
+  type AppCallInput,
+  type AppCreateInput,
+  type AssetConfigInput,
+  type AssetCreateInput,
+  type AssetDestroyInput,
+  type AssetFreezeInput,
+  type AssetOptInInput,
+  type AssetTransferInput,
+  type KeyRegistrationInput,
+  type PaymentInput,
+} from './txn-inputs.js';
 import { ClientError } from './errors.js';
 import type { ClientContext } from './context.js';
 

@@ -123,7 +123,10 @@ export class InProcessChain {
 
   /** Makes a chain (no client): see {@link InProcessOptions}. A fork needs {@link InProcessChain.open}. */
   static create(options: InProcessOptions = {}): InProcessChain {
-    if (options.fork) throw new ClientError('a fork is opened asynchronously (it may ask the remote for its head): use await InProcessChain.open({ fork }) or Tealworks.inProcess({ fork })');
+    if (options.fork)
+      throw new ClientError(
+        'a fork is opened asynchronously (it may ask the remote for its head): use await InProcessChain.open({ fork }) or Tealworks.inProcess({ fork })',
+      );
     return InProcessChain.#make(options, undefined);
   }
 
@@ -149,7 +152,12 @@ export class InProcessChain {
     // boxes or look up deployments pay nothing for it.
     let attached = false;
     const queryTransport = inProcessTransport(query, { parsedJson: true });
-    const nodeClient = new HttpClient({ baseUrl: BASE, headers: { [ALGOD_TOKEN_HEADER]: TOKEN }, transport: inProcessTransport(node.definition, { parsedJson: true }), retry: false });
+    const nodeClient = new HttpClient({
+      baseUrl: BASE,
+      headers: { [ALGOD_TOKEN_HEADER]: TOKEN },
+      transport: inProcessTransport(node.definition, { parsedJson: true }),
+      retry: false,
+    });
     const queryClient = new HttpClient({
       baseUrl: BASE,
       headers: { [QUERY_TOKEN_HEADER]: TOKEN },
@@ -257,7 +265,13 @@ export class InProcessChain {
 
   /** Sets (or with undefined removes) an account's holding of an existing asset. */
   setAssetHolding(address: AddressLike, assetId: number | bigint, holding: { amount: number | bigint; frozen?: boolean } | undefined): void {
-    this.#cheat(() => this.ledger.setAssetHolding(address, BigInt(assetId), holding ? { amount: BigInt(holding.amount), ...(holding.frozen !== undefined ? { frozen: holding.frozen } : {}) } : undefined));
+    this.#cheat(() =>
+      this.ledger.setAssetHolding(
+        address,
+        BigInt(assetId),
+        holding ? { amount: BigInt(holding.amount), ...(holding.frozen !== undefined ? { frozen: holding.frozen } : {}) } : undefined,
+      ),
+    );
   }
 
   /** Sets (or with undefined deletes) a global state key; with a spec, `key` may be a declared key name and `value` any value of its type. */
@@ -275,7 +289,9 @@ export class InProcessChain {
   /** Writes (or with undefined deletes) a box; typed by the spec when given (a declared box name, its value type). */
   setBox(appId: number | bigint, name: CheatKey, value: CheatValue | undefined, spec?: Arc56AppSpec): void {
     const e = encodeStorageValue(spec, 'box', name, value);
-    this.#cheat(() => this.ledger.setBox(BigInt(appId), e.key, e.value === undefined ? undefined : typeof e.value === 'bigint' ? uint64ToBytes(e.value) : e.value));
+    this.#cheat(() =>
+      this.ledger.setBox(BigInt(appId), e.key, e.value === undefined ? undefined : typeof e.value === 'bigint' ? uint64ToBytes(e.value) : e.value),
+    );
   }
 
   /** Sets the seed `block BlkSeed` reads for `round` (default the latest); 32 bytes. */
@@ -319,7 +335,10 @@ export class InProcessChain {
       change();
     } catch (e) {
       if (e instanceof ForkStateMissing) {
-        throw new ClientError(`this cheat needs state the fork has not fetched from ${e.url} yet; nothing was changed. Fetch it first: await chain.fetch({ accounts, apps, assets, boxes }).`, { cause: e });
+        throw new ClientError(
+          `this cheat needs state the fork has not fetched from ${e.url} yet; nothing was changed. Fetch it first: await chain.fetch({ accounts, apps, assets, boxes }).`,
+          { cause: e },
+        );
       }
       throw e;
     }
@@ -334,4 +353,3 @@ export class InProcessChain {
 function addressText(a: AddressLike): string {
   return new Address(addressBytes(a)).toString();
 }
-

@@ -1,6 +1,15 @@
 import { resolve } from 'node:path';
 import { explainConnectFailure } from '../adapters/connect-failure.js';
-import { keyManagerFor, localnetProfile, nodeAdapterFor, profileFromDevnet, profileFromEnv, publicProfile, queryClientFor, type NetworkProfile } from '../adapters/profiles.js';
+import {
+  keyManagerFor,
+  localnetProfile,
+  nodeAdapterFor,
+  profileFromDevnet,
+  profileFromEnv,
+  publicProfile,
+  queryClientFor,
+  type NetworkProfile,
+} from '../adapters/profiles.js';
 import type { KeyManagerClient } from '../adapters/kmd/client.js';
 import type { AppChain } from '../app/chain.js';
 import { findWalletDispenser, walletKeySeed } from '../app/dispenser.js';
@@ -124,20 +133,35 @@ async function generic(name: string, profile: NetworkProfile, isDev: boolean, to
 export async function connectFromEnv(options: ConnectOptionsBase = {}): Promise<Connection> {
   const env = options.env ?? process.env;
   const profile = profileFromEnv(env);
-  if (!profile) throw new ConnectError('ALGOD_SERVER is not set: set ALGOD_SERVER (and ALGOD_PORT, ALGOD_TOKEN; optionally INDEXER_* and KMD_*), or connect by name with Tealworks.connect.devnet() / .localnet() / .testnet() / .mainnet()');
+  if (!profile)
+    throw new ConnectError(
+      'ALGOD_SERVER is not set: set ALGOD_SERVER (and ALGOD_PORT, ALGOD_TOKEN; optionally INDEXER_* and KMD_*), or connect by name with Tealworks.connect.devnet() / .localnet() / .testnet() / .mainnet()',
+    );
   const local = /localhost|127\.0\.0\.1|\[::1\]/.test(profile.node.url);
   return generic(profile.name, profile, local, 'the ALGOD_TOKEN environment variable', options);
 }
 
 /** The local node set-up on the usual ports (`tealworks devnet --localnet`, AlgoKit LocalNet). */
 export function connectLocalnet(options: LocalnetConnectOptions = {}): Promise<Connection> {
-  return generic('localnet', localnetProfile(options.host), true, "the local node's well-known development token ('a' × 64); a node with another token needs Tealworks.connect() with ALGOD_TOKEN", options);
+  return generic(
+    'localnet',
+    localnetProfile(options.host),
+    true,
+    "the local node's well-known development token ('a' × 64); a node with another token needs Tealworks.connect() with ALGOD_TOKEN",
+    options,
+  );
 }
 
 /** A public network through its free public endpoints. */
 export function connectPublic(name: 'testnet' | 'mainnet', options: ConnectOptionsBase = {}): Promise<Connection> {
   const p = PUBLIC_ENDPOINTS[name];
-  return generic(name, publicProfile(name, p.node, p.query), false, 'nowhere (the public endpoints need none); use Tealworks.connect() with ALGOD_TOKEN for a provider that wants one', options);
+  return generic(
+    name,
+    publicProfile(name, p.node, p.query),
+    false,
+    'nowhere (the public endpoints need none); use Tealworks.connect() with ALGOD_TOKEN for a provider that wants one',
+    options,
+  );
 }
 
 /** The embedded devnet: one already running on the data directory, else a fresh one in this process. */
@@ -153,7 +177,13 @@ export async function connectDevnet(options: DevnetConnectOptions = {}): Promise
     if (record) dataDir = localnetDir;
   }
   let stopOwned: (() => Promise<void>) | undefined;
-  let running: { node: { url: string; token: string }; query: { url: string; token: string }; keyManager: { url: string; token: string }; wallet: { name: string; password: string }; accounts: Array<{ address: string }> };
+  let running: {
+    node: { url: string; token: string };
+    query: { url: string; token: string };
+    keyManager: { url: string; token: string };
+    wallet: { name: string; password: string };
+    accounts: Array<{ address: string }>;
+  };
   let tokenSource: string;
   if (record) {
     running = { ...record, keyManager: record.kmd };

@@ -3,7 +3,21 @@ import type { SendOptions, SendResult } from '../app/composer.js';
 import type { SimulateReport } from '../app/simulate-report.js';
 import type { Transaction } from '../txn/types.js';
 import type { SenderLike } from './accounts.js';
-import { build, entryFor, type AppCallInput, type AppCreateInput, type AssetConfigInput, type AssetCreateInput, type AssetDestroyInput, type AssetFreezeInput, type AssetOptInInput, type AssetOptOutInput, type AssetTransferInput, type KeyRegistrationInput, type PaymentInput } from './txn-inputs.js';
+import {
+  build,
+  entryFor,
+  type AppCallInput,
+  type AppCreateInput,
+  type AssetConfigInput,
+  type AssetCreateInput,
+  type AssetDestroyInput,
+  type AssetFreezeInput,
+  type AssetOptInInput,
+  type AssetOptOutInput,
+  type AssetTransferInput,
+  type KeyRegistrationInput,
+  type PaymentInput,
+} from './txn-inputs.js';
 import { addressOf } from './accounts.js';
 import type { ClientContext } from './context.js';
 
@@ -102,7 +116,11 @@ export class TransactionSender {
     return this.#one(txn.sender.toString(), () => txn, options);
   }
 
-  async #one(sender: SenderLike, make: (sp: Awaited<ReturnType<typeof builderParams>>) => Transaction, options: SendTxnOptions = {}): Promise<ConfirmedTransaction> {
+  async #one(
+    sender: SenderLike,
+    make: (sp: Awaited<ReturnType<typeof builderParams>>) => Transaction,
+    options: SendTxnOptions = {},
+  ): Promise<ConfirmedTransaction> {
     const txn = make(await builderParams(this.#tw.chain));
     const c = this.#tw.composer().add(entryFor(txn, sender));
     const confirmed = confirmedOf(await c.send({ populateResources: true, coverInnerFees: true, ...options }), 0, c.entries[0]!.txn);

@@ -10,7 +10,16 @@ import type { Transaction } from '../txn/types.js';
 import { AccountManager } from './account-manager.js';
 import { AppManager } from './app-manager.js';
 import { TxnGroup } from './group.js';
-import { connectDevnet, connectFromEnv, connectLocalnet, connectPublic, type Connection, type ConnectOptionsBase, type DevnetConnectOptions, type LocalnetConnectOptions } from './network.js';
+import {
+  connectDevnet,
+  connectFromEnv,
+  connectLocalnet,
+  connectPublic,
+  type Connection,
+  type ConnectOptionsBase,
+  type DevnetConnectOptions,
+  type LocalnetConnectOptions,
+} from './network.js';
 import { TransactionSender } from './sender.js';
 import { InProcessChain, type InProcessOptions } from './in-process.js';
 import { TransactionBuilder } from './builder.js';

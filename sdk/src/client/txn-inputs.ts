@@ -1,5 +1,15 @@
 import type { SuggestedParams } from '../txn/builders.js';
-import { makeAppCallTxn, makeAssetConfigTxn, makeAssetCreateTxn, makeAssetDestroyTxn, makeAssetFreezeTxn, makeAssetOptInTxn, makeAssetTransferTxn, makeKeyRegTxn, makePaymentTxn } from '../txn/builders.js';
+import {
+  makeAppCallTxn,
+  makeAssetConfigTxn,
+  makeAssetCreateTxn,
+  makeAssetDestroyTxn,
+  makeAssetFreezeTxn,
+  makeAssetOptInTxn,
+  makeAssetTransferTxn,
+  makeKeyRegTxn,
+  makePaymentTxn,
+} from '../txn/builders.js';
 import { OnComplete, type Transaction } from '../txn/types.js';
 import type { OnCompleteName } from '../workflow/model.js';
 import type { ComposerEntry } from '../app/composer.js';
@@ -102,7 +112,6 @@ export interface AssetOptOutInput extends CommonInput {
   closeTo?: AddressInput;
 }
 
-
 /** `tw.send.appCall(…)`: a bare application call (no ABI method: use an app client for those). */
 export interface AppCallInput extends CommonInput {
   appId: bigint | number;
@@ -148,7 +157,14 @@ export interface KeyRegistrationInput extends CommonInput {
   nonParticipation?: boolean;
 }
 
-const ON_COMPLETE: Record<OnCompleteName, OnComplete> = { noop: OnComplete.NoOp, optin: OnComplete.OptIn, closeout: OnComplete.CloseOut, clear: OnComplete.ClearState, update: OnComplete.UpdateApplication, delete: OnComplete.DeleteApplication };
+const ON_COMPLETE: Record<OnCompleteName, OnComplete> = {
+  noop: OnComplete.NoOp,
+  optin: OnComplete.OptIn,
+  closeout: OnComplete.CloseOut,
+  clear: OnComplete.ClearState,
+  update: OnComplete.UpdateApplication,
+  delete: OnComplete.DeleteApplication,
+};
 
 function appArg(a: Uint8Array | string | bigint | number): Uint8Array {
   if (a instanceof Uint8Array) return a;
@@ -164,7 +180,10 @@ function appFields(i: Omit<AppCallInput, 'appId' | 'onComplete'>) {
     accounts: (i.accounts ?? []).map(addressOf),
     foreignApps: (i.apps ?? []).map((a) => toUint64(a, 'apps')),
     foreignAssets: (i.assets ?? []).map((a) => toUint64(a, 'assets')),
-    boxes: (i.boxes ?? []).map((b) => ({ appId: b.appId === undefined ? 0n : toUint64(b.appId, 'boxes.appId'), name: typeof b.name === 'string' ? new TextEncoder().encode(b.name) : b.name })),
+    boxes: (i.boxes ?? []).map((b) => ({
+      appId: b.appId === undefined ? 0n : toUint64(b.appId, 'boxes.appId'),
+      name: typeof b.name === 'string' ? new TextEncoder().encode(b.name) : b.name,
+    })),
   };
 }
 
@@ -182,7 +201,15 @@ function withFee(t: Transaction, i: CommonInput): Transaction {
 /** Builders by input kind. @internal */
 export const build = {
   payment: (i: PaymentInput, sp: SuggestedParams): Transaction =>
-    withFee(makePaymentTxn({ ...common(i, sp), receiver: addressOf(i.receiver), amount: toMicroAlgos(i.amount), ...opt('closeRemainderTo', addr(i.closeRemainderTo)) }), i),
+    withFee(
+      makePaymentTxn({
+        ...common(i, sp),
+        receiver: addressOf(i.receiver),
+        amount: toMicroAlgos(i.amount),
+        ...opt('closeRemainderTo', addr(i.closeRemainderTo)),
+      }),
+      i,
+    ),
   assetCreate: (i: AssetCreateInput, sp: SuggestedParams): Transaction =>
     withFee(
       makeAssetCreateTxn({
@@ -201,7 +228,8 @@ export const build = {
       }),
       i,
     ),
-  assetOptIn: (i: AssetOptInInput, sp: SuggestedParams): Transaction => withFee(makeAssetOptInTxn({ ...common(i, sp), assetId: toUint64(i.assetId, 'assetId') }), i),
+  assetOptIn: (i: AssetOptInInput, sp: SuggestedParams): Transaction =>
+    withFee(makeAssetOptInTxn({ ...common(i, sp), assetId: toUint64(i.assetId, 'assetId') }), i),
   assetTransfer: (i: AssetTransferInput, sp: SuggestedParams): Transaction =>
     withFee(
       makeAssetTransferTxn({
@@ -214,13 +242,34 @@ export const build = {
       }),
       i,
     ),
-  assetDestroy: (i: AssetDestroyInput, sp: SuggestedParams): Transaction => withFee(makeAssetDestroyTxn({ ...common(i, sp), assetId: toUint64(i.assetId, 'assetId') }), i),
-  assetFreeze: (i: AssetFreezeInput, sp: SuggestedParams): Transaction => withFee(makeAssetFreezeTxn({ ...common(i, sp), assetId: toUint64(i.assetId, 'assetId'), freezeTarget: addressOf(i.account), frozen: i.frozen }), i),
+  assetDestroy: (i: AssetDestroyInput, sp: SuggestedParams): Transaction =>
+    withFee(makeAssetDestroyTxn({ ...common(i, sp), assetId: toUint64(i.assetId, 'assetId') }), i),
+  assetFreeze: (i: AssetFreezeInput, sp: SuggestedParams): Transaction =>
+    withFee(makeAssetFreezeTxn({ ...common(i, sp), assetId: toUint64(i.assetId, 'assetId'), freezeTarget: addressOf(i.account), frozen: i.frozen }), i),
   assetConfig: (i: AssetConfigInput, sp: SuggestedParams): Transaction =>
-    withFee(makeAssetConfigTxn({ ...common(i, sp), assetId: toUint64(i.assetId, 'assetId'), ...opt('manager', addr(i.manager)), ...opt('reserve', addr(i.reserve)), ...opt('freeze', addr(i.freeze)), ...opt('clawback', addr(i.clawback)) }), i),
+    withFee(
+      makeAssetConfigTxn({
+        ...common(i, sp),
+        assetId: toUint64(i.assetId, 'assetId'),
+        ...opt('manager', addr(i.manager)),
+        ...opt('reserve', addr(i.reserve)),
+        ...opt('freeze', addr(i.freeze)),
+        ...opt('clawback', addr(i.clawback)),
+      }),
+      i,
+    ),
   /** `closeTo` must be resolved (the creator) before building. */
   assetOptOut: (i: AssetOptOutInput & { closeTo: AddressInput }, sp: SuggestedParams): Transaction =>
-    withFee(makeAssetTransferTxn({ ...common(i, sp), assetId: toUint64(i.assetId, 'assetId'), receiver: addressOf(i.closeTo), amount: 0n, closeRemainderTo: addressOf(i.closeTo) }), i),
+    withFee(
+      makeAssetTransferTxn({
+        ...common(i, sp),
+        assetId: toUint64(i.assetId, 'assetId'),
+        receiver: addressOf(i.closeTo),
+        amount: 0n,
+        closeRemainderTo: addressOf(i.closeTo),
+      }),
+      i,
+    ),
   appCall: (i: AppCallInput, sp: SuggestedParams): Transaction =>
     withFee(
       makeAppCallTxn({

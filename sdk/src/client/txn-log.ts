@@ -92,6 +92,9 @@ export class TransactionLog implements ComposerObserver {
 
   /** The group was confirmed. */
   confirmed(result: SendResult): void {
-    this.#write('info', `confirmed in round ${result.confirmedRound}: ${result.txids.length === 1 ? `txn ${result.txids[0]}` : `group of ${result.txids.length}`}`);
+    this.#write(
+      'info',
+      `confirmed in round ${result.confirmedRound}: ${result.txids.length === 1 ? `txn ${result.txids[0]}` : `group of ${result.txids.length}`}`,
+    );
   }
 }

@@ -97,7 +97,9 @@ export class Ed25519KeyPair {
   /** Accepts the 64-byte "secret key" form (seed ‖ public key) that other SDKs use. */
   static fromSecretKey(secretKey: Uint8Array): Ed25519KeyPair {
     if (!(secretKey instanceof Uint8Array) || secretKey.length !== 64) {
-      throw new ValidationError(`ed25519 secret key must be 64 bytes (seed ‖ public key), got ${secretKey instanceof Uint8Array ? secretKey.length : typeof secretKey}`);
+      throw new ValidationError(
+        `ed25519 secret key must be 64 bytes (seed ‖ public key), got ${secretKey instanceof Uint8Array ? secretKey.length : typeof secretKey}`,
+      );
     }
     const pair = Ed25519KeyPair.fromSeed(secretKey.subarray(0, 32));
     if (toHex(pair.publicKey) !== toHex(secretKey.subarray(32))) {

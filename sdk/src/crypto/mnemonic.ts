@@ -57,14 +57,21 @@ export function mnemonicFromKey(key: Uint8Array): string {
 export function keyFromMnemonic(mnemonic: string): Uint8Array {
   if (typeof mnemonic !== 'string') throw new MnemonicError(`mnemonic must be a string, got ${typeof mnemonic}`);
   // Any run of whitespace separates words; people paste phrases with newlines and double spaces.
-  const words = mnemonic.trim().toLowerCase().split(/\s+/).filter((w) => w.length > 0);
+  const words = mnemonic
+    .trim()
+    .toLowerCase()
+    .split(/\s+/)
+    .filter((w) => w.length > 0);
   if (words.length !== MNEMONIC_WORD_COUNT) {
     throw new MnemonicError(`mnemonic must be ${MNEMONIC_WORD_COUNT} words, got ${words.length}`);
   }
   const indexes: number[] = [];
   for (let i = 0; i < words.length; i++) {
     const idx = indexOfWord(words[i]!);
-    if (idx === undefined) throw new MnemonicError(`word ${i + 1} of the mnemonic is not in the words list; check its spelling (the word itself is not shown: it is part of a secret)`);
+    if (idx === undefined)
+      throw new MnemonicError(
+        `word ${i + 1} of the mnemonic is not in the words list; check its spelling (the word itself is not shown: it is part of a secret)`,
+      );
     indexes.push(idx);
   }
   // 24 words carry 264 bits: 256 key bits and 8 bits that must be zero.

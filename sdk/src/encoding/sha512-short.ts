@@ -86,8 +86,22 @@ function oneBlock(len: number): Uint8Array {
     WH[i] = (s0h + s1h + WH[i - 7]! + WH[i - 16]! + ((lo / TWO_32) | 0)) | 0;
     WL[i] = lo | 0;
   }
-  let ah = IV[0]!, al = IV[1]!, bh = IV[2]!, bl = IV[3]!, ch = IV[4]!, cl = IV[5]!, dh = IV[6]!, dl = IV[7]!;
-  let eh = IV[8]!, el = IV[9]!, fh = IV[10]!, fl = IV[11]!, gh = IV[12]!, gl = IV[13]!, hh = IV[14]!, hl = IV[15]!;
+  let ah = IV[0]!,
+    al = IV[1]!,
+    bh = IV[2]!,
+    bl = IV[3]!,
+    ch = IV[4]!,
+    cl = IV[5]!,
+    dh = IV[6]!,
+    dl = IV[7]!;
+  let eh = IV[8]!,
+    el = IV[9]!,
+    fh = IV[10]!,
+    fl = IV[11]!,
+    gh = IV[12]!,
+    gl = IV[13]!,
+    hh = IV[14]!,
+    hl = IV[15]!;
   for (let i = 0; i < 80; i++) {
     // Σ1(e) = rotr14 ^ rotr18 ^ rotr41; Ch(e,f,g); T1 = h + Σ1 + Ch + K[i] + W[i].
     const S1h = ((eh >>> 14) | (el << 18)) ^ ((eh >>> 18) | (el << 14)) ^ ((el >>> 9) | (eh << 23));
@@ -102,11 +116,21 @@ function oneBlock(len: number): Uint8Array {
     const S0l = ((al >>> 28) | (ah << 4)) ^ ((ah >>> 2) | (al << 30)) ^ ((ah >>> 7) | (al << 25));
     const majh = (ah & bh) ^ (ah & ch) ^ (bh & ch);
     const majl = (al & bl) ^ (al & cl) ^ (bl & cl);
-    hh = gh; hl = gl; gh = fh; gl = fl; fh = eh; fl = el;
+    hh = gh;
+    hl = gl;
+    gh = fh;
+    gl = fl;
+    fh = eh;
+    fl = el;
     const elo = (dl >>> 0) + (t1l >>> 0);
     eh = (dh + t1h + ((elo / TWO_32) | 0)) | 0;
     el = elo | 0;
-    dh = ch; dl = cl; ch = bh; cl = bl; bh = ah; bl = al;
+    dh = ch;
+    dl = cl;
+    ch = bh;
+    cl = bl;
+    bh = ah;
+    bl = al;
     const alo = (t1l >>> 0) + (S0l >>> 0) + (majl >>> 0);
     ah = (t1h + S0h + majh + ((alo / TWO_32) | 0)) | 0;
     al = alo | 0;

@@ -194,7 +194,7 @@ function applyAssetConfig(cx: ApplyContext, txn: Transaction, counter: bigint): 
   }
   // Only the four role addresses can change, and one that was cleared stays cleared.
   const p = c.params;
-  const keep = (current: Uint8Array, next: Uint8Array | undefined): Uint8Array => (isZero(current) ? current : next ?? ZERO32);
+  const keep = (current: Uint8Array, next: Uint8Array | undefined): Uint8Array => (isZero(current) ? current : (next ?? ZERO32));
   st.putAsset({
     ...asset,
     manager: keep(asset.manager, p.manager?.publicKey),
@@ -349,8 +349,9 @@ export function checkSchemas(cx: ApplyContext, appId: bigint): void {
   const count = (kv: Map<string, { value: unknown }>): [bigint, bigint] => {
     let u = 0n;
     let b = 0n;
-    for (const { value } of kv.values()) if (typeof value === 'bigint') u++;
-    else b++;
+    for (const { value } of kv.values())
+      if (typeof value === 'bigint') u++;
+      else b++;
     return [u, b];
   };
   const [gu, gb] = count(app.global);

@@ -19,7 +19,6 @@ interface Warp {
   last?: Block;
 }
 
-
 /** Blocks by round, with cheap runs of made-up empty rounds (see `warp`). */
 export class BlockList {
   readonly #real = new Map<bigint, Block>();

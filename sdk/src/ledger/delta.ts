@@ -44,7 +44,12 @@ function boxStoreKey(appId: bigint, name: Uint8Array): Uint8Array {
   return k;
 }
 
-export function buildRoundDelta(st: LedgerState, supply: { totalMoney: bigint; onlineMoney: bigint; notParticipatingMoney: bigint }, block: Block, t: TouchSet): RoundDelta {
+export function buildRoundDelta(
+  st: LedgerState,
+  supply: { totalMoney: bigint; onlineMoney: bigint; notParticipatingMoney: bigint },
+  block: Block,
+  t: TouchSet,
+): RoundDelta {
   const split = (pair: string): [Uint8Array, bigint] => {
     const i = pair.indexOf('/');
     return [fromHex(pair.slice(0, i)), BigInt(pair.slice(i + 1))];
@@ -58,17 +63,21 @@ export function buildRoundDelta(st: LedgerState, supply: { totalMoney: bigint; o
       const schema = live ? st.schemaTotals(live) : { nui: 0n, nbs: 0n, pages: 0n };
       return { address: fromHex(h), data: live && cloneAccount(live), minBalance: st.minBalanceOf(live), schema };
     }),
-    assetParams: [...t.assetParams].sort((a, b) => (a < b ? -1 : 1)).map((id) => {
-      const p = st.assets.get(id);
-      const creator = p?.creator ?? t.deletedCreators.get(`a${id}`);
-      return { id, ...(creator ? { creator } : {}), params: p, created: t.createdAssets.has(id) };
-    }),
-    appParams: [...t.appParams].sort((a, b) => (a < b ? -1 : 1)).map((id) => {
-      const live = st.apps.get(id);
-      const p = live && { ...live, global: new Map(live.global) };
-      const creator = p?.creator ?? t.deletedCreators.get(`p${id}`);
-      return { id, ...(creator ? { creator } : {}), params: p, created: t.createdApps.has(id) };
-    }),
+    assetParams: [...t.assetParams]
+      .sort((a, b) => (a < b ? -1 : 1))
+      .map((id) => {
+        const p = st.assets.get(id);
+        const creator = p?.creator ?? t.deletedCreators.get(`a${id}`);
+        return { id, ...(creator ? { creator } : {}), params: p, created: t.createdAssets.has(id) };
+      }),
+    appParams: [...t.appParams]
+      .sort((a, b) => (a < b ? -1 : 1))
+      .map((id) => {
+        const live = st.apps.get(id);
+        const p = live && { ...live, global: new Map(live.global) };
+        const creator = p?.creator ?? t.deletedCreators.get(`p${id}`);
+        return { id, ...(creator ? { creator } : {}), params: p, created: t.createdApps.has(id) };
+      }),
     holdings: sorted(t.holdings).map((pair) => {
       const [address, assetId] = split(pair);
       return { address, assetId, holding: st.get(address)?.holdings.get(assetId) };
@@ -161,7 +170,8 @@ export function stateDeltaObject(d: RoundDelta, prevTimestamp: bigint, leaves: D
   const appEntry = (id: bigint, address: Uint8Array | undefined): AppRes => {
     const k = hexKey(address, id);
     let e = appRes.get(k);
-    if (!e) appRes.set(k, (e = { Aidx: id, Addr: addr(address ?? ZERO32), Params: { Params: null, Deleted: false }, State: { LocalState: null, Deleted: false } }));
+    if (!e)
+      appRes.set(k, (e = { Aidx: id, Addr: addr(address ?? ZERO32), Params: { Params: null, Deleted: false }, State: { LocalState: null, Deleted: false } }));
     return e;
   };
   for (const a of d.appParams) {
@@ -192,7 +202,8 @@ export function stateDeltaObject(d: RoundDelta, prevTimestamp: bigint, leaves: D
   const assetEntry = (id: bigint, address: Uint8Array | undefined): AssetRes => {
     const k = hexKey(address, id);
     let e = assetRes.get(k);
-    if (!e) assetRes.set(k, (e = { Aidx: id, Addr: addr(address ?? ZERO32), Params: { Params: null, Deleted: false }, Holding: { Holding: null, Deleted: false } }));
+    if (!e)
+      assetRes.set(k, (e = { Aidx: id, Addr: addr(address ?? ZERO32), Params: { Params: null, Deleted: false }, Holding: { Holding: null, Deleted: false } }));
     return e;
   };
   for (const a of d.assetParams) {
@@ -224,8 +235,10 @@ export function stateDeltaObject(d: RoundDelta, prevTimestamp: bigint, leaves: D
 
   // Only creations and deletions are creatable events; a reconfiguration is not.
   const creatables = new Map<bigint, Obj>();
-  for (const a of d.assetParams) if (a.created || !a.params) creatables.set(a.id, { Ctype: 0, Created: !!a.params, Creator: addr(a.creator ?? ZERO32), Ndeltas: 0 });
-  for (const a of d.appParams) if (a.created || !a.params) creatables.set(a.id, { Ctype: 1, Created: !!a.params, Creator: addr(a.creator ?? ZERO32), Ndeltas: 0 });
+  for (const a of d.assetParams)
+    if (a.created || !a.params) creatables.set(a.id, { Ctype: 0, Created: !!a.params, Creator: addr(a.creator ?? ZERO32), Ndeltas: 0 });
+  for (const a of d.appParams)
+    if (a.created || !a.params) creatables.set(a.id, { Ctype: 1, Created: !!a.params, Creator: addr(a.creator ?? ZERO32), Ndeltas: 0 });
 
   const kvMods = new Map<unknown, Obj>();
   for (const k of d.kv) kvMods.set(str(k.key), { Data: k.data ?? null, OldData: k.oldData ?? null });

@@ -44,13 +44,19 @@ export class LedgerRejection extends TealworksError {
  */
 export class ForkStateMissing extends LedgerRejection {
   constructor(readonly url: string) {
-    super('fork', `the group reads state not yet fetched from ${url}; it was not committed. Run it through the fork (ForkState.run) so the missing state is fetched first.`);
+    super(
+      'fork',
+      `the group reads state not yet fetched from ${url}; it was not committed. Run it through the fork (ForkState.run) so the missing state is fetched first.`,
+    );
   }
 }
 
 /** A failure raised while applying one transaction; located by the group evaluator. */
 export class ApplyError extends Error {
-  constructor(readonly kind: RejectionKind, message: string) {
+  constructor(
+    readonly kind: RejectionKind,
+    message: string,
+  ) {
     super(message);
     this.name = 'ApplyError';
   }

@@ -74,7 +74,8 @@ export class VerifiedCache {
 
 function sigMaterialKey(txid: string, stxn: SignedTransaction): string | undefined {
   if (stxn.sig) return `${txid}/s/${toHex(stxn.sig)}/${stxn.authAddress ? toHex(stxn.authAddress.publicKey) : ''}`;
-  if (stxn.msig) return `${txid}/m/${stxn.msig.threshold}/${stxn.msig.subsigs.map((x) => toHex(x.publicKey) + (x.signature ? toHex(x.signature) : '-')).join('.')}/${stxn.authAddress ? toHex(stxn.authAddress.publicKey) : ''}`;
+  if (stxn.msig)
+    return `${txid}/m/${stxn.msig.threshold}/${stxn.msig.subsigs.map((x) => toHex(x.publicKey) + (x.signature ? toHex(x.signature) : '-')).join('.')}/${stxn.authAddress ? toHex(stxn.authAddress.publicKey) : ''}`;
   return undefined;
 }
 
@@ -129,7 +130,11 @@ const addr = (b: Uint8Array): string => encodeAddress(b);
 const PROGRAM_PREFIX = utf8('Program');
 
 class Fail extends Error {
-  constructor(readonly kind: RejectionKind, message: string, readonly path?: readonly number[]) {
+  constructor(
+    readonly kind: RejectionKind,
+    message: string,
+    readonly path?: readonly number[],
+  ) {
     super(message);
   }
 }
@@ -177,7 +182,8 @@ function checkWellFormed(env: EvalEnv, txn: Transaction): void {
   if (bytesEqual(txn.sender.publicKey, env.rewardsPool)) fail('malformed', 'transaction from incentive pool is invalid');
   if (txn.type === 'pay' && bytesEqual(txn.sender.publicKey, env.feeSink)) {
     const to = txn.payment!.receiver.publicKey;
-    if (!bytesEqual(to, env.rewardsPool)) fail('malformed', `cannot spend from fee sink's address ${addr(env.feeSink)} to non incentive pool address ${addr(to)}`);
+    if (!bytesEqual(to, env.rewardsPool))
+      fail('malformed', `cannot spend from fee sink's address ${addr(env.feeSink)} to non incentive pool address ${addr(to)}`);
     if (txn.payment!.closeRemainderTo) fail('malformed', `cannot close fee sink ${addr(env.feeSink)} to ${txn.payment!.closeRemainderTo}`);
   }
   if (txn.genesisId !== undefined && txn.genesisId !== env.genesisId) {
@@ -215,7 +221,8 @@ function verifySignature(env: EvalEnv, stxn: SignedTransaction, index: number, o
     return;
   }
   if (stxn.msig) {
-    if (!bytesEqual(multisigAddressOf(stxn.msig).publicKey, who)) fail('signature', 'multisig address does not match the authorizer: MultisigVerify: wrong address');
+    if (!bytesEqual(multisigAddressOf(stxn.msig).publicKey, who))
+      fail('signature', 'multisig address does not match the authorizer: MultisigVerify: wrong address');
     if (!verifyMultisig(stxn.msig, bytesToSign(stxn.txn))) fail('signature', "At least one signature didn't pass verification");
     return;
   }
@@ -228,7 +235,8 @@ function verifySignature(env: EvalEnv, stxn: SignedTransaction, index: number, o
     return;
   }
   if (lsig.lmsig) {
-    if (!bytesEqual(multisigAddressOf(lsig.lmsig).publicKey, who)) fail('signature', 'multisig address does not match the authorizer: MultisigVerify: wrong address');
+    if (!bytesEqual(multisigAddressOf(lsig.lmsig).publicKey, who))
+      fail('signature', 'multisig address does not match the authorizer: MultisigVerify: wrong address');
     if (!verifyMultisig(lsig.lmsig, multisigProgramMessage(multisigAddressOf(lsig.lmsig), lsig.program))) {
       fail('signature', "At least one signature didn't pass verification");
     }
@@ -323,7 +331,10 @@ export function evaluateGroup(env: EvalEnv, group: readonly SignedTransaction[],
     if (total < need) {
       const whole = usage / 1_000_000n;
       const frac = (usage % 1_000_000n).toString().padStart(6, '0');
-      fail('fee', `txgroup with ${formatMicroAlgos(total)} fees is less than ${formatMicroAlgos(need)} (usage=${whole}.${frac} * base=${formatMicroAlgos(env.params.minTxnFee)})`);
+      fail(
+        'fee',
+        `txgroup with ${formatMicroAlgos(total)} fees is less than ${formatMicroAlgos(need)} (usage=${whole}.${frac} * base=${formatMicroAlgos(env.params.minTxnFee)})`,
+      );
     }
     if (!opts.skipSignatures) {
       for (let i = 0; i < n; i++) {
@@ -335,16 +346,21 @@ export function evaluateGroup(env: EvalEnv, group: readonly SignedTransaction[],
       }
     }
     const cx: ApplyContext = { state: st, feeSink: env.feeSink };
-    const view = new StateView(st, cx, {
-      round: env.round,
-      latestTimestamp: env.latestTimestamp,
-      genesisHash: env.genesisHash,
-      payoutsEnabled: false,
-      payoutsGoOnlineFee: 0n,
-      payoutsPercent: 0n,
-      payoutsMinBalance: 0n,
-      payoutsMaxBalance: 0n,
-    }, env.headers);
+    const view = new StateView(
+      st,
+      cx,
+      {
+        round: env.round,
+        latestTimestamp: env.latestTimestamp,
+        genesisHash: env.genesisHash,
+        payoutsEnabled: false,
+        payoutsGoOnlineFee: 0n,
+        payoutsPercent: 0n,
+        payoutsMinBalance: 0n,
+        payoutsMaxBalance: 0n,
+      },
+      env.headers,
+    );
     const hasPrograms = group.some((s) => s.lsig || s.txn.type === 'appl');
     if (hasPrograms) {
       evaluator = new AvmGroupEvaluator(group, view, {
@@ -414,7 +430,16 @@ export function evaluateGroup(env: EvalEnv, group: readonly SignedTransaction[],
   return out;
 }
 
-function runApp(env: EvalEnv, cx: ApplyContext, view: StateView, ev: AvmGroupEvaluator, i: number, res: TxnEvalResult, createdAppId: bigint | undefined, out: GroupEvalResult): void {
+function runApp(
+  env: EvalEnv,
+  cx: ApplyContext,
+  view: StateView,
+  ev: AvmGroupEvaluator,
+  i: number,
+  res: TxnEvalResult,
+  createdAppId: bigint | undefined,
+  out: GroupEvalResult,
+): void {
   const st = env.state;
   const txn = res.stxn.txn;
   const call = txn.appCall!;

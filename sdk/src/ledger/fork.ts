@@ -96,10 +96,7 @@ export class MemoryForkCache implements ForkCacheStore {
 
 /** One thing a fork fetches: an account (with its holdings and local states), an app, an asset or a box. */
 export type ForkResource =
-  | { kind: 'account'; address: Uint8Array }
-  | { kind: 'app'; id: bigint }
-  | { kind: 'asset'; id: bigint }
-  | { kind: 'box'; appId: bigint; name: Uint8Array };
+  { kind: 'account'; address: Uint8Array } | { kind: 'app'; id: bigint } | { kind: 'asset'; id: bigint } | { kind: 'box'; appId: bigint; name: Uint8Array };
 
 /** One request a fork made to its remote: the resource, whether the remote had it, the round it answered at. */
 export interface ForkRequest {
@@ -293,7 +290,9 @@ export class ForkState {
     if (bytes) {
       const { head, records } = decodeCache(bytes);
       if (options.remote && options.remote.url !== head.url) {
-        throw new ForkCacheError(`the fork cache was made from ${head.url}, not ${options.remote.url}. Nothing was changed. Start with --fork-refresh to drop it and fork ${options.remote.url} afresh, or use another data directory.`);
+        throw new ForkCacheError(
+          `the fork cache was made from ${head.url}, not ${options.remote.url}. Nothing was changed. Start with --fork-refresh to drop it and fork ${options.remote.url} afresh, or use another data directory.`,
+        );
       }
       const f = new ForkState(head, options.remote, store, options.limits ?? {});
       for (const [k, r] of records) f.#records.set(k, r);
@@ -392,11 +391,15 @@ export class ForkState {
 
   async #fetchBatch(keys: string[]): Promise<void> {
     if (keys.length > this.#limits.maxPerPass) {
-      throw new ForkRemoteError(`one pass would fetch ${keys.length} resources from ${this.head.url}, more than the limit of ${this.#limits.maxPerPass}; name fewer resources in the group, or raise the fork's maxPerPass limit`);
+      throw new ForkRemoteError(
+        `one pass would fetch ${keys.length} resources from ${this.head.url}, more than the limit of ${this.#limits.maxPerPass}; name fewer resources in the group, or raise the fork's maxPerPass limit`,
+      );
     }
     const remote = this.#remote;
     if (!remote) {
-      throw new ForkRemoteError(`the fork needs ${describeForkResource(keys[0]!)}${keys.length > 1 ? ` and ${keys.length - 1} more` : ''}, which is not in its cache, and it was started without a remote. Start it with --fork ${this.head.url} (reachable) to fetch it.`);
+      throw new ForkRemoteError(
+        `the fork needs ${describeForkResource(keys[0]!)}${keys.length > 1 ? ` and ${keys.length - 1} more` : ''}, which is not in its cache, and it was started without a remote. Start it with --fork ${this.head.url} (reachable) to fetch it.`,
+      );
     }
     let failure: unknown;
     let next = 0;
@@ -490,7 +493,9 @@ export class ForkState {
         return out as T;
       }
       if (pass >= this.#limits.maxPasses) {
-        throw new ForkRemoteError(`the operation still reached state not fetched from ${this.head.url} after ${pass} runs; each run fetched what the last one touched. Name the resources it uses (foreign arrays, box references) so they are fetched up front.`);
+        throw new ForkRemoteError(
+          `the operation still reached state not fetched from ${this.head.url} after ${pass} runs; each run fetched what the last one touched. Name the resources it uses (foreign arrays, box references) so they are fetched up front.`,
+        );
       }
       await this.fetchPending();
     }
@@ -574,7 +579,17 @@ export class ForkState {
   #save(): void {
     const h = this.head;
     const recs = [...this.#records].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([k, r]) => [k, r.round, r.wire ?? null] as MsgpackValue);
-    const head = { url: h.url, gid: h.genesisId, gh: h.genesisHash, r: h.round, ts: h.timestamp, tc: h.txnCounter, fees: h.feeSink, rwd: h.rewardsPool, proto: h.protocol };
+    const head = {
+      url: h.url,
+      gid: h.genesisId,
+      gh: h.genesisHash,
+      r: h.round,
+      ts: h.timestamp,
+      tc: h.txnCounter,
+      fees: h.feeSink,
+      rwd: h.rewardsPool,
+      proto: h.protocol,
+    };
     this.#store.write(encodeMsgpack({ v: CACHE_VERSION, head, recs }));
   }
 }
@@ -599,9 +614,15 @@ function decodeCache(bytes: Uint8Array): { head: ForkHead; records: [string, Cac
       rewardsPool: bytesOf(h.rwd, 'rwd'),
       protocol: String(h.proto),
     };
-    const records = ((w.recs as unknown[][]) ?? []).map((e): [string, CacheRecord] => [String(e[0]), { round: toUint64(e[1], 'round'), wire: e[2] === null || e[2] === undefined ? undefined : (e[2] as MsgpackValue) }]);
+    const records = ((w.recs as unknown[][]) ?? []).map((e): [string, CacheRecord] => [
+      String(e[0]),
+      { round: toUint64(e[1], 'round'), wire: e[2] === null || e[2] === undefined ? undefined : (e[2] as MsgpackValue) },
+    ]);
     return { head, records };
   } catch (e) {
-    throw new ForkCacheError(`the fork cache is unreadable (${(e as Error).message}). Nothing was changed. Start with --fork-refresh to drop it and fetch afresh.`, { cause: e });
+    throw new ForkCacheError(
+      `the fork cache is unreadable (${(e as Error).message}). Nothing was changed. Start with --fork-refresh to drop it and fetch afresh.`,
+      { cause: e },
+    );
   }
 }

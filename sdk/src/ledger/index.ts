@@ -21,13 +21,31 @@
  */
 export { Ledger, headerSchemeOfProtocol } from './ledger.js';
 export type { LedgerConfig, LedgerStore, GenesisAccount, SubmitResult as LedgerSubmitResult, BlockEvent, BlockListener } from './ledger.js';
-export { CONSENSUS_CURRENT, CONSENSUS_PARAMS_V41, CONSENSUS_PARAMS_V42, consensusParamsFor, DEFAULT_FEE_SINK, DEFAULT_REWARDS_POOL, DEFAULT_GENESIS_ID } from './params.js';
+export {
+  CONSENSUS_CURRENT,
+  CONSENSUS_PARAMS_V41,
+  CONSENSUS_PARAMS_V42,
+  consensusParamsFor,
+  DEFAULT_FEE_SINK,
+  DEFAULT_REWARDS_POOL,
+  DEFAULT_GENESIS_ID,
+} from './params.js';
 export type { ConsensusParams } from './params.js';
 export { LedgerRejection, SimulateRequestError, LedgerStoreError, LedgerNotFoundError, LedgerDamageError, LedgerWriteError } from './errors.js';
 export type { RejectionKind } from './errors.js';
 export { MemoryLedgerStore } from './memory-store.js';
 export type { Block, BlockHeader, ConfirmedTxn, TxnApplyData, InnerTxn, HeaderScheme } from './block.js';
-export { encodeBlock, decodeBlock, blockToWire, headerHash, headerHash512, blockHashText, applyDataToWire, stibToWire, HEADER_SCHEME_CURRENT } from './block.js';
+export {
+  encodeBlock,
+  decodeBlock,
+  blockToWire,
+  headerHash,
+  headerHash512,
+  blockHashText,
+  applyDataToWire,
+  stibToWire,
+  HEADER_SCHEME_CURRENT,
+} from './block.js';
 export type { RoundDelta } from './delta.js';
 export { stateDeltaObject } from './delta.js';
 export type { AccountData, AssetData, AppData, Holding, KeyValue, Participation, AccountStatus } from './state.js';

@@ -7,13 +7,42 @@ import { sha512, sha512_256 } from '../crypto/hash.js';
 import { decodeSignedTransactions, encodeSignedTransaction } from '../txn/encode.js';
 import type { SignedTransaction } from '../txn/types.js';
 import type { BlockHeaderRecord } from '../avm/ledger-view.js';
-import { headerHash, headerHash512, txnCommitmentFor, HEADER_SCHEME_CURRENT, type HeaderScheme, decodeBlock, encodeBlock, type Block, type BlockHeader, type ConfirmedTxn } from './block.js';
+import {
+  headerHash,
+  headerHash512,
+  txnCommitmentFor,
+  HEADER_SCHEME_CURRENT,
+  type HeaderScheme,
+  decodeBlock,
+  encodeBlock,
+  type Block,
+  type BlockHeader,
+  type ConfirmedTxn,
+} from './block.js';
 import { evaluateGroup, VerifiedCache, type EvalEnv, type EvalOptions, type GroupEvalResult } from './eval.js';
 import { ForkStateMissing, LedgerDamageError, LedgerNotFoundError, LedgerRejection, LedgerStoreError, LedgerWriteError } from './errors.js';
-import { CONSENSUS_CURRENT, CONSENSUS_PARAMS_V41, CONSENSUS_PARAMS_V42, DEFAULT_FEE_SINK, DEFAULT_GENESIS_ID, DEFAULT_REWARDS_POOL, type ConsensusParams } from './params.js';
+import {
+  CONSENSUS_CURRENT,
+  CONSENSUS_PARAMS_V41,
+  CONSENSUS_PARAMS_V42,
+  DEFAULT_FEE_SINK,
+  DEFAULT_GENESIS_ID,
+  DEFAULT_REWARDS_POOL,
+  type ConsensusParams,
+} from './params.js';
 import type { TealValue } from '../avm/ledger-view.js';
 import { ValidationError } from '../errors.js';
-import { LedgerState, emptyTouchSet, isEmptyAccount, type Participation, type AccountData, type AppData, type AssetData, type KeyValue, type TouchSet } from './state.js';
+import {
+  LedgerState,
+  emptyTouchSet,
+  isEmptyAccount,
+  type Participation,
+  type AccountData,
+  type AppData,
+  type AssetData,
+  type KeyValue,
+  type TouchSet,
+} from './state.js';
 import { stateFromWire, stateHash, stateToWire, encodeSnapshot, decodeSnapshot } from './snapshot.js';
 import { buildRoundDelta, stateDeltaObject, type RoundDelta } from './delta.js';
 import { RoundOverlay, RoundWindow } from './window.js';
@@ -66,7 +95,15 @@ export interface GenesisAllocState {
 /** The genesis-document fields of an online genesis account (`onl: 1` and its participation). */
 export function genesisParticipationState(address: Uint8Array): Omit<GenesisAllocState, 'algo'> {
   const p = genesisParticipation(address);
-  return { onl: 1, vote: toBase64(p.voteKey!), sel: toBase64(p.selectionKey!), stprf: toBase64(p.stateProofKey!), voteFst: p.voteFirst, voteLst: p.voteLast, voteKD: p.voteKeyDilution };
+  return {
+    onl: 1,
+    vote: toBase64(p.voteKey!),
+    sel: toBase64(p.selectionKey!),
+    stprf: toBase64(p.stateProofKey!),
+    voteFst: p.voteFirst,
+    voteLst: p.voteLast,
+    voteKD: p.voteKeyDilution,
+  };
 }
 
 type GenesisAlloc = [address: Uint8Array, amount: bigint, online?: boolean];
@@ -147,7 +184,16 @@ const SNAPSHOT_VERSION = 1;
 /** Deterministic genesis hash over everything that defines the chain's starting point. */
 function genesisHashOf(id: string, proto: string, accounts: readonly GenesisAlloc[], sink: Uint8Array, pool: Uint8Array, ts: bigint, tc: bigint): Uint8Array {
   // An online account adds a third element, so offline-only chains keep their earlier hash.
-  const w: MsgpackValue = { alloc: accounts.map(([a, amt, online]) => (online ? [a, amt, 1] : [a, amt])), fees: sink, id, network: 'tealworks-devnet', proto, rwd: pool, tc, timestamp: ts };
+  const w: MsgpackValue = {
+    alloc: accounts.map(([a, amt, online]) => (online ? [a, amt, 1] : [a, amt])),
+    fees: sink,
+    id,
+    network: 'tealworks-devnet',
+    proto,
+    rwd: pool,
+    tc,
+    timestamp: ts,
+  };
   return sha512_256(new Uint8Array([...utf8('GE'), ...encodeMsgpack(w)]));
 }
 
@@ -231,11 +277,16 @@ export class Ledger {
     if (journal?.length) {
       const gh = genesisRecordHash(journal[0]!);
       if (gh === undefined) {
-        throw new LedgerDamageError('the first journal record is not a genesis record. Nothing was changed; restore the data directory from a backup, or move it away to start a new chain.', { file: 'journal.bin', offset: 0, round: 0n });
+        throw new LedgerDamageError(
+          'the first journal record is not a genesis record. Nothing was changed; restore the data directory from a backup, or move it away to start a new chain.',
+          { file: 'journal.bin', offset: 0, round: 0n },
+        );
       }
       const r0 = genesisRecordRound(journal[0]!);
       if (fork && r0 !== this.firstRound) {
-        throw new LedgerStoreError(`the data directory holds a fork of ${fork.head.url} made at round ${r0}, but the fork cache is at round ${this.firstRound}. Nothing was changed. Start with --fork-refresh to fork afresh (it drops the local chain too).`);
+        throw new LedgerStoreError(
+          `the data directory holds a fork of ${fork.head.url} made at round ${r0}, but the fork cache is at round ${this.firstRound}. Nothing was changed. Start with --fork-refresh to fork afresh (it drops the local chain too).`,
+        );
       }
       if (toHex(gh) !== toHex(this.genesisHash)) {
         throw new LedgerStoreError(
@@ -251,7 +302,15 @@ export class Ledger {
 
   private writeGenesisRecord(): void {
     const h = this.blocks.get(this.firstRound)!.header;
-    this.store!.append(encodeMsgpack({ gh: this.genesisHash, ...(this.headerScheme >= 2 ? { hs: this.headerScheme } : {}), r: this.firstRound, t: h.timestamp, v: JOURNAL_VERSION }));
+    this.store!.append(
+      encodeMsgpack({
+        gh: this.genesisHash,
+        ...(this.headerScheme >= 2 ? { hs: this.headerScheme } : {}),
+        r: this.firstRound,
+        t: h.timestamp,
+        v: JOURNAL_VERSION,
+      }),
+    );
   }
 
   /** Genesis balances: the configured accounts, plus the fee sink and rewards pool (a fork has the remote's). */
@@ -455,7 +514,9 @@ export class Ledger {
     const block: Block = { header, txns, hash: headerHash(header) };
     if (replay && toHex(replay.expectedHash) !== toHex(block.hash)) {
       st.rollback(blockMark);
-      throw new LedgerStoreError(`journal replay of round ${round} produced a different block (expected ${toHex(replay.expectedHash)}, got ${toHex(block.hash)})`);
+      throw new LedgerStoreError(
+        `journal replay of round ${round} produced a different block (expected ${toHex(replay.expectedHash)}, got ${toHex(block.hash)})`,
+      );
     }
     if (this.store && (!replay || replay.journal)) {
       const record = encodeMsgpack({
@@ -488,7 +549,13 @@ export class Ledger {
     this.committedAt = Date.now();
     const old = round - BigInt(this.deltaWindow);
     this.deltas.delete(old);
-    if ((!replay || replay.journal) && this.store && this.snapshotInterval > 0 && round - this.lastSnapshotRound >= BigInt(this.snapshotInterval) && round >= this.snapshotRetryAt) {
+    if (
+      (!replay || replay.journal) &&
+      this.store &&
+      this.snapshotInterval > 0 &&
+      round - this.lastSnapshotRound >= BigInt(this.snapshotInterval) &&
+      round >= this.snapshotRetryAt
+    ) {
       // The block is already durable in the journal: a snapshot that cannot be written (full disk)
       // only means a longer replay on the next start, so it must not fail this submit.
       try {
@@ -523,14 +590,23 @@ export class Ledger {
    * size of the chain. Marks nest. Only for a ledger kept in memory (a journal cannot be rewound).
    */
   mark(): number {
-    if (this.store) throw new LedgerStoreError('snapshots need a chain kept in memory: this one journals every round to its data directory, which cannot be rewound. Start the devnet without a data directory (in memory) to use snapshot and revert.');
+    if (this.store)
+      throw new LedgerStoreError(
+        'snapshots need a chain kept in memory: this one journals every round to its data directory, which cannot be rewound. Start the devnet without a data directory (in memory) to use snapshot and revert.',
+      );
     if (this.marks.size === 0) {
       this.state.commit();
       this.state.keepUndo = true;
       this.txids.undo = this.leases.undo = (fn) => this.chainUndo.push(fn);
     }
     const id = this.nextMarkId++;
-    this.marks.set(id, { state: this.state.checkpoint(), chain: this.chainUndo.length, round: this.latestRound, deltas: new Map(this.deltas), timestampOffset: this.timestampOffset });
+    this.marks.set(id, {
+      state: this.state.checkpoint(),
+      chain: this.chainUndo.length,
+      round: this.latestRound,
+      deltas: new Map(this.deltas),
+      timestampOffset: this.timestampOffset,
+    });
     return id;
   }
 
@@ -664,7 +740,8 @@ export class Ledger {
   /** Cheat: sets (or, with undefined, removes) an account's holding of an existing asset. */
   setAssetHolding(address: AddressLike, assetId: bigint, holding: { amount: bigint; frozen?: boolean } | undefined): void {
     this.stateCheat(() => {
-      if (!this.state.assets.has(assetId)) throw new LedgerNotFoundError(`asset ${assetId} does not exist; create it first (cheats change holdings, not assets)`);
+      if (!this.state.assets.has(assetId))
+        throw new LedgerNotFoundError(`asset ${assetId} does not exist; create it first (cheats change holdings, not assets)`);
       if (holding && (holding.amount < 0n || holding.amount >= 1n << 64n)) throw new ValidationError(`an asset amount is a uint64, got ${holding.amount}`);
       this.state.setHolding(addressBytes(address), assetId, holding ? { amount: holding.amount, frozen: holding.frozen ?? false } : undefined);
     });
@@ -683,7 +760,8 @@ export class Ledger {
   setLocal(address: AddressLike, appId: bigint, key: Uint8Array, value: TealValue | undefined): void {
     this.stateCheat(() => {
       const a = addressBytes(address);
-      if (!this.state.get(a)?.locals.has(appId)) throw new LedgerNotFoundError(`account ${new Address(a).toString()} is not opted in to app ${appId}; opt it in first`);
+      if (!this.state.get(a)?.locals.has(appId))
+        throw new LedgerNotFoundError(`account ${new Address(a).toString()} is not opted in to app ${appId}; opt it in first`);
       this.checkKeyValue(key, value);
       this.state.setLocal(a, appId, key, value);
     });
@@ -693,7 +771,8 @@ export class Ledger {
   setBox(appId: bigint, name: Uint8Array, value: Uint8Array | undefined): void {
     this.stateCheat(() => {
       if (!this.state.apps.has(appId)) throw new LedgerNotFoundError(`app ${appId} does not exist`);
-      if (name.length < 1 || name.length > this.params.avm.maxAppKeyLen) throw new ValidationError(`a box name is 1 to ${this.params.avm.maxAppKeyLen} bytes, got ${name.length}`);
+      if (name.length < 1 || name.length > this.params.avm.maxAppKeyLen)
+        throw new ValidationError(`a box name is 1 to ${this.params.avm.maxAppKeyLen} bytes, got ${name.length}`);
       if (value && value.length > this.params.maxBoxSize) throw new ValidationError(`a box holds at most ${this.params.maxBoxSize} bytes, got ${value.length}`);
       if (value) this.state.putBox(appId, name, value);
       else this.state.deleteBox(appId, name);
@@ -713,7 +792,10 @@ export class Ledger {
 
   private checkKeyValue(key: Uint8Array, value: TealValue | undefined): void {
     if (key.length > this.params.avm.maxAppKeyLen) throw new ValidationError(`a state key is at most ${this.params.avm.maxAppKeyLen} bytes, got ${key.length}`);
-    if (value instanceof Uint8Array && key.length + value.length > this.params.avm.maxAppSumKeyValueLens) throw new ValidationError(`a state key and its value are at most ${this.params.avm.maxAppSumKeyValueLens} bytes together, got ${key.length + value.length}`);
+    if (value instanceof Uint8Array && key.length + value.length > this.params.avm.maxAppSumKeyValueLens)
+      throw new ValidationError(
+        `a state key and its value are at most ${this.params.avm.maxAppSumKeyValueLens} bytes together, got ${key.length + value.length}`,
+      );
   }
 
   /**
@@ -725,8 +807,10 @@ export class Ledger {
   applyBlock(block: Block): Block {
     const round = this.latestRound + 1n;
     if (block.header.round !== round) throw new LedgerStoreError(`block of round ${block.header.round} cannot follow round ${this.latestRound}`);
-    if (toHex(block.header.genesisHash) !== toHex(this.genesisHash)) throw new LedgerStoreError(`block of round ${round} belongs to another chain (genesis hash mismatch)`);
-    if (toHex(block.header.prev) !== toHex(this.latestBlock.hash)) throw new LedgerStoreError(`block of round ${round} does not extend this chain (previous block hash mismatch)`);
+    if (toHex(block.header.genesisHash) !== toHex(this.genesisHash))
+      throw new LedgerStoreError(`block of round ${round} belongs to another chain (genesis hash mismatch)`);
+    if (toHex(block.header.prev) !== toHex(this.latestBlock.hash))
+      throw new LedgerStoreError(`block of round ${round} does not extend this chain (previous block hash mismatch)`);
     const groups: SignedTransaction[][] = [];
     let key: string | undefined;
     for (const t of block.txns) {
@@ -748,14 +832,35 @@ export class Ledger {
    * The genesis this ledger was made from, in the node's `/genesis` shape (alloc in genesis order,
    * the fee sink and rewards pool last), enough for another ledger to rebuild the same chain.
    */
-  genesis(): { alloc: { addr: string; comment: string; state: GenesisAllocState }[]; fees: string; id: string; network: string; proto: string; rwd: string; timestamp: bigint; devmode: boolean } {
+  genesis(): {
+    alloc: { addr: string; comment: string; state: GenesisAllocState }[];
+    fees: string;
+    id: string;
+    network: string;
+    proto: string;
+    rwd: string;
+    timestamp: bigint;
+    devmode: boolean;
+  } {
     const special = this.config.specialAccountBalance ?? this.params.minBalance;
     const alloc = (this.config.genesisAccounts ?? []).map((g) => {
       const a = addressBytes(g.address);
       return { addr: new Address(a).toString(), comment: '', state: g.online ? { algo: g.amount, ...genesisParticipationState(a) } : { algo: g.amount } };
     });
-    alloc.push({ addr: new Address(this.feeSink).toString(), comment: 'FeeSink', state: { algo: special } }, { addr: new Address(this.rewardsPool).toString(), comment: 'RewardsPool', state: { algo: special } });
-    return { alloc, fees: new Address(this.feeSink).toString(), id: this.genesisId, network: 'tealworks-devnet', proto: this.params.protocol, rwd: new Address(this.rewardsPool).toString(), timestamp: this.blocks.get(this.firstRound)!.header.timestamp, devmode: true };
+    alloc.push(
+      { addr: new Address(this.feeSink).toString(), comment: 'FeeSink', state: { algo: special } },
+      { addr: new Address(this.rewardsPool).toString(), comment: 'RewardsPool', state: { algo: special } },
+    );
+    return {
+      alloc,
+      fees: new Address(this.feeSink).toString(),
+      id: this.genesisId,
+      network: 'tealworks-devnet',
+      proto: this.params.protocol,
+      rwd: new Address(this.rewardsPool).toString(),
+      timestamp: this.blocks.get(this.firstRound)!.header.timestamp,
+      devmode: true,
+    };
   }
 
   // ---- simulate support ---------------------------------------------------------------------
@@ -780,7 +885,10 @@ export class Ledger {
    * up to `round` applied again (the only way back, since committed rounds keep no undo record).
    */
   private atRound(round: bigint): Ledger {
-    if (this.fork) throw new LedgerNotFoundError(`a fork holds no state before its latest round (${this.latestRound}): simulate there, or at a round of the remote network on the remote itself`);
+    if (this.fork)
+      throw new LedgerNotFoundError(
+        `a fork holds no state before its latest round (${this.latestRound}): simulate there, or at a round of the remote network on the remote itself`,
+      );
     const g0 = this.blocks.get(this.firstRound)!.header;
     const { store: _store, ...config } = this.config;
     const past = new Ledger({ ...config, genesisTimestamp: g0.timestamp, clock: this.clock });
@@ -795,7 +903,8 @@ export class Ledger {
    */
   dryEvaluate(group: readonly SignedTransaction[], options: EvalOptions, at?: bigint): { result: GroupEvalResult; round: bigint } {
     if (at !== undefined && at !== this.latestRound) {
-      if (!this.holdsStateAt(at)) throw new LedgerNotFoundError(`the state at round ${at} is not held (rounds ${this.oldestStateRound} to ${this.latestRound} are)`);
+      if (!this.holdsStateAt(at))
+        throw new LedgerNotFoundError(`the state at round ${at} is not held (rounds ${this.oldestStateRound} to ${this.latestRound} are)`);
       return this.atRound(at).dryEvaluate(group, options);
     }
     const st = this.state;
@@ -884,7 +993,17 @@ export class Ledger {
   }
 
   /** The account's current totals as the node's account record reports them. */
-  accountTotals(address: AddressLike): { minBalance: bigint; totalAssets: number; totalCreatedAssets: number; totalAppsOptedIn: number; totalCreatedApps: number; totalBoxes: bigint; totalBoxBytes: bigint; schema: { nui: bigint; nbs: bigint }; extraPages: bigint } {
+  accountTotals(address: AddressLike): {
+    minBalance: bigint;
+    totalAssets: number;
+    totalCreatedAssets: number;
+    totalAppsOptedIn: number;
+    totalCreatedApps: number;
+    totalBoxes: bigint;
+    totalBoxBytes: bigint;
+    schema: { nui: bigint; nbs: bigint };
+    extraPages: bigint;
+  } {
     const a = this.account(address);
     const s = a ? this.state.schemaTotals(a) : { nui: 0n, nbs: 0n, pages: 0n };
     return {
@@ -949,7 +1068,10 @@ export class Ledger {
   /** State delta of a round still inside the delta window. */
   delta(round: bigint): RoundDelta {
     const d = this.deltas.get(round);
-    if (!d) throw new LedgerNotFoundError(`no state delta for round ${round}: outside the window of the last ${this.deltaWindow} rounds (latest ${this.latestRound})`);
+    if (!d)
+      throw new LedgerNotFoundError(
+        `no state delta for round ${round}: outside the window of the last ${this.deltaWindow} rounds (latest ${this.latestRound})`,
+      );
     return d;
   }
 
@@ -994,7 +1116,9 @@ export class Ledger {
     if (snapBytes) {
       const snap = decodeSnapshot(snapBytes);
       if (!(snap.gh instanceof Uint8Array) || toHex(snap.gh) !== toHex(this.genesisHash)) {
-        throw new LedgerStoreError('the snapshot belongs to a different chain (genesis hash mismatch). Nothing was changed. Start with the genesis configuration the data directory was created with.');
+        throw new LedgerStoreError(
+          'the snapshot belongs to a different chain (genesis hash mismatch). Nothing was changed. Start with the genesis configuration the data directory was created with.',
+        );
       }
       snapRound = toUint64(snap.r, 'snapshot round');
       // `records` starts after the genesis record: records[i] holds round i + 1.
@@ -1035,7 +1159,11 @@ export class Ledger {
       try {
         lazyRecordBlock(records[lazy - 1]!, last, false);
       } catch (e) {
-        throw new LedgerDamageError(`journal record of round ${last} cannot be replayed: ${(e as Error).message}. Nothing was changed.`, { file: 'journal.bin', offset: -1, round: last }, { cause: e });
+        throw new LedgerDamageError(
+          `journal record of round ${last} cannot be replayed: ${(e as Error).message}. Nothing was changed.`,
+          { file: 'journal.bin', offset: -1, round: last },
+          { cause: e },
+        );
       }
       for (; i < lazy; i++) {
         const round = this.latestRound + 1n;
@@ -1055,7 +1183,11 @@ export class Ledger {
           store.setAsideFrom(index, why);
           break;
         }
-        throw new LedgerDamageError(`${why}. Nothing was changed.${store.setAsideFrom ? ` Start with --recover to keep rounds 0..${expected - 1n} and move the rest of the journal aside.` : ''}`, { file: 'journal.bin', offset: -1, round: expected }, { cause: e });
+        throw new LedgerDamageError(
+          `${why}. Nothing was changed.${store.setAsideFrom ? ` Start with --recover to keep rounds 0..${expected - 1n} and move the rest of the journal aside.` : ''}`,
+          { file: 'journal.bin', offset: -1, round: expected },
+          { cause: e },
+        );
       }
     }
     if (snapRound > this.latestRound) throw new LedgerStoreError(`snapshot is at round ${snapRound} but the journal ends at ${this.latestRound}`);
@@ -1100,7 +1232,11 @@ export class Ledger {
     this.seedOverrides.clear();
     this.impersonated.clear();
     this.generation++;
-    this.initGenesis(this.genesisAlloc(), this.blocks.get(this.firstRound)!.header.timestamp, this.fork ? this.fork.head.txnCounter : (this.config.initialTxnCounter ?? 1000n));
+    this.initGenesis(
+      this.genesisAlloc(),
+      this.blocks.get(this.firstRound)!.header.timestamp,
+      this.fork ? this.fork.head.txnCounter : (this.config.initialTxnCounter ?? 1000n),
+    );
     if (this.store) this.writeGenesisRecord();
   }
 
@@ -1161,7 +1297,9 @@ function genesisRecordScheme(raw: Uint8Array): HeaderScheme {
  * it in that scheme), else the current one.
  */
 export function headerSchemeOfProtocol(protocol: string | undefined): HeaderScheme {
-  return protocol === 'https://github.com/algorandfoundation/specs/tree/v42' || protocol === 'https://github.com/algorandfoundation/specs/tree/v41' ? 1 : HEADER_SCHEME_CURRENT;
+  return protocol === 'https://github.com/algorandfoundation/specs/tree/v42' || protocol === 'https://github.com/algorandfoundation/specs/tree/v41'
+    ? 1
+    : HEADER_SCHEME_CURRENT;
 }
 
 /** Scheme-1 chains named the v41/v42 protocols by these short URLs (their genesis hashes include it). */

@@ -44,7 +44,18 @@ const MAX_RECORD = 256 * 1024 * 1024;
  */
 export type StoreFs = Pick<
   typeof nodeFs,
-  'openSync' | 'closeSync' | 'writeSync' | 'fsyncSync' | 'ftruncateSync' | 'fstatSync' | 'readFileSync' | 'existsSync' | 'renameSync' | 'rmSync' | 'mkdirSync' | 'writeFileSync'
+  | 'openSync'
+  | 'closeSync'
+  | 'writeSync'
+  | 'fsyncSync'
+  | 'ftruncateSync'
+  | 'fstatSync'
+  | 'readFileSync'
+  | 'existsSync'
+  | 'renameSync'
+  | 'rmSync'
+  | 'mkdirSync'
+  | 'writeFileSync'
 >;
 
 function checksum(payload: Uint8Array): number {
@@ -77,13 +88,15 @@ export interface JournalDamage {
 function recordAt(bytes: Uint8Array, v: DataView, off: number, verifiedUpTo = 0): { end: number } | { error: JournalDamage['kind']; detail: string } {
   if (off + HEADER > bytes.length) return { error: 'partial', detail: `the file ends ${bytes.length - off} bytes into a ${HEADER}-byte record header` };
   const magic = v.getUint32(off);
-  if (magic !== MAGIC) return { error: 'damaged', detail: `record header has magic 0x${magic.toString(16).padStart(8, '0')} instead of 0x${MAGIC.toString(16)}` };
+  if (magic !== MAGIC)
+    return { error: 'damaged', detail: `record header has magic 0x${magic.toString(16).padStart(8, '0')} instead of 0x${MAGIC.toString(16)}` };
   const len = v.getUint32(off + 4);
   if (len > MAX_RECORD) return { error: 'damaged', detail: `record header declares an impossible length of ${len} bytes` };
   if (off + HEADER + len > bytes.length) return { error: 'partial', detail: `the file ends ${bytes.length - off - HEADER} bytes into a ${len}-byte record` };
   const end = off + HEADER + len;
   // A record inside a prefix a checkpoint vouches for was checked when that prefix was first read or written.
-  if (end > verifiedUpTo && checksum(bytes.subarray(off + HEADER, end)) !== v.getUint32(off + 8)) return { error: 'damaged', detail: `checksum mismatch in a ${len}-byte record` };
+  if (end > verifiedUpTo && checksum(bytes.subarray(off + HEADER, end)) !== v.getUint32(off + 8))
+    return { error: 'damaged', detail: `checksum mismatch in a ${len}-byte record` };
   return { end };
 }
 
@@ -271,7 +284,12 @@ export class FileLedgerStore implements LedgerStore {
     const bytes = new Uint8Array(file.buffer, file.byteOffset, file.byteLength);
     let trusted = this.trustedPrefix(bytes);
     let parsed = parseJournal(bytes, trusted?.length ?? 0);
-    if (trusted && !(parsed.offsets.length > trusted.records ? parsed.offsets[trusted.records] === trusted.length : parsed.offsets.length === trusted.records && parsed.validLength === trusted.length)) {
+    if (
+      trusted &&
+      !(parsed.offsets.length > trusted.records
+        ? parsed.offsets[trusted.records] === trusted.length
+        : parsed.offsets.length === trusted.records && parsed.validLength === trusted.length)
+    ) {
       // The checkpoint's own fields disagree with the records it hashed (a damaged checkpoint): check every record.
       trusted = undefined;
       parsed = parseJournal(bytes);
@@ -430,7 +448,14 @@ export class FileLedgerStore implements LedgerStore {
   }
 
   writeSnapshot(bytes: Uint8Array): void {
-    writeFramedAtomically(this.fs, this.dir, SNAPSHOT_TMP, this.snapshotPath, bytes, `could not write the snapshot in ${this.dir} (the previous snapshot and the journal are intact)`);
+    writeFramedAtomically(
+      this.fs,
+      this.dir,
+      SNAPSHOT_TMP,
+      this.snapshotPath,
+      bytes,
+      `could not write the snapshot in ${this.dir} (the previous snapshot and the journal are intact)`,
+    );
     this.writeCheckpoint();
   }
 
@@ -506,12 +531,22 @@ export class FileForkCache implements ForkCacheStore {
   read(): Uint8Array | undefined {
     if (!this.fs.existsSync(this.path)) return undefined;
     const got = unframeSnapshot(new Uint8Array(this.fs.readFileSync(this.path)));
-    if ('error' in got) throw new ForkCacheError(`the fork cache ${this.path} is damaged (${got.error}). Nothing was changed. Start with --fork-refresh to drop it and fetch afresh.`);
+    if ('error' in got)
+      throw new ForkCacheError(
+        `the fork cache ${this.path} is damaged (${got.error}). Nothing was changed. Start with --fork-refresh to drop it and fetch afresh.`,
+      );
     return got.payload;
   }
 
   write(bytes: Uint8Array): void {
-    writeFramedAtomically(this.fs, this.dir, `${FORK_CACHE}.tmp`, this.path, bytes, `could not write the fork cache in ${this.dir} (the previous cache is intact)`);
+    writeFramedAtomically(
+      this.fs,
+      this.dir,
+      `${FORK_CACHE}.tmp`,
+      this.path,
+      bytes,
+      `could not write the fork cache in ${this.dir} (the previous cache is intact)`,
+    );
   }
 
   clear(): void {
@@ -521,7 +556,12 @@ export class FileForkCache implements ForkCacheStore {
 
 function writeError(what: string, e: unknown): LedgerWriteError {
   const code = (e as NodeJS.ErrnoException | undefined)?.code;
-  const hint = code === 'ENOSPC' ? 'the disk is full; free some space and retry' : code === 'EDQUOT' ? 'the disk quota is exhausted; free some space and retry' : 'check the disk and retry';
+  const hint =
+    code === 'ENOSPC'
+      ? 'the disk is full; free some space and retry'
+      : code === 'EDQUOT'
+        ? 'the disk quota is exhausted; free some space and retry'
+        : 'check the disk and retry';
   return new LedgerWriteError(`${what}: ${(e as Error)?.message ?? String(e)} (${hint})`, code, { cause: e });
 }
 

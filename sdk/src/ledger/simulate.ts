@@ -56,7 +56,14 @@ function unitOf(s: TraceStep): ResponseObject {
 const hashOf = (program: Uint8Array | undefined): Uint8Array | undefined => (program ? sha512_256(program) : undefined);
 
 /** One inner transaction's `inner-trace` entry: its program trace (app calls) and its own inners. */
-function innerEntry(txn: Transaction, createdAppId: bigint | undefined, t: ProgramTrace | undefined, ledger: Ledger, applied?: TxnApplyData, ran?: Uint8Array): ResponseObject {
+function innerEntry(
+  txn: Transaction,
+  createdAppId: bigint | undefined,
+  t: ProgramTrace | undefined,
+  ledger: Ledger,
+  applied?: TxnApplyData,
+  ran?: Uint8Array,
+): ResponseObject {
   const call = txn.appCall;
   if (!call || !t) return {};
   const appId = call.appId || createdAppId || 0n;
@@ -135,13 +142,15 @@ function unnamedReport(u: UnnamedResources): ResponseObject | undefined {
 
 function validate(req: SimulateRequest, p: ConsensusLimits): void {
   const groups = req['txn-groups'];
-  if (!Array.isArray(groups) || groups.length !== 1) throw new SimulateRequestError(`expected 1 transaction group, got ${Array.isArray(groups) ? groups.length : 0}`);
+  if (!Array.isArray(groups) || groups.length !== 1)
+    throw new SimulateRequestError(`expected 1 transaction group, got ${Array.isArray(groups) ? groups.length : 0}`);
   const txns = groups[0]!.txns ?? [];
   if (txns.length === 0) throw new SimulateRequestError('empty txgroup');
   if (txns.length > p.maxTxGroupSize) throw new SimulateRequestError(`transaction group size ${txns.length} exceeds protocol max ${p.maxTxGroupSize}`);
   if (txns.some((s) => s.txn.type === 'stpf')) throw new SimulateRequestError('cannot simulate StateProof transactions');
   const extra = Number(req['extra-opcode-budget'] ?? 0);
-  if (!Number.isSafeInteger(extra) || extra < 0) throw new SimulateRequestError(`extra-opcode-budget must be a non-negative integer, got ${req['extra-opcode-budget']}`);
+  if (!Number.isSafeInteger(extra) || extra < 0)
+    throw new SimulateRequestError(`extra-opcode-budget must be a non-negative integer, got ${req['extra-opcode-budget']}`);
   const maxExtra = p.simulateMaxExtraOpcodeBudget;
   if (extra > maxExtra) throw new SimulateRequestError(`extra budget ${extra} > simulation extra budget limit ${maxExtra}`);
   const tc = req['exec-trace-config'];
@@ -186,7 +195,10 @@ function collectTouched(results: TxnEvalResult[]): TouchedState[] {
 
 /** Values, before the simulation, of the state the programs changed (`initial-states`). */
 function initialStates(ledger: Ledger, touched: TouchedState[]): ResponseObject | undefined {
-  const byApp = new Map<bigint, { globals: Map<string, ResponseObject>; locals: Map<string, Map<string, ResponseObject>>; boxes: Map<string, ResponseObject> }>();
+  const byApp = new Map<
+    bigint,
+    { globals: Map<string, ResponseObject>; locals: Map<string, Map<string, ResponseObject>>; boxes: Map<string, ResponseObject> }
+  >();
   for (const t of touched) {
     let e = byApp.get(t.app);
     if (!e) byApp.set(t.app, (e = { globals: new Map(), locals: new Map(), boxes: new Map() }));

@@ -22,7 +22,14 @@ export function accountToWire(a: AccountData): W {
     spend: a.authAddr,
     onl: a.status,
     part: a.participation
-      ? { vote: a.participation.voteKey, sel: a.participation.selectionKey, stprf: a.participation.stateProofKey, voteFst: a.participation.voteFirst, voteLst: a.participation.voteLast, voteKD: a.participation.voteKeyDilution }
+      ? {
+          vote: a.participation.voteKey,
+          sel: a.participation.selectionKey,
+          stprf: a.participation.stateProofKey,
+          voteFst: a.participation.voteFirst,
+          voteLst: a.participation.voteLast,
+          voteKD: a.participation.voteKeyDilution,
+        }
       : undefined,
     asset: [...a.holdings.entries()].sort((x, y) => cmpBig(x[0], y[0])).map(([id, h]) => [id, h.amount, h.frozen]),
     appl: [...a.locals.entries()].sort((x, y) => cmpBig(x[0], y[0])).map(([id, kv]) => [id, kvToWire(kv)]),
@@ -35,7 +42,21 @@ export function accountToWire(a: AccountData): W {
 }
 
 export function assetToWire(p: AssetData): W {
-  return { id: p.id, c: p.clawback, am: p.metadataHash, an: p.name, au: p.url, cr: p.creator, dc: p.decimals, df: p.defaultFrozen, f: p.freeze, m: p.manager, r: p.reserve, t: p.total, un: p.unitName };
+  return {
+    id: p.id,
+    c: p.clawback,
+    am: p.metadataHash,
+    an: p.name,
+    au: p.url,
+    cr: p.creator,
+    dc: p.decimals,
+    df: p.defaultFrozen,
+    f: p.freeze,
+    m: p.manager,
+    r: p.reserve,
+    t: p.total,
+    un: p.unitName,
+  };
 }
 
 export function appToWire(p: AppData): W {
@@ -98,14 +119,18 @@ export function accountFromWire(a: R): AccountData {
   const acct: AccountData = {
     balance: big(a.algo),
     status: Number(a.onl ?? 0) as 0 | 1 | 2,
-    holdings: new Map(arr(a.asset).map((h) => {
-      const [id, amount, frozen] = h as [unknown, unknown, unknown];
-      return [big(id), { amount: big(amount), frozen: frozen === true }];
-    })),
-    locals: new Map(arr(a.appl).map((l) => {
-      const [id, kv] = l as [unknown, unknown];
-      return [big(id), kvFromWire(kv)];
-    })),
+    holdings: new Map(
+      arr(a.asset).map((h) => {
+        const [id, amount, frozen] = h as [unknown, unknown, unknown];
+        return [big(id), { amount: big(amount), frozen: frozen === true }];
+      }),
+    ),
+    locals: new Map(
+      arr(a.appl).map((l) => {
+        const [id, kv] = l as [unknown, unknown];
+        return [big(id), kvFromWire(kv)];
+      }),
+    ),
     createdAssets: new Set(),
     createdApps: new Set(),
     totalBoxes: big(a.tbx),

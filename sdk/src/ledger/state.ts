@@ -77,7 +77,17 @@ export interface TouchSet {
 }
 
 export function emptyTouchSet(): TouchSet {
-  return { accounts: new Set(), assetParams: new Set(), appParams: new Set(), holdings: new Set(), locals: new Set(), kv: new Map(), createdAssets: new Set(), createdApps: new Set(), deletedCreators: new Map() };
+  return {
+    accounts: new Set(),
+    assetParams: new Set(),
+    appParams: new Set(),
+    holdings: new Set(),
+    locals: new Set(),
+    kv: new Map(),
+    createdAssets: new Set(),
+    createdApps: new Set(),
+    deletedCreators: new Map(),
+  };
 }
 
 export const boxKeyOf = (appId: bigint, name: Uint8Array): string => `${appId}/${toHex(name)}`;

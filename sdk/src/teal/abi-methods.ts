@@ -66,7 +66,16 @@ export function tealMethodLines(source: string): TealMethodLine[] {
       if (signature === undefined) return;
       const tok = body[1]!;
       const selector = methodSelector(signature);
-      const entry: TealMethodLine = { signature, selector, selectorHex: toHex(selector), kind: 'invalid', line: l.line, start: tok.start, end: tok.end, inMacro };
+      const entry: TealMethodLine = {
+        signature,
+        selector,
+        selectorHex: toHex(selector),
+        kind: 'invalid',
+        line: l.line,
+        start: tok.start,
+        end: tok.end,
+        inMacro,
+      };
       const argsEnd = closingParen(signature);
       if (argsEnd === signature.length - 1) entry.kind = /^[^(]+\(/.test(signature) ? 'event' : 'invalid';
       else {

@@ -121,7 +121,13 @@ export class ProgramSourceMap {
 
   /** Our assembler's pc map over one TEAL file (`file`: its name or path). */
   static fromAssembler(pcMap: readonly PcMapping[], file?: string): ProgramSourceMap {
-    const entries: Entry[] = pcMap.map((m) => ({ mapPc: m.pc, source: 0, line: m.use.line, column: m.use.utf16Column, ...(m.definition ? { definition: { line: m.definition.line, column: m.definition.utf16Column } } : {}) }));
+    const entries: Entry[] = pcMap.map((m) => ({
+      mapPc: m.pc,
+      source: 0,
+      line: m.use.line,
+      column: m.use.utf16Column,
+      ...(m.definition ? { definition: { line: m.definition.line, column: m.definition.utf16Column } } : {}),
+    }));
     return new ProgramSourceMap('assembler', [file ?? '<source>'], entries, 0, new Map());
   }
 
@@ -140,7 +146,13 @@ export class ProgramSourceMap {
     const events = new Map<number, PuyaPcEvent>();
     if (isPuya) for (const [k, v] of Object.entries(o.pc_events as Record<string, unknown>)) if (/^\d+$/.test(k)) events.set(Number(k), eventOf(v));
     const offset = typeof o.op_pc_offset === 'number' && Number.isInteger(o.op_pc_offset) && o.op_pc_offset >= 0 ? o.op_pc_offset : 0;
-    return new ProgramSourceMap(isPuya ? 'puya' : 'teal-map', sources.map((s) => root + s), entries, offset, events);
+    return new ProgramSourceMap(
+      isPuya ? 'puya' : 'teal-map',
+      sources.map((s) => root + s),
+      entries,
+      offset,
+      events,
+    );
   }
 
   /** Gives the `sources` entries file paths (e.g. resolved against the map's folder); returns this. */
@@ -216,7 +228,10 @@ export class ProgramSourceMap {
   /** The subroutine the instruction at `pc` belongs to: the nearest subroutine start at or before it (Puya maps). */
   subroutineAt(pc: number, base = 0): string | undefined {
     const mapPc = pc - base;
-    this.starts ??= [...this.events].filter(([, e]) => e.subroutine !== undefined).map(([p, e]) => ({ pc: p, name: e.subroutine! })).sort((a, b) => a.pc - b.pc);
+    this.starts ??= [...this.events]
+      .filter(([, e]) => e.subroutine !== undefined)
+      .map(([p, e]) => ({ pc: p, name: e.subroutine! }))
+      .sort((a, b) => a.pc - b.pc);
     // The last start at or before mapPc (binary search: stepping asks at every callsub).
     let lo = 0;
     let hi = this.starts.length - 1;

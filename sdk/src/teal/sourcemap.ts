@@ -162,7 +162,8 @@ export function decodePcMappings(mappings: string, sourceCount: number): SourceM
       source += fields[1]!;
       line += fields[2]!;
       column += fields[3]!;
-      if (source < 0 || (sourceCount > 0 && source >= sourceCount)) throw new SourceMapError(`segment at pc ${pc} refers to source ${source}, but the map lists ${sourceCount}`);
+      if (source < 0 || (sourceCount > 0 && source >= sourceCount))
+        throw new SourceMapError(`segment at pc ${pc} refers to source ${source}, but the map lists ${sourceCount}`);
       if (line < 0 || column < 0) throw new SourceMapError(`segment at pc ${pc} moves to a negative line or column (${line}, ${column})`);
       if (first) out.push({ pc, source, line, column });
       first = false;

@@ -35,14 +35,20 @@ export async function expectFailure(work: Promise<unknown>, expected: ExpectedFa
   }
   if (error === undefined) throw new TestingError(`expected a failure${describe(expected)}, but it succeeded`);
   if (!(error instanceof SimulateFailedError) || !error.report) {
-    if (expected.line !== undefined) throw new TestingError(`expected a failure at TEAL line ${expected.line}, but it failed before any program ran: ${(error as Error)?.message ?? String(error)}`, { cause: error });
-    if (expected.message !== undefined && !matches((error as Error)?.message ?? String(error), expected.message)) throw new TestingError(`expected a failure${describe(expected)}, but it failed with: ${(error as Error)?.message ?? String(error)}`, { cause: error });
+    if (expected.line !== undefined)
+      throw new TestingError(
+        `expected a failure at TEAL line ${expected.line}, but it failed before any program ran: ${(error as Error)?.message ?? String(error)}`,
+        { cause: error },
+      );
+    if (expected.message !== undefined && !matches((error as Error)?.message ?? String(error), expected.message))
+      throw new TestingError(`expected a failure${describe(expected)}, but it failed with: ${(error as Error)?.message ?? String(error)}`, { cause: error });
     throw new TestingError(`expected a simulate failure with a report, but got: ${(error as Error)?.message ?? String(error)}`, { cause: error });
   }
   const report = error.report as SimulateReport;
   const texts = [report.failure?.errorMessage, report.failureMessage, error.message].filter((t): t is string => typeof t === 'string');
   const problems: string[] = [];
-  if (expected.message !== undefined && !texts.some((t) => matches(t, expected.message!))) problems.push(`its message does not match ${String(expected.message)}`);
+  if (expected.message !== undefined && !texts.some((t) => matches(t, expected.message!)))
+    problems.push(`its message does not match ${String(expected.message)}`);
   const line = report.failure?.source?.line;
   if (expected.line !== undefined && line !== expected.line) problems.push(`it failed at TEAL line ${line ?? '(unknown)'}, not ${expected.line}`);
   if (problems.length) throw new SimulateReportError(`the failure is not the expected one: ${problems.join('; ')}`, report, { cause: error });
@@ -65,7 +71,8 @@ export interface ExpectedState {
 export async function expectState(app: AppClient, expected: ExpectedState): Promise<void> {
   const problems: string[] = [];
   const compare = (where: string, actual: Record<string, unknown>, want: Record<string, unknown>) => {
-    for (const [k, v] of Object.entries(want)) if (!isDeepStrictEqual(normalize(actual[k]), normalize(v))) problems.push(`${where} ${k} is ${show(actual[k])}, expected ${show(v)}`);
+    for (const [k, v] of Object.entries(want))
+      if (!isDeepStrictEqual(normalize(actual[k]), normalize(v))) problems.push(`${where} ${k} is ${show(actual[k])}, expected ${show(v)}`);
   };
   if (expected.global) compare('global', await readGlobalState(app), expected.global);
   for (const [addr, want] of Object.entries(expected.local ?? {})) compare(`local of ${addr}:`, await readLocalState(app, addr), want);

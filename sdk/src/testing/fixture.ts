@@ -173,7 +173,7 @@ export class TestFixture<A extends string = string> {
   install(hooks: RunnerHooks): this {
     const before = hooks.beforeAll ?? hooks.before;
     const after = hooks.afterAll ?? hooks.after;
-    if (!before) throw new TestingError('install() needs the runner\'s before (mocha, node:test) or beforeAll (vitest) hook');
+    if (!before) throw new TestingError("install() needs the runner's before (mocha, node:test) or beforeAll (vitest) hook");
     before(() => this.setup());
     hooks.beforeEach(() => this.reset());
     if (after) after(() => this.teardown());

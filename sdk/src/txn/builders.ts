@@ -61,7 +61,10 @@ const UINT64_MAX = (1n << 64n) - 1n;
 function u64(field: string, v: Uint64Like | undefined): bigint {
   if (v === undefined) return 0n;
   if (typeof v === 'number') {
-    if (Number.isInteger(v) && !Number.isSafeInteger(v)) throw new TxnValidationError(field, `${v} is larger than JavaScript numbers hold exactly (2^53 - 1); pass a bigint instead, e.g. ${BigInt(v)}n`, { value: v });
+    if (Number.isInteger(v) && !Number.isSafeInteger(v))
+      throw new TxnValidationError(field, `${v} is larger than JavaScript numbers hold exactly (2^53 - 1); pass a bigint instead, e.g. ${BigInt(v)}n`, {
+        value: v,
+      });
     if (!Number.isSafeInteger(v) || v < 0) throw new TxnValidationError(field, `must be a non-negative integer, got ${v}`, { value: v });
     return BigInt(v);
   }
@@ -420,7 +423,8 @@ function normaliseAccess(r: ResourceRef, i: number): ResourceRef {
 export function makeAppCallTxn(p: AppCallParams): Transaction {
   const txn = header('appl', p);
   const oc = p.onComplete ?? OnComplete.NoOp;
-  if (!Number.isInteger(oc) || oc < 0 || oc > OnComplete.DeleteApplication) throw new TxnValidationError('onComplete', `unknown on-completion ${oc}`, { value: oc, limit: 5 });
+  if (!Number.isInteger(oc) || oc < 0 || oc > OnComplete.DeleteApplication)
+    throw new TxnValidationError('onComplete', `unknown on-completion ${oc}`, { value: oc, limit: 5 });
   const app: AppCallFields = {
     appId: u64('appId', p.appId),
     onComplete: oc,
@@ -428,7 +432,10 @@ export function makeAppCallTxn(p: AppCallParams): Transaction {
     accounts: (p.accounts ?? []).map((a, i) => addr(`accounts[${i}]`, a)),
     foreignApps: (p.foreignApps ?? []).map((a, i) => u64(`foreignApps[${i}]`, a)),
     foreignAssets: (p.foreignAssets ?? []).map((a, i) => u64(`foreignAssets[${i}]`, a)),
-    boxes: (p.boxes ?? []).map((b, i): BoxReference => ({ appId: u64(`boxes[${i}].appId`, b.appId), name: bytes(`boxes[${i}].name`, b.name) ?? new Uint8Array(0) })),
+    boxes: (p.boxes ?? []).map((b, i): BoxReference => ({
+      appId: u64(`boxes[${i}].appId`, b.appId),
+      name: bytes(`boxes[${i}].name`, b.name) ?? new Uint8Array(0),
+    })),
     access: accessList(p),
     extraPages: small('extraPages', p.extraPages),
     rejectVersion: u64('rejectVersion', p.rejectVersion),
@@ -524,6 +531,8 @@ export function buildTransaction(p: BuildParams): Transaction {
     case 'appl':
       return makeAppCallTxn(p);
     default:
-      throw new TxnValidationError('type', `cannot build transactions of type ${JSON.stringify((p as { type: unknown }).type)}`, { value: (p as { type: unknown }).type });
+      throw new TxnValidationError('type', `cannot build transactions of type ${JSON.stringify((p as { type: unknown }).type)}`, {
+        value: (p as { type: unknown }).type,
+      });
   }
 }

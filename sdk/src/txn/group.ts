@@ -19,7 +19,10 @@ function txidWithoutGroup(txn: Transaction): Uint8Array {
 export function computeGroupId(txns: readonly Transaction[], limits: ConsensusLimits = DEFAULT_LIMITS): Uint8Array {
   if (txns.length === 0) throw new TxnValidationError('group', 'a group needs at least one transaction', { value: 0 });
   if (txns.length > limits.maxTxGroupSize) {
-    throw new TxnValidationError('group', `group has ${txns.length} transactions, more than the limit of ${limits.maxTxGroupSize}`, { value: txns.length, limit: limits.maxTxGroupSize });
+    throw new TxnValidationError('group', `group has ${txns.length} transactions, more than the limit of ${limits.maxTxGroupSize}`, {
+      value: txns.length,
+      limit: limits.maxTxGroupSize,
+    });
   }
   return sha512_256(encodeMsgpackWithPrefix(TG_PREFIX, { txlist: txns.map(txidWithoutGroup) }));
 }

@@ -13,7 +13,6 @@ import { signedTransactionFromWire, signedTransactionToWire, transactionFromWire
  * and `parseJson` from encoding/json.ts reads them back as bigint.
  */
 
-
 /** Which keys hold addresses, per map kind. `*` marks an array of addresses. */
 const TXN_ADDRESS_KEYS = new Set(['snd', 'rcv', 'close', 'rekey', 'asnd', 'arcv', 'aclose', 'fadd']);
 const STRING_KEYS = new Set(['type', 'gen', 'un', 'an', 'au']);

@@ -17,7 +17,8 @@ export interface MultisigMetadata {
 }
 
 function checkMetadata(meta: MultisigMetadata): Uint8Array[] {
-  if (meta.version !== 1) throw new TxnValidationError('multisig.version', `unsupported multisig version ${meta.version} (only 1 exists)`, { value: meta.version, limit: 1 });
+  if (meta.version !== 1)
+    throw new TxnValidationError('multisig.version', `unsupported multisig version ${meta.version} (only 1 exists)`, { value: meta.version, limit: 1 });
   const keys = meta.addrs.map((a, i) => {
     try {
       return addressBytes(a);
@@ -25,9 +26,13 @@ function checkMetadata(meta: MultisigMetadata): Uint8Array[] {
       throw new TxnValidationError(`multisig.addrs[${i}]`, (e as Error).message, { value: a });
     }
   });
-  if (keys.length === 0 || keys.length > 255) throw new TxnValidationError('multisig.addrs', `needs 1..255 keys, got ${keys.length}`, { value: keys.length, limit: 255 });
+  if (keys.length === 0 || keys.length > 255)
+    throw new TxnValidationError('multisig.addrs', `needs 1..255 keys, got ${keys.length}`, { value: keys.length, limit: 255 });
   if (!Number.isInteger(meta.threshold) || meta.threshold < 1 || meta.threshold > keys.length) {
-    throw new TxnValidationError('multisig.threshold', `threshold ${meta.threshold} must be between 1 and the number of keys (${keys.length})`, { value: meta.threshold, limit: keys.length });
+    throw new TxnValidationError('multisig.threshold', `threshold ${meta.threshold} must be between 1 and the number of keys (${keys.length})`, {
+      value: meta.threshold,
+      limit: keys.length,
+    });
   }
   return keys;
 }
@@ -47,7 +52,11 @@ export function multisigAddress(meta: MultisigMetadata): Address {
 
 /** The multisig address a signature structure commits to. */
 export function multisigAddressOf(msig: MultisigSig): Address {
-  return addressFromKeys(msig.version, msig.threshold, msig.subsigs.map((s) => s.publicKey));
+  return addressFromKeys(
+    msig.version,
+    msig.threshold,
+    msig.subsigs.map((s) => s.publicKey),
+  );
 }
 
 function emptyMultisig(meta: MultisigMetadata): MultisigSig {

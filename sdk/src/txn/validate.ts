@@ -32,7 +32,8 @@ function validateKeyreg(k: KeyRegFields, limits: ConsensusLimits): void {
     if (!k.selectionKey) bad('keyreg.selectionKey', 'online registration needs a selection key');
     if (k.voteLast < k.voteFirst) bad('keyreg.voteLast', `vote last ${k.voteLast} is before vote first ${k.voteFirst}`, k.voteLast, k.voteFirst);
     const period = k.voteLast - k.voteFirst;
-    if (period > limits.maxKeyregVotePeriod) bad('keyreg.voteLast', `vote period ${period} exceeds the limit of ${limits.maxKeyregVotePeriod} rounds`, period, limits.maxKeyregVotePeriod);
+    if (period > limits.maxKeyregVotePeriod)
+      bad('keyreg.voteLast', `vote period ${period} exceeds the limit of ${limits.maxKeyregVotePeriod} rounds`, period, limits.maxKeyregVotePeriod);
   }
 }
 
@@ -66,7 +67,14 @@ function validateAppCall(app: AppCallFields, limits: ConsensusLimits): void {
   });
   if (app.access.length) {
     if (refs > 0) {
-      const which = [app.accounts.length && 'accounts', app.foreignApps.length && 'foreignApps', app.foreignAssets.length && 'foreignAssets', app.boxes.length && 'boxes'].filter(Boolean).join(', ');
+      const which = [
+        app.accounts.length && 'accounts',
+        app.foreignApps.length && 'foreignApps',
+        app.foreignAssets.length && 'foreignAssets',
+        app.boxes.length && 'boxes',
+      ]
+        .filter(Boolean)
+        .join(', ');
       bad('appCall.access', `the access list cannot be combined with ${which}`, which);
     }
     atMost('appCall.access', 'access list length', app.access.length, limits.maxAppAccess);
@@ -126,15 +134,27 @@ export interface ValidateOptions {
 /** Throws a TxnValidationError naming the first field that breaks a protocol rule. */
 export function validateTransaction(txn: Transaction, options: ValidateOptions = {}): void {
   const limits = options.limits ?? DEFAULT_LIMITS;
-  if (txn.lastValid < txn.firstValid) bad('lastValid', `last valid round ${txn.lastValid} is before first valid round ${txn.firstValid}`, txn.lastValid, txn.firstValid);
+  if (txn.lastValid < txn.firstValid)
+    bad('lastValid', `last valid round ${txn.lastValid} is before first valid round ${txn.firstValid}`, txn.lastValid, txn.firstValid);
   const life = txn.lastValid - txn.firstValid;
-  if (life > BigInt(limits.maxTxnLife)) bad('lastValid', `validity window of ${life} rounds exceeds the limit of ${limits.maxTxnLife}`, life, limits.maxTxnLife);
+  if (life > BigInt(limits.maxTxnLife))
+    bad('lastValid', `validity window of ${life} rounds exceeds the limit of ${limits.maxTxnLife}`, life, limits.maxTxnLife);
   if (txn.note) atMost('note', 'note length', txn.note.length, limits.maxAbsoluteNoteBytes);
   fixedLength('genesisHash', txn.genesisHash, 32);
   fixedLength('group', txn.group, 32);
   fixedLength('lease', txn.lease, 32);
-  const present = [txn.payment && 'pay', txn.keyreg && 'keyreg', txn.assetConfig && 'acfg', txn.assetTransfer && 'axfer', txn.assetFreeze && 'afrz', txn.appCall && 'appl', txn.stateProof && 'stpf', txn.heartbeat && 'hb'].filter(Boolean);
-  if (present.length !== 1 || present[0] !== txn.type) bad('type', `type is ${txn.type} but the fields present are for ${present.join(', ') || 'no type'}`, txn.type);
+  const present = [
+    txn.payment && 'pay',
+    txn.keyreg && 'keyreg',
+    txn.assetConfig && 'acfg',
+    txn.assetTransfer && 'axfer',
+    txn.assetFreeze && 'afrz',
+    txn.appCall && 'appl',
+    txn.stateProof && 'stpf',
+    txn.heartbeat && 'hb',
+  ].filter(Boolean);
+  if (present.length !== 1 || present[0] !== txn.type)
+    bad('type', `type is ${txn.type} but the fields present are for ${present.join(', ') || 'no type'}`, txn.type);
   if (txn.keyreg) validateKeyreg(txn.keyreg, limits);
   if (txn.assetConfig?.params) validateAssetParams(txn.assetConfig.params, limits);
   if (txn.appCall) validateAppCall(txn.appCall, limits);

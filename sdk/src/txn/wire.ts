@@ -340,18 +340,57 @@ function assetParamsFromWire(v: unknown, path: string): AssetParams {
     const x = m[k];
     const at = `${path}.${k}`;
     switch (k) {
-      case 't': p.total = asU64(x, at); break;
-      case 'dc': p.decimals = asSmall(x, at); break;
-      case 'df': p.defaultFrozen = asBool(x, at); break;
-      case 'un': { const s = asString(x, at); if (s) p.unitName = s; break; }
-      case 'an': { const s = asString(x, at); if (s) p.assetName = s; break; }
-      case 'au': { const s = asString(x, at); if (s) p.url = s; break; }
-      case 'am': { const b = asBytes(x, at, 32); if (!isAllZero(b)) p.metadataHash = b; break; }
-      case 'm': { const a = asAddress(x, at); if (!a.isZero()) p.manager = a; break; }
-      case 'r': { const a = asAddress(x, at); if (!a.isZero()) p.reserve = a; break; }
-      case 'f': { const a = asAddress(x, at); if (!a.isZero()) p.freeze = a; break; }
-      case 'c': { const a = asAddress(x, at); if (!a.isZero()) p.clawback = a; break; }
-      default: unknownField(path, k);
+      case 't':
+        p.total = asU64(x, at);
+        break;
+      case 'dc':
+        p.decimals = asSmall(x, at);
+        break;
+      case 'df':
+        p.defaultFrozen = asBool(x, at);
+        break;
+      case 'un': {
+        const s = asString(x, at);
+        if (s) p.unitName = s;
+        break;
+      }
+      case 'an': {
+        const s = asString(x, at);
+        if (s) p.assetName = s;
+        break;
+      }
+      case 'au': {
+        const s = asString(x, at);
+        if (s) p.url = s;
+        break;
+      }
+      case 'am': {
+        const b = asBytes(x, at, 32);
+        if (!isAllZero(b)) p.metadataHash = b;
+        break;
+      }
+      case 'm': {
+        const a = asAddress(x, at);
+        if (!a.isZero()) p.manager = a;
+        break;
+      }
+      case 'r': {
+        const a = asAddress(x, at);
+        if (!a.isZero()) p.reserve = a;
+        break;
+      }
+      case 'f': {
+        const a = asAddress(x, at);
+        if (!a.isZero()) p.freeze = a;
+        break;
+      }
+      case 'c': {
+        const a = asAddress(x, at);
+        if (!a.isZero()) p.clawback = a;
+        break;
+      }
+      default:
+        unknownField(path, k);
     }
   }
   return p;
@@ -366,9 +405,12 @@ function accessFromWire(v: unknown, path: string): ResourceRef {
   const x = m[k];
   const at = `${path}.${k}`;
   switch (k) {
-    case 'd': return { kind: 'address', address: asAddress(x, at) };
-    case 's': return { kind: 'asset', assetId: asU64(x, at) };
-    case 'p': return { kind: 'app', appId: asU64(x, at) };
+    case 'd':
+      return { kind: 'address', address: asAddress(x, at) };
+    case 's':
+      return { kind: 'asset', assetId: asU64(x, at) };
+    case 'p':
+      return { kind: 'app', appId: asU64(x, at) };
     case 'h': {
       const h = asMap(x, at);
       const r = { kind: 'holding' as const, addressIndex: 0, assetIndex: 0 };
@@ -411,11 +453,27 @@ function heartbeatFromWire(v: unknown, path: string): HeartbeatFields {
     const x = m[k];
     const at = `${path}.${k}`;
     switch (k) {
-      case 'a': { const a = asAddress(x, at); if (!a.isZero()) hb.address = a; break; }
-      case 'kd': hb.keyDilution = asU64(x, at); break;
-      case 'c': hb.challengeDiscount = asBool(x, at); break;
-      case 'sd': { const b = asBytes(x, at, 32); if (!isAllZero(b)) hb.seed = b; break; }
-      case 'vid': { const b = asBytes(x, at, 32); if (!isAllZero(b)) hb.voteId = b; break; }
+      case 'a': {
+        const a = asAddress(x, at);
+        if (!a.isZero()) hb.address = a;
+        break;
+      }
+      case 'kd':
+        hb.keyDilution = asU64(x, at);
+        break;
+      case 'c':
+        hb.challengeDiscount = asBool(x, at);
+        break;
+      case 'sd': {
+        const b = asBytes(x, at, 32);
+        if (!isAllZero(b)) hb.seed = b;
+        break;
+      }
+      case 'vid': {
+        const b = asBytes(x, at, 32);
+        if (!isAllZero(b)) hb.voteId = b;
+        break;
+      }
       case 'prf': {
         const p = asMap(x, at);
         const proof: HeartbeatProof = {};
@@ -423,31 +481,73 @@ function heartbeatFromWire(v: unknown, path: string): HeartbeatFields {
           const y = p[pk];
           const pat = `${at}.${pk}`;
           switch (pk) {
-            case 's': proof.signature = asBytes(y, pat, 64); break;
-            case 'p': proof.publicKey = asBytes(y, pat, 32); break;
-            case 'p2': proof.publicKey2 = asBytes(y, pat, 32); break;
-            case 'p1s': proof.publicKey1Signature = asBytes(y, pat, 64); break;
-            case 'p2s': proof.publicKey2Signature = asBytes(y, pat, 64); break;
-            default: unknownField(at, pk);
+            case 's':
+              proof.signature = asBytes(y, pat, 64);
+              break;
+            case 'p':
+              proof.publicKey = asBytes(y, pat, 32);
+              break;
+            case 'p2':
+              proof.publicKey2 = asBytes(y, pat, 32);
+              break;
+            case 'p1s':
+              proof.publicKey1Signature = asBytes(y, pat, 64);
+              break;
+            case 'p2s':
+              proof.publicKey2Signature = asBytes(y, pat, 64);
+              break;
+            default:
+              unknownField(at, pk);
           }
         }
         hb.proof = proof;
         break;
       }
-      default: unknownField(path, k);
+      default:
+        unknownField(path, k);
     }
   }
   return hb;
 }
 
 const KEY_OWNER: Record<string, TransactionType> = {
-  rcv: 'pay', amt: 'pay', close: 'pay',
-  votekey: 'keyreg', selkey: 'keyreg', sprfkey: 'keyreg', votefst: 'keyreg', votelst: 'keyreg', votekd: 'keyreg', nonpart: 'keyreg',
-  caid: 'acfg', apar: 'acfg',
-  xaid: 'axfer', aamt: 'axfer', asnd: 'axfer', arcv: 'axfer', aclose: 'axfer',
-  faid: 'afrz', fadd: 'afrz', afrz: 'afrz',
-  apid: 'appl', apan: 'appl', apaa: 'appl', apat: 'appl', apas: 'appl', apfa: 'appl', al: 'appl', apbx: 'appl', apls: 'appl', apgs: 'appl', apap: 'appl', apsu: 'appl', apep: 'appl', aprv: 'appl',
-  sptype: 'stpf', sp: 'stpf', spmsg: 'stpf',
+  rcv: 'pay',
+  amt: 'pay',
+  close: 'pay',
+  votekey: 'keyreg',
+  selkey: 'keyreg',
+  sprfkey: 'keyreg',
+  votefst: 'keyreg',
+  votelst: 'keyreg',
+  votekd: 'keyreg',
+  nonpart: 'keyreg',
+  caid: 'acfg',
+  apar: 'acfg',
+  xaid: 'axfer',
+  aamt: 'axfer',
+  asnd: 'axfer',
+  arcv: 'axfer',
+  aclose: 'axfer',
+  faid: 'afrz',
+  fadd: 'afrz',
+  afrz: 'afrz',
+  apid: 'appl',
+  apan: 'appl',
+  apaa: 'appl',
+  apat: 'appl',
+  apas: 'appl',
+  apfa: 'appl',
+  al: 'appl',
+  apbx: 'appl',
+  apls: 'appl',
+  apgs: 'appl',
+  apap: 'appl',
+  apsu: 'appl',
+  apep: 'appl',
+  aprv: 'appl',
+  sptype: 'stpf',
+  sp: 'stpf',
+  spmsg: 'stpf',
   hb: 'hb',
 };
 
@@ -462,16 +562,41 @@ export function transactionFromWire(value: unknown, path = 'txn'): Transaction {
   const txn: Transaction = { type, sender: zero, fee: 0n, firstValid: 0n, lastValid: 0n };
   let rawBoxes: { i: number; n: Uint8Array; at: string }[] | undefined;
   switch (type) {
-    case 'pay': txn.payment = { receiver: zero, amount: 0n }; break;
-    case 'keyreg': txn.keyreg = { voteFirst: 0n, voteLast: 0n, voteKeyDilution: 0n, nonParticipation: false }; break;
-    case 'acfg': txn.assetConfig = { assetId: 0n }; break;
-    case 'axfer': txn.assetTransfer = { assetId: 0n, amount: 0n, receiver: zero }; break;
-    case 'afrz': txn.assetFreeze = { assetId: 0n, account: zero, frozen: false }; break;
-    case 'appl':
-      txn.appCall = { appId: 0n, onComplete: OnComplete.NoOp, args: [], accounts: [], foreignApps: [], foreignAssets: [], boxes: [], access: [], extraPages: 0, rejectVersion: 0n };
+    case 'pay':
+      txn.payment = { receiver: zero, amount: 0n };
       break;
-    case 'stpf': txn.stateProof = { stateProofType: 0n }; break;
-    case 'hb': txn.heartbeat = { keyDilution: 0n, challengeDiscount: false }; break;
+    case 'keyreg':
+      txn.keyreg = { voteFirst: 0n, voteLast: 0n, voteKeyDilution: 0n, nonParticipation: false };
+      break;
+    case 'acfg':
+      txn.assetConfig = { assetId: 0n };
+      break;
+    case 'axfer':
+      txn.assetTransfer = { assetId: 0n, amount: 0n, receiver: zero };
+      break;
+    case 'afrz':
+      txn.assetFreeze = { assetId: 0n, account: zero, frozen: false };
+      break;
+    case 'appl':
+      txn.appCall = {
+        appId: 0n,
+        onComplete: OnComplete.NoOp,
+        args: [],
+        accounts: [],
+        foreignApps: [],
+        foreignAssets: [],
+        boxes: [],
+        access: [],
+        extraPages: 0,
+        rejectVersion: 0n,
+      };
+      break;
+    case 'stpf':
+      txn.stateProof = { stateProofType: 0n };
+      break;
+    case 'hb':
+      txn.heartbeat = { keyDilution: 0n, challengeDiscount: false };
+      break;
   }
   for (const k in m) {
     const x = m[k];
@@ -479,55 +604,152 @@ export function transactionFromWire(value: unknown, path = 'txn'): Transaction {
     const owner = KEY_OWNER[k];
     if (owner !== undefined && owner !== type) fail(at, `field "${k}" belongs to ${owner} transactions, not ${type}`);
     switch (k) {
-      case 'type': break;
-      case 'snd': txn.sender = asAddress(x, at); break;
-      case 'fee': txn.fee = asU64(x, at); break;
-      case 'fv': txn.firstValid = asU64(x, at); break;
-      case 'lv': txn.lastValid = asU64(x, at); break;
-      case 'note': { const b = asBytes(x, at); if (b.length) txn.note = b; break; }
-      case 'gen': { const s = asString(x, at); if (s) txn.genesisId = s; break; }
-      case 'gh': { const b = asBytes(x, at, 32); if (!isAllZero(b)) txn.genesisHash = b; break; }
-      case 'grp': { const b = asBytes(x, at, 32); if (!isAllZero(b)) txn.group = b; break; }
-      case 'lx': { const b = asBytes(x, at, 32); if (!isAllZero(b)) txn.lease = b; break; }
-      case 'rekey': { const a = asAddress(x, at); if (!a.isZero()) txn.rekeyTo = a; break; }
+      case 'type':
+        break;
+      case 'snd':
+        txn.sender = asAddress(x, at);
+        break;
+      case 'fee':
+        txn.fee = asU64(x, at);
+        break;
+      case 'fv':
+        txn.firstValid = asU64(x, at);
+        break;
+      case 'lv':
+        txn.lastValid = asU64(x, at);
+        break;
+      case 'note': {
+        const b = asBytes(x, at);
+        if (b.length) txn.note = b;
+        break;
+      }
+      case 'gen': {
+        const s = asString(x, at);
+        if (s) txn.genesisId = s;
+        break;
+      }
+      case 'gh': {
+        const b = asBytes(x, at, 32);
+        if (!isAllZero(b)) txn.genesisHash = b;
+        break;
+      }
+      case 'grp': {
+        const b = asBytes(x, at, 32);
+        if (!isAllZero(b)) txn.group = b;
+        break;
+      }
+      case 'lx': {
+        const b = asBytes(x, at, 32);
+        if (!isAllZero(b)) txn.lease = b;
+        break;
+      }
+      case 'rekey': {
+        const a = asAddress(x, at);
+        if (!a.isZero()) txn.rekeyTo = a;
+        break;
+      }
       // pay
-      case 'rcv': txn.payment!.receiver = asAddress(x, at); break;
-      case 'amt': txn.payment!.amount = asU64(x, at); break;
-      case 'close': { const a = asAddress(x, at); if (!a.isZero()) txn.payment!.closeRemainderTo = a; break; }
+      case 'rcv':
+        txn.payment!.receiver = asAddress(x, at);
+        break;
+      case 'amt':
+        txn.payment!.amount = asU64(x, at);
+        break;
+      case 'close': {
+        const a = asAddress(x, at);
+        if (!a.isZero()) txn.payment!.closeRemainderTo = a;
+        break;
+      }
       // keyreg
-      case 'votekey': { const b = asBytes(x, at, 32); if (!isAllZero(b)) txn.keyreg!.voteKey = b; break; }
-      case 'selkey': { const b = asBytes(x, at, 32); if (!isAllZero(b)) txn.keyreg!.selectionKey = b; break; }
-      case 'sprfkey': { const b = asBytes(x, at, 64); if (!isAllZero(b)) txn.keyreg!.stateProofKey = b; break; }
-      case 'votefst': txn.keyreg!.voteFirst = asU64(x, at); break;
-      case 'votelst': txn.keyreg!.voteLast = asU64(x, at); break;
-      case 'votekd': txn.keyreg!.voteKeyDilution = asU64(x, at); break;
-      case 'nonpart': txn.keyreg!.nonParticipation = asBool(x, at); break;
+      case 'votekey': {
+        const b = asBytes(x, at, 32);
+        if (!isAllZero(b)) txn.keyreg!.voteKey = b;
+        break;
+      }
+      case 'selkey': {
+        const b = asBytes(x, at, 32);
+        if (!isAllZero(b)) txn.keyreg!.selectionKey = b;
+        break;
+      }
+      case 'sprfkey': {
+        const b = asBytes(x, at, 64);
+        if (!isAllZero(b)) txn.keyreg!.stateProofKey = b;
+        break;
+      }
+      case 'votefst':
+        txn.keyreg!.voteFirst = asU64(x, at);
+        break;
+      case 'votelst':
+        txn.keyreg!.voteLast = asU64(x, at);
+        break;
+      case 'votekd':
+        txn.keyreg!.voteKeyDilution = asU64(x, at);
+        break;
+      case 'nonpart':
+        txn.keyreg!.nonParticipation = asBool(x, at);
+        break;
       // acfg
-      case 'caid': txn.assetConfig!.assetId = asU64(x, at); break;
-      case 'apar': txn.assetConfig!.params = assetParamsFromWire(x, at); break;
+      case 'caid':
+        txn.assetConfig!.assetId = asU64(x, at);
+        break;
+      case 'apar':
+        txn.assetConfig!.params = assetParamsFromWire(x, at);
+        break;
       // axfer
-      case 'xaid': txn.assetTransfer!.assetId = asU64(x, at); break;
-      case 'aamt': txn.assetTransfer!.amount = asU64(x, at); break;
-      case 'asnd': { const a = asAddress(x, at); if (!a.isZero()) txn.assetTransfer!.assetSender = a; break; }
-      case 'arcv': txn.assetTransfer!.receiver = asAddress(x, at); break;
-      case 'aclose': { const a = asAddress(x, at); if (!a.isZero()) txn.assetTransfer!.closeTo = a; break; }
+      case 'xaid':
+        txn.assetTransfer!.assetId = asU64(x, at);
+        break;
+      case 'aamt':
+        txn.assetTransfer!.amount = asU64(x, at);
+        break;
+      case 'asnd': {
+        const a = asAddress(x, at);
+        if (!a.isZero()) txn.assetTransfer!.assetSender = a;
+        break;
+      }
+      case 'arcv':
+        txn.assetTransfer!.receiver = asAddress(x, at);
+        break;
+      case 'aclose': {
+        const a = asAddress(x, at);
+        if (!a.isZero()) txn.assetTransfer!.closeTo = a;
+        break;
+      }
       // afrz
-      case 'faid': txn.assetFreeze!.assetId = asU64(x, at); break;
-      case 'fadd': txn.assetFreeze!.account = asAddress(x, at); break;
-      case 'afrz': txn.assetFreeze!.frozen = asBool(x, at); break;
+      case 'faid':
+        txn.assetFreeze!.assetId = asU64(x, at);
+        break;
+      case 'fadd':
+        txn.assetFreeze!.account = asAddress(x, at);
+        break;
+      case 'afrz':
+        txn.assetFreeze!.frozen = asBool(x, at);
+        break;
       // appl
-      case 'apid': txn.appCall!.appId = asU64(x, at); break;
+      case 'apid':
+        txn.appCall!.appId = asU64(x, at);
+        break;
       case 'apan': {
         const oc = asSmall(x, at);
         if (oc > OnComplete.DeleteApplication) fail(at, `unknown on-completion ${oc}`);
         txn.appCall!.onComplete = oc;
         break;
       }
-      case 'apaa': txn.appCall!.args = asArray(x, at).map((a, i) => asBytes(a, `${at}[${i}]`)); break;
-      case 'apat': txn.appCall!.accounts = asArray(x, at).map((a, i) => asAddress(a, `${at}[${i}]`)); break;
-      case 'apas': txn.appCall!.foreignAssets = asArray(x, at).map((a, i) => asU64(a, `${at}[${i}]`)); break;
-      case 'apfa': txn.appCall!.foreignApps = asArray(x, at).map((a, i) => asU64(a, `${at}[${i}]`)); break;
-      case 'al': txn.appCall!.access = asArray(x, at).map((a, i) => accessFromWire(a, `${at}[${i}]`)); break;
+      case 'apaa':
+        txn.appCall!.args = asArray(x, at).map((a, i) => asBytes(a, `${at}[${i}]`));
+        break;
+      case 'apat':
+        txn.appCall!.accounts = asArray(x, at).map((a, i) => asAddress(a, `${at}[${i}]`));
+        break;
+      case 'apas':
+        txn.appCall!.foreignAssets = asArray(x, at).map((a, i) => asU64(a, `${at}[${i}]`));
+        break;
+      case 'apfa':
+        txn.appCall!.foreignApps = asArray(x, at).map((a, i) => asU64(a, `${at}[${i}]`));
+        break;
+      case 'al':
+        txn.appCall!.access = asArray(x, at).map((a, i) => accessFromWire(a, `${at}[${i}]`));
+        break;
       case 'apbx':
         rawBoxes = asArray(x, at).map((b, i) => {
           const bat = `${at}[${i}]`;
@@ -541,19 +763,48 @@ export function transactionFromWire(value: unknown, path = 'txn'): Transaction {
           return r;
         });
         break;
-      case 'apls': { const s = schemaFromWire(x, at); if (s) txn.appCall!.localSchema = s; break; }
-      case 'apgs': { const s = schemaFromWire(x, at); if (s) txn.appCall!.globalSchema = s; break; }
-      case 'apap': { const b = asBytes(x, at); if (b.length) txn.appCall!.approvalProgram = b; break; }
-      case 'apsu': { const b = asBytes(x, at); if (b.length) txn.appCall!.clearProgram = b; break; }
-      case 'apep': txn.appCall!.extraPages = asSmall(x, at); break;
-      case 'aprv': txn.appCall!.rejectVersion = asU64(x, at); break;
+      case 'apls': {
+        const s = schemaFromWire(x, at);
+        if (s) txn.appCall!.localSchema = s;
+        break;
+      }
+      case 'apgs': {
+        const s = schemaFromWire(x, at);
+        if (s) txn.appCall!.globalSchema = s;
+        break;
+      }
+      case 'apap': {
+        const b = asBytes(x, at);
+        if (b.length) txn.appCall!.approvalProgram = b;
+        break;
+      }
+      case 'apsu': {
+        const b = asBytes(x, at);
+        if (b.length) txn.appCall!.clearProgram = b;
+        break;
+      }
+      case 'apep':
+        txn.appCall!.extraPages = asSmall(x, at);
+        break;
+      case 'aprv':
+        txn.appCall!.rejectVersion = asU64(x, at);
+        break;
       // stpf
-      case 'sptype': txn.stateProof!.stateProofType = asU64(x, at); break;
-      case 'sp': txn.stateProof!.stateProof = x as MsgpackValue; break;
-      case 'spmsg': txn.stateProof!.message = x as MsgpackValue; break;
+      case 'sptype':
+        txn.stateProof!.stateProofType = asU64(x, at);
+        break;
+      case 'sp':
+        txn.stateProof!.stateProof = x as MsgpackValue;
+        break;
+      case 'spmsg':
+        txn.stateProof!.message = x as MsgpackValue;
+        break;
       // hb
-      case 'hb': txn.heartbeat = heartbeatFromWire(x, at); break;
-      default: unknownField(path, k);
+      case 'hb':
+        txn.heartbeat = heartbeatFromWire(x, at);
+        break;
+      default:
+        unknownField(path, k);
     }
   }
   if (rawBoxes) {
@@ -611,13 +862,28 @@ export function logicSigFromWire(value: unknown, path: string): LogicSig {
   for (const k in m) {
     const at = `${path}.${k}`;
     switch (k) {
-      case 'l': lsig.program = asBytes(m[k], at); break;
-      case 'arg': lsig.args = asArray(m[k], at).map((a, i) => asBytes(a, `${at}[${i}]`)); break;
-      case 'sig': { const s = asBytes(m[k], at, 64); if (!isAllZero(s)) lsig.sig = s; break; }
-      case 'msig': lsig.msig = multisigFromWire(m[k], at); break;
-      case 'lmsig': lsig.lmsig = multisigFromWire(m[k], at); break;
-      case 'pqsig': lsig.pqsig = pqsigFromWire(m[k], at); break;
-      default: unknownField(path, k);
+      case 'l':
+        lsig.program = asBytes(m[k], at);
+        break;
+      case 'arg':
+        lsig.args = asArray(m[k], at).map((a, i) => asBytes(a, `${at}[${i}]`));
+        break;
+      case 'sig': {
+        const s = asBytes(m[k], at, 64);
+        if (!isAllZero(s)) lsig.sig = s;
+        break;
+      }
+      case 'msig':
+        lsig.msig = multisigFromWire(m[k], at);
+        break;
+      case 'lmsig':
+        lsig.lmsig = multisigFromWire(m[k], at);
+        break;
+      case 'pqsig':
+        lsig.pqsig = pqsigFromWire(m[k], at);
+        break;
+      default:
+        unknownField(path, k);
     }
   }
   return lsig;
@@ -631,13 +897,29 @@ export function signedTransactionFromWire(value: unknown, path = 'stxn'): Signed
   for (const k in m) {
     const at = `${path}.${k}`;
     switch (k) {
-      case 'txn': break;
-      case 'sig': { const s = asBytes(m[k], at, 64); if (!isAllZero(s)) stxn.sig = s; break; }
-      case 'msig': stxn.msig = multisigFromWire(m[k], at); break;
-      case 'lsig': stxn.lsig = logicSigFromWire(m[k], at); break;
-      case 'sgnr': { const a = asAddress(m[k], at); if (!a.isZero()) stxn.authAddress = a; break; }
-      case 'pqsig': stxn.pqsig = pqsigFromWire(m[k], at); break;
-      default: unknownField(path, k);
+      case 'txn':
+        break;
+      case 'sig': {
+        const s = asBytes(m[k], at, 64);
+        if (!isAllZero(s)) stxn.sig = s;
+        break;
+      }
+      case 'msig':
+        stxn.msig = multisigFromWire(m[k], at);
+        break;
+      case 'lsig':
+        stxn.lsig = logicSigFromWire(m[k], at);
+        break;
+      case 'sgnr': {
+        const a = asAddress(m[k], at);
+        if (!a.isZero()) stxn.authAddress = a;
+        break;
+      }
+      case 'pqsig':
+        stxn.pqsig = pqsigFromWire(m[k], at);
+        break;
+      default:
+        unknownField(path, k);
     }
   }
   return stxn;

@@ -101,13 +101,17 @@ export async function resolveAccounts(
         sessions.push(session);
         const list = await session.listKeys();
         const address = k.address ?? list[0];
-        if (!address || !list.includes(address)) throw new AccountError(`account ${name}: wallet ${k.wallet ?? 'unencrypted-default-wallet'} ${address ? `has no key for ${address}` : 'has no keys'}`);
+        if (!address || !list.includes(address))
+          throw new AccountError(
+            `account ${name}: wallet ${k.wallet ?? 'unencrypted-default-wallet'} ${address ? `has no key for ${address}` : 'has no keys'}`,
+          );
         byName.set(name, { name, address, signer: new KeyManagerSigner(session), source: spec.source });
         break;
       }
       case 'keystore': {
         const password = options.env.TEALWORKS_KEYSTORE_PASSWORD;
-        if (password === undefined) throw new AccountError(`account ${name}: set TEALWORKS_KEYSTORE_PASSWORD to unlock keystore ${JSON.stringify(spec.keystore)}`);
+        if (password === undefined)
+          throw new AccountError(`account ${name}: set TEALWORKS_KEYSTORE_PASSWORD to unlock keystore ${JSON.stringify(spec.keystore)}`);
         const signer = await signerFromKeystoreFile(keystorePath(spec.keystore!, options.baseDir), password);
         byName.set(name, { name, address: signer.addresses[0]!, signer, source: spec.source });
         break;

@@ -18,7 +18,15 @@ export interface AssertionOutcome {
 
 type Comparison = keyof AssertComparisons;
 const ORDER: Comparison[] = ['equals', 'notEquals', 'greaterThan', 'lessThan', 'atLeast', 'atMost', 'contains'];
-const SYMBOL: Record<Comparison, string> = { equals: '==', notEquals: '!=', greaterThan: '>', lessThan: '<', atLeast: '>=', atMost: '<=', contains: 'contains' };
+const SYMBOL: Record<Comparison, string> = {
+  equals: '==',
+  notEquals: '!=',
+  greaterThan: '>',
+  lessThan: '<',
+  atLeast: '>=',
+  atMost: '<=',
+  contains: 'contains',
+};
 
 function show(v: ExprValue): string {
   const s = typeof v === 'string' ? JSON.stringify(v) : renderValue(v);
@@ -65,10 +73,16 @@ export function checkAssertion(subject: ExprValue, comparisons: { [K in Comparis
       }
     } else {
       const o = order(a, b);
-      if (o === undefined) return { passed: false, description: parts.join(' and '), failure: `cannot compare ${typeName(a)} with ${typeName(b)} using ${SYMBOL[c]}` };
+      if (o === undefined)
+        return { passed: false, description: parts.join(' and '), failure: `cannot compare ${typeName(a)} with ${typeName(b)} using ${SYMBOL[c]}` };
       ok = c === 'greaterThan' ? o > 0 : c === 'lessThan' ? o < 0 : c === 'atLeast' ? o >= 0 : o <= 0;
     }
-    if (!ok) return { passed: false, description: parts.join(' and '), failure: message ? `${message} (${parts[parts.length - 1]} does not hold)` : `expected ${parts[parts.length - 1]}` };
+    if (!ok)
+      return {
+        passed: false,
+        description: parts.join(' and '),
+        failure: message ? `${message} (${parts[parts.length - 1]} does not hold)` : `expected ${parts[parts.length - 1]}`,
+      };
   }
   return { passed: true, description: parts.join(' and ') };
 }

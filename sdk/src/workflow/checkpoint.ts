@@ -129,7 +129,13 @@ export class Checkpoints {
   ) {}
 
   static async open(path: string, workflow: string, network: string, options: CheckpointOpenOptions = {}): Promise<Checkpoints> {
-    const empty: CheckpointData = { version: CHECKPOINT_VERSION, workflow, network, ...(options.chain !== undefined ? { chain: options.chain } : {}), steps: {} };
+    const empty: CheckpointData = {
+      version: CHECKPOINT_VERSION,
+      workflow,
+      network,
+      ...(options.chain !== undefined ? { chain: options.chain } : {}),
+      steps: {},
+    };
     let text: string | undefined;
     try {
       text = await readFile(path, 'utf8');
@@ -148,7 +154,12 @@ export class Checkpoints {
     if (options.chain !== undefined && parsed.chain !== undefined && parsed.chain !== options.chain) {
       return new Checkpoints(path, empty, options.readOnly === true, `state file belongs to another chain (${parsed.chain})`);
     }
-    return new Checkpoints(path, { ...parsed, network, workflow, ...(options.chain !== undefined ? { chain: options.chain } : {}) }, options.readOnly === true, undefined);
+    return new Checkpoints(
+      path,
+      { ...parsed, network, workflow, ...(options.chain !== undefined ? { chain: options.chain } : {}) },
+      options.readOnly === true,
+      undefined,
+    );
   }
 
   /** Outputs of a step that completed with this same definition, else undefined (run it). */
@@ -205,9 +216,21 @@ export class Checkpoints {
 export function serializeCheckpointData(data: CheckpointData): string {
   const steps: Record<string, Json> = {};
   for (const [id, e] of Object.entries(data.steps)) {
-    steps[id] = { hash: e.hash, status: e.status, at: e.at, ...(e.outputs !== undefined ? { outputs: encodeValue(e.outputs) } : {}), ...(e.error !== undefined ? { error: e.error } : {}) };
+    steps[id] = {
+      hash: e.hash,
+      status: e.status,
+      at: e.at,
+      ...(e.outputs !== undefined ? { outputs: encodeValue(e.outputs) } : {}),
+      ...(e.error !== undefined ? { error: e.error } : {}),
+    };
   }
-  return JSON.stringify({ version: data.version, workflow: data.workflow, network: data.network, ...(data.chain !== undefined ? { chain: data.chain } : {}), steps }, null, 2) + '\n';
+  return (
+    JSON.stringify(
+      { version: data.version, workflow: data.workflow, network: data.network, ...(data.chain !== undefined ? { chain: data.chain } : {}), steps },
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
 /** Reads a checkpoint file. */

@@ -78,7 +78,11 @@ async function devnetNetwork(devnet: DevnetEndpoints, owned: RunningDevnet | und
   const chain: AppChain = { node: nodeAdapterFor(profile), query: queryClientFor(profile) };
   const keyManager = keyManagerFor(profile);
   const funded = devnet.accounts[0];
-  if (!funded) throw new ConnectError('the devnet has no funded account to act as dispenser.', { url: devnet.node.url, hint: 'Start it with at least one genesis account.' });
+  if (!funded)
+    throw new ConnectError('the devnet has no funded account to act as dispenser.', {
+      url: devnet.node.url,
+      hint: 'Start it with at least one genesis account.',
+    });
   const signer = LocalSigner.fromSeed(await walletKeySeed(keyManager, devnet.wallet, funded.address));
   return {
     name: 'devnet',
@@ -96,7 +100,6 @@ async function devnetNetwork(devnet: DevnetEndpoints, owned: RunningDevnet | und
     },
   };
 }
-
 
 /** How many times (50 ms apart) a one-off command waits for another one holding the folder's devnet. */
 const ONE_OFF_WAIT_ATTEMPTS = 1200;
@@ -116,7 +119,11 @@ export async function connectNetwork(spec: NetworkSpec, options: ConnectOptions)
       const running = dataDir ? runningDevnetAt(dataDir) : undefined;
       if (running) return devnetNetwork(running, undefined);
       try {
-        devnet = await startDevnet({ ...(dataDir ? { dataDir } : { inMemory: true }), ...(options.recover ? { recover: true } : {}), ports: { node: 0, query: 0, keyManager: 0 } });
+        devnet = await startDevnet({
+          ...(dataDir ? { dataDir } : { inMemory: true }),
+          ...(options.recover ? { recover: true } : {}),
+          ports: { node: 0, query: 0, keyManager: 0 },
+        });
         break;
       } catch (e) {
         if (!(e instanceof DataDirInUseError)) throw e;
@@ -141,7 +148,10 @@ export async function connectNetwork(spec: NetworkSpec, options: ConnectOptions)
   } catch (e) {
     await Promise.allSettled([chain.node.close(), chain.query?.close(), keyManager?.close()]);
     // The same explanation as Tealworks.connect: the token, the node API, or a node that is not running.
-    const tokenSource = spec.kind === 'custom' && spec.tokenEnv ? `the environment variable ${spec.tokenEnv} (token-env in the workflow's network)` : `the ${spec.name} network's well-known token`;
+    const tokenSource =
+      spec.kind === 'custom' && spec.tokenEnv
+        ? `the environment variable ${spec.tokenEnv} (token-env in the workflow's network)`
+        : `the ${spec.name} network's well-known token`;
     throw await explainConnectFailure(e, profile, tokenSource);
   }
   const dispenser = isDev && keyManager ? await findWalletDispenser(keyManager, chain) : undefined;

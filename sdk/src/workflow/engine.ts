@@ -135,7 +135,8 @@ function itemValue(item: StorageItem): ExprValue {
 
 function itemKeyName(item: StorageItem): string {
   if (item.match?.kind === 'key') return item.match.name;
-  if (item.match?.kind === 'map') return `${item.match.name}[${String(abiToExpr(item.mapKey) instanceof Uint8Array ? item.keyView.hex : renderKey(item.mapKey))}]`;
+  if (item.match?.kind === 'map')
+    return `${item.match.name}[${String(abiToExpr(item.mapKey) instanceof Uint8Array ? item.keyView.hex : renderKey(item.mapKey))}]`;
   return item.keyView.utf8 ?? `0x${item.keyView.hex}`;
 }
 
@@ -179,7 +180,17 @@ interface RunContext {
   env: Readonly<Record<string, string | undefined>>;
   simulateOnly: boolean;
   onCompile?: RunOptions['onCompile'];
-  contracts: Map<string, { spec?: Arc56AppSpec; approval?: string; clear?: string; logicsig?: string; lsig?: { address: string; program: Uint8Array; pcMap: PcMapping[]; lines: string[] }; def: ContractSpec }>;
+  contracts: Map<
+    string,
+    {
+      spec?: Arc56AppSpec;
+      approval?: string;
+      clear?: string;
+      logicsig?: string;
+      lsig?: { address: string; program: Uint8Array; pcMap: PcMapping[]; lines: string[] };
+      def: ContractSpec;
+    }
+  >;
   /** App id → knowledge, for failure locations (filled by deploys). */
   apps: Map<bigint, { knowledge: AppKnowledge; spec?: Arc56AppSpec; contract: string }>;
   /** Contract key → last app id deployed in this run (or reused from a checkpoint). */
@@ -214,7 +225,9 @@ function scope(ctx: RunContext): Record<string, ExprValue> {
   const contracts: Record<string, ExprValue> = {};
   for (const [key, c] of ctx.contracts) {
     const id = ctx.deployed.get(key);
-    contracts[key] = c.lsig ? { name: key, address: c.lsig.address } : { name: c.def.appName, 'app-id': id ?? null, 'app-address': id !== undefined ? appAddressOf(id) : null };
+    contracts[key] = c.lsig
+      ? { name: key, address: c.lsig.address }
+      : { name: c.def.appName, 'app-id': id ?? null, 'app-address': id !== undefined ? appAddressOf(id) : null };
   }
   const env: Record<string, ExprValue> = {};
   for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
@@ -289,7 +302,14 @@ function knownApp(ctx: RunContext, appId: bigint, contract: string | undefined):
 
 function clientFor(ctx: RunContext, appId: bigint, contract: string | undefined, sender: string): AppClient {
   const k = knownApp(ctx, appId, contract);
-  const client = new AppClient({ chain: ctx.network.chain, appId, ...(k.spec ? { spec: k.spec } : {}), sender, resolveSigner: ctx.accounts.signerFor, ...(contract ? { name: contract } : {}) });
+  const client = new AppClient({
+    chain: ctx.network.chain,
+    appId,
+    ...(k.spec ? { spec: k.spec } : {}),
+    sender,
+    resolveSigner: ctx.accounts.signerFor,
+    ...(contract ? { name: contract } : {}),
+  });
   if (k.knowledge) client.knowledge = () => k.knowledge!;
   return client;
 }
@@ -323,13 +343,17 @@ function methodArgs(ctx: RunContext, args: ExprValue | undefined): unknown[] {
   return args.map((a) => (typeof a === 'string' && ctx.accounts.byName.has(a) ? ctx.accounts.byName.get(a)!.address : a));
 }
 
-async function buildCallEntries(ctx: RunContext, b: Body, txnArgs: ComposerEntry[] = []): Promise<{ entries: ComposerEntry[]; callIndex: number; appId: bigint }> {
+async function buildCallEntries(
+  ctx: RunContext,
+  b: Body,
+  txnArgs: ComposerEntry[] = [],
+): Promise<{ entries: ComposerEntry[]; callIndex: number; appId: bigint }> {
   const sender = address(ctx, b.sender, 'sender');
   const appId = asBig(b.app, 'app');
   const client = clientFor(ctx, appId, typeof b.contract === 'string' ? b.contract : undefined, sender);
   const opts = callOptions(ctx, b, sender);
   const method = typeof b.method === 'string' ? b.method : undefined;
-  const args = method ? methodArgs(ctx, b.args) : (Array.isArray(b.appArgs) ? b.appArgs : []);
+  const args = method ? methodArgs(ctx, b.args) : Array.isArray(b.appArgs) ? b.appArgs : [];
   const built = await client.buildCall(method, args as unknown[], { ...opts, txnArgs });
   if (b.fee !== undefined && b.fee !== null) {
     // A fixed fee is taken as given: no inner-fee cover is added on top.
@@ -343,7 +367,13 @@ async function buildCallEntries(ctx: RunContext, b: Body, txnArgs: ComposerEntry
 
 async function payEntry(ctx: RunContext, from: string, to: string, amount: bigint, note?: ExprValue, fee?: ExprValue): Promise<ComposerEntry> {
   const sp = await builderParams(ctx.network.chain);
-  const txn = makePaymentTxn({ sender: from, receiver: to, amount, suggestedParams: fee !== undefined && fee !== null ? { ...sp, fee: asBig(fee, 'fee'), flatFee: true } : sp, ...(note !== undefined && note !== null ? { note: note instanceof Uint8Array ? note : asStr(note, 'note') } : {}) });
+  const txn = makePaymentTxn({
+    sender: from,
+    receiver: to,
+    amount,
+    suggestedParams: fee !== undefined && fee !== null ? { ...sp, fee: asBig(fee, 'fee'), flatFee: true } : sp,
+    ...(note !== undefined && note !== null ? { note: note instanceof Uint8Array ? note : asStr(note, 'note') } : {}),
+  });
   return { txn };
 }
 
@@ -367,12 +397,22 @@ function locateLogicSig(ctx: RunContext, report: SimulateReport): SimulateReport
   for (const [key, c] of ctx.contracts) {
     if (!c.lsig || c.lsig.address !== sender) continue;
     const m = pcToSource(c.lsig.pcMap, f.pc);
-    if (m) f.source = { file: c.def.logicsig ?? key, line: m.use.line + 1, column: m.use.utf16Column + 1, ...(c.lsig.lines[m.use.line] !== undefined ? { text: c.lsig.lines[m.use.line]!.trim() } : {}) };
+    if (m)
+      f.source = {
+        file: c.def.logicsig ?? key,
+        line: m.use.line + 1,
+        column: m.use.utf16Column + 1,
+        ...(c.lsig.lines[m.use.line] !== undefined ? { text: c.lsig.lines[m.use.line]!.trim() } : {}),
+      };
   }
   return report;
 }
 
-async function sendOrSimulate(ctx: RunContext, c: GroupComposer, prep: { populate?: boolean; cover?: boolean } = {}): Promise<{ report: SimulateReport; sent?: Awaited<ReturnType<GroupComposer['send']>> }> {
+async function sendOrSimulate(
+  ctx: RunContext,
+  c: GroupComposer,
+  prep: { populate?: boolean; cover?: boolean } = {},
+): Promise<{ report: SimulateReport; sent?: Awaited<ReturnType<GroupComposer['send']>> }> {
   const populateResources = prep.populate !== false;
   const coverInnerFees = prep.cover !== false;
   if (ctx.simulateOnly) {
@@ -393,14 +433,26 @@ async function sendOrSimulate(ctx: RunContext, c: GroupComposer, prep: { populat
   }
 }
 
-async function groupEntries(ctx: RunContext, txns: ExprValue[]): Promise<{ entries: ComposerEntry[]; calls: Array<{ index: number; appId: bigint } | undefined> }> {
+async function groupEntries(
+  ctx: RunContext,
+  txns: ExprValue[],
+): Promise<{ entries: ComposerEntry[]; calls: Array<{ index: number; appId: bigint } | undefined> }> {
   const entries: ComposerEntry[] = [];
   const calls: Array<{ index: number; appId: bigint } | undefined> = [];
   for (const [i, t] of txns.entries()) {
     const o = asObj(t);
     if (o.pay !== undefined) {
       const p = asObj(o.pay);
-      entries.push(await payEntry(ctx, address(ctx, p.from, `txns[${i}].pay.from`), address(ctx, p.to, `txns[${i}].pay.to`), asBig(p.amount, `txns[${i}].pay.amount`), p.note, p.fee));
+      entries.push(
+        await payEntry(
+          ctx,
+          address(ctx, p.from, `txns[${i}].pay.from`),
+          address(ctx, p.to, `txns[${i}].pay.to`),
+          asBig(p.amount, `txns[${i}].pay.amount`),
+          p.note,
+          p.fee,
+        ),
+      );
       calls.push(undefined);
     } else {
       const b = asObj(o.call);
@@ -410,7 +462,8 @@ async function groupEntries(ctx: RunContext, txns: ExprValue[]): Promise<{ entri
       const client = clientFor(ctx, appId, typeof b.contract === 'string' ? b.contract : undefined, sender);
       // A method's transaction arguments are the group members right before the call.
       const needed = method ? client.method(method).method.args.filter((a) => a.kind === 'transaction').length : 0;
-      if (needed > entries.length) throw new StepFailure(`txns[${i}]: ${method} takes ${needed} transaction argument(s); put them right before the call in the group`);
+      if (needed > entries.length)
+        throw new StepFailure(`txns[${i}]: ${method} takes ${needed} transaction argument(s); put them right before the call in the group`);
       const built = await buildCallEntries(ctx, b, entries.slice(entries.length - needed));
       for (const e of built.entries) {
         if (e.txn.type === 'appl') calls.push({ index: entries.length, appId });
@@ -432,18 +485,31 @@ async function runStep(ctx: RunContext, step: WorkflowStep, body: Body): Promise
       const amount = asBig(body.amount, 'amount');
       const c = composer(ctx).add(await payEntry(ctx, from, to, amount, body.note));
       const { sent } = await sendOrSimulate(ctx, c);
-      return { outputs: { txid: sent?.txids[0] ?? null, round: sent?.confirmedRound ?? null, amount, receiver: to }, detail: `sent ${amount} to ${to.slice(0, 8)}…`, simulated: !sent };
+      return {
+        outputs: { txid: sent?.txids[0] ?? null, round: sent?.confirmedRound ?? null, amount, receiver: to },
+        detail: `sent ${amount} to ${to.slice(0, 8)}…`,
+        simulated: !sent,
+      };
     }
     case 'deploy': {
       const key = asStr(body.contract, 'contract');
-      if (ctx.contracts.get(key)?.lsig) throw new StepFailure(`contract ${key} is a logic signature: there is no app to deploy (fund and spend from \${{ contracts.${key}.address }})`);
+      if (ctx.contracts.get(key)?.lsig)
+        throw new StepFailure(`contract ${key} is a logic signature: there is no app to deploy (fund and spend from \${{ contracts.${key}.address }})`);
       const creator = address(ctx, body.creator, 'creator');
-      const perms = { ...(typeof body.updatable === 'boolean' ? { updatable: body.updatable } : {}), ...(typeof body.deletable === 'boolean' ? { deletable: body.deletable } : {}) };
+      const perms = {
+        ...(typeof body.updatable === 'boolean' ? { updatable: body.updatable } : {}),
+        ...(typeof body.deletable === 'boolean' ? { deletable: body.deletable } : {}),
+      };
       const compiled = compileFor(ctx, key, asObj(body.template), perms);
       const def = ctx.contracts.get(key)!.def;
-      const lifecycle = (v: ExprValue | undefined) => (v === undefined || v === null ? undefined : { method: asStr(asObj(v).method, 'method'), args: methodArgs(ctx, asObj(v).args) });
+      const lifecycle = (v: ExprValue | undefined) =>
+        v === undefined || v === null ? undefined : { method: asStr(asObj(v).method, 'method'), args: methodArgs(ctx, asObj(v).args) };
       const schema = def.schema
-        ? Object.fromEntries(Object.entries(def.schema).filter(([, v]) => v !== undefined).map(([k, v]) => [k, Number(v)]))
+        ? Object.fromEntries(
+            Object.entries(def.schema)
+              .filter(([, v]) => v !== undefined)
+              .map(([k, v]) => [k, Number(v)]),
+          )
         : undefined;
       let result: DeployResult;
       try {
@@ -452,7 +518,11 @@ async function runStep(ctx: RunContext, step: WorkflowStep, body: Body): Promise
           creator,
           resolveSigner: ctx.accounts.signerFor,
           compiled,
-          metadata: { name: typeof body.name === 'string' ? body.name : def.appName, version: typeof body.version === 'string' ? body.version : body.version !== undefined && body.version !== null ? String(body.version) : '1.0', ...perms },
+          metadata: {
+            name: typeof body.name === 'string' ? body.name : def.appName,
+            version: typeof body.version === 'string' ? body.version : body.version !== undefined && body.version !== null ? String(body.version) : '1.0',
+            ...perms,
+          },
           ...(typeof body.onUpdate === 'string' ? { onUpdate: body.onUpdate as never } : {}),
           ...(typeof body.onSchemaBreak === 'string' ? { onSchemaBreak: body.onSchemaBreak as never } : {}),
           ...(schema ? { schema } : {}),
@@ -540,10 +610,13 @@ async function runStep(ctx: RunContext, step: WorkflowStep, body: Body): Promise
       const c = composer(ctx);
       entries.forEach((e) => c.add(e));
       await c.prepare({ populateResources: true, coverInnerFees: true });
-      const report = locateLogicSig(ctx, await c.simulate({
-        ...(body.extraOpcodeBudget !== undefined ? { extraOpcodeBudget: Number(asBig(body.extraOpcodeBudget, 'extra-opcode-budget')) } : {}),
-        ...(body.allowUnnamedResources === true ? { allowUnnamedResources: true } : {}),
-      }));
+      const report = locateLogicSig(
+        ctx,
+        await c.simulate({
+          ...(body.extraOpcodeBudget !== undefined ? { extraOpcodeBudget: Number(asBig(body.extraOpcodeBudget, 'extra-opcode-budget')) } : {}),
+          ...(body.allowUnnamedResources === true ? { allowUnnamedResources: true } : {}),
+        }),
+      );
       const expect = typeof body.expect === 'string' ? body.expect : 'success';
       const outputs: Body = {
         'would-succeed': report.wouldSucceed,
@@ -565,7 +638,12 @@ async function runStep(ctx: RunContext, step: WorkflowStep, body: Body): Promise
         const haystack = [report.failureMessage, report.failure?.errorMessage, report.failure?.source?.text].filter(Boolean).join('\n').toLowerCase();
         if (!haystack.includes(want)) throw new StepFailure(`the failure does not mention ${JSON.stringify(body.message)}: ${failureSummary(report)}`, report);
       }
-      return { outputs, detail: report.wouldSucceed ? `would succeed (budget ${report.budget.consumed ?? '?'})` : `would fail as expected: ${report.failure?.errorMessage ?? (report.failure?.source ? `${report.failure.source.file ?? 'line'}:${report.failure.source.line} ${report.failure.source.text ?? ''}`.trim() : (report.failureMessage?.split('\n')[0] ?? ''))}` };
+      return {
+        outputs,
+        detail: report.wouldSucceed
+          ? `would succeed (budget ${report.budget.consumed ?? '?'})`
+          : `would fail as expected: ${report.failure?.errorMessage ?? (report.failure?.source ? `${report.failure.source.file ?? 'line'}:${report.failure.source.line} ${report.failure.source.text ?? ''}`.trim() : (report.failureMessage?.split('\n')[0] ?? ''))}`,
+      };
     }
     case 'read': {
       const { value, raw } = await readSubject(ctx, body);
@@ -609,7 +687,10 @@ async function runStep(ctx: RunContext, step: WorkflowStep, body: Body): Promise
 }
 
 function shortValue(v: ExprValue): string {
-  const s = typeof v === "string" || typeof v === "bigint" ? String(v) : JSON.stringify(v, (_k, x) => (typeof x === "bigint" ? x.toString() : x instanceof Uint8Array ? `0x${toHex(x)}` : x));
+  const s =
+    typeof v === 'string' || typeof v === 'bigint'
+      ? String(v)
+      : JSON.stringify(v, (_k, x) => (typeof x === 'bigint' ? x.toString() : x instanceof Uint8Array ? `0x${toHex(x)}` : x));
   return (s ?? 'null').length > 100 ? `${s.slice(0, 97)}…` : (s ?? 'null');
 }
 
@@ -619,7 +700,8 @@ async function readSubject(ctx: RunContext, body: Body): Promise<{ value: ExprVa
     const amount = await fetchBalance(chain, address(ctx, body.balance, 'balance'));
     return { value: amount, raw: amount };
   }
-  const which = body.global !== undefined ? 'global' : body.local !== undefined ? 'local' : body.box !== undefined ? 'box' : body.boxes !== undefined ? 'boxes' : undefined;
+  const which =
+    body.global !== undefined ? 'global' : body.local !== undefined ? 'local' : body.box !== undefined ? 'box' : body.boxes !== undefined ? 'boxes' : undefined;
   if (!which) throw new StepFailure('nothing to read: give global, local, box, boxes or balance');
   const o = asObj(body[which]);
   const appId = asBig(o.app, 'app');
@@ -639,7 +721,8 @@ async function readSubject(ctx: RunContext, body: Body): Promise<{ value: ExprVa
     }
     return { value, raw };
   };
-  if (which === 'global') return one(decodeGlobalState((await fetchApp(chain, appId)).globalState, spec), typeof o.key === 'string' ? o.key : undefined, 'global');
+  if (which === 'global')
+    return one(decodeGlobalState((await fetchApp(chain, appId)).globalState, spec), typeof o.key === 'string' ? o.key : undefined, 'global');
   if (which === 'local') {
     const who = address(ctx, o.account, 'account');
     const entries = await fetchLocalState(chain, appId, who);
@@ -669,7 +752,11 @@ async function readSubject(ctx: RunContext, body: Body): Promise<{ value: ExprVa
   }
   const items = decodeBoxes(withValues, spec);
   return {
-    value: items.map((i) => ({ name: itemKeyName(i), ...(i.match?.kind === 'map' ? { key: abiToExpr(i.mapKey) } : {}), value: i.valueView || i.decoded !== undefined ? itemValue(i) : null })),
+    value: items.map((i) => ({
+      name: itemKeyName(i),
+      ...(i.match?.kind === 'map' ? { key: abiToExpr(i.mapKey) } : {}),
+      value: i.valueView || i.decoded !== undefined ? itemValue(i) : null,
+    })),
     raw: withValues.map((b) => ({ name: b.name, value: b.value ?? null })),
   };
 }
@@ -691,7 +778,15 @@ export async function runWorkflow(file: string, options: RunOptions = {}): Promi
     workflow = loadWorkflow(await readFile(path, 'utf8'), path, { fileExists: existsSync });
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    return { ok: false, workflow: path, network: options.network ?? '?', steps: [], checkpoint: '', outputs: {}, error: { message, ...(e instanceof WorkflowFileError ? { issues: e.issues } : {}) } };
+    return {
+      ok: false,
+      workflow: path,
+      network: options.network ?? '?',
+      steps: [],
+      checkpoint: '',
+      outputs: {},
+      error: { message, ...(e instanceof WorkflowFileError ? { issues: e.issues } : {}) },
+    };
   }
   const networkSpec = options.network ? ({ kind: 'named', name: options.network } as const) : workflow.network;
   const networkKey = options.network ?? workflow.networkKey;
@@ -700,20 +795,49 @@ export async function runWorkflow(file: string, options: RunOptions = {}): Promi
   let accounts: AccountSet | undefined;
   const summary: RunSummary = { ok: true, workflow: path, network: networkKey, steps: [], checkpoint: checkpointPath(path, networkKey), outputs: {} };
   try {
-    network = await connectNetwork(networkSpec, { baseDir, ...(options.inMemory ? { inMemory: true } : {}), ...(options.devnet ? { devnet: options.devnet } : {}), env });
+    network = await connectNetwork(networkSpec, {
+      baseDir,
+      ...(options.inMemory ? { inMemory: true } : {}),
+      ...(options.devnet ? { devnet: options.devnet } : {}),
+      env,
+    });
     let currentStep: string | undefined;
     if (options.onSimulate) network = tapSimulate(network, options.onSimulate, () => currentStep);
     accounts = await resolveAccounts(workflow.accounts, network, { baseDir, networkKey, env, persistKeys: !(options.inMemory && network.embedded) });
     // An in-memory chain is gone after the run, so recording its steps would only mislead the next one.
-    const ckpt = await Checkpoints.open(summary.checkpoint, path, networkKey, { chain: network.chainId, ...(options.fresh ? { fresh: true } : {}), ...(options.simulateOnly || (options.inMemory && network.embedded) ? { readOnly: true } : {}) });
-    const ctx: RunContext = { workflow, baseDir, network, accounts, env, simulateOnly: options.simulateOnly === true, ...(options.onCompile ? { onCompile: options.onCompile } : {}), contracts: await loadContracts(workflow), apps: new Map(), deployed: new Map(), steps: {} };
-    progress({ type: 'start', workflow: path, network: network.name, steps: workflow.steps.length, checkpoint: summary.checkpoint, ...(ckpt.discarded ? { discarded: ckpt.discarded } : {}) });
+    const ckpt = await Checkpoints.open(summary.checkpoint, path, networkKey, {
+      chain: network.chainId,
+      ...(options.fresh ? { fresh: true } : {}),
+      ...(options.simulateOnly || (options.inMemory && network.embedded) ? { readOnly: true } : {}),
+    });
+    const ctx: RunContext = {
+      workflow,
+      baseDir,
+      network,
+      accounts,
+      env,
+      simulateOnly: options.simulateOnly === true,
+      ...(options.onCompile ? { onCompile: options.onCompile } : {}),
+      contracts: await loadContracts(workflow),
+      apps: new Map(),
+      deployed: new Map(),
+      steps: {},
+    };
+    progress({
+      type: 'start',
+      workflow: path,
+      network: network.name,
+      steps: workflow.steps.length,
+      checkpoint: summary.checkpoint,
+      ...(ckpt.discarded ? { discarded: ckpt.discarded } : {}),
+    });
 
     // Logic signatures: their addresses join the scope, and they sign for those addresses.
     for (const [key, c] of ctx.contracts) {
       if (c.logicsig === undefined) continue;
       const template: Record<string, TemplateValue> = {};
-      for (const [k, v] of Object.entries(asObj(resolveValue(c.def.template, scope(ctx), ['contracts', key, 'template'])))) template[k.startsWith('TMPL_') ? k : `TMPL_${k}`] = templateValue(v);
+      for (const [k, v] of Object.entries(asObj(resolveValue(c.def.template, scope(ctx), ['contracts', key, 'template']))))
+        template[k.startsWith('TMPL_') ? k : `TMPL_${k}`] = templateValue(v);
       let assembled;
       try {
         assembled = assemble(c.logicsig, { templateVars: template });
@@ -774,7 +898,12 @@ export async function runWorkflow(file: string, options: RunOptions = {}): Promi
         ctx.steps[step.id] = outputs;
         summary.outputs[step.id] = outputs;
         if (CHECKPOINTED.has(step.kind) && !outcome.simulated && !ctx.simulateOnly) await ckpt.recordDone(step.id, hash, outcome.outputs);
-        finish({ ...base, status: outcome.simulated || (ctx.simulateOnly && CHECKPOINTED.has(step.kind)) ? 'simulated' : 'done', detail: outcome.detail, durationMs: Date.now() - started });
+        finish({
+          ...base,
+          status: outcome.simulated || (ctx.simulateOnly && CHECKPOINTED.has(step.kind)) ? 'simulated' : 'done',
+          detail: outcome.detail,
+          durationMs: Date.now() - started,
+        });
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
         const report = e instanceof StepFailure ? e.report : undefined;
@@ -828,7 +957,14 @@ function tapSimulate(network: WorkflowNetwork, tap: NonNullable<RunOptions['onSi
 function contractSources(ctx: RunContext, key: ExprValue | undefined): ExprValue {
   const c = typeof key === 'string' ? ctx.contracts.get(key) : undefined;
   if (!c) return null;
-  return [c.approval ?? null, c.clear ?? null, c.spec ? JSON.stringify(c.spec.json) : null, toExprValue(c.def.template), toExprValue(c.def.schema ?? null), toExprValue(c.def.extraPages ?? null)];
+  return [
+    c.approval ?? null,
+    c.clear ?? null,
+    c.spec ? JSON.stringify(c.spec.json) : null,
+    toExprValue(c.def.template),
+    toExprValue(c.def.schema ?? null),
+    toExprValue(c.def.extraPages ?? null),
+  ];
 }
 
 /** A deploy reused from a checkpoint still tells later steps which contract runs at that id. */
@@ -837,7 +973,10 @@ async function restoreDeploy(ctx: RunContext, step: WorkflowStep, body: Body, ou
   const key = asStr(body.contract, 'contract');
   const appId = asBig(outputs['app-id'], 'app-id');
   ctx.deployed.set(key, appId);
-  const perms = { ...(typeof body.updatable === 'boolean' ? { updatable: body.updatable } : {}), ...(typeof body.deletable === 'boolean' ? { deletable: body.deletable } : {}) };
+  const perms = {
+    ...(typeof body.updatable === 'boolean' ? { updatable: body.updatable } : {}),
+    ...(typeof body.deletable === 'boolean' ? { deletable: body.deletable } : {}),
+  };
   try {
     const compiled = compileFor(ctx, key, asObj(body.template), perms);
     ctx.apps.set(appId, { knowledge: appKnowledge(compiled, key), ...(compiled.spec ? { spec: compiled.spec } : {}), contract: key });

@@ -24,7 +24,9 @@ export class WorkflowFileError extends ValidationError {
   constructor(issues: readonly WorkflowIssue[]) {
     const errors = issues.filter((i) => i.severity === 'error');
     const shown = errors.slice(0, 5).map(formatIssue).join('\n');
-    super(`${errors.length} problem${errors.length === 1 ? '' : 's'} in workflow file:\n${shown}${errors.length > 5 ? `\n… and ${errors.length - 5} more` : ''}`);
+    super(
+      `${errors.length} problem${errors.length === 1 ? '' : 's'} in workflow file:\n${shown}${errors.length > 5 ? `\n… and ${errors.length - 5} more` : ''}`,
+    );
     this.issues = issues;
   }
 }

@@ -163,7 +163,8 @@ class Parser {
       this.k++;
       const right = this.unary();
       const next = this.peek();
-      if (next.t === 'op' && ['==', '!=', '<', '<=', '>', '>='].includes(next.v)) throw new ExprError('comparisons do not chain; use && between them', next.s, next.e - next.s);
+      if (next.t === 'op' && ['==', '!=', '<', '<=', '>', '>='].includes(next.v))
+        throw new ExprError('comparisons do not chain; use && between them', next.s, next.e - next.s);
       return { kind: 'binary', op: t.v as BinaryOp, left, right, start: left.start, end: right.end };
     }
     return left;
@@ -300,7 +301,10 @@ export function valuesEqual(a: ExprValue, b: ExprValue): boolean {
   if (typeof a === 'object' && typeof b === 'object' && a !== null && b !== null) {
     const ka = Object.keys(a);
     const kb = Object.keys(b as object);
-    return ka.length === kb.length && ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && valuesEqual((a as Record<string, ExprValue>)[k]!, (b as Record<string, ExprValue>)[k]!));
+    return (
+      ka.length === kb.length &&
+      ka.every((k) => Object.prototype.hasOwnProperty.call(b, k) && valuesEqual((a as Record<string, ExprValue>)[k]!, (b as Record<string, ExprValue>)[k]!))
+    );
   }
   return false;
 }
@@ -557,7 +561,8 @@ export function evaluate(node: ExprNode, scope: ExprScope): ExprValue {
     }
     case 'member': {
       const obj = evaluate(node.object, scope);
-      if (obj === null || typeof obj !== 'object' || obj instanceof Uint8Array || Array.isArray(obj)) fail(node, `${pathText(node.object)} is ${typeName(obj)}, which has no property "${node.name}"`);
+      if (obj === null || typeof obj !== 'object' || obj instanceof Uint8Array || Array.isArray(obj))
+        fail(node, `${pathText(node.object)} is ${typeName(obj)}, which has no property "${node.name}"`);
       if (!Object.prototype.hasOwnProperty.call(obj, node.name)) fail(node, `${pathText(node.object)} has no "${node.name}"${keysOf(obj)}`);
       return (obj as Record<string, ExprValue>)[node.name]!;
     }
@@ -565,7 +570,8 @@ export function evaluate(node: ExprNode, scope: ExprScope): ExprValue {
       const obj = evaluate(node.object, scope);
       const idx = evaluate(node.index, scope);
       if (typeof idx === 'string') {
-        if (obj === null || typeof obj !== 'object' || obj instanceof Uint8Array || Array.isArray(obj)) fail(node, `${pathText(node.object)} is ${typeName(obj)}, which has no property "${idx}"`);
+        if (obj === null || typeof obj !== 'object' || obj instanceof Uint8Array || Array.isArray(obj))
+          fail(node, `${pathText(node.object)} is ${typeName(obj)}, which has no property "${idx}"`);
         if (!Object.prototype.hasOwnProperty.call(obj, idx)) fail(node, `${pathText(node.object)} has no "${idx}"${keysOf(obj)}`);
         return (obj as Record<string, ExprValue>)[idx]!;
       }
@@ -582,7 +588,8 @@ export function evaluate(node: ExprNode, scope: ExprScope): ExprValue {
     case 'call': {
       const fn = FUNCTIONS[node.fn]!;
       const [lo, hi] = fn.arity;
-      if (node.args.length < lo || node.args.length > hi) fail(node, `${node.fn}() takes ${lo === hi ? lo : `${lo} to ${hi}`} argument${hi === 1 ? '' : 's'}, got ${node.args.length}`);
+      if (node.args.length < lo || node.args.length > hi)
+        fail(node, `${node.fn}() takes ${lo === hi ? lo : `${lo} to ${hi}`} argument${hi === 1 ? '' : 's'}, got ${node.args.length}`);
       return fn.run(
         node.args.map((a) => evaluate(a, scope)),
         node,

@@ -104,7 +104,10 @@ function yamlExpansionProblem(doc: Document): { range: [number, number]; message
       const target = node.resolve(doc);
       if (!target) return 1;
       if (open.has(target)) {
-        problem = { range: rangeOr(node), message: `the alias *${node.source} refers to its own anchor &${node.source}, making the value contain itself; a workflow cannot hold a self-referencing value: write the nested value out` };
+        problem = {
+          range: rangeOr(node),
+          message: `the alias *${node.source} refers to its own anchor &${node.source}, making the value contain itself; a workflow cannot hold a self-referencing value: write the nested value out`,
+        };
         return 0;
       }
       return size(target, depth, via ?? node);
@@ -112,7 +115,10 @@ function yamlExpansionProblem(doc: Document): { range: [number, number]; message
     const known = sizes.get(node);
     if (known !== undefined) return known;
     if (depth > MAX_WORKFLOW_YAML_DEPTH) {
-      problem = { range: rangeOr(via ?? (node as YamlNode)), message: `values are nested more than ${MAX_WORKFLOW_YAML_DEPTH} levels deep; a workflow does not need that, flatten the file` };
+      problem = {
+        range: rangeOr(via ?? (node as YamlNode)),
+        message: `values are nested more than ${MAX_WORKFLOW_YAML_DEPTH} levels deep; a workflow does not need that, flatten the file`,
+      };
       return 0;
     }
     let n = 1;
@@ -144,7 +150,10 @@ export function parseWorkflow(text: string, file = 'tealworks.yaml', options: Pa
     return parseWorkflowText(text, file, options);
   } catch (e) {
     // Nothing in a file may escape as an exception; this is the last guard, not the usual path.
-    const message = e instanceof RangeError ? 'the file is nested or aliased too deeply to read' : `the file could not be read (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`;
+    const message =
+      e instanceof RangeError
+        ? 'the file is nested or aliased too deeply to read'
+        : `the file could not be read (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`;
     return { issues: [{ file, line: 1, column: 1, message, path: '', severity: 'error' }] };
   }
 }
@@ -163,12 +172,14 @@ function parseWorkflowText(text: string, file: string, options: ParseOptions): P
     }
     return out;
   };
-  const add = (range: [number, number], message: string, path: SchemaPath, severity: 'error' | 'warning' = 'error') => issues.push({ ...pos(range[0], range[1]), message, path: pathText(path), severity });
+  const add = (range: [number, number], message: string, path: SchemaPath, severity: 'error' | 'warning' = 'error') =>
+    issues.push({ ...pos(range[0], range[1]), message, path: pathText(path), severity });
 
   for (const e of [...doc.errors, ...doc.warnings]) {
     const lineText = text.split(/\r?\n/)[lc.linePos(e.pos[0]).line - 1] ?? '';
     let message = e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-    if (/call stack/i.test(message)) message = `values are nested too deeply to read (more than ${MAX_WORKFLOW_YAML_DEPTH} levels is refused); flatten the file`;
+    if (/call stack/i.test(message))
+      message = `values are nested too deeply to read (more than ${MAX_WORKFLOW_YAML_DEPTH} levels is refused); flatten the file`;
     if (lineText.includes('${{') && /flow|Unexpected|Implicit/.test(message)) message += ' — inside { } or [ ], put ${{ … }} expressions in quotes';
     add([e.pos[0], e.pos[1]], message, [], doc.errors.includes(e as never) ? 'error' : 'warning');
   }
@@ -213,7 +224,11 @@ function parseWorkflowText(text: string, file: string, options: ParseOptions): P
     const seen = stepIds.get(id);
     if (seen !== undefined) {
       const node = doc.getIn(['steps', index, explicitId ? 'id' : ''], true) as YamlNode | undefined;
-      add(rangeOr(node ?? (doc.getIn(['steps', index], true) as YamlNode | undefined)), `duplicate step id ${JSON.stringify(id)} (first used by step ${seen + 1})`, ['steps', index, 'id']);
+      add(
+        rangeOr(node ?? (doc.getIn(['steps', index], true) as YamlNode | undefined)),
+        `duplicate step id ${JSON.stringify(id)} (first used by step ${seen + 1})`,
+        ['steps', index, 'id'],
+      );
     } else stepIds.set(id, index);
     if (!kind) return;
     steps.push({
@@ -235,10 +250,18 @@ function parseWorkflowText(text: string, file: string, options: ParseOptions): P
     if (typeof v !== 'string' || hasTemplate(v)) continue;
     if (use.definition === 'accountRef' && !accounts[v]) {
       const hint = suggest(v, Object.keys(accounts));
-      add(use.range, `unknown account ${JSON.stringify(v)}${hint ? `; did you mean ${JSON.stringify(hint)}?` : `; defined accounts: ${Object.keys(accounts).join(', ') || 'none'}`}`, use.path);
+      add(
+        use.range,
+        `unknown account ${JSON.stringify(v)}${hint ? `; did you mean ${JSON.stringify(hint)}?` : `; defined accounts: ${Object.keys(accounts).join(', ') || 'none'}`}`,
+        use.path,
+      );
     } else if (use.definition === 'contractRef' && !contracts[v]) {
       const hint = suggest(v, Object.keys(contracts));
-      add(use.range, `unknown contract ${JSON.stringify(v)}${hint ? `; did you mean ${JSON.stringify(hint)}?` : `; defined contracts: ${Object.keys(contracts).join(', ') || 'none'}`}`, use.path);
+      add(
+        use.range,
+        `unknown contract ${JSON.stringify(v)}${hint ? `; did you mean ${JSON.stringify(hint)}?` : `; defined contracts: ${Object.keys(contracts).join(', ') || 'none'}`}`,
+        use.path,
+      );
     } else if (use.definition === 'addressRef' && !accounts[v] && !isValidAddress(v)) {
       add(use.range, `${JSON.stringify(v)} is neither a defined account nor a valid address`, use.path);
     }
@@ -273,7 +296,11 @@ function parseWorkflowText(text: string, file: string, options: ParseOptions): P
         const rel = c[field];
         if (typeof rel !== 'string' || hasTemplate(rel)) continue;
         if (!options.fileExists(contractFilePath(file, rel))) {
-          add(rangeOr(doc.getIn(['contracts', c.key, field], true) as YamlNode | undefined), `file not found: ${rel} (looked in ${dirname(contractFilePath(file, rel))})`, ['contracts', c.key, field]);
+          add(
+            rangeOr(doc.getIn(['contracts', c.key, field], true) as YamlNode | undefined),
+            `file not found: ${rel} (looked in ${dirname(contractFilePath(file, rel))})`,
+            ['contracts', c.key, field],
+          );
         }
       }
     }
@@ -283,7 +310,12 @@ function parseWorkflowText(text: string, file: string, options: ParseOptions): P
   for (const step of steps) {
     if (step.if === undefined) continue;
     try {
-      if (!parseTemplate(step.if).whole) add(rangeOr(doc.getIn(['steps', step.index, 'if'], true) as YamlNode | undefined), '"if" must be a single ${{ … }} expression with nothing around it', ['steps', step.index, 'if']);
+      if (!parseTemplate(step.if).whole)
+        add(rangeOr(doc.getIn(['steps', step.index, 'if'], true) as YamlNode | undefined), '"if" must be a single ${{ … }} expression with nothing around it', [
+          'steps',
+          step.index,
+          'if',
+        ]);
     } catch {
       // Syntax errors were reported above.
     }
@@ -291,7 +323,12 @@ function parseWorkflowText(text: string, file: string, options: ParseOptions): P
 
   if (network.kind === 'named' && (network.name === 'testnet' || network.name === 'mainnet')) {
     for (const a of Object.values(accounts)) {
-      if (a.source === 'generate') add(rangeOr(doc.getIn(['accounts', a.name], true) as YamlNode | undefined), `account ${JSON.stringify(a.name)} uses "generate", which only works on devnet and localnet (nothing funds it on ${network.name})`, ['accounts', a.name]);
+      if (a.source === 'generate')
+        add(
+          rangeOr(doc.getIn(['accounts', a.name], true) as YamlNode | undefined),
+          `account ${JSON.stringify(a.name)} uses "generate", which only works on devnet and localnet (nothing funds it on ${network.name})`,
+          ['accounts', a.name],
+        );
     }
   }
 
@@ -362,7 +399,13 @@ function toNetwork(raw: unknown): NetworkSpec {
 function checkReference(
   ref: string[],
   stepIndex: number | undefined,
-  ctx: { accounts: Record<string, unknown>; contracts: Record<string, unknown>; vars: Record<string, unknown>; stepById: Map<string, WorkflowStep>; stepIds: Map<string, number> },
+  ctx: {
+    accounts: Record<string, unknown>;
+    contracts: Record<string, unknown>;
+    vars: Record<string, unknown>;
+    stepById: Map<string, WorkflowStep>;
+    stepIds: Map<string, number>;
+  },
 ): string | undefined {
   const [root, name, field] = ref;
   if (!(EXPRESSION_ROOTS as readonly string[]).includes(root!)) {
@@ -389,7 +432,8 @@ function checkReference(
         const hint = suggest(name, [...ctx.stepIds.keys()]);
         return `no step with id ${JSON.stringify(name)}${hint ? `; did you mean ${JSON.stringify(hint)}?` : ''}`;
       }
-      if (at >= stepIndex) return at === stepIndex ? `a step cannot read its own results (steps.${name})` : `step ${JSON.stringify(name)} runs after this one (step ${at + 1})`;
+      if (at >= stepIndex)
+        return at === stepIndex ? `a step cannot read its own results (steps.${name})` : `step ${JSON.stringify(name)} runs after this one (step ${at + 1})`;
       const step = ctx.stepById.get(name);
       if (step && field !== undefined) {
         const outputs = [...STEP_OUTPUTS[step.kind as StepKind], ...COMMON_STEP_OUTPUTS];
@@ -437,7 +481,11 @@ export function resolveStepBody(step: WorkflowStep, scope: ExprScope): ExprValue
   try {
     return resolveValue(step.body, scope, ['steps', step.index, step.kind]);
   } catch (e) {
-    if (e instanceof ExprPathError) throw new ExprPathError(e, e.path.map((p) => (typeof p === 'string' ? kebabCase(p) : p)));
+    if (e instanceof ExprPathError)
+      throw new ExprPathError(
+        e,
+        e.path.map((p) => (typeof p === 'string' ? kebabCase(p) : p)),
+      );
     throw e;
   }
 }

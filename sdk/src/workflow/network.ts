@@ -14,7 +14,10 @@ export { PUBLIC_ENDPOINTS };
 function tokenFrom(env: Readonly<Record<string, string | undefined>>, name: string | undefined, what: string): string | undefined {
   if (name === undefined) return undefined;
   const v = env[name];
-  if (v === undefined || v === '') throw new ConnectError(`the ${what} token is read from the environment variable ${name}, which is not set;`, { hint: `set ${name} before running the workflow` });
+  if (v === undefined || v === '')
+    throw new ConnectError(`the ${what} token is read from the environment variable ${name}, which is not set;`, {
+      hint: `set ${name} before running the workflow`,
+    });
   return v;
 }
 

@@ -79,7 +79,8 @@ function describeType(t: JsonType): string {
 function editDistance(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...new Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0]![j] = j;
-  for (let i = 1; i <= a.length; i++) for (let j = 1; j <= b.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
   return d[a.length]![b.length]!;
 }
 
@@ -181,8 +182,13 @@ class Checker {
     const unions = schema.anyOf ?? (schema.oneOf && schema.oneOf.every((b) => b.type !== undefined || b.$ref !== undefined) ? schema.oneOf : undefined);
 
     if (types && !(types.includes(actual) || (actual === 'integer' && types.includes('number')))) {
-      const hint = types.includes('string') && (actual === 'integer' || actual === 'number' || actual === 'boolean') ? ' (YAML read it as that; quote it to make it text)' : '';
-      issue(`expected ${types.map((t) => describeType(t as JsonType)).join(' or ')}, got ${describeType(actual)}${actual === 'string' ? ` ${JSON.stringify(String((node as { value?: unknown })?.value ?? '')).slice(0, 60)}` : ''}${hint}`);
+      const hint =
+        types.includes('string') && (actual === 'integer' || actual === 'number' || actual === 'boolean')
+          ? ' (YAML read it as that; quote it to make it text)'
+          : '';
+      issue(
+        `expected ${types.map((t) => describeType(t as JsonType)).join(' or ')}, got ${describeType(actual)}${actual === 'string' ? ` ${JSON.stringify(String((node as { value?: unknown })?.value ?? '')).slice(0, 60)}` : ''}${hint}`,
+      );
       return this.plain(node, path);
     }
 
@@ -206,7 +212,9 @@ class Checker {
       if (best!.issues.length > 0 && candidates.length > 1) {
         // Neither alternative fits; describe the whole definition rather than one branch's detail.
         const plainValue = this.plain(node, path);
-        issue(`${JSON.stringify(plainValue, (_k, x) => (typeof x === 'bigint' ? x.toString() : x))?.slice(0, 60)} is not valid here: ${schemaIn.description ?? schema.description ?? 'no alternative matches'}`);
+        issue(
+          `${JSON.stringify(plainValue, (_k, x) => (typeof x === 'bigint' ? x.toString() : x))?.slice(0, 60)} is not valid here: ${schemaIn.description ?? schema.description ?? 'no alternative matches'}`,
+        );
         return plainValue;
       }
       this.adopt(best!);
@@ -215,7 +223,8 @@ class Checker {
       value = this.checkMap(schema, node, path, range);
     } else if (actual === 'array' && isSeq(node)) {
       const out: unknown[] = [];
-      if (schema.minItems !== undefined && node.items.length < schema.minItems) issue(`needs at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}`);
+      if (schema.minItems !== undefined && node.items.length < schema.minItems)
+        issue(`needs at least ${schema.minItems} item${schema.minItems === 1 ? '' : 's'}`);
       node.items.forEach((item, i) => {
         out.push(schema.items ? this.check(schema.items, item as YamlNode | null, [...path, i], range) : this.plain(item as YamlNode | null, [...path, i]));
       });
@@ -239,14 +248,18 @@ class Checker {
   private checkScalar(schema: JsonSchema, value: unknown, issue: (m: string) => void): void {
     if (schema.enum && !schema.enum.some((e) => e === value)) {
       const hint = typeof value === 'string' ? suggest(value, schema.enum.map(String)) : undefined;
-      issue(`${JSON.stringify(value)} is not one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}${hint ? `; did you mean ${JSON.stringify(hint)}?` : ''}`);
+      issue(
+        `${JSON.stringify(value)} is not one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}${hint ? `; did you mean ${JSON.stringify(hint)}?` : ''}`,
+      );
     }
     if (schema.const !== undefined && value !== schema.const) issue(`must be ${JSON.stringify(schema.const)}`);
     if (schema.pattern && typeof value === 'string' && !new RegExp(schema.pattern, 's').test(value)) {
       issue(`${JSON.stringify(value).slice(0, 60)} is not valid here: ${schema.description ?? `must match ${schema.pattern}`}`);
     }
-    if ((typeof value === 'bigint' || typeof value === 'number') && schema.minimum !== undefined && value < schema.minimum) issue(`must be at least ${schema.minimum}, got ${value}`);
-    if ((typeof value === 'bigint' || typeof value === 'number') && schema.maximum !== undefined && value > schema.maximum) issue(`must be at most ${schema.maximum}, got ${value}`);
+    if ((typeof value === 'bigint' || typeof value === 'number') && schema.minimum !== undefined && value < schema.minimum)
+      issue(`must be at least ${schema.minimum}, got ${value}`);
+    if ((typeof value === 'bigint' || typeof value === 'number') && schema.maximum !== undefined && value > schema.maximum)
+      issue(`must be at most ${schema.maximum}, got ${value}`);
   }
 
   private checkMap(schema: JsonSchema, node: import('yaml').YAMLMap, path: SchemaPath, range: [number, number]): Record<string, unknown> {
@@ -265,15 +278,29 @@ class Checker {
         continue;
       }
       if (schema.propertyNames?.pattern && !new RegExp(schema.propertyNames.pattern).test(key)) {
-        this.issues.push({ path: [...path, key], range: keyRange, message: `${JSON.stringify(key)} is not a valid name (letters, digits, _ and -, starting with a letter or _)` });
+        this.issues.push({
+          path: [...path, key],
+          range: keyRange,
+          message: `${JSON.stringify(key)} is not a valid name (letters, digits, _ and -, starting with a letter or _)`,
+        });
       }
       if (schema.additionalProperties === false || (schema.additionalProperties === undefined && schema.properties)) {
         const known = Object.keys(props);
         const hint = suggest(key, known);
-        this.issues.push({ path: [...path, key], range: keyRange, message: `unknown key ${JSON.stringify(key)}${hint ? `; did you mean ${JSON.stringify(hint)}?` : `; expected ${known.join(', ')}`}` });
+        this.issues.push({
+          path: [...path, key],
+          range: keyRange,
+          message: `unknown key ${JSON.stringify(key)}${hint ? `; did you mean ${JSON.stringify(hint)}?` : `; expected ${known.join(', ')}`}`,
+        });
         continue;
       }
-      setOwn(out, key, typeof schema.additionalProperties === 'object' ? this.check(schema.additionalProperties, valueNode, [...path, key], keyRange) : this.plain(valueNode, [...path, key]));
+      setOwn(
+        out,
+        key,
+        typeof schema.additionalProperties === 'object'
+          ? this.check(schema.additionalProperties, valueNode, [...path, key], keyRange)
+          : this.plain(valueNode, [...path, key]),
+      );
     }
     for (const req of schema.required ?? []) if (!present.has(req)) this.issues.push({ path, range, message: `missing ${JSON.stringify(req)}` });
     // Key-presence alternatives ("exactly one of these keys").
@@ -283,7 +310,12 @@ class Checker {
       const names = schema.oneOf.map((b) => b.required!.join(' + '));
       const hasUnknown = [...present].some((k) => !props[k]);
       if (matching.length === 0 && !hasUnknown) this.issues.push({ path, range, message: `needs one of: ${names.join(', ')}` });
-      if (matching.length > 1) this.issues.push({ path, range, message: `has ${matching.map((b) => JSON.stringify(b.required!.join(' + '))).join(' and ')}; use exactly one of them` });
+      if (matching.length > 1)
+        this.issues.push({
+          path,
+          range,
+          message: `has ${matching.map((b) => JSON.stringify(b.required!.join(' + '))).join(' and ')}; use exactly one of them`,
+        });
     }
     if (schema.anyOf && keyAlternatives(schema.anyOf)) {
       if (!schema.anyOf.some((b) => b.required!.every((k) => present.has(k)))) {

@@ -13,7 +13,15 @@ export type JsonSchema = {
   $ref?: string;
   title?: string;
   description?: string;
-  type?: 'object' | 'array' | 'string' | 'integer' | 'boolean' | 'null' | 'number' | Array<'object' | 'array' | 'string' | 'integer' | 'boolean' | 'null' | 'number'>;
+  type?:
+    | 'object'
+    | 'array'
+    | 'string'
+    | 'integer'
+    | 'boolean'
+    | 'null'
+    | 'number'
+    | Array<'object' | 'array' | 'string' | 'integer' | 'boolean' | 'null' | 'number'>;
   properties?: Record<string, JsonSchema>;
   required?: string[];
   additionalProperties?: boolean | JsonSchema;
@@ -33,25 +41,41 @@ export type JsonSchema = {
 };
 
 const EXPR = '\\$\\{\\{.*\\}\\}';
-const ref = (name: string, description?: string): JsonSchema => (description ? { $ref: `#/definitions/${name}`, description } : { $ref: `#/definitions/${name}` });
+const ref = (name: string, description?: string): JsonSchema =>
+  description ? { $ref: `#/definitions/${name}`, description } : { $ref: `#/definitions/${name}` };
 const str = (description: string, extra: Partial<JsonSchema> = {}): JsonSchema => ({ type: 'string', description, ...extra });
 const bool = (description: string, extra: Partial<JsonSchema> = {}): JsonSchema => ({ type: 'boolean', description, ...extra });
 const NAME_PATTERN = '^[A-Za-z_][A-Za-z0-9_-]*$';
 
 const callProperties: Record<string, JsonSchema> = {
   app: ref('appRef', 'The application to call: its id, or an expression such as `${{ steps.deploy.app-id }}`.'),
-  contract: ref('contractRef', 'Contract (from `contracts`) whose app spec gives method types, return decoding, events and error messages. Optional when `app` comes from a deploy step of that contract.'),
+  contract: ref(
+    'contractRef',
+    'Contract (from `contracts`) whose app spec gives method types, return decoding, events and error messages. Optional when `app` comes from a deploy step of that contract.',
+  ),
   method: str('ABI method: a full signature (`add(uint64,uint64)uint64`) or, with an app spec, just the name. Leave out for a bare call.'),
-  args: { type: 'array', description: 'Method arguments in order. Integers, strings, booleans, lists for arrays/tuples, objects for structs; `${{ … }}` expressions anywhere.', items: ref('value') },
-  'app-args': { type: 'array', description: 'Raw application arguments for a bare call (strings are UTF-8; use hex()/itob() expressions for bytes).', items: ref('value') },
+  args: {
+    type: 'array',
+    description: 'Method arguments in order. Integers, strings, booleans, lists for arrays/tuples, objects for structs; `${{ … }}` expressions anywhere.',
+    items: ref('value'),
+  },
+  'app-args': {
+    type: 'array',
+    description: 'Raw application arguments for a bare call (strings are UTF-8; use hex()/itob() expressions for bytes).',
+    items: ref('value'),
+  },
   sender: ref('accountRef', 'Account that sends and signs the call.'),
   'on-complete': {
     type: 'string',
-    description: 'What the call does to the caller\'s relation to the app.',
+    description: "What the call does to the caller's relation to the app.",
     enum: ['noop', 'optin', 'closeout', 'clear', 'update', 'delete'],
     default: 'noop',
   },
-  boxes: { type: 'array', description: 'Box references to attach (filled in from a simulate run when left out and `populate-resources` is on).', items: ref('boxRef') },
+  boxes: {
+    type: 'array',
+    description: 'Box references to attach (filled in from a simulate run when left out and `populate-resources` is on).',
+    items: ref('boxRef'),
+  },
   accounts: { type: 'array', description: 'Extra account references.', items: ref('addressRef') },
   apps: { type: 'array', description: 'Extra application references.', items: ref('uint') },
   assets: { type: 'array', description: 'Extra asset references.', items: ref('uint') },
@@ -101,7 +125,8 @@ export const WORKFLOW_SCHEMA: JsonSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   $id: 'https://tealworks.dev/schemas/tealworks.schema.json',
   title: 'Tealworks workflow',
-  description: 'A Tealworks workflow (`tealworks.yaml` or `*.workflow.yaml`): the network, accounts, contracts, and the steps that deploy, call, simulate and check them.',
+  description:
+    'A Tealworks workflow (`tealworks.yaml` or `*.workflow.yaml`): the network, accounts, contracts, and the steps that deploy, call, simulate and check them.',
   type: 'object',
   properties: {
     $schema: str('Schema of this file, for editors.'),
@@ -116,7 +141,12 @@ export const WORKFLOW_SCHEMA: JsonSchema = {
           properties: {
             name: str('Name for this network; checkpoints are kept per name. Defaults to the node URL.'),
             node: str('Node service URL.', { pattern: '^https?://' }),
-            api: { type: 'string', enum: ['algod', 'node-service'], default: 'algod', description: 'Which API the node URL speaks: the public /v2 node API (`algod`) or the Tealworks node service.' },
+            api: {
+              type: 'string',
+              enum: ['algod', 'node-service'],
+              default: 'algod',
+              description: 'Which API the node URL speaks: the public /v2 node API (`algod`) or the Tealworks node service.',
+            },
             query: str('Query service URL (needed to find earlier deployments).', { pattern: '^https?://' }),
             kmd: str('Key-manager service URL.', { pattern: '^https?://' }),
             'token-env': str('Environment variable holding the node token.', { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }),
@@ -146,7 +176,12 @@ export const WORKFLOW_SCHEMA: JsonSchema = {
       propertyNames: { pattern: NAME_PATTERN, description: 'Contract name.' },
       additionalProperties: ref('contract'),
     },
-    steps: { type: 'array', description: 'What to do, in order. A rerun skips steps that completed with the same definition.', items: ref('step'), minItems: 1 },
+    steps: {
+      type: 'array',
+      description: 'What to do, in order. A rerun skips steps that completed with the same definition.',
+      items: ref('step'),
+      minItems: 1,
+    },
   },
   required: ['steps'],
   additionalProperties: false,
@@ -179,17 +214,19 @@ export const WORKFLOW_SCHEMA: JsonSchema = {
     },
     account: {
       type: 'object',
-      description: 'Where an account\'s key comes from: exactly one of `generate`, `mnemonic-env`, `kmd`, `keystore`, `address`.',
+      description: "Where an account's key comes from: exactly one of `generate`, `mnemonic-env`, `kmd`, `keystore`, `address`.",
       properties: {
-        generate: bool('Create a fresh account (devnet/localnet only), funded from the network\'s dispenser.', { const: true }),
-        'mnemonic-env': str('Environment variable holding the 25-word mnemonic. The mnemonic is never written to logs or state files.', { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }),
+        generate: bool("Create a fresh account (devnet/localnet only), funded from the network's dispenser.", { const: true }),
+        'mnemonic-env': str('Environment variable holding the 25-word mnemonic. The mnemonic is never written to logs or state files.', {
+          pattern: '^[A-Za-z_][A-Za-z0-9_]*$',
+        }),
         kmd: {
           type: 'object',
           description: 'An account held by the key-manager service.',
           properties: {
-            wallet: str('Wallet name (default: the network\'s default wallet).'),
+            wallet: str("Wallet name (default: the network's default wallet)."),
             'password-env': str('Environment variable holding the wallet password.', { pattern: '^[A-Za-z_][A-Za-z0-9_]*$' }),
-            address: str('Which of the wallet\'s accounts (default: the first).'),
+            address: str("Which of the wallet's accounts (default: the first)."),
           },
           additionalProperties: false,
         },
@@ -203,13 +240,15 @@ export const WORKFLOW_SCHEMA: JsonSchema = {
     },
     contract: {
       type: 'object',
-      description: 'A contract: `approval` and `clear` TEAL files, an app spec, or both (sources then win over the spec\'s byte code); or a `logicsig` program.',
+      description: "A contract: `approval` and `clear` TEAL files, an app spec, or both (sources then win over the spec's byte code); or a `logicsig` program.",
       properties: {
         approval: str('Approval program TEAL file, relative to the workflow file.'),
-        logicsig: str('Logic-signature program TEAL file, relative to the workflow file: its address is `contracts.NAME.address`, and transactions from that address are signed with the program.'),
+        logicsig: str(
+          'Logic-signature program TEAL file, relative to the workflow file: its address is `contracts.NAME.address`, and transactions from that address are signed with the program.',
+        ),
         clear: str('Clear-state program TEAL file, relative to the workflow file.'),
         spec: str('ARC-56 (or ARC-32) app spec JSON file, relative to the workflow file.'),
-        name: str('App name recorded in the deploy note (default: the contract\'s key).'),
+        name: str("App name recorded in the deploy note (default: the contract's key)."),
         template: {
           type: 'object',
           description: 'Template variables (`TMPL_NAME` in TEAL; write the name with or without the prefix): integers, strings, or expressions giving bytes.',
@@ -244,7 +283,11 @@ export const WORKFLOW_SCHEMA: JsonSchema = {
     readGlobal: {
       type: 'object',
       description: 'Global state of an app (all keys, or one with `key`).',
-      properties: { app: ref('appRef', 'The app.'), key: str('Key name (ARC-56 key name, or raw text) to read just one.'), contract: ref('contractRef', 'Contract whose app spec decodes the values.') },
+      properties: {
+        app: ref('appRef', 'The app.'),
+        key: str('Key name (ARC-56 key name, or raw text) to read just one.'),
+        contract: ref('contractRef', 'Contract whose app spec decodes the values.'),
+      },
       required: ['app'],
       additionalProperties: false,
     },
@@ -263,7 +306,11 @@ export const WORKFLOW_SCHEMA: JsonSchema = {
     readBox: {
       type: 'object',
       description: 'One box of an app.',
-      properties: { app: ref('appRef', 'The app.'), name: str('Box name (text or an expression giving bytes).'), contract: ref('contractRef', 'Contract whose app spec decodes the value.') },
+      properties: {
+        app: ref('appRef', 'The app.'),
+        name: str('Box name (text or an expression giving bytes).'),
+        contract: ref('contractRef', 'Contract whose app spec decodes the value.'),
+      },
       required: ['app', 'name'],
       additionalProperties: false,
     },
@@ -274,7 +321,7 @@ export const WORKFLOW_SCHEMA: JsonSchema = {
         app: ref('appRef', 'The app.'),
         prefix: str('Only boxes whose name starts with this.'),
         limit: ref('uint', 'At most this many boxes.'),
-        values: bool('Also read each box\'s value.', { default: false }),
+        values: bool("Also read each box's value.", { default: false }),
         contract: ref('contractRef', 'Contract whose app spec decodes names and values.'),
       },
       required: ['app'],
@@ -303,26 +350,42 @@ export const WORKFLOW_SCHEMA: JsonSchema = {
         'continue-on-error': bool('Record a failure of this step and go on instead of stopping.', { default: false }),
         fund: {
           type: 'object',
-          description: 'Send funds to an account (from `from`, or the network\'s dispenser).',
-          properties: { to: ref('addressRef', 'Receiver.'), amount: ref('uint', 'Micro-units to send.'), from: ref('accountRef', 'Paying account (default: the dispenser).'), note: str('Transaction note.') },
+          description: "Send funds to an account (from `from`, or the network's dispenser).",
+          properties: {
+            to: ref('addressRef', 'Receiver.'),
+            amount: ref('uint', 'Micro-units to send.'),
+            from: ref('accountRef', 'Paying account (default: the dispenser).'),
+            note: str('Transaction note.'),
+          },
           required: ['to', 'amount'],
           additionalProperties: false,
         },
         deploy: {
           type: 'object',
-          description: 'Idempotent deploy: find the app by creator and name (ARC-2 deploy note, AlgoKit-compatible), simulate, then create, update, replace, append or leave it.',
+          description:
+            'Idempotent deploy: find the app by creator and name (ARC-2 deploy note, AlgoKit-compatible), simulate, then create, update, replace, append or leave it.',
           properties: {
             contract: ref('contractRef', 'Contract to deploy.'),
             creator: ref('accountRef', 'Account that creates (and owns) the app.'),
-            name: str('App name in the deploy note (default: the contract\'s `name` or key).'),
+            name: str("App name in the deploy note (default: the contract's `name` or key)."),
             version: str('Version recorded in the deploy note.', { default: '1.0' }),
-            'on-update': { type: 'string', enum: ['fail', 'update', 'replace', 'append'], default: 'fail', description: 'When the programs changed: stop, update in place, delete and recreate, or create another app.' },
-            'on-schema-break': { type: 'string', enum: ['fail', 'replace', 'append'], default: 'fail', description: 'When the app needs more state or pages than it has: stop, delete and recreate, or create another app.' },
+            'on-update': {
+              type: 'string',
+              enum: ['fail', 'update', 'replace', 'append'],
+              default: 'fail',
+              description: 'When the programs changed: stop, update in place, delete and recreate, or create another app.',
+            },
+            'on-schema-break': {
+              type: 'string',
+              enum: ['fail', 'replace', 'append'],
+              default: 'fail',
+              description: 'When the app needs more state or pages than it has: stop, delete and recreate, or create another app.',
+            },
             updatable: bool('Deploy-time permission: sets `TMPL_UPDATABLE` and is recorded in the note.'),
             deletable: bool('Deploy-time permission: sets `TMPL_DELETABLE` and is recorded in the note.'),
             template: {
               type: 'object',
-              description: 'Template variables for this deploy, overriding the contract\'s.',
+              description: "Template variables for this deploy, overriding the contract's.",
               propertyNames: { pattern: '^[A-Za-z_][A-Za-z0-9_]*$', description: 'Template variable name.' },
               additionalProperties: ref('value'),
             },
@@ -334,7 +397,13 @@ export const WORKFLOW_SCHEMA: JsonSchema = {
           required: ['contract', 'creator'],
           additionalProperties: false,
         },
-        call: { type: 'object', description: 'Call an application (ABI method or bare call).', properties: callProperties, required: ['app', 'sender'], additionalProperties: false },
+        call: {
+          type: 'object',
+          description: 'Call an application (ABI method or bare call).',
+          properties: callProperties,
+          required: ['app', 'sender'],
+          additionalProperties: false,
+        },
         group: {
           type: 'object',
           description: 'Send transactions as one atomic group.',
@@ -346,7 +415,13 @@ export const WORKFLOW_SCHEMA: JsonSchema = {
           type: 'object',
           description: 'Simulate a call or group without changing anything, and check the outcome.',
           properties: {
-            call: { type: 'object', description: 'The call to simulate.', properties: callProperties, required: ['app', 'sender'], additionalProperties: false },
+            call: {
+              type: 'object',
+              description: 'The call to simulate.',
+              properties: callProperties,
+              required: ['app', 'sender'],
+              additionalProperties: false,
+            },
             group: { type: 'array', description: 'The group to simulate.', items: groupTxn, minItems: 1 },
             expect: { type: 'string', enum: ['success', 'failure', 'any'], default: 'success', description: 'Outcome the step requires.' },
             message: str('With `expect: failure`, text the failure message (or the ARC-56 error message) must contain.'),
@@ -358,7 +433,8 @@ export const WORKFLOW_SCHEMA: JsonSchema = {
         },
         assert: {
           type: 'object',
-          description: 'Check a value: `that` (an expression) or a state read (`global`, `local`, `box`, `balance`), with a comparison; with no comparison `that` must be true.',
+          description:
+            'Check a value: `that` (an expression) or a state read (`global`, `local`, `box`, `balance`), with a comparison; with no comparison `that` must be true.',
           properties: {
             that: ref('value', 'The value to check, usually an expression over earlier steps.'),
             global: ref('readGlobal', 'Read global state (needs `key`).'),
@@ -371,7 +447,7 @@ export const WORKFLOW_SCHEMA: JsonSchema = {
           oneOf: [{ required: ['that'] }, { required: ['global'] }, { required: ['local'] }, { required: ['box'] }, { required: ['balance'] }],
           additionalProperties: false,
         },
-        read: ref('readTarget', 'Read state, boxes or a balance into the step\'s output (`steps.ID.value`).'),
+        read: ref('readTarget', "Read state, boxes or a balance into the step's output (`steps.ID.value`)."),
         wait: {
           type: 'object',
           description: 'Wait for rounds or seconds.',

@@ -96,13 +96,18 @@ export function txnField(txn: Obj, name: string, groupIndex: number, index?: num
   const f = FIELDS[name];
   if (!f) {
     const close = ALL_FIELDS.filter((n) => n.toLowerCase() === name.toLowerCase());
-    throw new WatchError(`no transaction field ${JSON.stringify(name)}${close.length ? ` (did you mean ${close[0]}?)` : ''}: fields are ${ALL_FIELDS.slice(0, 12).join(', ')}, …`);
+    throw new WatchError(
+      `no transaction field ${JSON.stringify(name)}${close.length ? ` (did you mean ${close[0]}?)` : ''}: fields are ${ALL_FIELDS.slice(0, 12).join(', ')}, …`,
+    );
   }
   return f.kind === 'uint' ? uintOf(txn[f.key]) : bytesOf(txn[f.key], f.kind);
 }
 
 function element(items: unknown[], at: number, name: string, index: number, read: (v: unknown) => DebugValue): DebugValue {
-  if (at < 0 || at >= items.length) throw new WatchError(`${name}[${index}] is out of range: the transaction has ${name === 'Accounts' || name === 'Applications' ? items.length + 1 : items.length}`);
+  if (at < 0 || at >= items.length)
+    throw new WatchError(
+      `${name}[${index}] is out of range: the transaction has ${name === 'Accounts' || name === 'Applications' ? items.length + 1 : items.length}`,
+    );
   return read(items[at]);
 }
 
@@ -130,7 +135,10 @@ function txnExpression(e: string, ctx: ConsoleContext): DebugValue | undefined {
     }
     const g = Number(m[form.group]);
     const txn = ctx.group[g];
-    if (!txn) throw new WatchError(`gtxn ${g} is out of range: the group has ${ctx.group.length} transaction${ctx.group.length === 1 ? '' : 's'} (0…${ctx.group.length - 1})`);
+    if (!txn)
+      throw new WatchError(
+        `gtxn ${g} is out of range: the group has ${ctx.group.length} transaction${ctx.group.length === 1 ? '' : 's'} (0…${ctx.group.length - 1})`,
+      );
     return txnField(txn, field, g, index);
   }
   return undefined;

@@ -18,7 +18,21 @@ import { signTransaction } from '@tealworks/sdk/txn';
 import { assignGroupId } from '@tealworks/sdk/txn';
 import { OnComplete, type Transaction } from '@tealworks/sdk/txn';
 import { appAddressOf } from '@tealworks/sdk/app';
-import { findSourceMap, programWithUserMap, sourceMapsFor, avmDebuggerSources, toAvmDebuggerTrace, DebugRun, DebugTraceError, parseSourcesDescription, programFromSourceMap, programFromTeal, programTraceHash, type CompiledContract, type DebugProgramSource } from '@tealworks/sdk/app';
+import {
+  findSourceMap,
+  programWithUserMap,
+  sourceMapsFor,
+  avmDebuggerSources,
+  toAvmDebuggerTrace,
+  DebugRun,
+  DebugTraceError,
+  parseSourcesDescription,
+  programFromSourceMap,
+  programFromTeal,
+  programTraceHash,
+  type CompiledContract,
+  type DebugProgramSource,
+} from '@tealworks/sdk/app';
 
 /** The launch configuration's fields (launch.json, or what the panel and CodeLens pass). */
 export interface TealLaunchArgs {
@@ -68,8 +82,14 @@ function tealProgram(text: string, path: string, templateVars?: Record<string, b
 function approvalTeal(path: string): string {
   if (path.endsWith('.teal')) return path;
   const maps = sourceMapsFor(path).filter((m) => m.program !== 'clear' && m.teal);
-  if (maps.length === 0) throw new LaunchError(`${basename(path)} is not TEAL, and no compiler output maps to it: compile it first (e.g. puyapy --output-source-map) so an out/ folder holds the .teal and .puya.map`);
-  if (maps.length > 1) throw new LaunchError(`${basename(path)} compiles to ${maps.length} approval programs (${maps.map((m) => basename(m.teal!)).join(', ')}): set "program" to the one to run`);
+  if (maps.length === 0)
+    throw new LaunchError(
+      `${basename(path)} is not TEAL, and no compiler output maps to it: compile it first (e.g. puyapy --output-source-map) so an out/ folder holds the .teal and .puya.map`,
+    );
+  if (maps.length > 1)
+    throw new LaunchError(
+      `${basename(path)} compiles to ${maps.length} approval programs (${maps.map((m) => basename(m.teal!)).join(', ')}): set "program" to the one to run`,
+    );
   return maps[0]!.teal!;
 }
 
@@ -105,7 +125,9 @@ export function templateValues(given: Record<string, string> | undefined, progra
 }
 
 /** Loads programs named by the configuration and builds the recorded run it describes. */
-export async function resolveLaunch(args: TealLaunchArgs): Promise<{ run: DebugRun; programs: DebugProgramSource[]; description: string; warnings?: string[] }> {
+export async function resolveLaunch(
+  args: TealLaunchArgs,
+): Promise<{ run: DebugRun; programs: DebugProgramSource[]; description: string; warnings?: string[] }> {
   const base = args.cwd ?? process.cwd();
   const abs = (p: string) => (isAbsolute(p) ? p : resolve(base, p));
   const programs: DebugProgramSource[] = [];
@@ -149,20 +171,35 @@ export async function resolveLaunch(args: TealLaunchArgs): Promise<{ run: DebugR
   }
   if (args.program) return { ...liveRun(args, abs, programs), warnings };
   if (args.workflow) return { ...(await workflowRun(args, abs(args.workflow), programs, warnings)), warnings };
-  throw new LaunchError('the launch configuration names nothing to debug: set "program" (a TEAL file to run), "workflow" and "step" (a tealworks.yaml step) or "trace" (a recorded simulate response)');
+  throw new LaunchError(
+    'the launch configuration names nothing to debug: set "program" (a TEAL file to run), "workflow" and "step" (a tealworks.yaml step) or "trace" (a recorded simulate response)',
+  );
 }
 
-function liveRun(args: TealLaunchArgs, abs: (p: string) => string, programs: DebugProgramSource[]): { run: DebugRun; programs: DebugProgramSource[]; description: string } {
+function liveRun(
+  args: TealLaunchArgs,
+  abs: (p: string) => string,
+  programs: DebugProgramSource[],
+): { run: DebugRun; programs: DebugProgramSource[]; description: string } {
   const approvalPath = approvalTeal(abs(args.program!));
   const approval = tealProgram(readText(approvalPath, 'program'), approvalPath);
   const version = /#pragma\s+version\s+(\d+)/.exec(approval.lines?.join('\n') ?? '')?.[1] ?? '10';
-  const clear = args.clearProgram ? programFromTeal(readText(abs(args.clearProgram), 'clear program'), abs(args.clearProgram)) : programFromTeal(`#pragma version ${version}\nint 1\n`);
+  const clear = args.clearProgram
+    ? programFromTeal(readText(abs(args.clearProgram), 'clear program'), abs(args.clearProgram))
+    : programFromTeal(`#pragma version ${version}\nint 1\n`);
   programs.push(approval, clear);
   const seed = new Uint8Array(32).fill(0x5a);
   const key = Ed25519KeyPair.fromSeed(seed);
   const me = new Address(key.publicKey);
   const ledger = new Ledger({ genesisAccounts: [{ address: key.publicKey, amount: 1_000_000_000_000n }] });
-  const sp = () => ({ fee: 2000n, flatFee: true, firstValid: ledger.latestRound, lastValid: ledger.latestRound + 1000n, genesisId: ledger.genesisId, genesisHash: ledger.genesisHash });
+  const sp = () => ({
+    fee: 2000n,
+    flatFee: true,
+    firstValid: ledger.latestRound,
+    lastValid: ledger.latestRound + 1000n,
+    genesisId: ledger.genesisId,
+    genesisHash: ledger.genesisHash,
+  });
   const s = args.schema ?? {};
   const appArgs = (args.appArgs ?? []).map(argBytes);
   const create = (withArgs: boolean): Transaction =>
@@ -259,14 +296,20 @@ function tealFilesUnder(dir: string, limit = 200): string[] {
  * Runs a workflow on a fresh in-memory devnet up to the named step (never on the network the file
  * names: debugging sends nothing anywhere real) and records the last simulation that step made.
  */
-async function workflowRun(args: TealLaunchArgs, file: string, programs: DebugProgramSource[], warnings: string[]): Promise<{ run: DebugRun; programs: DebugProgramSource[]; description: string }> {
+async function workflowRun(
+  args: TealLaunchArgs,
+  file: string,
+  programs: DebugProgramSource[],
+  warnings: string[],
+): Promise<{ run: DebugRun; programs: DebugProgramSource[]; description: string }> {
   if (!existsSync(file)) throw new LaunchError(`workflow ${file} does not exist`);
   if (!args.step) throw new LaunchError(`say which step of ${basename(file)} to debug: "step": "<id or name>"`);
   const { runWorkflow } = await import('@tealworks/sdk/workflow');
   const { loadWorkflow } = await import('@tealworks/sdk/workflow');
   try {
     const steps = loadWorkflow(readFileSync(file, 'utf8'), file, { fileExists: existsSync }).steps;
-    if (!steps.some((s) => s.id === args.step || s.name === args.step)) throw new LaunchError(`${basename(file)} has no step "${args.step}"; its steps are ${steps.map((s) => s.id).join(', ')}`);
+    if (!steps.some((s) => s.id === args.step || s.name === args.step))
+      throw new LaunchError(`${basename(file)} has no step "${args.step}"; its steps are ${steps.map((s) => s.id).join(', ')}`);
   } catch (e) {
     if (e instanceof LaunchError) throw e;
     throw new LaunchError(`${basename(file)}: ${(e as Error).message}`);
@@ -311,7 +354,8 @@ async function workflowRun(args: TealLaunchArgs, file: string, programs: DebugPr
     if (failedBefore) throw new LaunchError(`step ${failedBefore.id} failed before "${args.step}" was reached: ${failedBefore.detail}`);
     throw new LaunchError(`${basename(file)} has no step "${args.step}"`);
   }
-  if (recorded === undefined) throw new LaunchError(`step ${step.id} (${step.kind}) ran no program to debug: only steps that simulate or send transactions can be debugged`);
+  if (recorded === undefined)
+    throw new LaunchError(`step ${step.id} (${step.kind}) ran no program to debug: only steps that simulate or send transactions can be debugged`);
   for (const p of tealFilesUnder(dirname(file))) {
     if (compiledFiles.has(p)) continue;
     try {

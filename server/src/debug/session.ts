@@ -6,7 +6,16 @@ import { realpathSync } from 'node:fs';
 import { basename, normalize } from 'node:path';
 import { DebugSession, Handles, InitializedEvent, OutputEvent, Scope, Source, StackFrame, StoppedEvent, TerminatedEvent, Thread } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { avmTypeName, DebugRun, formatDebugValue, typedViews, type DebugValue, type ProgramFrame, type ReplayLocation, type ReplaySnapshot } from '@tealworks/sdk/app';
+import {
+  avmTypeName,
+  DebugRun,
+  formatDebugValue,
+  typedViews,
+  type DebugValue,
+  type ProgramFrame,
+  type ReplayLocation,
+  type ReplaySnapshot,
+} from '@tealworks/sdk/app';
 import { encodeAddress } from '@tealworks/sdk/encoding';
 import { disassembleDetailed } from '@tealworks/sdk/teal';
 import { consoleConditionHolds, evaluateConsole } from './console.js';
@@ -138,7 +147,12 @@ export class TealDebugSession extends DebugSession {
       for (const w of warnings ?? []) this.sendEvent(new OutputEvent(`Tealworks: skipped ${w}\n`, 'console'));
       this.run = run;
       this.breakOnFailure = args.breakOnFailure !== false;
-      this.sendEvent(new OutputEvent(`Tealworks: debugging ${description}: ${run.timeline.length} steps in ${run.frames.length} program${run.frames.length === 1 ? '' : 's'}${run.failure ? `; the group fails: ${firstLine(run.failure.message)}` : '; the group succeeds'}\n`, 'console'));
+      this.sendEvent(
+        new OutputEvent(
+          `Tealworks: debugging ${description}: ${run.timeline.length} steps in ${run.frames.length} program${run.frames.length === 1 ? '' : 's'}${run.failure ? `; the group fails: ${firstLine(run.failure.message)}` : '; the group succeeds'}\n`,
+          'console',
+        ),
+      );
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       this.sendErrorResponse(response, { id: 1, format: `Tealworks: ${message.replace(/[{}]/g, '')}`, showUser: true });
@@ -154,14 +168,29 @@ export class TealDebugSession extends DebugSession {
 
   protected override setBreakPointsRequest(response: DebugProtocol.SetBreakpointsResponse, args: DebugProtocol.SetBreakpointsArguments): void {
     const path = args.source.path ? canon(args.source.path) : undefined;
-    const list: LineBreakpoint[] = (args.breakpoints ?? []).map((b) => ({ id: this.nextBreakpointId++, line: this.convertClientLineToDebugger(b.line), ...(b.condition ? { condition: b.condition } : {}), verified: false }));
+    const list: LineBreakpoint[] = (args.breakpoints ?? []).map((b) => ({
+      id: this.nextBreakpointId++,
+      line: this.convertClientLineToDebugger(b.line),
+      ...(b.condition ? { condition: b.condition } : {}),
+      verified: false,
+    }));
     if (path) this.breakpoints.set(path, list);
     if (path) for (const b of list) b.verified = this.run ? this.lineHasCode(path, b.line) : true;
-    response.body = { breakpoints: list.map((b) => ({ id: b.id, verified: b.verified, line: this.convertDebuggerLineToClient(b.line), ...(b.verified ? {} : { message: 'no instruction of this run comes from this line' }) })) };
+    response.body = {
+      breakpoints: list.map((b) => ({
+        id: b.id,
+        verified: b.verified,
+        line: this.convertDebuggerLineToClient(b.line),
+        ...(b.verified ? {} : { message: 'no instruction of this run comes from this line' }),
+      })),
+    };
     this.sendResponse(response);
   }
 
-  protected override setExceptionBreakPointsRequest(response: DebugProtocol.SetExceptionBreakpointsResponse, args: DebugProtocol.SetExceptionBreakpointsArguments): void {
+  protected override setExceptionBreakPointsRequest(
+    response: DebugProtocol.SetExceptionBreakpointsResponse,
+    args: DebugProtocol.SetExceptionBreakpointsArguments,
+  ): void {
     this.breakOnFailure = args.filters.includes('failure');
     this.sendResponse(response);
   }
@@ -379,7 +408,12 @@ export class TealDebugSession extends DebugSession {
     const ref = args.source?.sourceReference ?? args.sourceReference;
     const frame = this.run?.frames[ref - 1];
     const d = frame ? this.disassemblyOf(frame) : undefined;
-    if (!d) return this.sendErrorResponse(response, { id: 5, format: 'no such source: only disassemblies of programs without a TEAL file are served', showUser: false });
+    if (!d)
+      return this.sendErrorResponse(response, {
+        id: 5,
+        format: 'no such source: only disassemblies of programs without a TEAL file are served',
+        showUser: false,
+      });
     response.body = { content: d.text, mimeType: 'text/x-teal' };
     this.sendResponse(response);
   }
@@ -410,7 +444,17 @@ export class TealDebugSession extends DebugSession {
           const pc = frame.steps[level.step]!.pc;
           const loc = run.location(frame, pc) ?? run.tealLocation(frame, pc);
           const src = this.sourceOf(loc?.file);
-          const sf = (src ? new StackFrame(id, `${level.name} @ pc ${pc} — ${this.programLabel(frame)}`, src, loc ? this.convertDebuggerLineToClient(loc.line) : 0, loc ? this.convertDebuggerColumnToClient(loc.column) : 0) : this.disassembledFrame(id, `${level.name} @ pc ${pc} — ${this.programLabel(frame)}`, frame, pc)) as DebugProtocol.StackFrame;
+          const sf = (
+            src
+              ? new StackFrame(
+                  id,
+                  `${level.name} @ pc ${pc} — ${this.programLabel(frame)}`,
+                  src,
+                  loc ? this.convertDebuggerLineToClient(loc.line) : 0,
+                  loc ? this.convertDebuggerColumnToClient(loc.column) : 0,
+                )
+              : this.disassembledFrame(id, `${level.name} @ pc ${pc} — ${this.programLabel(frame)}`, frame, pc)
+          ) as DebugProtocol.StackFrame;
           sf.instructionPointerReference = addressOf(frame.id, pc);
           frames.push(sf);
           this.frameInfo.set(id++, { position: run.position(frame.id, level.step), frame, step: level.step });
@@ -422,7 +466,11 @@ export class TealDebugSession extends DebugSession {
       const src = this.sourceOf(loc?.file);
       // Without the program bytes the op is unknown: the pc alone (not "pc 1 @ pc 1").
       const label = `${frame.ops[step] ? `${frame.ops[step]!.op.name} @ ` : ''}pc ${pc} — ${this.programLabel(frame)}`;
-      const sf = (src ? new StackFrame(id, label, src, loc ? this.convertDebuggerLineToClient(loc.line) : 0, loc ? this.convertDebuggerColumnToClient(loc.column) : 0) : this.disassembledFrame(id, label, frame, pc)) as DebugProtocol.StackFrame;
+      const sf = (
+        src
+          ? new StackFrame(id, label, src, loc ? this.convertDebuggerLineToClient(loc.line) : 0, loc ? this.convertDebuggerColumnToClient(loc.column) : 0)
+          : this.disassembledFrame(id, label, frame, pc)
+      ) as DebugProtocol.StackFrame;
       sf.instructionPointerReference = addressOf(frame.id, pc);
       frames.push(sf);
       this.frameInfo.set(id++, { position: run.position(frame.id, step), frame, step });
@@ -430,7 +478,13 @@ export class TealDebugSession extends DebugSession {
         // The macro body line the instruction came from, as a related frame under the use site.
         const d = loc.definition;
         const line = frame.source?.lines?.[loc.line]?.trim();
-        const df = new StackFrame(id, `#define body${line ? ` (expanded at "${line}")` : ''}`, this.sourceOf(d.file), this.convertDebuggerLineToClient(d.line), this.convertDebuggerColumnToClient(d.column)) as DebugProtocol.StackFrame;
+        const df = new StackFrame(
+          id,
+          `#define body${line ? ` (expanded at "${line}")` : ''}`,
+          this.sourceOf(d.file),
+          this.convertDebuggerLineToClient(d.line),
+          this.convertDebuggerColumnToClient(d.column),
+        ) as DebugProtocol.StackFrame;
         df.presentationHint = 'label';
         frames.push(df);
         this.frameInfo.set(id++, { position: run.position(frame.id, step), frame, step });
@@ -464,13 +518,51 @@ export class TealDebugSession extends DebugSession {
     const snap = run.snapshot(info.frame ? info.position : this.position);
     const scopes: DebugProtocol.Scope[] = [];
     if (info.frame) {
-      scopes.push(new Scope(`Stack (${snap.stack.length})`, this.vars.create(() => this.stackVars(snap)), false));
-      scopes.push(new Scope('Scratch', this.vars.create(() => [...snap.scratch.entries()].sort((a, b) => a[0] - b[0]).map(([slot, v]) => this.valueVar(String(slot), v, `scratch[${slot}]`))), false));
+      scopes.push(
+        new Scope(
+          `Stack (${snap.stack.length})`,
+          this.vars.create(() => this.stackVars(snap)),
+          false,
+        ),
+      );
+      scopes.push(
+        new Scope(
+          'Scratch',
+          this.vars.create(() =>
+            [...snap.scratch.entries()].sort((a, b) => a[0] - b[0]).map(([slot, v]) => this.valueVar(String(slot), v, `scratch[${slot}]`)),
+          ),
+          false,
+        ),
+      );
     }
-    scopes.push(new Scope('Transaction', this.vars.create(() => this.txnVars(snap.frame.txn)), true));
-    scopes.push(new Scope('State (before → now)', this.vars.create(() => this.stateVars(snap)), false));
-    scopes.push(new Scope(`Logs (${snap.logs.length}${snap.logsExact ? '' : ', final'})`, this.vars.create(() => snap.logs.map((l, i) => this.valueVar(String(i), l, `logs[${i}]`))), false));
-    scopes.push(new Scope('Budget', this.vars.create(() => this.budgetVars(snap)), false));
+    scopes.push(
+      new Scope(
+        'Transaction',
+        this.vars.create(() => this.txnVars(snap.frame.txn)),
+        true,
+      ),
+    );
+    scopes.push(
+      new Scope(
+        'State (before → now)',
+        this.vars.create(() => this.stateVars(snap)),
+        false,
+      ),
+    );
+    scopes.push(
+      new Scope(
+        `Logs (${snap.logs.length}${snap.logsExact ? '' : ', final'})`,
+        this.vars.create(() => snap.logs.map((l, i) => this.valueVar(String(i), l, `logs[${i}]`))),
+        false,
+      ),
+    );
+    scopes.push(
+      new Scope(
+        'Budget',
+        this.vars.create(() => this.budgetVars(snap)),
+        false,
+      ),
+    );
     response.body = { scopes };
     this.sendResponse(response);
   }
@@ -507,22 +599,49 @@ export class TealDebugSession extends DebugSession {
     return Object.entries(txn).map(([k, v]) => {
       if (Array.isArray(v)) {
         const items = v;
-        return { name: TXN_FIELDS[k] ?? k, value: `[${items.length}]`, variablesReference: this.vars.create(() => items.map((x, i) => ({ name: String(i), value: typeof x === 'string' && k === 'apaa' ? formatDebugValue(fromBase64(x)) : render(x), variablesReference: 0 }))) };
+        return {
+          name: TXN_FIELDS[k] ?? k,
+          value: `[${items.length}]`,
+          variablesReference: this.vars.create(() =>
+            items.map((x, i) => ({
+              name: String(i),
+              value: typeof x === 'string' && k === 'apaa' ? formatDebugValue(fromBase64(x)) : render(x),
+              variablesReference: 0,
+            })),
+          ),
+        };
       }
       return { name: TXN_FIELDS[k] ?? k, value: render(v), variablesReference: 0 };
     });
   }
 
   private stateVars(snap: ReplaySnapshot): DebugProtocol.Variable[] {
-    const show = (e: { before?: DebugValue; now?: DebugValue }) => `${e.before === undefined ? '(none)' : formatDebugValue(e.before)} → ${e.now === undefined ? '(deleted)' : formatDebugValue(e.now)}${e.before !== undefined && e.now !== undefined && formatDebugValue(e.before) === formatDebugValue(e.now) ? ' (unchanged)' : ''}`;
+    const show = (e: { before?: DebugValue; now?: DebugValue }) =>
+      `${e.before === undefined ? '(none)' : formatDebugValue(e.before)} → ${e.now === undefined ? '(deleted)' : formatDebugValue(e.now)}${e.before !== undefined && e.now !== undefined && formatDebugValue(e.before) === formatDebugValue(e.now) ? ' (unchanged)' : ''}`;
     const entries = (m: Map<string, { key: Uint8Array; before?: DebugValue; now?: DebugValue }>, kind: string, appId: bigint) =>
-      [...m.values()].map((e) => ({ name: formatDebugValue(e.key), value: show(e), variablesReference: e.now !== undefined ? this.vars.create(() => typedViews(e.now!).map((x) => ({ name: x.label, value: x.text, variablesReference: 0 }))) : 0, evaluateName: `app[${appId}].${kind}[0x${toHex(e.key)}]` }));
+      [...m.values()].map((e) => ({
+        name: formatDebugValue(e.key),
+        value: show(e),
+        variablesReference:
+          e.now !== undefined ? this.vars.create(() => typedViews(e.now!).map((x) => ({ name: x.label, value: x.text, variablesReference: 0 }))) : 0,
+        evaluateName: `app[${appId}].${kind}[0x${toHex(e.key)}]`,
+      }));
     return [...snap.apps.values()].map((app) => ({
       name: `app ${app.appId}`,
       value: `${app.global.size} global, ${[...app.local.values()].reduce((n, m) => n + m.size, 0)} local, ${app.box.size} box`,
       variablesReference: this.vars.create(() => [
         { name: 'global', value: `${app.global.size} keys`, variablesReference: this.vars.create(() => entries(app.global, 'global', app.appId)) },
-        { name: 'local', value: `${app.local.size} accounts`, variablesReference: this.vars.create(() => [...app.local.entries()].map(([acct, m]) => ({ name: acct, value: `${m.size} keys`, variablesReference: this.vars.create(() => entries(m, `local["${acct}"]`, app.appId)) }))) },
+        {
+          name: 'local',
+          value: `${app.local.size} accounts`,
+          variablesReference: this.vars.create(() =>
+            [...app.local.entries()].map(([acct, m]) => ({
+              name: acct,
+              value: `${m.size} keys`,
+              variablesReference: this.vars.create(() => entries(m, `local["${acct}"]`, app.appId)),
+            })),
+          ),
+        },
         { name: 'box', value: `${app.box.size} boxes`, variablesReference: this.vars.create(() => entries(app.box, 'box', app.appId)) },
       ]),
     }));
@@ -534,7 +653,11 @@ export class TealDebugSession extends DebugSession {
     return [
       { name: 'used', value: used === undefined ? 'unknown (program bytes not available)' : String(used), variablesReference: 0 },
       { name: 'left', value: used === undefined || total === undefined ? 'unknown' : String(total - used), variablesReference: 0 },
-      { name: 'pool', value: total === undefined ? 'unknown' : `${total} (${snap.frame.kind === 'logicsig' ? 'logic signatures' : 'app calls'} of the group)`, variablesReference: 0 },
+      {
+        name: 'pool',
+        value: total === undefined ? 'unknown' : `${total} (${snap.frame.kind === 'logicsig' ? 'logic signatures' : 'app calls'} of the group)`,
+        variablesReference: 0,
+      },
       { name: 'pc', value: String(snap.pc), variablesReference: 0 },
     ];
   }
@@ -605,7 +728,11 @@ export class TealDebugSession extends DebugSession {
       const l = list[i];
       if (!l) {
         // Outside the program: VS Code wants exactly the count it asked for.
-        instructions.push({ address: addressOf(frame.id, Math.max(0, i < 0 ? 0 : bytes.length + (i - list.length))), instruction: '', presentationHint: 'invalid' });
+        instructions.push({
+          address: addressOf(frame.id, Math.max(0, i < 0 ? 0 : bytes.length + (i - list.length))),
+          instruction: '',
+          presentationHint: 'invalid',
+        });
         continue;
       }
       const loc = run.location(frame, l.pc);
@@ -627,7 +754,9 @@ export class TealDebugSession extends DebugSession {
     const operands = run.operands(this.position);
     const loc = run.location(snap.frame, snap.pc);
     const opName = snap.op?.op.name ?? `pc ${snap.pc}`;
-    const where = loc ? `${loc.file ? basename(loc.file) : 'line'}:${loc.line + 1}${loc.definition ? ` (macro body at line ${loc.definition.line + 1})` : ''}` : `pc ${snap.pc}`;
+    const where = loc
+      ? `${loc.file ? basename(loc.file) : 'line'}:${loc.line + 1}${loc.definition ? ` (macro body at line ${loc.definition.line + 1})` : ''}`
+      : `pc ${snap.pc}`;
     response.body = {
       exceptionId: opName,
       description: `${opName} failed: ${firstLine(f?.message ?? 'the program rejected')}; operands ${operands.length ? operands.map(formatDebugValue).join(', ') : '(none)'}`,
@@ -635,7 +764,11 @@ export class TealDebugSession extends DebugSession {
       details: {
         message: f?.message ?? '',
         typeName: opName,
-        stackTrace: [`at ${where} pc ${snap.pc}: ${opName} ${operands.map(formatDebugValue).join(' ')}`, ...(loc?.definition ? [`  expanded from the #define body at line ${loc.definition.line + 1}`] : []), `  in ${this.programLabel(snap.frame)}`].join('\n'),
+        stackTrace: [
+          `at ${where} pc ${snap.pc}: ${opName} ${operands.map(formatDebugValue).join(' ')}`,
+          ...(loc?.definition ? [`  expanded from the #define body at line ${loc.definition.line + 1}`] : []),
+          `  in ${this.programLabel(snap.frame)}`,
+        ].join('\n'),
       },
     };
     this.sendResponse(response);
@@ -659,7 +792,8 @@ export class TealDebugSession extends DebugSession {
     }
     if (command === DAP_EXPORT_TRACE_REQUEST && this.run) {
       const target = (args as { path?: unknown } | undefined)?.path;
-      if (typeof target !== 'string' || !target) return this.sendErrorResponse(response, { id: 5, format: 'exportTrace needs a "path" for the .trace.avm.json file', showUser: true });
+      if (typeof target !== 'string' || !target)
+        return this.sendErrorResponse(response, { id: 5, format: 'exportTrace needs a "path" for the .trace.avm.json file', showUser: true });
       try {
         response.body = exportRun(this.run, target);
         return this.sendResponse(response);

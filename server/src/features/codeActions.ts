@@ -28,10 +28,15 @@ export function raiseVersionEdit(model: DocumentModel, version: number): TextEdi
     return { range: { start: { line, character: t.start }, end: { line, character: t.end } }, newText: String(version) };
   }
   // A bare `#pragma` or `#pragma version` with no number: complete that line, not a second one.
-  const bare = model.lines.findIndex((l) => l.tokens[0]?.text === '#pragma' && (l.tokens.length === 1 || (l.tokens[1]?.text === 'version' && l.tokens.length === 2)));
+  const bare = model.lines.findIndex(
+    (l) => l.tokens[0]?.text === '#pragma' && (l.tokens.length === 1 || (l.tokens[1]?.text === 'version' && l.tokens.length === 2)),
+  );
   if (bare >= 0) {
     const toks = model.lines[bare]!.tokens;
-    return { range: { start: { line: bare, character: toks[0]!.start }, end: { line: bare, character: toks[toks.length - 1]!.end } }, newText: `#pragma version ${version}` };
+    return {
+      range: { start: { line: bare, character: toks[0]!.start }, end: { line: bare, character: toks[toks.length - 1]!.end } },
+      newText: `#pragma version ${version}`,
+    };
   }
   return { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 0 } }, newText: `#pragma version ${version}\n` };
 }
@@ -67,7 +72,13 @@ export function codeActions(model: DocumentModel, params: Pick<CodeActionParams,
     }
     // A broken version line (features/pragma.ts says which): write the latest version there.
     if (d.code === 'pragma' && d.message.includes(latestPragma())) {
-      out.push({ title: `Set ${latestPragma()} (the latest AVM version)`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: edit(model, [{ range: d.range, newText: latestPragma() }]) });
+      out.push({
+        title: `Set ${latestPragma()} (the latest AVM version)`,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: [d],
+        isPreferred: true,
+        edit: edit(model, [{ range: d.range, newText: latestPragma() }]),
+      });
       continue;
     }
     const introduced = INTRODUCED.exec(d.message);
@@ -78,10 +89,22 @@ export function codeActions(model: DocumentModel, params: Pick<CodeActionParams,
       // With a version declared the smallest raise keeps the program's target; without one the
       // program was assembled as v1 by default, and a new program wants the latest.
       const declared = model.versionDeclared;
-      out.push({ title: `Raise #pragma version to ${version}`, kind: CodeActionKind.QuickFix, diagnostics: [d], ...(declared ? { isPreferred: true } : {}), edit: edit(model, [raiseVersionEdit(model, version)]) });
+      out.push({
+        title: `Raise #pragma version to ${version}`,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: [d],
+        ...(declared ? { isPreferred: true } : {}),
+        edit: edit(model, [raiseVersionEdit(model, version)]),
+      });
       if (version < LATEST_AVM_VERSION && !raised.has(LATEST_AVM_VERSION)) {
         raised.add(LATEST_AVM_VERSION);
-        out.push({ title: `Set #pragma version ${LATEST_AVM_VERSION} (the latest AVM version)`, kind: CodeActionKind.QuickFix, diagnostics: [d], ...(declared ? {} : { isPreferred: true }), edit: edit(model, [raiseVersionEdit(model, LATEST_AVM_VERSION)]) });
+        out.push({
+          title: `Set #pragma version ${LATEST_AVM_VERSION} (the latest AVM version)`,
+          kind: CodeActionKind.QuickFix,
+          diagnostics: [d],
+          ...(declared ? {} : { isPreferred: true }),
+          edit: edit(model, [raiseVersionEdit(model, LATEST_AVM_VERSION)]),
+        });
       } else if (version === LATEST_AVM_VERSION && !declared) {
         out[out.length - 1]!.isPreferred = true;
       }
@@ -97,9 +120,15 @@ export function codeActions(model: DocumentModel, params: Pick<CodeActionParams,
 
   const occ = occurrenceAt(model, line, character);
   if (occ?.kind === 'macro' && !occ.definition && !occ.inMacroBody) {
-    const info = model.analysis?.macros.find((m) => m.uses.some((u) => !u.definition && u.range.line === occ.range.start.line && u.range.utf16Column === occ.range.start.character));
+    const info = model.analysis?.macros.find((m) =>
+      m.uses.some((u) => !u.definition && u.range.line === occ.range.start.line && u.range.utf16Column === occ.range.start.character),
+    );
     if (info) {
-      out.push({ title: `Inline macro '${info.name}'`, kind: CodeActionKind.RefactorInline, edit: edit(model, [{ range: occ.range, newText: bodyText(info.body) }]) });
+      out.push({
+        title: `Inline macro '${info.name}'`,
+        kind: CodeActionKind.RefactorInline,
+        edit: edit(model, [{ range: occ.range, newText: bodyText(info.body) }]),
+      });
     }
   }
   return out;

@@ -7,7 +7,6 @@ import type { DocumentModel } from '../document.js';
 import { lspRange } from './symbolIndex.js';
 import { PAGE_SIZE } from './codeLens.js';
 
-
 /**
  * The program with every macro expanded: one statement per line, labels flush left, `#pragma`
  * lines kept where they were relative to the code (typetrack and autosalt matter there).

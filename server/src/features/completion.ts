@@ -2,13 +2,7 @@
 // known) with snippet placeholders for their immediates, field names by immediate kind, named
 // constants after `int`, labels after branches, macros everywhere an instruction token may go, and
 // directive keywords.
-import {
-  CompletionItemKind,
-  InsertTextFormat,
-  MarkupKind,
-  type CompletionItem,
-  type CompletionParams,
-} from 'vscode-languageserver';
+import { CompletionItemKind, InsertTextFormat, MarkupKind, type CompletionItem, type CompletionParams } from 'vscode-languageserver';
 import { fieldsAt, modeAllows, opsAt, statementsOf, type VersionedOp } from '@tealworks/sdk/teal';
 import type { DocumentModel } from '../document.js';
 import { DIRECTIVES, MAX_AVM_VERSION, NAMED_INT_CONSTANTS, PRAGMAS, PSEUDO_OPS, isLabelImmediate, modeBit, opAt } from '../language.js';
@@ -108,7 +102,9 @@ function previousStatement(model: DocumentModel, line: number, character: number
     const lexed = model.lines[l];
     if (!lexed || lexed.tokens[0]?.text.startsWith('#')) continue;
     const tokens = l === line ? lexed.tokens.filter((t) => t.end <= character) : lexed.tokens;
-    const statements = statementsOf(tokens).map((st) => (st[0]!.text.endsWith(':') ? st.slice(1) : st)).filter((st) => st.length > 0);
+    const statements = statementsOf(tokens)
+      .map((st) => (st[0]!.text.endsWith(':') ? st.slice(1) : st))
+      .filter((st) => st.length > 0);
     // On the cursor's line the last statement is the one being typed.
     if (l === line) statements.pop();
     const last = statements[statements.length - 1];
@@ -185,9 +181,14 @@ function instructionItems(model: DocumentModel, tokens: readonly { text: string 
     const compared = comparedField(prev);
     const named =
       opToken.text === 'int'
-        ? NAMED_INT_CONSTANTS.filter((c) => !compared || c.kind === compared).map((c) => ({ label: c.name, kind: CompletionItemKind.EnumMember, detail: `${c.kind} = ${c.value}` }))
+        ? NAMED_INT_CONSTANTS.filter((c) => !compared || c.kind === compared).map((c) => ({
+            label: c.name,
+            kind: CompletionItemKind.EnumMember,
+            detail: `${c.kind} = ${c.value}`,
+          }))
         : [];
-    const fits = (k: MacroKind) => isUint(k) && (opToken.text === 'int' || k.kind !== 'constant' || !k.named) && (!compared || k.kind !== 'constant' || !k.named || k.named === compared);
+    const fits = (k: MacroKind) =>
+      isUint(k) && (opToken.text === 'int' || k.kind !== 'constant' || !k.named) && (!compared || k.kind !== 'constant' || !k.named || k.named === compared);
     return [...named, ...macroItems(model, fits)];
   }
   if (opToken.text === 'byte' || opToken.text === 'pushbytes' || opToken.text === 'method') {
@@ -208,7 +209,12 @@ function instructionItems(model: DocumentModel, tokens: readonly { text: string 
     const valid = fieldsAt(op, version).filter((f) => modeAllows(f.modes, mode));
     const names = new Set(valid.map((f) => f.name));
     // Table order (by field number) puts the everyday fields (Sender, Fee, …) first.
-    const fields = valid.map((f, i) => ({ label: f.name, kind: CompletionItemKind.EnumMember, detail: `${f.type} (v${f.version}+, field ${f.value})`, sortText: `a${String(i).padStart(3, '0')}` }));
+    const fields = valid.map((f, i) => ({
+      label: f.name,
+      kind: CompletionItemKind.EnumMember,
+      detail: `${f.type} (v${f.version}+, field ${f.value})`,
+      sortText: `a${String(i).padStart(3, '0')}`,
+    }));
     return [...fields, ...macroItems(model, (k) => k.kind === 'word' && names.has(k.word))];
   }
   if (!imm || isLabelImmediate(imm.encoding)) return [...labelItems(model), ...macroItems(model, (k) => k.kind === 'word' && model.labels.has(k.word))];

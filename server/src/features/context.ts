@@ -35,5 +35,7 @@ export function cursorContext(model: DocumentModel, line: number, character: num
     tokens = tokens.slice(1);
   }
   const lineStart = done.length === 0;
-  return label ? { kind: 'instruction', tokens, index: tokens.length, prefix, label, lineStart } : { kind: 'instruction', tokens, index: tokens.length, prefix, lineStart };
+  return label
+    ? { kind: 'instruction', tokens, index: tokens.length, prefix, label, lineStart }
+    : { kind: 'instruction', tokens, index: tokens.length, prefix, lineStart };
 }

@@ -32,7 +32,10 @@ export function closest(word: string, candidates: Iterable<string>, max = 3): st
     // Same letters in another case ("sender" for "Sender") always qualify.
     if (d <= limit || c.toLowerCase() === word.toLowerCase()) scored.push({ name: c, d: c.toLowerCase() === word.toLowerCase() ? 0 : d });
   }
-  return scored.sort((x, y) => x.d - y.d || x.name.localeCompare(y.name)).slice(0, max).map((x) => x.name);
+  return scored
+    .sort((x, y) => x.d - y.d || x.name.localeCompare(y.name))
+    .slice(0, max)
+    .map((x) => x.name);
 }
 
 const UNKNOWN_OPCODE = /^unknown opcode: (\S+)$/;
@@ -59,7 +62,14 @@ export function suggestionsFor(model: DocumentModel, d: Pick<Diagnostic, 'messag
     const op = opByName(m[1]!, version);
     if (!op) return undefined;
     const word = m[2]!;
-    return { kind: 'field', word, names: closest(word, fieldsAt(op, version).map((f) => f.name)) };
+    return {
+      kind: 'field',
+      word,
+      names: closest(
+        word,
+        fieldsAt(op, version).map((f) => f.name),
+      ),
+    };
   }
   m = UNDEFINED_LABEL.exec(d.message);
   if (m) {

@@ -17,12 +17,22 @@ function fenced(text: string): string {
 /** What a `TMPL_*` placeholder is, its declared type and the value diagnostics assume. */
 export function templateHover(model: DocumentModel, name: string): string {
   const info = model.templates.get(name);
-  const out = [`\`${name}\` — template variable`, '', 'A deploy tool replaces it with a constant before the program is assembled, so it may stand wherever a constant can (an `int`, `byte` or `addr` value, or an immediate).'];
+  const out = [
+    `\`${name}\` — template variable`,
+    '',
+    'A deploy tool replaces it with a constant before the program is assembled, so it may stand wherever a constant can (an `int`, `byte` or `addr` value, or an immediate).',
+  ];
   if (info?.type) out.push('', `Type: \`${info.type}\` (ARC-56 \`templateVariables\`)`);
   if (info?.valueText !== undefined) {
-    out.push('', `Checked with \`${info.valueText}\` from ${info.origin === 'settings' ? 'the `tealworks.templateVariables` setting' : info.originDetail ? `${info.origin}: ${info.originDetail}` : info.origin}.`);
+    out.push(
+      '',
+      `Checked with \`${info.valueText}\` from ${info.origin === 'settings' ? 'the `tealworks.templateVariables` setting' : info.originDetail ? `${info.origin}: ${info.originDetail}` : info.origin}.`,
+    );
   } else {
-    out.push('', 'No value known: checked with a placeholder constant of the kind its place takes. Give one in the `tealworks.templateVariables` setting, under the contract\'s `template:` in tealworks.yaml, or as the `value` in the ARC-56 spec; Deploy asks for it.');
+    out.push(
+      '',
+      "No value known: checked with a placeholder constant of the kind its place takes. Give one in the `tealworks.templateVariables` setting, under the contract's `template:` in tealworks.yaml, or as the `value` in the ARC-56 spec; Deploy asks for it.",
+    );
   }
   return out.join('\n');
 }
@@ -50,12 +60,26 @@ export function methodLineMarkdown(m: TealMethodLine): string {
       const method = m.method!;
       const args = method.args.map((a) => `\`${a.type}\``).join(', ') || 'none';
       const head = m.kind === 'method' ? 'ARC-4 method' : 'ARC-4 method called through an inner transaction';
-      return [`**${head}** \`${method.name}\``, '', `Selector ${selector} = sha512_256(\`${m.signature}\`)[0:4]`, '', `Arguments: ${args} · returns \`${method.returns.type}\``].join('\n');
+      return [
+        `**${head}** \`${method.name}\``,
+        '',
+        `Selector ${selector} = sha512_256(\`${m.signature}\`)[0:4]`,
+        '',
+        `Arguments: ${args} · returns \`${method.returns.type}\``,
+      ].join('\n');
     }
     case 'event':
-      return [`**ARC-28 event** \`${m.signature}\``, '', `Selector ${selector}: the first 4 bytes of the event's log entry (no return type: not a method).`].join('\n');
+      return [
+        `**ARC-28 event** \`${m.signature}\``,
+        '',
+        `Selector ${selector}: the first 4 bytes of the event's log entry (no return type: not a method).`,
+      ].join('\n');
     default:
-      return [`\`${m.signature}\` is not an ARC-4 signature (\`name(args)return\` with ARC-4 types)`, '', `It still pushes ${selector} = sha512_256 of the text.`].join('\n');
+      return [
+        `\`${m.signature}\` is not an ARC-4 signature (\`name(args)return\` with ARC-4 types)`,
+        '',
+        `It still pushes ${selector} = sha512_256 of the text.`,
+      ].join('\n');
   }
 }
 
@@ -63,7 +87,10 @@ export function hover(model: DocumentModel, position: Position): Hover | null {
   const methodLine = methodLineAt(model, position.line, position.character);
   if (methodLine) {
     const start = model.lines[position.line]!.tokens.filter((t) => t.text === 'method' && t.end < methodLine.start).pop()?.start ?? methodLine.start;
-    return { contents: { kind: MarkupKind.Markdown, value: methodLineMarkdown(methodLine) }, range: { start: { line: position.line, character: start }, end: { line: position.line, character: methodLine.end } } };
+    return {
+      contents: { kind: MarkupKind.Markdown, value: methodLineMarkdown(methodLine) },
+      range: { start: { line: position.line, character: start }, end: { line: position.line, character: methodLine.end } },
+    };
   }
   const token = tokenAt(classify(model), position.line, position.character);
   if (!token) return null;

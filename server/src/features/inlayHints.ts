@@ -17,7 +17,13 @@ export function inlayHints(model: DocumentModel, range: Range, settings: Feature
     for (const n of namedNumbers(model)) {
       const r = n.token.range;
       if (!inRange(r.line)) continue;
-      out.push({ position: { line: r.line, character: r.utf16EndColumn }, label: `= ${n.name}`, kind: InlayHintKind.Parameter, paddingLeft: true, tooltip: `${n.field} ${n.value} is \`${n.name}\`` });
+      out.push({
+        position: { line: r.line, character: r.utf16EndColumn },
+        label: `= ${n.name}`,
+        kind: InlayHintKind.Parameter,
+        paddingLeft: true,
+        tooltip: `${n.field} ${n.value} is \`${n.name}\``,
+      });
     }
   }
   if (settings.stackDepth || settings.pc) {
@@ -44,8 +50,10 @@ export function inlayHints(model: DocumentModel, range: Range, settings: Feature
       if (settings.stackDepth && height !== undefined) parts.push(`stack ${height}`);
       if (!parts.length) continue;
       const hint: InlayHint = { position: { line, character: end }, label: parts.join(' · '), paddingLeft: true };
-      if (settings.stackDepth && after?.exact && after.types.length === height) hint.tooltip = after.types.length ? `stack after this line (top last): ${after.types.join(', ')}` : 'stack empty after this line';
-      else if (settings.stackDepth && height !== undefined) hint.tooltip = `stack height after this line: ${height}, the same on every path that reaches it (types are not tracked past a label)`;
+      if (settings.stackDepth && after?.exact && after.types.length === height)
+        hint.tooltip = after.types.length ? `stack after this line (top last): ${after.types.join(', ')}` : 'stack empty after this line';
+      else if (settings.stackDepth && height !== undefined)
+        hint.tooltip = `stack height after this line: ${height}, the same on every path that reaches it (types are not tracked past a label)`;
       out.push(hint);
     }
   }

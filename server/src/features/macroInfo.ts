@@ -187,12 +187,20 @@ export function effectText(e: StackEffect): string {
 /** Hover Markdown for a macro: definition, expansion, and what it is or does to the stack. */
 export function macroMarkdown(model: DocumentModel, macro: MacroDefinition, uses?: number): string {
   const fenced = (text: string) => '```teal\n' + text + '\n```';
-  const bodyText = macro.body.map((t) => t.text).join(' ').replace(/ ;/g, ';');
+  const bodyText = macro.body
+    .map((t) => t.text)
+    .join(' ')
+    .replace(/ ;/g, ';');
   const out = [fenced(`#define ${macro.name} ${bodyText}`)];
   const exp = expandMacro(model, macro);
   const kind = macroKind(model, macro);
   const expandedText = exp.statements.map((s) => s.join(' ')).join('\n');
-  const nested = exp.statements.flat().join(' ') !== macro.body.filter((t) => t.text !== ';').map((t) => t.text).join(' ');
+  const nested =
+    exp.statements.flat().join(' ') !==
+    macro.body
+      .filter((t) => t.text !== ';')
+      .map((t) => t.text)
+      .join(' ');
   if (kind.kind !== 'code') {
     const what =
       kind.kind === 'constant'

@@ -1,6 +1,15 @@
 // Definition, references, highlight and rename for labels and macros, over the expanded index (so
 // a label written inside a `#define` body or passed as an argument to a macro use is found too).
-import { DocumentHighlightKind, ResponseError, ErrorCodes, type DocumentHighlight, type Location, type Position, type Range, type WorkspaceEdit } from 'vscode-languageserver';
+import {
+  DocumentHighlightKind,
+  ResponseError,
+  ErrorCodes,
+  type DocumentHighlight,
+  type Location,
+  type Position,
+  type Range,
+  type WorkspaceEdit,
+} from 'vscode-languageserver';
 import { opSpecByName } from '@tealworks/sdk/teal';
 import { isAssemblerPseudoOp, isFieldName, isNamedConstant, macroNameError } from '../teal.js';
 import { MAX_AVM_VERSION, PSEUDO_OP_NAMES } from '../language.js';
@@ -32,7 +41,10 @@ export function references(model: DocumentModel, pos: Position, includeDeclarati
 export function highlights(model: DocumentModel, pos: Position): DocumentHighlight[] {
   const occ = occurrenceAt(model, pos.line, pos.character);
   if (!occ) return [];
-  return occurrencesOf(model, occ.kind, occ.name).map((o) => ({ range: o.range, kind: o.definition ? DocumentHighlightKind.Write : DocumentHighlightKind.Read }));
+  return occurrencesOf(model, occ.kind, occ.name).map((o) => ({
+    range: o.range,
+    kind: o.definition ? DocumentHighlightKind.Write : DocumentHighlightKind.Read,
+  }));
 }
 
 function refuse(message: string): ResponseError<void> {
@@ -60,7 +72,8 @@ export function renameProblem(model: DocumentModel, occ: Pick<Occurrence, 'kind'
   if (idx.labels.some((l) => l.name === newName)) return `A label named '${newName}' already exists.`;
   if (idx.occurrences.some((o) => o.kind === 'macro' && o.name === newName)) return `A macro named '${newName}' already exists.`;
   // Branches to a label that does not exist yet would silently start pointing at the renamed one.
-  if (model.diagnostics.some((d) => d.message === `reference to undefined label "${newName}"`)) return `Branches already refer to an undefined label '${newName}'; the rename would capture them.`;
+  if (model.diagnostics.some((d) => d.message === `reference to undefined label "${newName}"`))
+    return `Branches already refer to an undefined label '${newName}'; the rename would capture them.`;
   if (occ.kind === 'macro') {
     const problem = macroNameError(newName, model.analysis?.version ?? model.avmVersion);
     if (problem) return `Invalid macro name: ${problem}.`;

@@ -11,16 +11,7 @@ import { classify, type Role } from './classify.js';
 import { symbolIndex } from './symbolIndex.js';
 
 const TYPES = ['keyword', 'function', 'macro', 'enumMember', 'number', 'string', 'variable', 'label', 'comment'] as const;
-const GROUP_MODIFIERS = [
-  'flowControl',
-  'arithmetic',
-  'byteArray',
-  'loadingValues',
-  'stateAccess',
-  'cryptography',
-  'innerTransactions',
-  'boxAccess',
-] as const;
+const GROUP_MODIFIERS = ['flowControl', 'arithmetic', 'byteArray', 'loadingValues', 'stateAccess', 'cryptography', 'innerTransactions', 'boxAccess'] as const;
 const MODIFIERS = ['declaration', 'defaultLibrary', ...GROUP_MODIFIERS] as const;
 
 export const semanticTokensLegend: SemanticTokensLegend = { tokenTypes: [...TYPES], tokenModifiers: [...MODIFIERS] };
@@ -45,19 +36,35 @@ const ROLE_TO_TOKEN: Record<Role, [type: (typeof TYPES)[number], modifiers: numb
 function groupModifier(group: string | undefined): number {
   let name: (typeof GROUP_MODIFIERS)[number] | undefined;
   switch (group) {
-    case 'Flow Control': name = 'flowControl'; break;
-    case 'Arithmetic': name = 'arithmetic'; break;
+    case 'Flow Control':
+      name = 'flowControl';
+      break;
+    case 'Arithmetic':
+      name = 'arithmetic';
+      break;
     case 'Byte Array Arithmetic':
     case 'Byte Array Logic':
-    case 'Byte Array Manipulation': name = 'byteArray'; break;
-    case 'Loading Values': name = 'loadingValues'; break;
+    case 'Byte Array Manipulation':
+      name = 'byteArray';
+      break;
+    case 'Loading Values':
+      name = 'loadingValues';
+      break;
     case 'Account Access':
     case 'Application Access':
     case 'Asset Access':
-    case 'Block Access': name = 'stateAccess'; break;
-    case 'Cryptography': name = 'cryptography'; break;
-    case 'Inner Transactions': name = 'innerTransactions'; break;
-    case 'Box Access': name = 'boxAccess'; break;
+    case 'Block Access':
+      name = 'stateAccess';
+      break;
+    case 'Cryptography':
+      name = 'cryptography';
+      break;
+    case 'Inner Transactions':
+      name = 'innerTransactions';
+      break;
+    case 'Box Access':
+      name = 'boxAccess';
+      break;
   }
   return name ? 1 << MODIFIERS.indexOf(name) : 0;
 }

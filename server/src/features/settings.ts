@@ -29,7 +29,12 @@ export const DEFAULT_SETTINGS: FeatureSettings = {
 const bool = (v: unknown, d: boolean) => (typeof v === 'boolean' ? v : d);
 
 export function readSettings(section: unknown, base: FeatureSettings = DEFAULT_SETTINGS): FeatureSettings {
-  const s = (section ?? {}) as { inlayHints?: Record<string, unknown>; format?: Record<string, unknown>; lint?: Record<string, unknown>; templateVariables?: unknown };
+  const s = (section ?? {}) as {
+    inlayHints?: Record<string, unknown>;
+    format?: Record<string, unknown>;
+    lint?: Record<string, unknown>;
+    templateVariables?: unknown;
+  };
   const lint = s.lint ?? {};
   const hints = s.inlayHints ?? {};
   const indent = s.format?.indent;

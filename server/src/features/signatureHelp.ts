@@ -34,18 +34,34 @@ export function signatureHelp(model: DocumentModel, pos: Position): SignatureHel
   const pseudo = PSEUDO[name];
   if (pseudo) {
     const { params } = paramsIn(pseudo.label, pseudo.params, name.length);
-    return { signatures: [{ label: pseudo.label, parameters: params, ...docs(name, model) }], activeSignature: 0, activeParameter: Math.min(immIndex, params.length - 1) };
+    return {
+      signatures: [{ label: pseudo.label, parameters: params, ...docs(name, model) }],
+      activeSignature: 0,
+      activeParameter: Math.min(immIndex, params.length - 1),
+    };
   }
   const version = model.analysis?.version ?? model.avmVersion;
   const op = opAt(name, version);
   if (!op) return null;
   const label = opcodeSignature(op.name, op);
-  const imms = paramsIn(label, op.immediates.map((i) => i.name), op.name.length);
-  const args = paramsIn(label, op.args.map((t, i) => `${String.fromCharCode(65 + i)}: ${t}`), imms.end);
+  const imms = paramsIn(
+    label,
+    op.immediates.map((i) => i.name),
+    op.name.length,
+  );
+  const args = paramsIn(
+    label,
+    op.args.map((t, i) => `${String.fromCharCode(65 + i)}: ${t}`),
+    imms.end,
+  );
   const parameters = [...imms.params, ...args.params];
   // Past the immediates the next thing the op needs is its stack arguments.
   const active = immIndex < op.immediates.length ? immIndex : op.immediates.length;
-  return { signatures: [{ label, parameters, ...docs(op.name, model) }], activeSignature: 0, activeParameter: parameters.length ? Math.min(active, parameters.length - 1) : 0 };
+  return {
+    signatures: [{ label, parameters, ...docs(op.name, model) }],
+    activeSignature: 0,
+    activeParameter: parameters.length ? Math.min(active, parameters.length - 1) : 0,
+  };
 }
 
 /**

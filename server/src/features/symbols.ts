@@ -25,7 +25,13 @@ export function documentSymbols(model: DocumentModel): DocumentSymbol[] {
       top.push(current);
       continue;
     }
-    const sym: DocumentSymbol = { name: l.name, detail: l.fromMacro ? 'label (from macro)' : 'label', kind: SymbolKind.Key, range: l.site, selectionRange: l.site };
+    const sym: DocumentSymbol = {
+      name: l.name,
+      detail: l.fromMacro ? 'label (from macro)' : 'label',
+      kind: SymbolKind.Key,
+      range: l.site,
+      selectionRange: l.site,
+    };
     if (current && l.site.start.line <= current.range.end.line) current.children!.push(sym);
     else top.push(sym);
   }
@@ -34,7 +40,16 @@ export function documentSymbols(model: DocumentModel): DocumentSymbol[] {
     const text = model.lines[line]?.text ?? '';
     const range: Range = { start: { line, character: 0 }, end: { line, character: text.length } };
     const selectionRange: Range = { start: { line, character: m.definition.utf16Column }, end: { line, character: m.definition.utf16EndColumn } };
-    top.push({ name: m.name, detail: m.body.map((t) => t.text).join(' ').replace(/ ;/g, ';'), kind: SymbolKind.Constant, range, selectionRange });
+    top.push({
+      name: m.name,
+      detail: m.body
+        .map((t) => t.text)
+        .join(' ')
+        .replace(/ ;/g, ';'),
+      kind: SymbolKind.Constant,
+      range,
+      selectionRange,
+    });
   }
   top.sort((a, b) => a.range.start.line - b.range.start.line);
   return top;

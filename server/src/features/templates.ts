@@ -80,7 +80,15 @@ export function templateSites(lines: readonly LexedLine[]): TemplateSite[] {
 
 function isBytesType(type: string | undefined): boolean {
   if (!type) return false;
-  return type === 'AVMBytes' || type === 'AVMString' || type === 'string' || type === 'address' || /^byte\[\d*\]$/.test(type) || type.endsWith('[]') || type.startsWith('(');
+  return (
+    type === 'AVMBytes' ||
+    type === 'AVMString' ||
+    type === 'string' ||
+    type === 'address' ||
+    /^byte\[\d*\]$/.test(type) ||
+    type.endsWith('[]') ||
+    type.startsWith('(')
+  );
 }
 
 /** What stands in for a placeholder that has no value: a constant of the kind its context takes. */
@@ -138,7 +146,16 @@ export function substituteTemplates(text: string, sites: readonly TemplateSite[]
       const ns = out.length;
       const nsB = byteLength(out);
       out += rep;
-      es.push({ os: s.start, oe: s.end, ns, ne: out.length, osB: byteLength(src.slice(0, s.start)), oeB: byteLength(src.slice(0, s.end)), nsB, neB: nsB + byteLength(rep) });
+      es.push({
+        os: s.start,
+        oe: s.end,
+        ns,
+        ne: out.length,
+        osB: byteLength(src.slice(0, s.start)),
+        oeB: byteLength(src.slice(0, s.end)),
+        nsB,
+        neB: nsB + byteLength(rep),
+      });
       at = s.end;
     }
     out += src.slice(at);

@@ -13,7 +13,12 @@ const params = { fee: 0n, minFee: 1000n, firstValid: 10n, lastValid: 1010n, gene
 
 const structSpec = parseArc56({
   name: 'Shop',
-  structs: { Item: [{ name: 'sku', type: 'uint64' }, { name: 'label', type: 'string' }] },
+  structs: {
+    Item: [
+      { name: 'sku', type: 'uint64' },
+      { name: 'label', type: 'string' },
+    ],
+  },
   methods: [
     {
       name: 'buy',
@@ -28,7 +33,11 @@ const structSpec = parseArc56({
       actions: { create: [], call: ['NoOp'] },
     },
   ],
-  state: { schema: { global: { ints: 0, bytes: 0 }, local: { ints: 0, bytes: 0 } }, keys: { global: {}, local: {}, box: {} }, maps: { global: {}, local: {}, box: {} } },
+  state: {
+    schema: { global: { ints: 0, bytes: 0 }, local: { ints: 0, bytes: 0 } },
+    keys: { global: {}, local: {}, box: {} },
+    maps: { global: {}, local: {}, box: {} },
+  },
   bareActions: { create: ['NoOp'], call: [] },
   arcs: [56],
 });
@@ -39,15 +48,22 @@ describe('extension contracts: the typed method form (ARC-56 names, editors, val
   it('describes arguments by ARC-56 name, type, description and default, with editors by type', () => {
     const info = methodInfo(m.method, m);
     assert.equal(info.desc, 'Buys items for someone.');
-    assert.deepEqual(info.args.map((a) => [a.name, a.type, a.editor.kind]), [
-      ['item', '(uint64,string)', 'struct'],
-      ['counts', 'uint64[]', 'array'],
-      ['for', 'account', 'text'],
-      ['priority', 'uint16', 'text'],
-    ]);
+    assert.deepEqual(
+      info.args.map((a) => [a.name, a.type, a.editor.kind]),
+      [
+        ['item', '(uint64,string)', 'struct'],
+        ['counts', 'uint64[]', 'array'],
+        ['for', 'account', 'text'],
+        ['priority', 'uint16', 'text'],
+      ],
+    );
     const item = info.args[0]!;
     assert.equal(item.desc, 'What to buy');
-    assert.ok(item.editor.kind === 'struct' && item.editor.struct === 'Item' && item.editor.fields.map((f) => `${f.name}:${f.type}`).join() === 'sku:uint64,label:string');
+    assert.ok(
+      item.editor.kind === 'struct' &&
+        item.editor.struct === 'Item' &&
+        item.editor.fields.map((f) => `${f.name}:${f.type}`).join() === 'sku:uint64,label:string',
+    );
     assert.ok(info.args[2]!.editor.kind === 'text' && info.args[2]!.editor.picker === 'account');
     assert.equal(info.args[3]!.defaultText, '5');
     const sample = parseArc56(readFileSync(resolve(repoRoot, 'extension/sample/counter.arc56.json'), 'utf8'));
@@ -67,7 +83,7 @@ describe('extension contracts: the typed method form (ARC-56 names, editors, val
     assert.match(argProblem(plain, undefined, 1, '')!, /missing and has no default/);
   });
 
-  it('puts the group builder\'s error on the argument\'s own field', () => {
+  it("puts the group builder's error on the argument's own field", () => {
     const row = { kind: 'appcall' as const, sender: A, appId: '9', method: m.method.signature, args: ['{"sku": 1, "label": "x"}', '[1]', 'bad', '1'] };
     assert.throws(
       () => buildGroup([row], { params, specFor: () => structSpec }),
@@ -82,13 +98,17 @@ describe('extension contracts: the typed method form (ARC-56 names, editors, val
       (e: unknown) => e instanceof FormError && e.field === 'args.0.sku' && /expected a whole number, got "seven"/.test(e.message),
     );
     const items = { ...row, args: ['{"sku": 7, "label": "x"}', '[1, "lots"]', A, '1'] };
-    assert.throws(() => buildGroup([items], { params, specFor: () => structSpec }), (e: unknown) => e instanceof FormError && e.field === 'args.1.1');
+    assert.throws(
+      () => buildGroup([items], { params, specFor: () => structSpec }),
+      (e: unknown) => e instanceof FormError && e.field === 'args.1.1',
+    );
     assert.equal(subField('[2].owner[0]'), '.2.owner.0');
     assert.equal(subField(''), '');
   });
 
   it('links a workflow deploy with the approval and spec of its contract', () => {
-    const yaml = 'network: devnet\naccounts:\n  d: { generate: true, fund: 1_000_000 }\ncontracts:\n  counter:\n    approval: app/approval.teal\n    clear: app/clear.teal\n    spec: app/counter.arc56.json\nsteps:\n  - id: dep\n    deploy: { contract: counter, creator: d }\n';
+    const yaml =
+      'network: devnet\naccounts:\n  d: { generate: true, fund: 1_000_000 }\ncontracts:\n  counter:\n    approval: app/approval.teal\n    clear: app/clear.teal\n    spec: app/counter.arc56.json\nsteps:\n  - id: dep\n    deploy: { contract: counter, creator: d }\n';
     const links = workflowDeployLinks(yaml, '/ws/tealworks.yaml', { dep: { 'app-id': 1005n } });
     assert.deepEqual(links, [{ appId: 1005n, contract: 'counter', approval: '/ws/app/approval.teal', spec: '/ws/app/counter.arc56.json' }]);
     assert.deepEqual(workflowDeployLinks('not: [valid', '/ws/x.yaml', {}), []);

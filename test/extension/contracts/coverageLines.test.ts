@@ -4,7 +4,20 @@ import { assemble } from '@tealworks/sdk/teal';
 import { coverageFor, coverageFromLcov, coverageSummary, gutterLines, lineHover, resolveLcovSource } from '../../../extension/src/contracts/coverageLines.js';
 
 describe('extension contracts: coverage in the gutter (lcov → covered / missed lines)', () => {
-  const lcov = ['TN:', 'SF:app/approval.teal', 'DA:1,2', 'DA:2,0', 'DA:4,1', 'end_of_record', 'TN:', 'SF:app/contract.py', 'DA:10,3', 'DA:12,0', 'end_of_record', ''].join('\n');
+  const lcov = [
+    'TN:',
+    'SF:app/approval.teal',
+    'DA:1,2',
+    'DA:2,0',
+    'DA:4,1',
+    'end_of_record',
+    'TN:',
+    'SF:app/contract.py',
+    'DA:10,3',
+    'DA:12,0',
+    'end_of_record',
+    '',
+  ].join('\n');
 
   it('resolves relative lcov entries against the workspace, then the lcov folder and its parent', () => {
     const files = new Set(['/ws/app/approval.teal', '/proj/src/a.teal', '/other/x.teal']);
@@ -29,15 +42,33 @@ describe('extension contracts: coverage in the gutter (lcov → covered / missed
       exists,
     );
     const teal = coverageFor(cov, '/ws/app/approval.teal')!;
-    assert.deepEqual([...teal], [[1, 2], [2, 5], [4, 1]]);
+    assert.deepEqual(
+      [...teal],
+      [
+        [1, 2],
+        [2, 5],
+        [4, 1],
+      ],
+    );
     // contract.py did not exist on disk: its entry stays relative and matches by whole-segment suffix.
-    assert.deepEqual([...coverageFor(cov, '/somewhere/app/contract.py')!], [[10, 3], [12, 0]]);
+    assert.deepEqual(
+      [...coverageFor(cov, '/somewhere/app/contract.py')!],
+      [
+        [10, 3],
+        [12, 0],
+      ],
+    );
     assert.equal(coverageFor(cov, '/somewhere/myapp/contract.py'), undefined);
     assert.equal(coverageFor(cov, '/ws/app/clear.teal'), undefined);
   });
 
   it('marks covered and missed lines (0-based), leaving out lines past the end', () => {
-    const hits = new Map([[4, 1], [1, 2], [2, 0], [9, 0]]);
+    const hits = new Map([
+      [4, 1],
+      [1, 2],
+      [2, 0],
+      [9, 0],
+    ]);
     assert.deepEqual(gutterLines(hits, 5), { covered: [0, 3], missed: [1] });
     assert.equal(coverageSummary(hits), 'Coverage 2/4 lines (50%)');
     assert.equal(coverageSummary(new Map()), 'Coverage 0/0 lines');

@@ -55,16 +55,24 @@ describe('simulate panel: explanations', () => {
   it('shows the typed stack (top first), the failing op with its operands and scratch at the failing pc', () => {
     const teal = fixture('debug-me.teal');
     const a = assemble(teal);
-    const report = buildSimulateReport(parseJson(fixture('recorded/debug-me-fails.trace.avm.json')), { apps: new Map([[1001n, { approval: { bytes: a.program, pcMap: a.sourceMap } }]]) });
+    const report = buildSimulateReport(parseJson(fixture('recorded/debug-me-fails.trace.avm.json')), {
+      apps: new Map([[1001n, { approval: { bytes: a.program, pcMap: a.sourceMap } }]]),
+    });
     const view = reportView(report);
     assert.deepEqual(view.verdict, { kind: 'fail', text: '✗ Would fail at txn 0' });
     const x = view.explain!;
     assert.equal(x.op, 'assert');
-    assert.deepEqual(x.operands.map((o) => [o.index, o.type, o.text]), [[-1, 'uint64', '0']]);
-    assert.deepEqual(x.stack.map((o) => [o.index, o.type, o.text]), [
-      [-1, 'uint64', '0'],
-      [-2, 'uint64', '500'],
-    ]);
+    assert.deepEqual(
+      x.operands.map((o) => [o.index, o.type, o.text]),
+      [[-1, 'uint64', '0']],
+    );
+    assert.deepEqual(
+      x.stack.map((o) => [o.index, o.type, o.text]),
+      [
+        [-1, 'uint64', '0'],
+        [-2, 'uint64', '500'],
+      ],
+    );
     assert.equal(x.stackDepth, 2);
     assert.deepEqual(x.scratch, [{ slot: 3, text: '500' }]);
     assert.deepEqual(x.path, [{ label: 'txn 0', type: 'appl', appId: '1001', failed: true }]);
@@ -83,18 +91,26 @@ describe('simulate panel: explanations', () => {
         {
           'failed-at': [0],
           'failure-message': 'logic eval error: err opcode executed. Details: app=5, pc=30',
-          'txn-results': [{ 'txn-result': { txn: { txn: { type: 'appl', apid: 5 } } }, 'exec-trace': { 'approval-program-trace': [{ pc: 1, 'stack-additions': additions }, { pc: 30 }] } }],
+          'txn-results': [
+            {
+              'txn-result': { txn: { txn: { type: 'appl', apid: 5 } } },
+              'exec-trace': { 'approval-program-trace': [{ pc: 1, 'stack-additions': additions }, { pc: 30 }] },
+            },
+          ],
         },
       ],
     };
     const x = failureExplanation(buildSimulateReport(response))!;
     assert.equal(x.stackDepth, 11);
     assert.equal(x.stack.length, 8);
-    assert.deepEqual(x.stack.slice(0, 3).map((s) => [s.type, s.text]), [
-      ['bytes', '"count"'],
-      ['bytes', '0x00026869'],
-      ['uint64', '9'],
-    ]);
+    assert.deepEqual(
+      x.stack.slice(0, 3).map((s) => [s.type, s.text]),
+      [
+        ['bytes', '"count"'],
+        ['bytes', '0x00026869'],
+        ['uint64', '9'],
+      ],
+    );
     assert.ok(x.stack[1]!.views.some((v) => v.label === 'abi string' && v.text === '"hi"'));
     assert.deepEqual(x.operands, [], 'err takes no operands');
   });
@@ -105,7 +121,10 @@ describe('simulate panel: explanations', () => {
         {
           'failed-at': [1, 0],
           'failure-message': 'inner failed',
-          'txn-results': [{ 'txn-result': { txn: { txn: { type: 'pay' } } } }, { 'txn-result': { txn: { txn: { type: 'appl', apid: 7 } }, 'inner-txns': [{ txn: { txn: { type: 'appl', apid: 8 } } }] } }],
+          'txn-results': [
+            { 'txn-result': { txn: { txn: { type: 'pay' } } } },
+            { 'txn-result': { txn: { txn: { type: 'appl', apid: 7 } }, 'inner-txns': [{ txn: { txn: { type: 'appl', apid: 8 } } }] } },
+          ],
         },
       ],
     };
@@ -118,7 +137,11 @@ describe('simulate panel: explanations', () => {
 
   it('says "Confirmed in round N" with copyable txids after a send, and "not sent" when declined', () => {
     const sent = { txids: ['TXID1', 'TXID2'], confirmedRound: '42', created: ['1001', ''] };
-    assert.deepEqual(verdictView({ wouldSucceed: true }, sent), { kind: 'confirmed', text: '✓ Confirmed in round 42 · created app 1001', txids: ['TXID1', 'TXID2'] });
+    assert.deepEqual(verdictView({ wouldSucceed: true }, sent), {
+      kind: 'confirmed',
+      text: '✓ Confirmed in round 42 · created app 1001',
+      txids: ['TXID1', 'TXID2'],
+    });
     assert.deepEqual(verdictView({ wouldSucceed: true }, undefined, true), { kind: 'declined', text: '✓ Would succeed — not sent' });
     assert.deepEqual(verdictView({ wouldSucceed: false, failedAtLabel: 'txn 0' }, undefined, true), { kind: 'fail', text: '✗ Would fail at txn 0' });
   });

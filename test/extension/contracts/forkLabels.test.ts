@@ -2,7 +2,16 @@ import assert from 'node:assert/strict';
 import { forkDescription, forkTooltip, originLabel, withOrigin } from '../../../extension/src/contracts/forkLabels.js';
 
 describe('extension contracts: fork labels (Networks view, state inspector)', () => {
-  const status = { url: 'http://127.0.0.1:4001', genesisId: 'testnet-v1.0', forkRound: 100n, remoteRound: 100n, movedOn: false, cached: 1, requests: 3, laterRecords: 0 };
+  const status = {
+    url: 'http://127.0.0.1:4001',
+    genesisId: 'testnet-v1.0',
+    forkRound: 100n,
+    remoteRound: 100n,
+    movedOn: false,
+    cached: 1,
+    requests: 3,
+    laterRecords: 0,
+  };
 
   it('describes the devnet that forks a network, and says when the remote moved on', () => {
     assert.equal(forkDescription('testnet', status), 'fork of testnet @ 100');

@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import algosdk from 'algosdk';
-import { abiCreateMethods, callNotice, createOnComplete, buildGroup, FormError, parseAbiArgText, parseRawArg, parseUint, withTransactionArgRows } from '../../../extension/src/contracts/groupForm.js';
+import {
+  abiCreateMethods,
+  callNotice,
+  createOnComplete,
+  buildGroup,
+  FormError,
+  parseAbiArgText,
+  parseRawArg,
+  parseUint,
+  withTransactionArgRows,
+} from '../../../extension/src/contracts/groupForm.js';
 import { methodInfo } from '../../../extension/src/contracts/argForm.js';
 import { AbiMethod, parseArc56 } from '../../../sdk/src/abi/index.js';
 import { readFileSync } from 'node:fs';
@@ -31,7 +41,8 @@ describe('extension contracts: group building from the panel form', () => {
     const clear = assemble('#pragma version 10\nint 1\n').program;
     const [c] = buildGroup([{ kind: 'appcall', sender: A, appId: '0', source: 'counter/approval.teal' }], {
       params,
-      programFor: (s) => (s === 'counter/approval.teal' ? { approval, clear, extraPages: 0, schema: { globalInts: 1, globalBytes: 1, localInts: 0, localBytes: 0 } } : undefined),
+      programFor: (s) =>
+        s === 'counter/approval.teal' ? { approval, clear, extraPages: 0, schema: { globalInts: 1, globalBytes: 1, localInts: 0, localBytes: 0 } } : undefined,
     });
     assert.equal(c!.source, 'counter/approval.teal');
     assert.equal(c!.txn.appCall!.appId, 0n);
@@ -40,7 +51,9 @@ describe('extension contracts: group building from the panel form', () => {
   });
 
   it('encodes an ABI method call like algosdk (selector and uint64 arguments)', () => {
-    const [c] = buildGroup([{ kind: 'appcall', sender: A, appId: '1001', method: 'add(uint64,uint64)uint64', args: ['7', '18446744073709551615'] }], { params });
+    const [c] = buildGroup([{ kind: 'appcall', sender: A, appId: '1001', method: 'add(uint64,uint64)uint64', args: ['7', '18446744073709551615'] }], {
+      params,
+    });
     const m = algosdk.ABIMethod.fromSignature('add(uint64,uint64)uint64');
     const args = c!.txn.appCall!.args;
     assert.equal(toHex(args[0]!), toHex(m.getSelector()));
@@ -67,7 +80,14 @@ describe('extension contracts: group building from the panel form', () => {
   it('points at the row and field of a bad input', () => {
     const cases: Array<[Parameters<typeof buildGroup>[0], number, string]> = [
       [[{ kind: 'payment', sender: A, receiver: 'nope', amount: '1' }], 0, 'receiver'],
-      [[{ kind: 'payment', sender: A, receiver: B, amount: '1' }, { kind: 'payment', sender: 'x', receiver: B }], 1, 'sender'],
+      [
+        [
+          { kind: 'payment', sender: A, receiver: B, amount: '1' },
+          { kind: 'payment', sender: 'x', receiver: B },
+        ],
+        1,
+        'sender',
+      ],
       [[{ kind: 'appcall', sender: A, appId: '0' }], 0, 'source'],
       [[{ kind: 'appcall', sender: A, appId: '5', method: 'add(uint64)void', args: ['abc'] }], 0, 'args.0'],
       [[{ kind: 'assetTransfer', sender: A, receiver: B, amount: '1' }], 0, 'assetId'],
@@ -89,17 +109,29 @@ describe('extension contracts: group building from the panel form', () => {
 
     it('inserts a payment row above the call, paid to the app address, by the call sender', () => {
       const rows = withTransactionArgRows([{ kind: 'appcall', sender: A, appId: '7', method: deposit.signature, args: ['5'] }], 0, deposit, B);
-      assert.deepEqual(rows.map((r) => r.kind), ['payment', 'appcall']);
+      assert.deepEqual(
+        rows.map((r) => r.kind),
+        ['payment', 'appcall'],
+      );
       assert.equal(rows[0]!.receiver, B);
       assert.equal(rows[0]!.sender, A);
       // Rows that already fit are kept as they are.
       assert.equal(withTransactionArgRows(rows, 1, deposit, B).length, 2);
       const two = withTransactionArgRows([{ kind: 'appcall', sender: A, appId: '7', method: swap.signature }], 0, swap, B);
-      assert.deepEqual(two.map((r) => r.kind), ['assetTransfer', 'payment', 'appcall']);
+      assert.deepEqual(
+        two.map((r) => r.kind),
+        ['assetTransfer', 'payment', 'appcall'],
+      );
     });
 
     it('builds the call without the transaction arguments in its app args, exactly as algosdk encodes it', () => {
-      const built = buildGroup([{ kind: 'payment', sender: A, receiver: B, amount: '1000' }, { kind: 'appcall', sender: A, appId: '7', method: deposit.signature, args: ['5'] }], { params });
+      const built = buildGroup(
+        [
+          { kind: 'payment', sender: A, receiver: B, amount: '1000' },
+          { kind: 'appcall', sender: A, appId: '7', method: deposit.signature, args: ['5'] },
+        ],
+        { params },
+      );
       const m = algosdk.ABIMethod.fromSignature('deposit(pay,uint64)uint64');
       const args = built[1]!.txn.appCall!.args;
       assert.equal(args.length, 2);
@@ -112,26 +144,56 @@ describe('extension contracts: group building from the panel form', () => {
     it('says which row is missing or of the wrong kind', () => {
       assert.throws(
         () => buildGroup([{ kind: 'appcall', sender: A, appId: '7', method: deposit.signature, args: ['5'] }], { params }),
-        (e: unknown) => e instanceof FormError && e.index === 0 && e.field === 'method' && /takes a transaction argument \(pay\): it is the row right above the call/.test(e.message),
+        (e: unknown) =>
+          e instanceof FormError &&
+          e.index === 0 &&
+          e.field === 'method' &&
+          /takes a transaction argument \(pay\): it is the row right above the call/.test(e.message),
       );
       assert.throws(
-        () => buildGroup([{ kind: 'assetTransfer', sender: A, receiver: B, amount: '1', assetId: '9' }, { kind: 'appcall', sender: A, appId: '7', method: deposit.signature, args: ['5'] }], { params }),
-        (e: unknown) => e instanceof FormError && e.index === 0 && e.field === 'kind' && /txn 0 is argument 0 of deposit in txn 1: expected a payment \(pay\), got an asset transfer/.test(e.message),
+        () =>
+          buildGroup(
+            [
+              { kind: 'assetTransfer', sender: A, receiver: B, amount: '1', assetId: '9' },
+              { kind: 'appcall', sender: A, appId: '7', method: deposit.signature, args: ['5'] },
+            ],
+            { params },
+          ),
+        (e: unknown) =>
+          e instanceof FormError &&
+          e.index === 0 &&
+          e.field === 'kind' &&
+          /txn 0 is argument 0 of deposit in txn 1: expected a payment \(pay\), got an asset transfer/.test(e.message),
       );
     });
 
     it('lists the transaction arguments in the form description, with the row kind each becomes', () => {
       const info = methodInfo(swap);
-      assert.deepEqual(info.transactionArgs.map((a) => [a.type, a.rowKind]), [['axfer', 'assetTransfer'], ['pay', 'payment']]);
-      assert.deepEqual(info.args.map((a) => a.type), ['asset']);
+      assert.deepEqual(
+        info.transactionArgs.map((a) => [a.type, a.rowKind]),
+        [
+          ['axfer', 'assetTransfer'],
+          ['pay', 'payment'],
+        ],
+      );
+      assert.deepEqual(
+        info.args.map((a) => a.type),
+        ['asset'],
+      );
     });
   });
 
   it('finds the ABI create method of Puya apps that allow no bare create', () => {
     const ttt = puyaSpec('tictactoe', 'TicTacToeContract');
-    assert.deepEqual(abiCreateMethods(ttt).map((m) => m.method.signature), ['new_game((uint64,uint64))void']);
+    assert.deepEqual(
+      abiCreateMethods(ttt).map((m) => m.method.signature),
+      ['new_game((uint64,uint64))void'],
+    );
     assert.equal(createOnComplete(abiCreateMethods(ttt)[0]!), 'NoOp');
-    assert.deepEqual(abiCreateMethods(puyaSpec('merkle', 'MerkleTree')).map((m) => m.method.name), ['create']);
+    assert.deepEqual(
+      abiCreateMethods(puyaSpec('merkle', 'MerkleTree')).map((m) => m.method.name),
+      ['create'],
+    );
     assert.deepEqual(abiCreateMethods(puyaSpec('hello_world_arc4', 'HelloWorldContract')), []);
     // The create row encodes the method call like any other.
     const spec = puyaSpec('tictactoe', 'TicTacToeContract');
@@ -145,7 +207,10 @@ describe('extension contracts: group building from the panel form', () => {
   });
 
   it('Call app N on an app without a spec says what to type instead of running a bare call', () => {
-    assert.equal(callNotice(1005n, 'vault/approval.teal'), 'App 1005 has no ARC-56 spec beside vault/approval.teal, so its methods are unknown: type its arguments (int:5, 0x01ff, b64:…, addr:…, text; none for a bare call), then Simulate.');
+    assert.equal(
+      callNotice(1005n, 'vault/approval.teal'),
+      'App 1005 has no ARC-56 spec beside vault/approval.teal, so its methods are unknown: type its arguments (int:5, 0x01ff, b64:…, addr:…, text; none for a bare call), then Simulate.',
+    );
     assert.match(callNotice(7n), /^App 7 has no source or ARC-56 spec linked here/);
   });
 });

@@ -65,8 +65,14 @@ describe('extension contracts: app links keyed by chain (genesis hash)', () => {
     assert.deepEqual(links.get(G1, 1001n), { source: 'approval.teal', spec: 's.json' });
     assert.equal(links.sourceForApp(G1, 1001n), 'approval.teal');
     assert.deepEqual([links.isCurrent(G1, 1001n), links.isCurrent(G1, 1002n)], [false, true]);
-    assert.deepEqual([appSourceLabel('approval.teal', false), appSourceLabel('approval.teal', true), appSourceLabel(undefined, true)], ['approval.teal (earlier deploy)', 'approval.teal', '']);
-    assert.equal(linkMovedText('approval.teal', 1001n, 1002n), 'approval.teal was deployed again: its Call lens now calls app 1002. App 1001, deployed from it earlier, stays in the State Inspector with its spec.');
+    assert.deepEqual(
+      [appSourceLabel('approval.teal', false), appSourceLabel('approval.teal', true), appSourceLabel(undefined, true)],
+      ['approval.teal (earlier deploy)', 'approval.teal', ''],
+    );
+    assert.equal(
+      linkMovedText('approval.teal', 1001n, 1002n),
+      'approval.teal was deployed again: its Call lens now calls app 1002. App 1001, deployed from it earlier, stays in the State Inspector with its spec.',
+    );
     // A workflow linking the earlier app again moves the lens back to it.
     assert.equal(await links.link(G1, 'devnet', 1001n, { source: 'approval.teal', via: 'workflow' }), 1002n);
     assert.equal(links.appForSource(G1, 'approval.teal'), 1001n);

@@ -28,12 +28,16 @@ describe('extension contracts: manifest contributions', () => {
     assert.ok(existsSync(resolve(repoRoot, yaml.url)));
     for (const step of c.walkthroughs[0].steps) assert.ok(existsSync(resolve(repoRoot, step.media.markdown)), step.media.markdown);
     const ignore = read('.vscodeignore');
-    for (const f of ['dist/contracts.cjs', 'extension/media/simulate.js', 'extension/media/simulate.css', 'schemas/tealworks.schema.json']) assert.ok(ignore.includes(`!${f}`), f);
+    for (const f of ['dist/contracts.cjs', 'extension/media/simulate.js', 'extension/media/simulate.css', 'schemas/tealworks.schema.json'])
+      assert.ok(ignore.includes(`!${f}`), f);
   });
 
   it("the Accounts view's welcome says truthfully whether the devnet starts by itself", () => {
     const welcome = pkg.contributes.viewsWelcome.filter((w: { view: string }) => w.view === 'tealworks.accounts') as Array<{ contents: string; when?: string }>;
-    assert.deepEqual(welcome.map((w) => w.when), ['config.tealworks.devnet.autoStart', '!config.tealworks.devnet.autoStart']);
+    assert.deepEqual(
+      welcome.map((w) => w.when),
+      ['config.tealworks.devnet.autoStart', '!config.tealworks.devnet.autoStart'],
+    );
     for (const w of welcome) assert.doesNotMatch(w.contents, /in a moment|unlocked wallet/);
     assert.match(welcome[0]!.contents, /starts by itself on the first Simulate, Deploy or Call/);
     assert.match(welcome[1]!.contents, /does not start by itself/);

@@ -50,12 +50,15 @@ describe('extension contracts: webview message validation', () => {
       assert.equal(parseWebviewMessage({ type: 'reveal', file, line: 1, column: 1 }).ok, false, file);
       assert.equal(parseWebviewMessage({ type: 'simulate', group: [{ kind: 'appcall', sender: ADDR, source: file }] }).ok, false, file);
     }
-    for (const file of ['approval.teal', 'counter/approval.teal', 'a..b/c.teal']) assert.equal(parseWebviewMessage({ type: 'reveal', file, line: 1, column: 1 }).ok, true, file);
+    for (const file of ['approval.teal', 'counter/approval.teal', 'a..b/c.teal'])
+      assert.equal(parseWebviewMessage({ type: 'reveal', file, line: 1, column: 1 }).ok, true, file);
   });
 
   it('lets the webview reveal the contract sources compilers map to (.py, .algo.ts) inside the workspace, never other files', () => {
-    for (const file of ['struct_in_box/contract.py', 'contracts/app.algo.ts']) assert.equal(parseWebviewMessage({ type: 'reveal', file, line: 14, column: 9 }).ok, true, file);
-    for (const file of ['/home/x/contract.py', '../contract.py', 'a/../../b.algo.ts', 'x.ts', 'setup.cfg']) assert.equal(parseWebviewMessage({ type: 'reveal', file, line: 1, column: 1 }).ok, false, file);
+    for (const file of ['struct_in_box/contract.py', 'contracts/app.algo.ts'])
+      assert.equal(parseWebviewMessage({ type: 'reveal', file, line: 14, column: 9 }).ok, true, file);
+    for (const file of ['/home/x/contract.py', '../contract.py', 'a/../../b.algo.ts', 'x.ts', 'setup.cfg'])
+      assert.equal(parseWebviewMessage({ type: 'reveal', file, line: 1, column: 1 }).ok, false, file);
     // A group still only runs workspace TEAL.
     assert.equal(parseWebviewMessage({ type: 'simulate', group: [{ kind: 'appcall', sender: ADDR, source: 'contract.py' }] }).ok, false);
   });

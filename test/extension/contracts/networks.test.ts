@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
-import { checkNetworkName, checkServiceUrl, customProfile, localnetProfileFor, needsConfirmation, parseCustomNetworks, secretKey } from '../../../extension/src/contracts/networks.js';
+import {
+  checkNetworkName,
+  checkServiceUrl,
+  customProfile,
+  localnetProfileFor,
+  needsConfirmation,
+  parseCustomNetworks,
+  secretKey,
+} from '../../../extension/src/contracts/networks.js';
 
 describe('extension contracts: networks and profiles', () => {
   it('accepts http(s) service URLs and refuses credentials, queries and other schemes', () => {
@@ -32,14 +40,25 @@ describe('extension contracts: networks and profiles', () => {
   });
 
   it('applies the same name rules to the setting: blank and repeated names are reported', () => {
-    const { networks, problems } = parseCustomNetworks([{ name: ' ', nodeUrl: 'https://a.example' }, { name: 't', nodeUrl: 'https://a.example' }, { name: 'T', nodeUrl: 'https://b.example' }]);
-    assert.deepEqual(networks.map((n) => n.name), ['t']);
+    const { networks, problems } = parseCustomNetworks([
+      { name: ' ', nodeUrl: 'https://a.example' },
+      { name: 't', nodeUrl: 'https://a.example' },
+      { name: 'T', nodeUrl: 'https://b.example' },
+    ]);
+    assert.deepEqual(
+      networks.map((n) => n.name),
+      ['t'],
+    );
     assert.match(problems[0]!, /\[0\].*give the network a name/);
     assert.match(problems[1]!, /\[2\].*already exists/);
   });
 
   it('reads the setting leniently and reports bad entries', () => {
-    const { networks, problems } = parseCustomNetworks([{ name: 'testnet', nodeUrl: 'https://n.example', queryUrl: 'https://q.example', api: 'algod' }, { name: 'bad' }, { name: 'x', nodeUrl: 'gopher://y' }]);
+    const { networks, problems } = parseCustomNetworks([
+      { name: 'testnet', nodeUrl: 'https://n.example', queryUrl: 'https://q.example', api: 'algod' },
+      { name: 'bad' },
+      { name: 'x', nodeUrl: 'gopher://y' },
+    ]);
     assert.deepEqual(networks, [{ name: 'testnet', nodeUrl: 'https://n.example', queryUrl: 'https://q.example' }]);
     assert.equal(problems.length, 2);
     assert.match(problems[0]!, /\[1\].*needs name and nodeUrl/);

@@ -19,7 +19,10 @@ describe('extension contracts: typed form methods of TEAL without a spec', () =>
 
   it('lists the methods of the method lines (the ARC-28 event left out), with typed argument info', () => {
     const listed = formMethods(undefined, teal);
-    assert.deepEqual(listed.map((m) => m.method.signature), ['increment(uint64)uint64', 'get_count()uint64']);
+    assert.deepEqual(
+      listed.map((m) => m.method.signature),
+      ['increment(uint64)uint64', 'get_count()uint64'],
+    );
     const info = methodInfo(listed[0]!.method, listed[0]!.arc56);
     assert.equal(info.args.length, 1);
     assert.equal(info.args[0]!.type, 'uint64');

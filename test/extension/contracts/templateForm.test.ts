@@ -4,7 +4,17 @@ import { resolve } from 'node:path';
 import { parseArc56 } from '../../../sdk/src/abi/arc56.js';
 import { compileContract } from '../../../sdk/src/app/compile.js';
 import { assemble } from '../../../sdk/src/teal/index.js';
-import { currentValue, fieldPrompt, missingFields, workflowTemplateValues, parseTemplateValue, templateFields, templateOptions, templateValueProblem, TemplateValueError } from '../../../extension/src/contracts/templateForm.js';
+import {
+  currentValue,
+  fieldPrompt,
+  missingFields,
+  workflowTemplateValues,
+  parseTemplateValue,
+  templateFields,
+  templateOptions,
+  templateValueProblem,
+  TemplateValueError,
+} from '../../../extension/src/contracts/templateForm.js';
 import { repoRoot } from '../../server/lspClient.js';
 
 const sample = (f: string) => readFileSync(resolve(repoRoot, 'extension/sample', f), 'utf8');
@@ -17,21 +27,30 @@ describe('extension contracts: the template-variable form', () => {
 
   it('lists one field per placeholder, typed by the ARC-56 spec, flags last and as yes/no', () => {
     const fields = templateFields(approval, clear, spec);
-    assert.deepEqual(fields.map((f) => [f.name, f.type, f.typeFrom]), [
-      ['TMPL_MAX_INCREMENT', 'uint64', 'spec'],
-      ['TMPL_UPDATABLE', 'bool', 'flag'],
-      ['TMPL_DELETABLE', 'bool', 'flag'],
-    ]);
+    assert.deepEqual(
+      fields.map((f) => [f.name, f.type, f.typeFrom]),
+      [
+        ['TMPL_MAX_INCREMENT', 'uint64', 'spec'],
+        ['TMPL_UPDATABLE', 'bool', 'flag'],
+        ['TMPL_DELETABLE', 'bool', 'flag'],
+      ],
+    );
     assert.match(fieldPrompt(fields[0]!), /TMPL_MAX_INCREMENT \(uint64 from the ARC-56 spec\): a whole number/);
     assert.match(fieldPrompt(fields[1]!), /may the creator update/);
   });
 
   it('prefills what the workspace remembered (with or without the prefix) and the spec value', () => {
-    const withValue = parseArc56({ ...JSON.parse(sample('counter.arc56.json')), templateVariables: { MAX_INCREMENT: { type: 'uint64', value: Buffer.from([0, 0, 0, 0, 0, 0, 0, 7]).toString('base64') } } });
+    const withValue = parseArc56({
+      ...JSON.parse(sample('counter.arc56.json')),
+      templateVariables: { MAX_INCREMENT: { type: 'uint64', value: Buffer.from([0, 0, 0, 0, 0, 0, 0, 7]).toString('base64') } },
+    });
     const [max] = templateFields(approval, clear, withValue, { MAX_INCREMENT: '12', TMPL_UPDATABLE: 'true' });
     assert.equal(max!.specValue, '7');
     assert.equal(max!.remembered, '12');
-    assert.deepEqual(missingFields(templateFields(approval, clear, withValue, { TMPL_UPDATABLE: 'true' })).map((f) => f.name), ['TMPL_DELETABLE']);
+    assert.deepEqual(
+      missingFields(templateFields(approval, clear, withValue, { TMPL_UPDATABLE: 'true' })).map((f) => f.name),
+      ['TMPL_DELETABLE'],
+    );
     const undeclared = templateFields('#pragma version 10\nint TMPL_OTHER\n', clear, spec);
     assert.deepEqual([undeclared[0]!.type, undeclared[0]!.undeclared], ['unknown', true]);
   });
@@ -52,7 +71,10 @@ describe('extension contracts: the template-variable form', () => {
     assert.equal(parseTemplateValue({ name: 'TMPL_S', type: 'AVMBytes' }, 'hello'), 'hello');
     assert.match(templateValueProblem({ name: 'TMPL_F', type: 'byte[4]' }, 'abc')!, /exactly 4 bytes/);
     assert.equal(parseTemplateValue({ name: 'TMPL_X', type: 'unknown' }, '42'), 42n);
-    assert.throws(() => templateOptions([{ name: 'TMPL_Q', type: 'uint64', typeFrom: 'spec' }], { TMPL_Q: 'x' }), (e: unknown) => e instanceof TemplateValueError && e.field === 'TMPL_Q');
+    assert.throws(
+      () => templateOptions([{ name: 'TMPL_Q', type: 'uint64', typeFrom: 'spec' }], { TMPL_Q: 'x' }),
+      (e: unknown) => e instanceof TemplateValueError && e.field === 'TMPL_Q',
+    );
   });
 
   it('turns the form into compile options that assemble the sample exactly like substituting by hand', () => {
@@ -60,7 +82,9 @@ describe('extension contracts: the template-variable form', () => {
     const options = templateOptions(fields, { TMPL_MAX_INCREMENT: '10', TMPL_UPDATABLE: 'true', TMPL_DELETABLE: 'false' });
     assert.deepEqual(options, { template: { TMPL_MAX_INCREMENT: 10n }, updatable: true, deletable: false });
     const compiled = compileContract({ approval, clear, spec }, options);
-    const byHand = assemble(approval.replace('int TMPL_MAX_INCREMENT', 'int 10').replace('int TMPL_UPDATABLE', 'int 1').replace('int TMPL_DELETABLE', 'int 0')).program;
+    const byHand = assemble(
+      approval.replace('int TMPL_MAX_INCREMENT', 'int 10').replace('int TMPL_UPDATABLE', 'int 1').replace('int TMPL_DELETABLE', 'int 0'),
+    ).program;
     assert.deepEqual(compiled.approval.bytes, byHand);
     assert.throws(() => templateOptions(fields, { TMPL_UPDATABLE: 'true', TMPL_DELETABLE: 'false' }), /TMPL_MAX_INCREMENT: a value is required/);
   });
@@ -75,7 +99,10 @@ describe('extension contracts: the template-variable form', () => {
     const max = fields.find((f) => f.name === 'TMPL_MAX_INCREMENT')!;
     assert.equal(currentValue(max), '10');
     // Only the deploy flags are still missing; an answer given before wins over the workflow's.
-    assert.deepEqual(missingFields(fields).map((f) => f.name), ['TMPL_UPDATABLE', 'TMPL_DELETABLE']);
+    assert.deepEqual(
+      missingFields(fields).map((f) => f.name),
+      ['TMPL_UPDATABLE', 'TMPL_DELETABLE'],
+    );
     assert.equal(currentValue(templateFields(approval, clear, spec, { MAX_INCREMENT: '7' }, fromYaml).find((f) => f.name === 'TMPL_MAX_INCREMENT')!), '7');
   });
 });

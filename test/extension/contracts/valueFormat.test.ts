@@ -4,7 +4,19 @@ import { decodeBoxes, decodeGlobalState } from '../../../sdk/src/app/state-decod
 import { utf8 } from '../../../sdk/src/encoding/bytes.js';
 import { toBase64 } from '../../../sdk/src/encoding/base64.js';
 import { decodeAddress } from '../../../sdk/src/encoding/address.js';
-import { clipText, clipValue, exportAppState, formatValue, itemLabel, itemRow, minBalanceView, panelFailureMessage, reportView, toPlain, VALUE_TEXT_MAX } from '../../../extension/src/contracts/valueFormat.js';
+import {
+  clipText,
+  clipValue,
+  exportAppState,
+  formatValue,
+  itemLabel,
+  itemRow,
+  minBalanceView,
+  panelFailureMessage,
+  reportView,
+  toPlain,
+  VALUE_TEXT_MAX,
+} from '../../../extension/src/contracts/valueFormat.js';
 import { appAddressOf } from '../../../sdk/src/app/chain.js';
 import { staleProgramWarning } from '../../../extension/src/contracts/groupForm.js';
 
@@ -74,7 +86,10 @@ describe('extension contracts: value formatting and the report view', () => {
     assert.equal(t.type, 'app call');
     assert.equal(t.appId, '1001');
     assert.equal(t.failed, true);
-    assert.deepEqual(t.logs.map((l) => l.text), ['"hello"', '0x0000000000000007']);
+    assert.deepEqual(
+      t.logs.map((l) => l.text),
+      ['"hello"', '0x0000000000000007'],
+    );
     assert.deepEqual(t.changes, [{ scope: 'global', action: 'set', text: '"count" = 3' }]);
     assert.equal(t.inner[1]!.failed, true);
     assert.equal(t.inner[0]!.failed, false);
@@ -102,11 +117,27 @@ describe('extension contracts: value formatting and the report view', () => {
       text: 'The account of app 1001 would drop below its minimum balance: it is short by 0.0285 ALGO. Not a program failure: fund the app account (boxes, assets and opt-ins raise what it must hold), then simulate again.',
     });
     // Any other failure has no such explanation.
-    assert.equal(minBalanceView(buildSimulateReport({ 'txn-groups': [{ 'failed-at': [0], 'failure-message': 'logic eval error: assert failed pc=3', 'txn-results': [{ 'txn-result': { txn: { txn: { type: 'appl', apid: 1001 } } } }] }] })), undefined);
+    assert.equal(
+      minBalanceView(
+        buildSimulateReport({
+          'txn-groups': [
+            {
+              'failed-at': [0],
+              'failure-message': 'logic eval error: assert failed pc=3',
+              'txn-results': [{ 'txn-result': { txn: { txn: { type: 'appl', apid: 1001 } } } }],
+            },
+          ],
+        }),
+      ),
+      undefined,
+    );
   });
 
   it('warns when an app runs another program than its edited source', () => {
-    assert.equal(staleProgramWarning(12n, 'counter/approval.teal'), 'App 12 runs the program deployed earlier, not counter/approval.teal as it is now (their program hashes differ): failures are shown by pc, not mapped onto the edited lines. Deploy again to run your edits.');
+    assert.equal(
+      staleProgramWarning(12n, 'counter/approval.teal'),
+      'App 12 runs the program deployed earlier, not counter/approval.teal as it is now (their program hashes differ): failures are shown by pc, not mapped onto the edited lines. Deploy again to run your edits.',
+    );
   });
 
   it('shows each log once: no repeated kind, no raw hex that repeats the text, long values cut', () => {
@@ -135,20 +166,25 @@ describe('extension contracts: value formatting and the report view', () => {
     assert.ok(row.tooltip.length < 2200 && row.tooltip.includes('(+2,098 characters)'), row.tooltip.slice(-60));
     assert.equal(itemRow(decodeBoxes([{ name: utf8('n'), value: utf8('hi') }])[0]!, 'utf8').clipped, false);
     // The report: a long log is cut, with the whole text beside them.
-    const response = { 'txn-groups': [{ 'txn-results': [{ 'txn-result': { txn: { txn: { type: 'appl', apid: 1001 } }, logs: [b64(new Uint8Array(500).fill(0x61))] } }] }] };
+    const response = {
+      'txn-groups': [{ 'txn-results': [{ 'txn-result': { txn: { txn: { type: 'appl', apid: 1001 } }, logs: [b64(new Uint8Array(500).fill(0x61))] } }] }],
+    };
     const t = reportView(buildSimulateReport(response)).txns[0]!;
     assert.equal(t.logs[0]!.full, `"${'a'.repeat(500)}"`);
     assert.equal(t.logs[0]!.text.length < 200, true);
   });
 
-  it('shows the node\'s failure text without the txid it leads with or the pc it repeats', () => {
+  it("shows the node's failure text without the txid it leads with or the pc it repeats", () => {
     const txid = 'LHQTY72SP7PFBCDIKQMTAB3O4NKEACX2WQFHV5MFVXZZEI4PUQ5Q';
     assert.equal(
       panelFailureMessage(`transaction ${txid}: logic eval error: assert failed pc=87. Details: app=1001, pc=87, opcodes=app_global_get; !; assert`),
       'logic eval error: assert failed pc=87. Details: app=1001, opcodes=app_global_get; !; assert',
     );
     // A different pc in Details, or no txid, is left as the node wrote it.
-    assert.equal(panelFailureMessage('logic eval error: err opcode executed pc=3. Details: app=5, pc=4, opcodes=err'), 'logic eval error: err opcode executed pc=3. Details: app=5, pc=4, opcodes=err');
+    assert.equal(
+      panelFailureMessage('logic eval error: err opcode executed pc=3. Details: app=5, pc=4, opcodes=err'),
+      'logic eval error: err opcode executed pc=3. Details: app=5, pc=4, opcodes=err',
+    );
     assert.equal(panelFailureMessage('overspend (account X, data {...}, tried to spend {5})'), 'overspend (account X, data {...}, tried to spend {5})');
   });
 });

@@ -46,7 +46,10 @@ let bundles: string[] = [];
 const pages: Window[] = [];
 
 function openPage(): Page {
-  const window = new Window({ url: 'https://webview.test/', settings: { enableJavaScriptEvaluation: true, suppressInsecureJavaScriptEnvironmentWarning: true } });
+  const window = new Window({
+    url: 'https://webview.test/',
+    settings: { enableJavaScriptEvaluation: true, suppressInsecureJavaScriptEnvironmentWarning: true },
+  });
   pages.push(window);
   const doc = window.document;
   const main = doc.createElement('main');
@@ -141,10 +144,27 @@ describe('extension webview: the simulate panel rendered in a DOM', () => {
     // message of nothing would overwrite the rows a window reload is bringing back.
     assert.deepEqual(page.posted, [{ type: 'ready' }]);
     assert.equal(page.saved(), undefined);
-    page.send({ type: 'init', rows: [{ kind: 'payment', sender: A, receiver: B, amount: '5' }, { kind: 'appcall', sender: A, appId: '', source: 'app.teal' }], accounts: [A, B], sources: ['app.teal'], network: 'devnet', chain: 'g1', methods: {}, methodInfo: {}, appAddresses: {}, assets: [] });
+    page.send({
+      type: 'init',
+      rows: [
+        { kind: 'payment', sender: A, receiver: B, amount: '5' },
+        { kind: 'appcall', sender: A, appId: '', source: 'app.teal' },
+      ],
+      accounts: [A, B],
+      sources: ['app.teal'],
+      network: 'devnet',
+      chain: 'g1',
+      methods: {},
+      methodInfo: {},
+      appAddresses: {},
+      assets: [],
+    });
     assert.equal(text(page.$('#form h1')), 'Group on devnet');
     const rows = page.$$('fieldset.txn');
-    assert.deepEqual(rows.map((r) => r.getAttribute('data-index')), ['0', '1']);
+    assert.deepEqual(
+      rows.map((r) => r.getAttribute('data-index')),
+      ['0', '1'],
+    );
     assert.match(text(page.$('fieldset.txn[data-index="0"] legend')), /^txn 0/);
     // The sender is a picker of the signable accounts, the first one chosen.
     const sender = page.$('fieldset.txn[data-index="0"] select[data-field="sender"]') as HTMLSelectElement;
@@ -167,14 +187,27 @@ describe('extension webview: the simulate panel rendered in a DOM', () => {
   it('adds, moves and removes rows', () => {
     const page = openPage();
     page.send({ type: 'init', rows: [], accounts: [A], sources: [], network: 'devnet' });
-    const add = (label: string) => page.$$('#form .actions button').find((b) => text(b) === label)!.click();
+    const add = (label: string) =>
+      page
+        .$$('#form .actions button')
+        .find((b) => text(b) === label)!
+        .click();
     add('+ Payment');
     add('+ App call');
-    assert.deepEqual(page.$$('fieldset.txn select[data-field="kind"]').map((s) => (s as HTMLSelectElement).value), ['payment', 'appcall']);
+    assert.deepEqual(
+      page.$$('fieldset.txn select[data-field="kind"]').map((s) => (s as HTMLSelectElement).value),
+      ['payment', 'appcall'],
+    );
     assert.equal((page.$('fieldset.txn[data-index="0"] button[data-action="up"]') as HTMLButtonElement).disabled, true);
     page.click('fieldset.txn[data-index="0"] button[data-action="down"]');
-    assert.deepEqual(page.$$('fieldset.txn select[data-field="kind"]').map((s) => (s as HTMLSelectElement).value), ['appcall', 'payment']);
-    page.$$('fieldset.txn[data-index="0"] legend button').find((b) => text(b) === '✕ remove')!.click();
+    assert.deepEqual(
+      page.$$('fieldset.txn select[data-field="kind"]').map((s) => (s as HTMLSelectElement).value),
+      ['appcall', 'payment'],
+    );
+    page
+      .$$('fieldset.txn[data-index="0"] legend button')
+      .find((b) => text(b) === '✕ remove')!
+      .click();
     assert.equal(page.$$('fieldset.txn').length, 1);
     // Changing a row's kind redraws its fields.
     page.type('fieldset.txn[data-index="0"] select[data-field="kind"]', 'assetTransfer');
@@ -217,7 +250,15 @@ describe('extension webview: the simulate panel rendered in a DOM', () => {
     const page = openPage();
     page.send({ type: 'init', rows: [], accounts: [A], network: 'devnet' });
     const app = appAddressOf(1001n);
-    const response = { 'txn-groups': [{ 'failed-at': [0], 'failure-message': `transaction X: account ${app} balance 100000 below min 128500 (0 assets)`, 'txn-results': [{ 'txn-result': { txn: { txn: { type: 'appl', apid: 1001, snd: b64(decodeAddress(A)) } } } }] }] };
+    const response = {
+      'txn-groups': [
+        {
+          'failed-at': [0],
+          'failure-message': `transaction X: account ${app} balance 100000 below min 128500 (0 assets)`,
+          'txn-results': [{ 'txn-result': { txn: { txn: { type: 'appl', apid: 1001, snd: b64(decodeAddress(A)) } } } }],
+        },
+      ],
+    };
     page.send({ type: 'report', report: toPlain(reportView(buildSimulateReport(response))), network: 'devnet' });
     assert.match(text(page.$('#min-balance')), /The account of app 1001 would drop below its minimum balance/);
     assert.equal(text(page.$('#fund-app')), "Fund app 1001's account");
@@ -230,7 +271,10 @@ describe('extension webview: the simulate panel rendered in a DOM', () => {
   it('shows a send as confirmed, with copyable transaction ids', () => {
     const page = openPage();
     page.send({ type: 'init', rows: [], accounts: [A], network: 'devnet' });
-    const report = toPlain({ ...reportView(buildSimulateReport({ 'txn-groups': [{ 'txn-results': [{ 'txn-result': { txn: { txn: { type: 'pay' } } } }] }] })), verdict: { kind: 'confirmed', text: '✓ Confirmed in round 9', txids: ['TXID1'] } });
+    const report = toPlain({
+      ...reportView(buildSimulateReport({ 'txn-groups': [{ 'txn-results': [{ 'txn-result': { txn: { txn: { type: 'pay' } } } }] }] })),
+      verdict: { kind: 'confirmed', text: '✓ Confirmed in round 9', txids: ['TXID1'] },
+    });
     page.send({ type: 'report', report, network: 'devnet', sent: { txids: ['TXID1'], confirmedRound: '9', created: [''] } });
     assert.equal(text(page.$('#verdict')), '✓ Confirmed in round 9');
     assert.equal(text(page.$('#sent')), 'Sent on devnet');
@@ -241,11 +285,23 @@ describe('extension webview: the simulate panel rendered in a DOM', () => {
   it('inserts the row of a transaction argument above the call and fills in the app address', () => {
     const page = openPage();
     const deposit = AbiMethod.fromSignature('deposit(pay,uint64)void');
-    page.send({ type: 'init', rows: [{ kind: 'appcall', sender: A, appId: '7', source: 'vault.teal' }], accounts: [A], sources: ['vault.teal'], network: 'devnet', methods: { 'vault.teal': [deposit.signature] }, methodInfo: { 'vault.teal': [methodInfo(deposit)] }, appAddresses: {} });
+    page.send({
+      type: 'init',
+      rows: [{ kind: 'appcall', sender: A, appId: '7', source: 'vault.teal' }],
+      accounts: [A],
+      sources: ['vault.teal'],
+      network: 'devnet',
+      methods: { 'vault.teal': [deposit.signature] },
+      methodInfo: { 'vault.teal': [methodInfo(deposit)] },
+      appAddresses: {},
+    });
     page.type('fieldset.txn[data-index="0"] select[data-field="method"]', deposit.signature);
     // The app's address is not known yet: the webview asks for it, the row waits.
     assert.deepEqual(lastPosted(page, 'appAddress'), { type: 'appAddress', appId: '7' });
-    assert.deepEqual(page.$$('fieldset.txn select[data-field="kind"]').map((s) => (s as HTMLSelectElement).value), ['payment', 'appcall']);
+    assert.deepEqual(
+      page.$$('fieldset.txn select[data-field="kind"]').map((s) => (s as HTMLSelectElement).value),
+      ['payment', 'appcall'],
+    );
     const arg = page.$('fieldset.txn.txn-arg[data-index="0"]');
     assert.equal(arg.getAttribute('data-arg-of'), '1');
     assert.equal(text(arg.querySelector('[data-link="1"]')!), '↳ arg 0 (pay) of deposit in txn 1');
@@ -265,19 +321,52 @@ describe('extension webview: the simulate panel rendered in a DOM', () => {
     const page = openPage();
     const spec = parseArc56({
       name: 'Shop',
-      structs: { Item: [{ name: 'sku', type: 'uint64' }, { name: 'label', type: 'string' }] },
-      methods: [{ name: 'buy', args: [{ type: '(uint64,string)', struct: 'Item', name: 'item', desc: 'What to buy' }, { type: 'uint64[]', name: 'counts' }], returns: { type: 'void' }, actions: { create: [], call: ['NoOp'] } }],
-      state: { schema: { global: { ints: 0, bytes: 0 }, local: { ints: 0, bytes: 0 } }, keys: { global: {}, local: {}, box: {} }, maps: { global: {}, local: {}, box: {} } },
+      structs: {
+        Item: [
+          { name: 'sku', type: 'uint64' },
+          { name: 'label', type: 'string' },
+        ],
+      },
+      methods: [
+        {
+          name: 'buy',
+          args: [
+            { type: '(uint64,string)', struct: 'Item', name: 'item', desc: 'What to buy' },
+            { type: 'uint64[]', name: 'counts' },
+          ],
+          returns: { type: 'void' },
+          actions: { create: [], call: ['NoOp'] },
+        },
+      ],
+      state: {
+        schema: { global: { ints: 0, bytes: 0 }, local: { ints: 0, bytes: 0 } },
+        keys: { global: {}, local: {}, box: {} },
+        maps: { global: {}, local: {}, box: {} },
+      },
       bareActions: { create: ['NoOp'], call: [] },
       arcs: [56],
     });
     const m = spec.methods[0]!;
-    page.send({ type: 'init', rows: [{ kind: 'appcall', sender: A, appId: '9', source: 'shop.teal', method: m.method.signature }], accounts: [A], sources: ['shop.teal'], network: 'devnet', methods: { 'shop.teal': [m.method.signature] }, methodInfo: { 'shop.teal': [methodInfo(m.method, m)] } });
+    page.send({
+      type: 'init',
+      rows: [{ kind: 'appcall', sender: A, appId: '9', source: 'shop.teal', method: m.method.signature }],
+      accounts: [A],
+      sources: ['shop.teal'],
+      network: 'devnet',
+      methods: { 'shop.teal': [m.method.signature] },
+      methodInfo: { 'shop.teal': [methodInfo(m.method, m)] },
+    });
     assert.match(text(page.$('.arg .arg-label')), /^item \(Item \(uint64,string\)\)/);
     page.type('[data-field="args.0.sku"]', '7');
     page.type('[data-field="args.0.label"]', 'pen');
-    page.$$('[data-field="args.1"] > button').find((b) => text(b) === '+ uint64')!.click();
-    page.$$('[data-field="args.1"] > button').find((b) => text(b) === '+ uint64')!.click();
+    page
+      .$$('[data-field="args.1"] > button')
+      .find((b) => text(b) === '+ uint64')!
+      .click();
+    page
+      .$$('[data-field="args.1"] > button')
+      .find((b) => text(b) === '+ uint64')!
+      .click();
     page.type('[data-field="args.1.0"]', '3');
     page.type('[data-field="args.1.1"]', '1_000');
     page.click('#simulate');
@@ -294,7 +383,16 @@ describe('extension webview: the simulate panel rendered in a DOM', () => {
 
   it('clears what described another chain when the network changes', () => {
     const page = openPage();
-    page.send({ type: 'init', rows: [{ kind: 'appcall', sender: A, appId: '1001' }, { kind: 'payment', sender: A, receiver: B }], accounts: [A], network: 'devnet', chain: 'g1' });
+    page.send({
+      type: 'init',
+      rows: [
+        { kind: 'appcall', sender: A, appId: '1001' },
+        { kind: 'payment', sender: A, receiver: B },
+      ],
+      accounts: [A],
+      network: 'devnet',
+      chain: 'g1',
+    });
     page.send({ type: 'report', report: toPlain(reportView(buildSimulateReport(failingResponse()))), network: 'devnet' });
     assert.ok(page.$('#verdict'));
     page.send({ type: 'network', network: 'testnet', chain: 'g2', accounts: [B] });
@@ -304,7 +402,7 @@ describe('extension webview: the simulate panel rendered in a DOM', () => {
     assert.equal(page.$$('fieldset.txn').length, 1);
   });
 
-  it('ignores messages of unknown types and shows a restored panel\'s notice', () => {
+  it("ignores messages of unknown types and shows a restored panel's notice", () => {
     const page = openPage();
     page.send({ type: 'init', rows: [], accounts: [], network: 'devnet', restored: true });
     // A restored panel never claims rows it does not show.
@@ -319,7 +417,8 @@ describe('extension webview: the simulate panel rendered in a DOM', () => {
   });
 
   it('is bundled from the TypeScript sources, which never build HTML from strings', () => {
-    for (const s of WEBVIEW_SCRIPTS) assert.doesNotMatch(readFileSync(resolve(root, s.entry), 'utf8'), /innerHTML|outerHTML|insertAdjacentHTML|eval\(|new Function/);
+    for (const s of WEBVIEW_SCRIPTS)
+      assert.doesNotMatch(readFileSync(resolve(root, s.entry), 'utf8'), /innerHTML|outerHTML|insertAdjacentHTML|eval\(|new Function/);
     for (const code of bundles) assert.doesNotMatch(code, /^\s*(import|export)\s/m, 'a webview script must not keep module imports');
   });
 });

@@ -24,7 +24,14 @@ describe('abi: abijson.feature (algorand-sdk-testing)', function () {
   });
 
   it('builds methods from parts (names, descriptions) with the recorded JSON', () => {
-    const named = new AbiMethod({ name: 'add', args: [{ name: 'first', type: 'uint32' }, { name: 'second', type: 'uint32' }], returns: { type: 'uint32' } });
+    const named = new AbiMethod({
+      name: 'add',
+      args: [
+        { name: 'first', type: 'uint32' },
+        { name: 'second', type: 'uint32' },
+      ],
+      returns: { type: 'uint32' },
+    });
     assert.equal(stringifyJson(named.toJson()), json('abi_responsejsons', 'addMethodWithArgNames.json'));
     const described = new AbiMethod({
       name: 'add',
@@ -74,7 +81,10 @@ describe('abi: abijson.feature (algorand-sdk-testing)', function () {
         const methods = [row.methodsig, row.extramethod].filter((s) => s).map((s) => AbiMethod.fromSignature(s!));
         for (const holder of [new AbiInterface({ name: 'I', methods }), new AbiContract({ name: 'C', methods })]) {
           if (row.error) {
-            assert.throws(() => holder.getMethod(row.name!), (e: unknown) => e instanceof AbiLookupError && e.message.startsWith(row.error!));
+            assert.throws(
+              () => holder.getMethod(row.name!),
+              (e: unknown) => e instanceof AbiLookupError && e.message.startsWith(row.error!),
+            );
           } else {
             assert.equal(holder.getMethod(row.name!).signature, row.methodsig);
           }

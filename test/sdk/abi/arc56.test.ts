@@ -156,7 +156,17 @@ describe('abi: ARC-56 app specs', () => {
       }
     }
     assert.throws(() => parseArc56('{"name": 5'), /invalid JSON/);
-    assert.throws(() => parseArc56({ name: 'X', methods: [{ name: 'f', args: [{ type: 'uint64' }], returns: { type: 'void' }, actions: { create: [], call: [] } }, { name: 'f', args: [{ type: 'uint64' }], returns: { type: 'void' }, actions: { create: [], call: [] } }] }), /listed twice/);
+    assert.throws(
+      () =>
+        parseArc56({
+          name: 'X',
+          methods: [
+            { name: 'f', args: [{ type: 'uint64' }], returns: { type: 'void' }, actions: { create: [], call: [] } },
+            { name: 'f', args: [{ type: 'uint64' }], returns: { type: 'void' }, actions: { create: [], call: [] } },
+          ],
+        }),
+      /listed twice/,
+    );
   });
 
   it('accepts the real ARC-56 files compiled by puya and TEALScript (test data from algokit-utils-ts)', () => {
@@ -166,7 +176,8 @@ describe('abi: ARC-56 app specs', () => {
     for (const file of files) {
       const s = Arc56AppSpec.parse(readFileSync(resolve(dir, file), 'utf8'));
       assert.ok(s.methods.length > 0, file);
-      for (const m of s.methods) assert.equal(toHex(m.method.selector), toHex(algosdk.ABIMethod.fromSignature(m.method.signature).getSelector()), `${file} ${m.method.signature}`);
+      for (const m of s.methods)
+        assert.equal(toHex(m.method.selector), toHex(algosdk.ABIMethod.fromSignature(m.method.signature).getSelector()), `${file} ${m.method.signature}`);
       if (s.json.byteCode) assert.ok(s.byteCode('approval')!.length > 0);
     }
     const nested = Arc56AppSpec.parse(readFileSync(resolve(dir, 'NestedStruct.arc56.json'), 'utf8'));
@@ -190,7 +201,10 @@ describe('abi: ARC-56 app specs', () => {
 
   it('reports return-value problems precisely', () => {
     const method = spec.getMethod('feeFor').method;
-    assert.throws(() => decodeMethodReturn(method, []), (e: unknown) => e instanceof AbiReturnError && /logged nothing/.test(e.message));
+    assert.throws(
+      () => decodeMethodReturn(method, []),
+      (e: unknown) => e instanceof AbiReturnError && /logged nothing/.test(e.message),
+    );
     assert.throws(() => decodeMethodReturn(method, [utf8('no prefix here')]), /return prefix 151f7c75/);
     assert.throws(() => decodeMethodReturn(method, [fromBase64('FR98dQAB')]), /does not decode as uint64/);
     assert.equal(decodeMethodReturn(method, [fromBase64('FR98dQAAAAAAAAAq')]), 42n);
@@ -206,7 +220,12 @@ describe('abi: ARC-32 → ARC-56 conversion', () => {
     const out = arc32ToArc56(arc32);
     assert.equal(out.name, 'HelloWorld');
     assert.deepEqual(out.arcs, []);
-    assert.deepEqual(out.structs, { Point: [{ name: 'x', type: 'uint64' }, { name: 'y', type: 'uint64' }] });
+    assert.deepEqual(out.structs, {
+      Point: [
+        { name: 'x', type: 'uint64' },
+        { name: 'y', type: 'uint64' },
+      ],
+    });
     const byName = Object.fromEntries(out.methods.map((m) => [m.name, m]));
     assert.deepEqual(byName.hello!.actions, { create: [], call: ['NoOp'] });
     assert.deepEqual(byName.create!.actions, { create: ['NoOp', 'OptIn'], call: ['OptIn'] });

@@ -6,7 +6,14 @@ import { toHex } from '../../../sdk/src/encoding/hex.js';
 
 describe('abi: ARC-28 events', () => {
   it('selector is sha512_256("name(types)")[0:4]', () => {
-    const event = new AbiEvent({ name: 'Transfer', args: [{ type: 'address', name: 'from' }, { type: 'address', name: 'to' }, { type: 'uint64', name: 'amount' }] });
+    const event = new AbiEvent({
+      name: 'Transfer',
+      args: [
+        { type: 'address', name: 'from' },
+        { type: 'address', name: 'to' },
+        { type: 'uint64', name: 'amount' },
+      ],
+    });
     assert.equal(event.signature, 'Transfer(address,address,uint64)');
     const expected = createHash('sha512-256').update('Transfer(address,address,uint64)').digest('hex').slice(0, 8);
     assert.equal(event.selectorHex, expected);
@@ -14,7 +21,13 @@ describe('abi: ARC-28 events', () => {
   });
 
   it('decodes event logs and skips other logs', () => {
-    const a = new AbiEvent({ name: 'A', args: [{ type: 'uint64', name: 'n' }, { type: 'string', name: 's' }] });
+    const a = new AbiEvent({
+      name: 'A',
+      args: [
+        { type: 'uint64', name: 'n' },
+        { type: 'string', name: 's' },
+      ],
+    });
     const b = AbiEvent.fromSignature('B(bool[2])');
     const logs = [a.encodeLog([5n, 'x']), utf8('hello'), b.encodeLog([[true, false]])];
     const decoded = decodeEventLogs([a, b], logs);
@@ -28,6 +41,9 @@ describe('abi: ARC-28 events', () => {
   it('rejects a log with the right selector but a broken body', () => {
     const a = AbiEvent.fromSignature('A(uint64)');
     const log = new Uint8Array([...a.selector, 1, 2]);
-    assert.throws(() => decodeEventLogs([a], [log]), (e: unknown) => e instanceof AbiDecodeError && /need at least 8 bytes, got 2/.test(e.message));
+    assert.throws(
+      () => decodeEventLogs([a], [log]),
+      (e: unknown) => e instanceof AbiDecodeError && /need at least 8 bytes, got 2/.test(e.message),
+    );
   });
 });

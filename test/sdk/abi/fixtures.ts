@@ -24,8 +24,7 @@ export function exampleTables(feature: string): Array<Array<Record<string, strin
     const rows: string[][] = [];
     for (let j = i + 1; j < lines.length && lines[j]!.trim().startsWith('|'); j++) {
       rows.push(
-        lines[j]!
-          .trim()
+        lines[j]!.trim()
           .slice(1, -1)
           .split('|')
           .map((c) => c.trim()),

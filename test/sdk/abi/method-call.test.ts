@@ -41,7 +41,11 @@ function checkCall(method: AbiMethod, encodedArgs: string[], golden: string): vo
   const expected = appCallOf(golden);
   const values = argumentValues(method, encodedArgs);
   const ours = encodeMethodCall(method, values, { sender: SENDER, appId: expected.appId });
-  assert.deepEqual(ours.appArgs.map((a) => toHex(a)), expected.appArgs, `${method.signature} app args`);
+  assert.deepEqual(
+    ours.appArgs.map((a) => toHex(a)),
+    expected.appArgs,
+    `${method.signature} app args`,
+  );
   assert.deepEqual(ours.accounts, expected.accounts, `${method.signature} accounts`);
   assert.deepEqual(ours.foreignApps, expected.apps, `${method.signature} apps`);
   assert.deepEqual(ours.foreignAssets, expected.assets, `${method.signature} assets`);
@@ -120,7 +124,10 @@ describe('abi: method calls (no fixtures needed)', () => {
     const other = 'PNWOET7LLOWMBMLE4KOCELCX6X3D3Q4H2Q4QJASYIEOF7YIPPQBG3YQ5YI';
     const method = AbiMethod.fromSignature('refs(account,account,application,application,asset,asset,asset)void');
     const call = encodeMethodCall(method, [SENDER, other, 7n, 99, 5n, 6, 5n], { sender: SENDER, appId: 7, foreignAssets: [6n] });
-    assert.deepEqual(call.appArgs.slice(1).map((a) => toHex(a)), ['00', '01', '00', '01', '01', '00', '01']);
+    assert.deepEqual(
+      call.appArgs.slice(1).map((a) => toHex(a)),
+      ['00', '01', '00', '01', '01', '00', '01'],
+    );
     assert.deepEqual(call.accounts, [other]);
     assert.deepEqual(call.foreignApps, [99n]);
     assert.deepEqual(call.foreignAssets, [6n, 5n]);
@@ -130,7 +137,8 @@ describe('abi: method calls (no fixtures needed)', () => {
     const method = AbiMethod.fromSignature('f(uint8,(uint64,string))void');
     assert.throws(
       () => encodeMethodCall(method, [1, [2n ** 64n, 'x']], { sender: SENDER, appId: 1 }),
-      (e: unknown) => e instanceof AbiEncodeError && e.message.includes('f argument 1[0]') && e.message.includes('uint64') && e.message.includes('out of range'),
+      (e: unknown) =>
+        e instanceof AbiEncodeError && e.message.includes('f argument 1[0]') && e.message.includes('uint64') && e.message.includes('out of range'),
     );
   });
 });

@@ -1,13 +1,5 @@
 import assert from 'node:assert/strict';
-import {
-  AbiDecodeError,
-  AbiEncodeError,
-  AbiTypeError,
-  AbiStructType,
-  buildStructTypes,
-  parseAbiType,
-  type AbiValue,
-} from '../../../sdk/src/abi/index.js';
+import { AbiDecodeError, AbiEncodeError, AbiTypeError, AbiStructType, buildStructTypes, parseAbiType, type AbiValue } from '../../../sdk/src/abi/index.js';
 import { Address } from '../../../sdk/src/encoding/address.js';
 import { fromHex, toHex } from '../../../sdk/src/encoding/hex.js';
 
@@ -19,7 +11,22 @@ function enc(type: string, value: AbiValue): string {
 
 describe('abi: type strings', () => {
   it('parses and prints every kind of type', () => {
-    for (const text of ['uint8', 'uint512', 'ufixed64x2', 'ufixed512x160', 'bool', 'byte', 'address', 'string', 'byte[32]', 'uint64[]', '(uint64,(bool,string)[2])[]', '()', '(())', 'bool[0]']) {
+    for (const text of [
+      'uint8',
+      'uint512',
+      'ufixed64x2',
+      'ufixed512x160',
+      'bool',
+      'byte',
+      'address',
+      'string',
+      'byte[32]',
+      'uint64[]',
+      '(uint64,(bool,string)[2])[]',
+      '()',
+      '(())',
+      'bool[0]',
+    ]) {
       assert.equal(parseAbiType(text).toString(), text);
     }
     assert.equal(parseAbiType('(uint64,address,string,bool[])').dynamic, true);
@@ -47,7 +54,11 @@ describe('abi: type strings', () => {
       ['account', /unknown type/],
     ];
     for (const [text, re] of bad) {
-      assert.throws(() => parseAbiType(text), (e: unknown) => e instanceof AbiTypeError && re.test(e.message), text);
+      assert.throws(
+        () => parseAbiType(text),
+        (e: unknown) => e instanceof AbiTypeError && re.test(e.message),
+        text,
+      );
     }
   });
 });
@@ -115,7 +126,10 @@ describe('abi: encoding errors are specific', () => {
   ];
   for (const [type, value, re] of cases) {
     it(`${type} ← ${typeof value === 'string' && value.length > 20 ? 'long string' : String(value)}`, () => {
-      assert.throws(() => parseAbiType(type).encode(value), (e: unknown) => e instanceof AbiEncodeError && re.test(e.message));
+      assert.throws(
+        () => parseAbiType(type).encode(value),
+        (e: unknown) => e instanceof AbiEncodeError && re.test(e.message),
+      );
     });
   }
 
@@ -141,7 +155,10 @@ describe('abi: strict decoding', () => {
   ];
   for (const [type, hex, re] of cases) {
     it(`${type} ✗ ${hex}`, () => {
-      assert.throws(() => parseAbiType(type).decode(fromHex(hex)), (e: unknown) => e instanceof AbiDecodeError && re.test(e.message));
+      assert.throws(
+        () => parseAbiType(type).decode(fromHex(hex)),
+        (e: unknown) => e instanceof AbiDecodeError && re.test(e.message),
+      );
     });
   }
 });
@@ -155,7 +172,13 @@ describe('abi: structs', () => {
     Shape: [
       { name: 'name', type: 'string' },
       { name: 'origin', type: 'Point' },
-      { name: 'style', type: [{ name: 'filled', type: 'bool' }, { name: 'tags', type: 'string[]' }] },
+      {
+        name: 'style',
+        type: [
+          { name: 'filled', type: 'bool' },
+          { name: 'tags', type: 'string[]' },
+        ],
+      },
     ],
   });
 
@@ -174,7 +197,10 @@ describe('abi: structs', () => {
     const point = structs.get('Point')!;
     assert.throws(() => point.encode({ x: 1n }), /missing field "y"/);
     assert.throws(() => point.encode({ x: 1n, y: 2n, z: 3n }), /has no field "z"/);
-    assert.throws(() => structs.get('Shape')!.encode({ name: 'a', origin: { x: -1n, y: 0n }, style: { filled: true, tags: [] } }), /value at \.origin\.x as uint64: value -1 is negative/);
+    assert.throws(
+      () => structs.get('Shape')!.encode({ name: 'a', origin: { x: -1n, y: 0n }, style: { filled: true, tags: [] } }),
+      /value at \.origin\.x as uint64: value -1 is negative/,
+    );
   });
 
   it('rejects cyclic and unknown struct references', () => {
@@ -194,7 +220,11 @@ describe('abi: address strings', () => {
     const variants = [good.slice(0, 10) + (good[10] === 'A' ? 'B' : 'A') + good.slice(11), good.slice(0, 57) + 'B', good.toLowerCase(), good.slice(1)];
     for (const v of variants) {
       assert.throws(() => decodeAddress(v));
-      assert.throws(() => t.encode(v), (e: unknown) => e instanceof AbiEncodeError, v);
+      assert.throws(
+        () => t.encode(v),
+        (e: unknown) => e instanceof AbiEncodeError,
+        v,
+      );
     }
   });
 });

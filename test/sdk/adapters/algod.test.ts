@@ -42,7 +42,8 @@ const PATH_CALLS: Record<string, (a: AlgodAdapter, r: Row) => Promise<unknown>> 
   TransactionGroupLedgerStateDeltaForRoundResponse: (a, r) => a.transactionGroupDeltas(BigInt(r.round!)),
   'Account Information with new exclude values': (a, r) => a.account(r.account!, { exclude: r.exclude!.split(',') as never }),
   'Account Assets Information': (a, r) => a.accountAssets(r.account!, { limit: Number(r.limit), next: r.next }),
-  'Account Applications Information': (a, r) => a.accountApplications(r.account!, { limit: Number(r.limit), next: r.next, ...(r.include ? { include: 'params' as const } : {}) }),
+  'Account Applications Information': (a, r) =>
+    a.accountApplications(r.account!, { limit: Number(r.limit), next: r.next, ...(r.include ? { include: 'params' as const } : {}) }),
   'Get Block TXIDs': (a, r) => a.blockTxids(BigInt(r.round!)),
 };
 
@@ -280,7 +281,9 @@ describe('adapters/algod: recorded responses (responses.feature, algod rows)', f
   });
 
   it('parses every recorded algod response into the typed model', async function () {
-    const rows = readFeature('unit/responses.feature').flatMap((o) => o.rows).filter((r) => r.client === 'algod');
+    const rows = readFeature('unit/responses.feature')
+      .flatMap((o) => o.rows)
+      .filter((r) => r.client === 'algod');
     assert.ok(rows.length >= 40, `only ${rows.length} rows`);
     for (const row of rows) {
       const check = RESPONSE_CHECKS[row.endpoint!];
@@ -327,9 +330,12 @@ describe('adapters/algod: recorded responses (responses.feature, algod rows)', f
     assert.equal(byAddr.transactions.length, 3);
     use('block.base64');
     const block = await algod.block(1n);
-    assert.deepEqual(((block.raw as { block: { rwd: Uint8Array } }).block.rwd), fromBase64('//////////////////////////////////////////8='));
+    assert.deepEqual((block.raw as { block: { rwd: Uint8Array } }).block.rwd, fromBase64('//////////////////////////////////////////8='));
     use('block-header.base64');
-    assert.deepEqual(((await algod.block(1n, { headerOnly: true })).raw as { block: { rwd: Uint8Array } }).block.rwd, fromBase64('/v////////////////////////////////////////8='));
+    assert.deepEqual(
+      ((await algod.block(1n, { headerOnly: true })).raw as { block: { rwd: Uint8Array } }).block.rwd,
+      fromBase64('/v////////////////////////////////////////8='),
+    );
     for (const file of ['v2_algod_GetBlock_heartbeat.json', 'v2_algod_GetBlock_heartbeat.base64']) {
       use(file);
       const hb = (await algod.block(1n)).raw as { block: { txns: { txn: { hb: { a: string | Uint8Array } } }[] } };
@@ -393,7 +399,8 @@ describe('adapters/algod: operations beyond the recorded fixtures', () => {
   });
 
   it('simulates through /v2/transactions/simulate', async () => {
-    server.handler = (_r, res) => json(res, 200, { version: 2, 'last-round': 7, 'txn-groups': [{ 'txn-results': [{ 'txn-result': { 'pool-error': '', logs: ['AQI='] } }] }] });
+    server.handler = (_r, res) =>
+      json(res, 200, { version: 2, 'last-round': 7, 'txn-groups': [{ 'txn-results': [{ 'txn-result': { 'pool-error': '', logs: ['AQI='] } }] }] });
     const r = await algod.simulate([new Uint8Array([0x81, 0xa3, 0x74, 0x78, 0x6e, 0x80])], { allowEmptySignatures: true });
     assert.equal(server.last.path, '/v2/transactions/simulate');
     assert.equal(r.wouldSucceed, true);
@@ -411,7 +418,10 @@ describe('adapters/algod: operations beyond the recorded fixtures', () => {
       res.end(Buffer.from(encodeMsgpack({ 'confirmed-round': 12470, 'pool-error': '', txn: decodeMsgpack(stx) as never })));
     };
     assert.deepEqual(await algod.submit(stx), { txid: '5FJDJD5LMZC3EHUYYJNH5I23U4X6H2KXABNDGPIL557ZMJ33GZHQ', recoveredAfterFailure: true });
-    assert.deepEqual(server.requests.map((r) => `${r.method} ${r.rawUrl}`), ['POST /v2/transactions', 'GET /v2/transactions/pending/5FJDJD5LMZC3EHUYYJNH5I23U4X6H2KXABNDGPIL557ZMJ33GZHQ?format=msgpack']);
+    assert.deepEqual(
+      server.requests.map((r) => `${r.method} ${r.rawUrl}`),
+      ['POST /v2/transactions', 'GET /v2/transactions/pending/5FJDJD5LMZC3EHUYYJNH5I23U4X6H2KXABNDGPIL557ZMJ33GZHQ?format=msgpack'],
+    );
     const p = await algod.pending('5FJDJD5LMZC3EHUYYJNH5I23U4X6H2KXABNDGPIL557ZMJ33GZHQ');
     assert.equal(p.sender, '47YPQTIGQEO7T4Y4RWDYWEKV6RTR2UNBQXBABEEGM72ESWDQNCQ52OPASU');
     assert.equal(p.confirmedRound, 12470n);

@@ -70,7 +70,10 @@ describe('adapters: public /v2 node adapter against the embedded devnet', functi
     assert.deepEqual(app.params.approvalProgram, assemble(APPROVAL).program);
     const box = await algod.box(p.appId, utf8('b2'));
     assert.deepEqual(box.value, utf8('boxvalue'));
-    assert.deepEqual((await algod.boxes(p.appId)).map((b) => new TextDecoder().decode(b)), p.boxNames);
+    assert.deepEqual(
+      (await algod.boxes(p.appId)).map((b) => new TextDecoder().decode(b)),
+      p.boxNames,
+    );
     await rejects(algod.box(p.appId, utf8('nope')), 404);
     await rejects(algod.asset(999_999n), 404);
     await rejects(algod.application(999_999n), 404);
@@ -101,7 +104,10 @@ describe('adapters: public /v2 node adapter against the embedded devnet', functi
     assert.equal(b.genesisId, 'dockernet-v1');
     const h = await algod.block(round, { headerOnly: true });
     assert.equal(h.round, round);
-    assert.deepEqual(await algod.blockTxids(round), p.d.ledger.block(round).txns.map((t) => t.txid));
+    assert.deepEqual(
+      await algod.blockTxids(round),
+      p.d.ledger.block(round).txns.map((t) => t.txid),
+    );
     assert.equal(await algod.blockHash(round), blockHashText(p.d.ledger.block(round).hash).slice(4));
     await rejects(algod.block(p.d.ledger.latestRound + 10n), 404);
     const s = await algod.supply();
@@ -132,13 +138,29 @@ describe('adapters: the NodeAdapter contract through each adapter (node service 
 
   for (const kind of ['node-service', 'algod'] as const) {
     it(`${kind}: params, submit, confirm, account, asset, block, supply, simulate`, async () => {
-      const node: NodeAdapter = kind === 'algod' ? new AlgodAdapter({ url: p.d.node.url, token: p.d.node.token, retry: false }) : new NodeServiceAdapter({ url: p.d.node.url, token: p.d.node.token, retry: false });
+      const node: NodeAdapter =
+        kind === 'algod'
+          ? new AlgodAdapter({ url: p.d.node.url, token: p.d.node.token, retry: false })
+          : new NodeServiceAdapter({ url: p.d.node.url, token: p.d.node.token, retry: false });
       try {
         assert.equal(node.kind, kind);
         const sp = await node.suggestedParams();
         assert.equal(sp.genesisId, 'dockernet-v1');
         assert.deepEqual(sp.genesisHash, p.d.ledger.genesisHash);
-        const txn = makePaymentTxn({ sender: p.addrs[0]!, receiver: p.addrs[2]!, amount: 777n, note: utf8(kind), suggestedParams: { fee: sp.minFee, flatFee: true, firstValid: sp.lastRound, lastValid: sp.lastRound + 100n, genesisId: sp.genesisId, genesisHash: sp.genesisHash } });
+        const txn = makePaymentTxn({
+          sender: p.addrs[0]!,
+          receiver: p.addrs[2]!,
+          amount: 777n,
+          note: utf8(kind),
+          suggestedParams: {
+            fee: sp.minFee,
+            flatFee: true,
+            firstValid: sp.lastRound,
+            lastValid: sp.lastRound + 100n,
+            genesisId: sp.genesisId,
+            genesisHash: sp.genesisHash,
+          },
+        });
         const [signed] = await p.signer.sign([txn], [0]);
         const sent = await node.submit(signed!);
         assert.equal(sent.txid, txidOf(txn));
@@ -153,7 +175,19 @@ describe('adapters: the NodeAdapter contract through each adapter (node service 
         assert.equal(block.timestamp, p.d.ledger.block(conf.confirmedRound).header.timestamp);
         const supply = await node.supply();
         assert.ok(supply.totalMoney > 0n);
-        const call = makeAppCallTxn({ sender: p.addrs[0]!, appId: p.appId, args: [utf8('x')], suggestedParams: { fee: sp.minFee, flatFee: true, firstValid: sp.lastRound, lastValid: sp.lastRound + 100n, genesisId: sp.genesisId, genesisHash: sp.genesisHash } });
+        const call = makeAppCallTxn({
+          sender: p.addrs[0]!,
+          appId: p.appId,
+          args: [utf8('x')],
+          suggestedParams: {
+            fee: sp.minFee,
+            flatFee: true,
+            firstValid: sp.lastRound,
+            lastValid: sp.lastRound + 100n,
+            genesisId: sp.genesisId,
+            genesisHash: sp.genesisHash,
+          },
+        });
         const sim = await node.simulate([encodeSignedTransaction({ txn: call })], { allowEmptySignatures: true });
         assert.deepEqual(sim.txns[0]!.result.logs, [utf8('hello')]);
         assert.deepEqual(sim.failedAt, []);

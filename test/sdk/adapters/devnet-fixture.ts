@@ -7,7 +7,16 @@ import { utf8 } from '../../../sdk/src/encoding/bytes.js';
 import { startDevnet, type DevnetOptions, type RunningDevnet } from '../../../sdk/src/services/devnet/index.js';
 import { TEST_SCRYPT } from '../../../sdk/src/services/kmd/index.js';
 import { assemble } from '../../../sdk/src/teal/index.js';
-import { makeAppCallTxn, makeAppCreateTxn, makeAppOptInTxn, makeAssetCreateTxn, makeAssetOptInTxn, makeAssetTransferTxn, makePaymentTxn, type SuggestedParams } from '../../../sdk/src/txn/builders.js';
+import {
+  makeAppCallTxn,
+  makeAppCreateTxn,
+  makeAppOptInTxn,
+  makeAssetCreateTxn,
+  makeAssetOptInTxn,
+  makeAssetTransferTxn,
+  makePaymentTxn,
+  type SuggestedParams,
+} from '../../../sdk/src/txn/builders.js';
 import { assignGroupId } from '../../../sdk/src/txn/group.js';
 import { txid } from '../../../sdk/src/txn/encode.js';
 import type { Transaction } from '../../../sdk/src/txn/types.js';
@@ -101,22 +110,45 @@ export async function populatedDevnet(options: DevnetOptions = {}, payments = 6)
     };
     const submit = async (txns: Transaction[]): Promise<string[]> => {
       const group = txns.length > 1 ? assignGroupId(txns) : txns;
-      const signed = await signer.sign(group, group.map((_, i) => i));
+      const signed = await signer.sign(
+        group,
+        group.map((_, i) => i),
+      );
       await node.submit(signed);
       return group.map((t) => txid(t));
     };
     const payTxids: string[] = [];
     for (let i = 0; i < payments; i++) {
-      const [id] = await submit([makePaymentTxn({ sender: addrs[i % 3]!, receiver: addrs[(i + 1) % 3]!, amount: BigInt(1000 + i), note: utf8(`pay ${i}`), suggestedParams: await sp() })]);
+      const [id] = await submit([
+        makePaymentTxn({ sender: addrs[i % 3]!, receiver: addrs[(i + 1) % 3]!, amount: BigInt(1000 + i), note: utf8(`pay ${i}`), suggestedParams: await sp() }),
+      ]);
       payTxids.push(id!);
     }
-    const [acfg] = await submit([makeAssetCreateTxn({ sender: addrs[0]!, total: 1_000_000n, decimals: 2, unitName: 'TW', assetName: 'Tealworks', url: 'https://example.com', manager: addrs[0]!, suggestedParams: await sp() })]);
+    const [acfg] = await submit([
+      makeAssetCreateTxn({
+        sender: addrs[0]!,
+        total: 1_000_000n,
+        decimals: 2,
+        unitName: 'TW',
+        assetName: 'Tealworks',
+        url: 'https://example.com',
+        manager: addrs[0]!,
+        suggestedParams: await sp(),
+      }),
+    ]);
     const assetId = (await node.pending(acfg!)).assetIndex!;
     await submit([makeAssetOptInTxn({ sender: addrs[1]!, assetId, suggestedParams: await sp() })]);
     await submit([makeAssetTransferTxn({ sender: addrs[0]!, receiver: addrs[1]!, assetId, amount: 500n, suggestedParams: await sp() })]);
 
     const [create] = await submit([
-      makeAppCreateTxn({ sender: addrs[0]!, approvalProgram: assemble(APPROVAL).program, clearProgram: assemble(CLEAR).program, globalSchema: { numUints: 1, numByteSlices: 0 }, localSchema: { numUints: 1, numByteSlices: 0 }, suggestedParams: await sp() }),
+      makeAppCreateTxn({
+        sender: addrs[0]!,
+        approvalProgram: assemble(APPROVAL).program,
+        clearProgram: assemble(CLEAR).program,
+        globalSchema: { numUints: 1, numByteSlices: 0 },
+        localSchema: { numUints: 1, numByteSlices: 0 },
+        suggestedParams: await sp(),
+      }),
     ]);
     const appId = (await node.pending(create!)).applicationIndex!;
     const appAddr = Address.forApp(appId).toString();
@@ -126,17 +158,35 @@ export async function populatedDevnet(options: DevnetOptions = {}, payments = 6)
     // A group: fund the app for its boxes, then write the boxes.
     const groupSp = await sp();
     const fund = makePaymentTxn({ sender: addrs[0]!, receiver: appAddr, amount: 1_000_000n, suggestedParams: groupSp });
-    const calls = boxNames.map((b) => makeAppCallTxn({ sender: addrs[0]!, appId, args: [utf8('box'), utf8(b)], boxes: [{ appId: 0n, name: utf8(b) }], suggestedParams: groupSp }));
+    const calls = boxNames.map((b) =>
+      makeAppCallTxn({ sender: addrs[0]!, appId, args: [utf8('box'), utf8(b)], boxes: [{ appId: 0n, name: utf8(b) }], suggestedParams: groupSp }),
+    );
     const ids = await submit([fund, ...calls]);
     callTxid = ids[ids.length - 1]!;
-    return { d, node, signer, addrs, payTxids, assetId, appId, appAddr, boxNames, callTxid, sp, submit, stop: async () => { await node.close(); await d.stop(); } };
+    return {
+      d,
+      node,
+      signer,
+      addrs,
+      payTxids,
+      assetId,
+      appId,
+      appAddr,
+      boxNames,
+      callTxid,
+      sp,
+      submit,
+      stop: async () => {
+        await node.close();
+        await d.stop();
+      },
+    };
   } catch (e) {
     await node.close();
     await d.stop();
     throw e;
   }
 }
-
 
 /** Awaits `p` and asserts it fails with an `HttpError` of `status`; returns that error. */
 export async function rejects<T>(p: Promise<T>, status: number): Promise<HttpError> {

@@ -106,7 +106,10 @@ describe('adapters: node service client against the embedded devnet', function (
     assert.ok(a0.createdAssets.some((x) => x.index === p.assetId));
     assert.ok(a0.createdApps.some((x) => x.id === p.appId));
     const app = a0.createdApps.find((x) => x.id === p.appId)!;
-    assert.deepEqual(app.params.globalState.map((kv) => [kv.key, kv.value]), [[utf8('g'), 4n]]);
+    assert.deepEqual(
+      app.params.globalState.map((kv) => [kv.key, kv.value]),
+      [[utf8('g'), 4n]],
+    );
     const a1 = await node.account(p.addrs[1]!);
     assert.deepEqual(a1.assets.find((h) => h.assetId === p.assetId)?.amount, 500n);
 
@@ -183,7 +186,14 @@ describe('adapters: node service client against the embedded devnet', function (
     assert.ok((trace?.['approval-program-trace']?.length ?? 0) > 0, 'exec trace requested but missing');
 
     // Same request, msgpack response, through our HTTP layer.
-    const mp = await node.http.msgpack({ method: 'POST', path: '/v2/transactions/simulate', query: { format: 'msgpack' }, body: simulateRequestBody([signed!]), contentType: 'application/msgpack', idempotent: true });
+    const mp = await node.http.msgpack({
+      method: 'POST',
+      path: '/v2/transactions/simulate',
+      query: { format: 'msgpack' },
+      body: simulateRequestBody([signed!]),
+      contentType: 'application/msgpack',
+      idempotent: true,
+    });
     const fromMsgpack = toSimulateResult(mp);
     assert.equal(fromMsgpack.wouldSucceed, true);
     assert.deepEqual(fromMsgpack.txns[0]!.result.logs, [utf8('hello')]);
@@ -200,10 +210,15 @@ describe('adapters: node service client against the embedded devnet', function (
     const stx = decodeSignedTransaction(signed!);
     assert.equal(txidOf(stx.txn), txidOf(call));
     const jsonBody = JSON.stringify({ 'txn-groups': [{ txns: [JSON.parse(jsonOfSigned(signed!))] }] });
-    const viaJson = toSimulateResult(await node.http.json({ method: 'POST', path: '/v2/transactions/simulate', body: utf8(jsonBody), contentType: 'application/json', idempotent: true }));
+    const viaJson = toSimulateResult(
+      await node.http.json({ method: 'POST', path: '/v2/transactions/simulate', body: utf8(jsonBody), contentType: 'application/json', idempotent: true }),
+    );
     assert.equal(viaJson.wouldSucceed, true);
 
-    await rejects(node.http.json({ method: 'POST', path: '/v2/transactions/simulate', body: utf8('{"txn-groups": 7}'), contentType: 'application/json', idempotent: true }), 400);
+    await rejects(
+      node.http.json({ method: 'POST', path: '/v2/transactions/simulate', body: utf8('{"txn-groups": 7}'), contentType: 'application/json', idempotent: true }),
+      400,
+    );
   });
 
   it('follower calls on a node that is not a follower: no sync round, setting and deleting one are 404, deltas of recent rounds', async () => {
@@ -225,7 +240,22 @@ describe('adapters: node service client against the embedded devnet', function (
         const signer = await devnetSigner(d);
         const sp = await n.suggestedParams();
         const [a, b] = [d.accounts[0]!.address, d.accounts[1]!.address];
-        const txns = [0, 1, 2].map((i) => makePaymentTxn({ sender: a, receiver: b, amount: 10n + BigInt(i), note: utf8(`pool ${i}`), suggestedParams: { fee: sp.minFee, flatFee: true, firstValid: sp.lastRound, lastValid: sp.lastRound + 100n, genesisId: sp.genesisId, genesisHash: sp.genesisHash } }));
+        const txns = [0, 1, 2].map((i) =>
+          makePaymentTxn({
+            sender: a,
+            receiver: b,
+            amount: 10n + BigInt(i),
+            note: utf8(`pool ${i}`),
+            suggestedParams: {
+              fee: sp.minFee,
+              flatFee: true,
+              firstValid: sp.lastRound,
+              lastValid: sp.lastRound + 100n,
+              genesisId: sp.genesisId,
+              genesisHash: sp.genesisHash,
+            },
+          }),
+        );
         for (const t of txns) await n.submit(await signer.sign([t], [0]));
         const one = await n.pending(txidOf(txns[0]!));
         assert.equal(one.state, 'in-pool');
@@ -255,7 +285,13 @@ describe('adapters: node service client against the embedded devnet', function (
       let follower: RunningNodeService | undefined;
       let f: NodeServiceAdapter | undefined;
       try {
-        follower = await startNodeService({ ledger: p.d.ledger, apiToken: 'f'.repeat(64), follower: { enabled: true, lookback: 4 }, port: 0, host: '127.0.0.1' });
+        follower = await startNodeService({
+          ledger: p.d.ledger,
+          apiToken: 'f'.repeat(64),
+          follower: { enabled: true, lookback: 4 },
+          port: 0,
+          host: '127.0.0.1',
+        });
         f = new NodeServiceAdapter({ url: follower.url, token: 'f'.repeat(64), retry: false });
         const latest = p.d.ledger.latestRound;
         assert.ok(latest > 8n);
@@ -273,7 +309,10 @@ describe('adapters: node service client against the embedded devnet', function (
         // Going back before what it already fetched is refused.
         await rejects(f.setSyncRound(1n), 400);
         const sp = await p.sp();
-        const [signed] = await p.signer.sign([makePaymentTxn({ sender: p.addrs[0]!, receiver: p.addrs[1]!, amount: 1n, note: utf8('follower'), suggestedParams: sp })], [0]);
+        const [signed] = await p.signer.sign(
+          [makePaymentTxn({ sender: p.addrs[0]!, receiver: p.addrs[1]!, amount: 1n, note: utf8('follower'), suggestedParams: sp })],
+          [0],
+        );
         const e = await rejects(f.submit(signed!), 400);
         assert.match(e.serviceMessage ?? '', /follower mode/);
         await f.unsetSyncRound();
@@ -289,7 +328,6 @@ describe('adapters: node service client against the embedded devnet', function (
 function encodeUnsigned(txn: Parameters<typeof txidOf>[0]): Uint8Array {
   return encodeSignedTransactionOf({ txn });
 }
-
 
 /** The signed transaction in the node's JSON form (addresses as text, bytes as base64). */
 function jsonOfSigned(raw: Uint8Array): string {

@@ -36,10 +36,20 @@ describe('adapters: query client against the embedded devnet', function () {
     appIds.push(p.appId);
     // More assets and apps so that their listings also take several pages.
     for (const name of ['Second', 'Third']) {
-      const [id] = await p.submit([makeAssetCreateTxn({ sender: a0, total: 10n, unitName: name.slice(0, 3).toUpperCase(), assetName: name, suggestedParams: await p.sp() })]);
+      const [id] = await p.submit([
+        makeAssetCreateTxn({ sender: a0, total: 10n, unitName: name.slice(0, 3).toUpperCase(), assetName: name, suggestedParams: await p.sp() }),
+      ]);
       assetIds.push((await p.node.pending(id!)).assetIndex!);
     }
-    const [app2] = await p.submit([makeAppCreateTxn({ sender: a0, approvalProgram: assemble(APPROVAL).program, clearProgram: assemble(CLEAR).program, globalSchema: { numUints: 1 }, suggestedParams: await p.sp() })]);
+    const [app2] = await p.submit([
+      makeAppCreateTxn({
+        sender: a0,
+        approvalProgram: assemble(APPROVAL).program,
+        clearProgram: assemble(CLEAR).program,
+        globalSchema: { numUints: 1 },
+        suggestedParams: await p.sp(),
+      }),
+    ]);
     appIds.push((await p.node.pending(app2!)).applicationIndex!);
     q = new QueryClient({ url: p.d.query.url, token: p.d.query.token, retry: false });
     // The query service follows the ledger; wait (bounded) until it has the latest round.
@@ -85,7 +95,10 @@ describe('adapters: query client against the embedded devnet', function () {
     const locals = await q.accountAppLocalStates(a1, {}, { pageSize: 1 }).toArray();
     assert.equal(locals.length, 1);
     assert.equal(locals[0]!.id, p.appId);
-    assert.deepEqual(locals[0]!.keyValue?.map((kv) => [kv.key, kv.value.uint]), [[b64('l'), 7n]]);
+    assert.deepEqual(
+      locals[0]!.keyValue?.map((kv) => [kv.key, kv.value.uint]),
+      [[b64('l'), 7n]],
+    );
     assert.equal((await q.lookupAccountAppLocalStates(a1, { applicationId: p.appId })).appsLocalStates.length, 1);
 
     const holdings = await q.accountAssets(a0, {}, { pageSize: 1 }).toArray();
@@ -94,15 +107,24 @@ describe('adapters: query client against the embedded devnet', function () {
     assert.equal((await q.lookupAccountAssets(a1, { assetId: p.assetId })).assets[0]!.amount, 500n);
 
     const createdApps = await q.accountCreatedApplications(a0, {}, { pageSize: 1 }).toArray();
-    assert.deepEqual(createdApps.map((x) => x.id), appIds);
+    assert.deepEqual(
+      createdApps.map((x) => x.id),
+      appIds,
+    );
     assert.equal((await q.lookupAccountCreatedApplications(a0, { limit: 1 })).applications.length, 1);
     const createdAssets = await q.accountCreatedAssets(a0, {}, { pageSize: 2 }).toArray();
-    assert.deepEqual(createdAssets.map((x) => x.index), assetIds);
+    assert.deepEqual(
+      createdAssets.map((x) => x.index),
+      assetIds,
+    );
     assert.equal((await q.lookupAccountCreatedAssets(a0, { assetId: assetIds[1]! })).assets[0]!.params.name, 'Second');
 
     const txns = await q.accountTransactions(a0, {}, { pageSize: 3 }).toArray();
     const direct = await q.lookupAccountTransactions(a0, { limit: 1000 });
-    assert.deepEqual(txns.map((t) => t.id), direct.transactions.map((t) => t.id));
+    assert.deepEqual(
+      txns.map((t) => t.id),
+      direct.transactions.map((t) => t.id),
+    );
     for (const id of p.payTxids.filter((_, i) => i % 3 === 0)) assert.ok(txns.some((t) => t.id === id));
     // Errors: a malformed address (400), an address the chain never saw (404).
     assert.equal(await status(q.lookupAccount('not-an-address')), 400);
@@ -111,11 +133,17 @@ describe('adapters: query client against the embedded devnet', function () {
 
   it('applications: search, lookup, box, boxes, logs (ops 8-12) with paging', async () => {
     const apps = await q.applications({}, { pageSize: 1 }).toArray();
-    assert.deepEqual(apps.map((a) => a.id), appIds);
+    assert.deepEqual(
+      apps.map((a) => a.id),
+      appIds,
+    );
     assert.equal((await q.searchApplications({ creator: a0 })).applications.length, 2);
     const app = (await q.lookupApplication(p.appId)).application!;
     assert.equal(app.params.creator, a0);
-    assert.deepEqual(app.params.globalState?.map((kv) => [kv.key, kv.value.uint]), [[b64('g'), 4n]]);
+    assert.deepEqual(
+      app.params.globalState?.map((kv) => [kv.key, kv.value.uint]),
+      [[b64('g'), 4n]],
+    );
     assert.equal(app.params.approvalProgram, toBase64(assemble(APPROVAL).program));
 
     const box = await q.lookupApplicationBox(p.appId, { str: 'b2' });
@@ -134,7 +162,10 @@ describe('adapters: query client against the embedded devnet', function () {
     assert.ok(logs.every((l) => l.logs.length === 1 && l.logs[0] === b64('hello')));
     assert.ok(logs.some((l) => l.txid === p.callTxid));
     const one = await q.lookupApplicationLogs(p.appId, { txid: p.callTxid });
-    assert.deepEqual(one.logData?.map((l) => l.txid), [p.callTxid]);
+    assert.deepEqual(
+      one.logData?.map((l) => l.txid),
+      [p.callTxid],
+    );
     // Errors: unknown app (404), unknown box (404), malformed box name (400).
     assert.equal(await status(q.lookupApplication(999_999n)), 404);
     assert.equal(await status(q.lookupApplicationBox(p.appId, { str: 'nope' })), 404);
@@ -143,19 +174,43 @@ describe('adapters: query client against the embedded devnet', function () {
 
   it('assets: search, lookup, balances, transactions (ops 13-16) with paging', async () => {
     const assets = await q.assets({}, { pageSize: 1 }).toArray();
-    assert.deepEqual(assets.map((a) => a.index), assetIds);
-    assert.deepEqual((await q.searchAssets({ name: 'Third' })).assets.map((a) => a.index), [assetIds[2]]);
-    assert.deepEqual((await q.searchAssets({ unit: 'TW' })).assets.map((a) => a.index), [p.assetId]);
+    assert.deepEqual(
+      assets.map((a) => a.index),
+      assetIds,
+    );
+    assert.deepEqual(
+      (await q.searchAssets({ name: 'Third' })).assets.map((a) => a.index),
+      [assetIds[2]],
+    );
+    assert.deepEqual(
+      (await q.searchAssets({ unit: 'TW' })).assets.map((a) => a.index),
+      [p.assetId],
+    );
     const asset = (await q.lookupAsset(p.assetId)).asset;
     assert.equal(asset.params.total, 1_000_000n);
     assert.equal(asset.params.decimals, 2);
     assert.equal(asset.params.url, 'https://example.com');
     const balances = await q.assetBalances(p.assetId, {}, { pageSize: 1 }).toArray();
-    assert.deepEqual(balances.map((b) => [b.address, b.amount]).sort(), [[a0, 999_500n], [a1, 500n]].sort());
-    assert.deepEqual((await q.lookupAssetBalances(p.assetId, { currencyLessThan: 1000n })).balances.map((b) => b.address), [a1]);
+    assert.deepEqual(
+      balances.map((b) => [b.address, b.amount]).sort(),
+      [
+        [a0, 999_500n],
+        [a1, 500n],
+      ].sort(),
+    );
+    assert.deepEqual(
+      (await q.lookupAssetBalances(p.assetId, { currencyLessThan: 1000n })).balances.map((b) => b.address),
+      [a1],
+    );
     const txns = await q.assetTransactions(p.assetId, {}, { pageSize: 1 }).toArray();
-    assert.deepEqual(txns.map((t) => t.txType), ['acfg', 'axfer', 'axfer']);
-    assert.equal((await q.lookupAssetTransactions(p.assetId, { txType: 'axfer', currencyGreaterThan: 0n })).transactions[0]!.assetTransferTransaction?.amount, 500n);
+    assert.deepEqual(
+      txns.map((t) => t.txType),
+      ['acfg', 'axfer', 'axfer'],
+    );
+    assert.equal(
+      (await q.lookupAssetTransactions(p.assetId, { txType: 'axfer', currencyGreaterThan: 0n })).transactions[0]!.assetTransferTransaction?.amount,
+      500n,
+    );
     // Errors: unknown asset (404), malformed id (400).
     assert.equal(await status(q.lookupAsset(999_999n)), 404);
     assert.equal(await status(q.http.json({ method: 'GET', path: '/v2/assets/abc' })), 400);
@@ -164,9 +219,15 @@ describe('adapters: query client against the embedded devnet', function () {
   it('blocks: header search and lookup (ops 17-18) with paging', async () => {
     const latest = p.d.ledger.latestRound;
     const headers = await q.blockHeaders({ minRound: 1n }, { pageSize: 4 }).toArray();
-    assert.deepEqual(headers.map((h) => h.round), Array.from({ length: Number(latest) }, (_, i) => BigInt(i + 1)));
+    assert.deepEqual(
+      headers.map((h) => h.round),
+      Array.from({ length: Number(latest) }, (_, i) => BigInt(i + 1)),
+    );
     const page = await q.searchBlockHeaders({ minRound: 2n, maxRound: 3n });
-    assert.deepEqual(page.blocks.map((b) => b.round), [2n, 3n]);
+    assert.deepEqual(
+      page.blocks.map((b) => b.round),
+      [2n, 3n],
+    );
     const round = (await p.node.pending(p.callTxid)).confirmedRound;
     const block = await q.lookupBlock(round);
     assert.equal(block.round, round);
@@ -183,13 +244,19 @@ describe('adapters: query client against the embedded devnet', function () {
     const pages = await countPages(q.transactions({}, { pageSize: 5 }).pages());
     assert.ok(pages >= Math.ceil(all.length / 5) && pages <= Math.ceil(all.length / 5) + 1, `${pages} pages for ${all.length}`);
     const pays = await q.transactions({ txType: 'pay', notePrefix: utf8('pay ') }, { pageSize: 4 }).toArray();
-    assert.deepEqual(pays.map((t) => t.id), p.payTxids);
+    assert.deepEqual(
+      pays.map((t) => t.id),
+      p.payTxids,
+    );
     const appl = await q.searchTransactions({ applicationId: p.appId });
     assert.ok(appl.transactions.some((t) => t.id === p.callTxid));
     const first = await q.searchTransactions({ limit: 2 });
     assert.ok(first.nextToken);
     const second = await q.searchTransactions({ limit: 2, next: first.nextToken! });
-    assert.deepEqual([...first.transactions, ...second.transactions].map((t) => t.id), all.slice(0, 4).map((t) => t.id));
+    assert.deepEqual(
+      [...first.transactions, ...second.transactions].map((t) => t.id),
+      all.slice(0, 4).map((t) => t.id),
+    );
 
     const t = (await q.lookupTransaction(p.callTxid)).transaction;
     assert.equal(t.txType, 'appl');

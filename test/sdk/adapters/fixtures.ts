@@ -57,7 +57,10 @@ export function readFeature(relPath: string): ScenarioOutline[] {
       continue;
     }
     if (line.startsWith('|')) {
-      const cells = line.slice(1, line.lastIndexOf('|')).split('|').map((c) => c.trim());
+      const cells = line
+        .slice(1, line.lastIndexOf('|'))
+        .split('|')
+        .map((c) => c.trim());
       if (!header) header = cells;
       else current.rows.push(Object.fromEntries(header.map((h, i) => [h, cells[i] ?? ''])));
     } else if (/^(Given|When|Then|And)\b/.test(line)) current.steps.push(line);

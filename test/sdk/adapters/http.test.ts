@@ -10,7 +10,10 @@ const TOKEN = 'tok-3f9a1c7e5b2d4f6a8c0e';
 
 describe('adapters/http: request building and helpers', () => {
   it('builds sorted queries, leaving out unset values but keeping zero and false', () => {
-    assert.equal(buildQuery({ limit: 0, next: undefined, b: false, a: null, round: 5n, exclude: ['assets', 'created-apps'] }), '?b=false&exclude=assets%2Ccreated-apps&limit=0&round=5');
+    assert.equal(
+      buildQuery({ limit: 0, next: undefined, b: false, a: null, round: 5n, exclude: ['assets', 'created-apps'] }),
+      '?b=false&exclude=assets%2Ccreated-apps&limit=0&round=5',
+    );
     assert.equal(buildQuery({}), '');
     assert.equal(buildQuery({ name: 'b64:/w==' }), '?name=b64%3A%2Fw%3D%3D');
   });
@@ -32,8 +35,14 @@ describe('adapters/http: request building and helpers', () => {
 
   it('backs off exponentially with full jitter, capped', () => {
     const p = { ...DEFAULT_RETRY_POLICY, baseDelayMs: 100, maxDelayMs: 1000 };
-    assert.deepEqual([0, 1, 2, 3, 4, 10].map((a) => backoffDelayMs(a, p, () => 1)), [100, 200, 400, 800, 1000, 1000]);
-    assert.equal(backoffDelayMs(3, p, () => 0), 0);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4, 10].map((a) => backoffDelayMs(a, p, () => 1)),
+      [100, 200, 400, 800, 1000, 1000],
+    );
+    assert.equal(
+      backoffDelayMs(3, p, () => 0),
+      0,
+    );
     for (let i = 0; i < 50; i++) {
       const d = backoffDelayMs(2, p);
       assert.ok(d >= 0 && d <= 400);
@@ -45,7 +54,10 @@ describe('adapters/http: request building and helpers', () => {
     assert.ok(!shown.includes('pw123') && !shown.includes('abc123') && !shown.includes('zzz999'), shown);
     assert.ok(shown.includes('limit=5'));
     assert.equal(redactUrl('http://h/a?next=secretvalue', ['secretvalue']), 'http://h/a?next=REDACTED');
-    assert.equal(redactUrl('http://h/v2/transactions?sig-type=msig&auth-addr=ABC&apiKey=k1k1'), 'http://h/v2/transactions?sig-type=msig&auth-addr=ABC&apiKey=REDACTED');
+    assert.equal(
+      redactUrl('http://h/v2/transactions?sig-type=msig&auth-addr=ABC&apiKey=k1k1'),
+      'http://h/v2/transactions?sig-type=msig&auth-addr=ABC&apiKey=REDACTED',
+    );
   });
 });
 
@@ -121,7 +133,10 @@ describe('adapters/http: against a local server', () => {
       json(res, 200, {});
     };
     const c = client({ timeoutMs: 80 });
-    await assert.rejects(c.json({ method: 'GET', path: '/slow' }), (e: unknown) => e instanceof TimeoutError && e.timeoutMs === 80 && !e.message.includes(TOKEN));
+    await assert.rejects(
+      c.json({ method: 'GET', path: '/slow' }),
+      (e: unknown) => e instanceof TimeoutError && e.timeoutMs === 80 && !e.message.includes(TOKEN),
+    );
     // On a loaded machine the client may give up before the server has even logged the request,
     // so the count is 0 or 1 — never 2, which would be a retry.
     assert.ok(server.requests.length <= 1, `${server.requests.length} requests: the timeout was retried`);
@@ -148,7 +163,10 @@ describe('adapters/http: against a local server', () => {
 
   it('does not repeat a POST after a reset (the server may have acted on it)', async () => {
     server.handler = reset;
-    await assert.rejects(client().json({ method: 'POST', path: '/v2/transactions', body: new Uint8Array([1, 2]) }), (e: unknown) => e instanceof NetworkError && e.retryable && !e.requestNotSent);
+    await assert.rejects(
+      client().json({ method: 'POST', path: '/v2/transactions', body: new Uint8Array([1, 2]) }),
+      (e: unknown) => e instanceof NetworkError && e.retryable && !e.requestNotSent,
+    );
     assert.equal(server.requests.length, 1);
   });
 
@@ -166,14 +184,20 @@ describe('adapters/http: against a local server', () => {
   });
 
   it('honours Retry-After seconds on 429', async () => {
-    server.script((_r, res) => json(res, 429, { message: 'slow down' }, { 'retry-after': '2' }), (_r, res) => json(res, 200, { ok: true }));
+    server.script(
+      (_r, res) => json(res, 429, { message: 'slow down' }, { 'retry-after': '2' }),
+      (_r, res) => json(res, 200, { ok: true }),
+    );
     assert.deepEqual(await client().json({ method: 'GET', path: '/rl' }), { ok: true });
     assert.deepEqual(sleeps, [2000]);
   });
 
   it('honours Retry-After HTTP-dates on 429', async () => {
     const at = new Date(Date.now() + 3000).toUTCString();
-    server.script((_r, res) => json(res, 429, { message: 'slow down' }, { 'retry-after': at }), (_r, res) => json(res, 200, { ok: true }));
+    server.script(
+      (_r, res) => json(res, 429, { message: 'slow down' }, { 'retry-after': at }),
+      (_r, res) => json(res, 200, { ok: true }),
+    );
     await client().json({ method: 'GET', path: '/rl' });
     assert.equal(sleeps.length, 1);
     assert.ok(sleeps[0]! > 1000 && sleeps[0]! <= 3000, String(sleeps[0]));
@@ -181,7 +205,10 @@ describe('adapters/http: against a local server', () => {
 
   it('fails at once when Retry-After asks for more than the allowed wait', async () => {
     server.handler = (_r, res) => json(res, 429, { message: 'come back tomorrow' }, { 'retry-after': '86400' });
-    await assert.rejects(client().json({ method: 'GET', path: '/rl' }), (e: unknown) => e instanceof HttpError && e.status === 429 && e.retryAfterMs === 86_400_000 && e.retryable);
+    await assert.rejects(
+      client().json({ method: 'GET', path: '/rl' }),
+      (e: unknown) => e instanceof HttpError && e.status === 429 && e.retryAfterMs === 86_400_000 && e.retryable,
+    );
     assert.equal(server.requests.length, 1);
     assert.deepEqual(sleeps, []);
   });
@@ -200,7 +227,10 @@ describe('adapters/http: against a local server', () => {
 
   it('gives up after the retry budget with a retryable HttpError', async () => {
     server.handler = (_r, res) => json(res, 503, { message: 'still busy' });
-    await assert.rejects(client({ retry: { retries: 2, baseDelayMs: 1 } }).json({ method: 'GET', path: '/b' }), (e: unknown) => e instanceof HttpError && e.status === 503 && e.retryable && e.serviceMessage === 'still busy');
+    await assert.rejects(
+      client({ retry: { retries: 2, baseDelayMs: 1 } }).json({ method: 'GET', path: '/b' }),
+      (e: unknown) => e instanceof HttpError && e.status === 503 && e.retryable && e.serviceMessage === 'still busy',
+    );
     assert.equal(server.requests.length, 3);
   });
 
@@ -221,7 +251,10 @@ describe('adapters/http: against a local server', () => {
 
   it('reads plain-text error bodies (node /v1 style)', async () => {
     server.handler = (_r, res) => text(res, 400, 'failed to parse round\n');
-    await assert.rejects(client().json({ method: 'GET', path: '/v1/block/x' }), (e: unknown) => e instanceof HttpError && e.serviceMessage === 'failed to parse round');
+    await assert.rejects(
+      client().json({ method: 'GET', path: '/v1/block/x' }),
+      (e: unknown) => e instanceof HttpError && e.serviceMessage === 'failed to parse round',
+    );
   });
 
   it('turns an HTML 502 page into an HttpError, not a JSON syntax error', async () => {
@@ -239,12 +272,18 @@ describe('adapters/http: against a local server', () => {
 
   it('reports an HTML page with status 200 as a ProtocolError', async () => {
     server.handler = (_r, res) => text(res, 200, '<!DOCTYPE html><html><body>captive portal</body></html>', 'text/html');
-    await assert.rejects(client().json({ method: 'GET', path: '/h' }), (e: unknown) => e instanceof ProtocolError && /HTML page/.test(e.message) && e.status === 200);
+    await assert.rejects(
+      client().json({ method: 'GET', path: '/h' }),
+      (e: unknown) => e instanceof ProtocolError && /HTML page/.test(e.message) && e.status === 200,
+    );
   });
 
   it('reports a truncated JSON body as a ProtocolError', async () => {
     server.handler = (_r, res) => json(res, 200, '{"last-round": 12, "next-vers');
-    await assert.rejects(client().json({ method: 'GET', path: '/t' }), (e: unknown) => e instanceof ProtocolError && /malformed or truncated JSON/.test(e.message));
+    await assert.rejects(
+      client().json({ method: 'GET', path: '/t' }),
+      (e: unknown) => e instanceof ProtocolError && /malformed or truncated JSON/.test(e.message),
+    );
   });
 
   it('reports an empty body where JSON was expected as a ProtocolError', async () => {
@@ -261,7 +300,10 @@ describe('adapters/http: against a local server', () => {
     server.script(cut, (_r, res) => json(res, 200, { ok: true }));
     assert.deepEqual(await client().json({ method: 'GET', path: '/c' }), { ok: true });
     server.handler = cut;
-    await assert.rejects(client({ retry: { retries: 1, baseDelayMs: 1 } }).json({ method: 'GET', path: '/c' }), (e: unknown) => e instanceof ProtocolError && /cut off/.test(e.message) && e.retryable);
+    await assert.rejects(
+      client({ retry: { retries: 1, baseDelayMs: 1 } }).json({ method: 'GET', path: '/c' }),
+      (e: unknown) => e instanceof ProtocolError && /cut off/.test(e.message) && e.retryable,
+    );
   });
 
   it('stops when the caller aborts', async () => {
@@ -284,7 +326,10 @@ describe('adapters/http: against a local server', () => {
 
   it('refuses responses above the size limit', async () => {
     server.handler = (_r, res) => json(res, 200, { blob: 'x'.repeat(5000) });
-    await assert.rejects(client({ maxResponseBytes: 1000 }).json({ method: 'GET', path: '/big' }), (e: unknown) => e instanceof ProtocolError && /exceeds the 1000-byte limit/.test(e.message));
+    await assert.rejects(
+      client({ maxResponseBytes: 1000 }).json({ method: 'GET', path: '/big' }),
+      (e: unknown) => e instanceof ProtocolError && /exceeds the 1000-byte limit/.test(e.message),
+    );
   });
 
   it('fails fast once closed', async () => {
@@ -296,25 +341,51 @@ describe('adapters/http: against a local server', () => {
 
   it('logs each outcome with the redacted URL and timing', async () => {
     const logs: HttpLogEntry[] = [];
-    server.script((_r, res) => json(res, 500, { message: 'x' }), (_r, res) => json(res, 200, {}));
+    server.script(
+      (_r, res) => json(res, 500, { message: 'x' }),
+      (_r, res) => json(res, 200, {}),
+    );
     await client({ logger: (e) => logs.push(e) }).json({ method: 'GET', path: '/l', query: { token: TOKEN, round: 3 } });
-    assert.deepEqual(logs.map((l) => [l.event, l.status, l.attempt]), [['retry', 500, 0], ['response', 200, 1]]);
+    assert.deepEqual(
+      logs.map((l) => [l.event, l.status, l.attempt]),
+      [
+        ['retry', 500, 0],
+        ['response', 200, 1],
+      ],
+    );
     assert.ok(logs.every((l) => l.url.endsWith('/l?round=3&token=REDACTED') && l.durationMs >= 0));
   });
 
   it('never shows tokens or request secrets in errors or logs', async () => {
     const password = 'hunter2-correct-horse';
-    const mnemonic = 'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon invest';
+    const mnemonic =
+      'abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon abandon invest';
     // A misbehaving service that echoes everything it got back into its error message.
-    server.handler = (req, res) => json(res, 500, { message: `bad request ${req.headers['x-algo-api-token']} ${req.text} ${req.rawUrl}`, data: { echoed: [req.text, String(req.headers['x-algo-api-token'])] } });
+    server.handler = (req, res) =>
+      json(res, 500, {
+        message: `bad request ${req.headers['x-algo-api-token']} ${req.text} ${req.rawUrl}`,
+        data: { echoed: [req.text, String(req.headers['x-algo-api-token'])] },
+      });
     const logs: HttpLogEntry[] = [];
     const c = client({ logger: (e) => logs.push(e), retry: { retries: 1, baseDelayMs: 1 } });
-    const err = await c.json({ method: 'POST', path: '/v1/wallet/init', query: { api_token: TOKEN }, json: { wallet_password: password, mnemonic }, secrets: [password, mnemonic], idempotent: true }).catch((e: unknown) => e);
+    const err = await c
+      .json({
+        method: 'POST',
+        path: '/v1/wallet/init',
+        query: { api_token: TOKEN },
+        json: { wallet_password: password, mnemonic },
+        secrets: [password, mnemonic],
+        idempotent: true,
+      })
+      .catch((e: unknown) => e);
     assert.ok(err instanceof HttpError);
     const shown = [err.message, String(err.serviceMessage), JSON.stringify(err), err.url, JSON.stringify(logs)].join('\n');
     for (const secret of [TOKEN, password, mnemonic, encodeURIComponent(mnemonic)]) assert.ok(!shown.includes(secret), `leaked ${secret.slice(0, 8)}…`);
     assert.ok(shown.includes('REDACTED'));
     assert.equal(logs.length, 2);
-    assert.deepEqual(logs.map((l) => l.event), ['retry', 'failure']);
+    assert.deepEqual(
+      logs.map((l) => l.event),
+      ['retry', 'failure'],
+    );
   });
 });

@@ -58,7 +58,9 @@ describe('adapters/kmd: every operation of key-manager-service.md', () => {
 
   it('GET /v1/wallets', async () => {
     reply = { wallets: [WALLET] };
-    assert.deepEqual(await kmd.listWallets(), [{ id: WALLET.id, name: 'dev', driverName: 'sqlite', driverVersion: 1, mnemonicUx: false, supportedTxs: ['pay', 'keyreg'] }]);
+    assert.deepEqual(await kmd.listWallets(), [
+      { id: WALLET.id, name: 'dev', driverName: 'sqlite', driverVersion: 1, mnemonicUx: false, supportedTxs: ['pay', 'keyreg'] },
+    ]);
     expect('GET', '/v1/wallets');
     reply = {};
     assert.deepEqual(await kmd.listWallets(), []);
@@ -153,7 +155,14 @@ describe('adapters/kmd: every operation of key-manager-service.md', () => {
 
   it('POST /v1/multisig/sign (spec member names for partial_multisig)', async () => {
     const partial = { version: 1, threshold: 2, subsigs: [{ publicKey: PK, signature: SIG }, { publicKey: PK2 }] };
-    const done = { version: 1, threshold: 2, subsigs: [{ publicKey: PK, signature: SIG }, { publicKey: PK2, signature: SIG }] };
+    const done = {
+      version: 1,
+      threshold: 2,
+      subsigs: [
+        { publicKey: PK, signature: SIG },
+        { publicKey: PK2, signature: SIG },
+      ],
+    };
     reply = { multisig: toBase64(encodeMsgpack(multisigToWire(done))) };
     const txn = decodeSignedTransaction(STX).txn;
     const r = await kmd.signMultisigTransaction(HANDLE, PASSWORD, { transaction: txn, publicKey: PK2, partial, signer: PK });
@@ -173,14 +182,25 @@ describe('adapters/kmd: every operation of key-manager-service.md', () => {
     reply = { multisig: toBase64(encodeMsgpack(multisigToWire(done))) };
     const program = new Uint8Array([0x01, 0x20, 0x01, 0x01, 0x22]);
     const r = await kmd.signMultisigProgram(HANDLE, PASSWORD, { address: ADDR, program, publicKey: PK });
-    expect('POST', '/v1/multisig/signprogram', { address: ADDR, data: toBase64(program), public_key: Array.from(PK), wallet_handle_token: HANDLE, wallet_password: PASSWORD });
+    expect('POST', '/v1/multisig/signprogram', {
+      address: ADDR,
+      data: toBase64(program),
+      public_key: Array.from(PK),
+      wallet_handle_token: HANDLE,
+      wallet_password: PASSWORD,
+    });
     assert.deepEqual(r.multisig, done);
   });
 
   it('can speak the reference daemon dialect (base64 bytes, codec multisig names)', async () => {
     const alt = new KeyManagerClient({ url: server.url, token: API_TOKEN, retry: false, byteForm: 'base64', multisigForm: 'codec' });
     reply = { multisig: toBase64(encodeMsgpack(multisigToWire({ version: 1, threshold: 1, subsigs: [{ publicKey: PK, signature: SIG }] }))) };
-    await alt.signMultisigProgram(HANDLE, PASSWORD, { address: ADDR, program: new Uint8Array([1]), publicKey: PK, partial: { version: 1, threshold: 1, subsigs: [{ publicKey: PK }] } });
+    await alt.signMultisigProgram(HANDLE, PASSWORD, {
+      address: ADDR,
+      program: new Uint8Array([1]),
+      publicKey: PK,
+      partial: { version: 1, threshold: 1, subsigs: [{ publicKey: PK }] },
+    });
     const body = server.last.json() as Record<string, unknown>;
     assert.equal(body.public_key, toBase64(PK));
     assert.deepEqual(body.partial_multisig, { v: 1, thr: 1, subsig: [{ pk: toBase64(PK) }] });
@@ -239,7 +259,10 @@ describe('adapters/kmd: wallet sessions', () => {
     assert.ok(calls('/v1/wallet/renew').length >= 2, `renewed ${calls('/v1/wallet/renew').length} times`);
     await session.close();
     const renewsAtClose = calls('/v1/wallet/renew').length;
-    assert.deepEqual(calls('/v1/wallet/release').map((r) => r.json()), [{ wallet_handle_token: 'h1' }]);
+    assert.deepEqual(
+      calls('/v1/wallet/release').map((r) => r.json()),
+      [{ wallet_handle_token: 'h1' }],
+    );
     await sleep(60);
     // close() clears the timer synchronously; at most one renewal already on the wire can land later.
     assert.ok(calls('/v1/wallet/renew').length <= renewsAtClose + 1, 'no renewals after close');
@@ -266,7 +289,10 @@ describe('adapters/kmd: wallet sessions', () => {
     expired.add('h1');
     assert.deepEqual(await session.listKeys(), [ADDR]);
     assert.equal(calls('/v1/wallet/init').length, 2);
-    assert.deepEqual(calls('/v1/key/list').map((r) => (r.json() as { wallet_handle_token: string }).wallet_handle_token), ['h1', 'h2']);
+    assert.deepEqual(
+      calls('/v1/key/list').map((r) => (r.json() as { wallet_handle_token: string }).wallet_handle_token),
+      ['h1', 'h2'],
+    );
     await session.close();
   });
 
@@ -287,11 +313,17 @@ describe('adapters/kmd: wallet sessions', () => {
   });
 
   it('fails clearly for an unknown wallet', async () => {
-    await assert.rejects(kmd.openWallet('nope', PASSWORD), (e: unknown) => e instanceof KeyManagerError && /nope/.test(e.message) && !e.message.includes(PASSWORD));
+    await assert.rejects(
+      kmd.openWallet('nope', PASSWORD),
+      (e: unknown) => e instanceof KeyManagerError && /nope/.test(e.message) && !e.message.includes(PASSWORD),
+    );
   });
 
   it('401 for a bad API token is an HttpError without the token', async () => {
     server.handler = (_r, res) => json(res, 401, { error: true, message: 'invalid API token' });
-    await assert.rejects(kmd.listWallets(), (e: unknown) => e instanceof HttpError && e.status === 401 && e.serviceMessage === 'invalid API token' && !e.message.includes(API_TOKEN));
+    await assert.rejects(
+      kmd.listWallets(),
+      (e: unknown) => e instanceof HttpError && e.status === 401 && e.serviceMessage === 'invalid API token' && !e.message.includes(API_TOKEN),
+    );
   });
 });

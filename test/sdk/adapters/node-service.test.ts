@@ -40,7 +40,14 @@ const V1_TXN = {
   genesishashb64: GH,
   noteb64: '6gAVR0Nsv5Y=',
   round: 12470,
-  payment: { to: 'PNWOET7LLOWMBMLE4KOCELCX6X3D3Q4H2Q4QJASYIEOF7YIPPQBG3YQ5YI', amount: 1000, close: 'IDUTJEUIEVSMXTU4LGTJWZ2UE2E6TIODUKU6UW3FU3UKIQQ77RLUBBBFLA', closeamount: 0, torewards: 0, closerewards: 0 },
+  payment: {
+    to: 'PNWOET7LLOWMBMLE4KOCELCX6X3D3Q4H2Q4QJASYIEOF7YIPPQBG3YQ5YI',
+    amount: 1000,
+    close: 'IDUTJEUIEVSMXTU4LGTJWZ2UE2E6TIODUKU6UW3FU3UKIQQ77RLUBBBFLA',
+    closeamount: 0,
+    torewards: 0,
+    closerewards: 0,
+  },
 };
 
 describe('adapters/node-service: every operation of node-service.md', () => {
@@ -101,7 +108,18 @@ describe('adapters/node-service: every operation of node-service.md', () => {
         status: 'Not Participating',
         participation: { partpkb64: 'AA==', vrfpkb64: 'AA==', votefst: 1, votelst: 2, votekd: 3 },
         assets: { '31566704': { creator: ADDR, amount: 42, frozen: true } },
-        thisassettotal: { '9': { creator: ADDR, total: 1000000, decimals: 6, defaultfrozen: false, unitname: 'USD', assetname: 'Dollar', managerkey: ADDR, metadatahash: 'AQID' } },
+        thisassettotal: {
+          '9': {
+            creator: ADDR,
+            total: 1000000,
+            decimals: 6,
+            defaultfrozen: false,
+            unitname: 'USD',
+            assetname: 'Dollar',
+            managerkey: ADDR,
+            metadatahash: 'AQID',
+          },
+        },
       });
     const a = await node.account(ADDR);
     expectRequest('GET', `/v1/account/${ADDR}`);
@@ -128,7 +146,8 @@ describe('adapters/node-service: every operation of node-service.md', () => {
   });
 
   it('6 GET /v1/account/{address}/transactions with every filter', async () => {
-    server.handler = (_r, res) => json(res, 200, { transactions: [V1_TXN, { ...V1_TXN, tx: 'B', type: 'axfer', payment: undefined, curxfer: { id: 5, amt: 3, rcv: ADDR, snd: ADDR } }] });
+    server.handler = (_r, res) =>
+      json(res, 200, { transactions: [V1_TXN, { ...V1_TXN, tx: 'B', type: 'axfer', payment: undefined, curxfer: { id: 5, amt: 3, rcv: ADDR, snd: ADDR } }] });
     const list = await node.accountTransactions(ADDR, { firstRound: 0n, lastRound: 100, max: 0, fromDate: '2024-01-01', toDate: '2024-02-01' });
     expectRequest('GET', `/v1/account/${ADDR}/transactions`, { firstRound: '0', lastRound: '100', max: '0', fromDate: '2024-01-01', toDate: '2024-02-01' });
     assert.equal(list.length, 2);
@@ -247,7 +266,8 @@ describe('adapters/node-service: every operation of node-service.md', () => {
   });
 
   it('17 GET /v1/transactions/params (minFee optional)', async () => {
-    server.handler = (_r, res) => json(res, 200, { consensusVersion: 'v41', fee: 0, genesisID: 'devnet-v33.0', genesishashb64: GH, lastRound: 99, minFee: 2000 });
+    server.handler = (_r, res) =>
+      json(res, 200, { consensusVersion: 'v41', fee: 0, genesisID: 'devnet-v33.0', genesishashb64: GH, lastRound: 99, minFee: 2000 });
     const p = await node.suggestedParams();
     expectRequest('GET', '/v1/transactions/params');
     assert.deepEqual(p, { feePerByte: 0n, minFee: 2000n, lastRound: 99n, genesisId: 'devnet-v33.0', genesisHash: fromBase64(GH), consensusVersion: 'v41' });
@@ -277,7 +297,12 @@ describe('adapters/node-service: every operation of node-service.md', () => {
 
   it('20 GET /versions', async () => {
     server.handler = (_r, res) =>
-      json(res, 200, { versions: ['v1'], genesis_id: 'devnet-v33.0', genesis_hash_b64: GH, build: { major: 3, minor: 1, build_number: 7, branch: 'rel', channel: 'stable', commit_hash: 'abc' } });
+      json(res, 200, {
+        versions: ['v1'],
+        genesis_id: 'devnet-v33.0',
+        genesis_hash_b64: GH,
+        build: { major: 3, minor: 1, build_number: 7, branch: 'rel', channel: 'stable', commit_hash: 'abc' },
+      });
     const v = await node.versions();
     expectRequest('GET', '/versions');
     assert.deepEqual(v.versions, ['v1']);
@@ -318,7 +343,14 @@ describe('adapters/node-service: every operation of node-service.md', () => {
       json(res, 200, {
         version: 2,
         'last-round': 1000,
-        'txn-groups': [{ 'failed-at': [0], 'failure-message': 'logic eval error', 'txn-results': [{ 'txn-result': { 'pool-error': '', txn: {} }, 'app-budget-consumed': 12 }], 'app-budget-added': 700 }],
+        'txn-groups': [
+          {
+            'failed-at': [0],
+            'failure-message': 'logic eval error',
+            'txn-results': [{ 'txn-result': { 'pool-error': '', txn: {} }, 'app-budget-consumed': 12 }],
+            'app-budget-added': 700,
+          },
+        ],
       });
     const r = await node.simulate([STX], { allowEmptySignatures: true, extraOpcodeBudget: 1000 });
     const req = expectRequest('POST', '/v1/transactions/simulate');
@@ -336,11 +368,13 @@ describe('adapters/node-service: every operation of node-service.md', () => {
     assert.equal(r.appBudgetAdded, 700);
     assert.equal(r.lastRound, 1000n);
 
-    server.handler = (_r, res) => json(res, 200, { would_succeed: true, failed_at: [], txn_groups: [{ txn_results: [{ txn_result: {}, missing_signature: true }] }] });
+    server.handler = (_r, res) =>
+      json(res, 200, { would_succeed: true, failed_at: [], txn_groups: [{ txn_results: [{ txn_result: {}, missing_signature: true }] }] });
     const snake = await node.simulate([STX]);
     assert.equal(snake.wouldSucceed, true);
     assert.equal(snake.txns[0]!.missingSignature, true);
-    server.handler = (_r, res) => json(res, 200, { version: 1, 'would-succeed': false, 'txn-groups': [{ 'txn-results': [{ 'txn-result': {}, 'missing-signature': true }] }] });
+    server.handler = (_r, res) =>
+      json(res, 200, { version: 1, 'would-succeed': false, 'txn-groups': [{ 'txn-results': [{ 'txn-result': {}, 'missing-signature': true }] }] });
     assert.equal((await node.simulate([STX])).wouldSucceed, false);
   });
 
@@ -361,7 +395,10 @@ describe('adapters/node-service: every operation of node-service.md', () => {
       res.writeHead(401);
       res.end();
     };
-    await assert.rejects(node.status(), (e: unknown) => e instanceof HttpError && e.status === 401 && e.serviceMessage === undefined && !e.message.includes(TOKEN));
+    await assert.rejects(
+      node.status(),
+      (e: unknown) => e instanceof HttpError && e.status === 401 && e.serviceMessage === undefined && !e.message.includes(TOKEN),
+    );
   });
 });
 

@@ -70,7 +70,10 @@ networks:
     assert.equal(profiles.get('mine')!.keyManager!.url, 'http://10.0.0.5:7833');
     assert.equal(profiles.get('follower')!.node.api, 'node-service');
     assert.ok(profiles.has('devnet') && profiles.has('localnet'));
-    assert.throws(() => profilesFromYaml('network: nowhere'), (e: unknown) => e instanceof ProfileError && /nowhere/.test(e.message));
+    assert.throws(
+      () => profilesFromYaml('network: nowhere'),
+      (e: unknown) => e instanceof ProfileError && /nowhere/.test(e.message),
+    );
     assert.throws(() => profilesFromYaml('networks:\n  x: {}\n'), ProfileError);
     assert.throws(() => profilesFromYaml('a: [unclosed'), ProfileError);
   });
@@ -91,8 +94,23 @@ networks:
   });
 
   it('builds working clients with the right token headers', async () => {
-    const server = await FakeServer.start((req, res) => json(res, 200, req.path === '/v1/wallets' ? { wallets: [] } : req.path === '/health' ? { 'db-available': true, 'is-migrating': false, message: '', round: 1, version: 'x' } : { 'last-round': 5, lastRound: 5 }));
-    const p = { name: 't', node: { api: 'algod' as const, url: server.url, token: 'n1' }, query: { url: server.url, token: 'q1' }, keyManager: { url: server.url, token: 'k1' } };
+    const server = await FakeServer.start((req, res) =>
+      json(
+        res,
+        200,
+        req.path === '/v1/wallets'
+          ? { wallets: [] }
+          : req.path === '/health'
+            ? { 'db-available': true, 'is-migrating': false, message: '', round: 1, version: 'x' }
+            : { 'last-round': 5, lastRound: 5 },
+      ),
+    );
+    const p = {
+      name: 't',
+      node: { api: 'algod' as const, url: server.url, token: 'n1' },
+      query: { url: server.url, token: 'q1' },
+      keyManager: { url: server.url, token: 'k1' },
+    };
     const algod = nodeAdapterFor(p, { retry: false });
     assert.ok(algod instanceof AlgodAdapter);
     assert.equal((await algod.status()).lastRound, 5n);

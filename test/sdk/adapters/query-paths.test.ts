@@ -32,8 +32,27 @@ function txnFilters(r: Row) {
 
 /** Step text (after "When we make ") → the call on our client. Longer prefixes first. */
 const STEPS: [string, (q: QueryClient, r: Row) => Promise<unknown>][] = [
-  ['a Lookup Asset Balances call', (q, r) => q.lookupAssetBalances(Number(r.index), { limit: n(r.limit), next: s(r.afterAddress), currencyGreaterThan: Number(r.currencyGreaterThan), currencyLessThan: n(r.currencyLessThan) })],
-  ['a Lookup Asset Transactions call', (q, r) => q.lookupAssetTransactions(Number(r.index), { ...txnFilters(r), address: s(r.address), addressRole: s(r.addressRole) as never, excludeCloseTo: b(r.excludeCloseTo), rekeyTo: b(r.rekeyTo ?? r.RekeyTo) })],
+  [
+    'a Lookup Asset Balances call',
+    (q, r) =>
+      q.lookupAssetBalances(Number(r.index), {
+        limit: n(r.limit),
+        next: s(r.afterAddress),
+        currencyGreaterThan: Number(r.currencyGreaterThan),
+        currencyLessThan: n(r.currencyLessThan),
+      }),
+  ],
+  [
+    'a Lookup Asset Transactions call',
+    (q, r) =>
+      q.lookupAssetTransactions(Number(r.index), {
+        ...txnFilters(r),
+        address: s(r.address),
+        addressRole: s(r.addressRole) as never,
+        excludeCloseTo: b(r.excludeCloseTo),
+        rekeyTo: b(r.rekeyTo ?? r.RekeyTo),
+      }),
+  ],
   ['a Lookup Account Transactions call', (q, r) => q.lookupAccountTransactions(r.account!, { ...txnFilters(r), assetId: n(r.index) })],
   ['a Lookup Block call against round <round> and header', (q, r) => q.lookupBlock(Number(r.round), { headerOnly: b(r.header) })],
   ['a Lookup Block call', (q, r) => q.lookupBlock(Number(r.round))],
@@ -42,20 +61,95 @@ const STEPS: [string, (q: QueryClient, r: Row) => Promise<unknown>][] = [
   ['a Lookup Asset by ID call', (q, r) => q.lookupAsset(Number(r.index))],
   ['a Search Accounts call with onlineOnly', (q, r) => q.searchAccounts({ onlineOnly: b(r.onlineOnly) })],
   ['a Search Accounts call with exclude', (q, r) => q.searchAccounts({ exclude: list(r.exclude) as never })],
-  ['a Search Accounts call with assetID', (q, r) => q.searchAccounts({ assetId: n(r.index), limit: n(r.limit), currencyGreaterThan: Number(r.currencyGreaterThan), currencyLessThan: n(r.currencyLessThan), round: n(r.round), authAddr: s(r.authAddr) })],
-  ['a Search For Transactions call', (q, r) => q.searchTransactions({ ...txnFilters(r), address: s(r.account), assetId: n(r.index), addressRole: s(r.addressRole) as never, excludeCloseTo: b(r.excludeCloseTo), groupId: s(r.groupid) })],
-  ['a Search For BlockHeaders call', (q, r) => q.searchBlockHeaders({ minRound: n(r.minRound), maxRound: n(r.maxRound), limit: n(r.limit), next: s(r.nextToken), beforeTime: s(r.beforeTime), afterTime: s(r.afterTime), proposers: list(r.proposers), expired: list(r.expired), absent: list(r.absent) })],
+  [
+    'a Search Accounts call with assetID',
+    (q, r) =>
+      q.searchAccounts({
+        assetId: n(r.index),
+        limit: n(r.limit),
+        currencyGreaterThan: Number(r.currencyGreaterThan),
+        currencyLessThan: n(r.currencyLessThan),
+        round: n(r.round),
+        authAddr: s(r.authAddr),
+      }),
+  ],
+  [
+    'a Search For Transactions call',
+    (q, r) =>
+      q.searchTransactions({
+        ...txnFilters(r),
+        address: s(r.account),
+        assetId: n(r.index),
+        addressRole: s(r.addressRole) as never,
+        excludeCloseTo: b(r.excludeCloseTo),
+        groupId: s(r.groupid),
+      }),
+  ],
+  [
+    'a Search For BlockHeaders call',
+    (q, r) =>
+      q.searchBlockHeaders({
+        minRound: n(r.minRound),
+        maxRound: n(r.maxRound),
+        limit: n(r.limit),
+        next: s(r.nextToken),
+        beforeTime: s(r.beforeTime),
+        afterTime: s(r.afterTime),
+        proposers: list(r.proposers),
+        expired: list(r.expired),
+        absent: list(r.absent),
+      }),
+  ],
   ['a SearchForAssets call', (q, r) => q.searchAssets({ limit: n(r.limit), creator: s(r.creator), name: s(r.name), unit: s(r.unit), assetId: n(r.index) })],
   ['a SearchForApplications call with applicationID', (q, r) => q.searchApplications({ applicationId: n(r['application-id']) })],
   ['a SearchForApplications call with creator', (q, r) => q.searchApplications({ creator: s(r.creator) })],
   ['a LookupApplications call', (q, r) => q.lookupApplication(Number(r['application-id']))],
-  ['a LookupApplicationBoxByIDandName call', (q, r) => q.lookupApplicationBox(Number(r['application-id']), { b64: r['encoded-box-name']!.replace(/^b64:/, '') })],
+  [
+    'a LookupApplicationBoxByIDandName call',
+    (q, r) => q.lookupApplicationBox(Number(r['application-id']), { b64: r['encoded-box-name']!.replace(/^b64:/, '') }),
+  ],
   ['a SearchForApplicationBoxes call', (q, r) => q.searchApplicationBoxes(Number(r['application-id']), { limit: n(r.max), next: s(r.nextToken) })],
-  ['a LookupApplicationLogsByID call', (q, r) => q.lookupApplicationLogs(Number(r['application-id']), { limit: n(r.limit), minRound: n(r.minRound), maxRound: n(r.maxRound), next: s(r.nextToken), senderAddress: s(r.senderAddr), txid: s(r.txid) })],
-  ['a LookupAccountAssets call', (q, r) => q.lookupAccountAssets(r['account-id']!, { assetId: n(r['asset-id']), includeAll: b(r['include-all']), limit: n(r.limit), next: s(r.next) })],
-  ['a LookupAccountCreatedAssets call', (q, r) => q.lookupAccountCreatedAssets(r['account-id']!, { assetId: n(r['asset-id']), includeAll: b(r['include-all']), limit: n(r.limit), next: s(r.next) })],
-  ['a LookupAccountAppLocalStates call', (q, r) => q.lookupAccountAppLocalStates(r['account-id']!, { applicationId: n(r['application-id']), includeAll: b(r['include-all']), limit: n(r.limit), next: s(r.next) })],
-  ['a LookupAccountCreatedApplications call', (q, r) => q.lookupAccountCreatedApplications(r['account-id']!, { applicationId: n(r['application-id']), includeAll: b(r['include-all']), limit: n(r.limit), next: s(r.next) })],
+  [
+    'a LookupApplicationLogsByID call',
+    (q, r) =>
+      q.lookupApplicationLogs(Number(r['application-id']), {
+        limit: n(r.limit),
+        minRound: n(r.minRound),
+        maxRound: n(r.maxRound),
+        next: s(r.nextToken),
+        senderAddress: s(r.senderAddr),
+        txid: s(r.txid),
+      }),
+  ],
+  [
+    'a LookupAccountAssets call',
+    (q, r) => q.lookupAccountAssets(r['account-id']!, { assetId: n(r['asset-id']), includeAll: b(r['include-all']), limit: n(r.limit), next: s(r.next) }),
+  ],
+  [
+    'a LookupAccountCreatedAssets call',
+    (q, r) =>
+      q.lookupAccountCreatedAssets(r['account-id']!, { assetId: n(r['asset-id']), includeAll: b(r['include-all']), limit: n(r.limit), next: s(r.next) }),
+  ],
+  [
+    'a LookupAccountAppLocalStates call',
+    (q, r) =>
+      q.lookupAccountAppLocalStates(r['account-id']!, {
+        applicationId: n(r['application-id']),
+        includeAll: b(r['include-all']),
+        limit: n(r.limit),
+        next: s(r.next),
+      }),
+  ],
+  [
+    'a LookupAccountCreatedApplications call',
+    (q, r) =>
+      q.lookupAccountCreatedApplications(r['account-id']!, {
+        applicationId: n(r['application-id']),
+        includeAll: b(r['include-all']),
+        limit: n(r.limit),
+        next: s(r.next),
+      }),
+  ],
 ];
 
 describe('adapters/query: shared query-service path scenarios', function () {

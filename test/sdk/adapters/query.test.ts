@@ -15,16 +15,22 @@ const B = 'PNWOET7LLOWMBMLE4KOCELCX6X3D3Q4H2Q4QJASYIEOF7YIPPQBG3YQ5YI';
 describe('adapters/query: parameters', () => {
   it('keeps unset and zero distinct, converts names, bytes, dates and lists', () => {
     assert.deepEqual(toQueryParams({ limit: undefined, currencyGreaterThan: 0, includeAll: false }), { 'currency-greater-than': 0, 'include-all': false });
-    assert.deepEqual(toQueryParams({ notePrefix: new Uint8Array([0xea, 0x00, 0x15]), afterTime: new Date('2019-10-13T07:20:50.520Z'), exclude: ['assets', 'created-apps'] }), {
-      'note-prefix': '6gAV',
-      'after-time': '2019-10-13T07:20:50.520Z',
-      exclude: ['assets', 'created-apps'],
-    });
+    assert.deepEqual(
+      toQueryParams({ notePrefix: new Uint8Array([0xea, 0x00, 0x15]), afterTime: new Date('2019-10-13T07:20:50.520Z'), exclude: ['assets', 'created-apps'] }),
+      {
+        'note-prefix': '6gAV',
+        'after-time': '2019-10-13T07:20:50.520Z',
+        exclude: ['assets', 'created-apps'],
+      },
+    );
     assert.deepEqual(toQueryParams({ applicationId: 2n ** 64n - 1n }), { 'application-id': 18446744073709551615n });
   });
 
   it('rejects negative or fractional integers, naming the parameter', () => {
-    assert.throws(() => toQueryParams({ limit: -1 }), (e: unknown) => e instanceof ValidationError && /limit/.test(e.message));
+    assert.throws(
+      () => toQueryParams({ limit: -1 }),
+      (e: unknown) => e instanceof ValidationError && /limit/.test(e.message),
+    );
     assert.throws(() => toQueryParams({ round: 1.5 }), ValidationError);
     assert.throws(() => toQueryParams({ assetId: -3n }), ValidationError);
   });
@@ -71,7 +77,16 @@ describe('adapters/query: the 21 operations of query-service.md', () => {
     assets: [{ 'asset-id': 31566704, amount: 9007199254740993n, 'is-frozen': false }],
     'apps-total-schema': { 'num-byte-slice': 2, 'num-uint': 3 },
   };
-  const txn = { 'tx-type': 'pay', sender: A, fee: 1000, 'first-valid': 1, 'last-valid': 1001, id: 'T1', 'intra-round-offset': 2, 'payment-transaction': { receiver: B, amount: 5 } };
+  const txn = {
+    'tx-type': 'pay',
+    sender: A,
+    fee: 1000,
+    'first-valid': 1,
+    'last-valid': 1001,
+    id: 'T1',
+    'intra-round-offset': 2,
+    'payment-transaction': { receiver: B, amount: 5 },
+  };
 
   it('1 GET /health', async () => {
     reply = { 'db-available': true, 'is-migrating': false, message: '77', round: 77, version: '3.0.0' };
@@ -82,7 +97,18 @@ describe('adapters/query: the 21 operations of query-service.md', () => {
 
   it('2 GET /v2/accounts', async () => {
     reply = { accounts: [account], 'current-round': 77, 'next-token': A };
-    const r = await q.searchAccounts({ applicationId: 1, assetId: 0, authAddr: B, currencyGreaterThan: 0, currencyLessThan: 10n ** 19n, exclude: ['all'], includeAll: true, limit: 2, next: 'tok', round: 5 });
+    const r = await q.searchAccounts({
+      applicationId: 1,
+      assetId: 0,
+      authAddr: B,
+      currencyGreaterThan: 0,
+      currencyLessThan: 10n ** 19n,
+      exclude: ['all'],
+      includeAll: true,
+      limit: 2,
+      next: 'tok',
+      round: 5,
+    });
     expect('/v2/accounts', {
       'application-id': '1',
       'asset-id': '0',
@@ -113,7 +139,10 @@ describe('adapters/query: the 21 operations of query-service.md', () => {
   });
 
   it('4 GET /v2/accounts/{id}/apps-local-state', async () => {
-    reply = { 'apps-local-states': [{ id: 5, schema: { 'num-byte-slice': 1, 'num-uint': 0 }, 'key-value': [{ key: 'a2V5', value: { type: 2, bytes: '', uint: 7 } }] }], 'current-round': 1 };
+    reply = {
+      'apps-local-states': [{ id: 5, schema: { 'num-byte-slice': 1, 'num-uint': 0 }, 'key-value': [{ key: 'a2V5', value: { type: 2, bytes: '', uint: 7 } }] }],
+      'current-round': 1,
+    };
     const r = await q.lookupAccountAppLocalStates(A, { applicationId: 5, includeAll: true, limit: 1, next: '4' });
     expect(`/v2/accounts/${A}/apps-local-state`, { 'application-id': '5', 'include-all': 'true', limit: '1', next: '4' });
     assert.deepEqual(r.appsLocalStates[0]!.keyValue, [{ key: 'a2V5', value: { type: 2, bytes: '', uint: 7n } }]);
@@ -127,7 +156,20 @@ describe('adapters/query: the 21 operations of query-service.md', () => {
   });
 
   it('6 GET /v2/accounts/{id}/created-applications', async () => {
-    reply = { applications: [{ id: 12, params: { 'approval-program': 'AQ==', 'clear-state-program': 'AQ==', 'extra-program-pages': 1, 'global-state-schema': { 'num-byte-slice': 0, 'num-uint': 1 } } }], 'current-round': 1 };
+    reply = {
+      applications: [
+        {
+          id: 12,
+          params: {
+            'approval-program': 'AQ==',
+            'clear-state-program': 'AQ==',
+            'extra-program-pages': 1,
+            'global-state-schema': { 'num-byte-slice': 0, 'num-uint': 1 },
+          },
+        },
+      ],
+      'current-round': 1,
+    };
     const r = await q.lookupAccountCreatedApplications(A, { applicationId: 12, includeAll: true });
     expect(`/v2/accounts/${A}/created-applications`, { 'application-id': '12', 'include-all': 'true' });
     assert.equal(r.applications[0]!.id, 12n);
@@ -135,7 +177,10 @@ describe('adapters/query: the 21 operations of query-service.md', () => {
   });
 
   it('7 GET /v2/accounts/{id}/created-assets', async () => {
-    reply = { assets: [{ index: 31566704, params: { creator: A, total: 10n ** 19n, decimals: 6, 'unit-name-b64': 'VVNE', 'default-frozen': false } }], 'current-round': 1 };
+    reply = {
+      assets: [{ index: 31566704, params: { creator: A, total: 10n ** 19n, decimals: 6, 'unit-name-b64': 'VVNE', 'default-frozen': false } }],
+      'current-round': 1,
+    };
     const r = await q.lookupAccountCreatedAssets(A, { assetId: 31566704 });
     expect(`/v2/accounts/${A}/created-assets`, { 'asset-id': '31566704' });
     assert.deepEqual(r.assets[0]!.params, { creator: A, total: 10n ** 19n, decimals: 6, unitNameB64: 'VVNE', defaultFrozen: false });
@@ -250,12 +295,44 @@ describe('adapters/query: the 21 operations of query-service.md', () => {
   it('17 GET /v2/assets/{id}/transactions', async () => {
     reply = { transactions: [], 'current-round': 2 };
     await q.lookupAssetTransactions(7, { address: A, addressRole: 'freeze-target', excludeCloseTo: true, sigType: 'lsig', txType: 'afrz', rekeyTo: true });
-    expect('/v2/assets/7/transactions', { address: A, 'address-role': 'freeze-target', 'exclude-close-to': 'true', 'sig-type': 'lsig', 'tx-type': 'afrz', 'rekey-to': 'true' });
+    expect('/v2/assets/7/transactions', {
+      address: A,
+      'address-role': 'freeze-target',
+      'exclude-close-to': 'true',
+      'sig-type': 'lsig',
+      'tx-type': 'afrz',
+      'rekey-to': 'true',
+    });
   });
 
   it('18 GET /v2/block-headers', async () => {
-    reply = { blocks: [{ round: 5, timestamp: 1, 'genesis-id': 'g', 'genesis-hash': 'AA==', 'previous-block-hash': 'AA==', seed: 'AA==', 'transactions-root': 'AA==', 'transactions-root-sha256': 'AA==' }], 'current-round': 9, 'next-token': 'BQAAAAAAAAA=' };
-    const r = await q.searchBlockHeaders({ absent: [A], expired: [A, B], proposers: [B], afterTime: '2024-01-01T00:00:00Z', beforeTime: '2025-01-01T00:00:00Z', limit: 1, maxRound: 10, minRound: 1, next: 'x' });
+    reply = {
+      blocks: [
+        {
+          round: 5,
+          timestamp: 1,
+          'genesis-id': 'g',
+          'genesis-hash': 'AA==',
+          'previous-block-hash': 'AA==',
+          seed: 'AA==',
+          'transactions-root': 'AA==',
+          'transactions-root-sha256': 'AA==',
+        },
+      ],
+      'current-round': 9,
+      'next-token': 'BQAAAAAAAAA=',
+    };
+    const r = await q.searchBlockHeaders({
+      absent: [A],
+      expired: [A, B],
+      proposers: [B],
+      afterTime: '2024-01-01T00:00:00Z',
+      beforeTime: '2025-01-01T00:00:00Z',
+      limit: 1,
+      maxRound: 10,
+      minRound: 1,
+      next: 'x',
+    });
     expect('/v2/block-headers', {
       absent: A,
       expired: `${A},${B}`,
@@ -271,7 +348,18 @@ describe('adapters/query: the 21 operations of query-service.md', () => {
   });
 
   it('19 GET /v2/blocks/{round-number}', async () => {
-    reply = { round: 5, timestamp: 1700000000, 'genesis-id': 'g', 'genesis-hash': 'AA==', 'previous-block-hash': 'AA==', seed: 'AA==', 'transactions-root': 'AA==', 'transactions-root-sha256': 'AA==', 'txn-counter': 12, rewards: { 'fee-sink': A, 'rewards-calculation-round': 1, 'rewards-level': 2, 'rewards-pool': B, 'rewards-rate': 3, 'rewards-residue': 4 } };
+    reply = {
+      round: 5,
+      timestamp: 1700000000,
+      'genesis-id': 'g',
+      'genesis-hash': 'AA==',
+      'previous-block-hash': 'AA==',
+      seed: 'AA==',
+      'transactions-root': 'AA==',
+      'transactions-root-sha256': 'AA==',
+      'txn-counter': 12,
+      rewards: { 'fee-sink': A, 'rewards-calculation-round': 1, 'rewards-level': 2, 'rewards-pool': B, 'rewards-rate': 3, 'rewards-residue': 4 },
+    };
     const b = await q.lookupBlock(5, { headerOnly: true });
     expect('/v2/blocks/5', { 'header-only': 'true' });
     assert.equal(b.txnCounter, 12n);
@@ -281,7 +369,14 @@ describe('adapters/query: the 21 operations of query-service.md', () => {
   it('20 GET /v2/transactions', async () => {
     reply = { transactions: [txn], 'current-round': 3 };
     await q.searchTransactions({ address: A, addressRole: 'sender', applicationId: 0, excludeCloseTo: false, currencyGreaterThan: 0, txType: 'pay' });
-    expect('/v2/transactions', { address: A, 'address-role': 'sender', 'application-id': '0', 'exclude-close-to': 'false', 'currency-greater-than': '0', 'tx-type': 'pay' });
+    expect('/v2/transactions', {
+      address: A,
+      'address-role': 'sender',
+      'application-id': '0',
+      'exclude-close-to': 'false',
+      'currency-greater-than': '0',
+      'tx-type': 'pay',
+    });
   });
 
   it('21 GET /v2/transactions/{txid}', async () => {
@@ -295,7 +390,10 @@ describe('adapters/query: the 21 operations of query-service.md', () => {
   it('errors carry the service message and data', async () => {
     const saved = server.handler;
     server.handler = (_r, res) => json(res, 404, { message: 'no accounts found for address', data: { address: A } });
-    await assert.rejects(q.lookupAccount(A), (e: unknown) => e instanceof HttpError && e.status === 404 && e.serviceMessage === 'no accounts found for address');
+    await assert.rejects(
+      q.lookupAccount(A),
+      (e: unknown) => e instanceof HttpError && e.status === 404 && e.serviceMessage === 'no accounts found for address',
+    );
     server.handler = saved;
   });
 });
@@ -319,7 +417,8 @@ describe('adapters/query: paging', () => {
       const limit = Number(req.query.limit ?? defaultLimit);
       const start = req.query.next ? Number(req.query.next) : 0;
       const page = [];
-      for (let i = start; i < Math.min(total, start + limit); i++) page.push({ 'tx-type': 'pay', sender: 'S', fee: 1000, 'first-valid': 1, 'last-valid': 2, id: `T${i}` });
+      for (let i = start; i < Math.min(total, start + limit); i++)
+        page.push({ 'tx-type': 'pay', sender: 'S', fee: 1000, 'first-valid': 1, 'last-valid': 2, id: `T${i}` });
       json(res, 200, { transactions: page, 'current-round': 100, ...(page.length ? { 'next-token': String(start + page.length) } : {}) });
     };
   }
@@ -333,12 +432,24 @@ describe('adapters/query: paging', () => {
       seen.push(t.id!);
       if (seen.length === 2) assert.equal(server.requests.length, 1, 'second page not fetched early');
     }
-    assert.deepEqual(seen, Array.from({ length: 10 }, (_, i) => `T${i}`));
+    assert.deepEqual(
+      seen,
+      Array.from({ length: 10 }, (_, i) => `T${i}`),
+    );
     // 3 pages with items, then one empty page that ends the listing.
     assert.equal(server.requests.length, 4);
-    assert.deepEqual(server.requests.map((r) => r.query.limit), ['4', '4', '4', '4']);
-    assert.deepEqual(server.requests.map((r) => r.query['tx-type']), ['pay', 'pay', 'pay', 'pay']);
-    assert.deepEqual(server.requests.map((r) => r.query.next), [undefined, '4', '8', '10']);
+    assert.deepEqual(
+      server.requests.map((r) => r.query.limit),
+      ['4', '4', '4', '4'],
+    );
+    assert.deepEqual(
+      server.requests.map((r) => r.query['tx-type']),
+      ['pay', 'pay', 'pay', 'pay'],
+    );
+    assert.deepEqual(
+      server.requests.map((r) => r.query.next),
+      [undefined, '4', '8', '10'],
+    );
   });
 
   it('with prefetch, keeps exactly one page of look-ahead', async () => {
@@ -477,7 +588,9 @@ describe('adapters/query: recorded query-service responses', function () {
   };
 
   it('parses each recorded response losslessly into camelCase records with bigint integers', async () => {
-    const rows = readFeature('unit/responses.feature').flatMap((o) => o.rows).filter((r) => r.client === 'indexer');
+    const rows = readFeature('unit/responses.feature')
+      .flatMap((o) => o.rows)
+      .filter((r) => r.client === 'indexer');
     let checked = 0;
     const compared = new Map<string, Record<string, unknown>>();
     for (const row of rows) {

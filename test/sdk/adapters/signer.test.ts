@@ -11,7 +11,8 @@ import { decodeSignedTransaction, decodeTransaction } from '../../../sdk/src/txn
 import { Address } from '../../../sdk/src/encoding/address.js';
 import { FakeServer, json, sameBytes } from './fake-server.js';
 
-const MNEMONIC = 'advice pudding treat near rule blouse same whisper inner electric quit surface sunny dismiss leader blood seat clown cost exist hospital century reform able sponsor';
+const MNEMONIC =
+  'advice pudding treat near rule blouse same whisper inner electric quit surface sunny dismiss leader blood seat clown cost exist hospital century reform able sponsor';
 const SENDER = '47YPQTIGQEO7T4Y4RWDYWEKV6RTR2UNBQXBABEEGM72ESWDQNCQ52OPASU';
 // Golden signed payment from the mnemonic above (protocol.md §3.7).
 const STX = fromBase64(
@@ -30,7 +31,15 @@ describe('adapters/signer: local keys', () => {
   it('matches algosdk for a group, signing only the requested indexes', async () => {
     const other = algosdk.generateAccount();
     const me = algosdk.mnemonicToSecretKey(MNEMONIC);
-    const sp = { fee: 1000n, firstValid: 10n, lastValid: 1010n, genesisID: 'devnet-v1', genesisHash: fromBase64('JgsgCaCTqIaLeVhyL6XlRu3n7Rfk2FxMeK+wRSaQ7dI='), minFee: 1000n, flatFee: true };
+    const sp = {
+      fee: 1000n,
+      firstValid: 10n,
+      lastValid: 1010n,
+      genesisID: 'devnet-v1',
+      genesisHash: fromBase64('JgsgCaCTqIaLeVhyL6XlRu3n7Rfk2FxMeK+wRSaQ7dI='),
+      minFee: 1000n,
+      flatFee: true,
+    };
     const t1 = algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: me.addr, receiver: other.addr, amount: 5, suggestedParams: sp });
     const t2 = algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: other.addr, receiver: me.addr, amount: 7, suggestedParams: sp });
     algosdk.assignGroupID([t1, t2]);
@@ -49,7 +58,10 @@ describe('adapters/signer: local keys', () => {
     const [signed] = await signer.sign([TXN], [0]);
     const stxn = decodeSignedTransaction(signed!);
     assert.equal(stxn.authAddress?.toString(), auth.addr.toString());
-    const sdkSigned = algosdk.signTransaction(algosdk.decodeUnsignedTransaction(algosdk.encodeUnsignedTransaction(algosdk.decodeSignedTransaction(STX).txn)), auth.sk).blob;
+    const sdkSigned = algosdk.signTransaction(
+      algosdk.decodeUnsignedTransaction(algosdk.encodeUnsignedTransaction(algosdk.decodeSignedTransaction(STX).txn)),
+      auth.sk,
+    ).blob;
     sameBytes(signed, sdkSigned);
   });
 
@@ -63,7 +75,8 @@ describe('adapters/signer: local keys', () => {
       }
     })();
     assert.ok(err instanceof SignerError);
-    for (const word of bad.split(' ')) assert.ok(!err.message.split(/\W+/).includes(word) || ['a', 'the'].includes(word), `error quotes "${word}": ${err.message}`);
+    for (const word of bad.split(' '))
+      assert.ok(!err.message.split(/\W+/).includes(word) || ['a', 'the'].includes(word), `error quotes "${word}": ${err.message}`);
     assert.throws(() => LocalSigner.fromSeed(new Uint8Array(31)), SignerError);
     assert.equal(JSON.stringify(LocalSigner.fromMnemonic(MNEMONIC)), JSON.stringify({ addresses: [SENDER] }));
   });
@@ -94,7 +107,10 @@ describe('adapters/signer: encrypted keystore', () => {
 
   it('rejects a wrong password or an altered file without revealing either', async () => {
     const file = await encryptKeystore(MNEMONIC, 'right-password', { scryptN: 256 });
-    await assert.rejects(decryptKeystore(file, 'wrong-password'), (e: unknown) => e instanceof KeystoreError && !e.message.includes('wrong-password') && !e.message.includes('right-password'));
+    await assert.rejects(
+      decryptKeystore(file, 'wrong-password'),
+      (e: unknown) => e instanceof KeystoreError && !e.message.includes('wrong-password') && !e.message.includes('right-password'),
+    );
     await assert.rejects(decryptKeystore({ ...file, address: 'PNWOET7LLOWMBMLE4KOCELCX6X3D3Q4H2Q4QJASYIEOF7YIPPQBG3YQ5YI' }, 'right-password'), KeystoreError);
     const ct = fromBase64(file.ciphertext);
     ct[0]! ^= 1;
@@ -111,7 +127,8 @@ describe('adapters/signer: key manager signer', () => {
     // A fake key manager that signs with the same key, so the two signers can be compared byte for byte.
     const server = await FakeServer.start(async (req, res) => {
       const body = req.body.length ? (req.json() as Record<string, unknown>) : {};
-      if (req.path === '/v1/wallets') return json(res, 200, { wallets: [{ id: 'w1', name: 'dev', driver_name: 'sqlite', driver_version: 1, mnemonic_ux: false, supported_txs: [] }] });
+      if (req.path === '/v1/wallets')
+        return json(res, 200, { wallets: [{ id: 'w1', name: 'dev', driver_name: 'sqlite', driver_version: 1, mnemonic_ux: false, supported_txs: [] }] });
       if (req.path === '/v1/wallet/init') return json(res, 200, { wallet_handle_token: 'h' });
       if (req.path === '/v1/transaction/sign') {
         const txn = decodeTransaction(fromBase64(body.transaction as string));
@@ -131,7 +148,10 @@ describe('adapters/signer: key manager signer', () => {
     sameBytes(viaKmd[0], STX);
     const rekeyed = new KeyManagerSigner(session).setAuthAddress(SENDER, 'PNWOET7LLOWMBMLE4KOCELCX6X3D3Q4H2Q4QJASYIEOF7YIPPQBG3YQ5YI');
     await rekeyed.sign([TXN], [0]);
-    const sent = server.requests.filter((r) => r.path === '/v1/transaction/sign').pop()!.json() as { public_key: number[] };
+    const sent = server.requests
+      .filter((r) => r.path === '/v1/transaction/sign')
+      .pop()!
+      .json() as { public_key: number[] };
     assert.deepEqual(sent.public_key, Array.from(Address.fromString('PNWOET7LLOWMBMLE4KOCELCX6X3D3Q4H2Q4QJASYIEOF7YIPPQBG3YQ5YI').publicKey));
     await session.close();
     await kmd.close();

@@ -67,14 +67,38 @@ describe('adapters: typed decoders for node responses', () => {
 
   before(() => {
     ledger = new Ledger({ genesisAccounts: [{ address: sender, amount: 10n ** 13n }] });
-    const sp = () => ({ fee: 2000n, flatFee: true, firstValid: ledger.latestRound, lastValid: ledger.latestRound + 100n, genesisId: ledger.genesisId, genesisHash: ledger.genesisHash });
-    ledger.submit([signTransaction(makeAppCreateTxn({ sender, approvalProgram: assemble(APP).program, clearProgram: assemble('#pragma version 10\nint 1').program, globalSchema: { numUints: 1, numByteSlices: 1 }, localSchema: { numUints: 1, numByteSlices: 0 }, suggestedParams: sp() }), key)]);
+    const sp = () => ({
+      fee: 2000n,
+      flatFee: true,
+      firstValid: ledger.latestRound,
+      lastValid: ledger.latestRound + 100n,
+      genesisId: ledger.genesisId,
+      genesisHash: ledger.genesisHash,
+    });
+    ledger.submit([
+      signTransaction(
+        makeAppCreateTxn({
+          sender,
+          approvalProgram: assemble(APP).program,
+          clearProgram: assemble('#pragma version 10\nint 1').program,
+          globalSchema: { numUints: 1, numByteSlices: 1 },
+          localSchema: { numUints: 1, numByteSlices: 0 },
+          suggestedParams: sp(),
+        }),
+        key,
+      ),
+    ]);
     appId = ledger.block(ledger.latestRound).txns[0]!.ad.createdAppId!;
     ledger.submit([signTransaction(makePaymentTxn({ sender, receiver: Address.forApp(appId), amount: 1_000_000n, suggestedParams: sp() }), key)]);
     ledger.produceBlock([
       [signTransaction(makePaymentTxn({ sender, receiver: sender, amount: 5n, note: utf8('n'), suggestedParams: sp() }), key)],
       [signTransaction(makeAppOptInTxn({ sender, appId, suggestedParams: sp() }), key)],
-      [signTransaction(makeAppCallTxn({ sender, appId, args: [utf8('a'), new Uint8Array([0xff])], boxes: [{ appId: 0n, name: utf8('bx') }], suggestedParams: sp() }), key)],
+      [
+        signTransaction(
+          makeAppCallTxn({ sender, appId, args: [utf8('a'), new Uint8Array([0xff])], boxes: [{ appId: 0n, name: utf8('bx') }], suggestedParams: sp() }),
+          key,
+        ),
+      ],
       // generic paths: asset parameters and key registration
       [signTransaction(makeAssetCreateTxn({ sender, total: 10n, decimals: 0, unitName: 'U', assetName: 'A', manager: sender, suggestedParams: sp() }), key)],
       [signTransaction(makeKeyRegTxn({ sender, nonParticipation: false, suggestedParams: sp() }), key)],
@@ -131,7 +155,11 @@ describe('adapters: typed decoders for node responses', () => {
       const generic = decodeMsgpack(bytes) as Record<string, unknown>;
       assert.deepEqual(d.logs, generic.logs);
       assert.equal(d.innerTxns?.length, (generic['inner-txns'] as unknown[] | undefined)?.length);
-      if (generic['global-state-delta']) assert.deepEqual(d.globalStateDelta!.map((x) => x.key), (generic['global-state-delta'] as { key: string }[]).map((x) => x.key));
+      if (generic['global-state-delta'])
+        assert.deepEqual(
+          d.globalStateDelta!.map((x) => x.key),
+          (generic['global-state-delta'] as { key: string }[]).map((x) => x.key),
+        );
       if (generic['local-state-delta']) assert.equal(d.localStateDelta![0]!.address, encodeAddress(sender.publicKey));
     }
   });

@@ -1,5 +1,16 @@
 import assert from 'node:assert/strict';
-import { BudgetRecorder, FuzzChain, budgetSnapshotText, buildSimulateReport, checkBudget, compileContract, formatBudgetReport, parseBudgetSnapshot, BudgetReportError, type BudgetAppInfo } from '../../../sdk/src/app/index.js';
+import {
+  BudgetRecorder,
+  FuzzChain,
+  budgetSnapshotText,
+  buildSimulateReport,
+  checkBudget,
+  compileContract,
+  formatBudgetReport,
+  parseBudgetSnapshot,
+  BudgetReportError,
+  type BudgetAppInfo,
+} from '../../../sdk/src/app/index.js';
 import { parseArc56, type Arc56AppSpec } from '../../../sdk/src/abi/index.js';
 import { toBase64 } from '../../../sdk/src/encoding/base64.js';
 import { utf8 } from '../../../sdk/src/encoding/bytes.js';
@@ -86,13 +97,22 @@ int 1
 }
 
 function spec(extraOpcode: boolean): Arc56AppSpec {
-  const m = (name: string, args: { type: string; name: string }[], returns = 'void') => ({ name, args, returns: { type: returns }, actions: { create: [], call: ['NoOp'] } });
+  const m = (name: string, args: { type: string; name: string }[], returns = 'void') => ({
+    name,
+    args,
+    returns: { type: returns },
+    actions: { create: [], call: ['NoOp'] },
+  });
   return parseArc56({
     arcs: [4, 56],
     name: 'Costly',
     structs: {},
     methods: [m('work', [{ type: 'uint64', name: 'n' }], 'uint64'), m('opup', []), m('keep', [{ type: 'string', name: 'name' }])],
-    state: { schema: { global: { ints: 0, bytes: 0 }, local: { ints: 0, bytes: 0 } }, keys: { global: {}, local: {}, box: {} }, maps: { global: {}, local: {}, box: {} } },
+    state: {
+      schema: { global: { ints: 0, bytes: 0 }, local: { ints: 0, bytes: 0 } },
+      keys: { global: {}, local: {}, box: {} },
+      maps: { global: {}, local: {}, box: {} },
+    },
     bareActions: { create: ['NoOp'], call: [] },
     source: { approval: toBase64(utf8(teal(extraOpcode))), clear: toBase64(utf8('#pragma version 10\nint 1\n')) },
   });
@@ -103,7 +123,9 @@ function session(extraOpcode: boolean) {
   const s = spec(extraOpcode);
   const compiled = compileContract({ spec: s });
   const chain = new FuzzChain(s, compiled, { senders: 2 });
-  const apps = new Map<bigint, BudgetAppInfo>([[chain.appId, { name: 'Costly', programSize: compiled.approval.bytes.length + compiled.clear.bytes.length, extraPages: compiled.extraPages }]]);
+  const apps = new Map<bigint, BudgetAppInfo>([
+    [chain.appId, { name: 'Costly', programSize: compiled.approval.bytes.length + compiled.clear.bytes.length, extraPages: compiled.extraPages }],
+  ]);
   const recorder = new BudgetRecorder();
   const responses: Record<string, unknown>[] = [];
   const call = (method: string, args: unknown[], sender = 0) => {
@@ -127,7 +149,10 @@ const txnResult = (r: Record<string, unknown>) => ((r['txn-groups'] as Record<st
 describe('app/budget-report: budget and fee report per method', () => {
   it("the report's figures equal simulate's: budget consumed, fees paid (inner included), op-ups, min-balance change, program size", () => {
     const { report, responses, programSize } = session(false);
-    assert.deepEqual(report.entries.map((e) => `${e.app} ${e.method} ×${e.calls}`), ['Costly keep(string)void ×2', 'Costly opup()void ×1', 'Costly work(uint64)uint64 ×3']);
+    assert.deepEqual(
+      report.entries.map((e) => `${e.app} ${e.method} ×${e.calls}`),
+      ['Costly keep(string)void ×2', 'Costly opup()void ×1', 'Costly work(uint64)uint64 ×3'],
+    );
     const work = report.entries.find((e) => e.method.startsWith('work'))!;
     const budgets = responses.slice(0, 3).map((r) => Number(txnResult(r)['app-budget-consumed']));
     assert.deepEqual([work.budget.min, work.budget.max], [Math.min(...budgets), Math.max(...budgets)]);
@@ -172,7 +197,10 @@ describe('app/budget-report: budget and fee report per method', () => {
   });
 
   it('a snapshot file that cannot be read says what to do', () => {
-    assert.throws(() => parseBudgetSnapshot('{nope'), (e: unknown) => e instanceof BudgetReportError && /--budget-snapshot/.test((e as Error).message));
+    assert.throws(
+      () => parseBudgetSnapshot('{nope'),
+      (e: unknown) => e instanceof BudgetReportError && /--budget-snapshot/.test((e as Error).message),
+    );
     assert.throws(() => parseBudgetSnapshot('{"version": 7, "entries": []}'), /unsupported budget snapshot version 7/);
   });
 });

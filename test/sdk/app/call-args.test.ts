@@ -63,8 +63,14 @@ describe('app/call-args', () => {
 
   it('names the argument in errors', () => {
     const { method, arc56 } = resolveMethod('register', spec);
-    assert.throws(() => prepareMethodArgs(method, [{ age: 1n, nick: 'x', extra: 1 }, 'x'], arc56), /argument 1 \(user\) of register: struct User has no field "extra"/);
-    assert.throws(() => prepareMethodArgs(method, [{ age: 1n, nick: 'x' }], arc56), (e: unknown) => e instanceof CallArgsError && e.argIndex === 2 && /argument 2 \(tag\) of register is missing/.test(e.message));
+    assert.throws(
+      () => prepareMethodArgs(method, [{ age: 1n, nick: 'x', extra: 1 }, 'x'], arc56),
+      /argument 1 \(user\) of register: struct User has no field "extra"/,
+    );
+    assert.throws(
+      () => prepareMethodArgs(method, [{ age: 1n, nick: 'x' }], arc56),
+      (e: unknown) => e instanceof CallArgsError && e.argIndex === 2 && /argument 2 \(tag\) of register is missing/.test(e.message),
+    );
     const add = resolveMethod('add', spec);
     assert.throws(() => prepareMethodArgs(add.method, [1n, 'x'], add.arc56), /argument 1 \(b\) of add: .*uint64/);
     assert.throws(() => prepareMethodArgs(add.method, [1n, 2n, 3n]), /takes 2 arguments/);
@@ -74,13 +80,30 @@ describe('app/call-args', () => {
     const { method, arc56 } = resolveMethod('register', spec);
     assert.throws(
       () => prepareMethodArgs(method, [{ age: 'thirty', nick: 'x' }, 'x'], arc56),
-      (e: unknown) => e instanceof CallArgsError && e.argIndex === 1 && e.path === '.age' && /argument 1 \(user\) of register: .*at \.age.*expected a whole number, got "thirty"/.test(e.message),
+      (e: unknown) =>
+        e instanceof CallArgsError &&
+        e.argIndex === 1 &&
+        e.path === '.age' &&
+        /argument 1 \(user\) of register: .*at \.age.*expected a whole number, got "thirty"/.test(e.message),
     );
     const A = 'CUD246QOE6Z5PMJ4MIKPIHDAXVO32RAWAD4X3B2AQ7AXWJGQRCKWNAYB4M';
     const arr = AbiMethod.fromSignature('sum(uint64[],(uint8,address))void');
-    assert.throws(() => prepareMethodArgs(arr, [['1', 'two'], ['1', A]]), (e: unknown) => e instanceof CallArgsError && e.argIndex === 0 && e.path === '[1]');
-    assert.throws(() => prepareMethodArgs(arr, [['1'], ['300', A]]), (e: unknown) => e instanceof CallArgsError && e.argIndex === 1 && e.path === '[0]' && /out of range/.test(e.message));
+    assert.throws(
+      () =>
+        prepareMethodArgs(arr, [
+          ['1', 'two'],
+          ['1', A],
+        ]),
+      (e: unknown) => e instanceof CallArgsError && e.argIndex === 0 && e.path === '[1]',
+    );
+    assert.throws(
+      () => prepareMethodArgs(arr, [['1'], ['300', A]]),
+      (e: unknown) => e instanceof CallArgsError && e.argIndex === 1 && e.path === '[0]' && /out of range/.test(e.message),
+    );
     const add = resolveMethod('add', spec);
-    assert.throws(() => prepareMethodArgs(add.method, [1n, 'x'], add.arc56), (e: unknown) => e instanceof CallArgsError && e.path === '' && /expected a whole number, got "x"/.test(e.message));
+    assert.throws(
+      () => prepareMethodArgs(add.method, [1n, 'x'], add.arc56),
+      (e: unknown) => e instanceof CallArgsError && e.path === '' && /expected a whole number, got "x"/.test(e.message),
+    );
   });
 });

@@ -5,7 +5,20 @@ import { fileURLToPath } from 'node:url';
 import { startDevnet, type RunningDevnet } from '../../../sdk/src/services/devnet/index.js';
 import { connectNetwork, type WorkflowNetwork } from '../../../sdk/src/workflow/connect.js';
 import { loadAppSpec } from '../../../sdk/src/abi/arc56.js';
-import { AppClient, AppNotFoundError, fetchApp, GroupComposer, builderParams, compileContract, deployApp, findDeployments, simulateGroup, decodeDeployNote, SimulateFailedError, DeployPlanError } from '../../../sdk/src/app/index.js';
+import {
+  AppClient,
+  AppNotFoundError,
+  fetchApp,
+  GroupComposer,
+  builderParams,
+  compileContract,
+  deployApp,
+  findDeployments,
+  simulateGroup,
+  decodeDeployNote,
+  SimulateFailedError,
+  DeployPlanError,
+} from '../../../sdk/src/app/index.js';
 import { makePaymentTxn, decodeTransaction } from '../../../sdk/src/txn/index.js';
 import { fromBase64 } from '../../../sdk/src/encoding/base64.js';
 
@@ -39,7 +52,10 @@ describe('app: client, composer and deploy on the embedded devnet', function () 
     await client.optIn();
     const hello = await client.call('hello', ['tealworks']);
     const local = await client.localState(me);
-    assert.deepEqual(local.map((i) => [i.match?.name, i.decoded]), [['greetings', 1n]]);
+    assert.deepEqual(
+      local.map((i) => [i.match?.name, i.decoded]),
+      [['greetings', 1n]],
+    );
     assert.equal(hello.returnValue, 'Hello, tealworks');
     assert.deepEqual(hello.events, [{ name: 'Greeted', args: ['tealworks'], named: { name: 'tealworks' } }]);
 
@@ -78,9 +94,18 @@ describe('app: client, composer and deploy on the embedded devnet', function () 
 
   it('simulates without keys and never throws for a failing group unless asked', async () => {
     const spec = loadAppSpec(read('examples/counter/abi/counter.arc56.json'));
-    const compiled = compileContract({ approval: read('examples/counter/abi/counter.teal'), clear: read('examples/counter/abi/clear.teal'), approvalName: 'counter.teal', spec }, { updatable: false, deletable: false });
-    const d = await deployApp({ chain: net.chain, creator: me, resolveSigner, compiled, metadata: { name: 'client-test', version: '1', updatable: false, deletable: false } });
-    const keyless = new AppClient({ chain: net.chain, appId: d.appId, compiled, name: 'counter' , sender: me });
+    const compiled = compileContract(
+      { approval: read('examples/counter/abi/counter.teal'), clear: read('examples/counter/abi/clear.teal'), approvalName: 'counter.teal', spec },
+      { updatable: false, deletable: false },
+    );
+    const d = await deployApp({
+      chain: net.chain,
+      creator: me,
+      resolveSigner,
+      compiled,
+      metadata: { name: 'client-test', version: '1', updatable: false, deletable: false },
+    });
+    const keyless = new AppClient({ chain: net.chain, appId: d.appId, compiled, name: 'counter', sender: me });
     const report = await keyless.simulate('increment', [12n]);
     assert.equal(report.wouldSucceed, false);
     assert.equal(report.failure!.errorMessage, 'too big: one increment must be below 10');
@@ -114,7 +139,14 @@ describe('app: client, composer and deploy on the embedded devnet', function () 
     assert.equal(again.appId, first.appId);
 
     const changed = compileContract({ ...base, approval: base.approval.replace('int 10\n<', 'int 12\n<') }, { updatable: true, deletable: true });
-    const appended = await deployApp({ chain: net.chain, creator: me, resolveSigner, compiled: changed, metadata: { ...metadata, version: '2' }, onUpdate: 'append' });
+    const appended = await deployApp({
+      chain: net.chain,
+      creator: me,
+      resolveSigner,
+      compiled: changed,
+      metadata: { ...metadata, version: '2' },
+      onUpdate: 'append',
+    });
     assert.equal(appended.action, 'append');
     assert.notEqual(appended.appId, first.appId);
     // The create transaction carries an ARC-2 deploy note AlgoKit reads the same way.
@@ -124,15 +156,23 @@ describe('app: client, composer and deploy on the embedded devnet', function () 
     assert.equal(byName.get('deploy-test')!.appId, appended.appId, 'the latest deployment of a name wins');
 
     const bigger = { ...changed, schema: { ...changed.schema, localInts: 1 } };
-    await assert.rejects(deployApp({ chain: net.chain, creator: me, resolveSigner, compiled: bigger, metadata: { ...metadata, version: '3' } }), (e: unknown) => e instanceof DeployPlanError && e.trigger === 'schema-break');
+    await assert.rejects(
+      deployApp({ chain: net.chain, creator: me, resolveSigner, compiled: bigger, metadata: { ...metadata, version: '3' } }),
+      (e: unknown) => e instanceof DeployPlanError && e.trigger === 'schema-break',
+    );
   });
 
   it('reads box names page by page and decodes map entries', async () => {
     const spec = loadAppSpec(read('examples/counter/abi/counter.arc56.json'));
-    const compiled = compileContract({ approval: read('examples/counter/abi/counter.teal'), clear: read('examples/counter/abi/clear.teal'), spec }, { updatable: false, deletable: false });
+    const compiled = compileContract(
+      { approval: read('examples/counter/abi/counter.teal'), clear: read('examples/counter/abi/clear.teal'), spec },
+      { updatable: false, deletable: false },
+    );
     const client = new AppClient({ chain: net.chain, appId: 0n, spec, sender: me, resolveSigner });
     await client.create(compiled);
-    const fund = new GroupComposer(net.chain, resolveSigner).add(makePaymentTxn({ sender: me, receiver: client.appAddress, amount: 1_000_000n, suggestedParams: await builderParams(net.chain) }));
+    const fund = new GroupComposer(net.chain, resolveSigner).add(
+      makePaymentTxn({ sender: me, receiver: client.appAddress, amount: 1_000_000n, suggestedParams: await builderParams(net.chain) }),
+    );
     await fund.send();
     await client.call('increment', [4n]);
     const page = await client.boxes({ values: true, limit: 1 });

@@ -30,8 +30,14 @@ describe('app/compile', () => {
   });
 
   it('names missing template values and permissions', () => {
-    assert.throws(() => compileContract({ approval: APPROVAL, clear: CLEAR }, { updatable: true }), (e: unknown) => e instanceof ContractCompileError && /TMPL_FEE has no value/.test(e.message) && e.program === 'approval');
-    assert.throws(() => compileContract({ approval: APPROVAL, clear: CLEAR }, { template: { FEE: 1n } }), /TMPL_UPDATABLE is used, so the deploy must say "updatable"/);
+    assert.throws(
+      () => compileContract({ approval: APPROVAL, clear: CLEAR }, { updatable: true }),
+      (e: unknown) => e instanceof ContractCompileError && /TMPL_FEE has no value/.test(e.message) && e.program === 'approval',
+    );
+    assert.throws(
+      () => compileContract({ approval: APPROVAL, clear: CLEAR }, { template: { FEE: 1n } }),
+      /TMPL_UPDATABLE is used, so the deploy must say "updatable"/,
+    );
     assert.throws(() => compileContract({ approval: '#pragma version 10\nbogus_op\n', clear: CLEAR }), /approval program: .*bogus_op/);
   });
 

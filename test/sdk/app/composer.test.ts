@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { GroupComposer, LogicSigSigner, resourcesInMessage } from '../../../sdk/src/app/composer.js';
 import type { AppChain } from '../../../sdk/src/app/chain.js';
-import { makeAppCallTxn, makePaymentTxn, makeLogicSig, decodeSignedTransaction, logicSigAddress, decodeSignedTransactions } from '../../../sdk/src/txn/index.js';
+import {
+  makeAppCallTxn,
+  makePaymentTxn,
+  makeLogicSig,
+  decodeSignedTransaction,
+  logicSigAddress,
+  decodeSignedTransactions,
+} from '../../../sdk/src/txn/index.js';
 import { Address } from '../../../sdk/src/encoding/address.js';
 import { toBase64 } from '../../../sdk/src/encoding/base64.js';
 import { utf8 } from '../../../sdk/src/encoding/bytes.js';
@@ -48,7 +55,9 @@ describe('app/composer', () => {
 
   it('raises an app call fee by what its inner transactions left unpaid', async () => {
     const inner = (fee: number) => ({ txn: { txn: { type: 'pay', fee } } });
-    const chain = fakeChain([{ 'txn-groups': [{ 'txn-results': [{ 'txn-result': { 'inner-txns': [inner(0), { ...inner(0), 'inner-txns': [inner(0)] }, inner(1000)] } }] }] }]);
+    const chain = fakeChain([
+      { 'txn-groups': [{ 'txn-results': [{ 'txn-result': { 'inner-txns': [inner(0), { ...inner(0), 'inner-txns': [inner(0)] }, inner(1000)] } }] }] },
+    ]);
     const c = new GroupComposer(chain).add(appCall());
     const before = c.entries[0]!.txn.fee;
     await c.prepare({ coverInnerFees: true });
@@ -87,7 +96,9 @@ describe('app/composer', () => {
     const escrow = logicSigAddress(program).toString();
     const signer = new LogicSigSigner(makeLogicSig(program));
     const chain = fakeChain([{ 'txn-groups': [{ 'txn-results': [{ 'txn-result': {} }] }] }]);
-    const c = new GroupComposer(chain, (a) => (a === escrow ? signer : undefined)).add(makePaymentTxn({ sender: escrow, receiver: A, amount: 1n, suggestedParams: sp }));
+    const c = new GroupComposer(chain, (a) => (a === escrow ? signer : undefined)).add(
+      makePaymentTxn({ sender: escrow, receiver: A, amount: 1n, suggestedParams: sp }),
+    );
     await c.simulate();
     const simulated = decodeSignedTransactions(chain.sent[0]![0]!)[0]!;
     assert.deepEqual([...simulated.lsig!.program], [...program]);

@@ -11,7 +11,15 @@ import { sha512_256 } from '../../../sdk/src/crypto/hash.js';
 import { simulate, type SimulateRequest } from '../../../sdk/src/ledger/index.js';
 import { simulateResponseToWire } from '../../../sdk/src/services/index.js';
 import { assemble } from '../../../sdk/src/teal/index.js';
-import { makeAppCallTxn, makeAppCreateTxn, makePaymentTxn, makeLogicSig, signLogicSigTransaction, OnComplete, type SignedTransaction } from '../../../sdk/src/txn/index.js';
+import {
+  makeAppCallTxn,
+  makeAppCreateTxn,
+  makePaymentTxn,
+  makeLogicSig,
+  signLogicSigTransaction,
+  OnComplete,
+  type SignedTransaction,
+} from '../../../sdk/src/txn/index.js';
 import { Address } from '../../../sdk/src/encoding/address.js';
 import { devnet, ALGO } from '../ledger/fixture.js';
 import { sharedData } from '../../cli/helpers.js';
@@ -22,7 +30,8 @@ interface LcovRecord {
   lines: { found: number; hit: number; details: { line: number; hit: number }[] };
   branches: { found: number; hit: number; details: { line: number; block: number; branch: number; taken: number | '-' }[] };
 }
-const parseWithLcovParse = (text: string): Promise<LcovRecord[]> => new Promise((ok, fail) => lcovParse(text, (err, data) => (err ? fail(new Error(String(err))) : ok(data))));
+const parseWithLcovParse = (text: string): Promise<LcovRecord[]> =>
+  new Promise((ok, fail) => lcovParse(text, (err, data) => (err ? fail(new Error(String(err))) : ok(data))));
 
 // The caller: a macro on line 3, a branch whose both arms run (bnz on the argument), and one
 // whose jump never runs in these tests (bz on the app id: only calls, no create).
@@ -68,7 +77,8 @@ function tracePcs(response: unknown): Map<string, Set<number>> {
     add(t['logic-sig-hash'], t['logic-sig-trace']);
     for (const i of (t['inner-trace'] as Record<string, unknown>[] | undefined) ?? []) walk(i);
   };
-  for (const r of ((response as { 'txn-groups': { 'txn-results': { 'exec-trace'?: Record<string, unknown> }[] }[] })['txn-groups'][0]!['txn-results'])) if (r['exec-trace']) walk(r['exec-trace']);
+  for (const r of (response as { 'txn-groups': { 'txn-results': { 'exec-trace'?: Record<string, unknown> }[] }[] })['txn-groups'][0]!['txn-results'])
+    if (r['exec-trace']) walk(r['exec-trace']);
   return out;
 }
 
@@ -91,8 +101,19 @@ function setup() {
     const req = { 'txn-groups': [{ txns: [stxn] }], 'allow-empty-signatures': true, 'exec-trace-config': { enable: true } } as unknown as SimulateRequest;
     return { req, res: simulate(d.ledger, req) };
   };
-  const call = (arg: bigint) => run({ txn: makeAppCallTxn({ sender: d.addr(1), appId: callerId, onComplete: OnComplete.NoOp, args: [new Uint8Array([0, 0, 0, 0, 0, 0, 0, Number(arg)])], foreignApps: [calleeId], suggestedParams: d.sp({ fee: 2000n }) }) });
-  const pay = () => run(signLogicSigTransaction(makePaymentTxn({ sender: lsigAddr, receiver: d.addr(1), amount: 1000n, suggestedParams: d.sp() }), makeLogicSig(lsig.program)));
+  const call = (arg: bigint) =>
+    run({
+      txn: makeAppCallTxn({
+        sender: d.addr(1),
+        appId: callerId,
+        onComplete: OnComplete.NoOp,
+        args: [new Uint8Array([0, 0, 0, 0, 0, 0, 0, Number(arg)])],
+        foreignApps: [calleeId],
+        suggestedParams: d.sp({ fee: 2000n }),
+      }),
+    });
+  const pay = () =>
+    run(signLogicSigTransaction(makePaymentTxn({ sender: lsigAddr, receiver: d.addr(1), amount: 1000n, suggestedParams: d.sp() }), makeLogicSig(lsig.program)));
   return { caller, callee, lsig, clear, call, pay };
 }
 
@@ -100,7 +121,7 @@ describe('app/coverage: coverage over exec traces', () => {
   it('covered pcs equal the pcs of the runs’ exec traces: top-level, inner and logic-signature programs, SDK and node JSON shapes', () => {
     const s = setup();
     const runs = [s.call(1n), s.call(0n), s.pay()];
-    for (const r of runs) assert.equal(((r.res['txn-groups'] as Record<string, unknown>[])[0]!['failure-message'] ?? ''), '');
+    for (const r of runs) assert.equal((r.res['txn-groups'] as Record<string, unknown>[])[0]!['failure-message'] ?? '', '');
     const collector = new CoverageCollector();
     collector.addSimulateResponse(runs[0]!.res);
     // The node's JSON shape (hashes as base64 text) counts the same.
@@ -108,8 +129,16 @@ describe('app/coverage: coverage over exec traces', () => {
     collector.addSimulateResponse(runs[2]!.res);
     const expected = new Map<string, Set<number>>();
     for (const r of runs) for (const [h, pcs] of tracePcs(r.res)) expected.set(h, new Set([...(expected.get(h) ?? []), ...pcs]));
-    assert.deepEqual([...expected.keys()].sort(), [s.caller, s.callee, s.lsig].map((p) => toHex(sha512_256(p.program))).sort(), 'caller, inner callee and logic sig all ran');
-    for (const [h, pcs] of expected) assert.deepEqual([...collector.executedPcs(h)].sort((a, b) => a - b), [...pcs].sort((a, b) => a - b));
+    assert.deepEqual(
+      [...expected.keys()].sort(),
+      [s.caller, s.callee, s.lsig].map((p) => toHex(sha512_256(p.program))).sort(),
+      'caller, inner callee and logic sig all ran',
+    );
+    for (const [h, pcs] of expected)
+      assert.deepEqual(
+        [...collector.executedPcs(h)].sort((a, b) => a - b),
+        [...pcs].sort((a, b) => a - b),
+      );
     // Counts: the caller ran twice, the callee once (inner), the logic sig once.
     assert.equal(collector.programs.get(toHex(sha512_256(s.caller.program)))!.runs, 2);
     assert.equal(collector.programs.get(toHex(sha512_256(s.callee.program)))!.runs, 1);
@@ -124,23 +153,40 @@ describe('app/coverage: coverage over exec traces', () => {
     collector.addProgram({ bytes: s.callee.program, pcMap: s.callee.sourceMap, sourceName: 'callee.teal' });
     collector.addSimulateResponse(s.call(0n).res);
     const report = collector.report();
-    assert.deepEqual(report.files.map((f) => f.file), ['callee.teal', 'caller.teal']);
+    assert.deepEqual(
+      report.files.map((f) => f.file),
+      ['callee.teal', 'caller.teal'],
+    );
     const caller = report.files.find((f) => f.file === 'caller.teal')!;
     const line = (n: number) => caller.lines.find((l) => l.line === n);
     assert.equal(line(2), undefined, 'the #define line holds no instruction of its own');
     assert.equal(line(5)!.hits, 2, 'the macro use (line 5) ran in both calls');
-    assert.deepEqual(line(4)!.branches.map((b) => b.taken), [[2, 0]], 'bz done: fell through twice, never jumped');
-    assert.deepEqual(line(6)!.branches.map((b) => b.taken), [[1, 1]], 'bnz call_inner: both arms once');
+    assert.deepEqual(
+      line(4)!.branches.map((b) => b.taken),
+      [[2, 0]],
+      'bz done: fell through twice, never jumped',
+    );
+    assert.deepEqual(
+      line(6)!.branches.map((b) => b.taken),
+      [[1, 1]],
+      'bnz call_inner: both arms once',
+    );
     assert.equal(line(21)!.hits, 0, 'the create path never ran');
     assert.equal(line(10)!.hits, 1);
     const lcov = toLcov(report, 'unit');
     const parsed = await parseWithLcovParse(lcov);
-    assert.deepEqual(parsed.map((r) => r.file), ['callee.teal', 'caller.teal']);
+    assert.deepEqual(
+      parsed.map((r) => r.file),
+      ['callee.teal', 'caller.teal'],
+    );
     const rec = parsed.find((r) => r.file === 'caller.teal')!;
     const totals = coverageTotals({ files: [caller], unknownPrograms: [] });
     assert.equal(rec.lines.found, totals.lines);
     assert.equal(rec.lines.hit, totals.linesHit);
-    assert.deepEqual(rec.lines.details.find((d) => d.line === 5), { line: 5, hit: 2 });
+    assert.deepEqual(
+      rec.lines.details.find((d) => d.line === 5),
+      { line: 5, hit: 2 },
+    );
     assert.equal(rec.branches.found, 4);
     assert.equal(rec.branches.hit, 3);
     assert.deepEqual(
@@ -164,7 +210,10 @@ describe('app/coverage: coverage over exec traces', () => {
     a.addSimulateResponse(s.call(1n).res);
     b.addSimulateResponse(s.call(0n).res);
     a.merge(b);
-    const line6 = a.report().files.find((f) => f.file === 'caller.teal')!.lines.find((l) => l.line === 6)!;
+    const line6 = a
+      .report()
+      .files.find((f) => f.file === 'caller.teal')!
+      .lines.find((l) => l.line === 6)!;
     assert.deepEqual(line6.branches[0]!.taken, [1, 1]);
   });
 
@@ -180,12 +229,21 @@ describe('app/coverage: coverage over exec traces', () => {
     assert.ok(collector.programs.has(toHex(sha512_256(spec.byteCode('approval')!))));
     collector.addProgram({ bytes: spec.byteCode('approval')!, sourceName: 'ExampleContract.approval.teal', highLevel: { map, baseDir: 'struct_in_box/out' } });
     const report: CoverageReport = collector.report({ level: 'high-level' });
-    assert.deepEqual(report.files.map((f) => f.file), ['struct_in_box/contract.py']);
+    assert.deepEqual(
+      report.files.map((f) => f.file),
+      ['struct_in_box/contract.py'],
+    );
     const py = report.files[0]!;
     const source = readFileSync(join(dir, 'contract.py'), 'utf8').split('\n');
     const hitText = py.lines.filter((l) => l.hits > 0).map((l) => source[l.line - 1]!.trim());
-    assert.ok(hitText.some((t) => t.startsWith('assert not self.box_exists(user.id)')), hitText.join('\n'));
-    assert.ok(hitText.some((t) => t.includes('op.Box.put(box_key, user.bytes)')), hitText.join('\n'));
+    assert.ok(
+      hitText.some((t) => t.startsWith('assert not self.box_exists(user.id)')),
+      hitText.join('\n'),
+    );
+    assert.ok(
+      hitText.some((t) => t.includes('op.Box.put(box_key, user.bytes)')),
+      hitText.join('\n'),
+    );
     const lcov = toLcov(report);
     assert.match(lcov, /^SF:struct_in_box\/contract\.py$/m);
   });

@@ -22,7 +22,9 @@ describe('app/debug: replaying recorded runs', () => {
   it('explains a failure in the simulate report: op, operands, stack and scratch at the failing pc', () => {
     const teal = fixture('debug-me.teal');
     const a = assemble(teal);
-    const report = buildSimulateReport(response(), { apps: new Map([[1001n, { approval: { bytes: a.program, pcMap: a.sourceMap, sourceName: 'debug-me.teal', sourceLines: teal.split('\n') } }]]) });
+    const report = buildSimulateReport(response(), {
+      apps: new Map([[1001n, { approval: { bytes: a.program, pcMap: a.sourceMap, sourceName: 'debug-me.teal', sourceLines: teal.split('\n') } }]]),
+    });
     const f = report.failure!;
     assert.equal(f.op, 'assert');
     assert.deepEqual(f.operands, [0n]);
@@ -58,7 +60,12 @@ describe('app/debug: replaying recorded runs', () => {
     assert.equal(early.apps.get(1001n)?.global.get('636f756e74')?.now, undefined, 'state before the write');
     assert.equal(late.budgetUsed, 16);
     assert.equal(late.budgetTotal, 700);
-    assert.deepEqual(run.location(late.frame, late.pc), { file: 'debug-me.teal', line: 13, column: 0, definition: { file: 'debug-me.teal', line: 4, column: 37 } });
+    assert.deepEqual(run.location(late.frame, late.pc), {
+      file: 'debug-me.teal',
+      line: 13,
+      column: 0,
+      definition: { file: 'debug-me.teal', line: 4, column: 37 },
+    });
   });
 
   it('a long run (a loop writing state and logging, thousands of steps): every snapshot equals the step-by-step account', () => {
@@ -71,11 +78,37 @@ describe('app/debug: replaying recorded runs', () => {
     const key = Ed25519KeyPair.fromSeed(new Uint8Array(32).fill(7));
     const me = new Address(key.publicKey);
     const ledger = new Ledger({ genesisAccounts: [{ address: key.publicKey, amount: 10n ** 12n }] });
-    const sp = () => ({ fee: 2000n, flatFee: true, firstValid: ledger.latestRound, lastValid: ledger.latestRound + 1000n, genesisId: ledger.genesisId, genesisHash: ledger.genesisHash });
-    const created = ledger.submit([signTransaction(makeAppCreateTxn({ sender: me, suggestedParams: sp(), approvalProgram: approval.bytes!, clearProgram: clear.bytes!, globalSchema: { numUints: 1, numByteSlices: 0 }, localSchema: { numUints: 0, numByteSlices: 0 } }), key)]);
+    const sp = () => ({
+      fee: 2000n,
+      flatFee: true,
+      firstValid: ledger.latestRound,
+      lastValid: ledger.latestRound + 1000n,
+      genesisId: ledger.genesisId,
+      genesisHash: ledger.genesisHash,
+    });
+    const created = ledger.submit([
+      signTransaction(
+        makeAppCreateTxn({
+          sender: me,
+          suggestedParams: sp(),
+          approvalProgram: approval.bytes!,
+          clearProgram: clear.bytes!,
+          globalSchema: { numUints: 1, numByteSlices: 0 },
+          localSchema: { numUints: 0, numByteSlices: 0 },
+        }),
+        key,
+      ),
+    ]);
     const appId = ledger.transaction(created.txids[0]!)!.ad.createdAppId!;
-    const request = { 'txn-groups': [{ txns: [{ txn: makeAppCallTxn({ sender: me, appId, onComplete: OnComplete.NoOp, suggestedParams: sp() }) }] }], 'allow-empty-signatures': true, 'extra-opcode-budget': 20_000, 'exec-trace-config': { enable: true, 'stack-change': true, 'scratch-change': true, 'state-change': true } } as unknown as SimulateRequest;
-    const run = DebugRun.fromSimulateResponse(parseJson(stringifyJson(simulateResponseToWire(simulate(ledger, request), request, 'json'))), { programs: [approval, clear] });
+    const request = {
+      'txn-groups': [{ txns: [{ txn: makeAppCallTxn({ sender: me, appId, onComplete: OnComplete.NoOp, suggestedParams: sp() }) }] }],
+      'allow-empty-signatures': true,
+      'extra-opcode-budget': 20_000,
+      'exec-trace-config': { enable: true, 'stack-change': true, 'scratch-change': true, 'state-change': true },
+    } as unknown as SimulateRequest;
+    const run = DebugRun.fromSimulateResponse(parseJson(stringifyJson(simulateResponseToWire(simulate(ledger, request), request, 'json'))), {
+      programs: [approval, clear],
+    });
     assert.ok(run.timeline.length > 5000, `${run.timeline.length} steps`);
     // The account kept by walking the run once, step by step.
     let count: bigint | undefined;
@@ -116,13 +149,19 @@ describe('app/debug: replaying recorded runs', () => {
     assert.deepEqual(evaluateWatch('global[0x636f756e74]', s), { value: 1n });
     assert.match(evaluateWatch('app[1001].global["count"].before', s).absent!, /no global "count" before the group/);
     assert.match(evaluateWatch('app[1001].box["last"]', s).absent!, /has no box/);
-    assert.throws(() => evaluateWatch('stack[5]', s), (e: unknown) => e instanceof WatchError && /out of range: the stack has 2 items/.test(e.message));
+    assert.throws(
+      () => evaluateWatch('stack[5]', s),
+      (e: unknown) => e instanceof WatchError && /out of range: the stack has 2 items/.test(e.message),
+    );
     assert.throws(() => evaluateWatch('scratch[300]', s), /0…255/);
     assert.throws(() => evaluateWatch('frobnicate', s), /try stack\[-1\]/);
   });
 
   it('gives typed views of values', () => {
-    assert.deepEqual(typedViews(5n).map((v) => v.label), ['uint64', 'hex']);
+    assert.deepEqual(
+      typedViews(5n).map((v) => v.label),
+      ['uint64', 'hex'],
+    );
     const abiString = new Uint8Array([0, 2, ...utf8('hi')]);
     assert.ok(typedViews(abiString).some((v) => v.label === 'abi string' && v.text === '"hi"'));
     const addr = new Uint8Array(32);
@@ -132,7 +171,10 @@ describe('app/debug: replaying recorded runs', () => {
   });
 
   it('rejects responses without a trace with a clear error', () => {
-    assert.throws(() => DebugRun.fromSimulateResponse({}), (e: unknown) => e instanceof DebugTraceError && /no "txn-groups"/.test(e.message));
+    assert.throws(
+      () => DebugRun.fromSimulateResponse({}),
+      (e: unknown) => e instanceof DebugTraceError && /no "txn-groups"/.test(e.message),
+    );
     assert.throws(() => DebugRun.fromSimulateResponse({ 'txn-groups': [{ 'txn-results': [{ 'txn-result': {} }] }] }), /exec-trace-config/);
   });
 });

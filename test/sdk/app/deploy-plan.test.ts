@@ -1,7 +1,17 @@
 import { strict as assert } from 'node:assert';
 import { fromUtf8, utf8 } from '../../../sdk/src/encoding/bytes.js';
 import { decodeDeployNote, encodeDeployNote, isDeployNote } from '../../../sdk/src/app/deploy-note.js';
-import { assertDeployable, indexDeployments, planDeploy, requiredExtraPages, type DesiredApp, type ExistingDeployment, type OnChainApp, type OnSchemaBreak, type OnUpdate } from '../../../sdk/src/app/deploy-plan.js';
+import {
+  assertDeployable,
+  indexDeployments,
+  planDeploy,
+  requiredExtraPages,
+  type DesiredApp,
+  type ExistingDeployment,
+  type OnChainApp,
+  type OnSchemaBreak,
+  type OnUpdate,
+} from '../../../sdk/src/app/deploy-plan.js';
 import { DeployNoteError, DeployPlanError } from '../../../sdk/src/app/errors.js';
 
 const A = new Uint8Array([0x0a, 0x81, 0x01, 0x43]);
@@ -85,7 +95,11 @@ describe('app/deploy-plan', () => {
 
   it('does nothing when programs match and the schema fits (even if smaller is asked)', () => {
     for (const onUpdate of ['fail', 'update', 'replace', 'append'] as OnUpdate[]) {
-      const p = planDeploy(desired({ schema: { ...schema, globalInts: 0 } }), { deployment: deployment(), onChain: chain() }, { onUpdate, onSchemaBreak: 'fail' });
+      const p = planDeploy(
+        desired({ schema: { ...schema, globalInts: 0 } }),
+        { deployment: deployment(), onChain: chain() },
+        { onUpdate, onSchemaBreak: 'fail' },
+      );
       assert.equal(p.action, 'nothing');
       assert.equal(p.note.length, 0);
     }
@@ -113,7 +127,10 @@ describe('app/deploy-plan', () => {
   it('defaults to fail on a code change', () => {
     const p = planDeploy(desired(), { deployment: deployment(), onChain: chain({ approval: B }) });
     assert.equal(p.action, 'fail');
-    assert.throws(() => assertDeployable(p), (e: unknown) => e instanceof DeployPlanError && e.trigger === 'update' && e.appId === 1001n);
+    assert.throws(
+      () => assertDeployable(p),
+      (e: unknown) => e instanceof DeployPlanError && e.trigger === 'update' && e.appId === 1001n,
+    );
   });
 
   it('still plans update/replace of apps marked immutable, with a warning', () => {
@@ -136,7 +153,11 @@ describe('app/deploy-plan', () => {
     it(`schema break with onSchemaBreak=${onSchemaBreak} → ${action}, whatever onUpdate says`, () => {
       for (const field of ['globalInts', 'globalBytes', 'localInts', 'localBytes'] as const) {
         for (const onUpdate of ['update', 'fail'] as OnUpdate[]) {
-          const p = planDeploy(desired({ schema: { ...schema, [field]: schema[field] + 1 } }), { deployment: deployment(), onChain: chain({ approval: B }) }, { onUpdate, onSchemaBreak });
+          const p = planDeploy(
+            desired({ schema: { ...schema, [field]: schema[field] + 1 } }),
+            { deployment: deployment(), onChain: chain({ approval: B }) },
+            { onUpdate, onSchemaBreak },
+          );
           assert.equal(p.action, action, field);
           assert.match(p.reason, new RegExp(field));
           if (p.action === 'fail' || p.action === 'replace' || p.action === 'append') assert.equal(p.trigger, 'schema-break');
@@ -147,7 +168,11 @@ describe('app/deploy-plan', () => {
 
   it('treats needing more extra pages as a schema break', () => {
     const big = new Uint8Array(3000);
-    const p = planDeploy(desired({ approval: big }), { deployment: deployment(), onChain: chain({ approval: big, extraPages: 0 }) }, { onSchemaBreak: 'append' });
+    const p = planDeploy(
+      desired({ approval: big }),
+      { deployment: deployment(), onChain: chain({ approval: big, extraPages: 0 }) },
+      { onSchemaBreak: 'append' },
+    );
     assert.equal(p.action, 'append');
     assert.match(p.reason, /extraPages 0 → 1/);
     assert.equal(p.extraPages, 1);
@@ -156,7 +181,11 @@ describe('app/deploy-plan', () => {
   });
 
   it('warns when replacing on a schema break an app not known deletable', () => {
-    const p = planDeploy(desired({ schema: { ...schema, localInts: 3 } }), { deployment: deployment({}, { deletable: undefined }), onChain: chain() }, { onSchemaBreak: 'replace' });
+    const p = planDeploy(
+      desired({ schema: { ...schema, localInts: 3 } }),
+      { deployment: deployment({}, { deletable: undefined }), onChain: chain() },
+      { onSchemaBreak: 'replace' },
+    );
     assert.equal(p.action, 'replace');
     assert.equal(p.warnings.length, 1);
   });

@@ -70,9 +70,27 @@ describe('app: failure chains through inner calls', function () {
     if (tw) await tw.close();
   });
 
-  async function simulateCall(appId: bigint, args: Uint8Array[], apps: bigint[], knowledge: Array<[bigint, ReturnType<import('../../../sdk/src/app/client.js').AppClient['knowledge']>]>): Promise<SimulateReport> {
+  async function simulateCall(
+    appId: bigint,
+    args: Uint8Array[],
+    apps: bigint[],
+    knowledge: Array<[bigint, ReturnType<import('../../../sdk/src/app/client.js').AppClient['knowledge']>]>,
+  ): Promise<SimulateReport> {
     const sp = await tw.node.suggestedParams();
-    const txn = makeAppCallTxn({ sender: tw.account.dispenser.address, appId, args, foreignApps: apps, suggestedParams: { fee: 4000n, flatFee: true, firstValid: sp.lastRound, lastValid: sp.lastRound + 100n, genesisId: sp.genesisId, genesisHash: sp.genesisHash } });
+    const txn = makeAppCallTxn({
+      sender: tw.account.dispenser.address,
+      appId,
+      args,
+      foreignApps: apps,
+      suggestedParams: {
+        fee: 4000n,
+        flatFee: true,
+        firstValid: sp.lastRound,
+        lastValid: sp.lastRound + 100n,
+        genesisId: sp.genesisId,
+        genesisHash: sp.genesisHash,
+      },
+    });
     const c = tw.composer();
     for (const [id, k] of knowledge) c.knowApp(id, k);
     c.add({ txn, signer: tw.account.dispenser.signer });
@@ -80,7 +98,12 @@ describe('app: failure chains through inner calls', function () {
   }
 
   it('names every level: group index, app and name, method, source line and the error', async () => {
-    const hello = await tw.app.deploy({ creator: tw.account.dispenser, approval: `${HELLO}/out/HelloWorldContract.approval.teal`, clear: `${HELLO}/out/HelloWorldContract.clear.teal`, spec: `${HELLO}/out/HelloWorldContract.arc56.json` });
+    const hello = await tw.app.deploy({
+      creator: tw.account.dispenser,
+      approval: `${HELLO}/out/HelloWorldContract.approval.teal`,
+      clear: `${HELLO}/out/HelloWorldContract.clear.teal`,
+      spec: `${HELLO}/out/HelloWorldContract.arc56.json`,
+    });
     const middle = await tw.app.deploy({ creator: tw.account.dispenser, approval: MIDDLE, clear: CLEAR, name: 'middle', fund: algos(1) });
     const outer = await tw.app.deploy({ creator: tw.account.dispenser, approval: OUTER, clear: CLEAR, name: 'outer', fund: algos(1) });
     const u64 = (n: bigint) => {
@@ -133,8 +156,14 @@ describe('app: failure chains through inner calls', function () {
     assert.ok(o!.pc! > 0 && m!.pc! > 0);
 
     const text = renderSimulateReport(report);
-    assert.match(text, /call chain:\n {4}txn 0 {2}app \d+ \(outer\).*at line 11 {2}itxn_submit \/\/ call the middle app {2}\(pc \d+\)\n {4}└ txn 0 → inner 0 {2}app \d+ \(middle\).*\n {6}└ txn 0 → inner 0 → inner 0 {2}app \d+ \(HelloWorldContract\) {2}hello\(string\)string {2}in HelloWorldContract\.hello\[routing\] {2}at contract\.py:10:\d+ {2}@arc4\.abimethod {2}\(pc 52, HelloWorldContract\.approval\.teal:47:5\) {2}✗ invalid number of bytes/);
-    assert.match(failureSummary(report), /invalid number of bytes for arc4\.dynamic_array<arc4\.uint8> \[contract\.py:10:\d+\] \(called through app \d+ \(outer\) at line 11 → app \d+ \(middle\) at line 16\)/);
+    assert.match(
+      text,
+      /call chain:\n {4}txn 0 {2}app \d+ \(outer\).*at line 11 {2}itxn_submit \/\/ call the middle app {2}\(pc \d+\)\n {4}└ txn 0 → inner 0 {2}app \d+ \(middle\).*\n {6}└ txn 0 → inner 0 → inner 0 {2}app \d+ \(HelloWorldContract\) {2}hello\(string\)string {2}in HelloWorldContract\.hello\[routing\] {2}at contract\.py:10:\d+ {2}@arc4\.abimethod {2}\(pc 52, HelloWorldContract\.approval\.teal:47:5\) {2}✗ invalid number of bytes/,
+    );
+    assert.match(
+      failureSummary(report),
+      /invalid number of bytes for arc4\.dynamic_array<arc4\.uint8> \[contract\.py:10:\d+\] \(called through app \d+ \(outer\) at line 11 → app \d+ \(middle\) at line 16\)/,
+    );
   });
 
   it('an ARC-65 logged error is named at its level', async () => {

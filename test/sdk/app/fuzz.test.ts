@@ -1,11 +1,22 @@
 import assert from 'node:assert/strict';
-import { fuzz, arbitraryValue, shrinkValue, FuzzRandom, FuzzError, DebugRun, programFromTeal, type FuzzOptions, type InvariantContext } from '../../../sdk/src/app/index.js';
+import {
+  fuzz,
+  arbitraryValue,
+  shrinkValue,
+  FuzzRandom,
+  FuzzError,
+  DebugRun,
+  programFromTeal,
+  type FuzzOptions,
+  type InvariantContext,
+} from '../../../sdk/src/app/index.js';
 import { parseAbiType, AbiStructType, type AbiValue } from '../../../sdk/src/abi/index.js';
 import { parseJson } from '../../../sdk/src/encoding/json.js';
 import { Address, encodeAddress } from '../../../sdk/src/encoding/address.js';
 import { plantedSpec, plantedTeal, CLEAR_TEAL } from './fixtures/planted.js';
 
-const same = (a: AbiValue | undefined, b: AbiValue | undefined): boolean => JSON.stringify(a, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)) === JSON.stringify(b, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+const same = (a: AbiValue | undefined, b: AbiValue | undefined): boolean =>
+  JSON.stringify(a, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)) === JSON.stringify(b, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
 
 /** Each planted bug: the method(s) to fuzz, the property, and what the failure must say. */
 const BUGS: { name: string; method: string | string[]; options: FuzzOptions; expect: RegExp }[] = [
@@ -23,7 +34,8 @@ const BUGS: { name: string; method: string | string[]; options: FuzzOptions; exp
     options: {
       invariant: ({ call, outcome }: InvariantContext) => {
         if (outcome.kind !== 'ok') return;
-        if (!same(outcome.returnValue, call.args[0])) throw new Error(`returned ${JSON.stringify(outcome.returnValue, (_k, v) => (typeof v === 'bigint' ? String(v) : v))}`);
+        if (!same(outcome.returnValue, call.args[0]))
+          throw new Error(`returned ${JSON.stringify(outcome.returnValue, (_k, v) => (typeof v === 'bigint' ? String(v) : v))}`);
       },
     },
     expect: /returned/,
@@ -84,7 +96,9 @@ describe('app/fuzz: property-based tests from ARC-56', function () {
     assert.equal(again.counterexample!.debugTrace, cx.debugTrace, 'the same trace, byte for byte');
     assert.equal(third.counterexample!.debugTrace, cx.debugTrace);
     assert.match(first.message, new RegExp(`replay: '${cx.seed}'`));
-    const run = DebugRun.fromSimulateResponse(parseJson(cx.debugTrace), { programs: [programFromTeal(plantedTeal(false), 'planted.teal'), programFromTeal(CLEAR_TEAL, 'clear.teal')] });
+    const run = DebugRun.fromSimulateResponse(parseJson(cx.debugTrace), {
+      programs: [programFromTeal(plantedTeal(false), 'planted.teal'), programFromTeal(CLEAR_TEAL, 'clear.teal')],
+    });
     assert.ok(run.failure, 'the debugger stops at the failure');
     const snap = run.snapshot(run.failure!.position);
     assert.equal(snap.op?.op.name, 'extract_uint64');
@@ -96,8 +110,38 @@ describe('app/fuzz: property-based tests from ARC-56', function () {
     const rng = new FuzzRandom(1);
     const zero = encodeAddress(new Uint8Array(32));
     const ctx = { accounts: [zero], appId: 1001n, appAddress: Address.forApp(1001n).toString(), assets: [] };
-    const types = ['uint8', 'uint16', 'uint64', 'uint256', 'uint512', 'ufixed64x2', 'bool', 'byte', 'address', 'string', 'byte[]', 'byte[4]', 'uint64[3]', 'bool[5]', 'bool[]', 'string[]', '(uint64,string,bool[2])', '((uint8,address),byte[])[2]'].map(parseAbiType);
-    types.push(new AbiStructType('Outer', [{ name: 'a', type: parseAbiType('uint64') }, { name: 'inner', type: new AbiStructType('Inner', [{ name: 's', type: parseAbiType('string') }, { name: 'ok', type: parseAbiType('bool') }]) }]));
+    const types = [
+      'uint8',
+      'uint16',
+      'uint64',
+      'uint256',
+      'uint512',
+      'ufixed64x2',
+      'bool',
+      'byte',
+      'address',
+      'string',
+      'byte[]',
+      'byte[4]',
+      'uint64[3]',
+      'bool[5]',
+      'bool[]',
+      'string[]',
+      '(uint64,string,bool[2])',
+      '((uint8,address),byte[])[2]',
+    ].map(parseAbiType);
+    types.push(
+      new AbiStructType('Outer', [
+        { name: 'a', type: parseAbiType('uint64') },
+        {
+          name: 'inner',
+          type: new AbiStructType('Inner', [
+            { name: 's', type: parseAbiType('string') },
+            { name: 'ok', type: parseAbiType('bool') },
+          ]),
+        },
+      ]),
+    );
     for (const t of types) {
       const seen = new Set<string>();
       for (let i = 0; i < 50; i++) {

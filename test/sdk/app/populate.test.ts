@@ -19,14 +19,36 @@ function report(group?: UnnamedResources, perTxn: Array<UnnamedResources | undef
   return {
     wouldSucceed: true,
     budget: {},
-    txns: perTxn.map((u, i) => ({ path: [i], failed: false, logs: [], globalChanges: [], localChanges: [], boxChanges: [], inner: [], ...(u ? { unnamedResources: u } : {}) })),
+    txns: perTxn.map((u, i) => ({
+      path: [i],
+      failed: false,
+      logs: [],
+      globalChanges: [],
+      localChanges: [],
+      boxChanges: [],
+      inner: [],
+      ...(u ? { unnamedResources: u } : {}),
+    })),
     ...(group ? { unnamedResources: group } : {}),
   };
 }
 
 describe('app/populate', () => {
   it('puts per-transaction resources on that transaction, boxes of the called app without a foreign app', () => {
-    const r = populateResources([call(0, 10n), call(1, 20n)], report(undefined, [undefined, unnamed({ accounts: [A], boxes: [{ app: 20n, name: utf8('k') }, { app: 30n, name: utf8('x') }] })]), limits);
+    const r = populateResources(
+      [call(0, 10n), call(1, 20n)],
+      report(undefined, [
+        undefined,
+        unnamed({
+          accounts: [A],
+          boxes: [
+            { app: 20n, name: utf8('k') },
+            { app: 30n, name: utf8('x') },
+          ],
+        }),
+      ]),
+      limits,
+    );
     assert.deepEqual(r.calls[0]!.accounts, []);
     assert.deepEqual(r.calls[1]!.accounts, [A]);
     assert.deepEqual(r.calls[1]!.apps, [30n]);
@@ -37,7 +59,19 @@ describe('app/populate', () => {
 
   it('spreads group resources, keeps pairs together, and skips what the group already has', () => {
     const calls = [call(0, 10n, { accounts: [B] }), call(1, 20n)];
-    const r = populateResources(calls, report(unnamed({ accounts: [B, S], assetHoldings: [{ account: A, asset: 7n }], appLocals: [{ account: B, app: 99n }], boxes: [{ app: 20n, name: utf8('b') }] }), [undefined, undefined]), limits);
+    const r = populateResources(
+      calls,
+      report(
+        unnamed({
+          accounts: [B, S],
+          assetHoldings: [{ account: A, asset: 7n }],
+          appLocals: [{ account: B, app: 99n }],
+          boxes: [{ app: 20n, name: utf8('b') }],
+        }),
+        [undefined, undefined],
+      ),
+      limits,
+    );
     // B is already on call 0 and S is the sender: nothing added for them.
     assert.deepEqual(r.calls[0]!.accounts.filter((a) => a === B).length, 1);
     // The local-state pair goes where B already is.
@@ -61,7 +95,10 @@ describe('app/populate', () => {
     assert.equal(r.unplaced.length, 2);
     assert.match(r.unplaced[0]!, /extra \(empty\) box reference/);
     const roomy = populateResources([call(0, 10n)], report(unnamed({ extraBoxRefs: 2 })), limits);
-    assert.deepEqual(roomy.calls[0]!.boxes, [{ app: 0n, name: new Uint8Array(0) }, { app: 0n, name: new Uint8Array(0) }]);
+    assert.deepEqual(roomy.calls[0]!.boxes, [
+      { app: 0n, name: new Uint8Array(0) },
+      { app: 0n, name: new Uint8Array(0) },
+    ]);
     assert.match(r.unplaced.join('\n'), /no app call in the group has room left/);
     const accountsFull = call(0, 10n, { accounts: [A, B, Address.forApp(4n).toString(), Address.forApp(5n).toString()] });
     const r2 = populateResources([accountsFull], report(undefined, [unnamed({ accounts: [Address.forApp(6n).toString()] })]), limits);

@@ -23,7 +23,12 @@ interface Example {
   create?: { method: string; args: unknown[] };
 }
 
-const ex = (dir: string, contract: string, source = 'contract.py', create?: Example['create']): Example => ({ dir, contract, source, ...(create ? { create } : {}) });
+const ex = (dir: string, contract: string, source = 'contract.py', create?: Example['create']): Example => ({
+  dir,
+  contract,
+  source,
+  ...(create ? { create } : {}),
+});
 
 function files(e: Example) {
   const out = `${EXAMPLES}/${e.dir}/out/${e.contract}`;
@@ -53,7 +58,14 @@ describe('app: failures in Puya examples name the .py line and the spec message'
 
   async function deploy(e: Example): Promise<AppClient> {
     const f = files(e);
-    const d = await tw.app.deploy({ creator: tw.account.dispenser, approval: f.approval, clear: f.clear, spec: f.spec, fund: algos(1), ...(e.create ? { create: e.create } : {}) });
+    const d = await tw.app.deploy({
+      creator: tw.account.dispenser,
+      approval: f.approval,
+      clear: f.clear,
+      spec: f.spec,
+      fund: algos(1),
+      ...(e.create ? { create: e.create } : {}),
+    });
     return d.client;
   }
 
@@ -61,7 +73,19 @@ describe('app: failures in Puya examples name the .py line and the spec message'
   async function rawCall(app: AppClient, method: string, args: Uint8Array[]): Promise<SimulateReport> {
     const sp = await tw.node.suggestedParams();
     const sel = app.spec!.getMethod(method).method.selector;
-    const txn = makeAppCallTxn({ sender: tw.account.dispenser.address, appId: app.appId, args: [sel, ...args], suggestedParams: { fee: 1000n, flatFee: true, firstValid: sp.lastRound, lastValid: sp.lastRound + 100n, genesisId: sp.genesisId, genesisHash: sp.genesisHash } });
+    const txn = makeAppCallTxn({
+      sender: tw.account.dispenser.address,
+      appId: app.appId,
+      args: [sel, ...args],
+      suggestedParams: {
+        fee: 1000n,
+        flatFee: true,
+        firstValid: sp.lastRound,
+        lastValid: sp.lastRound + 100n,
+        genesisId: sp.genesisId,
+        genesisHash: sp.genesisHash,
+      },
+    });
     const c = tw.composer().knowApp(app.appId, app.knowledge());
     c.add({ txn, signer: tw.account.dispenser.signer });
     return c.simulate();
@@ -171,7 +195,13 @@ describe('app: failures in Puya examples name the .py line and the spec message'
     const e = ex('voting', 'VotingRoundApp', 'voting.py');
     const f = files(e);
     const err = await tw.app
-      .deploy({ creator: tw.account.dispenser, approval: f.approval, clear: f.clear, spec: f.spec, create: { method: 'create', args: ['vote', new Uint8Array(32), 'cid', 200n, 100n, [1], 1n, 'url'] } })
+      .deploy({
+        creator: tw.account.dispenser,
+        approval: f.approval,
+        clear: f.clear,
+        spec: f.spec,
+        create: { method: 'create', args: ['vote', new Uint8Array(32), 'cid', 200n, 100n, [1], 1n, 'url'] },
+      })
       .then(
         () => undefined,
         (x: unknown) => x,

@@ -9,7 +9,13 @@ import { toBase64 } from '../../../sdk/src/encoding/base64.js';
 import { utf8 } from '../../../sdk/src/encoding/bytes.js';
 import { assemble } from '../../../sdk/src/teal/index.js';
 import { SimulateFailedError } from '../../../sdk/src/app/errors.js';
-import { assertSimulationSucceeded, buildSimulateReport, failureSummary, parseFailureMessage, renderSimulateReport } from '../../../sdk/src/app/simulate-report.js';
+import {
+  assertSimulationSucceeded,
+  buildSimulateReport,
+  failureSummary,
+  parseFailureMessage,
+  renderSimulateReport,
+} from '../../../sdk/src/app/simulate-report.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const spec = parseArc56(readFileSync(join(here, 'fixtures/sample.arc56.json'), 'utf8'));
@@ -56,7 +62,8 @@ const successResponse = {
 
 describe('app/simulate-report', () => {
   it('reads failure messages: innermost app and pc first', () => {
-    const nested = 'transaction ABC: logic eval error: logic eval error: assert failed pc=45. Details: app=1003, pc=45, opcodes=int 10; <; assert. Details: app=1002, pc=200, opcodes=itxn_submit';
+    const nested =
+      'transaction ABC: logic eval error: logic eval error: assert failed pc=45. Details: app=1003, pc=45, opcodes=int 10; <; assert. Details: app=1002, pc=200, opcodes=itxn_submit';
     assert.deepEqual(parseFailureMessage(nested), { pc: 45, appId: 1003n });
     assert.deepEqual(parseFailureMessage('logic eval error: err opcode executed pc=7'), { pc: 7 });
     assert.equal(parseFailureMessage('transaction X: rejected by logic err=assert failed pc=3').program, 'logicsig');
@@ -112,7 +119,9 @@ describe('app/simulate-report', () => {
   });
 
   it('maps a failing pc to the macro use site, the definition, and the ARC-56 error message', () => {
-    const failingPc = assembled.sourceMap.find((m) => m.definition && m.use.line === 4 && m.definition.column > 0 && TEAL.split('\n')[1]!.slice(m.definition.column).startsWith('assert'))!.pc;
+    const failingPc = assembled.sourceMap.find(
+      (m) => m.definition && m.use.line === 4 && m.definition.column > 0 && TEAL.split('\n')[1]!.slice(m.definition.column).startsWith('assert'),
+    )!.pc;
     const response = {
       version: 2,
       'txn-groups': [
@@ -125,7 +134,10 @@ describe('app/simulate-report', () => {
     };
     const specWithInfo = parseArc56({
       ...spec.json,
-      sourceInfo: { approval: { pcOffsetMethod: 'none', sourceInfo: [{ pc: [failingPc], errorMessage: 'amount too big', teal: 5 }] }, clear: { pcOffsetMethod: 'none', sourceInfo: [] } },
+      sourceInfo: {
+        approval: { pcOffsetMethod: 'none', sourceInfo: [{ pc: [failingPc], errorMessage: 'amount too big', teal: 5 }] },
+        clear: { pcOffsetMethod: 'none', sourceInfo: [] },
+      },
     });
     const report = buildSimulateReport(response, {
       apps: new Map([[1002n, { spec: specWithInfo, approval: { pcMap: assembled.sourceMap, sourceName: 'counter.teal', sourceLines: TEAL.split('\n') } }]]),
@@ -148,7 +160,10 @@ describe('app/simulate-report', () => {
     assert.match(text, /at counter\.teal:5:1 {2}CHECK/);
     assert.match(text, /expanded from macro defined at line 2:26/);
     assert.equal(failureSummary(report), 'simulation failed at txn 0 (app 1002): amount too big [counter.teal:5:1]');
-    assert.throws(() => assertSimulationSucceeded(report), (e: unknown) => e instanceof SimulateFailedError && e.report === report && /amount too big/.test(e.message));
+    assert.throws(
+      () => assertSimulationSucceeded(report),
+      (e: unknown) => e instanceof SimulateFailedError && e.report === report && /amount too big/.test(e.message),
+    );
   });
 
   it('collects box changes from the exec trace, per transaction including inner ones', () => {
@@ -219,14 +234,24 @@ describe('app/simulate-report', () => {
 
   it('locates a failing create through the transaction context', () => {
     const response = {
-      'txn-groups': [{ 'failed-at': [0], 'failure-message': 'logic eval error: assert failed pc=7', 'txn-results': [{ 'txn-result': { txn: { txn: { type: 'appl' } } } }] }],
+      'txn-groups': [
+        { 'failed-at': [0], 'failure-message': 'logic eval error: assert failed pc=7', 'txn-results': [{ 'txn-result': { txn: { txn: { type: 'appl' } } } }] },
+      ],
     };
     const report = buildSimulateReport(response, { txns: [{ app: { spec } }] });
     assert.equal(report.failure!.errorMessage, 'amount too big');
   });
 
   it('handles failures without app context, and empty responses', () => {
-    const r = buildSimulateReport({ 'txn-groups': [{ 'failed-at': [1], 'failure-message': 'overspend (account X, data {...})', 'txn-results': [{ 'txn-result': {} }, { 'txn-result': { txn: { txn: { type: 'pay' } } } }] }] });
+    const r = buildSimulateReport({
+      'txn-groups': [
+        {
+          'failed-at': [1],
+          'failure-message': 'overspend (account X, data {...})',
+          'txn-results': [{ 'txn-result': {} }, { 'txn-result': { txn: { txn: { type: 'pay' } } } }],
+        },
+      ],
+    });
     assert.equal(r.wouldSucceed, false);
     assert.equal(r.failure!.pc, undefined);
     assert.equal(r.failure!.program, 'unknown');

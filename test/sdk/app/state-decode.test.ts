@@ -5,7 +5,15 @@ import { fileURLToPath } from 'node:url';
 import { parseArc56 } from '../../../sdk/src/abi/arc56.js';
 import { Address } from '../../../sdk/src/encoding/address.js';
 import { concatBytes, uint64ToBytes, utf8 } from '../../../sdk/src/encoding/bytes.js';
-import { bytesView, decodeBoxes, decodeGlobalState, decodeLocalState, formatStorageItem, storageKeyFor, storageMapKey } from '../../../sdk/src/app/state-decode.js';
+import {
+  bytesView,
+  decodeBoxes,
+  decodeGlobalState,
+  decodeLocalState,
+  formatStorageItem,
+  storageKeyFor,
+  storageMapKey,
+} from '../../../sdk/src/app/state-decode.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const spec = parseArc56(readFileSync(join(here, 'fixtures/sample.arc56.json'), 'utf8'));

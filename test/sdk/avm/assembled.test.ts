@@ -78,7 +78,7 @@ int 1`;
     failsWith(runApp(program, { txn: appCall({ args: [te('nope')] }) }), 'err opcode executed');
   });
 
-  it('v13 logic signatures carry the assembler\'s salt and still run', () => {
+  it("v13 logic signatures carry the assembler's salt and still run", () => {
     const { program } = assemble('#pragma version 13\nint 1\nint 2\n+\nint 3\n==');
     approves(runSig(program));
   });

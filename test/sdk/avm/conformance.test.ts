@@ -60,7 +60,9 @@ function statusOf(name: string): string {
 }
 
 function report(): string {
-  const ops = opsAt(MAX_AVM_VERSION).slice().sort((a, b) => (a.prefix ?? 0) - (b.prefix ?? 0) || a.opcode - b.opcode);
+  const ops = opsAt(MAX_AVM_VERSION)
+    .slice()
+    .sort((a, b) => (a.prefix ?? 0) - (b.prefix ?? 0) || a.opcode - b.opcode);
   const lines = [
     `# AVM interpreter conformance (v${MAX_AVM_VERSION})`,
     '',
@@ -71,7 +73,8 @@ function report(): string {
     '|---|---|---|---|',
   ];
   for (const op of ops) {
-    const code = op.prefix !== undefined ? `0x${op.prefix.toString(16)} 0x${op.opcode.toString(16).padStart(2, '0')}` : `0x${op.opcode.toString(16).padStart(2, '0')}`;
+    const code =
+      op.prefix !== undefined ? `0x${op.prefix.toString(16)} 0x${op.opcode.toString(16).padStart(2, '0')}` : `0x${op.opcode.toString(16).padStart(2, '0')}`;
     lines.push(`| ${code} | \`${op.name}\` | v${op.spec.introduced} | ${statusOf(op.name)} |`);
   }
   const tested = ops.filter((o) => statusOf(o.name).startsWith('tested')).length;
@@ -81,16 +84,16 @@ function report(): string {
     '',
     '- `ec_scalar_mul` / `ec_multi_scalar_mul` refuse points outside the prime-order subgroup (possible on BN254 G2 and both BLS12-381 groups) with the unsupported error above: the reference multiplies them with a subgroup-only endomorphism whose result we do not reproduce. `ec_add` and subgroup points are exact.',
     '- Inner-transaction fees follow V42 usage pricing (note/program/argument surcharges, one round-up across the whole tree of groups) using the per-byte rules in `limits.txnLimits` (V42 by default); pass V41 rules for a pre-V42 network.',
-    '- Simulate\'s unnamed-resource policy takes its sharing mode from the program that started most recently, as the reference tracer does; the maximum I/O budget is recomputed where it is consulted (each box access) instead of after every opcode.',
+    "- Simulate's unnamed-resource policy takes its sharing mode from the program that started most recently, as the reference tracer does; the maximum I/O budget is recomputed where it is consulted (each box access) instead of after every opcode.",
     '- `ec_map_to` on BN254 follows gnark-crypto (Z = 1 SvdW on G1 and G2, its G2 cofactor clearing); vectors published for the older Z = i G2 map do not apply.',
-    '- Minimum-balance checks after each top-level transaction belong to the ledger, not the interpreter; inner transactions get the node\'s well-formedness checks (program sizes and schemas included) at `itxn_submit`.',
-    '- Simulate traces are checked step for step against algod recordings of the AVM Debugger sample workspace when they are present (see the node rules below); recordings that depend on a public network\'s state (its slot-machine and Puya samples) are not replayed.',
+    "- Minimum-balance checks after each top-level transaction belong to the ledger, not the interpreter; inner transactions get the node's well-formedness checks (program sizes and schemas included) at `itxn_submit`.",
+    "- Simulate traces are checked step for step against algod recordings of the AVM Debugger sample workspace when they are present (see the node rules below); recordings that depend on a public network's state (its slot-machine and Puya samples) are not replayed.",
     '',
   );
   lines.push(
     '## Node rules checked',
     '',
-    'Rules of the reference node\'s evaluator that a contract can hit on mainnet, each stated in `test/sdk/avm/` as cases with the node\'s outcome and error text, per consensus version where the rule changed (V41 previous, V42 current). The list lives in `test/sdk/avm/helpers/node-rules.ts`.',
+    "Rules of the reference node's evaluator that a contract can hit on mainnet, each stated in `test/sdk/avm/` as cases with the node's outcome and error text, per consensus version where the rule changed (V41 previous, V42 current). The list lives in `test/sdk/avm/helpers/node-rules.ts`.",
     '',
     '| rule | what the node does | node source | tested in `test/sdk/avm/` |',
     '|---|---|---|---|',
@@ -124,7 +127,9 @@ after(function () {
 describe('avm op coverage', () => {
   it(`every opcode of every version 1–${MAX_AVM_VERSION} has a handler`, () => {
     for (let v = 1; v <= MAX_AVM_VERSION; v++) {
-      const missing = opsAt(v).filter((o) => !hasImplementation(o.name)).map((o) => o.name);
+      const missing = opsAt(v)
+        .filter((o) => !hasImplementation(o.name))
+        .map((o) => o.name);
       assert.deepEqual(missing, [], `v${v} opcodes without a handler`);
     }
   });
@@ -136,7 +141,7 @@ function sandbox(ins: Instr, version: number): EvalContext {
   const trivial = Uint8Array.of(version, 0x20, 0x01, 0x01, 0x22);
   ledger.createApp(SENDER.publicKey, { approvalProgram: trivial }, APP_ID);
   const ev = new AvmGroupEvaluator([appCall()], ledger, { extraBudget: 1_000_000 });
-  const program = compileProgram(trivial, "app");
+  const program = compileProgram(trivial, 'app');
   const cx = new EvalContext(program, ev.state, 0, ev.state.txns, ev.state.ad, APP_ID, [0], undefined, false, []);
   for (let i = 0; i < 3; i++) cx.stack[cx.sp++] = 1;
   for (const k of ins.argKinds) cx.stack[cx.sp++] = k === K_BYTES ? new Uint8Array(32).fill(1) : k === K_UINT ? 1 : 1;
@@ -164,7 +169,9 @@ describe('avm conformance programs', () => {
           assert.ok(e instanceof AvmFault, `${ins.name} at pc ${ins.pc} crashed: ${(e as Error).stack}`);
         }
       }
-      const expected = opsAt(v).map((o) => o.name).filter((n) => !names.has(n));
+      const expected = opsAt(v)
+        .map((o) => o.name)
+        .filter((n) => !names.has(n));
       // The reference programs exercise (nearly) every opcode of their version.
       assert.ok(expected.length <= 6, `v${v} program lacks ${expected.join(', ')}`);
     });

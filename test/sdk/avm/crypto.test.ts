@@ -18,7 +18,12 @@ describe('avm hashing (published vectors)', () => {
     approves(runSig('byte 0x666E6F7264\nsha3_256\nbyte 0xd757297405c5c89f7ceca368ee76c2f1893ee24f654e60032e65fb53b01aae10\n==', { version: 7 }));
     approves(runSig('byte 0x666E6F7264\nsha512_256\nbyte 0x98D2C31612EA500279B6753E5F6E780CA63EBA8274049664DAD66A2565ED1D2A\n=='));
     approves(runSig('byte "abc"\nsha256\nbyte 0xba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad\n=='));
-    approves(runSig('byte "hello"\nsha512\nbyte 0x9b71d224bd62f3785d96d46ad3ea3d73319bfbc2890caadae2dff72519673ca72323c3d99ba5c11d7c7acc6e14b8c5da0c4663475c2e5c3adef46f73bcdec043\n==', { version: 13 }));
+    approves(
+      runSig(
+        'byte "hello"\nsha512\nbyte 0x9b71d224bd62f3785d96d46ad3ea3d73319bfbc2890caadae2dff72519673ca72323c3d99ba5c11d7c7acc6e14b8c5da0c4663475c2e5c3adef46f73bcdec043\n==',
+        { version: 13 },
+      ),
+    );
     assert.equal(approves(runSig('byte 0x\nsha256\nlen', { version: 3 })).cost, 1 + 35 + 1);
     // v1 hash costs were lower
     assert.equal(approves(runSig(Uint8Array.of(1, 0x26, 0x01, 0x00, 0x28, 0x01, 0x15))).cost, 1 + 1 + 7 + 1);
@@ -26,10 +31,26 @@ describe('avm hashing (published vectors)', () => {
 
   it('mimc matches the reference vectors for both curves', () => {
     const vectors: [string, string, string][] = [
-      ['BN254Mp110', '0x23a950068dd3d1e21cee48e7919be7ae32cdef70311fc486336ea9d4b5042535', '12886436712380113721405259596386800092738845035233065858332878701083870690753'],
-      ['BN254Mp110', '0x183de351a72141d79c51a27d10405549c98302cb2536c5968deeb3cba635121723a950068dd3d1e21cee48e7919be7ae32cdef70311fc486336ea9d4b504253530644e72e131a029b85045b68181585d2833e84879b9709143e1f593ef676981', '6040222623731283351958201178122781676432899642144860863024149088913741383362'],
-      ['BLS12_381Mp111', '0x23a950068dd3d1e21cee48e7919be7ae32cdef70311fc486336ea9d4b5042535', '8791766422525455185980675814845076441443662947059416063736889106252015893524'],
-      ['BLS12_381Mp111', '0x183de351a72141d79c51a27d10405549c98302cb2536c5968deeb3cba635121723a950068dd3d1e21cee48e7919be7ae32cdef70311fc486336ea9d4b504253530644e72e131a029b85045b68181585d2833e84879b9709143e1f593ef676981', '12964111614552580241101202600014316932811348627866250816177200046290462797607'],
+      [
+        'BN254Mp110',
+        '0x23a950068dd3d1e21cee48e7919be7ae32cdef70311fc486336ea9d4b5042535',
+        '12886436712380113721405259596386800092738845035233065858332878701083870690753',
+      ],
+      [
+        'BN254Mp110',
+        '0x183de351a72141d79c51a27d10405549c98302cb2536c5968deeb3cba635121723a950068dd3d1e21cee48e7919be7ae32cdef70311fc486336ea9d4b504253530644e72e131a029b85045b68181585d2833e84879b9709143e1f593ef676981',
+        '6040222623731283351958201178122781676432899642144860863024149088913741383362',
+      ],
+      [
+        'BLS12_381Mp111',
+        '0x23a950068dd3d1e21cee48e7919be7ae32cdef70311fc486336ea9d4b5042535',
+        '8791766422525455185980675814845076441443662947059416063736889106252015893524',
+      ],
+      [
+        'BLS12_381Mp111',
+        '0x183de351a72141d79c51a27d10405549c98302cb2536c5968deeb3cba635121723a950068dd3d1e21cee48e7919be7ae32cdef70311fc486336ea9d4b504253530644e72e131a029b85045b68181585d2833e84879b9709143e1f593ef676981',
+        '12964111614552580241101202600014316932811348627866250816177200046290462797607',
+      ],
     ];
     for (const [cfg, input, out] of vectors) {
       const r = approves(runSig(`byte ${input}\nmimc ${cfg}\nbyte ${big32(BigInt(out))}\n==`, { version: 11 }));
@@ -38,17 +59,36 @@ describe('avm hashing (published vectors)', () => {
     }
     failsWith(runSig('byte 0x\nmimc BN254Mp110\nlen', { version: 11 }), 'the input data cannot be empty');
     failsWith(runSig('byte 0xdeadf00d\nmimc BN254Mp110\nlen', { version: 11 }), 'the input data must be a multiple of 32 bytes');
-    failsWith(runSig('byte 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000002\nmimc BLS12_381Mp111\nlen', { version: 11 }), 'invalid mimc input');
+    failsWith(
+      runSig('byte 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000002\nmimc BLS12_381Mp111\nlen', { version: 11 }),
+      'invalid mimc input',
+    );
   });
 });
 
 describe('avm poseidon2', () => {
   it('matches the reference vectors for both curves, with per-block cost', () => {
     const vectors: [string, string, string][] = [
-      ['BN254t2', '0x23a950068dd3d1e21cee48e7919be7ae32cdef70311fc486336ea9d4b5042535', '9508867777362231262564394485161648897131889139474639535709054689562539246209'],
-      ['BN254t2', '0x183de351a72141d79c51a27d10405549c98302cb2536c5968deeb3cba635121723a950068dd3d1e21cee48e7919be7ae32cdef70311fc486336ea9d4b504253530644e72e131a029b85045b68181585d2833e84879b9709143e1f593ef676981', '6791735139456093729163685856803485582211494197517701835714118539027901440151'],
-      ['BLS12_381t2', '0x23a950068dd3d1e21cee48e7919be7ae32cdef70311fc486336ea9d4b5042535', '34960972753749415790402211978912014226528569245540044525901549350192685584856'],
-      ['BLS12_381t2', '0x183de351a72141d79c51a27d10405549c98302cb2536c5968deeb3cba635121723a950068dd3d1e21cee48e7919be7ae32cdef70311fc486336ea9d4b504253530644e72e131a029b85045b68181585d2833e84879b9709143e1f593ef676981', '42428992405405528150674275794637337448740652553021708843638392031995718438793'],
+      [
+        'BN254t2',
+        '0x23a950068dd3d1e21cee48e7919be7ae32cdef70311fc486336ea9d4b5042535',
+        '9508867777362231262564394485161648897131889139474639535709054689562539246209',
+      ],
+      [
+        'BN254t2',
+        '0x183de351a72141d79c51a27d10405549c98302cb2536c5968deeb3cba635121723a950068dd3d1e21cee48e7919be7ae32cdef70311fc486336ea9d4b504253530644e72e131a029b85045b68181585d2833e84879b9709143e1f593ef676981',
+        '6791735139456093729163685856803485582211494197517701835714118539027901440151',
+      ],
+      [
+        'BLS12_381t2',
+        '0x23a950068dd3d1e21cee48e7919be7ae32cdef70311fc486336ea9d4b5042535',
+        '34960972753749415790402211978912014226528569245540044525901549350192685584856',
+      ],
+      [
+        'BLS12_381t2',
+        '0x183de351a72141d79c51a27d10405549c98302cb2536c5968deeb3cba635121723a950068dd3d1e21cee48e7919be7ae32cdef70311fc486336ea9d4b504253530644e72e131a029b85045b68181585d2833e84879b9709143e1f593ef676981',
+        '42428992405405528150674275794637337448740652553021708843638392031995718438793',
+      ],
     ];
     for (const [cfg, input, out] of vectors) {
       const r = approves(runSig(`byte ${input}\nposeidon2 ${cfg}\nbyte ${big32(BigInt(out))}\n==`, { version: 13 }));
@@ -56,7 +96,10 @@ describe('avm poseidon2', () => {
     }
     failsWith(runSig('byte 0x\nposeidon2 BN254t2\nlen', { version: 13 }), 'the input data cannot be empty');
     failsWith(runSig('byte 0xdeadf00d\nposeidon2 BN254t2\nlen', { version: 13 }), 'the input data must be a multiple of 32 bytes');
-    failsWith(runSig('byte 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000002\nposeidon2 BLS12_381t2\nlen', { version: 13 }), 'invalid poseidon2 input');
+    failsWith(
+      runSig('byte 0x73eda753299d7d483339d80809a1d80553bda402fffe5bfeffffffff00000002\nposeidon2 BLS12_381t2\nlen', { version: 13 }),
+      'invalid poseidon2 input',
+    );
   });
 });
 
@@ -115,7 +158,10 @@ byte 0x5ce9454909639d2d17a3f753ce7d93fa0b9ab12e
       const sig = nodeSign('sha256', msg, { key: privateKey, dsaEncoding: 'ieee-p1363' });
       let r: Uint8Array = sig.subarray(0, 32);
       let s = BigInt('0x' + Buffer.from(sig.subarray(32)).toString('hex'));
-      const n = curve === 'secp256k1' ? 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n : 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
+      const n =
+        curve === 'secp256k1'
+          ? 0xfffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141n
+          : 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
       const low = s > n / 2n ? n - s : s;
       const high = n - low;
       const prog = (sv: bigint) => `byte ${hex(digest)}\nbyte ${hex(r)}\nbyte ${big32(sv)}\nbyte ${hex(x)}\nbyte ${hex(y)}\necdsa_verify ${name}`;
@@ -136,8 +182,18 @@ byte 0x5ce9454909639d2d17a3f753ce7d93fa0b9ab12e
 
   it('vrf_verify: ECVRF-ED25519-SHA512-Elligator2 reference vectors', () => {
     const vectors = [
-      ['d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a', 'b6b4699f87d56126c9117a7da55bd0085246f4c56dbc95d20172612e9d38e8d7ca65e573a126ed88d4e30a46f80a666854d675cf3ba81de0de043c3774f061560f55edc256a787afe701677c0f602900', '', '5b49b554d05c0cd5a5325376b3387de59d924fd1e13ded44648ab33c21349a603f25b84ec5ed887995b33da5e3bfcb87cd2f64521c4c62cf825cffabbe5d31cc'],
-      ['3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c', 'ae5b66bdf04b4c010bfe32b2fc126ead2107b697634f6f7337b9bff8785ee111200095ece87dde4dbe87343f6df3b107d91798c8a7eb1245d3bb9c5aafb093358c13e6ae1111a55717e895fd15f99f07', '72', '94f4487e1b2fec954309ef1289ecb2e15043a2461ecc7b2ae7d4470607ef82eb1cfa97d84991fe4a7bfdfd715606bc27e2967a6c557cfb5875879b671740b7d8'],
+      [
+        'd75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a',
+        'b6b4699f87d56126c9117a7da55bd0085246f4c56dbc95d20172612e9d38e8d7ca65e573a126ed88d4e30a46f80a666854d675cf3ba81de0de043c3774f061560f55edc256a787afe701677c0f602900',
+        '',
+        '5b49b554d05c0cd5a5325376b3387de59d924fd1e13ded44648ab33c21349a603f25b84ec5ed887995b33da5e3bfcb87cd2f64521c4c62cf825cffabbe5d31cc',
+      ],
+      [
+        '3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c',
+        'ae5b66bdf04b4c010bfe32b2fc126ead2107b697634f6f7337b9bff8785ee111200095ece87dde4dbe87343f6df3b107d91798c8a7eb1245d3bb9c5aafb093358c13e6ae1111a55717e895fd15f99f07',
+        '72',
+        '94f4487e1b2fec954309ef1289ecb2e15043a2461ecc7b2ae7d4470607ef82eb1cfa97d84991fe4a7bfdfd715606bc27e2967a6c557cfb5875879b671740b7d8',
+      ],
     ];
     for (const [pk, pi, alpha, beta] of vectors) {
       const r = approves(runSig(`byte 0x${alpha}\nbyte 0x${pi}\nbyte 0x${pk}\nvrf_verify VrfAlgorand\nassert\nbyte 0x${beta}\n==`, { version: 7 }));
@@ -176,7 +232,12 @@ describe('avm elliptic-curve ops', () => {
       const budget = { options: { extraBudget: 300000 } };
       approves(runApp(`byte ${G}\nbyte ${G}\nec_add ${c.g}\nbyte ${G2}\n==`, { version: 10, ...budget }));
       approves(runApp(`byte ${G}\nbyte 0x05\nec_scalar_mul ${c.g}\nbyte ${G5}\n==`, { version: 10, ...budget }));
-      approves(runApp(`byte ${G}\nbyte ${G2}\nconcat\nbyte ${big32(3n)}\nbyte ${big32(1n)}\nconcat\nec_multi_scalar_mul ${c.g}\nbyte ${enc(c.P.BASE.multiply(5n), c.fp, c.ext)}\n==`, { version: 10, ...budget }));
+      approves(
+        runApp(
+          `byte ${G}\nbyte ${G2}\nconcat\nbyte ${big32(3n)}\nbyte ${big32(1n)}\nconcat\nec_multi_scalar_mul ${c.g}\nbyte ${enc(c.P.BASE.multiply(5n), c.fp, c.ext)}\n==`,
+          { version: 10, ...budget },
+        ),
+      );
       approves(runApp(`int ${size}\nbzero\nec_subgroup_check ${c.g}`, { version: 10, ...budget }));
       approves(runApp(`byte ${G}\nint ${size}\nbzero\nec_add ${c.g}\nbyte ${G}\n==`, { version: 10, ...budget }));
       failsWith(runApp(`int ${size + 1}\nbzero\nec_subgroup_check ${c.g}`, { version: 10, ...budget }), `bad length ${size + 1}. Expected ${size}`);
@@ -205,7 +266,7 @@ describe('avm elliptic-curve ops', () => {
   it('scalar multiplication refuses points outside the subgroup instead of guessing', () => {
     // A BLS12-381 G1 point on the curve but not in the subgroup: x = 0 gives y^2 = 4.
     const fp = 48;
-    const pt = '0x' + '00'.repeat(fp) + (2n).toString(16).padStart(fp * 2, '0');
+    const pt = '0x' + '00'.repeat(fp) + 2n.toString(16).padStart(fp * 2, '0');
     const budget = { options: { extraBudget: 300000 } };
     approves(runApp(`byte ${pt}\nec_subgroup_check BLS12_381g1\n!`, { version: 10, ...budget }));
     failsWith(runApp(`byte ${pt}\nbyte 0x02\nec_scalar_mul BLS12_381g1\nlen`, { version: 10, ...budget }), 'not supported by this interpreter: ec_scalar_mul');
@@ -215,7 +276,12 @@ describe('avm elliptic-curve ops', () => {
   it('BLS12-381 map_to lands in the subgroup (reference test programs)', () => {
     const budget = { options: { extraBudget: 300000 } };
     approves(runApp('int 27\nitob\nec_map_to BLS12_381g1\nec_subgroup_check BLS12_381g1', { version: 10, ...budget }));
-    approves(runApp('int 48\nbzero\nint 67\nitob\nb|\nint 48\nbzero\nint 2783\nitob\nb|\nconcat\nec_map_to BLS12_381g2\nec_subgroup_check BLS12_381g2', { version: 10, ...budget }));
+    approves(
+      runApp('int 48\nbzero\nint 67\nitob\nb|\nint 48\nbzero\nint 2783\nitob\nb|\nconcat\nec_map_to BLS12_381g2\nec_subgroup_check BLS12_381g2', {
+        version: 10,
+        ...budget,
+      }),
+    );
     failsWith(runApp('int 27\nitob\nec_map_to BLS12_381g2', { version: 10, ...budget }), 'bad encoded element length');
   });
 });

@@ -19,13 +19,19 @@ describe('avm: the failing pc is the failing instruction', () => {
     const r = failsWith(runApp('pushint 1\npushbytes "x"\n+\npop\npushint 1', { version: 8 }), '+ arg 1 wanted uint64 but got []byte');
     assert.equal(r.error!.pc, 6);
     assert.equal(r.error!.opcode, '+');
-    assert.equal(r.error!.message, `logic eval error: + arg 1 wanted uint64 but got []byte. Details: app=${APP_ID}, pc=6, opcodes=pushint 1; pushbytes 0x78 // "x"; +`);
+    assert.equal(
+      r.error!.message,
+      `logic eval error: + arg 1 wanted uint64 but got []byte. Details: app=${APP_ID}, pc=6, opcodes=pushint 1; pushbytes 0x78 // "x"; +`,
+    );
   });
 
   it("the simulate trace has a step for an instruction that fails its checks, as algod's tracer opens it before the op runs", () => {
     const r = failsWith(runApp('pushint 1\npushbytes "x"\n+\npop\npushint 1', { version: 8, options: { trace: true } }), 'wanted uint64');
     const steps = r.trace!.steps;
-    assert.deepEqual(steps.map((s) => s.pc), [1, 3, 6]);
+    assert.deepEqual(
+      steps.map((s) => s.pc),
+      [1, 3, 6],
+    );
     assert.deepEqual(steps[2], { pc: 6, stackPopCount: 2 });
     const b = failsWith(runApp('pushint 0\nloop:\npushint 1\n+\nb loop', { version: 8, options: { trace: true } }), 'budget exceeded');
     assert.equal(b.trace!.steps.at(-1)!.pc, 3);
@@ -41,7 +47,10 @@ describe('avm: the failing pc is the failing instruction', () => {
   it('budget exhaustion names the instruction that would exceed it', () => {
     // pushint 0 (pc 1); loop: pushint 1 (pc 3); + (pc 5); b loop (pc 6). 700 ops fit in an app's
     // budget; the 701st is op index 700, the loop's first op (pushint 1, pc 3).
-    const r = failsWith(runApp('pushint 0\nloop:\npushint 1\n+\nb loop', { version: 8 }), 'dynamic cost budget exceeded, executing pushint: local program cost was 700');
+    const r = failsWith(
+      runApp('pushint 0\nloop:\npushint 1\n+\nb loop', { version: 8 }),
+      'dynamic cost budget exceeded, executing pushint: local program cost was 700',
+    );
     assert.equal(r.error!.pc, 3);
     assert.equal(r.error!.opcode, 'pushint');
     // a straight line of 700 cost-1 ops then one more: the failing op is the 701st, at pc 1 + 700 * 2

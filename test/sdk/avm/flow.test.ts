@@ -113,7 +113,12 @@ retsub`;
   });
 
   it('arguments of logic signatures', () => {
-    approves(runSig('arg_0\nbyte "a"\n==\narg 1\nbyte "b"\n==\n&&\nint 1\nargs\nlen\nint 1\n==\n&&', { version: 8, args: [new TextEncoder().encode('a'), new TextEncoder().encode('b')] }));
+    approves(
+      runSig('arg_0\nbyte "a"\n==\narg 1\nbyte "b"\n==\n&&\nint 1\nargs\nlen\nint 1\n==\n&&', {
+        version: 8,
+        args: [new TextEncoder().encode('a'), new TextEncoder().encode('b')],
+      }),
+    );
     failsWith(runSig('arg_2', { version: 8, args: [] }), 'cannot load arg[2] of 0');
   });
 });
@@ -127,7 +132,10 @@ describe('avm costs and budgets', () => {
   });
 
   it('v4+: dynamic cost, charged as executed, with length-dependent costs', () => {
-    const r = failsWith(runApp('int 1\nloop:\nbyte 0x00\nkeccak256\npop\nb loop', { version: 8 }), 'dynamic cost budget exceeded, executing keccak256: local program cost was 667');
+    const r = failsWith(
+      runApp('int 1\nloop:\nbyte 0x00\nkeccak256\npop\nb loop', { version: 8 }),
+      'dynamic cost budget exceeded, executing keccak256: local program cost was 667',
+    );
     assert.equal(r.error!.opcode, 'keccak256');
     // sha512 costs 15 + 2 per 32 bytes
     const s = approves(runSig('int 64\nbzero\nsha512\nlen\nint 64\n==', { version: 13 }));
@@ -152,7 +160,10 @@ describe('avm costs and budgets', () => {
   });
 
   it('rejects programs the node would not load', () => {
-    failsWith(runSig(Uint8Array.of(MAX_AVM_VERSION + 1, 0x81, 0x01)), `program version ${MAX_AVM_VERSION + 1} greater than max supported version ${MAX_AVM_VERSION}`);
+    failsWith(
+      runSig(Uint8Array.of(MAX_AVM_VERSION + 1, 0x81, 0x01)),
+      `program version ${MAX_AVM_VERSION + 1} greater than max supported version ${MAX_AVM_VERSION}`,
+    );
     failsWith(runSig(Uint8Array.of(8, 0x81, 0x01), { options: { maxVersion: 7 } }), 'program version 8 greater than protocol supported version 7');
     failsWith(runSig(new Uint8Array(0)), 'invalid program (empty)');
     failsWith(runSig(Uint8Array.of(8, 0xff)), 'illegal opcode 0xff');
@@ -187,7 +198,13 @@ describe('avm ClearState and pooled logic signature budgets', () => {
     const lsig = { program: heavy, args: [] };
     const alone = new Evaluator([{ txn: pay(), lsig }], new Ledger()).evalLogicSig(0);
     assert.match(alone.error!.reason, /dynamic cost budget exceeded, executing ed25519verify_bare/);
-    const pair = new Evaluator([{ txn: pay(), lsig }, { txn: pay(), lsig }], new Ledger());
+    const pair = new Evaluator(
+      [
+        { txn: pay(), lsig },
+        { txn: pay(), lsig },
+      ],
+      new Ledger(),
+    );
     assert.equal(pair.evalLogicSig(0).approved, true);
     assert.match(pair.evalLogicSig(1).error!.reason, /dynamic cost budget exceeded/);
   });

@@ -36,16 +36,23 @@ describe('avm inner transactions: v9 cross-product availability', () => {
 
   it('an inner freeze may not name a holding the caller cannot', () => {
     const src = `itxn_begin\nint 5\nitxn_field TypeEnum\nint ${ASSET}\nitxn_field FreezeAsset\nbyte 0x${'09'.repeat(32)}\nitxn_field FreezeAssetAccount\nitxn_submit\nint 1`;
-    failsWith(runApp(src, { ledger: funded(), version: 9, group: group(), index: 1 }), `afrz FreezeAccount: unavailable Holding ${ASSET}+${STRANGER.toString()} would be accessible`);
+    failsWith(
+      runApp(src, { ledger: funded(), version: 9, group: group(), index: 1 }),
+      `afrz FreezeAccount: unavailable Holding ${ASSET}+${STRANGER.toString()} would be accessible`,
+    );
   });
 
   it('an inner call to a pre-v9 program is checked by the caller; a v9 callee checks itself', () => {
     const ledger = funded();
     const old = ledger.createApp(OTHER.publicKey, { approvalProgram: asm('int 1', 8), clearStateProgram: asm('int 1', 8) });
     const fresh = ledger.createApp(OTHER.publicKey, { approvalProgram: asm('int 1', 9), clearStateProgram: asm('int 1', 9) });
-    const call = (app: bigint) => `itxn_begin\nint 6\nitxn_field TypeEnum\nint ${app}\nitxn_field ApplicationID\nint ${ASSET}\nitxn_field Assets\nitxn_submit\nint 1`;
+    const call = (app: bigint) =>
+      `itxn_begin\nint 6\nitxn_field TypeEnum\nint ${app}\nitxn_field ApplicationID\nint ${ASSET}\nitxn_field Assets\nitxn_submit\nint 1`;
     const g = group({ foreignApps: [old, fresh] });
-    failsWith(runApp(call(old), { ledger, version: 9, group: g, index: 1 }), `appl ForeignAssets: unavailable Holding ${ASSET}+${Address.forApp(APP_ID).toString()} would be accessible`);
+    failsWith(
+      runApp(call(old), { ledger, version: 9, group: g, index: 1 }),
+      `appl ForeignAssets: unavailable Holding ${ASSET}+${Address.forApp(APP_ID).toString()} would be accessible`,
+    );
     approves(runApp(call(fresh), { ledger, version: 9, group: g, index: 1 }));
   });
 
@@ -56,7 +63,10 @@ describe('avm inner transactions: v9 cross-product availability', () => {
     // local state in `old` came from nobody.
     const g = [appCall({ appId: ELSEWHERE, foreignApps: [old] }), appCall()];
     const src = `itxn_begin\nint 6\nitxn_field TypeEnum\nint ${old}\nitxn_field ApplicationID\nitxn_submit\nint 1`;
-    failsWith(runApp(src, { ledger, version: 9, group: g, index: 1 }), `appl ApplicationID: unavailable Local State ${old}+${Address.forApp(APP_ID).toString()} would be accessible`);
+    failsWith(
+      runApp(src, { ledger, version: 9, group: g, index: 1 }),
+      `appl ApplicationID: unavailable Local State ${old}+${Address.forApp(APP_ID).toString()} would be accessible`,
+    );
     assert.ok(SENDER);
   });
 

@@ -23,8 +23,10 @@ function funded(): InMemoryLedgerView {
 function pay(noteLen: number, opts: { fee?: number; next?: boolean } = {}): string {
   return [
     opts.next ? 'itxn_next' : 'itxn_begin',
-    'int 1', 'itxn_field TypeEnum',
-    'txn Sender', 'itxn_field Receiver',
+    'int 1',
+    'itxn_field TypeEnum',
+    'txn Sender',
+    'itxn_field Receiver',
     ...(noteLen ? [`int ${noteLen}`, 'bzero', 'itxn_field Note'] : []),
     ...(opts.fee !== undefined ? [`int ${opts.fee}`, 'itxn_field Fee'] : []),
   ].join('\n');
@@ -34,9 +36,9 @@ describe('avm inner transaction fees (V42 usage)', () => {
   it('feeForUsage rounds up once and carries the fraction', () => {
     // 1.0001 min fees: 1000.1 µA → 1001, leaving 0.9 µA paid ahead.
     const a = feeForUsage(1000n, 1_000_100n, 0n);
-    assert.deepEqual(a, { fee: 1001n, residue: FEE_RESIDUE_SCALE * 9n / 10n });
+    assert.deepEqual(a, { fee: 1001n, residue: (FEE_RESIDUE_SCALE * 9n) / 10n });
     // The next 0.1 µA fraction is absorbed by the carried 0.9.
-    assert.deepEqual(feeForUsage(1000n, 1_000_100n, a.residue), { fee: 1000n, residue: FEE_RESIDUE_SCALE * 8n / 10n });
+    assert.deepEqual(feeForUsage(1000n, 1_000_100n, a.residue), { fee: 1000n, residue: (FEE_RESIDUE_SCALE * 8n) / 10n });
     // Whole usage leaves the residue alone.
     assert.deepEqual(feeForUsage(1000n, 2_000_000n, 7n), { fee: 2000n, residue: 7n });
   });
@@ -79,7 +81,8 @@ describe('avm inner transaction fees (V42 usage)', () => {
   it('inner app calls pay for program bytes over four pages and argument bytes over 2048', () => {
     const ledger = funded();
     // An app create with 4 extra pages whose programs total 8197 bytes: 5 over → 1000.5 min fees.
-    const big = (fee: number, pages: number) => `itxn_begin\nint 6\nitxn_field TypeEnum\nbyte 0x0a810143\nitxn_field ApprovalProgramPages\nint 4096\nbzero\nitxn_field ApprovalProgramPages\nint 4094\nbzero\nitxn_field ApprovalProgramPages\nbyte 0x0a8101\nitxn_field ClearStateProgram\nint ${pages}\nitxn_field ExtraProgramPages\nint ${fee}\nitxn_field Fee\nitxn_submit\nint 1`;
+    const big = (fee: number, pages: number) =>
+      `itxn_begin\nint 6\nitxn_field TypeEnum\nbyte 0x0a810143\nitxn_field ApprovalProgramPages\nint 4096\nbzero\nitxn_field ApprovalProgramPages\nint 4094\nbzero\nitxn_field ApprovalProgramPages\nbyte 0x0a8101\nitxn_field ClearStateProgram\nint ${pages}\nitxn_field ExtraProgramPages\nint ${fee}\nitxn_field Fee\nitxn_submit\nint 1`;
     failsWith(runApp(big(1000, 4), { ledger, version: 9 }), 'group fee 1mA too small (needs 1uA more)');
     approves(runApp(big(1001, 4), { ledger: funded(), version: 9 }));
     // With 3 extra pages the same programs do not fit (the node's well-formedness check).

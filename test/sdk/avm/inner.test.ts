@@ -27,7 +27,10 @@ itxn_submit`.replace('int pay', 'int 1');
 describe('avm inner transactions', () => {
   it('pays from the app account with the default fee and exposes itxn fields', () => {
     const ledger = funded();
-    const run = runApp(`${PAY}\nitxn Amount\nint 5000\n==\nitxn Fee\nint 1000\n==\n&&\nitxn Sender\nglobal CurrentApplicationAddress\n==\n&&`, { ledger, version: 6 });
+    const run = runApp(`${PAY}\nitxn Amount\nint 5000\n==\nitxn Fee\nint 1000\n==\n&&\nitxn Sender\nglobal CurrentApplicationAddress\n==\n&&`, {
+      ledger,
+      version: 6,
+    });
     approves(run);
     assert.equal(ledger.account(APP_ADDR).balance, 1_000_000n - 5000n - 1000n);
     const inner = run.result.applyData.innerTxns[0]!;
@@ -44,7 +47,13 @@ describe('avm inner transactions', () => {
     const ledger = funded();
     const run = runApp(`${PAY}\nitxn Fee\n!`, { ledger, version: 6, txn: appCall({}, { fee: 2000n }) });
     approves(run);
-    failsWith(runApp(`itxn_begin\nint 1\nitxn_field TypeEnum\nint 0\nitxn_field Fee\ntxn Sender\nitxn_field Receiver\nitxn_submit\nint 1`, { ledger: funded(), version: 6 }), 'group fee 0.0A too small (needs 1mA more)');
+    failsWith(
+      runApp(`itxn_begin\nint 1\nitxn_field TypeEnum\nint 0\nitxn_field Fee\ntxn Sender\nitxn_field Receiver\nitxn_submit\nint 1`, {
+        ledger: funded(),
+        version: 6,
+      }),
+      'group fee 0.0A too small (needs 1mA more)',
+    );
   });
 
   it('groups with itxn_next share a group id and gitxn reads them', () => {
@@ -92,7 +101,10 @@ load 0
     const ledger = funded();
     const callee = ledger.createApp(OTHER.publicKey, { approvalProgram: asm('err', 8) });
     const src = `itxn_begin\nint 6\nitxn_field TypeEnum\nint ${callee}\nitxn_field ApplicationID\nitxn_submit\nint 1`;
-    const r = failsWith(runApp(src, { ledger, version: 8, txn: appCall({ foreignApps: [callee] }) }), /^inner tx 0 failed: logic eval error: err opcode executed/);
+    const r = failsWith(
+      runApp(src, { ledger, version: 8, txn: appCall({ foreignApps: [callee] }) }),
+      /^inner tx 0 failed: logic eval error: err opcode executed/,
+    );
     assert.deepEqual(r.error!.groupPath, [0, 0]);
     const rejecting = ledger.createApp(OTHER.publicKey, { approvalProgram: asm('int 0', 8) });
     failsWith(
@@ -107,14 +119,23 @@ load 0
     failsWith(runApp('itxn_begin\nitxn_begin\nint 1', { version: 6 }), 'itxn_begin without itxn_submit');
     failsWith(runApp('itxn_begin\nbyte "xyz"\nitxn_field Type\nint 1', { version: 6 }), 'xyz is not a valid Type for itxn_field');
     failsWith(runApp('itxn_begin\nint 6\nitxn_field TypeEnum\nint 1', { version: 5 }), 'appl is not a valid Type for itxn_field');
-    failsWith(runApp(`itxn_begin\nint 6\nitxn_field TypeEnum\nint ${APP_ID}\nitxn_field ApplicationID\nitxn_submit\nint 1`, { ledger: funded(), version: 8 }), 'attempt to self-call');
+    failsWith(
+      runApp(`itxn_begin\nint 6\nitxn_field TypeEnum\nint ${APP_ID}\nitxn_field ApplicationID\nitxn_submit\nint 1`, { ledger: funded(), version: 8 }),
+      'attempt to self-call',
+    );
     failsWith(
       runApp(`itxn_begin\nint 1\nitxn_field TypeEnum\ntxn Sender\nitxn_field Sender\nitxn_submit\nint 1`, { ledger: funded(), version: 6 }),
       `app ${APP_ID} (addr ${new Address(APP_ADDR).toString()}) unauthorized ${SENDER.toString()}`,
     );
-    failsWith(runApp(`itxn_begin\nint 1\nitxn_field TypeEnum\nbyte ${'0x' + '07'.repeat(32)}\nitxn_field Receiver\nint 1`, { version: 6 }), 'unavailable Account');
+    failsWith(
+      runApp(`itxn_begin\nint 1\nitxn_field TypeEnum\nbyte ${'0x' + '07'.repeat(32)}\nitxn_field Receiver\nint 1`, { version: 6 }),
+      'unavailable Account',
+    );
     const seventeen = Array.from({ length: 16 }, () => 'itxn_next\nint 1\nitxn_field TypeEnum').join('\n');
-    failsWith(runApp(`itxn_begin\nint 1\nitxn_field TypeEnum\n${seventeen}\nitxn_submit\nint 1`, { version: 6 }), 'too many inner transactions 16 with 256 left');
+    failsWith(
+      runApp(`itxn_begin\nint 1\nitxn_field TypeEnum\n${seventeen}\nitxn_submit\nint 1`, { version: 6 }),
+      'too many inner transactions 16 with 256 left',
+    );
   });
 });
 

@@ -16,10 +16,12 @@ import { asm } from './helpers/asm.js';
 import { NODE_RULES } from './helpers/node-rules.js';
 import { traceDevnet } from './helpers/simulate-devnet.js';
 
-
 const V41: AvmOptions = { consensus: CONSENSUS_V41 };
 const V42: AvmOptions = { consensus: CONSENSUS_V42 };
-const VERSIONS: [string, AvmOptions][] = [['V41', V41], ['V42', V42]];
+const VERSIONS: [string, AvmOptions][] = [
+  ['V41', V41],
+  ['V42', V42],
+];
 const APP_ADDR = Address.forApp(APP_ID).publicKey;
 
 type Outcome = { approve: true } | { error: string };
@@ -49,7 +51,11 @@ function funded(): InMemoryLedgerView {
 const prog = (src: string, version: number): Uint8Array => assemble(`#pragma version ${version}\n${src}`).program;
 
 function run(src: string, opts: { version?: number; txn?: Transaction; options?: AvmOptions; ledger?: InMemoryLedgerView } = {}): ProgramResult {
-  return runApp(prog(src, opts.version ?? 9), { ledger: opts.ledger ?? funded(), ...(opts.txn ? { txn: opts.txn } : {}), ...(opts.options ? { options: opts.options } : {}) }).result;
+  return runApp(prog(src, opts.version ?? 9), {
+    ledger: opts.ledger ?? funded(),
+    ...(opts.txn ? { txn: opts.txn } : {}),
+    ...(opts.options ? { options: opts.options } : {}),
+  }).result;
 }
 
 /** Runs the same case under V41 and V42 with the expected outcome of each. */
@@ -60,61 +66,141 @@ function perVersion(label: string, fn: (o: AvmOptions) => ProgramResult, want: O
   }
 }
 
-const ruleTitle = (id: string): string => `node rule ${id}: ${NODE_RULES.find((r) => r.id === id)!.rule.split(':')[0]!.slice(0, 80)}`;
+const ruleTitle = (id: string): string =>
+  `node rule ${id}: ${NODE_RULES.find((r) => r.id === id)!
+    .rule.split(':')[0]!
+    .slice(0, 80)}`;
 
 describe('avm node rules', () => {
   describe(ruleTitle('low-lookup'), () => {
     it('a direct app id ≤ 255 fails once resolved (v4+)', () => {
-      perVersion('app 5', (o) => run('int 5\napp_params_get AppApprovalProgram\npop\npop\nint 1', { txn: appCall({ foreignApps: [5n] }), options: o }), err('low App lookup 5'));
+      perVersion(
+        'app 5',
+        (o) => run('int 5\napp_params_get AppApprovalProgram\npop\npop\nint 1', { txn: appCall({ foreignApps: [5n] }), options: o }),
+        err('low App lookup 5'),
+      );
     });
     it('a foreign-array slot that resolves to a low id fails too', () => {
-      perVersion('slot 1 → app 7', (o) => run('int 1\napp_params_get AppApprovalProgram\npop\npop\nint 1', { txn: appCall({ foreignApps: [7n] }), options: o }), err('low App lookup 7'));
+      perVersion(
+        'slot 1 → app 7',
+        (o) => run('int 1\napp_params_get AppApprovalProgram\npop\npop\nint 1', { txn: appCall({ foreignApps: [7n] }), options: o }),
+        err('low App lookup 7'),
+      );
     });
     it('pre-v4 slot lookups are protected as well', () => {
-      perVersion('v3 slot', (o) => run('int 1\nbyte "k"\napp_global_get_ex\npop\npop\nint 1', { version: 3, txn: appCall({ foreignApps: [9n] }), options: o }), err('low App lookup 9'));
+      perVersion(
+        'v3 slot',
+        (o) => run('int 1\nbyte "k"\napp_global_get_ex\npop\npop\nint 1', { version: 3, txn: appCall({ foreignApps: [9n] }), options: o }),
+        err('low App lookup 9'),
+      );
     });
     it('assets: params and holdings', () => {
-      perVersion('asset 200', (o) => run('int 200\nasset_params_get AssetTotal\npop\npop\nint 1', { txn: appCall({ foreignAssets: [200n] }), options: o }), err('low Asset lookup 200'));
-      perVersion('holding of asset 100', (o) => run('txn Sender\nint 100\nasset_holding_get AssetBalance\npop\npop\nint 1', { txn: appCall({ foreignAssets: [100n] }), options: o }), err('low Asset lookup 100'));
+      perVersion(
+        'asset 200',
+        (o) => run('int 200\nasset_params_get AssetTotal\npop\npop\nint 1', { txn: appCall({ foreignAssets: [200n] }), options: o }),
+        err('low Asset lookup 200'),
+      );
+      perVersion(
+        'holding of asset 100',
+        (o) => run('txn Sender\nint 100\nasset_holding_get AssetBalance\npop\npop\nint 1', { txn: appCall({ foreignAssets: [100n] }), options: o }),
+        err('low Asset lookup 100'),
+      );
     });
     it('256 is the first id allowed; the rule is a consensus switch', () => {
-      perVersion('asset 256', (o) => run('int 256\nasset_params_get AssetTotal\nassert\nint 1000\n==', { txn: appCall({ foreignAssets: [256n] }), options: o }), ok);
+      perVersion(
+        'asset 256',
+        (o) => run('int 256\nasset_params_get AssetTotal\nassert\nint 1000\n==', { txn: appCall({ foreignAssets: [256n] }), options: o }),
+        ok,
+      );
       const off: ConsensusLimits = { ...CONSENSUS_V42, appForbidLowResources: false };
-      expectOutcome(run('int 200\nasset_params_get AssetTotal\npop\npop\nint 1', { txn: appCall({ foreignAssets: [200n] }), options: { consensus: off } }), ok, 'rule off');
+      expectOutcome(
+        run('int 200\nasset_params_get AssetTotal\npop\npop\nint 1', { txn: appCall({ foreignAssets: [200n] }), options: { consensus: off } }),
+        ok,
+        'rule off',
+      );
     });
   });
 
   describe(ruleTitle('inner-well-formed'), () => {
     const inner = (type: string, fields: string) => `itxn_begin\nint ${type}\nitxn_field TypeEnum\n${fields}\nitxn_submit\nint 1`;
     it('asset transfers, freezes: ids, accounts, clawback close', () => {
-      perVersion('axfer asset 0', (o) => run(inner('axfer', 'int 5\nitxn_field AssetAmount\ntxn Sender\nitxn_field AssetReceiver'), { options: o }), err('asset ID cannot be zero'));
+      perVersion(
+        'axfer asset 0',
+        (o) => run(inner('axfer', 'int 5\nitxn_field AssetAmount\ntxn Sender\nitxn_field AssetReceiver'), { options: o }),
+        err('asset ID cannot be zero'),
+      );
       perVersion('afrz asset 0', (o) => run(inner('afrz', 'txn Sender\nitxn_field FreezeAssetAccount'), { options: o }), err('asset ID cannot be zero'));
-      perVersion('afrz no account', (o) => run(inner('afrz', 'int 300\nitxn_field FreezeAsset'), { txn: appCall({ foreignAssets: [300n] }), options: o }), err('freeze account cannot be empty'));
+      perVersion(
+        'afrz no account',
+        (o) => run(inner('afrz', 'int 300\nitxn_field FreezeAsset'), { txn: appCall({ foreignAssets: [300n] }), options: o }),
+        err('freeze account cannot be empty'),
+      );
       perVersion(
         'close by clawback',
-        (o) => run(inner('axfer', 'int 300\nitxn_field XferAsset\ntxn Sender\nitxn_field AssetSender\ntxn Sender\nitxn_field AssetReceiver\ntxn Sender\nitxn_field AssetCloseTo'), { txn: appCall({ foreignAssets: [300n] }), options: o }),
+        (o) =>
+          run(
+            inner(
+              'axfer',
+              'int 300\nitxn_field XferAsset\ntxn Sender\nitxn_field AssetSender\ntxn Sender\nitxn_field AssetReceiver\ntxn Sender\nitxn_field AssetCloseTo',
+            ),
+            { txn: appCall({ foreignAssets: [300n] }), options: o },
+          ),
         err('cannot close asset by clawback'),
       );
     });
     it('fields of another transaction type', () => {
-      perVersion('pay with XferAsset', (o) => run(inner('pay', 'txn Sender\nitxn_field Receiver\nint 300\nitxn_field XferAsset'), { txn: appCall({ foreignAssets: [300n] }), options: o }), err('transaction of type pay has non-zero fields for type axfer'));
+      perVersion(
+        'pay with XferAsset',
+        (o) => run(inner('pay', 'txn Sender\nitxn_field Receiver\nint 300\nitxn_field XferAsset'), { txn: appCall({ foreignAssets: [300n] }), options: o }),
+        err('transaction of type pay has non-zero fields for type axfer'),
+      );
     });
     it('schemas and extra pages only when creating (V42: an update may change global schema and pages)', () => {
       const call = (f: string) => inner('appl', `global CurrentApplicationID\nitxn_field ApplicationID\n${f}`);
-      perVersion('local schema on a call', (o) => run(call('int 1\nitxn_field LocalNumUint'), { options: o }), err('inappropriate non-zero tx.LocalStateSchema ({NumUint:1 NumByteSlice:0})'));
-      perVersion('global schema on a call', (o) => run(call('int 2\nitxn_field GlobalNumByteSlice'), { options: o }), err('inappropriate non-zero tx.GlobalStateSchema ({NumUint:0 NumByteSlice:2})'));
-      perVersion('extra pages on a call', (o) => run(call('int 1\nitxn_field ExtraProgramPages'), { options: o }), err('inappropriate non-zero tx.ExtraProgramPages (1)'));
+      perVersion(
+        'local schema on a call',
+        (o) => run(call('int 1\nitxn_field LocalNumUint'), { options: o }),
+        err('inappropriate non-zero tx.LocalStateSchema ({NumUint:1 NumByteSlice:0})'),
+      );
+      perVersion(
+        'global schema on a call',
+        (o) => run(call('int 2\nitxn_field GlobalNumByteSlice'), { options: o }),
+        err('inappropriate non-zero tx.GlobalStateSchema ({NumUint:0 NumByteSlice:2})'),
+      );
+      perVersion(
+        'extra pages on a call',
+        (o) => run(call('int 1\nitxn_field ExtraProgramPages'), { options: o }),
+        err('inappropriate non-zero tx.ExtraProgramPages (1)'),
+      );
       // An update carrying programs and one extra page: well formed in V42, so the self-call rule is what stops it.
-      const update = call(`int UpdateApplication\nitxn_field OnCompletion\nbyte 0x098101\nitxn_field ApprovalProgram\nbyte 0x098101\nitxn_field ClearStateProgram\nint 1\nitxn_field ExtraProgramPages`);
-      perVersion('update with extra pages', (o) => run(update, { options: o }), { V41: err('inappropriate non-zero tx.ExtraProgramPages (1)'), V42: err('attempt to self-call') });
+      const update = call(
+        `int UpdateApplication\nitxn_field OnCompletion\nbyte 0x098101\nitxn_field ApprovalProgram\nbyte 0x098101\nitxn_field ClearStateProgram\nint 1\nitxn_field ExtraProgramPages`,
+      );
+      perVersion('update with extra pages', (o) => run(update, { options: o }), {
+        V41: err('inappropriate non-zero tx.ExtraProgramPages (1)'),
+        V42: err('attempt to self-call'),
+      });
     });
     it('inner creates: empty, mismatched and oversized programs', () => {
       const create = (f: string) => inner('appl', f);
-      perVersion('no clear program', (o) => run(create('byte 0x098101\nitxn_field ApprovalProgram'), { options: o }), err('bad ClearStateProgram: invalid program (empty)'));
-      perVersion('no approval program', (o) => run(create('byte 0x098101\nitxn_field ClearStateProgram'), { options: o }), err('bad ApprovalProgram: invalid program (empty)'));
-      perVersion('versions differ', (o) => run(create('byte 0x098101\nitxn_field ApprovalProgram\nbyte 0x068101\nitxn_field ClearStateProgram'), { options: o }), err('program version mismatch: 9 != 6'));
+      perVersion(
+        'no clear program',
+        (o) => run(create('byte 0x098101\nitxn_field ApprovalProgram'), { options: o }),
+        err('bad ClearStateProgram: invalid program (empty)'),
+      );
+      perVersion(
+        'no approval program',
+        (o) => run(create('byte 0x098101\nitxn_field ClearStateProgram'), { options: o }),
+        err('bad ApprovalProgram: invalid program (empty)'),
+      );
+      perVersion(
+        'versions differ',
+        (o) => run(create('byte 0x098101\nitxn_field ApprovalProgram\nbyte 0x068101\nitxn_field ClearStateProgram'), { options: o }),
+        err('program version mismatch: 9 != 6'),
+      );
       // int 1; return; then 2045 bytes that never run: 2049 bytes in all.
-      const big = 'byte 0x09810143\nitxn_field ApprovalProgramPages\nint 2045\nbzero\nitxn_field ApprovalProgramPages\nbyte 0x098101\nitxn_field ClearStateProgram';
+      const big =
+        'byte 0x09810143\nitxn_field ApprovalProgramPages\nint 2045\nbzero\nitxn_field ApprovalProgramPages\nbyte 0x098101\nitxn_field ClearStateProgram';
       perVersion('2049-byte approval, no extra page', (o) => run(create(big), { options: o }), err('approval program too long. (2049 > 2048)'));
       perVersion('… with one extra page', (o) => run(create(`${big}\nint 1\nitxn_field ExtraProgramPages`), { options: o }), ok);
     });
@@ -124,12 +210,25 @@ describe('avm node rules', () => {
       const header = { sender, fee: 1000n, firstValid: 1n, lastValid: 100n };
       const failure = (t: Transaction): string => String((net.simulate([t]) as Record<string, any>)['txn-groups'][0]['failure-message']);
       assert.match(failure({ ...header, type: 'axfer', assetTransfer: { assetId: 0n, amount: 5n, receiver: sender } }), /asset ID cannot be zero$/);
-      assert.match(failure({ ...header, type: 'afrz', assetFreeze: { assetId: 7000n, account: new Address(new Uint8Array(32)), frozen: true } }), /freeze account cannot be empty$/);
-      assert.match(failure(appCall({ localSchema: { numUints: 1, numByteSlices: 0 } }, header)), /inappropriate non-zero tx.LocalStateSchema \(\{NumUint:1 NumByteSlice:0\}\)$/);
-      assert.match(failure({ ...header, type: 'pay', payment: { receiver: sender, amount: 1n, closeRemainderTo: sender } }), new RegExp(`transaction cannot close account to its sender ${sender}$`));
+      assert.match(
+        failure({ ...header, type: 'afrz', assetFreeze: { assetId: 7000n, account: new Address(new Uint8Array(32)), frozen: true } }),
+        /freeze account cannot be empty$/,
+      );
+      assert.match(
+        failure(appCall({ localSchema: { numUints: 1, numByteSlices: 0 } }, header)),
+        /inappropriate non-zero tx.LocalStateSchema \(\{NumUint:1 NumByteSlice:0\}\)$/,
+      );
+      assert.match(
+        failure({ ...header, type: 'pay', payment: { receiver: sender, amount: 1n, closeRemainderTo: sender } }),
+        new RegExp(`transaction cannot close account to its sender ${sender}$`),
+      );
     });
     it('key registrations must be coherent', () => {
-      perVersion('vote key alone', (o) => run(inner('keyreg', 'int 32\nbzero\nint 0\nint 1\nsetbyte\nitxn_field VotePK'), { options: o }), err('the following transaction fields need to be clear/set together : votekey, selkey, votekd'));
+      perVersion(
+        'vote key alone',
+        (o) => run(inner('keyreg', 'int 32\nbzero\nint 0\nint 1\nsetbyte\nitxn_field VotePK'), { options: o }),
+        err('the following transaction fields need to be clear/set together : votekey, selkey, votekd'),
+      );
     });
   });
 
@@ -137,29 +236,65 @@ describe('avm node rules', () => {
     const withBlocks = (): InMemoryLedgerView => {
       const l = funded();
       for (const r of [1n, 98n, 99n, 899n, 950n]) {
-        l.blocks.set(r, { seed: new Uint8Array(32), timestamp: 1_000n + r, proposer: new Uint8Array(32), feesCollected: 0n, bonus: 0n, branch: new Uint8Array(32), feeSink: new Uint8Array(32), protocol: new Uint8Array(), txnCounter: 0n, proposerPayout: 0n });
+        l.blocks.set(r, {
+          seed: new Uint8Array(32),
+          timestamp: 1_000n + r,
+          proposer: new Uint8Array(32),
+          feesCollected: 0n,
+          bonus: 0n,
+          branch: new Uint8Array(32),
+          feeSink: new Uint8Array(32),
+          protocol: new Uint8Array(),
+          txnCounter: 0n,
+          proposerPayout: 0n,
+        });
       }
       return l;
     };
     it('the window comes from the transaction, not from the ledger round', () => {
       // Ledger round 1000: the ledger has round 950, but a transaction valid in [900, 1000] may only read up to 899.
       const txn = appCall({}, { firstValid: 900n, lastValid: 1000n });
-      perVersion('round 950', (o) => run('int 950\nblock BlkTimestamp\npop\nint 1', { version: 7, txn, ledger: withBlocks(), options: o }), err('round 950 is not available. It\'s outside [1-899]'));
+      perVersion(
+        'round 950',
+        (o) => run('int 950\nblock BlkTimestamp\npop\nint 1', { version: 7, txn, ledger: withBlocks(), options: o }),
+        err("round 950 is not available. It's outside [1-899]"),
+      );
       perVersion('round 899', (o) => run('int 899\nblock BlkTimestamp\nint 1899\n==', { version: 7, txn, ledger: withBlocks(), options: o }), ok);
       // [LastValid − 1001, FirstValid − 1] = [99, 99] for a transaction valid in [100, 1100].
       const late = appCall({}, { firstValid: 100n, lastValid: 1100n });
-      perVersion('round 98', (o) => run('int 98\nblock BlkTimestamp\npop\nint 1', { version: 7, txn: late, ledger: withBlocks(), options: o }), err('round 98 is not available. It\'s outside [99-99]'));
+      perVersion(
+        'round 98',
+        (o) => run('int 98\nblock BlkTimestamp\npop\nint 1', { version: 7, txn: late, ledger: withBlocks(), options: o }),
+        err("round 98 is not available. It's outside [99-99]"),
+      );
     });
     it('txn FirstValidTime reads FirstValid − 1 under the same window', () => {
-      perVersion('FirstValid 100', (o) => run('txn FirstValidTime\nint 1099\n==', { version: 7, txn: appCall({}, { firstValid: 100n, lastValid: 1100n }), ledger: withBlocks(), options: o }), ok);
-      perVersion('FirstValid 0', (o) => run('txn FirstValidTime\npop\nint 1', { version: 7, txn: appCall({}, { firstValid: 0n, lastValid: 500n }), ledger: withBlocks(), options: o }), err('round 18446744073709551615 is not available. It\'s outside [1-0]'));
+      perVersion(
+        'FirstValid 100',
+        (o) =>
+          run('txn FirstValidTime\nint 1099\n==', { version: 7, txn: appCall({}, { firstValid: 100n, lastValid: 1100n }), ledger: withBlocks(), options: o }),
+        ok,
+      );
+      perVersion(
+        'FirstValid 0',
+        (o) => run('txn FirstValidTime\npop\nint 1', { version: 7, txn: appCall({}, { firstValid: 0n, lastValid: 500n }), ledger: withBlocks(), options: o }),
+        err("round 18446744073709551615 is not available. It's outside [1-0]"),
+      );
     });
   });
 
   describe(ruleTitle('global-missing-app'), () => {
     it('app_global_get_ex of a nonexistent app fails (direct id and pre-v4 slot)', () => {
-      perVersion('app 5000', (o) => run('int 5000\nbyte "k"\napp_global_get_ex\npop\npop\nint 1', { version: 8, txn: appCall({ foreignApps: [5000n] }), options: o }), err('app 5000 does not exist'));
-      perVersion('v2 slot', (o) => run('int 1\nbyte "k"\napp_global_get_ex\npop\npop\nint 1', { version: 2, txn: appCall({ foreignApps: [5000n] }), options: o }), err('app 5000 does not exist'));
+      perVersion(
+        'app 5000',
+        (o) => run('int 5000\nbyte "k"\napp_global_get_ex\npop\npop\nint 1', { version: 8, txn: appCall({ foreignApps: [5000n] }), options: o }),
+        err('app 5000 does not exist'),
+      );
+      perVersion(
+        'v2 slot',
+        (o) => run('int 1\nbyte "k"\napp_global_get_ex\npop\npop\nint 1', { version: 2, txn: appCall({ foreignApps: [5000n] }), options: o }),
+        err('app 5000 does not exist'),
+      );
     });
     it('an existing app without the key still answers "not found"', () => {
       perVersion('own app', (o) => run('int 0\nbyte "k"\napp_global_get_ex\n!\nswap\npop', { version: 8, options: o }), ok);
@@ -172,7 +307,8 @@ describe('avm node rules', () => {
       b[at] = byte;
       return b;
     };
-    const runBytes = (b: Uint8Array, o: AvmOptions): ProgramResult => runApp(b, { ledger: funded(), txn: appCall({ args: [new Uint8Array([1])] }), options: o }).result;
+    const runBytes = (b: Uint8Array, o: AvmOptions): ProgramResult =>
+      runApp(b, { ledger: funded(), txn: appCall({ args: [new Uint8Array([1])] }), options: o }).result;
     it('txna / gtxna / gtxnsa / txnas name the field byte', () => {
       perVersion('txna 99', (o) => runBytes(patched('txna ApplicationArgs 0\npop\nint 1', 8, 2, 99), o), err('invalid txn field TxnField(99)'));
       perVersion('txna Sender', (o) => runBytes(patched('txna ApplicationArgs 0\npop\nint 1', 8, 2, 0), o), err('unsupported array field Sender'));
@@ -223,17 +359,37 @@ describe('avm node rules', () => {
       perVersion('global schema 65', (o) => run(f('GlobalNumUint', 'int 65'), { options: o }), err('65 is larger than max=64'));
       perVersion('local schema 17', (o) => run(f('LocalNumByteSlice', 'int 17'), { options: o }), err('17 is larger than max=16'));
     });
-    it('the protocol\'s program version', () => {
-      perVersion('v13 program', (o) => run('int 1', { version: 13, options: o }), { V41: err('program version 13 greater than protocol supported version 12'), V42: ok });
+    it("the protocol's program version", () => {
+      perVersion('v13 program', (o) => run('int 1', { version: 13, options: o }), {
+        V41: err('program version 13 greater than protocol supported version 12'),
+        V42: ok,
+      });
     });
   });
 
   describe(ruleTitle('error-wording'), () => {
     it('numeric account references name the array they index', () => {
-      perVersion('beyond tx.Accounts', (o) => run('int 3\nbalance\npop\nint 1', { txn: appCall({ accounts: [OTHER] }), options: o }), err('invalid Account reference 3 exceeds length of tx.Accounts 1'));
-      const access = appCall({ access: [{ kind: 'asset', assetId: 300n }, { kind: 'address', address: OTHER }] });
-      perVersion('not an address in tx.Access', (o) => run('int 1\nbalance\npop\nint 1', { txn: access, options: o }), err('address reference 1 is not an Address in tx.Access'));
-      perVersion('beyond tx.Access', (o) => run('int 3\nbalance\npop\nint 1', { txn: access, options: o }), err('invalid Account reference 3 exceeds length of tx.Access 2'));
+      perVersion(
+        'beyond tx.Accounts',
+        (o) => run('int 3\nbalance\npop\nint 1', { txn: appCall({ accounts: [OTHER] }), options: o }),
+        err('invalid Account reference 3 exceeds length of tx.Accounts 1'),
+      );
+      const access = appCall({
+        access: [
+          { kind: 'asset', assetId: 300n },
+          { kind: 'address', address: OTHER },
+        ],
+      });
+      perVersion(
+        'not an address in tx.Access',
+        (o) => run('int 1\nbalance\npop\nint 1', { txn: access, options: o }),
+        err('address reference 1 is not an Address in tx.Access'),
+      );
+      perVersion(
+        'beyond tx.Access',
+        (o) => run('int 3\nbalance\npop\nint 1', { txn: access, options: o }),
+        err('invalid Account reference 3 exceeds length of tx.Access 2'),
+      );
       perVersion('an address in tx.Access', (o) => run('int 2\nbalance\npop\nint 1', { txn: access, options: o }), ok);
     });
     it('LogicSig not supported when the protocol has no program version', () => {
@@ -244,10 +400,26 @@ describe('avm node rules', () => {
       expectOutcome(ev.evalApp(0), err('LogicSig not supported'), 'app');
     });
     it('json_ref of a null member fails: the node keeps null as empty text, which encoding/json refuses', () => {
-      perVersion('string', (o) => run('byte "{\\"a\\":null}"\nbyte "a"\njson_ref JSONString\nlen\n!', { version: 7, options: o }), err('unexpected end of JSON input'));
-      perVersion('uint64', (o) => run('byte "{\\"a\\":null}"\nbyte "a"\njson_ref JSONUint64\n!', { version: 7, options: o }), err('unexpected end of JSON input'));
-      perVersion('object', (o) => run('byte "{\\"a\\":null}"\nbyte "a"\njson_ref JSONObject\nbyte "null"\n==', { version: 7, options: o }), err('unexpected end of JSON input'));
-      perVersion('top-level null', (o) => run('byte "null"\nbyte "a"\njson_ref JSONString\npop\nint 1', { version: 7, options: o }), err('error while parsing JSON text, invalid json text, only json object is allowed'));
+      perVersion(
+        'string',
+        (o) => run('byte "{\\"a\\":null}"\nbyte "a"\njson_ref JSONString\nlen\n!', { version: 7, options: o }),
+        err('unexpected end of JSON input'),
+      );
+      perVersion(
+        'uint64',
+        (o) => run('byte "{\\"a\\":null}"\nbyte "a"\njson_ref JSONUint64\n!', { version: 7, options: o }),
+        err('unexpected end of JSON input'),
+      );
+      perVersion(
+        'object',
+        (o) => run('byte "{\\"a\\":null}"\nbyte "a"\njson_ref JSONObject\nbyte "null"\n==', { version: 7, options: o }),
+        err('unexpected end of JSON input'),
+      );
+      perVersion(
+        'top-level null',
+        (o) => run('byte "null"\nbyte "a"\njson_ref JSONString\npop\nint 1', { version: 7, options: o }),
+        err('error while parsing JSON text, invalid json text, only json object is allowed'),
+      );
     });
   });
 });

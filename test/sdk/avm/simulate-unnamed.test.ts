@@ -11,7 +11,15 @@ type O = Record<string, any>;
 // itself (programs without group sharing), the group's object for the rest.
 function create(d: Devnet, version: number, body: string): bigint {
   const src = `#pragma version ${version}\n${body}`;
-  const r = d.send([makeAppCallTxn({ sender: d.addr(0), appId: 0n, approvalProgram: teal(src), clearProgram: teal(`#pragma version ${version}\nint 1`), suggestedParams: d.sp() })]);
+  const r = d.send([
+    makeAppCallTxn({
+      sender: d.addr(0),
+      appId: 0n,
+      approvalProgram: teal(src),
+      clearProgram: teal(`#pragma version ${version}\nint 1`),
+      suggestedParams: d.sp(),
+    }),
+  ]);
   return d.ledger.transaction(r.txids[0]!)!.ad.createdAppId!;
 }
 

@@ -53,7 +53,9 @@ app_global_get
   it('local state requires opt-in and an available account', () => {
     const ledger = new InMemoryLedgerView();
     ledger.optInApp(SENDER.publicKey, APP_ID);
-    const r = approves(runApp('int 0\nbyte "c"\nint 3\napp_local_put\ntxn Sender\nbyte "c"\napp_local_get\nint 3\n==\nint 0\nint 0\napp_opted_in\n&&', { ledger, version: 8 }));
+    const r = approves(
+      runApp('int 0\nbyte "c"\nint 3\napp_local_put\ntxn Sender\nbyte "c"\napp_local_get\nint 3\n==\nint 0\nint 0\napp_opted_in\n&&', { ledger, version: 8 }),
+    );
     void r;
     assert.equal(ledger.getLocal(SENDER.publicKey, APP_ID, te('c')), 3n);
     failsWith(runApp('int 0\nbyte "c"\nint 3\napp_local_put\nint 1', { version: 8 }), 'has not opted in to app 1234');
@@ -149,7 +151,10 @@ assert
 
   it('log: 32 calls and 1024 bytes', () => {
     const r = approves(runApp('byte "a"\nlog\nbyte "bc"\nlog\nint 1', { version: 8 }));
-    assert.deepEqual(r.applyData.logs.map((l) => new TextDecoder().decode(l)), ['a', 'bc']);
+    assert.deepEqual(
+      r.applyData.logs.map((l) => new TextDecoder().decode(l)),
+      ['a', 'bc'],
+    );
     const many = Array.from({ length: 33 }, () => 'byte "x"\nlog').join('\n') + '\nint 1';
     failsWith(runApp(many, { version: 8 }), 'too many log calls in program. up to 32 is allowed');
     failsWith(runApp('int 1025\nbzero\nlog\nint 1', { version: 8 }), 'program logs too large. 1025 bytes >  1024 bytes limit');
@@ -242,7 +247,11 @@ assert
   it('boxes are not reachable from ClearState', () => {
     const ledger = new InMemoryLedgerView();
     ledger.fund(SENDER.publicKey, 1_000_000n);
-    ledger.createApp(SENDER.publicKey, { approvalProgram: Uint8Array.of(8, 0x81, 0x01), clearStateProgram: Uint8Array.of(8, 0x80, 0x01, 0x62, 0xbe, 0x48, 0x48, 0x81, 0x01) }, APP_ID);
+    ledger.createApp(
+      SENDER.publicKey,
+      { approvalProgram: Uint8Array.of(8, 0x81, 0x01), clearStateProgram: Uint8Array.of(8, 0x80, 0x01, 0x62, 0xbe, 0x48, 0x48, 0x81, 0x01) },
+      APP_ID,
+    );
     const run = runApp(Uint8Array.of(8, 0x81, 0x01), { ledger, txn: appCall({ onComplete: 3, boxes: [{ appId: 0n, name: te('b') }] }) });
     failsWith(run, 'boxes may not be accessed from ClearState program');
   });
@@ -266,7 +275,12 @@ describe('avm box budgets', () => {
     ledger.putBox(APP_ID, te('big'), new Uint8Array(3000));
     const txn = appCall({ boxes: [{ appId: 0n, name: te('big') }] });
     failsWith(runApp('int 1', { ledger, txn, version: 8 }), 'read budget exceeded (3000 > 2048)');
-    const two = appCall({ boxes: [{ appId: 0n, name: te('big') }, { appId: 0n, name: new Uint8Array() }] });
+    const two = appCall({
+      boxes: [
+        { appId: 0n, name: te('big') },
+        { appId: 0n, name: new Uint8Array() },
+      ],
+    });
     approves(runApp('byte "big"\nbox_len\nassert\nint 3000\n==', { ledger, txn: two, version: 8 }));
   });
 });
@@ -275,7 +289,10 @@ describe('avm state schemas', () => {
   it('writes beyond the declared schema fail like the node ledger', () => {
     const ledger = new InMemoryLedgerView();
     ledger.createApp(SENDER.publicKey, { approvalProgram: Uint8Array.of(8, 0x81, 0x01), globalNumUint: 1n, localNumByteSlice: 0n }, APP_ID);
-    failsWith(runApp('byte "a"\nint 1\napp_global_put\nbyte "b"\nint 2\napp_global_put\nint 1', { ledger, version: 8 }), 'store integer count 2 exceeds schema integer count 1');
+    failsWith(
+      runApp('byte "a"\nint 1\napp_global_put\nbyte "b"\nint 2\napp_global_put\nint 1', { ledger, version: 8 }),
+      'store integer count 2 exceeds schema integer count 1',
+    );
     failsWith(runApp('byte "a"\nbyte "x"\napp_global_put\nint 1', { ledger, version: 8 }), 'store bytes count 1 exceeds schema bytes count 0');
     ledger.optInApp(SENDER.publicKey, APP_ID);
     failsWith(runApp('int 0\nbyte "l"\nbyte "x"\napp_local_put\nint 1', { ledger, version: 8 }), 'store bytes count 1 exceeds schema bytes count 0');
@@ -297,6 +314,9 @@ describe('avm unnamed resources', () => {
     assert.deepEqual([...own.apps], [other]);
     assert.deepEqual([...own.accounts.values()], [OTHER.publicKey]);
     assert.equal(u.apps.size + u.accounts.size, 0);
-    assert.deepEqual([...u.boxes.values()].map((b) => new TextDecoder().decode(b.name)), ['bx']);
+    assert.deepEqual(
+      [...u.boxes.values()].map((b) => new TextDecoder().decode(b.name)),
+      ['bx'],
+    );
   });
 });

@@ -59,7 +59,10 @@ describe('avm traces replayed against recorded algod simulate responses', () => 
       }
       for (const [id, amount] of Object.entries(c.fundApps ?? {})) net.fund(Address.forApp(BigInt(id)), BigInt(amount));
       for (const [addr, amount] of Object.entries(c.fundAccounts ?? {})) net.fund(Address.fromString(addr), BigInt(amount));
-      const ours = net.simulate(signed.map((s) => ({ txn: s.txn, ...(s.lsig ? { lsig: s.lsig } : {}) })), { 'exec-trace-config': recorded['exec-trace-config'] }) as O;
+      const ours = net.simulate(
+        signed.map((s) => ({ txn: s.txn, ...(s.lsig ? { lsig: s.lsig } : {}) })),
+        { 'exec-trace-config': recorded['exec-trace-config'] },
+      ) as O;
       const ourResults = ours['txn-groups'][0]['txn-results'] as O[];
       results.forEach((r, i) => {
         const want = r['exec-trace'] ? normalizeTrace(asNodeJson(r['exec-trace'])) : undefined;
@@ -67,8 +70,10 @@ describe('avm traces replayed against recorded algod simulate responses', () => 
         assert.deepEqual(got, want, `exec-trace of transaction ${i}`);
       });
       // The inner transactions each result lists (a failed group's included), by type and sender.
-      const recordedInners = (r: O): unknown[] => ((r['inner-txns'] ?? []) as O[]).map((i) => ({ type: i.txn.txn.type, sender: i.txn.txn.snd, inner: recordedInners(i) }));
-      const ourInners = (r: O): unknown[] => ((r['inner-txns'] ?? []) as O[]).map((i) => ({ type: i.txn.txn.type, sender: String(i.txn.txn.sender), inner: ourInners(i) }));
+      const recordedInners = (r: O): unknown[] =>
+        ((r['inner-txns'] ?? []) as O[]).map((i) => ({ type: i.txn.txn.type, sender: i.txn.txn.snd, inner: recordedInners(i) }));
+      const ourInners = (r: O): unknown[] =>
+        ((r['inner-txns'] ?? []) as O[]).map((i) => ({ type: i.txn.txn.type, sender: String(i.txn.txn.sender), inner: ourInners(i) }));
       results.forEach((r, i) => assert.deepEqual(ourInners(ourResults[i]!['txn-result']), recordedInners(r['txn-result']), `inner-txns of transaction ${i}`));
       assert.deepEqual(ours['txn-groups'][0]['failed-at'], recorded['txn-groups'][0]['failed-at']);
     });

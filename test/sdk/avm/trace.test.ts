@@ -14,14 +14,17 @@ describe('avm traces', () => {
   it('record pc, stack pops and additions, scratch and state changes (simulate exec-trace shape)', () => {
     const r = approves(runApp('int 2\nint 3\n+\ndup\nstore 4\nbyte "k"\nswap\napp_global_put\nint 1', { version: 8, options: { trace: true } }));
     const steps = r.trace!.steps;
-    assert.deepEqual(steps.map((s) => s.pc), [1, 3, 5, 6, 7, 9, 12, 13, 14]);
+    assert.deepEqual(
+      steps.map((s) => s.pc),
+      [1, 3, 5, 6, 7, 9, 12, 13, 14],
+    );
     assert.deepEqual(steps[2], { pc: 5, stackPopCount: 2, stackAdditions: [5n] });
     assert.deepEqual(steps[4], { pc: 7, stackPopCount: 1, scratchChanges: [{ slot: 4, newValue: 5n }] });
     assert.deepEqual(steps[7]!.stateChanges, [{ operation: 'w', appStateType: 'g', key: new TextEncoder().encode('k'), newValue: 5n }]);
     assert.equal(steps[7]!.stackPopCount, 2);
   });
 
-  it('converts to simulate\'s exec-trace JSON shape', async () => {
+  it("converts to simulate's exec-trace JSON shape", async () => {
     const { toSimulateSteps } = await import('../../../sdk/src/avm/index.js');
     const r = approves(runApp('int 0\nbyte "k"\nbyte 0x00ff\napp_global_put\nstore 1\nint 1', { version: 8, options: { trace: true } }));
     const json = toSimulateSteps(r.trace!.steps);
@@ -49,6 +52,9 @@ describe('avm traces', () => {
     const submit = r.trace!.steps.find((s) => s.spawnedInners);
     assert.deepEqual(submit!.spawnedInners, [0]);
     assert.equal(r.trace!.inner.length, 1);
-    assert.deepEqual(r.trace!.inner[0]!.steps.map((s) => s.pc), [1]);
+    assert.deepEqual(
+      r.trace!.inner[0]!.steps.map((s) => s.pc),
+      [1],
+    );
   });
 });

@@ -202,7 +202,12 @@ int 32
       txnCounter: 10n,
       proposerPayout: 0n,
     });
-    approves(runApp('txn FirstValidTime\nint 1234\n==\nint 99\nblock BlkFeesCollected\nint 7\n==\n&&\nint 99\nblock BlkProtocol\nbyte "future"\n==\n&&', { ledger, version: 11 }));
+    approves(
+      runApp('txn FirstValidTime\nint 1234\n==\nint 99\nblock BlkFeesCollected\nint 7\n==\n&&\nint 99\nblock BlkProtocol\nbyte "future"\n==\n&&', {
+        ledger,
+        version: 11,
+      }),
+    );
     failsWith(runApp('int 5000\nblock BlkSeed\nlen', { ledger: new InMemoryLedgerView(), version: 8 }), 'round 5000 is not available');
   });
 

@@ -64,7 +64,10 @@ describe('avm unnamed resources: where they are recorded and how many fit', () =
     approves(write);
     assert.equal(write.evaluator.state.unnamed.extraBoxRefs, 1);
     // Without unnamed access the write has no budget at all.
-    failsWith(runApp('byte "new2"\nint 3000\nbox_create', { ledger, version: 9, txn: appCall({ boxes: [{ appId: APP_ID, name: new TextEncoder().encode('new2') }] }) }), 'write budget exceeded (3000 > 2048)');
+    failsWith(
+      runApp('byte "new2"\nint 3000\nbox_create', { ledger, version: 9, txn: appCall({ boxes: [{ appId: APP_ID, name: new TextEncoder().encode('new2') }] }) }),
+      'write budget exceeded (3000 > 2048)',
+    );
   });
 
   it('a group short of read budget for its named boxes gets extra refs instead of failing', () => {

@@ -55,24 +55,32 @@ byte "x"
     approves(ev.evalApp(0, { createdAppId: 7777n }));
     approves(ev.evalApp(1));
     const third = ledger.createApp(SENDER.publicKey, { approvalProgram: asm('gaid 0', 8) });
-    failsWith(new AvmGroupEvaluator([payment(), appCall({ appId: third })], ledger).evalApp(1), "can't use gaid on txn that is not an app call nor an asset config txn with index 0");
+    failsWith(
+      new AvmGroupEvaluator([payment(), appCall({ appId: third })], ledger).evalApp(1),
+      "can't use gaid on txn that is not an app call nor an asset config txn with index 0",
+    );
   });
 
   it('local state get_ex and del', () => {
     const ledger = new InMemoryLedgerView();
     ledger.optInApp(SENDER.publicKey, APP_ID);
     ledger.setLocal(SENDER.publicKey, APP_ID, te('k'), te('v'));
-    const run = runApp(`int 0\nint ${APP_ID}\nbyte "k"\napp_local_get_ex\nassert\nbyte "v"\n==\nassert\nint 0\nbyte "k"\napp_local_del\nint 0\nint 0\nbyte "k"\napp_local_get_ex\n!\nassert\nint 0\n==`, { ledger, version: 8 });
+    const run = runApp(
+      `int 0\nint ${APP_ID}\nbyte "k"\napp_local_get_ex\nassert\nbyte "v"\n==\nassert\nint 0\nbyte "k"\napp_local_del\nint 0\nint 0\nbyte "k"\napp_local_get_ex\n!\nassert\nint 0\n==`,
+      { ledger, version: 8 },
+    );
     approves(run);
     assert.equal(ledger.getLocal(SENDER.publicKey, APP_ID, te('k')), undefined);
     const d = run.result.applyData.localDeltas.get(Buffer.from(SENDER.publicKey).toString('hex'));
     assert.deepEqual(d?.keys.get('6b')?.delta, { action: 'delete' });
   });
 
-  it('voter_params_get reads the ledger\'s voter data', () => {
+  it("voter_params_get reads the ledger's voter data", () => {
     const ledger = new InMemoryLedgerView();
     ledger.voters.set(Buffer.from(SENDER.publicKey).toString('hex'), { balance: 42n, incentiveEligible: true });
-    approves(runApp('int 0\nvoter_params_get VoterBalance\nassert\nint 42\n==\nint 0\nvoter_params_get VoterIncentiveEligible\nassert\n&&', { ledger, version: 11 }));
+    approves(
+      runApp('int 0\nvoter_params_get VoterBalance\nassert\nint 42\n==\nint 0\nvoter_params_get VoterIncentiveEligible\nassert\n&&', { ledger, version: 11 }),
+    );
     approves(runApp('online_stake\nint 0\n==', { ledger, version: 11 }));
   });
 

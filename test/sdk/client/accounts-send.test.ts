@@ -23,11 +23,21 @@ describe('client: rekeyed accounts send through tw.send and tw.newGroup()', func
     const alice = await tw.account.ensureFunded(tw.account.random(), algos(5));
     const bob = tw.account.random();
     await tw.account.rekey(alice, bob);
-    const plain = async () => (await tw.composer().add((await tw.newGroup().payment({ sender: alice, receiver: bob, amount: 1n }).compose()).entries[0]!.txn).simulate()).failureMessage ?? '';
+    const plain = async () =>
+      (
+        await tw
+          .composer()
+          .add((await tw.newGroup().payment({ sender: alice, receiver: bob, amount: 1n }).compose()).entries[0]!.txn)
+          .simulate()
+      ).failureMessage ?? '';
     assert.match(await plain(), new RegExp(`should have been authorized by ${bob.address}`));
     const paid = await tw.send.payment({ sender: alice, receiver: bob, amount: algos(1) });
     assert.ok(paid.confirmedRound > 0n);
-    const sent = await tw.newGroup().payment({ sender: alice, receiver: bob, amount: algos(0.5) }).payment({ sender: alice.address, receiver: bob, amount: algos(0.25) }).send();
+    const sent = await tw
+      .newGroup()
+      .payment({ sender: alice, receiver: bob, amount: algos(0.5) })
+      .payment({ sender: alice.address, receiver: bob, amount: algos(0.25) })
+      .send();
     assert.equal(sent.txns.length, 2);
     assert.equal(await tw.account.balance(bob), 1_750_000n);
     // Undo: alice signs for herself again.
@@ -40,7 +50,9 @@ describe('client: rekeyed accounts send through tw.send and tw.newGroup()', func
     const alice = await tw.account.ensureFunded(tw.account.random(), algos(3));
     const bob = tw.account.random();
     await tw.send.payment({ sender: alice, receiver: alice, amount: 0n, rekeyTo: bob });
-    const fresh = await Tealworks.connect(({ env: { ALGOD_SERVER: tw.network.profile.node.url, ALGOD_TOKEN: tw.network.profile.node.token, NODE_API: 'node-service' } }));
+    const fresh = await Tealworks.connect({
+      env: { ALGOD_SERVER: tw.network.profile.node.url, ALGOD_TOKEN: tw.network.profile.node.token, NODE_API: 'node-service' },
+    });
     try {
       const a = fresh.account.fromMnemonic((alice as LocalAccount).mnemonic);
       // The auth account is unknown to this client: the error names it and says what to do.
@@ -70,7 +82,10 @@ describe('client: rekeyed accounts send through tw.send and tw.newGroup()', func
     const summary = failureSummary(report);
     assert.match(summary, new RegExp(`should have been authorized by ${bob.address}`));
     assert.match(summary, new RegExp(`hint: the sender was rekeyed: its auth address is ${bob.address}, so ${bob.address} must sign, not ${alice.address}`));
-    await assert.rejects(c.simulate({ throwOnFailure: true }), (e: Error) => e instanceof SimulateFailedError && e.message.includes(`its auth address is ${bob.address}`));
+    await assert.rejects(
+      c.simulate({ throwOnFailure: true }),
+      (e: Error) => e instanceof SimulateFailedError && e.message.includes(`its auth address is ${bob.address}`),
+    );
   });
 });
 
@@ -85,11 +100,21 @@ describe('client: send.* for every everyday transaction kind', function () {
   it('asset freeze, clawback, config and opt-out', async () => {
     const issuer = await tw.account.ensureFunded(tw.account.random(), algos(5));
     const holder = await tw.account.ensureFunded(tw.account.random(), algos(2));
-    const { createdAssetId: asset } = await tw.send.assetCreate({ sender: issuer, total: 100, unitName: 'FRZ', manager: issuer, freeze: issuer, clawback: issuer });
+    const { createdAssetId: asset } = await tw.send.assetCreate({
+      sender: issuer,
+      total: 100,
+      unitName: 'FRZ',
+      manager: issuer,
+      freeze: issuer,
+      clawback: issuer,
+    });
     await tw.send.assetOptIn({ sender: holder, assetId: asset! });
     await tw.send.assetTransfer({ sender: issuer, receiver: holder, assetId: asset!, amount: 10 });
     await tw.send.assetFreeze({ sender: issuer, assetId: asset!, account: holder, frozen: true });
-    await assert.rejects(tw.send.assetTransfer({ sender: holder, receiver: issuer, assetId: asset!, amount: 1 }), (e: Error) => e instanceof SimulateFailedError && /frozen/.test(e.message));
+    await assert.rejects(
+      tw.send.assetTransfer({ sender: holder, receiver: issuer, assetId: asset!, amount: 1 }),
+      (e: Error) => e instanceof SimulateFailedError && /frozen/.test(e.message),
+    );
     await tw.send.assetTransfer({ sender: issuer, receiver: issuer, clawbackFrom: holder, assetId: asset!, amount: 4 });
     await tw.send.assetFreeze({ sender: issuer, assetId: asset!, account: holder, frozen: false });
     await tw.send.assetConfig({ sender: issuer, assetId: asset!, manager: issuer, freeze: issuer });
@@ -98,7 +123,11 @@ describe('client: send.* for every everyday transaction kind', function () {
     assert.equal(params.freeze, issuer.address);
     await tw.send.assetOptOut({ sender: holder, assetId: asset! });
     const after = await tw.node.account(holder.address);
-    assert.equal(after.assets.find((h) => h.assetId === asset), undefined, 'the holding is gone');
+    assert.equal(
+      after.assets.find((h) => h.assetId === asset),
+      undefined,
+      'the holding is gone',
+    );
     const issuerHolding = (await tw.node.account(issuer.address)).assets?.find((h) => h.assetId === asset);
     assert.equal(issuerHolding?.amount, 100n, 'what the holder had went back to the creator');
   });
@@ -114,7 +143,12 @@ describe('client: send.* for every everyday transaction kind', function () {
     await assert.rejects(tw.node.application(made.createdAppId!));
     const off = await tw.send.keyRegistration({ sender: a });
     assert.equal(off.txn.type, 'keyreg');
-    const sent = await tw.newGroup().appCall({ sender: a, appId: 0, approvalProgram: approve, clearProgram: approve }).keyRegistration({ sender: a, nonParticipation: false }).send().catch((e: Error) => e);
+    const sent = await tw
+      .newGroup()
+      .appCall({ sender: a, appId: 0, approvalProgram: approve, clearProgram: approve })
+      .keyRegistration({ sender: a, nonParticipation: false })
+      .send()
+      .catch((e: Error) => e);
     assert.ok(sent instanceof Error || sent.txns.length === 2);
   });
 });
@@ -127,14 +161,26 @@ describe('client: the transaction log', function () {
     const tw = await Tealworks.connect.devnet({ inProcess: true, log: { level: 'info', sink: (l) => lines.push(l) } });
     try {
       const a = await tw.account.ensureFunded(tw.account.random(), algos(1));
-      assert.ok(lines.some((l) => /^\[tealworks\] sent pay \d+ from [A-Z2-7]{6}…[A-Z2-7]{4} \(txn [A-Z2-7]{52}\)$/.test(l)), lines.join('\n'));
-      assert.ok(lines.some((l) => /^\[tealworks\] confirmed in round \d+: txn [A-Z2-7]{52}$/.test(l)), lines.join('\n'));
+      assert.ok(
+        lines.some((l) => /^\[tealworks\] sent pay \d+ from [A-Z2-7]{6}…[A-Z2-7]{4} \(txn [A-Z2-7]{52}\)$/.test(l)),
+        lines.join('\n'),
+      );
+      assert.ok(
+        lines.some((l) => /^\[tealworks\] confirmed in round \d+: txn [A-Z2-7]{52}$/.test(l)),
+        lines.join('\n'),
+      );
       assert.ok(!lines.some((l) => /would succeed/.test(l)), 'successful simulations only at debug');
       lines.length = 0;
       tw.log.level = 'debug';
       await assert.rejects(tw.send.payment({ sender: a, receiver: tw.account.random(), amount: algos(5) }));
-      assert.ok(lines.some((l) => /simulated before sending pay 5000000 from .*: simulation failed at txn 0: .*overspend/.test(l)), lines.join('\n'));
-      assert.ok(lines.some((l) => /Simulation: would FAIL at txn 0/.test(l)), lines.join('\n'));
+      assert.ok(
+        lines.some((l) => /simulated before sending pay 5000000 from .*: simulation failed at txn 0: .*overspend/.test(l)),
+        lines.join('\n'),
+      );
+      assert.ok(
+        lines.some((l) => /Simulation: would FAIL at txn 0/.test(l)),
+        lines.join('\n'),
+      );
       assert.ok(!lines.some((l) => /^\[tealworks\] sent/.test(l)), 'nothing was sent');
     } finally {
       await tw.close();
@@ -157,7 +203,13 @@ describe('client: dispensers and devnets found from one run to the next', functi
   it('the wallet dispenser is the same account after it paid (equal genesis accounts)', async () => {
     const devnet: RunningDevnet = await startDevnet({ inMemory: true, accounts: 3, kdf: KDF });
     try {
-      const env = { ALGOD_SERVER: devnet.node.url, ALGOD_TOKEN: devnet.node.token, NODE_API: 'node-service', KMD_SERVER: devnet.keyManager.url, KMD_TOKEN: devnet.keyManager.token };
+      const env = {
+        ALGOD_SERVER: devnet.node.url,
+        ALGOD_TOKEN: devnet.node.token,
+        NODE_API: 'node-service',
+        KMD_SERVER: devnet.keyManager.url,
+        KMD_TOKEN: devnet.keyManager.token,
+      };
       const first = await Tealworks.connect({ env });
       const d1 = first.account.dispenser.address;
       await first.account.fund(first.account.random(), algos(10));

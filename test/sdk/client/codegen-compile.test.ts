@@ -26,14 +26,29 @@ function specFiles(dir: string): string[] {
 
 /** A spec shaped like the issue's report: ABI create-only and update methods, template variables, a bytes-keyed box map. */
 const LIFECYCLE_SPEC = {
-  arcs: [56], name: 'Lifecycle', structs: {},
+  arcs: [56],
+  name: 'Lifecycle',
+  structs: {},
   methods: [
     { name: 'createAbi', args: [{ type: 'string', name: 'input' }], returns: { type: 'string' }, actions: { create: ['NoOp'], call: [] } },
     { name: 'updateAbi', args: [{ type: 'string', name: 'input' }], returns: { type: 'string' }, actions: { create: [], call: ['UpdateApplication'] } },
     { name: 'deleteAbi', args: [{ type: 'string', name: 'input' }], returns: { type: 'string' }, actions: { create: [], call: ['DeleteApplication'] } },
-    { name: 'hash', args: [{ type: 'byte[4]', name: 'tag' }, { type: 'uint64[3]', name: 'trio' }, { type: 'pay', name: 'payment' }], returns: { type: 'void' }, actions: { create: [], call: ['NoOp'] } },
+    {
+      name: 'hash',
+      args: [
+        { type: 'byte[4]', name: 'tag' },
+        { type: 'uint64[3]', name: 'trio' },
+        { type: 'pay', name: 'payment' },
+      ],
+      returns: { type: 'void' },
+      actions: { create: [], call: ['NoOp'] },
+    },
   ],
-  state: { schema: { global: { ints: 0, bytes: 0 }, local: { ints: 0, bytes: 0 } }, keys: { global: {}, local: {}, box: {} }, maps: { global: {}, local: {}, box: { blobs: { keyType: 'AVMBytes', valueType: 'uint64', prefix: 'Yg==' } } } },
+  state: {
+    schema: { global: { ints: 0, bytes: 0 }, local: { ints: 0, bytes: 0 } },
+    keys: { global: {}, local: {}, box: {} },
+    maps: { global: {}, local: {}, box: { blobs: { keyType: 'AVMBytes', valueType: 'uint64', prefix: 'Yg==' } } },
+  },
   bareActions: { create: [], call: [] },
   templateVariables: { TMPL_UPDATABLE: { type: 'AVMUint64' }, TMPL_DELETABLE: { type: 'AVMUint64' }, TMPL_FEE: { type: 'AVMUint64' } },
 };
@@ -161,7 +176,10 @@ describe('client: generated typed clients compile under strict TypeScript', func
       paths: { '@tealworks/sdk': [join(repoRoot, 'sdk/src/index.ts')] },
     });
     const diags = ts.getPreEmitDiagnostics(program).filter((d) => d.file && d.file.fileName.startsWith(dir.replace(/\\/g, '/')));
-    const text = diags.map((d) => `${d.file!.fileName.slice(dir.length + 1)}:${d.file!.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    const text = diags.map(
+      (d) =>
+        `${d.file!.fileName.slice(dir.length + 1)}:${d.file!.getLineAndCharacterOfPosition(d.start ?? 0).line + 1}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+    );
     assert.deepEqual(text, []);
     const expected = (CASES.match(/@ts-expect-error/g) ?? []).length;
     assert.ok(expected >= 18, `${expected} expected errors`);

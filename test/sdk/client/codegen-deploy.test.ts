@@ -53,7 +53,13 @@ describe('client: a generated typed client deploys (create, then update) on the 
 
   it('create_abi creates, a rerun does nothing, a new TMPL_VALUE updates through update_abi', async () => {
     const creator = tw.account.dispenser;
-    const base = { creator, updatable: true, deletable: false, create: { method: 'createAbi', args: { input: 'first' } }, update: { method: 'updateAbi', args: { input: 'second' } } };
+    const base = {
+      creator,
+      updatable: true,
+      deletable: false,
+      create: { method: 'createAbi', args: { input: 'first' } },
+      update: { method: 'updateAbi', args: { input: 'second' } },
+    };
 
     const created = await StateClient.deploy(tw, { ...base, template: { VALUE: 1 } });
     assert.equal(created.deployment?.action, 'create');

@@ -43,7 +43,14 @@ int 1
 return`).program;
 const CLEAR = assemble('#pragma version 10\nint 1').program;
 
-const params = (l: Ledger) => ({ fee: 1000n, flatFee: true, firstValid: l.latestRound, lastValid: l.latestRound + 1000n, genesisId: l.genesisId, genesisHash: l.genesisHash });
+const params = (l: Ledger) => ({
+  fee: 1000n,
+  flatFee: true,
+  firstValid: l.latestRound,
+  lastValid: l.latestRound + 1000n,
+  genesisId: l.genesisId,
+  genesisHash: l.genesisHash,
+});
 const count = (l: Ledger, appId: bigint) => l.globalState(appId).find((kv) => new TextDecoder().decode(kv.key) === 'count')?.value;
 
 describe('in-process chain: fork option (snapshots and cheats on a fork)', function () {
@@ -59,7 +66,17 @@ describe('in-process chain: fork option (snapshots and cheats on a fork)', funct
     const l = remote.ledger;
     // Written straight into the remote's ledger with impersonation (the remote stands in for a live network).
     l.impersonate(creator, true);
-    l.submit([{ txn: makeAppCreateTxn({ sender: creator, approvalProgram: COUNTER(1), clearProgram: CLEAR, globalSchema: { numUints: 1, numByteSlices: 0 }, suggestedParams: params(l) }) }]);
+    l.submit([
+      {
+        txn: makeAppCreateTxn({
+          sender: creator,
+          approvalProgram: COUNTER(1),
+          clearProgram: CLEAR,
+          globalSchema: { numUints: 1, numByteSlices: 0 },
+          suggestedParams: params(l),
+        }),
+      },
+    ]);
     appId = l.block(l.latestRound).txns[0]!.ad.createdAppId!;
     l.impersonate(creator, false);
   });
@@ -109,7 +126,11 @@ describe('in-process chain: fork option (snapshots and cheats on a fork)', funct
     assert.deepEqual(chain.fork!.origin({ kind: 'app', id: appId }), { source: 'remote', round: fetchedAt });
     chain.setGlobal(appId, 'count', 7n);
     assert.deepEqual(chain.fork!.origin({ kind: 'app', id: appId }), { source: 'local' }, 'changed on the fork');
-    assert.deepEqual(chain.fork!.origin({ kind: 'account', address: addressBytes(chain.accounts[0]!.address) }), { source: 'local' }, 'a funded genesis account is local');
+    assert.deepEqual(
+      chain.fork!.origin({ kind: 'account', address: addressBytes(chain.accounts[0]!.address) }),
+      { source: 'local' },
+      'a funded genesis account is local',
+    );
     assert.equal(count(chain.ledger, appId), 7n);
     // The creator's balance is the remote's until a cheat changes it locally.
     await chain.fetch({ accounts: [creator] });

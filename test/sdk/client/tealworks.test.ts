@@ -48,12 +48,25 @@ describe('client: connect errors say what to do', () => {
 
   it('401: check the token, and where it comes from', async () => {
     status = 401;
-    await assert.rejects(Tealworks.connect({ env: { ALGOD_SERVER: url, ALGOD_TOKEN: 'wrong' } }), (e: Error) => e instanceof ConnectError && /refused the API token \(HTTP 401\)\. Check the token: it comes from the ALGOD_TOKEN environment variable/.test(e.message) && !e.message.includes('wrong') && e.url === url && e.hint?.startsWith('Check the token: it comes from the ALGOD_TOKEN environment variable') === true && e instanceof TealworksError);
+    await assert.rejects(
+      Tealworks.connect({ env: { ALGOD_SERVER: url, ALGOD_TOKEN: 'wrong' } }),
+      (e: Error) =>
+        e instanceof ConnectError &&
+        /refused the API token \(HTTP 401\)\. Check the token: it comes from the ALGOD_TOKEN environment variable/.test(e.message) &&
+        !e.message.includes('wrong') &&
+        e.url === url &&
+        e.hint?.startsWith('Check the token: it comes from the ALGOD_TOKEN environment variable') === true &&
+        e instanceof TealworksError,
+    );
   });
 
   it('404: which API the server speaks', async () => {
     status = 404;
-    await assert.rejects(Tealworks.connect({ env: { ALGOD_SERVER: url } }), (e: Error) => e instanceof ConnectError && /has no \/v2\/transactions\/params \(HTTP 404\); it does not speak the public algod \/v2 node API/.test(e.message));
+    await assert.rejects(
+      Tealworks.connect({ env: { ALGOD_SERVER: url } }),
+      (e: Error) =>
+        e instanceof ConnectError && /has no \/v2\/transactions\/params \(HTTP 404\); it does not speak the public algod \/v2 node API/.test(e.message),
+    );
   });
 
   it('no ALGOD_SERVER: names the variables and the alternatives', async () => {
@@ -65,11 +78,17 @@ describe('client: connect errors say what to do', () => {
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise<void>((r) => closed.close(() => r()));
-    await assert.rejects(Tealworks.connect({ env: { ALGOD_SERVER: 'http://127.0.0.1', ALGOD_PORT: String(port) } }), (e: Error) => e instanceof ConnectError && e.message.startsWith(`cannot reach the env node at http://127.0.0.1:${port}`));
+    await assert.rejects(
+      Tealworks.connect({ env: { ALGOD_SERVER: 'http://127.0.0.1', ALGOD_PORT: String(port) } }),
+      (e: Error) => e instanceof ConnectError && e.message.startsWith(`cannot reach the env node at http://127.0.0.1:${port}`),
+    );
   });
 
   it('a malformed URL is a connect error', async () => {
-    await assert.rejects(Tealworks.connect.localnet({ host: 'http://127.0.0.1:1' }), (e: Error) => e instanceof ConnectError && /invalid service URL/.test(e.message));
+    await assert.rejects(
+      Tealworks.connect.localnet({ host: 'http://127.0.0.1:1' }),
+      (e: Error) => e instanceof ConnectError && /invalid service URL/.test(e.message),
+    );
   });
 });
 
@@ -121,28 +140,54 @@ describe('client: the Tealworks object on an in-process devnet', function () {
       assert.ok(e instanceof MinimumBalanceError && e instanceof SimulateFailedError, e.message);
       assert.equal(e.address, a.address);
       assert.equal(e.appId, undefined);
-      assert.match(e.message, new RegExp(`account ${a.address} would hold \\d+ micro-units, below its minimum balance of 100000: it is short by \\d+ micro-units`));
+      assert.match(
+        e.message,
+        new RegExp(`account ${a.address} would hold \\d+ micro-units, below its minimum balance of 100000: it is short by \\d+ micro-units`),
+      );
       return true;
     });
   });
 
-  it("an app account without funds for its box names the app and the shortfall", async () => {
-    const counter = await CounterClient.deploy(tw, { creator: tw.account.dispenser, baseDir: counterDir, approval: 'counter.teal', clear: 'clear.teal', name: 'unfunded-counter' });
+  it('an app account without funds for its box names the app and the shortfall', async () => {
+    const counter = await CounterClient.deploy(tw, {
+      creator: tw.account.dispenser,
+      baseDir: counterDir,
+      approval: 'counter.teal',
+      clear: 'clear.teal',
+      name: 'unfunded-counter',
+    });
     await assert.rejects(counter.increment({ amount: 1 }), (e: Error) => {
       assert.ok(e instanceof MinimumBalanceError, e.message);
       assert.equal(e.appId, counter.appId);
-      assert.match(e.message, new RegExp(`the account of app ${counter.appId} \\(${counter.appAddress}\\) would hold 0 micro-units, below its minimum balance of \\d+: it is short by \\d+ micro-units; fund the app account first`));
+      assert.match(
+        e.message,
+        new RegExp(
+          `the account of app ${counter.appId} \\(${counter.appAddress}\\) would hold 0 micro-units, below its minimum balance of \\d+: it is short by \\d+ micro-units; fund the app account first`,
+        ),
+      );
       return true;
     });
   });
 
   it('a wrong method name lists the methods and the nearest match', async () => {
     const counter = await deployCounter();
-    await assert.rejects(counter.app.call('incremnt', [1n]), (e: Error) => e instanceof CallArgsError && e.message === 'app Counter has no method "incremnt". Did you mean "increment"? Its methods: increment(uint64)uint64, get_count()uint64');
+    await assert.rejects(
+      counter.app.call('incremnt', [1n]),
+      (e: Error) =>
+        e instanceof CallArgsError &&
+        e.message === 'app Counter has no method "incremnt". Did you mean "increment"? Its methods: increment(uint64)uint64, get_count()uint64',
+    );
   });
 
   it('typed client: a wrong argument type is a compile error, the right one runs', async () => {
-    const counter = await CounterClient.deploy(tw, { creator: tw.account.dispenser, baseDir: counterDir, approval: 'counter.teal', clear: 'clear.teal', fund: algos(1), name: 'typed-counter' });
+    const counter = await CounterClient.deploy(tw, {
+      creator: tw.account.dispenser,
+      baseDir: counterDir,
+      approval: 'counter.teal',
+      clear: 'clear.teal',
+      fund: algos(1),
+      name: 'typed-counter',
+    });
     // @ts-expect-error — amount is bigint | number, not text
     const wrong = () => counter.increment({ amount: 'five' });
     assert.equal(typeof wrong, 'function');
@@ -168,7 +213,10 @@ describe('client: the Tealworks object on an in-process devnet', function () {
   it('tw.simulate(group) and newGroup().send()', async () => {
     const counter = await deployCounter();
     const a = await tw.account.ensureFunded(tw.account.random(), algos(1));
-    const group = tw.newGroup().payment({ sender: a, receiver: counter.appAddress, amount: algos(0.2) }).call(counter.app, 'increment', [2n], { sender: a.address });
+    const group = tw
+      .newGroup()
+      .payment({ sender: a, receiver: counter.appAddress, amount: algos(0.2) })
+      .call(counter.app, 'increment', [2n], { sender: a.address });
     const report = await tw.simulate(group);
     assert.equal(report.wouldSucceed, true, report.failureMessage);
     const sent = await group.send();
@@ -191,14 +239,42 @@ describe('client: generated typed client', () => {
 
   it('types structs, template variables and every argument kind', () => {
     const spec = loadAppSpec({
-      arcs: [56], name: 'shop', structs: { Item: [{ name: 'price', type: 'uint64' }, { name: 'label', type: 'string' }] },
-      methods: [{ name: 'buy', args: [{ type: 'pay', name: 'payment' }, { type: '(uint64,string)', struct: 'Item', name: 'item' }, { type: 'account', name: 'who' }, { type: 'byte[]', name: 'memo' }, { type: '(bool,address)', name: 'flags' }], returns: { type: '(uint64,string)', struct: 'Item' }, actions: { create: [], call: ['NoOp'] } }],
-      state: { schema: { global: { ints: 0, bytes: 0 }, local: { ints: 1, bytes: 0 } }, keys: { global: {}, local: { points: { keyType: 'AVMString', valueType: 'uint64', key: 'cA==' } }, box: {} }, maps: { global: {}, local: {}, box: {} } },
-      bareActions: { create: ['NoOp'], call: [] }, templateVariables: { TMPL_FEE: { type: 'uint64' } },
+      arcs: [56],
+      name: 'shop',
+      structs: {
+        Item: [
+          { name: 'price', type: 'uint64' },
+          { name: 'label', type: 'string' },
+        ],
+      },
+      methods: [
+        {
+          name: 'buy',
+          args: [
+            { type: 'pay', name: 'payment' },
+            { type: '(uint64,string)', struct: 'Item', name: 'item' },
+            { type: 'account', name: 'who' },
+            { type: 'byte[]', name: 'memo' },
+            { type: '(bool,address)', name: 'flags' },
+          ],
+          returns: { type: '(uint64,string)', struct: 'Item' },
+          actions: { create: [], call: ['NoOp'] },
+        },
+      ],
+      state: {
+        schema: { global: { ints: 0, bytes: 0 }, local: { ints: 1, bytes: 0 } },
+        keys: { global: {}, local: { points: { keyType: 'AVMString', valueType: 'uint64', key: 'cA==' } }, box: {} },
+        maps: { global: {}, local: {}, box: {} },
+      },
+      bareActions: { create: ['NoOp'], call: [] },
+      templateVariables: { TMPL_FEE: { type: 'uint64' } },
     });
     const code = generateAppClient(spec);
     assert.match(code, /export interface Item \{\n {2}price: bigint;\n {2}label: string;\n\}/);
-    assert.match(code, /export interface ShopBuyArgs \{\n(?: *\/\*\*.*\*\/\n)? {2}payment: TxnArg<'pay'>;\n {2}item: Item;\n {2}who: string;\n {2}memo: Uint8Array \| string;\n {2}flags: readonly \[boolean, string\];\n\}/);
+    assert.match(
+      code,
+      /export interface ShopBuyArgs \{\n(?: *\/\*\*.*\*\/\n)? {2}payment: TxnArg<'pay'>;\n {2}item: Item;\n {2}who: string;\n {2}memo: Uint8Array \| string;\n {2}flags: readonly \[boolean, string\];\n\}/,
+    );
     assert.match(code, /buy\(args: ShopBuyArgs, options\?: AppCallOptions\): Promise<AppCallResult<Item>>/);
     assert.match(code, /Transaction arguments \(pay\) are named in `args`/);
     assert.match(code, /template: \{ FEE: bigint \| number \};/);

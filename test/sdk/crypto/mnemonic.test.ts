@@ -58,11 +58,17 @@ describe('crypto: mnemonics', () => {
 
   it('rejects wrong word counts, unknown words and bad checksums specifically', () => {
     const words = TEST_MNEMONIC.split(' ');
-    assert.throws(() => seedFromMnemonic(words.slice(1).join(' ')), (e: unknown) => e instanceof MnemonicError && /must be 25 words, got 24/.test(e.message));
+    assert.throws(
+      () => seedFromMnemonic(words.slice(1).join(' ')),
+      (e: unknown) => e instanceof MnemonicError && /must be 25 words, got 24/.test(e.message),
+    );
     const typo = [...words];
     typo[6] = 'samee';
     // The word is named by position only: a misspelled word is still most of a secret word.
-    assert.throws(() => seedFromMnemonic(typo.join(' ')), (e: unknown) => e instanceof MnemonicError && /word 7 of the mnemonic is not in the words list/.test(e.message) && !e.message.includes('samee'));
+    assert.throws(
+      () => seedFromMnemonic(typo.join(' ')),
+      (e: unknown) => e instanceof MnemonicError && /word 7 of the mnemonic is not in the words list/.test(e.message) && !e.message.includes('samee'),
+    );
     const swapped = [...words];
     [swapped[0], swapped[1]] = [swapped[1]!, swapped[0]!];
     assert.throws(() => seedFromMnemonic(swapped.join(' ')), /checksum failed to validate/);

@@ -19,7 +19,10 @@ describe('encoding: addresses', () => {
     const good = '47YPQTIGQEO7T4Y4RWDYWEKV6RTR2UNBQXBABEEGM72ESWDQNCQ52OPASU';
     decodeAddress(good);
     const bad = good.slice(0, -1) + 'A';
-    assert.throws(() => decodeAddress(bad), (e: unknown) => e instanceof ValidationError && /checksum/.test(e.message));
+    assert.throws(
+      () => decodeAddress(bad),
+      (e: unknown) => e instanceof ValidationError && /checksum/.test(e.message),
+    );
     assert.throws(() => decodeAddress('SHORT'), /58 characters/);
   });
 });

@@ -48,7 +48,7 @@ describe('encoding: bigint-safe JSON', () => {
       seed = (Math.imul(seed, 1103515245) + 12345) >>> 0;
       return seed / 4294967296;
     };
-    const pick = <T,>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
+    const pick = <T>(xs: T[]): T => xs[Math.floor(rand() * xs.length)]!;
     const value = (depth: number): unknown => {
       const r = rand();
       if (depth > 3 || r < 0.5) {
@@ -128,8 +128,14 @@ describe('encoding: bigint-safe JSON', () => {
     }
     const values: unknown[] = [
       { b: 1, a: [1n, 2n ** 60n, -(2n ** 53n), 2 ** 60, 1.5, 1e21, -0, Number.NaN, Infinity, undefined, null], c: undefined, d: new Uint8Array([1, 2, 250]) },
-      { 'txn-groups': [{ 'txn-results': [{ 'txn-result': { logs: [new Uint8Array([0, 1])], 'app-budget-consumed': 12n } }], 'failure-message': 'x\u2028y' }], version: 2n },
-      new Map<string, unknown>([['z', 1n], ['y', [true, false, 'text', new WithToJson()]]]),
+      {
+        'txn-groups': [{ 'txn-results': [{ 'txn-result': { logs: [new Uint8Array([0, 1])], 'app-budget-consumed': 12n } }], 'failure-message': 'x\u2028y' }],
+        version: 2n,
+      },
+      new Map<string, unknown>([
+        ['z', 1n],
+        ['y', [true, false, 'text', new WithToJson()]],
+      ]),
       [undefined, () => 1, Symbol('s'), 9007199254740993n, 12345678901234567890n, '1234567890123456789'],
       { __proto__: null, 10: 'ten', 2: 'two', b: { nested: [[], {}] } },
       'plain',

@@ -57,11 +57,28 @@ describe('encoding: canonical msgpack', () => {
 
   it('sorts map keys bytewise (UTF-8 order, not UTF-16 order) and works for Maps and objects', () => {
     assert.equal(hex({ b: 1, a: 2, aa: 3 }), '83a16102a2616103a16201');
-    assert.equal(hex(new Map<string, number>([['b', 1], ['a', 2]])), '82a16102a16201');
+    assert.equal(
+      hex(
+        new Map<string, number>([
+          ['b', 1],
+          ['a', 2],
+        ]),
+      ),
+      '82a16102a16201',
+    );
     // U+FF61 (ef bd a1) sorts before U+1F600 (f0 9f 98 80) in UTF-8, the opposite of UTF-16 order.
     const keys = Object.keys(decodeMsgpack(encodeMsgpack({ '\u{1F600}': 1, '\uFF61': 2 })) as object);
     assert.deepEqual(keys, ['\uFF61', '\u{1F600}']);
-    assert.equal(hex(new Map<number, number>([[10, 1], [2, 2]])), '8202020a01', 'integer keys sort numerically');
+    assert.equal(
+      hex(
+        new Map<number, number>([
+          [10, 1],
+          [2, 2],
+        ]),
+      ),
+      '8202020a01',
+      'integer keys sort numerically',
+    );
   });
 
   it('omits zero values in maps recursively, never inside arrays', () => {
@@ -88,7 +105,13 @@ describe('encoding: canonical msgpack', () => {
     const value = new Map<string, unknown>([
       ['txlist', [new Uint8Array(32).fill(1), new Uint8Array(32).fill(2)]],
       ['z', 1n << 40n],
-      ['m', new Map<string, unknown>([['y', 'str'], ['x', 300]])],
+      [
+        'm',
+        new Map<string, unknown>([
+          ['y', 'str'],
+          ['x', 300],
+        ]),
+      ],
     ]);
     assert.equal(toHex(encodeMsgpack(value as never)), toHex(algosdk.msgpackRawEncode(value)));
   });
@@ -111,12 +134,29 @@ describe('encoding: canonical msgpack', () => {
     assert.equal(decodeMsgpack(fromHex('cc05')), 5);
     assert.equal(toUint64(5, 'x'), 5n);
     assert.equal(toUint64(1n << 63n, 'x'), 1n << 63n);
-    assert.throws(() => toUint64(-1, 'fee'), (e: unknown) => e instanceof DecodeError && /fee/.test((e as Error).message));
+    assert.throws(
+      () => toUint64(-1, 'fee'),
+      (e: unknown) => e instanceof DecodeError && /fee/.test((e as Error).message),
+    );
   });
 
   it('decodes maps with integer keys as Map when asked', () => {
-    const m = decodeMsgpack(encodeMsgpack(new Map([[1, 'a'], [7, 'b']])), { maps: true }) as Map<number, string>;
-    assert.deepEqual([...m.entries()], [[1, 'a'], [7, 'b']]);
+    const m = decodeMsgpack(
+      encodeMsgpack(
+        new Map([
+          [1, 'a'],
+          [7, 'b'],
+        ]),
+      ),
+      { maps: true },
+    ) as Map<number, string>;
+    assert.deepEqual(
+      [...m.entries()],
+      [
+        [1, 'a'],
+        [7, 'b'],
+      ],
+    );
   });
 
   it('decodes concatenated values and reports broken input as DecodeError', () => {
@@ -134,12 +174,18 @@ describe('encoding: canonical msgpack', () => {
     };
     const gen = (depth: number): unknown => {
       switch (rnd(depth > 2 ? 5 : 7)) {
-        case 0: return rnd(2) ? rnd(1000000) + 1 : BigInt(rnd(1000000)) * 4294967296n + 1n;
-        case 1: return 'k' + 'x'.repeat(rnd(40));
-        case 2: return new Uint8Array(rnd(300) + 1).fill(rnd(256));
-        case 3: return true;
-        case 4: return rnd(100) + 1;
-        case 5: return Array.from({ length: 1 + rnd(5) }, () => gen(depth + 1));
+        case 0:
+          return rnd(2) ? rnd(1000000) + 1 : BigInt(rnd(1000000)) * 4294967296n + 1n;
+        case 1:
+          return 'k' + 'x'.repeat(rnd(40));
+        case 2:
+          return new Uint8Array(rnd(300) + 1).fill(rnd(256));
+        case 3:
+          return true;
+        case 4:
+          return rnd(100) + 1;
+        case 5:
+          return Array.from({ length: 1 + rnd(5) }, () => gen(depth + 1));
         default: {
           const m = new Map<string, unknown>();
           // Non-empty, zero-free values only: algosdk's raw encoder does not omit empties.
@@ -158,7 +204,11 @@ describe('encoding: canonical msgpack', () => {
 
   it('re-encodes recorded node responses byte for byte (they are canonical protocol structs)', function () {
     const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/data/fixtures/algorand-sdk-testing/features/resources');
-    const files = ['generated_responses_231/algod_PendingTransactionResponse_0.base64', 'generated_responses/algod_applications_PendingTransactionResponse_1.base64', 'stateproof/v2_algod_GetBlock_transaction.base64'];
+    const files = [
+      'generated_responses_231/algod_PendingTransactionResponse_0.base64',
+      'generated_responses/algod_applications_PendingTransactionResponse_1.base64',
+      'stateproof/v2_algod_GetBlock_transaction.base64',
+    ];
     needShared(this, dir);
     for (const f of files) {
       const raw = fromBase64Lenient(readFileSync(resolve(dir, f), 'utf8').replace(/\s+/g, ''));
@@ -168,7 +218,10 @@ describe('encoding: canonical msgpack', () => {
   });
 
   it('encodes maps keyed by byte strings (txid-keyed deltas) in bytewise key order', () => {
-    const m = new Map<Uint8Array, number>([[new Uint8Array([2]), 1], [new Uint8Array([1, 5]), 2]]);
+    const m = new Map<Uint8Array, number>([
+      [new Uint8Array([2]), 1],
+      [new Uint8Array([1, 5]), 2],
+    ]);
     // [1,5] sorts before [2]: 82 | c4 02 01 05 → 02 | c4 01 02 → 01
     assert.equal(hex(m as never), '82c402010502c4010201');
   });

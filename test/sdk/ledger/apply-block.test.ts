@@ -27,7 +27,20 @@ function pair(store?: string): { a: Ledger; b: Ledger } {
 }
 
 function pay(l: Ledger, from: number, to: number, amount: bigint, note: string) {
-  return makePaymentTxn({ sender: addr(from), receiver: addr(to), amount, note: utf8(note), suggestedParams: { fee: 1000n, flatFee: true, firstValid: l.latestRound, lastValid: l.latestRound + 100n, genesisId: l.genesisId, genesisHash: l.genesisHash } });
+  return makePaymentTxn({
+    sender: addr(from),
+    receiver: addr(to),
+    amount,
+    note: utf8(note),
+    suggestedParams: {
+      fee: 1000n,
+      flatFee: true,
+      firstValid: l.latestRound,
+      lastValid: l.latestRound + 100n,
+      genesisId: l.genesisId,
+      genesisHash: l.genesisHash,
+    },
+  });
 }
 
 describe('ledger: applyBlock (follower mode)', () => {
@@ -44,7 +57,11 @@ describe('ledger: applyBlock (follower mode)', () => {
       assert.equal(b.block(2n).txns.length, 3);
       b.close();
       // Restarted from its journal: the same chain.
-      const again = new Ledger({ genesisAccounts: keys.map((k) => ({ address: k.publicKey, amount: 10n ** 12n })), genesisTimestamp: 1_700_000_000n, store: new FileLedgerStore(dir) });
+      const again = new Ledger({
+        genesisAccounts: keys.map((k) => ({ address: k.publicKey, amount: 10n ** 12n })),
+        genesisTimestamp: 1_700_000_000n,
+        store: new FileLedgerStore(dir),
+      });
       assert.equal(toHex(again.latestBlock.hash), toHex(a.latestBlock.hash));
       again.close();
     } finally {
@@ -56,12 +73,18 @@ describe('ledger: applyBlock (follower mode)', () => {
     const { a, b } = pair();
     a.submit([signTransaction(pay(a, 0, 1, 5n, 'one'), keys[0]!)]);
     a.submit([signTransaction(pay(a, 0, 1, 6n, 'two'), keys[0]!)]);
-    assert.throws(() => b.applyBlock(a.block(2n)), (e: Error) => e instanceof LedgerStoreError && /cannot follow round 0/.test(e.message));
+    assert.throws(
+      () => b.applyBlock(a.block(2n)),
+      (e: Error) => e instanceof LedgerStoreError && /cannot follow round 0/.test(e.message),
+    );
     const tampered = decodeBlock(encodeBlock(a.block(1n)));
     tampered.header.timestamp += 1n;
     tampered.hash = a.block(1n).hash;
     const before = toHex(b.stateHash());
-    assert.throws(() => b.applyBlock(tampered), (e: Error) => e instanceof LedgerStoreError && /produced a different block/.test(e.message));
+    assert.throws(
+      () => b.applyBlock(tampered),
+      (e: Error) => e instanceof LedgerStoreError && /produced a different block/.test(e.message),
+    );
     assert.equal(b.latestRound, 0n);
     assert.equal(toHex(b.stateHash()), before);
     const other = new Ledger({ genesisAccounts: [{ address: keys[0]!.publicKey, amount: 1n }] });

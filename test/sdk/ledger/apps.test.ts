@@ -51,7 +51,10 @@ describe('ledger: applications', () => {
     const id = createApp(d);
     assert.equal(id, 1001n);
     const app = d.ledger.app(id)!;
-    assert.deepEqual(d.ledger.globalState(id).map((kv) => [new TextDecoder().decode(kv.key), kv.value]), [['count', 0n]]);
+    assert.deepEqual(
+      d.ledger.globalState(id).map((kv) => [new TextDecoder().decode(kv.key), kv.value]),
+      [['count', 0n]],
+    );
     assert.equal(app.globalNumUint, 1n);
     // 100000 base + 100000 app + 28500 per uint
     assert.equal(d.ledger.minBalance(d.addr(0)), 228_500n);
@@ -81,7 +84,10 @@ describe('ledger: applications', () => {
     const d = devnet();
     const id = createApp(d);
     d.send([call(d, id, 1, [], { onComplete: OnComplete.OptIn })]);
-    assert.deepEqual(d.ledger.localState(d.addr(1), id)!.map((kv) => kv.value), [7n]);
+    assert.deepEqual(
+      d.ledger.localState(d.addr(1), id)!.map((kv) => kv.value),
+      [7n],
+    );
     // 100000 + 100000 opt-in + 28500 local uint
     assert.equal(d.ledger.minBalance(d.addr(1)), 228_500n);
     rejects(() => d.send([call(d, id, 1, ['x'], { onComplete: OnComplete.OptIn })]), 'app', /has already opted in/);
@@ -91,7 +97,11 @@ describe('ledger: applications', () => {
     d.send([call(d, id, 2, [], { onComplete: OnComplete.OptIn })]);
     d.send([call(d, id, 2, [], { onComplete: OnComplete.ClearState })]);
     assert.equal(d.ledger.localState(d.addr(2), id), undefined);
-    rejects(() => d.send([call(d, id, 2, ['z'], { onComplete: OnComplete.ClearState })]), 'app', /cannot clear state: [A-Z2-7]{58} is not currently opted in to app/);
+    rejects(
+      () => d.send([call(d, id, 2, ['z'], { onComplete: OnComplete.ClearState })]),
+      'app',
+      /cannot clear state: [A-Z2-7]{58} is not currently opted in to app/,
+    );
     assert.equal(d.ledger.minBalance(d.addr(2)), 100_000n);
   });
 
@@ -118,7 +128,11 @@ describe('ledger: applications', () => {
     const d = devnet();
     const id = createApp(d);
     const newApproval = teal('#pragma version 10\nint 1');
-    rejects(() => d.send([call(d, id, 1, [], { onComplete: OnComplete.UpdateApplication, approvalProgram: newApproval, clearProgram: teal(CLEAR) })]), 'logic', /rejected by ApprovalProgram/);
+    rejects(
+      () => d.send([call(d, id, 1, [], { onComplete: OnComplete.UpdateApplication, approvalProgram: newApproval, clearProgram: teal(CLEAR) })]),
+      'logic',
+      /rejected by ApprovalProgram/,
+    );
     d.send([call(d, id, 0, [], { onComplete: OnComplete.UpdateApplication, approvalProgram: newApproval, clearProgram: teal(CLEAR) })]);
     assert.deepEqual(d.ledger.app(id)!.approvalProgram, newApproval);
     assert.equal(d.ledger.app(id)!.version, 1n);
@@ -191,6 +205,10 @@ describe('ledger: applications', () => {
     assert.equal(inner.txn.type, 'appl');
     assert.deepEqual(inner.ad.logs, [utf8('inc')]);
     // Going below the app account's minimum through an inner payment is caught after the txn.
-    rejects(() => d.send([call(d, id, 1, ['pay', itob(d.ledger.balance(appAddr) - 50_000n)], { suggestedParams: d.sp({ fee: 2000n }) })]), 'below-min', /below min 100000/);
+    rejects(
+      () => d.send([call(d, id, 1, ['pay', itob(d.ledger.balance(appAddr) - 50_000n)], { suggestedParams: d.sp({ fee: 2000n }) })]),
+      'below-min',
+      /below min 100000/,
+    );
   });
 });

@@ -52,12 +52,20 @@ describe('ledger: assets', () => {
   it('requires opt-in, transfers, and enforces the holding min balance', () => {
     const d = devnet();
     const id = create(d);
-    rejects(() => d.send([makeAssetTransferTxn({ sender: d.addr(0), receiver: d.addr(1), assetId: id, amount: 5n, suggestedParams: d.sp() })]), 'asset', /receiver error: must optin, asset \d+ missing from/);
+    rejects(
+      () => d.send([makeAssetTransferTxn({ sender: d.addr(0), receiver: d.addr(1), assetId: id, amount: 5n, suggestedParams: d.sp() })]),
+      'asset',
+      /receiver error: must optin, asset \d+ missing from/,
+    );
     d.send([makeAssetOptInTxn({ sender: d.addr(1), assetId: id, suggestedParams: d.sp() })]);
     assert.equal(d.ledger.minBalance(d.addr(1)), 200_000n);
     d.send([makeAssetTransferTxn({ sender: d.addr(0), receiver: d.addr(1), assetId: id, amount: 5n, suggestedParams: d.sp() })]);
     assert.equal(d.ledger.assetHolding(d.addr(1), id)!.amount, 5n);
-    rejects(() => d.send([makeAssetTransferTxn({ sender: d.addr(1), receiver: d.addr(0), assetId: id, amount: 6n, suggestedParams: d.sp() })]), 'asset', /underflow on subtracting 6 from sender amount 5/);
+    rejects(
+      () => d.send([makeAssetTransferTxn({ sender: d.addr(1), receiver: d.addr(0), assetId: id, amount: 6n, suggestedParams: d.sp() })]),
+      'asset',
+      /underflow on subtracting 6 from sender amount 5/,
+    );
     rejects(() => d.send([makeAssetOptInTxn({ sender: d.addr(1), assetId: 999_999n, suggestedParams: d.sp() })]), 'asset', /does not exist/);
   });
 
@@ -66,14 +74,23 @@ describe('ledger: assets', () => {
     const id = create(d);
     d.send([makeAssetOptInTxn({ sender: d.addr(1), assetId: id, suggestedParams: d.sp() })]);
     d.send([makeAssetTransferTxn({ sender: d.addr(0), receiver: d.addr(1), assetId: id, amount: 10n, suggestedParams: d.sp() })]);
-    rejects(() => d.send([makeAssetFreezeTxn({ sender: d.addr(1), assetId: id, freezeTarget: d.addr(1), frozen: true, suggestedParams: d.sp() })]), 'asset', /freeze not allowed/);
+    rejects(
+      () => d.send([makeAssetFreezeTxn({ sender: d.addr(1), assetId: id, freezeTarget: d.addr(1), frozen: true, suggestedParams: d.sp() })]),
+      'asset',
+      /freeze not allowed/,
+    );
     d.send([makeAssetFreezeTxn({ sender: d.addr(0), assetId: id, freezeTarget: d.addr(1), frozen: true, suggestedParams: d.sp() })]);
-    rejects(() => d.send([makeAssetTransferTxn({ sender: d.addr(1), receiver: d.addr(0), assetId: id, amount: 1n, suggestedParams: d.sp() })]), 'asset', /frozen in/);
+    rejects(
+      () => d.send([makeAssetTransferTxn({ sender: d.addr(1), receiver: d.addr(0), assetId: id, amount: 1n, suggestedParams: d.sp() })]),
+      'asset',
+      /frozen in/,
+    );
     // Clawback ignores freezing.
     d.send([makeAssetTransferTxn({ sender: d.addr(0), assetSender: d.addr(1), receiver: d.addr(0), assetId: id, amount: 4n, suggestedParams: d.sp() })]);
     assert.equal(d.ledger.assetHolding(d.addr(1), id)!.amount, 6n);
     rejects(
-      () => d.send([makeAssetTransferTxn({ sender: d.addr(2), assetSender: d.addr(1), receiver: d.addr(2), assetId: id, amount: 1n, suggestedParams: d.sp() })]),
+      () =>
+        d.send([makeAssetTransferTxn({ sender: d.addr(2), assetSender: d.addr(1), receiver: d.addr(2), assetId: id, amount: 1n, suggestedParams: d.sp() })]),
       'asset',
       /clawback not allowed/,
     );
@@ -85,11 +102,17 @@ describe('ledger: assets', () => {
     d.send([makeAssetOptInTxn({ sender: d.addr(1), assetId: id, suggestedParams: d.sp() })]);
     d.send([makeAssetTransferTxn({ sender: d.addr(0), receiver: d.addr(1), assetId: id, amount: 10n, suggestedParams: d.sp() })]);
     rejects(() => d.send([makeAssetDestroyTxn({ sender: d.addr(0), assetId: id, suggestedParams: d.sp() })]), 'asset', /creator is holding only 990\/1000/);
-    const r = d.send([makeAssetTransferTxn({ sender: d.addr(1), receiver: d.addr(0), closeRemainderTo: d.addr(0), assetId: id, amount: 3n, suggestedParams: d.sp() })]);
+    const r = d.send([
+      makeAssetTransferTxn({ sender: d.addr(1), receiver: d.addr(0), closeRemainderTo: d.addr(0), assetId: id, amount: 3n, suggestedParams: d.sp() }),
+    ]);
     assert.equal(d.ledger.transaction(r.txids[0]!)!.ad.assetClosingAmount, 7n);
     assert.equal(d.ledger.assetHolding(d.addr(1), id), undefined);
     assert.equal(d.ledger.minBalance(d.addr(1)), 100_000n);
-    rejects(() => d.send([makeAssetConfigTxn({ sender: d.addr(1), assetId: id, manager: d.addr(1), suggestedParams: d.sp() })]), 'asset', /should be issued by the manager/);
+    rejects(
+      () => d.send([makeAssetConfigTxn({ sender: d.addr(1), assetId: id, manager: d.addr(1), suggestedParams: d.sp() })]),
+      'asset',
+      /should be issued by the manager/,
+    );
     d.send([makeAssetConfigTxn({ sender: d.addr(0), assetId: id, manager: d.addr(2), reserve: d.addr(0), suggestedParams: d.sp() })]);
     assert.deepEqual(d.ledger.asset(id)!.manager, d.addr(2).publicKey);
     assert.ok(d.ledger.asset(id)!.freeze.every((b) => b === 0));

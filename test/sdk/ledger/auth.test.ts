@@ -81,7 +81,13 @@ describe('ledger: multisig and logic signature authorization', () => {
     // Rekey on to a program's escrow address; the program then signs with sgnr set.
     const program = teal('#pragma version 10\nint 1');
     const escrow = logicSigAddress(program);
-    d.ledger.submit([signMultisigTransaction(makePaymentTxn({ sender: d.addr(0), receiver: d.addr(0), amount: 0n, rekeyTo: escrow, suggestedParams: d.sp() }), meta, d.keys[2]!)]);
+    d.ledger.submit([
+      signMultisigTransaction(
+        makePaymentTxn({ sender: d.addr(0), receiver: d.addr(0), amount: 0n, rekeyTo: escrow, suggestedParams: d.sp() }),
+        meta,
+        d.keys[2]!,
+      ),
+    ]);
     const t2 = makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 11n, suggestedParams: d.sp() });
     d.ledger.submit([{ txn: t2, lsig: makeLogicSig(program), authAddress: escrow }]);
     assert.equal(d.ledger.balance(d.addr(1)), 100n * ALGO + 21n);

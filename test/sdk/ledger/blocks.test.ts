@@ -4,7 +4,15 @@ import { toHex } from '../../../sdk/src/encoding/hex.js';
 import { encodeMsgpackWithPrefix } from '../../../sdk/src/encoding/msgpack.js';
 import { sha512_256 } from '../../../sdk/src/crypto/hash.js';
 import { makeAppCallTxn, makeKeyRegTxn, makePaymentTxn } from '../../../sdk/src/txn/builders.js';
-import { blockToWire, decodeBlock, encodeBlock, headerHash, pendingTransactionResponse, LedgerRejection, type BlockEvent } from '../../../sdk/src/ledger/index.js';
+import {
+  blockToWire,
+  decodeBlock,
+  encodeBlock,
+  headerHash,
+  pendingTransactionResponse,
+  LedgerRejection,
+  type BlockEvent,
+} from '../../../sdk/src/ledger/index.js';
 import { ALGO, devnet, teal } from './fixture.js';
 import { APPROVAL, CLEAR } from './programs.js';
 
@@ -34,7 +42,14 @@ describe('ledger: blocks, timestamps, pool and change feed', () => {
   it('encodes blocks with SignedTxnInBlock and ApplyData and decodes them back', () => {
     const d = devnet();
     const r = d.send([
-      makeAppCallTxn({ sender: d.addr(0), appId: 0n, approvalProgram: teal(APPROVAL), clearProgram: teal(CLEAR), globalSchema: { numUints: 1, numByteSlices: 0 }, suggestedParams: d.sp() }),
+      makeAppCallTxn({
+        sender: d.addr(0),
+        appId: 0n,
+        approvalProgram: teal(APPROVAL),
+        clearProgram: teal(CLEAR),
+        globalSchema: { numUints: 1, numByteSlices: 0 },
+        suggestedParams: d.sp(),
+      }),
     ]);
     const app = d.ledger.transaction(r.txids[0]!)!.ad.createdAppId!;
     const note = 'arc2:j{"kind":"counter"}';
@@ -91,7 +106,15 @@ describe('ledger: blocks, timestamps, pool and change feed', () => {
     const events: BlockEvent[] = [];
     const off = d.ledger.onBlock((e) => events.push(e));
     const r = d.send([
-      makeAppCallTxn({ sender: d.addr(0), appId: 0n, approvalProgram: teal(APPROVAL), clearProgram: teal(CLEAR), globalSchema: { numUints: 1, numByteSlices: 0 }, localSchema: { numUints: 1, numByteSlices: 0 }, suggestedParams: d.sp() }),
+      makeAppCallTxn({
+        sender: d.addr(0),
+        appId: 0n,
+        approvalProgram: teal(APPROVAL),
+        clearProgram: teal(CLEAR),
+        globalSchema: { numUints: 1, numByteSlices: 0 },
+        localSchema: { numUints: 1, numByteSlices: 0 },
+        suggestedParams: d.sp(),
+      }),
     ]);
     const app = d.ledger.transaction(r.txids[0]!)!.ad.createdAppId!;
     d.send([makeAppCallTxn({ sender: d.addr(1), appId: app, onComplete: 1, suggestedParams: d.sp() })]);
@@ -103,7 +126,10 @@ describe('ledger: blocks, timestamps, pool and change feed', () => {
     assert.equal(e1.delta.appParams[0]!.created, true);
     assert.deepEqual(e1.delta.appParams[0]!.creator, d.addr(0).publicKey);
     assert.equal(e2.delta.locals.length, 1);
-    assert.deepEqual(e2.delta.locals[0]!.state!.map((kv) => kv.value), [7n]);
+    assert.deepEqual(
+      e2.delta.locals[0]!.state!.map((kv) => kv.value),
+      [7n],
+    );
     assert.equal(e2.delta.txids[0]!.txid, e2.block.txns[0]!.txid);
     assert.ok(e2.delta.accounts.some((a) => toHex(a.address) === toHex(d.addr(1).publicKey) && a.minBalance === 228_500n));
     assert.equal(e2.delta.totals.totalMoney, d.ledger.supply().totalMoney);
@@ -139,10 +165,32 @@ describe('ledger: blocks, timestamps, pool and change feed', () => {
 
   it('registers participation keys and goes offline', () => {
     const d = devnet();
-    d.send([makeKeyRegTxn({ sender: d.addr(0), voteKey: new Uint8Array(32).fill(1), selectionKey: new Uint8Array(32).fill(2), stateProofKey: new Uint8Array(64).fill(3), voteFirst: 0n, voteLast: 1000n, voteKeyDilution: 10n, suggestedParams: d.sp() } as never)]);
+    d.send([
+      makeKeyRegTxn({
+        sender: d.addr(0),
+        voteKey: new Uint8Array(32).fill(1),
+        selectionKey: new Uint8Array(32).fill(2),
+        stateProofKey: new Uint8Array(64).fill(3),
+        voteFirst: 0n,
+        voteLast: 1000n,
+        voteKeyDilution: 10n,
+        suggestedParams: d.sp(),
+      } as never),
+    ]);
     assert.equal(d.ledger.account(d.addr(0))!.status, 1);
     assert.equal(d.ledger.account(d.addr(0))!.incentiveEligible, false);
-    d.send([makeKeyRegTxn({ sender: d.addr(1), voteKey: new Uint8Array(32).fill(1), selectionKey: new Uint8Array(32).fill(2), stateProofKey: new Uint8Array(64).fill(3), voteFirst: 0n, voteLast: 1000n, voteKeyDilution: 10n, suggestedParams: d.sp({ fee: 2_000_000n }) } as never)]);
+    d.send([
+      makeKeyRegTxn({
+        sender: d.addr(1),
+        voteKey: new Uint8Array(32).fill(1),
+        selectionKey: new Uint8Array(32).fill(2),
+        stateProofKey: new Uint8Array(64).fill(3),
+        voteFirst: 0n,
+        voteLast: 1000n,
+        voteKeyDilution: 10n,
+        suggestedParams: d.sp({ fee: 2_000_000n }),
+      } as never),
+    ]);
     assert.equal(d.ledger.account(d.addr(1))!.incentiveEligible, true);
     assert.equal(d.ledger.supply().onlineMoney, d.ledger.balance(d.addr(0)) + d.ledger.balance(d.addr(1)));
     d.send([makeKeyRegTxn({ sender: d.addr(0), suggestedParams: d.sp() } as never)]);

@@ -15,11 +15,33 @@ import { Ledger } from '../../../sdk/src/ledger/ledger.js';
  * test/sdk/services/devnet/fork.test.ts.
  */
 
-const HEAD: ForkHead = { url: 'http://remote.invalid', genesisId: 'remote-v1', genesisHash: new Uint8Array(32).fill(7), round: 50n, timestamp: 1_700_000_000n, txnCounter: 5000n, feeSink: new Uint8Array(32).fill(1), rewardsPool: new Uint8Array(32).fill(2), protocol: 'future' };
+const HEAD: ForkHead = {
+  url: 'http://remote.invalid',
+  genesisId: 'remote-v1',
+  genesisHash: new Uint8Array(32).fill(7),
+  round: 50n,
+  timestamp: 1_700_000_000n,
+  txnCounter: 5000n,
+  feeSink: new Uint8Array(32).fill(1),
+  rewardsPool: new Uint8Array(32).fill(2),
+  protocol: 'future',
+};
 
 function account(balance: bigint): RemoteAccount {
   return {
-    account: { balance, status: 0, holdings: new Map(), locals: new Map(), createdAssets: new Set(), createdApps: new Set(), totalBoxes: 0n, totalBoxBytes: 0n, incentiveEligible: false, lastProposed: 0n, lastHeartbeat: 0n },
+    account: {
+      balance,
+      status: 0,
+      holdings: new Map(),
+      locals: new Map(),
+      createdAssets: new Set(),
+      createdApps: new Set(),
+      totalBoxes: 0n,
+      totalBoxBytes: 0n,
+      incentiveEligible: false,
+      lastProposed: 0n,
+      lastHeartbeat: 0n,
+    },
     createdApps: [],
     createdAssets: [],
     localSchemas: new Map(),
@@ -67,7 +89,12 @@ describe('ledger fork cache', () => {
   });
 
   it('a failed write leaves the previous cache intact', async () => {
-    const failing: StoreFs = { ...nodeFs, renameSync: () => { throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' }); } };
+    const failing: StoreFs = {
+      ...nodeFs,
+      renameSync: () => {
+        throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+      },
+    };
     const good = new FileForkCache(dir);
     const f = await ForkState.open({ remote: remote(), cache: good });
     await f.prefetch([{ kind: 'account', address: addr(1) }]);
@@ -81,13 +108,22 @@ describe('ledger fork cache', () => {
   it('a fetch that fails part-way keeps the complete records and throws; nothing half-written', async () => {
     const r = remote(9);
     const f = await ForkState.open({ remote: r, cache: new FileForkCache(dir) });
-    await assert.rejects(f.prefetch([{ kind: 'account', address: addr(4) }, { kind: 'account', address: addr(9) }]), /cannot reach the fork remote/);
+    await assert.rejects(
+      f.prefetch([
+        { kind: 'account', address: addr(4) },
+        { kind: 'account', address: addr(9) },
+      ]),
+      /cannot reach the fork remote/,
+    );
     const reopened = await ForkState.open({ cache: new FileForkCache(dir) });
     assert.ok(reopened.has({ kind: 'account', address: addr(4) }));
     assert.ok(!reopened.has({ kind: 'account', address: addr(9) }));
     // Offline, the missing record is a clear error naming the remote.
     const l = new Ledger({ fork: reopened });
-    await assert.rejects(reopened.run(() => l.balance(addr(9))), /not in its cache, and it was started without a remote\. Start it with --fork http:\/\/remote\.invalid/);
+    await assert.rejects(
+      reopened.run(() => l.balance(addr(9))),
+      /not in its cache, and it was started without a remote\. Start it with --fork http:\/\/remote\.invalid/,
+    );
   });
 
   it('concurrent runs that miss the same record fetch it once', async () => {
@@ -104,10 +140,18 @@ describe('ledger fork cache', () => {
   it('a damaged cache file is refused with what to do; a refresh that cannot reach the remote keeps the old cache', async () => {
     await ForkState.open({ remote: remote(), cache: new FileForkCache(dir) });
     writeFileSync(join(dir, 'fork-cache.bin'), 'garbage');
-    await assert.rejects(ForkState.open({ remote: remote(), cache: new FileForkCache(dir) }), (e: Error) => e instanceof ForkCacheError && /damaged .* --fork-refresh/.test(e.message));
+    await assert.rejects(
+      ForkState.open({ remote: remote(), cache: new FileForkCache(dir) }),
+      (e: Error) => e instanceof ForkCacheError && /damaged .* --fork-refresh/.test(e.message),
+    );
     rmSync(join(dir, 'fork-cache.bin'));
     await ForkState.open({ remote: remote(), cache: new FileForkCache(dir) });
-    const unreachable = { ...remote(), head: async () => { throw new ForkRemoteError('cannot reach the fork remote'); } };
+    const unreachable = {
+      ...remote(),
+      head: async () => {
+        throw new ForkRemoteError('cannot reach the fork remote');
+      },
+    };
     await assert.rejects(ForkState.open({ remote: unreachable, cache: new FileForkCache(dir), refresh: true }), /cannot reach/);
     assert.ok(new FileForkCache(dir).read(), 'the old cache is still there');
   });

@@ -80,7 +80,9 @@ int 1
 `;
 
 function setup(d: Devnet): { app: bigint; appAddr: Address } {
-  const r = d.send([makeAppCallTxn({ sender: d.addr(0), appId: 0n, approvalProgram: teal(FACTORY), clearProgram: teal('#pragma version 10\nint 1'), suggestedParams: d.sp() })]);
+  const r = d.send([
+    makeAppCallTxn({ sender: d.addr(0), appId: 0n, approvalProgram: teal(FACTORY), clearProgram: teal('#pragma version 10\nint 1'), suggestedParams: d.sp() }),
+  ]);
   const app = d.ledger.transaction(r.txids[0]!)!.ad.createdAppId!;
   return { app, appAddr: Address.forApp(app) };
 }
@@ -132,7 +134,9 @@ describe('ledger: inner transactions', () => {
     d.send([makeAppCallTxn({ sender: d.addr(0), appId: app, args: [utf8('optin')], foreignAssets: [assetId], suggestedParams: d.sp({ fee: 2000n }) })]);
     assert.equal(d.ledger.minBalance(appAddr), 200_000n);
     d.send([makeAssetTransferTxn({ sender: d.addr(0), receiver: appAddr, assetId, amount: 50n, suggestedParams: d.sp() })]);
-    const r2 = d.send([makeAppCallTxn({ sender: d.addr(0), appId: app, args: [utf8('send')], foreignAssets: [assetId], suggestedParams: d.sp({ fee: 2000n }) })]);
+    const r2 = d.send([
+      makeAppCallTxn({ sender: d.addr(0), appId: app, args: [utf8('send')], foreignAssets: [assetId], suggestedParams: d.sp({ fee: 2000n }) }),
+    ]);
     const inner = d.ledger.transaction(r2.txids[0]!)!.ad.inner[0]!;
     assert.equal(inner.ad.assetClosingAmount, 40n);
     assert.equal(d.ledger.assetHolding(appAddr, assetId), undefined);

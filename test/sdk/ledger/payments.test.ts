@@ -35,7 +35,11 @@ describe('ledger: payments', () => {
   it('rejects overspending with the node wording and changes nothing', () => {
     const d = devnet();
     const before = d.ledger.stateHash();
-    rejects(() => d.send([makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 200n * ALGO, suggestedParams: d.sp() })]), 'overspend', /overspend \(account [A-Z2-7]{58}, data \{AccountBaseData:\{Status:Offline MicroAlgos:99\.999000A RewardsBase:0 RewardedMicroAlgos:0\.0A AuthAddr:A{52}Y5HFKQ IncentiveEligible:false TotalAppSchema:\{NumUint:0 NumByteSlice:0\} .* VoteKeyDilution:0\}\}, tried to spend 200A\)/);
+    rejects(
+      () => d.send([makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 200n * ALGO, suggestedParams: d.sp() })]),
+      'overspend',
+      /overspend \(account [A-Z2-7]{58}, data \{AccountBaseData:\{Status:Offline MicroAlgos:99\.999000A RewardsBase:0 RewardedMicroAlgos:0\.0A AuthAddr:A{52}Y5HFKQ IncentiveEligible:false TotalAppSchema:\{NumUint:0 NumByteSlice:0\} .* VoteKeyDilution:0\}\}, tried to spend 200A\)/,
+    );
     assert.deepEqual(d.ledger.stateHash(), before);
     assert.equal(d.ledger.latestRound, 0n);
   });
@@ -73,9 +77,17 @@ describe('ledger: payments', () => {
     rejects(() => d.send([pay({ firstValid: 0n, lastValid: 1n })]), 'txn-dead', /txn dead: round 2 outside of 0--1/);
     rejects(() => d.send([pay({ firstValid: 1n, lastValid: 1002n })]), 'malformed', /transaction window size excessive/);
     rejects(() => d.send([pay({ genesisId: 'mainnet-v1.0' })]), 'genesis', /GenesisID <mainnet-v1.0> does not match expected <tealworks-devnet-v1>/);
-    rejects(() => d.send([pay({ genesisHash: new Uint8Array(32).fill(1) })]), 'genesis', /tx.GenesisHash <AEAQCAIBAEAQCAIBAEAQCAIBAEAQCAIBAEAQCAIBAEAQCAIBAEAQ> does not match expected/);
+    rejects(
+      () => d.send([pay({ genesisHash: new Uint8Array(32).fill(1) })]),
+      'genesis',
+      /tx.GenesisHash <AEAQCAIBAEAQCAIBAEAQCAIBAEAQCAIBAEAQCAIBAEAQCAIBAEAQ> does not match expected/,
+    );
     // The fee sink may only pay the rewards pool.
-    rejects(() => d.ledger.submit([{ txn: makePaymentTxn({ sender: d.ledger.feeSink, receiver: d.addr(0), amount: 1n, suggestedParams: d.sp() }) }]), 'malformed', /cannot spend from fee sink/);
+    rejects(
+      () => d.ledger.submit([{ txn: makePaymentTxn({ sender: d.ledger.feeSink, receiver: d.addr(0), amount: 1n, suggestedParams: d.sp() }) }]),
+      'malformed',
+      /cannot spend from fee sink/,
+    );
   });
 
   it('rejects a duplicate transaction and a reused lease', () => {
@@ -85,11 +97,19 @@ describe('ledger: payments', () => {
     rejects(() => d.send([t]), 'duplicate', new RegExp(`transaction already in ledger: ${r.txids[0]}`));
     const lease = new Uint8Array(32).fill(7);
     d.send([makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 2n, lease, suggestedParams: d.sp() })]);
-    rejects(() => d.send([makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 3n, lease, suggestedParams: d.sp() })]), 'lease', /using an overlapping lease/);
+    rejects(
+      () => d.send([makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 3n, lease, suggestedParams: d.sp() })]),
+      'lease',
+      /using an overlapping lease/,
+    );
     // Two transactions of one group may not share a lease either.
     const l2 = new Uint8Array(32).fill(8);
     rejects(
-      () => d.send([makePaymentTxn({ sender: d.addr(2), receiver: d.addr(1), amount: 1n, lease: l2, suggestedParams: d.sp() }), makePaymentTxn({ sender: d.addr(2), receiver: d.addr(1), amount: 2n, lease: l2, suggestedParams: d.sp() })]),
+      () =>
+        d.send([
+          makePaymentTxn({ sender: d.addr(2), receiver: d.addr(1), amount: 1n, lease: l2, suggestedParams: d.sp() }),
+          makePaymentTxn({ sender: d.addr(2), receiver: d.addr(1), amount: 2n, lease: l2, suggestedParams: d.sp() }),
+        ]),
       'lease',
       /overlapping lease/,
     );
@@ -106,7 +126,11 @@ describe('ledger: payments', () => {
     const c = makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 2n, suggestedParams: d.sp({ fee: 1000n }) });
     const e = makePaymentTxn({ sender: d.addr(1), receiver: d.addr(0), amount: 2n, suggestedParams: d.sp({ fee: 999n }) });
     rejects(() => d.send([c, e]), 'fee', /txgroup with 1\.999mA fees is less than 2mA \(usage=2\.000000 \* base=1mA\)/);
-    rejects(() => d.send([makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 1n, suggestedParams: d.sp({ fee: 0n }) })]), 'fee', /txgroup with 0\.0A fees is less than 1mA \(usage=1\.000000 \* base=1mA\)/);
+    rejects(
+      () => d.send([makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 1n, suggestedParams: d.sp({ fee: 0n }) })]),
+      'fee',
+      /txgroup with 0\.0A fees is less than 1mA \(usage=1\.000000 \* base=1mA\)/,
+    );
   });
 
   it('applies a group atomically: a failing second transaction undoes the first', () => {
@@ -172,9 +196,28 @@ describe('ledger: transactions built by algosdk', () => {
     const sk = new Uint8Array(64);
     sk.set(d.keys[0]!.seed);
     sk.set(d.keys[0]!.publicKey, 32);
-    const suggestedParams = { fee: 1000, flatFee: true, minFee: 1000, firstValid: 0, lastValid: 1000, genesisID: d.ledger.genesisId, genesisHash: d.ledger.genesisHash };
-    const a = algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: d.addr(0).toString(), receiver: d.addr(1).toString(), amount: 12345, suggestedParams });
-    const b = algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: d.addr(0).toString(), receiver: d.addr(2).toString(), amount: 54321, note: new TextEncoder().encode('x'), suggestedParams });
+    const suggestedParams = {
+      fee: 1000,
+      flatFee: true,
+      minFee: 1000,
+      firstValid: 0,
+      lastValid: 1000,
+      genesisID: d.ledger.genesisId,
+      genesisHash: d.ledger.genesisHash,
+    };
+    const a = algosdk.makePaymentTxnWithSuggestedParamsFromObject({
+      sender: d.addr(0).toString(),
+      receiver: d.addr(1).toString(),
+      amount: 12345,
+      suggestedParams,
+    });
+    const b = algosdk.makePaymentTxnWithSuggestedParamsFromObject({
+      sender: d.addr(0).toString(),
+      receiver: d.addr(2).toString(),
+      amount: 54321,
+      note: new TextEncoder().encode('x'),
+      suggestedParams,
+    });
     algosdk.assignGroupID([a, b]);
     const blobA = a.signTxn(sk);
     const blobB = b.signTxn(sk);

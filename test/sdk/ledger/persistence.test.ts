@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { makeAppCallTxn, makePaymentTxn, makeAssetCreateTxn } from '../../../sdk/src/txn/builders.js';
 import { utf8 } from '../../../sdk/src/encoding/bytes.js';
 import { toHex } from '../../../sdk/src/encoding/hex.js';
-import { Ledger, MemoryLedgerStore, LedgerStoreError, LedgerDamageError, headerHash512, encodeBlock, type LedgerConfig } from '../../../sdk/src/ledger/index.js';
+import {
+  Ledger,
+  MemoryLedgerStore,
+  LedgerStoreError,
+  LedgerDamageError,
+  headerHash512,
+  encodeBlock,
+  type LedgerConfig,
+} from '../../../sdk/src/ledger/index.js';
 import { decodeMsgpack } from '../../../sdk/src/encoding/msgpack.js';
 import { FileLedgerStore, frameRecord, parseJournal } from '../../../sdk/src/ledger/persistence.js';
 import { ALGO, devnet, teal, type Devnet } from './fixture.js';
@@ -13,7 +21,14 @@ import { APPROVAL, CLEAR } from './programs.js';
 
 function activity(d: Devnet, rounds: number): void {
   const r = d.send([
-    makeAppCallTxn({ sender: d.addr(0), appId: 0n, approvalProgram: teal(APPROVAL), clearProgram: teal(CLEAR), globalSchema: { numUints: 1, numByteSlices: 0 }, suggestedParams: d.sp() }),
+    makeAppCallTxn({
+      sender: d.addr(0),
+      appId: 0n,
+      approvalProgram: teal(APPROVAL),
+      clearProgram: teal(CLEAR),
+      globalSchema: { numUints: 1, numByteSlices: 0 },
+      suggestedParams: d.sp(),
+    }),
   ]);
   const app = d.ledger.transaction(r.txids[0]!)!.ad.createdAppId!;
   d.send([makeAssetCreateTxn({ sender: d.addr(1), total: 10n, decimals: 0, suggestedParams: d.sp() })]);
@@ -81,7 +96,8 @@ describe('ledger: persistence', () => {
     writeFileSync(journal, torn);
     assert.throws(
       () => devnet(4, config(new FileLedgerStore(dir))),
-      (e: unknown) => e instanceof LedgerDamageError && e.offset === full && e.round === round + 1n && /journal\.bin/.test(e.message) && /--recover/.test(e.message),
+      (e: unknown) =>
+        e instanceof LedgerDamageError && e.offset === full && e.round === round + 1n && /journal\.bin/.test(e.message) && /--recover/.test(e.message),
     );
     assert.deepEqual(readFileSync(journal), torn, 'the refusal changed nothing');
     const store = new FileLedgerStore(dir, { recover: true });
@@ -111,13 +127,19 @@ describe('ledger: persistence', () => {
     const bytes = readFileSync(journal);
     bytes[bytes.length - 2] ^= 0x40;
     writeFileSync(journal, bytes);
-    assert.throws(() => devnet(4, config(new FileLedgerStore(dir))), (e: unknown) => e instanceof LedgerDamageError && e.round === round + 1n);
+    assert.throws(
+      () => devnet(4, config(new FileLedgerStore(dir))),
+      (e: unknown) => e instanceof LedgerDamageError && e.round === round + 1n,
+    );
     const store = new FileLedgerStore(dir, { recover: true });
     const again = devnet(4, config(store));
     assert.equal(again.ledger.latestRound, round, 'every intact round is kept');
-    assert.equal(toHex(again.ledger.stateHash()), hashBefore, 'the state is the journal\'s, not the snapshot\'s');
+    assert.equal(toHex(again.ledger.stateHash()), hashBefore, "the state is the journal's, not the snapshot's");
     assert.equal(store.recovered.length, 2, store.recovered.join('\n'));
-    assert.match(store.recovered[1]!, new RegExp(`the snapshot is at round ${round + 1n} but the journal ends at round ${round}.*moved to .*snapshot\\.bin\\.damaged-`));
+    assert.match(
+      store.recovered[1]!,
+      new RegExp(`the snapshot is at round ${round + 1n} but the journal ends at round ${round}.*moved to .*snapshot\\.bin\\.damaged-`),
+    );
     assert.equal(readdirSync(dir).filter((f) => f.startsWith('snapshot.bin.damaged-')).length, 1, 'the snapshot was moved aside, not deleted');
     again.send([makePaymentTxn({ sender: again.addr(0), receiver: again.addr(1), amount: 9n, suggestedParams: again.sp() })]);
     again.ledger.close();
@@ -135,7 +157,11 @@ describe('ledger: persistence', () => {
     writeFileSync(journal, short);
     assert.throws(
       () => devnet(4, config(new FileLedgerStore(dir))),
-      (e: unknown) => e instanceof LedgerDamageError && new RegExp(`the snapshot is at round ${round + 1n} but the journal ends at round ${round}: the journal records of rounds ${round + 1n}..${round + 1n} are missing. Nothing was changed. Start with --recover`).test(e.message),
+      (e: unknown) =>
+        e instanceof LedgerDamageError &&
+        new RegExp(
+          `the snapshot is at round ${round + 1n} but the journal ends at round ${round}: the journal records of rounds ${round + 1n}..${round + 1n} are missing. Nothing was changed. Start with --recover`,
+        ).test(e.message),
     );
     assert.deepEqual(readFileSync(journal), short, 'nothing was changed');
     assert.equal(devnet(4, config(new FileLedgerStore(dir, { recover: true }))).ledger.latestRound, round);
@@ -202,7 +228,8 @@ describe('ledger: chains written before prev512/txn512 (header scheme 1)', () =>
     // The fixture: a chain written as the previous version wrote it (genesis record without a
     // header scheme, protocol `…/tree/v42`, flat commitments; checked byte-identical to that version's journal).
     const old = devnet(4, { store: new FileLedgerStore(dir), snapshotInterval: 4, headerScheme: 1 });
-    for (let i = 0; i < 6; i++) old.send([makePaymentTxn({ sender: old.addr(0), receiver: old.addr(1), amount: BigInt(i + 1), note: `n${i}`, suggestedParams: old.sp() })]);
+    for (let i = 0; i < 6; i++)
+      old.send([makePaymentTxn({ sender: old.addr(0), receiver: old.addr(1), amount: BigInt(i + 1), note: `n${i}`, suggestedParams: old.sp() })]);
     const genesis = decodeMsgpack(parseJournal(readFileSync(join(dir, 'journal.bin'))).records[0]!) as Record<string, unknown>;
     assert.equal(genesis.hs, undefined, 'old genesis records name no header scheme');
     const gh = toHex(old.ledger.genesisHash);
@@ -212,7 +239,10 @@ describe('ledger: chains written before prev512/txn512 (header scheme 1)', () =>
     const again = devnet(4, { store: new FileLedgerStore(dir), snapshotInterval: 4 });
     assert.equal(again.ledger.headerScheme, 1);
     assert.equal(toHex(again.ledger.genesisHash), gh);
-    assert.deepEqual([0n, 1n, 2n, 3n, 4n, 5n, 6n].map((r) => toHex(again.ledger.block(r).hash)), hashes);
+    assert.deepEqual(
+      [0n, 1n, 2n, 3n, 4n, 5n, 6n].map((r) => toHex(again.ledger.block(r).hash)),
+      hashes,
+    );
     assert.equal(again.ledger.params.protocol, 'https://github.com/algorandfoundation/specs/tree/v42');
     again.send([makePaymentTxn({ sender: again.addr(1), receiver: again.addr(2), amount: 5n, suggestedParams: again.sp() })]);
     const b7 = again.ledger.block(7n);
@@ -272,7 +302,12 @@ describe('ledger: journal checkpoint (fast open of a long journal)', () => {
     d.ledger.close();
     return hashes;
   }
-  const files = () => new Map(readdirSync(dir).sort().map((f) => [f, toHex(new Uint8Array(readFileSync(join(dir, f))))]));
+  const files = () =>
+    new Map(
+      readdirSync(dir)
+        .sort()
+        .map((f) => [f, toHex(new Uint8Array(readFileSync(join(dir, f))))]),
+    );
   const journal = () => new Uint8Array(readFileSync(join(dir, 'journal.bin')));
 
   it('a clean close leaves a checkpoint; the next open takes the whole journal on it and serves every block', () => {
@@ -327,7 +362,10 @@ describe('ledger: journal checkpoint (fast open of a long journal)', () => {
     const bytes = image.slice();
     bytes[offsets[7]! + 30]! ^= 0x01;
     writeFileSync(join(dir, 'journal.bin'), bytes);
-    assert.throws(() => open(), (e: unknown) => e instanceof LedgerDamageError && e.round === 7n);
+    assert.throws(
+      () => open(),
+      (e: unknown) => e instanceof LedgerDamageError && e.round === 7n,
+    );
     writeFileSync(join(dir, 'journal.bin'), image);
     const ok = open();
     assert.equal(ok.store.checkpointedBytes, offsets[7]);
@@ -388,7 +426,10 @@ describe('ledger: journal checkpoint (fast open of a long journal)', () => {
     // The record of the snapshot's round itself is checked at the open.
     const swapped = records.map((r, i) => (i === 8 ? records[9]! : i === 9 ? records[8]! : r));
     writeFileSync(join(dir, 'journal.bin'), Buffer.concat(swapped.map((r) => frameRecord(r))));
-    assert.throws(() => open(), (e: unknown) => e instanceof LedgerDamageError && e.round === 9n);
+    assert.throws(
+      () => open(),
+      (e: unknown) => e instanceof LedgerDamageError && e.round === 9n,
+    );
   });
 });
 
@@ -399,7 +440,9 @@ describe('ledger: persistence under kill -9', function () {
     const { fileURLToPath } = await import('node:url');
     const dir = mkdtempSync(join(tmpdir(), 'tealworks-ledger-kill-'));
     try {
-      const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./crash-child.ts', import.meta.url)), dir], { stdio: ['ignore', 'pipe', 'inherit'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./crash-child.ts', import.meta.url)), dir], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       let out = '';
       await new Promise<void>((resolveDone) => {
         child.stdout!.on('data', (b: Buffer) => {

@@ -14,10 +14,25 @@ describe('ledger: simulate exec-trace budget', function () {
     const d = devnet();
     // Every iteration puts 4,000 bytes on the stack: with the extra budget a full trace would be ~400 MB.
     const loop = '#pragma version 10\nloop:\nint 4000\nbzero\npop\nb loop\n';
-    const t = makeAppCallTxn({ sender: d.addr(0), appId: 0n, approvalProgram: teal(loop), clearProgram: teal('#pragma version 10\nint 1\n'), suggestedParams: d.sp({ fee: 300_000n }) });
+    const t = makeAppCallTxn({
+      sender: d.addr(0),
+      appId: 0n,
+      approvalProgram: teal(loop),
+      clearProgram: teal('#pragma version 10\nint 1\n'),
+      suggestedParams: d.sp({ fee: 300_000n }),
+    });
     const before = process.memoryUsage().heapUsed;
     const limit = 4 * 1024 * 1024; // the default is MAX_EXEC_TRACE_BYTES; a smaller one keeps the test quick
-    const res = simulate(d.ledger, { 'txn-groups': [{ txns: [d.sign(t)] }], 'allow-empty-signatures': true, 'extra-opcode-budget': 320_000, 'exec-trace-config': { enable: true, 'stack-change': true, 'scratch-change': true } }, { maxExecTraceBytes: limit }) as O;
+    const res = simulate(
+      d.ledger,
+      {
+        'txn-groups': [{ txns: [d.sign(t)] }],
+        'allow-empty-signatures': true,
+        'extra-opcode-budget': 320_000,
+        'exec-trace-config': { enable: true, 'stack-change': true, 'scratch-change': true },
+      },
+      { maxExecTraceBytes: limit },
+    ) as O;
     assert.equal(res['exec-trace-truncated'], true);
     const g = res['txn-groups'][0];
     assert.match(g['failure-message'], /dynamic cost budget exceeded/, 'the program itself ran to its end');
@@ -31,7 +46,13 @@ describe('ledger: simulate exec-trace budget', function () {
 
   it('a trace within the budget is complete and unflagged', () => {
     const d = devnet();
-    const t = makeAppCallTxn({ sender: d.addr(0), appId: 0n, approvalProgram: teal('#pragma version 10\nint 1\n'), clearProgram: teal('#pragma version 10\nint 1\n'), suggestedParams: d.sp() });
+    const t = makeAppCallTxn({
+      sender: d.addr(0),
+      appId: 0n,
+      approvalProgram: teal('#pragma version 10\nint 1\n'),
+      clearProgram: teal('#pragma version 10\nint 1\n'),
+      suggestedParams: d.sp(),
+    });
     const res = simulate(d.ledger, { 'txn-groups': [{ txns: [d.sign(t)] }], 'exec-trace-config': { enable: true, 'stack-change': true } }) as O;
     assert.equal(res['exec-trace-truncated'], undefined);
   });

@@ -13,7 +13,14 @@ type O = Record<string, any>;
 
 function app(d: Devnet): bigint {
   const r = d.send([
-    makeAppCallTxn({ sender: d.addr(0), appId: 0n, approvalProgram: teal(APPROVAL), clearProgram: teal(CLEAR), globalSchema: { numUints: 1, numByteSlices: 0 }, suggestedParams: d.sp() }),
+    makeAppCallTxn({
+      sender: d.addr(0),
+      appId: 0n,
+      approvalProgram: teal(APPROVAL),
+      clearProgram: teal(CLEAR),
+      globalSchema: { numUints: 1, numByteSlices: 0 },
+      suggestedParams: d.sp(),
+    }),
   ]);
   return d.ledger.transaction(r.txids[0]!)!.ad.createdAppId!;
 }
@@ -129,7 +136,9 @@ describe('ledger: simulate', () => {
   it('pools the app budget of a 16-call group and reports a failing clear-state program', () => {
     const d = devnet();
     const id = app(d);
-    const calls = Array.from({ length: 16 }, (_, i) => makeAppCallTxn({ sender: d.addr(i % 4), appId: id, args: [utf8('inc')], note: `g${i}`, suggestedParams: d.sp() }));
+    const calls = Array.from({ length: 16 }, (_, i) =>
+      makeAppCallTxn({ sender: d.addr(i % 4), appId: id, args: [utf8('inc')], note: `g${i}`, suggestedParams: d.sp() }),
+    );
     const res = simulate(d.ledger, { 'txn-groups': [{ txns: assignGroupId(calls).map((t) => d.sign(t)) }] }) as O;
     const g = res['txn-groups'][0];
     assert.equal(g['failure-message'], undefined);
@@ -138,7 +147,13 @@ describe('ledger: simulate', () => {
     assert.deepEqual(g['txn-results'][15]['txn-result']['global-state-delta'], [{ key: 'Y291bnQ=', value: { action: 2, uint: 16n } }]);
     // A clear-state program that fails: the opt-out still happens and the trace says it rolled back.
     const r = d.send([
-      makeAppCallTxn({ sender: d.addr(0), appId: 0n, approvalProgram: teal('#pragma version 10\nint 1'), clearProgram: teal('#pragma version 10\nerr'), suggestedParams: d.sp() }),
+      makeAppCallTxn({
+        sender: d.addr(0),
+        appId: 0n,
+        approvalProgram: teal('#pragma version 10\nint 1'),
+        clearProgram: teal('#pragma version 10\nerr'),
+        suggestedParams: d.sp(),
+      }),
     ]);
     const bad = d.ledger.transaction(r.txids[0]!)!.ad.createdAppId!;
     d.send([makeAppCallTxn({ sender: d.addr(1), appId: bad, onComplete: 1, suggestedParams: d.sp() })]);
@@ -181,7 +196,11 @@ describe('ledger: simulate', () => {
   it('validates the request like the node', () => {
     const d = devnet();
     const t = { txn: makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 1n, suggestedParams: d.sp() }) };
-    const bad = (req: object, text: RegExp) => assert.throws(() => simulate(d.ledger, req as never), (e: unknown) => e instanceof SimulateRequestError && text.test(e.message));
+    const bad = (req: object, text: RegExp) =>
+      assert.throws(
+        () => simulate(d.ledger, req as never),
+        (e: unknown) => e instanceof SimulateRequestError && text.test(e.message),
+      );
     bad({ 'txn-groups': [] }, /expected 1 transaction group, got 0/);
     bad({ 'txn-groups': [{ txns: [] }] }, /empty txgroup/);
     bad({ 'txn-groups': [{ txns: [t] }], 'extra-opcode-budget': 320001 }, /extra budget 320001 > simulation extra budget limit 320000/);

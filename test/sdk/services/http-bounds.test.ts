@@ -28,7 +28,9 @@ describe('services/http: bounded connections and slow clients', function () {
   this.timeout(20_000);
   let service: RunningService;
   before(async () => {
-    const router = new Router().get('/health', () => jsonReply({ ok: true }), { public: true }).post('/echo', async (ctx) => jsonReply({ n: (await ctx.body()).length }), { public: true });
+    const router = new Router()
+      .get('/health', () => jsonReply({ ok: true }), { public: true })
+      .post('/echo', async (ctx) => jsonReply({ n: (await ctx.body()).length }), { public: true });
     service = await serve({ name: 'bounds', router, errors: messageJsonErrors() }, { maxConnections: 8, headersTimeoutMs: 500, requestTimeoutMs: 1000 });
   });
   after(async () => service.close());

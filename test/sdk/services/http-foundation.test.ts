@@ -84,7 +84,9 @@ describe('services/http: serve', () => {
     const router = new Router()
       .get('/health', () => jsonReply({ ok: true }), { public: true })
       .post('/echo', async (ctx) => jsonReply({ got: await ctx.json(), params: ctx.params }))
-      .post('/echo/:id', async (ctx) => (ctx.wantsMsgpack() ? msgpackReply({ id: ctx.params.id, got: (await ctx.msgpack()) as never }) : jsonReply({ id: ctx.params.id })))
+      .post('/echo/:id', async (ctx) =>
+        ctx.wantsMsgpack() ? msgpackReply({ id: ctx.params.id, got: (await ctx.msgpack()) as never }) : jsonReply({ id: ctx.params.id }),
+      )
       .post('/small', async (ctx) => jsonReply({ n: (await ctx.body()).length }), { maxBodyBytes: 16 })
       .get('/invalid', () => {
         throw new ValidationError('amount 5 exceeds the limit 4');
@@ -191,8 +193,15 @@ describe('services/http: serve', () => {
     const health = await raw(service.url, 'GET', '/health', { headers: { origin: webview } });
     assert.equal(health.headers['access-control-allow-origin'], webview);
     // Any other web page is refused outright, preflight or not, public route or not.
-    for (const [method, path] of [['OPTIONS', '/echo'], ['GET', '/health'], ['POST', '/echo']]) {
-      const evil = await raw(service.url, method!, path!, { headers: { origin: 'https://evil.example', ...auth }, body: method === 'POST' ? '{}' : undefined as never });
+    for (const [method, path] of [
+      ['OPTIONS', '/echo'],
+      ['GET', '/health'],
+      ['POST', '/echo'],
+    ]) {
+      const evil = await raw(service.url, method!, path!, {
+        headers: { origin: 'https://evil.example', ...auth },
+        body: method === 'POST' ? '{}' : (undefined as never),
+      });
       assert.equal(evil.status, 403, `${method} ${path}`);
       assert.equal(evil.headers['access-control-allow-origin'], undefined);
       assert.match(evil.body.toString(), /not allowed/);
@@ -235,7 +244,13 @@ describe('services/http: serve', () => {
   });
 
   it('renders plain-text errors for services that use them', async () => {
-    const s = await serve({ name: 'plain', router: new Router().get('/x', () => { throw new BadRequestError('nope'); }), errors: plainTextErrors() });
+    const s = await serve({
+      name: 'plain',
+      router: new Router().get('/x', () => {
+        throw new BadRequestError('nope');
+      }),
+      errors: plainTextErrors(),
+    });
     try {
       const res = await raw(s.url, 'GET', '/x');
       assert.equal(res.status, 400);

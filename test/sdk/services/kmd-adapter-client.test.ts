@@ -14,7 +14,10 @@ describe('services/kmd: the SDK key-manager client drives our service', () => {
     await kmd?.close();
   });
 
-  for (const [byteForm, multisigForm] of [['array', 'spec'], ['base64', 'codec']] as const) {
+  for (const [byteForm, multisigForm] of [
+    ['array', 'spec'],
+    ['base64', 'codec'],
+  ] as const) {
     it(`works end to end with ${byteForm} bytes and ${multisigForm} multisig members`, async () => {
       kmd = await startKmd({ byteForm });
       const client = new KeyManagerClient({ url: kmd.service.url, token: API_TOKEN, retry: false }, { byteForm, multisigForm });
@@ -35,7 +38,10 @@ describe('services/kmd: the SDK key-manager client drives our service', () => {
         const meta = { version: 1, threshold: 2, addrs: [KEY1, KEY2] };
         const msigAddr = multisigAddress(meta).toString();
         assert.equal(await client.importMultisig(token, { version: 1, threshold: 2, publicKeys: [decodeAddress(KEY1), decodeAddress(KEY2)] }), msigAddr);
-        const mtxn = makePaymentTxn({ ...{ sender: msigAddr, receiver: KEY1, amount: 2n }, suggestedParams: { fee: 1000, flatFee: true, firstValid: 1, lastValid: 100, genesisId: 'x', genesisHash: new Uint8Array(32).fill(1) } });
+        const mtxn = makePaymentTxn({
+          ...{ sender: msigAddr, receiver: KEY1, amount: 2n },
+          suggestedParams: { fee: 1000, flatFee: true, firstValid: 1, lastValid: 100, genesisId: 'x', genesisHash: new Uint8Array(32).fill(1) },
+        });
         const first = await client.signMultisigTransaction(token, PASSWORD, { transaction: mtxn, publicKey: decodeAddress(KEY1) });
         const second = await client.signMultisigTransaction(token, PASSWORD, { transaction: mtxn, publicKey: decodeAddress(KEY2), partial: first.multisig });
         assert.ok(verifyMultisig(second.multisig, bytesToSign(mtxn)));

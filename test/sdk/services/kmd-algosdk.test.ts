@@ -17,7 +17,15 @@ function pay(from: string, to: string): algosdk.Transaction {
     receiver: to,
     amount: 5_000_000,
     note: new Uint8Array([1, 2, 3]),
-    suggestedParams: { fee: 1000, flatFee: true, firstValid: 100, lastValid: 1100, genesisID: 'tealworks-devnet', genesisHash: new Uint8Array(32).fill(9), minFee: 1000 },
+    suggestedParams: {
+      fee: 1000,
+      flatFee: true,
+      firstValid: 100,
+      lastValid: 1100,
+      genesisID: 'tealworks-devnet',
+      genesisHash: new Uint8Array(32).fill(9),
+      minFee: 1000,
+    },
   });
 }
 
@@ -62,7 +70,10 @@ describe('services/kmd: algosdk Kmd client drives our service', () => {
     assert.ok(ed25519Verify(decodeAddress(KEY2), rekeyed.bytesToSign(), stxn2.sig!));
 
     await c.renameWallet(id, PASSWORD, 'interop-2');
-    assert.deepEqual((await c.listWallets()).wallets.map((w: { name: string }) => w.name), ['interop-2']);
+    assert.deepEqual(
+      (await c.listWallets()).wallets.map((w: { name: string }) => w.name),
+      ['interop-2'],
+    );
     await c.releaseWalletHandle(handle);
     await assert.rejects(c.listKeys(handle), /handle does not exist/);
   });
@@ -90,7 +101,11 @@ describe('services/kmd: algosdk Kmd client drives our service', () => {
     const r1 = await c.signMultisigTransaction(handle, PASSWORD, txn, decodeAddress(KEY1), undefined as never);
     const msig1 = decodeMsgpack(algosdk.base64ToBytes(r1.multisig)) as { v: number; thr: number; subsig: { pk: Uint8Array; s?: Uint8Array }[] };
     assert.equal(msig1.subsig.filter((s) => s.s).length, 1);
-    const partial = { v: msig1.v, thr: msig1.thr, subsig: msig1.subsig.map((s) => (s.s ? { pk: algosdk.bytesToBase64(s.pk), s: algosdk.bytesToBase64(s.s) } : { pk: algosdk.bytesToBase64(s.pk) })) };
+    const partial = {
+      v: msig1.v,
+      thr: msig1.thr,
+      subsig: msig1.subsig.map((s) => (s.s ? { pk: algosdk.bytesToBase64(s.pk), s: algosdk.bytesToBase64(s.s) } : { pk: algosdk.bytesToBase64(s.pk) })),
+    };
     const r2 = await c.signMultisigTransaction(handle, PASSWORD, txn, decodeAddress(KEY2), partial as never);
     // algosdk signing the same transaction with the same keys yields the same multisig structure.
     const own1 = algosdk.signMultisigTransaction(txn, params, await kmd.keyManager.exportKey(handle, PASSWORD, KEY1)).blob;
@@ -101,7 +116,12 @@ describe('services/kmd: algosdk Kmd client drives our service', () => {
 
     // Program delegation: algosdk's LogicSig accepts the signature our service made.
     const program = new Uint8Array([0x01, 0x20, 0x01, 0x01, 0x22]);
-    const r = await kmd.call('POST', '/v1/program/sign', { wallet_handle_token: handle, wallet_password: PASSWORD, address: KEY1, data: algosdk.bytesToBase64(program) });
+    const r = await kmd.call('POST', '/v1/program/sign', {
+      wallet_handle_token: handle,
+      wallet_password: PASSWORD,
+      address: KEY1,
+      data: algosdk.bytesToBase64(program),
+    });
     const lsig = new algosdk.LogicSig(program);
     lsig.sig = algosdk.base64ToBytes(r.body.sig as string);
     assert.ok(lsig.verify(decodeAddress(KEY1)));

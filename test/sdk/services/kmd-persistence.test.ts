@@ -32,7 +32,9 @@ describe('services/kmd: wallets at rest', () => {
     await kmd.call('POST', '/v1/key', { wallet_handle_token: token });
     await kmd.call('POST', '/v1/key', { wallet_handle_token: token });
     await kmd.call('POST', '/v1/key/import', { wallet_handle_token: token, private_key: toBase64(imported.secretKey) });
-    const msig = (await kmd.call('POST', '/v1/multisig/import', { wallet_handle_token: token, multisig_version: 1, threshold: 1, pks: [toBase64(decodeAddress(KEY1))] })).body.address;
+    const msig = (
+      await kmd.call('POST', '/v1/multisig/import', { wallet_handle_token: token, multisig_version: 1, threshold: 1, pks: [toBase64(decodeAddress(KEY1))] })
+    ).body.address;
     await kmd.close();
 
     const files = await readdir(dir);
@@ -54,7 +56,10 @@ describe('services/kmd: wallets at rest', () => {
     kmd = await startKmd({ dataDir: dir });
     try {
       const list = await kmd.call('GET', '/v1/wallets');
-      assert.deepEqual((list.body.wallets as { id: string; name: string }[]).map((w) => [w.id, w.name]), [[id, 'durable']]);
+      assert.deepEqual(
+        (list.body.wallets as { id: string; name: string }[]).map((w) => [w.id, w.name]),
+        [[id, 'durable']],
+      );
       const bad = await kmd.call('POST', '/v1/wallet/init', { wallet_id: id, wallet_password: 'wrong' });
       assert.deepEqual([bad.status, bad.body.message], [401, 'error decrypting. wrong password?']);
       token = (await kmd.call('POST', '/v1/wallet/init', { wallet_id: id, wallet_password: PASSWORD })).body.wallet_handle_token as string;
@@ -74,7 +79,10 @@ describe('services/kmd: wallets at rest', () => {
     await km.renameWallet(w.id, PASSWORD, 'after');
     await km.close();
     const again = await KeyManager.open({ dataDir: dir, kdf: TEST_SCRYPT, sweepIntervalMs: 0 });
-    assert.deepEqual(again.listWallets().map((x) => x.name), ['after']);
+    assert.deepEqual(
+      again.listWallets().map((x) => x.name),
+      ['after'],
+    );
     await again.close();
   });
 
@@ -134,7 +142,10 @@ describe('services/kmd: programmatic use (devnet)', () => {
     assert.deepEqual(mdk, MDK);
     now += 61_000;
     await km.sweep();
-    assert.throws(() => km.listKeys(t), (e: WalletError) => e.status === 401);
+    assert.throws(
+      () => km.listKeys(t),
+      (e: WalletError) => e.status === 401,
+    );
     // Unlocking again needs the password (the cached verifier is gone with the secrets).
     await assert.rejects(km.initHandle(w.id, 'q'), (e: WalletError) => e.status === 401);
     const t2 = await km.initHandle(w.id, 'p');

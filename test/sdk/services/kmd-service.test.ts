@@ -71,11 +71,28 @@ describe('services/kmd: key manager over HTTP', () => {
       assert.equal(s.status, 200);
       const paths = s.body.paths as Record<string, Record<string, unknown>>;
       for (const [method, path] of [
-        ['post', '/v1/key'], ['delete', '/v1/key'], ['post', '/v1/key/export'], ['post', '/v1/key/import'], ['post', '/v1/key/list'],
-        ['post', '/v1/master-key/export'], ['delete', '/v1/multisig'], ['post', '/v1/multisig/export'], ['post', '/v1/multisig/import'],
-        ['post', '/v1/multisig/list'], ['post', '/v1/multisig/sign'], ['post', '/v1/multisig/signprogram'], ['post', '/v1/program/sign'],
-        ['post', '/v1/transaction/sign'], ['post', '/v1/wallet'], ['post', '/v1/wallet/info'], ['post', '/v1/wallet/init'],
-        ['post', '/v1/wallet/release'], ['post', '/v1/wallet/rename'], ['post', '/v1/wallet/renew'], ['get', '/v1/wallets'], ['get', '/versions'],
+        ['post', '/v1/key'],
+        ['delete', '/v1/key'],
+        ['post', '/v1/key/export'],
+        ['post', '/v1/key/import'],
+        ['post', '/v1/key/list'],
+        ['post', '/v1/master-key/export'],
+        ['delete', '/v1/multisig'],
+        ['post', '/v1/multisig/export'],
+        ['post', '/v1/multisig/import'],
+        ['post', '/v1/multisig/list'],
+        ['post', '/v1/multisig/sign'],
+        ['post', '/v1/multisig/signprogram'],
+        ['post', '/v1/program/sign'],
+        ['post', '/v1/transaction/sign'],
+        ['post', '/v1/wallet'],
+        ['post', '/v1/wallet/info'],
+        ['post', '/v1/wallet/init'],
+        ['post', '/v1/wallet/release'],
+        ['post', '/v1/wallet/rename'],
+        ['post', '/v1/wallet/renew'],
+        ['get', '/v1/wallets'],
+        ['get', '/versions'],
       ]) {
         assert.ok(paths[path!]?.[method!], `swagger lists ${method} ${path}`);
       }
@@ -102,11 +119,15 @@ describe('services/kmd: key manager over HTTP', () => {
       const { request } = await import('node:http');
       const get = (path: string) =>
         new Promise<{ status: number; body: string }>((resolve, reject) => {
-          const req = request(kmd.service.url + path, { method: 'GET', headers: { 'X-KMD-API-Token': API_TOKEN, 'content-type': 'application/json', 'content-length': '2' } }, (res) => {
-            let body = '';
-            res.on('data', (c) => (body += c));
-            res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-          });
+          const req = request(
+            kmd.service.url + path,
+            { method: 'GET', headers: { 'X-KMD-API-Token': API_TOKEN, 'content-type': 'application/json', 'content-length': '2' } },
+            (res) => {
+              let body = '';
+              res.on('data', (c) => (body += c));
+              res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+            },
+          );
           req.on('error', reject);
           req.end('{}');
         });
@@ -140,8 +161,16 @@ describe('services/kmd: key manager over HTTP', () => {
     });
 
     it('rejects duplicate names, unknown drivers and over-long names', async () => {
-      expectError(await kmd.call('POST', '/v1/wallet', { wallet_name: 'main', wallet_password: 'x', wallet_driver_name: 'sqlite' }), 400, 'wallet with same name already exists');
-      expectError(await kmd.call('POST', '/v1/wallet', { wallet_name: 'other', wallet_password: 'x', wallet_driver_name: 'ledger' }), 400, 'unknown wallet driver');
+      expectError(
+        await kmd.call('POST', '/v1/wallet', { wallet_name: 'main', wallet_password: 'x', wallet_driver_name: 'sqlite' }),
+        400,
+        'wallet with same name already exists',
+      );
+      expectError(
+        await kmd.call('POST', '/v1/wallet', { wallet_name: 'other', wallet_password: 'x', wallet_driver_name: 'ledger' }),
+        400,
+        'unknown wallet driver',
+      );
       expectError(await kmd.call('POST', '/v1/wallet', { wallet_name: 'n'.repeat(65), wallet_password: 'x' }), 400, /too long/);
       const ok = await kmd.call('POST', '/v1/wallet', { wallet_name: 'n'.repeat(64), wallet_password: '' });
       assert.equal(ok.status, 200, 'an empty password and a 64-byte name are allowed');
@@ -151,14 +180,26 @@ describe('services/kmd: key manager over HTTP', () => {
       expectError(await kmd.call('POST', '/v1/wallet/init', { wallet_id: walletId, wallet_password: 'nope' }), 401, 'error decrypting. wrong password?');
       expectError(await kmd.call('POST', '/v1/wallet/init', { wallet_id: 'f'.repeat(32), wallet_password: PASSWORD }), 400, 'wallet not found');
       // A second handle on an unlocked wallet still checks the password.
-      expectError(await kmd.call('POST', '/v1/wallet/init', { wallet_id: walletId, wallet_password: PASSWORD + ' ' }), 401, 'error decrypting. wrong password?');
+      expectError(
+        await kmd.call('POST', '/v1/wallet/init', { wallet_id: walletId, wallet_password: PASSWORD + ' ' }),
+        401,
+        'error decrypting. wrong password?',
+      );
       assert.notEqual(await init(), token);
     });
 
     it('renames with the password and keeps handles pointing at the renamed wallet', async () => {
-      expectError(await kmd.call('POST', '/v1/wallet/rename', { wallet_id: walletId, wallet_name: 'renamed', wallet_password: 'bad' }), 401, 'error decrypting. wrong password?');
+      expectError(
+        await kmd.call('POST', '/v1/wallet/rename', { wallet_id: walletId, wallet_name: 'renamed', wallet_password: 'bad' }),
+        401,
+        'error decrypting. wrong password?',
+      );
       await createWallet('taken');
-      expectError(await kmd.call('POST', '/v1/wallet/rename', { wallet_id: walletId, wallet_name: 'taken', wallet_password: PASSWORD }), 400, 'wallet with same name already exists');
+      expectError(
+        await kmd.call('POST', '/v1/wallet/rename', { wallet_id: walletId, wallet_name: 'taken', wallet_password: PASSWORD }),
+        400,
+        'wallet with same name already exists',
+      );
       const r = await kmd.call('POST', '/v1/wallet/rename', { wallet_id: walletId, wallet_name: 'renamed', wallet_password: PASSWORD });
       assert.equal(r.status, 200, r.text);
       assert.equal((r.body.wallet as { name: string }).name, 'renamed');
@@ -168,7 +209,11 @@ describe('services/kmd: key manager over HTTP', () => {
       await kmd.call('POST', '/v1/wallet/release', { wallet_handle_token: token });
       const other = (await kmd.call('GET', '/v1/wallets')).body.wallets as { id: string; name: string }[];
       const takenId = other.find((w) => w.name === 'taken')!.id;
-      expectError(await kmd.call('POST', '/v1/wallet/rename', { wallet_id: takenId, wallet_name: 'x', wallet_password: 'bad' }), 401, 'error decrypting. wrong password?');
+      expectError(
+        await kmd.call('POST', '/v1/wallet/rename', { wallet_id: takenId, wallet_name: 'x', wallet_password: 'bad' }),
+        401,
+        'error decrypting. wrong password?',
+      );
       assert.equal((await kmd.call('POST', '/v1/wallet/rename', { wallet_id: takenId, wallet_name: 'x', wallet_password: PASSWORD })).status, 200);
     });
   });
@@ -176,7 +221,8 @@ describe('services/kmd: key manager over HTTP', () => {
   describe('wallet handle tokens', () => {
     it('has the 16.64 hex shape and reports 60 s that only renew restores', async () => {
       assert.match(token, /^[0-9a-f]{16}\.[0-9a-f]{64}$/);
-      const info = async () => (await kmd.call('POST', '/v1/wallet/info', { wallet_handle_token: token })).body.wallet_handle as { expires_seconds: number; wallet: { id: string } };
+      const info = async () =>
+        (await kmd.call('POST', '/v1/wallet/info', { wallet_handle_token: token })).body.wallet_handle as { expires_seconds: number; wallet: { id: string } };
       assert.equal((await info()).expires_seconds, 60);
       assert.equal((await info()).wallet.id, walletId);
       kmd.clock.advance(25.5);
@@ -220,7 +266,11 @@ describe('services/kmd: key manager over HTTP', () => {
       assert.deepEqual([a.body.address, b.body.address], [KEY1, KEY2]);
       const list = await kmd.call('POST', '/v1/key/list', { wallet_handle_token: token });
       assert.deepEqual(list.body, { addresses: [KEY1, KEY2] });
-      expectError(await kmd.call('POST', '/v1/key', { wallet_handle_token: token, display_mnemonic: true }), 400, 'sqlite wallet driver cannot display mnemonics');
+      expectError(
+        await kmd.call('POST', '/v1/key', { wallet_handle_token: token, display_mnemonic: true }),
+        400,
+        'sqlite wallet driver cannot display mnemonics',
+      );
     });
 
     it('concurrent generate calls hand out each index exactly once', async () => {
@@ -238,7 +288,11 @@ describe('services/kmd: key manager over HTTP', () => {
     it('exports the master derivation key (array form) only with the password', async () => {
       const r = await kmd.call('POST', '/v1/master-key/export', { wallet_handle_token: token, wallet_password: PASSWORD });
       assert.deepEqual(r.body, { master_derivation_key: Array.from(MDK) });
-      expectError(await kmd.call('POST', '/v1/master-key/export', { wallet_handle_token: token, wallet_password: 'x' }), 400, 'error decrypting. wrong password?');
+      expectError(
+        await kmd.call('POST', '/v1/master-key/export', { wallet_handle_token: token, wallet_password: 'x' }),
+        400,
+        'error decrypting. wrong password?',
+      );
     });
 
     it('a wallet created without a master derivation key gets a random one', async () => {
@@ -257,19 +311,43 @@ describe('services/kmd: key manager over HTTP', () => {
       const addr = encodeAddress(pair.publicKey);
       const imp = await kmd.call('POST', '/v1/key/import', { wallet_handle_token: token, private_key: toBase64(pair.secretKey) });
       assert.deepEqual(imp.body, { address: addr });
-      expectError(await kmd.call('POST', '/v1/key/import', { wallet_handle_token: token, private_key: Array.from(pair.secretKey) }), 400, 'key already exists in wallet');
+      expectError(
+        await kmd.call('POST', '/v1/key/import', { wallet_handle_token: token, private_key: Array.from(pair.secretKey) }),
+        400,
+        'key already exists in wallet',
+      );
       const bad = pair.secretKey;
       bad[40] ^= 1;
       expectError(await kmd.call('POST', '/v1/key/import', { wallet_handle_token: token, private_key: Array.from(bad) }), 400, /private key/);
       const exp = await kmd.call('POST', '/v1/key/export', { wallet_handle_token: token, wallet_password: PASSWORD, address: addr });
       assert.deepEqual(exp.body, { private_key: Array.from(pair.secretKey) });
-      expectError(await kmd.call('POST', '/v1/key/export', { wallet_handle_token: token, wallet_password: 'x', address: addr }), 400, 'error decrypting. wrong password?');
-      expectError(await kmd.call('POST', '/v1/key/export', { wallet_handle_token: token, wallet_password: PASSWORD, address: 'nonsense' }), 400, 'could not decode address');
-      expectError(await kmd.call('POST', '/v1/key/export', { wallet_handle_token: token, wallet_password: PASSWORD, address: KEY1 }), 400, 'key does not exist in this wallet');
-      expectError(await kmd.call('DELETE', '/v1/key', { wallet_handle_token: token, wallet_password: 'x', address: addr }), 400, 'error decrypting. wrong password?');
+      expectError(
+        await kmd.call('POST', '/v1/key/export', { wallet_handle_token: token, wallet_password: 'x', address: addr }),
+        400,
+        'error decrypting. wrong password?',
+      );
+      expectError(
+        await kmd.call('POST', '/v1/key/export', { wallet_handle_token: token, wallet_password: PASSWORD, address: 'nonsense' }),
+        400,
+        'could not decode address',
+      );
+      expectError(
+        await kmd.call('POST', '/v1/key/export', { wallet_handle_token: token, wallet_password: PASSWORD, address: KEY1 }),
+        400,
+        'key does not exist in this wallet',
+      );
+      expectError(
+        await kmd.call('DELETE', '/v1/key', { wallet_handle_token: token, wallet_password: 'x', address: addr }),
+        400,
+        'error decrypting. wrong password?',
+      );
       const del = await kmd.call('DELETE', '/v1/key', { wallet_handle_token: token, wallet_password: PASSWORD, address: addr });
       assert.deepEqual([del.status, del.body], [200, {}]);
-      expectError(await kmd.call('DELETE', '/v1/key', { wallet_handle_token: token, wallet_password: PASSWORD, address: addr }), 400, 'key does not exist in this wallet');
+      expectError(
+        await kmd.call('DELETE', '/v1/key', { wallet_handle_token: token, wallet_password: PASSWORD, address: addr }),
+        400,
+        'key does not exist in this wallet',
+      );
       assert.deepEqual((await kmd.call('POST', '/v1/key/list', { wallet_handle_token: token })).body, {});
     });
 
@@ -287,14 +365,31 @@ describe('services/kmd: key manager over HTTP', () => {
     it('imports, lists, exports and deletes preimages', async () => {
       const pks = [decodeAddress(KEY1), decodeAddress(KEY2)];
       const expected = multisigAddress({ version: 1, threshold: 2, addrs: pks }).toString();
-      const imp = await kmd.call('POST', '/v1/multisig/import', { wallet_handle_token: token, multisig_version: 1, threshold: 2, pks: [Array.from(pks[0]!), toBase64(pks[1]!)] });
+      const imp = await kmd.call('POST', '/v1/multisig/import', {
+        wallet_handle_token: token,
+        multisig_version: 1,
+        threshold: 2,
+        pks: [Array.from(pks[0]!), toBase64(pks[1]!)],
+      });
       assert.deepEqual(imp.body, { address: expected });
       assert.deepEqual((await kmd.call('POST', '/v1/multisig/list', { wallet_handle_token: token })).body, { addresses: [expected] });
       const exp = await kmd.call('POST', '/v1/multisig/export', { wallet_handle_token: token, address: expected });
       assert.deepEqual(exp.body, { multisig_version: 1, pks: pks.map((k) => Array.from(k)), threshold: 2 });
-      expectError(await kmd.call('POST', '/v1/multisig/import', { wallet_handle_token: token, multisig_version: 1, threshold: 3, pks: [toBase64(pks[0]!)] }), 400, /threshold/);
-      expectError(await kmd.call('POST', '/v1/multisig/import', { wallet_handle_token: token, multisig_version: 2, threshold: 1, pks: [toBase64(pks[0]!)] }), 400, /version/);
-      expectError(await kmd.call('DELETE', '/v1/multisig', { wallet_handle_token: token, wallet_password: 'x', address: expected }), 400, 'error decrypting. wrong password?');
+      expectError(
+        await kmd.call('POST', '/v1/multisig/import', { wallet_handle_token: token, multisig_version: 1, threshold: 3, pks: [toBase64(pks[0]!)] }),
+        400,
+        /threshold/,
+      );
+      expectError(
+        await kmd.call('POST', '/v1/multisig/import', { wallet_handle_token: token, multisig_version: 2, threshold: 1, pks: [toBase64(pks[0]!)] }),
+        400,
+        /version/,
+      );
+      expectError(
+        await kmd.call('DELETE', '/v1/multisig', { wallet_handle_token: token, wallet_password: 'x', address: expected }),
+        400,
+        'error decrypting. wrong password?',
+      );
       assert.equal((await kmd.call('DELETE', '/v1/multisig', { wallet_handle_token: token, wallet_password: PASSWORD, address: expected })).status, 200);
       const missing = 'multisig information (pks, threshold) for address does not exist in this wallet';
       expectError(await kmd.call('POST', '/v1/multisig/export', { wallet_handle_token: token, address: expected }), 400, missing);
@@ -308,7 +403,8 @@ describe('services/kmd: key manager over HTTP', () => {
       await kmd.call('POST', '/v1/key', { wallet_handle_token: token });
     });
 
-    const sign = (body: Record<string, unknown>) => kmd.call('POST', '/v1/transaction/sign', { wallet_handle_token: token, wallet_password: PASSWORD, ...body });
+    const sign = (body: Record<string, unknown>) =>
+      kmd.call('POST', '/v1/transaction/sign', { wallet_handle_token: token, wallet_password: PASSWORD, ...body });
 
     it('signs a transaction with the sender key', async () => {
       const txn = payment(KEY1);
@@ -342,14 +438,19 @@ describe('services/kmd: key manager over HTTP', () => {
       assert.equal(r.status, 200, r.text);
       const sig = fromBase64(r.body.sig as string);
       assert.ok(ed25519Verify(decodeAddress(KEY1), concatBytes(utf8('Program'), program), sig));
-      expectError(await kmd.call('POST', '/v1/program/sign', { wallet_handle_token: token, wallet_password: PASSWORD, address: KEY1.slice(0, 57) + 'A', data: '' }), 400, 'could not decode address');
+      expectError(
+        await kmd.call('POST', '/v1/program/sign', { wallet_handle_token: token, wallet_password: PASSWORD, address: KEY1.slice(0, 57) + 'A', data: '' }),
+        400,
+        'could not decode address',
+      );
     });
 
     describe('multisig', () => {
       const outsiderPair = Ed25519KeyPair.fromSeed(new Uint8Array(32).fill(5));
       const keys = () => [decodeAddress(KEY1), decodeAddress(KEY2), outsiderPair.publicKey];
       const msigAddr = () => multisigAddress({ version: 1, threshold: 2, addrs: keys() }).toString();
-      const msign = (body: Record<string, unknown>) => kmd.call('POST', '/v1/multisig/sign', { wallet_handle_token: token, wallet_password: PASSWORD, ...body });
+      const msign = (body: Record<string, unknown>) =>
+        kmd.call('POST', '/v1/multisig/sign', { wallet_handle_token: token, wallet_password: PASSWORD, ...body });
 
       it('starts from the stored preimage and extends a partial signature (both member namings)', async () => {
         await kmd.call('POST', '/v1/multisig/import', { wallet_handle_token: token, multisig_version: 1, threshold: 2, pks: keys().map(toBase64) });
@@ -359,7 +460,11 @@ describe('services/kmd: key manager over HTTP', () => {
         const m1 = multisigFromWire(decodeMsgpack(fromBase64(first.body.multisig as string)), 'multisig');
         assert.equal(m1.subsigs.filter((s) => s.signature).length, 1);
         assert.equal(verifyMultisig(m1, bytesToSign(txn)), false, 'one of two is below the threshold');
-        const partial = { Version: m1.version, Threshold: m1.threshold, Subsigs: m1.subsigs.map((s) => (s.signature ? { Key: Array.from(s.publicKey), Sig: Array.from(s.signature) } : { Key: Array.from(s.publicKey) })) };
+        const partial = {
+          Version: m1.version,
+          Threshold: m1.threshold,
+          Subsigs: m1.subsigs.map((s) => (s.signature ? { Key: Array.from(s.publicKey), Sig: Array.from(s.signature) } : { Key: Array.from(s.publicKey) })),
+        };
         const second = await msign({ transaction: toBase64(encodeTransaction(txn)), public_key: toBase64(decodeAddress(KEY2)), partial_multisig: partial });
         assert.equal(second.status, 200, second.text);
         const m2 = multisigFromWire(decodeMsgpack(fromBase64(second.body.multisig as string)), 'multisig');
@@ -373,21 +478,49 @@ describe('services/kmd: key manager over HTTP', () => {
       it('checks the preimage against sender or signer and the key against the preimage', async () => {
         const partial = { v: 1, thr: 2, subsig: keys().map((k) => ({ pk: toBase64(k) })) };
         const stranger = payment(KEY1);
-        expectError(await msign({ transaction: toBase64(encodeTransaction(stranger)), public_key: toBase64(decodeAddress(KEY1)), partial_multisig: partial }), 400, 'given multisig preimage hashes to neither Sender nor AuthAddr');
+        expectError(
+          await msign({ transaction: toBase64(encodeTransaction(stranger)), public_key: toBase64(decodeAddress(KEY1)), partial_multisig: partial }),
+          400,
+          'given multisig preimage hashes to neither Sender nor AuthAddr',
+        );
         // A rekeyed sender: the multisig is the authorizer named in `signer`.
-        const ok = await msign({ transaction: toBase64(encodeTransaction(stranger)), public_key: toBase64(decodeAddress(KEY1)), partial_multisig: partial, signer: toBase64(decodeAddress(msigAddr())) });
+        const ok = await msign({
+          transaction: toBase64(encodeTransaction(stranger)),
+          public_key: toBase64(decodeAddress(KEY1)),
+          partial_multisig: partial,
+          signer: toBase64(decodeAddress(msigAddr())),
+        });
         assert.equal(ok.status, 200, ok.text);
         const txn = payment(msigAddr());
-        expectError(await msign({ transaction: toBase64(encodeTransaction(txn)), public_key: toBase64(new Uint8Array(32).fill(1)), partial_multisig: partial }), 400, 'given key is not a possible signer for this multisig');
-        expectError(await msign({ transaction: toBase64(encodeTransaction(txn)), public_key: toBase64(outsiderPair.publicKey), partial_multisig: partial }), 400, 'key does not exist in this wallet');
-        expectError(await msign({ transaction: toBase64(encodeTransaction(txn)), public_key: toBase64(decodeAddress(KEY1)) }), 400, /does not exist in this wallet/);
+        expectError(
+          await msign({ transaction: toBase64(encodeTransaction(txn)), public_key: toBase64(new Uint8Array(32).fill(1)), partial_multisig: partial }),
+          400,
+          'given key is not a possible signer for this multisig',
+        );
+        expectError(
+          await msign({ transaction: toBase64(encodeTransaction(txn)), public_key: toBase64(outsiderPair.publicKey), partial_multisig: partial }),
+          400,
+          'key does not exist in this wallet',
+        );
+        expectError(
+          await msign({ transaction: toBase64(encodeTransaction(txn)), public_key: toBase64(decodeAddress(KEY1)) }),
+          400,
+          /does not exist in this wallet/,
+        );
       });
 
       it('signs programs for a multisig ("MsigProgram" || address || program, or legacy "Program" || program)', async () => {
         const program = new Uint8Array([0x0a, 0x81, 0x01]);
         const addr = msigAddr();
         const partial = { v: 1, thr: 2, subsig: keys().map((k) => ({ pk: toBase64(k) })) };
-        const body = { wallet_handle_token: token, wallet_password: PASSWORD, address: addr, data: toBase64(program), public_key: toBase64(decodeAddress(KEY2)), partial_multisig: partial };
+        const body = {
+          wallet_handle_token: token,
+          wallet_password: PASSWORD,
+          address: addr,
+          data: toBase64(program),
+          public_key: toBase64(decodeAddress(KEY2)),
+          partial_multisig: partial,
+        };
         const r = await kmd.call('POST', '/v1/multisig/signprogram', body);
         assert.equal(r.status, 200, r.text);
         const m = multisigFromWire(decodeMsgpack(fromBase64(r.body.multisig as string)), 'multisig');

@@ -22,7 +22,10 @@ describe('teal: ARC-4 methods from `method "…"` lines', () => {
     );
     const inc = lines[0]!;
     assert.equal(src.split('\n')[inc.line]!.slice(inc.start, inc.end), '"increment(uint64)uint64"');
-    assert.deepEqual(tealAbiMethods(src).map((m) => m.signature), ['increment(uint64)uint64', 'get_count()uint64']);
+    assert.deepEqual(
+      tealAbiMethods(src).map((m) => m.signature),
+      ['increment(uint64)uint64', 'get_count()uint64'],
+    );
   });
 
   it('tuple returns, macro bodies, inner calls, duplicates and bad text', () => {
@@ -56,7 +59,10 @@ describe('teal: ARC-4 methods from `method "…"` lines', () => {
       ],
     );
     const methods = tealAbiMethods(src);
-    assert.deepEqual(methods.map((m) => m.signature), ['pair()(uint64,bool)', 'pay_in(pay,uint64)void']);
+    assert.deepEqual(
+      methods.map((m) => m.signature),
+      ['pair()(uint64,bool)', 'pay_in(pay,uint64)void'],
+    );
     assert.equal(methods[1]!.args[0]!.kind, 'transaction');
   });
 });

@@ -218,9 +218,27 @@ describe('teal: opcode, field and constant docs', () => {
   describe('named constants and directives', () => {
     it('carries the protocol values for transaction types and OnCompletion', () => {
       const expected: Record<string, number> = {
-        unknown: 0, pay: 1, keyreg: 2, acfg: 3, axfer: 4, afrz: 5, appl: 6, stpf: 7, hb: 8,
-        Payment: 1, KeyRegistration: 2, AssetConfig: 3, AssetTransfer: 4, AssetFreeze: 5, ApplicationCall: 6,
-        NoOp: 0, OptIn: 1, CloseOut: 2, ClearState: 3, UpdateApplication: 4, DeleteApplication: 5,
+        unknown: 0,
+        pay: 1,
+        keyreg: 2,
+        acfg: 3,
+        axfer: 4,
+        afrz: 5,
+        appl: 6,
+        stpf: 7,
+        hb: 8,
+        Payment: 1,
+        KeyRegistration: 2,
+        AssetConfig: 3,
+        AssetTransfer: 4,
+        AssetFreeze: 5,
+        ApplicationCall: 6,
+        NoOp: 0,
+        OptIn: 1,
+        CloseOut: 2,
+        ClearState: 3,
+        UpdateApplication: 4,
+        DeleteApplication: 5,
       };
       const actual = Object.fromEntries(Object.entries(NAMED_CONSTANTS).map(([n, c]) => [n, c.value]));
       assert.deepEqual(actual, expected);

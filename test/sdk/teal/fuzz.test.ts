@@ -164,7 +164,8 @@ function mutateSource(src: string, rng: Rng): string {
         // a macro, maybe self-referencing or shadowing something
         const name = rng.pick(MACRO_NAMES);
         const body: string[] = [];
-        for (let k = 1 + rng.int(4); k > 0; k--) body.push(rng.chance(0.3) ? rng.pick(MACRO_NAMES) : rng.pick(tokensOf(lines[randomLine()] ?? 'int 1').concat(['int', '1'])));
+        for (let k = 1 + rng.int(4); k > 0; k--)
+          body.push(rng.chance(0.3) ? rng.pick(MACRO_NAMES) : rng.pick(tokensOf(lines[randomLine()] ?? 'int 1').concat(['int', '1'])));
         lines.splice(at, 0, `#define ${name} ${body.join(' ')}`);
         if (rng.chance(0.5)) lines.splice(randomLine(), 0, name);
         break;
@@ -205,8 +206,9 @@ function mutateSource(src: string, rng: Rng): string {
         break;
       }
       default:
-        if (rng.chance(0.1)) lines[at] = 'int 1 ' + 'x'.repeat(70 * 1024); // line too long
-        else lines[at] = line + ' ' + rng.pick(tokensOf(lines[randomLine()] ?? '') .concat(['pop']));
+        if (rng.chance(0.1))
+          lines[at] = 'int 1 ' + 'x'.repeat(70 * 1024); // line too long
+        else lines[at] = line + ' ' + rng.pick(tokensOf(lines[randomLine()] ?? '').concat(['pop']));
         break;
     }
   }
@@ -268,8 +270,14 @@ function checkSourceMap(program: Uint8Array, pcs: number[], what: string): void 
   const starts = new Set(decodeProgram(program).instructions.map((i) => i.pc));
   for (const pc of pcs) assert.ok(starts.has(pc), `${what}: source map pc ${pc} is not an instruction start (seed ${SEED})`);
   const unique = [...new Set(pcs)].sort((a, b) => a - b);
-  const back = parseNodeSourceMap(toNodeSourceMap(pcs.map((pc) => ({ pc, use: { line: pc % 7, column: pc % 5, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 } }))));
-  assert.deepEqual(back.map((e) => e.pc), unique, `${what}: source map pcs changed through export (seed ${SEED})`);
+  const back = parseNodeSourceMap(
+    toNodeSourceMap(pcs.map((pc) => ({ pc, use: { line: pc % 7, column: pc % 5, endColumn: 0, utf16Column: 0, utf16EndColumn: 0 } }))),
+  );
+  assert.deepEqual(
+    back.map((e) => e.pc),
+    unique,
+    `${what}: source map pcs changed through export (seed ${SEED})`,
+  );
 }
 
 function tryDisassemble(program: Uint8Array, what: string): string | undefined {
@@ -287,9 +295,16 @@ function tryAssemble(source: string, what: string): Uint8Array | undefined {
     result = assemble(source);
   } catch (e) {
     if (isAssembleError(e)) return undefined;
-    assert.fail(`${what}: assemble threw ${e instanceof Error ? `${e.name}: ${e.message}\n${e.stack}` : String(e)} (seed ${SEED}) for ${describeInput(source)}`);
+    assert.fail(
+      `${what}: assemble threw ${e instanceof Error ? `${e.name}: ${e.message}\n${e.stack}` : String(e)} (seed ${SEED}) for ${describeInput(source)}`,
+    );
   }
-  if (toHexString(result.program) !== NO_VERSION_PROGRAM) checkSourceMap(result.program, result.sourceMap.map((m) => m.pc), what);
+  if (toHexString(result.program) !== NO_VERSION_PROGRAM)
+    checkSourceMap(
+      result.program,
+      result.sourceMap.map((m) => m.pc),
+      what,
+    );
   return result.program;
 }
 
@@ -297,8 +312,7 @@ function tryAssemble(source: string, what: string): Uint8Array | undefined {
  * Text modulo what reassembly legitimately changes: the autosalt pragma, and the long forms
  * `intc 0`…`intc 3`, `bytec 0`…, `arg 0`… which the assembler (like the reference) writes short.
  */
-const normalize = (text: string): string =>
-  text.replace(/^#pragma autosalt false\n/m, '').replace(/^(intc|bytec|arg) ([0-3])\b/gm, '$1_$2');
+const normalize = (text: string): string => text.replace(/^#pragma autosalt false\n/m, '').replace(/^(intc|bytec|arg) ([0-3])\b/gm, '$1_$2');
 
 describe('teal fuzz', function () {
   this.timeout(120_000);
@@ -348,7 +362,9 @@ describe('teal fuzz', function () {
       try {
         text = disassemble(program);
       } catch (e) {
-        assert.fail(`case ${i}: assembler output does not disassemble: ${String(e)} (seed ${SEED})\nsource: ${describeInput(source)}\nbytes: ${toHexString(program)}`);
+        assert.fail(
+          `case ${i}: assembler output does not disassemble: ${String(e)} (seed ${SEED})\nsource: ${describeInput(source)}\nbytes: ${toHexString(program)}`,
+        );
       }
       const again = tryAssemble(withoutTypeTracking(text), `case ${i} (reassembly)`);
       assert.ok(again, `case ${i}: disassembly does not reassemble (seed ${SEED})\nsource: ${describeInput(source)}\ntext:\n${text}`);
@@ -361,7 +377,29 @@ describe('teal fuzz', function () {
 
   it('assembler survives random text', function () {
     const rng = prng(SEED ^ 0xabc);
-    const alphabet = ['#pragma version 8\n', 'int ', 'byte ', '"', '\\', ' ', '\n', '\r', ';', ':', '//', '0x', '1', 'b', 'a', 'é', '😀', '\ud800', '#define ', 'switch ', 'label'];
+    const alphabet = [
+      '#pragma version 8\n',
+      'int ',
+      'byte ',
+      '"',
+      '\\',
+      ' ',
+      '\n',
+      '\r',
+      ';',
+      ':',
+      '//',
+      '0x',
+      '1',
+      'b',
+      'a',
+      'é',
+      '😀',
+      '\ud800',
+      '#define ',
+      'switch ',
+      'label',
+    ];
     for (let i = 0; i < ITERATIONS; i++) {
       let text = '';
       for (let k = rng.int(60); k > 0; k--) text += rng.pick(alphabet);

@@ -27,7 +27,10 @@ describe('server: light tokenizer', () => {
 
   it('emits text glued to a comment as a token', () => {
     const line = lexLine('int 1//x', 0);
-    assert.deepEqual(line.tokens.map((t) => t.text), ['int', '1']);
+    assert.deepEqual(
+      line.tokens.map((t) => t.text),
+      ['int', '1'],
+    );
     assert.equal(line.commentStart, 5);
   });
 
@@ -45,7 +48,10 @@ describe('server: light tokenizer', () => {
   it('cuts statements at ; tokens', () => {
     assert.deepEqual(
       statementsOf(lexLine('a: int 1; ; int 2', 0).tokens).map((s) => s.map((t) => t.text)),
-      [['a:', 'int', '1'], ['int', '2']],
+      [
+        ['a:', 'int', '1'],
+        ['int', '2'],
+      ],
     );
   });
 

@@ -52,9 +52,18 @@ describe('teal: opcode table', () => {
   });
 
   it('computes length-dependent and per-field costs', () => {
-    assert.equal(opCost(opByName('sha512', 13)!.cost, undefined, () => 65), 15 + 2 * 3);
-    assert.equal(opCost(opByName('ecdsa_verify', 13)!.cost, 'Secp256r1', () => 0), 2500);
-    assert.equal(opCost(opByName('ec_pairing_check', 13)!.cost, 'BN254g1', (i) => (i === 1 ? 128 : 0)), 8000 + 7400 * 2);
+    assert.equal(
+      opCost(opByName('sha512', 13)!.cost, undefined, () => 65),
+      15 + 2 * 3,
+    );
+    assert.equal(
+      opCost(opByName('ecdsa_verify', 13)!.cost, 'Secp256r1', () => 0),
+      2500,
+    );
+    assert.equal(
+      opCost(opByName('ec_pairing_check', 13)!.cost, 'BN254g1', (i) => (i === 1 ? 128 : 0)),
+      8000 + 7400 * 2,
+    );
     assert.equal(staticCost(opByName('json_ref', 13)!.cost), 25);
   });
 

@@ -32,7 +32,10 @@ describe('teal/source-maps: one model for assembler, TEAL and Puya maps', () => 
   });
 
   it('rejects what is not a pc-keyed v3 map, with a reason', () => {
-    assert.throws(() => ProgramSourceMap.parse('{'), (e: Error) => e instanceof SourceMapError && /not JSON/.test(e.message));
+    assert.throws(
+      () => ProgramSourceMap.parse('{'),
+      (e: Error) => e instanceof SourceMapError && /not JSON/.test(e.message),
+    );
     assert.throws(() => ProgramSourceMap.parse({ version: 2, mappings: '' }), /unsupported source map version 2/);
     assert.throws(() => ProgramSourceMap.parse({ version: 3 }), /no "mappings"/);
     assert.throws(() => ProgramSourceMap.parse({ version: 3, sources: ['a'], mappings: 'ACAA' }), /refers to source 1, but the map lists 1/);

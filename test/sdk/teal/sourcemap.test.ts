@@ -117,7 +117,10 @@ describe('teal source maps: node format', () => {
 });
 
 describe('teal source maps: sdk-testing fixtures', function () {
-  const dir = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/data/fixtures/algorand-sdk-testing/features/resources/v2algodclient_responsejsons');
+  const dir = resolve(
+    dirname(fileURLToPath(import.meta.url)),
+    '../../../../shared/data/fixtures/algorand-sdk-testing/features/resources/v2algodclient_responsejsons',
+  );
   before(function () {
     needShared(this, dir);
   });
@@ -139,8 +142,20 @@ describe('teal source maps: sdk-testing fixtures', function () {
     assert.deepEqual(
       entries.map((e) => [e.pc, e.line, e.column, e.source]),
       [
-        [4, 3, 0, 0], [6, 3, 19, 0], [8, 3, 26, 0], [9, 3, 30, 0], [12, 6, 4, 0], [14, 6, 11, 0], [16, 6, 18, 0],
-        [17, 7, 4, 0], [19, 7, 11, 0], [20, 7, 18, 0], [21, 1, 21, 1], [22, 1, 25, 1], [23, 11, 4, 0], [24, 12, 4, 0],
+        [4, 3, 0, 0],
+        [6, 3, 19, 0],
+        [8, 3, 26, 0],
+        [9, 3, 30, 0],
+        [12, 6, 4, 0],
+        [14, 6, 11, 0],
+        [16, 6, 18, 0],
+        [17, 7, 4, 0],
+        [19, 7, 11, 0],
+        [20, 7, 18, 0],
+        [21, 1, 21, 1],
+        [22, 1, 25, 1],
+        [23, 11, 4, 0],
+        [24, 12, 4, 0],
       ],
     );
   });
@@ -151,7 +166,10 @@ describe('teal source maps: sdk-testing fixtures', function () {
     lines[1] = readFileSync(resolve(dir, 'sourcemapv2/lib.teal'), 'utf8').split('\n')[1]!;
     const ours = parseNodeSourceMap(toNodeSourceMap(assemble(lines.join('\n')).sourceMap));
     const theirs = parseNodeSourceMap(readFileSync(resolve(dir, 'sourcemapv2/sourcemap-test.teal.tok.map'), 'utf8'));
-    assert.deepEqual(ours.map((e) => [e.pc, e.line, e.column]), theirs.map((e) => [e.pc, e.line, e.column]));
+    assert.deepEqual(
+      ours.map((e) => [e.pc, e.line, e.column]),
+      theirs.map((e) => [e.pc, e.line, e.column]),
+    );
   });
 });
 

@@ -65,7 +65,16 @@ describe('testing: the in-process chain', function () {
       const see = async (sender?: string) => {
         const r = await app.call(undefined, [], { boxes: [{ name: 'b' }], ...(sender ? { sender } : {}) });
         const l = r.logs.map((x) => x.bytes);
-        return { round: u64(l[0]!), time: u64(l[1]!), sender: new Address(l[2]!).toString(), balance: u64(l[3]!), box: l[4]!, firstValidTime: u64(l[5]!), seed: toHex(l[6]!), confirmed: r.confirmedRound };
+        return {
+          round: u64(l[0]!),
+          time: u64(l[1]!),
+          sender: new Address(l[2]!).toString(),
+          balance: u64(l[3]!),
+          box: l[4]!,
+          firstValidTime: u64(l[5]!),
+          seed: toHex(l[6]!),
+          confirmed: r.confirmedRound,
+        };
       };
       const before = await see();
       chain.advanceRounds(1_000_000);
@@ -108,7 +117,13 @@ describe('testing: the in-process chain', function () {
       const chain = tw.testChain;
       const [alice, bob, carol] = chain.accounts;
       const spec = 'examples/counter/abi/counter.arc56.json';
-      const counter = await tw.app.deploy({ creator: alice!, spec, approval: 'examples/counter/abi/counter.teal', clear: 'examples/counter/abi/clear.teal', fund: algos(1) });
+      const counter = await tw.app.deploy({
+        creator: alice!,
+        spec,
+        approval: 'examples/counter/abi/counter.teal',
+        clear: 'examples/counter/abi/clear.teal',
+        fund: algos(1),
+      });
       await counter.client.call('increment', [2]);
       const asset = await tw.send.assetCreate({ sender: alice!, total: 1000n, decimals: 0, assetName: 'T', unitName: 'T' });
       const assetId = asset.createdAssetId!;
@@ -138,7 +153,13 @@ describe('testing: the in-process chain', function () {
       await tw.send.payment({ sender: alice!, receiver: carol!.address, amount: algos(3) });
       await counter.client.call('increment', [4], { sender: bob!.address });
       await tw.send.assetTransfer({ sender: alice!, receiver: bob!.address, assetId, amount: 10n });
-      const other = await tw.app.deploy({ creator: bob!, spec, approval: 'examples/counter/abi/counter.teal', clear: 'examples/counter/abi/clear.teal', fund: algos(1) });
+      const other = await tw.app.deploy({
+        creator: bob!,
+        spec,
+        approval: 'examples/counter/abi/counter.teal',
+        clear: 'examples/counter/abi/clear.teal',
+        fund: algos(1),
+      });
       chain.setBox(counter.appId, 'extra', utf8('x'));
       chain.setGlobal(counter.appId, 'count', 99n, counter.client.spec);
       chain.setBalance(carol!.address, 1n);
@@ -198,7 +219,13 @@ describe('testing: the in-process chain', function () {
     assert.throws(() => chain.setBox(5n, 'b', utf8('x')), /app 5 does not exist/);
     assert.throws(() => chain.setAssetHolding(chain.accounts[0]!.address, 9n, { amount: 1n }), /asset 9 does not exist/);
     assert.throws(() => chain.setBlockSeed(new Uint8Array(3)), /32 bytes/);
-    assert.throws(() => new Ledger({ store: { readSnapshot: () => undefined, readJournal: () => [], append: () => undefined, writeSnapshot: () => undefined, clear: () => undefined } }).mark(), /in memory/);
+    assert.throws(
+      () =>
+        new Ledger({
+          store: { readSnapshot: () => undefined, readJournal: () => [], append: () => undefined, writeSnapshot: () => undefined, clear: () => undefined },
+        }).mark(),
+      /in memory/,
+    );
   });
 
   it('cheat routes: on the devnet with the token; refused without it and on a node that is not a devnet', async () => {
@@ -221,7 +248,10 @@ describe('testing: the in-process chain', function () {
       assert.equal(BigInt(back.round), 0n);
       await cheats.close();
       const refused = new DevnetCheatsClient({ url: plain.url, token: 't'.repeat(64), retry: false });
-      await assert.rejects(refused.cheat('advance-rounds', { rounds: 1 }), (e: unknown) => e instanceof HttpError && e.status === 403 && /not a devnet/.test(e.message));
+      await assert.rejects(
+        refused.cheat('advance-rounds', { rounds: 1 }),
+        (e: unknown) => e instanceof HttpError && e.status === 403 && /not a devnet/.test(e.message),
+      );
       await refused.close();
       assert.equal(ledger.latestRound, 0n);
     } finally {

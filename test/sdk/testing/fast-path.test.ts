@@ -39,10 +39,11 @@ async function script(tw: Tealworks, chain: InProcessChain): Promise<Step[]> {
   };
   const d = await tw.app.deploy({ creator: alice!, ...deployInput, name: 'counter' });
   steps.push({ name: 'deploy', outcome: { appId: d.appId, address: d.appAddress }, stateHash: chain.stateHash(), round: chain.round });
-  const call = (args: unknown[], options = {}) => step(`increment(${String(args[0])})`, async () => {
-    const r = await d.client.call('increment', args, options);
-    return { txid: r.txid, round: r.confirmedRound, returnValue: r.returnValue, logs: r.logs.map((l) => stringifyJson(l)), failed: r.report.wouldSucceed };
-  });
+  const call = (args: unknown[], options = {}) =>
+    step(`increment(${String(args[0])})`, async () => {
+      const r = await d.client.call('increment', args, options);
+      return { txid: r.txid, round: r.confirmedRound, returnValue: r.returnValue, logs: r.logs.map((l) => stringifyJson(l)), failed: r.report.wouldSucceed };
+    });
   await call([5]);
   await call([50]); // fails: "too big"
   await call([7], { sender: bob!.address });
@@ -71,7 +72,12 @@ describe('testing: the in-process fast path matches HTTP', function () {
     const query = await serve(queryDef, { port: 0 });
     const nodeHttp = new HttpClient({ baseUrl: node.url, headers: { [ALGOD_TOKEN_HEADER]: 'node-token' }, retry: false });
     const queryHttp = new HttpClient({ baseUrl: query.url, headers: { [QUERY_TOKEN_HEADER]: 'query-token' }, retry: false });
-    const slow = new Tealworks({ ...other.connection, name: 'http', chain: { node: new AlgodAdapter(nodeHttp), query: new QueryClient(queryHttp) }, close: async () => {} });
+    const slow = new Tealworks({
+      ...other.connection,
+      name: 'http',
+      chain: { node: new AlgodAdapter(nodeHttp), query: new QueryClient(queryHttp) },
+      close: async () => {},
+    });
     for (const a of other.accounts) slow.account.add(a);
     try {
       assert.equal(other.stateHash(), fast.testChain.stateHash(), 'same genesis');
@@ -95,7 +101,7 @@ describe('testing: the in-process fast path matches HTTP', function () {
     }
   });
 
-  it('a round\'s /v2/deltas answer read much later equals the one read as the round committed', async () => {
+  it("a round's /v2/deltas answer read much later equals the one read as the round committed", async () => {
     // The node builds a round's delta tree when it is first asked for: it must describe the round
     // as committed, however much changed after (accounts, holdings, asset params, app state, boxes).
     const early = await Tealworks.inProcess();
@@ -118,7 +124,9 @@ describe('testing: the in-process fast path matches HTTP', function () {
         await note(asset.confirmedRound);
         await note((await tw.send.assetOptIn({ sender: bob!, assetId: asset.createdAssetId! })).confirmedRound);
         await note((await tw.send.assetTransfer({ sender: alice!, assetId: asset.createdAssetId!, receiver: bob!.address, amount: 10n })).confirmedRound);
-        await note((await tw.send.assetConfig({ sender: alice!, assetId: asset.createdAssetId!, manager: bob!.address, clawback: bob!.address })).confirmedRound);
+        await note(
+          (await tw.send.assetConfig({ sender: alice!, assetId: asset.createdAssetId!, manager: bob!.address, clawback: bob!.address })).confirmedRound,
+        );
         await note((await tw.send.assetTransfer({ sender: alice!, assetId: asset.createdAssetId!, receiver: bob!.address, amount: 5n })).confirmedRound);
         await note((await d.client.call('increment', [1])).confirmedRound);
         await note((await tw.send.payment({ sender: bob!, receiver: alice!.address, amount: algos(1) })).confirmedRound);

@@ -51,14 +51,27 @@ describe('testing: the fixture in mocha, node:test and vitest (separate processe
   it('mocha', () => {
     const file = join(dir, 'counter.mocha.test.ts');
     writeFileSync(file, `import { testFixture, expectFailure, expectState } from ${JSON.stringify(testing)};\n${body('before, beforeEach, after')}`);
-    const r = run(process.execPath, ['--import', 'tsx', join(root, 'node_modules/mocha/bin/mocha.js'), '--no-config', '--reporter', 'spec', '--timeout', '60000', file]);
+    const r = run(process.execPath, [
+      '--import',
+      'tsx',
+      join(root, 'node_modules/mocha/bin/mocha.js'),
+      '--no-config',
+      '--reporter',
+      'spec',
+      '--timeout',
+      '60000',
+      file,
+    ]);
     expectTwoPassOneFail(r);
     assert.match(r.out, /2 passing/, r.out);
   });
 
   it('node:test', () => {
     const file = join(dir, 'counter.node.test.ts');
-    writeFileSync(file, `import { it, before, beforeEach, after } from 'node:test';\nimport { testFixture, expectFailure, expectState } from ${JSON.stringify(testing)};\n${body('before, beforeEach, after')}`);
+    writeFileSync(
+      file,
+      `import { it, before, beforeEach, after } from 'node:test';\nimport { testFixture, expectFailure, expectState } from ${JSON.stringify(testing)};\n${body('before, beforeEach, after')}`,
+    );
     const r = run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=1', file]);
     expectTwoPassOneFail(r);
     assert.match(r.out, /# pass 2/, r.out);
@@ -66,8 +79,21 @@ describe('testing: the fixture in mocha, node:test and vitest (separate processe
 
   it('vitest', () => {
     const file = join(dir, 'counter.vitest.test.ts');
-    writeFileSync(file, `import { it, beforeAll, beforeEach, afterAll } from ${JSON.stringify(join(root, 'node_modules/vitest/dist/index.js'))};\nimport { testFixture, expectFailure, expectState } from ${JSON.stringify(testing)};\n${body('beforeAll, beforeEach, afterAll')}`);
-    const r = run(process.execPath, [join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--root', dir, '--testTimeout', '60000', '--hookTimeout', '60000', file]);
+    writeFileSync(
+      file,
+      `import { it, beforeAll, beforeEach, afterAll } from ${JSON.stringify(join(root, 'node_modules/vitest/dist/index.js'))};\nimport { testFixture, expectFailure, expectState } from ${JSON.stringify(testing)};\n${body('beforeAll, beforeEach, afterAll')}`,
+    );
+    const r = run(process.execPath, [
+      join(root, 'node_modules/vitest/vitest.mjs'),
+      'run',
+      '--root',
+      dir,
+      '--testTimeout',
+      '60000',
+      '--hookTimeout',
+      '60000',
+      file,
+    ]);
     expectTwoPassOneFail(r);
     assert.match(r.out, /2 passed/, r.out);
   });

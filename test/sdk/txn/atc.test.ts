@@ -22,9 +22,23 @@ import { keyFromMnemonic, outline, readResource, requireFixtures } from './fixtu
  */
 
 const SENDER = 'BH55E5RMBD4GYWXGX5W5PJ5JAHPGM5OXKDQH5DC4O2MGI7NW4H6VOE4CP4';
-const MNEMONIC = 'awful drop leaf tennis indoor begin mandate discover uncle seven only coil atom any hospital uncover make any climb actor armed measure need above hundred';
-const sp: SuggestedParams = { fee: 1234, flatFee: true, firstValid: 9000, lastValid: 9010, genesisHash: 'Mf0h6zjkEIEZPtNM3zsrg+iHQFS0fZxhgr7w35I464M=', genesisId: 'cucumbernet' };
-const OC: Record<string, OnComplete> = { noop: OnComplete.NoOp, optin: OnComplete.OptIn, closeout: OnComplete.CloseOut, delete: OnComplete.DeleteApplication, update: OnComplete.UpdateApplication };
+const MNEMONIC =
+  'awful drop leaf tennis indoor begin mandate discover uncle seven only coil atom any hospital uncover make any climb actor armed measure need above hundred';
+const sp: SuggestedParams = {
+  fee: 1234,
+  flatFee: true,
+  firstValid: 9000,
+  lastValid: 9010,
+  genesisHash: 'Mf0h6zjkEIEZPtNM3zsrg+iHQFS0fZxhgr7w35I464M=',
+  genesisId: 'cucumbernet',
+};
+const OC: Record<string, OnComplete> = {
+  noop: OnComplete.NoOp,
+  optin: OnComplete.OptIn,
+  closeout: OnComplete.CloseOut,
+  delete: OnComplete.DeleteApplication,
+  update: OnComplete.UpdateApplication,
+};
 
 function selector(signature: string): Uint8Array {
   return sha512_256(utf8(signature)).slice(0, 4);
@@ -34,7 +48,13 @@ function encodedArgs(cell: string): Uint8Array[] {
   return cell ? cell.split(',').map((a) => fromBase64(a)) : [];
 }
 
-function methodCall(appId: number, signature: string, args: Uint8Array[], onComplete = OnComplete.NoOp, extra: Partial<Parameters<typeof makeAppCallTxn>[0]> = {}): Transaction {
+function methodCall(
+  appId: number,
+  signature: string,
+  args: Uint8Array[],
+  onComplete = OnComplete.NoOp,
+  extra: Partial<Parameters<typeof makeAppCallTxn>[0]> = {},
+): Transaction {
   return makeAppCallTxn({ sender: SENDER, appId, onComplete, args: [selector(signature), ...args], suggestedParams: sp, ...extra });
 }
 
@@ -95,7 +115,13 @@ describe('txn: atomic_transaction_composer.feature (transaction building)', func
     for (const row of outline('atomic_transaction_composer.feature', 'Method call with multiple pay txns construction and signing').examples) {
       const txns = [
         pay('5WSFXNXLZGIRSSY6R4UGMHJSHKKW3NDZ2WXCOXZVG5HMQ4P7HN4PGLD7LY', 'EJMBXTBD4BO27OC3OFFMX4D4WF5LMZROBE6X4QSW5I7VSM74KZHVUWKOAA', 100000),
-        makePaymentTxn({ sender: 'EJMBXTBD4BO27OC3OFFMX4D4WF5LMZROBE6X4QSW5I7VSM74KZHVUWKOAA', receiver: '5WSFXNXLZGIRSSY6R4UGMHJSHKKW3NDZ2WXCOXZVG5HMQ4P7HN4PGLD7LY', amount: 200000, closeRemainderTo: 'IO4SUZWSUQZBKIC4PMJJXSZS53IBD3LED75OT5W32HSHC3JASJKQNLUQDY', suggestedParams: sp }),
+        makePaymentTxn({
+          sender: 'EJMBXTBD4BO27OC3OFFMX4D4WF5LMZROBE6X4QSW5I7VSM74KZHVUWKOAA',
+          receiver: '5WSFXNXLZGIRSSY6R4UGMHJSHKKW3NDZ2WXCOXZVG5HMQ4P7HN4PGLD7LY',
+          amount: 200000,
+          closeRemainderTo: 'IO4SUZWSUQZBKIC4PMJJXSZS53IBD3LED75OT5W32HSHC3JASJKQNLUQDY',
+          suggestedParams: sp,
+        }),
         methodCall(Number(row['app-id']), row['method-signature']!, [...encodedArgs(row['app-args-part-1']!), ...encodedArgs(row['app-args-part-2']!)]),
       ];
       assert.equal(signedGroup(txns), row['goldens'], row['method-signature']);

@@ -69,27 +69,59 @@ describe('txn: builder validation names field, value and limit', () => {
   it('note size: 1024 free, 4096 absolute under V42, 1024 under V41', () => {
     makePaymentTxn({ ...base, receiver: B, amount: 1, note: new Uint8Array(4096) });
     fails(() => makePaymentTxn({ ...base, receiver: B, amount: 1, note: new Uint8Array(4097) }), 'note', /note length 4097 exceeds the limit of 4096/);
-    fails(() => makePaymentTxn({ ...base, receiver: B, amount: 1, note: new Uint8Array(1025), limits: CONSENSUS_V41 }), 'note', /1025 exceeds the limit of 1024/);
+    fails(
+      () => makePaymentTxn({ ...base, receiver: B, amount: 1, note: new Uint8Array(1025), limits: CONSENSUS_V41 }),
+      'note',
+      /1025 exceeds the limit of 1024/,
+    );
   });
 
   it('validity window and round order', () => {
-    fails(() => makePaymentTxn({ ...base, receiver: B, amount: 1, suggestedParams: { ...sp, lastValid: 1101n } }), 'lastValid', /1001 rounds exceeds the limit of 1000/);
+    fails(
+      () => makePaymentTxn({ ...base, receiver: B, amount: 1, suggestedParams: { ...sp, lastValid: 1101n } }),
+      'lastValid',
+      /1001 rounds exceeds the limit of 1000/,
+    );
     fails(() => makePaymentTxn({ ...base, receiver: B, amount: 1, suggestedParams: { ...sp, lastValid: 99n } }), 'lastValid', /before first valid/);
   });
 
   it('app call limits', () => {
     const app = { ...base, appId: 5 };
-    fails(() => makeAppCallTxn({ ...app, args: Array.from({ length: 17 }, () => new Uint8Array(1)) }), 'appCall.args', /number of app args 17 exceeds the limit of 16/);
+    fails(
+      () => makeAppCallTxn({ ...app, args: Array.from({ length: 17 }, () => new Uint8Array(1)) }),
+      'appCall.args',
+      /number of app args 17 exceeds the limit of 16/,
+    );
     fails(() => makeAppCallTxn({ ...app, args: [new Uint8Array(4097)] }), 'appCall.args[0]', /4097 exceeds the limit of 4096/);
-    fails(() => makeAppCallTxn({ ...app, args: Array.from({ length: 5 }, () => new Uint8Array(4000)) }), 'appCall.args', /total app arg length 20000 exceeds the limit of 16384/);
-    fails(() => makeAppCallTxn({ ...app, args: [new Uint8Array(2000), new Uint8Array(100)], limits: CONSENSUS_V41 }), 'appCall.args', /2100 exceeds the limit of 2048/);
+    fails(
+      () => makeAppCallTxn({ ...app, args: Array.from({ length: 5 }, () => new Uint8Array(4000)) }),
+      'appCall.args',
+      /total app arg length 20000 exceeds the limit of 16384/,
+    );
+    fails(
+      () => makeAppCallTxn({ ...app, args: [new Uint8Array(2000), new Uint8Array(100)], limits: CONSENSUS_V41 }),
+      'appCall.args',
+      /2100 exceeds the limit of 2048/,
+    );
     fails(() => makeAppCallTxn({ ...app, accounts: Array.from({ length: 9 }, () => B) }), 'appCall.accounts', /9 exceeds the limit of 8/);
-    fails(() => makeAppCallTxn({ ...app, foreignApps: [1, 2, 3, 4, 5], foreignAssets: [1, 2, 3, 4] }), 'appCall', /total of accounts.*9 exceeds the limit of 8/);
+    fails(
+      () => makeAppCallTxn({ ...app, foreignApps: [1, 2, 3, 4, 5], foreignAssets: [1, 2, 3, 4] }),
+      'appCall',
+      /total of accounts.*9 exceeds the limit of 8/,
+    );
     fails(() => makeAppCallTxn({ ...app, boxes: [{ appId: 77, name: 'x' }] }), 'appCall.boxes[0].appId', /neither the called app nor listed/);
     fails(() => makeAppCallTxn({ ...app, boxes: [{ appId: 0, name: new Uint8Array(65) }] }), 'appCall.boxes[0].name', /65 exceeds the limit of 64/);
     fails(() => makeAppCallTxn({ ...app, accounts: [B], access: [{ kind: 'asset', assetId: 1n }] }), 'appCall.access', /cannot be combined with accounts/);
-    fails(() => makeAppCallTxn({ ...app, access: Array.from({ length: 17 }, (_, i) => ({ kind: 'asset' as const, assetId: BigInt(i + 1) })) }), 'appCall.access', /17 exceeds the limit of 16/);
-    fails(() => makeAppCallTxn({ ...app, access: [{ kind: 'holding', addressIndex: 0, assetIndex: 2 }] }), 'appCall.access[0].assetIndex', /does not point at an asset entry/);
+    fails(
+      () => makeAppCallTxn({ ...app, access: Array.from({ length: 17 }, (_, i) => ({ kind: 'asset' as const, assetId: BigInt(i + 1) })) }),
+      'appCall.access',
+      /17 exceeds the limit of 16/,
+    );
+    fails(
+      () => makeAppCallTxn({ ...app, access: [{ kind: 'holding', addressIndex: 0, assetIndex: 2 }] }),
+      'appCall.access[0].assetIndex',
+      /does not point at an asset entry/,
+    );
     const create = { ...base, appId: 0, approvalProgram: new Uint8Array([1]), clearProgram: new Uint8Array([1]) };
     fails(() => makeAppCallTxn({ ...create, globalSchema: { numUints: 60, numByteSlices: 5 } }), 'appCall.globalSchema', /65 exceeds the limit of 64/);
     fails(() => makeAppCallTxn({ ...create, localSchema: { numUints: 17 } }), 'appCall.localSchema', /17 exceeds the limit of 16/);
@@ -142,7 +174,14 @@ describe('txn: fees', () => {
     assert.equal(groupUsage([noted]), 1_000_000n + 100n * 500n);
     assert.equal(requiredFee(noted), 1050n);
     assert.equal(requiredFee(noted, CONSENSUS_V41), 1000n);
-    const big = makeAppCallTxn({ ...base, appId: 0, extraPages: 7, approvalProgram: new Uint8Array(9000), clearProgram: new Uint8Array(192), args: [new Uint8Array(3000)] });
+    const big = makeAppCallTxn({
+      ...base,
+      appId: 0,
+      extraPages: 7,
+      approvalProgram: new Uint8Array(9000),
+      clearProgram: new Uint8Array(192),
+      args: [new Uint8Array(3000)],
+    });
     // programs: 9192 - 8192 = 1000 bytes; args: 3000 - 2048 = 952 bytes
     assert.equal(requiredFee(big), 1000n + 100n + 96n);
     // The per-byte builder raises its floor to the surcharged minimum.
@@ -174,7 +213,10 @@ describe('txn: signing', () => {
     const theirs = algosdk.mergeMultisigTransactions([encodeSignedTransaction(s1), encodeSignedTransaction(s3)]);
     assert.equal(toHex(encodeSignedTransaction(merged)), toHex(theirs));
     const other = signMultisigTransaction({ ...t, fee: 2000n }, meta, keys[1]!);
-    assert.throws(() => mergeMultisigTransactions([s1, other]), (e: unknown) => e instanceof SigningError && /differs/.test((e as Error).message));
+    assert.throws(
+      () => mergeMultisigTransactions([s1, other]),
+      (e: unknown) => e instanceof SigningError && /differs/.test((e as Error).message),
+    );
     assert.throws(() => multisigAddress({ version: 1, threshold: 4, addrs: meta.addrs }), /threshold 4/);
   });
 
@@ -206,7 +248,10 @@ describe('txn: signing', () => {
     const escrow = logicSigAddress(program);
     const stxn = signLogicSigTransaction(makePaymentTxn({ ...base, receiver: B, amount: 1 }), makeLogicSig(program));
     assert.ok(stxn.authAddress?.equals(escrow));
-    const legacy = encodeMsgpack({ lsig: { l: program, msig: { subsig: [{ pk: keys[0]!.publicKey }], thr: 1, v: 1 } }, txn: { fv: 1, lv: 2, snd: A.publicKey, type: 'pay' } });
+    const legacy = encodeMsgpack({
+      lsig: { l: program, msig: { subsig: [{ pk: keys[0]!.publicKey }], thr: 1, v: 1 } },
+      txn: { fv: 1, lv: 2, snd: A.publicKey, type: 'pay' },
+    });
     const decoded = decodeSignedTransaction(legacy);
     assert.equal(decoded.lsig!.msig!.threshold, 1);
     assert.equal(toHex(encodeSignedTransaction(decoded)), toHex(legacy));
@@ -215,7 +260,10 @@ describe('txn: signing', () => {
 
 describe('txn: post-quantum signatures pass through', () => {
   it('decodes, re-encodes unchanged, and adds two min fees of usage', () => {
-    const wire = { pqsig: { pk: new Uint8Array(10).fill(1), sch: 1, sig: new Uint8Array(20).fill(2), slt: new Uint8Array(4).fill(3) }, txn: { fee: 3000, fv: 1, lv: 2, snd: A.publicKey, type: 'pay' } };
+    const wire = {
+      pqsig: { pk: new Uint8Array(10).fill(1), sch: 1, sig: new Uint8Array(20).fill(2), slt: new Uint8Array(4).fill(3) },
+      txn: { fee: 3000, fv: 1, lv: 2, snd: A.publicKey, type: 'pay' },
+    };
     const bytes = encodeMsgpack(wire);
     const stxn = decodeSignedTransaction(bytes);
     assert.ok(stxn.pqsig);
@@ -229,9 +277,15 @@ describe('txn: decoding is strict', () => {
   const txnWire = { fv: 1, lv: 2, snd: new Uint8Array(32).fill(1), type: 'pay' };
 
   it('rejects unknown fields naming field and location', () => {
-    assert.throws(() => decodeTransaction(encodeMsgpack({ ...txnWire, zzz: 1 })), (e: unknown) => e instanceof TxnDecodeError && e.path === 'txn.zzz' && /unknown field "zzz"/.test(e.message));
+    assert.throws(
+      () => decodeTransaction(encodeMsgpack({ ...txnWire, zzz: 1 })),
+      (e: unknown) => e instanceof TxnDecodeError && e.path === 'txn.zzz' && /unknown field "zzz"/.test(e.message),
+    );
     assert.throws(() => decodeSignedTransaction(encodeMsgpack({ txn: txnWire, foo: 1 })), /stxn\.foo: unknown field/);
-    assert.throws(() => decodeSignedTransaction(encodeMsgpack({ txn: { ...txnWire, type: 'appl', apbx: [{ i: 0, n: new Uint8Array([1]), q: 1 }] } })), /stxn\.txn\.apbx\[0\]\.q: unknown field/);
+    assert.throws(
+      () => decodeSignedTransaction(encodeMsgpack({ txn: { ...txnWire, type: 'appl', apbx: [{ i: 0, n: new Uint8Array([1]), q: 1 }] } })),
+      /stxn\.txn\.apbx\[0\]\.q: unknown field/,
+    );
     assert.throws(() => decodeSignedTransaction(encodeMsgpack({ msig: { subsig: [], thr: 1, v: 1, x: 2 }, txn: txnWire })), /stxn\.msig\.x/);
   });
 
@@ -239,7 +293,29 @@ describe('txn: decoding is strict', () => {
     // fee 5 as uint16 (cd 0005), lv as signed int64 (d3 …), and an explicit zero amount.
     const snd = new Uint8Array(32).fill(1);
     const head = new Uint8Array([0x86, 0xa3, 0x66, 0x65, 0x65, 0xcd, 0x00, 0x05, 0xa2, 0x66, 0x76, 0x01, 0xa2, 0x6c, 0x76, 0xd3, 0, 0, 0, 0, 0, 0, 0, 2]);
-    const tail = new Uint8Array([0xa3, 0x61, 0x6d, 0x74, 0x00, 0xa3, 0x73, 0x6e, 0x64, 0xc4, 0x20, ...snd, 0xa4, 0x74, 0x79, 0x70, 0x65, 0xa3, 0x70, 0x61, 0x79]);
+    const tail = new Uint8Array([
+      0xa3,
+      0x61,
+      0x6d,
+      0x74,
+      0x00,
+      0xa3,
+      0x73,
+      0x6e,
+      0x64,
+      0xc4,
+      0x20,
+      ...snd,
+      0xa4,
+      0x74,
+      0x79,
+      0x70,
+      0x65,
+      0xa3,
+      0x70,
+      0x61,
+      0x79,
+    ]);
     const bytes = new Uint8Array([...head, ...tail]);
     const t = decodeTransaction(bytes);
     assert.equal(t.fee, 5n);
@@ -253,7 +329,10 @@ describe('txn: decoding is strict', () => {
     assert.throws(() => decodeTransaction(encodeMsgpack({ ...txnWire, fee: 'x' })), /txn\.fee: expected an unsigned integer/);
     assert.throws(() => decodeTransaction(encodeMsgpack({ ...txnWire, xaid: 5 })), /txn\.xaid: field "xaid" belongs to axfer transactions, not pay/);
     assert.throws(() => decodeTransaction(encodeMsgpack({ ...txnWire, type: 'nope' })), /unknown transaction type "nope"/);
-    assert.throws(() => decodeTransaction(encodeMsgpack({ ...txnWire, type: 'appl', apbx: [{ i: 3, n: new Uint8Array([1]) }] })), /index 3 is beyond foreign apps/);
+    assert.throws(
+      () => decodeTransaction(encodeMsgpack({ ...txnWire, type: 'appl', apbx: [{ i: 3, n: new Uint8Array([1]) }] })),
+      /index 3 is beyond foreign apps/,
+    );
   });
 });
 
@@ -288,9 +367,22 @@ describe('txn: node JSON view', () => {
   });
 
   it('access list and asset params use address text in the right places', () => {
-    const t = buildTransaction({ type: 'appl', ...base, appId: 3, access: [{ kind: 'address', address: B }, { kind: 'holding', addressIndex: 1, assetIndex: 3 }, { kind: 'asset', assetId: 9n }] });
+    const t = buildTransaction({
+      type: 'appl',
+      ...base,
+      appId: 3,
+      access: [
+        { kind: 'address', address: B },
+        { kind: 'holding', addressIndex: 1, assetIndex: 3 },
+        { kind: 'asset', assetId: 9n },
+      ],
+    });
     const viaRefs = buildTransaction({ type: 'appl', ...base, appId: 3, accessReferences: [{ holding: { address: B, assetId: 9n } }] });
-    assert.deepEqual(viaRefs.appCall!.access, [{ kind: 'address', address: B }, { kind: 'asset', assetId: 9n }, { kind: 'holding', addressIndex: 1, assetIndex: 2 }]);
+    assert.deepEqual(viaRefs.appCall!.access, [
+      { kind: 'address', address: B },
+      { kind: 'asset', assetId: 9n },
+      { kind: 'holding', addressIndex: 1, assetIndex: 2 },
+    ]);
     const j = transactionToNodeJson(t);
     assert.deepEqual(j.al, [{ d: B.toString() }, { h: { d: 1, s: 3 } }, { s: 9 }]);
     assert.deepEqual(transactionFromNodeJson(j), t);

@@ -71,12 +71,18 @@ class Gen {
   /** Spread over every integer width so each msgpack uint form is exercised. */
   u64(): bigint {
     switch (this.int(6)) {
-      case 0: return BigInt(this.int(128));
-      case 1: return BigInt(128 + this.int(128));
-      case 2: return BigInt(256 + this.int(65280));
-      case 3: return BigInt(65536 + this.int(0xfffeffff));
-      case 4: return (BigInt(this.int(0x100000)) << 32n) | BigInt(this.int(0x100000000));
-      default: return (1n << 64n) - 1n - BigInt(this.int(1000));
+      case 0:
+        return BigInt(this.int(128));
+      case 1:
+        return BigInt(128 + this.int(128));
+      case 2:
+        return BigInt(256 + this.int(65280));
+      case 3:
+        return BigInt(65536 + this.int(0xfffeffff));
+      case 4:
+        return (BigInt(this.int(0x100000)) << 32n) | BigInt(this.int(0x100000000));
+      default:
+        return (1n << 64n) - 1n - BigInt(this.int(1000));
     }
   }
   id(): bigint {
@@ -164,7 +170,11 @@ function makeCase(g: Gen, kind: number): Case {
         return {
           signer,
           ours: makeKeyRegTxn({ ...h, voteKey, selectionKey, stateProofKey, voteFirst, voteLast, voteKeyDilution }),
-          theirs: new algosdk.Transaction({ ...th, type: A.keyreg, keyregParams: { voteKey, selectionKey, stateProofKey, voteFirst, voteLast, voteKeyDilution } }),
+          theirs: new algosdk.Transaction({
+            ...th,
+            type: A.keyreg,
+            keyregParams: { voteKey, selectionKey, stateProofKey, voteFirst, voteLast, voteKeyDilution },
+          }),
         };
       }
       const nonParticipation = mode === 2;
@@ -200,7 +210,19 @@ function makeCase(g: Gen, kind: number): Case {
           theirs: new algosdk.Transaction({
             ...th,
             type: A.acfg,
-            assetConfigParams: { total: p.total, decimals: p.decimals, defaultFrozen: p.defaultFrozen, unitName: p.unitName, assetName: p.assetName, assetURL: p.url, assetMetadataHash: p.metadataHash, manager: str(r.manager), reserve: str(r.reserve), freeze: str(r.freeze), clawback: str(r.clawback) },
+            assetConfigParams: {
+              total: p.total,
+              decimals: p.decimals,
+              defaultFrozen: p.defaultFrozen,
+              unitName: p.unitName,
+              assetName: p.assetName,
+              assetURL: p.url,
+              assetMetadataHash: p.metadataHash,
+              manager: str(r.manager),
+              reserve: str(r.reserve),
+              freeze: str(r.freeze),
+              clawback: str(r.clawback),
+            },
           }),
         };
       }
@@ -210,7 +232,11 @@ function makeCase(g: Gen, kind: number): Case {
         return {
           signer,
           ours: makeAssetConfigTxn({ ...h, assetId, ...r }),
-          theirs: new algosdk.Transaction({ ...th, type: A.acfg, assetConfigParams: { assetIndex: assetId, manager: str(r.manager), reserve: str(r.reserve), freeze: str(r.freeze), clawback: str(r.clawback) } }),
+          theirs: new algosdk.Transaction({
+            ...th,
+            type: A.acfg,
+            assetConfigParams: { assetIndex: assetId, manager: str(r.manager), reserve: str(r.reserve), freeze: str(r.freeze), clawback: str(r.clawback) },
+          }),
         };
       }
       return {
@@ -229,7 +255,11 @@ function makeCase(g: Gen, kind: number): Case {
       return {
         signer,
         ours: makeAssetTransferTxn({ ...h, assetId, receiver, amount, assetSender, closeRemainderTo: close }),
-        theirs: new algosdk.Transaction({ ...th, type: A.axfer, assetTransferParams: { assetIndex: assetId, receiver: their(receiver), amount, assetSender: their(assetSender), closeRemainderTo: their(close) } }),
+        theirs: new algosdk.Transaction({
+          ...th,
+          type: A.axfer,
+          assetTransferParams: { assetIndex: assetId, receiver: their(receiver), amount, assetSender: their(assetSender), closeRemainderTo: their(close) },
+        }),
       };
     }
     case 4: {
@@ -278,10 +308,16 @@ function appCase(g: Gen, signer: Ed25519KeyPair, h: CommonParams, th: ReturnType
       const name = g.bytes(1 + g.int(20));
       const zeroAddr = g.chance(0.3);
       const own = g.chance(0.3) && appId !== 0n;
-      if (k === 0) { refs.push({ address: a }); theirRefs.push({ address: their(a) }); }
-      else if (k === 1) { refs.push({ assetId: id }); theirRefs.push({ assetIndex: id }); }
-      else if (k === 2) { refs.push({ appId: id }); theirRefs.push({ appIndex: id }); }
-      else if (k === 3) {
+      if (k === 0) {
+        refs.push({ address: a });
+        theirRefs.push({ address: their(a) });
+      } else if (k === 1) {
+        refs.push({ assetId: id });
+        theirRefs.push({ assetIndex: id });
+      } else if (k === 2) {
+        refs.push({ appId: id });
+        theirRefs.push({ appIndex: id });
+      } else if (k === 3) {
         refs.push({ holding: { address: zeroAddr ? undefined : a, assetId: id } });
         theirRefs.push({ holding: { address: zeroAddr ? algosdk.Address.zeroAddress() : their(a), assetIndex: id } });
       } else if (k === 4) {
@@ -292,13 +328,23 @@ function appCase(g: Gen, signer: Ed25519KeyPair, h: CommonParams, th: ReturnType
         const app = own ? appId : id;
         refs.push({ box: { appId: app, name } });
         theirRefs.push({ box: { appIndex: app, name } });
-      } else { refs.push({ empty: true }); theirRefs.push({}); }
+      } else {
+        refs.push({ empty: true });
+        theirRefs.push({});
+      }
     }
     // Keep within the 16-entry limit after layout.
-    while (buildAccessList(appId, refs).length > 16) { refs.pop(); theirRefs.pop(); }
+    while (buildAccessList(appId, refs).length > 16) {
+      refs.pop();
+      theirRefs.pop();
+    }
   } else {
     let budget = 8;
-    const take = (max: number) => { const n = g.int(Math.min(max, budget) + 1); budget -= n; return n; };
+    const take = (max: number) => {
+      const n = g.int(Math.min(max, budget) + 1);
+      budget -= n;
+      return n;
+    };
     accounts = Array.from({ length: take(8) }, () => g.addr());
     foreignApps = Array.from({ length: take(8) }, () => g.id());
     foreignAssets = Array.from({ length: take(8) }, () => g.id());
@@ -309,7 +355,23 @@ function appCase(g: Gen, signer: Ed25519KeyPair, h: CommonParams, th: ReturnType
     });
   }
   const access = refs.length ? buildAccessList(appId, refs) : undefined;
-  const ours = makeAppCallTxn({ ...h, appId, onComplete, approvalProgram, clearProgram, args, accounts, foreignApps, foreignAssets, boxes, access, globalSchema, localSchema, extraPages, rejectVersion });
+  const ours = makeAppCallTxn({
+    ...h,
+    appId,
+    onComplete,
+    approvalProgram,
+    clearProgram,
+    args,
+    accounts,
+    foreignApps,
+    foreignAssets,
+    boxes,
+    access,
+    globalSchema,
+    localSchema,
+    extraPages,
+    rejectVersion,
+  });
   const theirs = new algosdk.Transaction({
     ...th,
     type: algosdk.TransactionType.appl,
@@ -391,7 +453,14 @@ describe('txn: cross-check against algosdk v3', function () {
         fee: g.u64() >> 8n,
         fv: 1000 + g.int(1000),
         gh: g.bytes(32),
-        hb: { a: g.bytes(32), c: g.chance(0.5), kd: g.u64(), prf: { p: g.bytes(32), p1s: g.bytes(64), p2: g.bytes(32), p2s: g.bytes(64), s: g.bytes(64) }, sd: g.bytes(32), vid: g.bytes(32) },
+        hb: {
+          a: g.bytes(32),
+          c: g.chance(0.5),
+          kd: g.u64(),
+          prf: { p: g.bytes(32), p1s: g.bytes(64), p2: g.bytes(32), p2s: g.bytes(64), s: g.bytes(64) },
+          sd: g.bytes(32),
+          vid: g.bytes(32),
+        },
         lv: 3000,
         snd: g.bytes(32),
         type: 'hb',
@@ -422,8 +491,27 @@ describe('txn: cross-check against algosdk v3', function () {
   it('a state proof transaction keeps its uint-keyed maps through decode/encode', () => {
     // Minimal stpf with a reveals map keyed by position (uint keys), as blocks carry them.
     const wire = new Map<string, unknown>([
-      ['sp', new Map<string, unknown>([['r', new Map<number, unknown>([[3, new Map([['p', new Map([['s', 7]])]])], [1, new Map([['p', new Map([['s', 9]])]])]])], ['w', 12345]])],
-      ['spmsg', new Map<string, unknown>([['b', new Uint8Array([1, 2, 3])], ['f', 256], ['l', 512]])],
+      [
+        'sp',
+        new Map<string, unknown>([
+          [
+            'r',
+            new Map<number, unknown>([
+              [3, new Map([['p', new Map([['s', 7]])]])],
+              [1, new Map([['p', new Map([['s', 9]])]])],
+            ]),
+          ],
+          ['w', 12345],
+        ]),
+      ],
+      [
+        'spmsg',
+        new Map<string, unknown>([
+          ['b', new Uint8Array([1, 2, 3])],
+          ['f', 256],
+          ['l', 512],
+        ]),
+      ],
       ['sptype', 0],
       ['snd', new Uint8Array(32).fill(7)],
       ['fv', 1000],

@@ -80,7 +80,13 @@ function appTxn(row: Record<string, string>, fee: string, validate = true): Tran
     boxes: boxRefs,
     extraPages: Number(row['extra-pages'] ?? 0),
     validate,
-    suggestedParams: { fee: BigInt(fee), flatFee: true, firstValid: BigInt(row['first-valid']!), lastValid: BigInt(row['last-valid']!), genesisHash: row['genesis-hash']! },
+    suggestedParams: {
+      fee: BigInt(fee),
+      flatFee: true,
+      firstValid: BigInt(row['first-valid']!),
+      lastValid: BigInt(row['last-valid']!),
+      genesisHash: row['genesis-hash']!,
+    },
   });
 }
 
@@ -103,7 +109,14 @@ function offlinePayment(row: Record<string, string>, sender: string, flatFee: bo
     amount: BigInt(row['amt']!),
     closeRemainderTo: row['close'] || undefined,
     note: fromBase64(row['note']!),
-    suggestedParams: { fee: BigInt(fee), flatFee, firstValid: BigInt(row['fv']!), lastValid: BigInt(row['lv']!), genesisId: row['gen']!, genesisHash: row['gh']! },
+    suggestedParams: {
+      fee: BigInt(fee),
+      flatFee,
+      firstValid: BigInt(row['fv']!),
+      lastValid: BigInt(row['lv']!),
+      genesisId: row['gen']!,
+      genesisHash: row['gh']!,
+    },
   });
 }
 
@@ -151,7 +164,13 @@ describe('txn: algorand-sdk-testing features', function () {
       requireFixtures(this);
       const key = keyFromMnemonic(APP_SENDER_MNEMONIC);
       for (const row of rows(outline('transactions.feature', 'Payment Transaction Tests'))) {
-        const txn = makePaymentTxn({ sender: row['sender']!, receiver: row['receiver']!, amount: BigInt(row['amount']!), closeRemainderTo: row['close_remainder_to'] || undefined, suggestedParams: params(row) });
+        const txn = makePaymentTxn({
+          sender: row['sender']!,
+          receiver: row['receiver']!,
+          amount: BigInt(row['amount']!),
+          closeRemainderTo: row['close_remainder_to'] || undefined,
+          suggestedParams: params(row),
+        });
         checkGoldenRoundTrip(signTransaction(txn, key), row['golden']!);
       }
     });
@@ -273,7 +292,12 @@ describe('txn: algorand-sdk-testing features', function () {
   describe('tealsign.feature', () => {
     it('signs ProgData for every scenario (program or address, mnemonic or raw key)', function () {
       requireFixtures(this);
-      const scenarios = ['using contract address and mnemonic', 'using program bytes and mnemonic', 'using program bytes and private key bytes', 'using contract address and private key bytes'];
+      const scenarios = [
+        'using contract address and mnemonic',
+        'using program bytes and mnemonic',
+        'using program bytes and private key bytes',
+        'using contract address and private key bytes',
+      ];
       let count = 0;
       for (const title of scenarios) {
         for (const row of rows(outline('tealsign.feature', `Tealsign data ${title}`))) {
@@ -287,7 +311,6 @@ describe('txn: algorand-sdk-testing features', function () {
     });
   });
 });
-
 
 function keyAddress(key: Ed25519KeyPair): string {
   return new Address(key.publicKey).toString();

@@ -48,7 +48,10 @@ export function readOutlines(feature: string): Outline[] {
     } else if (line.startsWith('Examples:')) {
       header = undefined;
     } else if (line.startsWith('|')) {
-      const cells = line.slice(1, line.lastIndexOf('|')).split('|').map((c) => c.trim());
+      const cells = line
+        .slice(1, line.lastIndexOf('|'))
+        .split('|')
+        .map((c) => c.trim());
       if (!header) header = cells;
       else current.examples.push(Object.fromEntries(header.map((h, i) => [h, cells[i] ?? ''])));
     } else {

@@ -33,10 +33,14 @@ import { keyFromMnemonic } from './fixtures.js';
 
 /** Golden vectors of protocol.md §3.7 and the go-algorand-sdk tests it cites (values as data). */
 
-const ADVICE = 'advice pudding treat near rule blouse same whisper inner electric quit surface sunny dismiss leader blood seat clown cost exist hospital century reform able sponsor';
-const AWFUL = 'awful drop leaf tennis indoor begin mandate discover uncle seven only coil atom any hospital uncover make any climb actor armed measure need above hundred';
-const AUCTION = 'auction inquiry lava second expand liberty glass involve ginger illness length room item discover ahead table doctor term tackle cement bonus profit right above catch';
-const SINCE = 'since during average anxiety protect cherry club long lawsuit loan expand embark forum theory winter park twenty ball kangaroo cram burst board host ability left';
+const ADVICE =
+  'advice pudding treat near rule blouse same whisper inner electric quit surface sunny dismiss leader blood seat clown cost exist hospital century reform able sponsor';
+const AWFUL =
+  'awful drop leaf tennis indoor begin mandate discover uncle seven only coil atom any hospital uncover make any climb actor armed measure need above hundred';
+const AUCTION =
+  'auction inquiry lava second expand liberty glass involve ginger illness length room item discover ahead table doctor term tackle cement bonus profit right above catch';
+const SINCE =
+  'since during average anxiety protect cherry club long lawsuit loan expand embark forum theory winter park twenty ball kangaroo cram burst board host ability left';
 const FROM = '47YPQTIGQEO7T4Y4RWDYWEKV6RTR2UNBQXBABEEGM72ESWDQNCQ52OPASU';
 const TO = 'PNWOET7LLOWMBMLE4KOCELCX6X3D3Q4H2Q4QJASYIEOF7YIPPQBG3YQ5YI';
 const MSIG_ADDRS = ['DN7MBMCL5JQ3PFUQS7TMX5AH4EEKOBJVDUF4TCV6WERATKFLQF4MQUPZTA', 'BFRTECKTOOE7A5LHCF3TTEOH2A7BW46IYT2SX5VP6ANKEXHZYJY77SJTVM', FROM];
@@ -84,7 +88,20 @@ describe('txn: golden vectors', () => {
       'gaN0eG6Lo2FtdM0H0KNmZWXNA+iiZnbOAArW/6NnZW6rZGV2bmV0LXYxLjCiZ2jEILAtz+3tknW6iiStLW4gnSvbXUqW3ul3ghinaDc5pY9Bo2dycMQgLiQ9OBup9H/bZLSfQUH2S6iHUM6FQ3PLuv9FNKyt09SibHbOAAra56Rub3RlxAjBErDlwnQIyqNyY3bEIKPwAqzyQ9iXHremmPXDnjXSqQxEZn0Vih81g9fEak0so3NuZMQgo/ACrPJD2Jcet6aY9cOeNdKpDERmfRWKHzWD18RqTSykdHlwZaNwYXmBo3R4boujYW10zQfQo2ZlZc0D6KJmds4ACtdzo2dlbqtkZXZuZXQtdjEuMKJnaMQgsC3P7e2SdbqKJK0tbiCdK9tdSpbe6XeCGKdoNzmlj0GjZ3JwxCAuJD04G6n0f9tktJ9BQfZLqIdQzoVDc8u6/0U0rK3T1KJsds4ACttbpG5vdGXECHQZRyOgXayIo3JjdsQgo/ACrPJD2Jcet6aY9cOeNdKpDERmfRWKHzWD18RqTSyjc25kxCCj8AKs8kPYlx63ppj1w5410qkMRGZ9FYofNYPXxGpNLKR0eXBlo3BheQ==';
     const sender = decodeSignedTransaction(fromBase64(goldenTx1)).txn.sender.toString();
     const build = (firstValid: number, note: string) =>
-      makePaymentTxn({ sender, receiver: sender, amount: 2000, note: fromBase64(note), suggestedParams: { fee: 1000, flatFee: true, firstValid, lastValid: firstValid + 1000, genesisId: 'devnet-v1.0', genesisHash: 'sC3P7e2SdbqKJK0tbiCdK9tdSpbe6XeCGKdoNzmlj0E=' } });
+      makePaymentTxn({
+        sender,
+        receiver: sender,
+        amount: 2000,
+        note: fromBase64(note),
+        suggestedParams: {
+          fee: 1000,
+          flatFee: true,
+          firstValid,
+          lastValid: firstValid + 1000,
+          genesisId: 'devnet-v1.0',
+          genesisHash: 'sC3P7e2SdbqKJK0tbiCdK9tdSpbe6XeCGKdoNzmlj0E=',
+        },
+      });
     const tx1 = build(710399, 'wRKw5cJ0CMo=');
     const tx2 = build(710515, 'dBlHI6BdrIg=');
     // goal writes an unsigned transaction as a signed one with only `txn`.
@@ -98,7 +115,10 @@ describe('txn: golden vectors', () => {
     assert.equal(tx1.group, undefined, 'inputs are not modified');
     const raw = encodeSignedTransactions(grouped.map((txn) => ({ txn })));
     assert.equal(toBase64(raw), goldenTxg);
-    assert.deepEqual(decodeSignedTransactions(raw).map((s) => s.txn), grouped);
+    assert.deepEqual(
+      decodeSignedTransactions(raw).map((s) => s.txn),
+      grouped,
+    );
     // [computed] form of the preimage: "TG" || {txlist: [id1, id2]}
     const pre = encodeMsgpack({ txlist: [fromBase32(txid(tx1)), fromBase32(txid(tx2))] });
     assert.equal(toBase64(pre.subarray(0, 9)), toBase64(concatBytes(new Uint8Array([0x81, 0xa6]), utf8('txlist'), new Uint8Array([0x92]))));
@@ -112,7 +132,14 @@ describe('txn: golden vectors', () => {
       receiver: TO,
       amount: 2000,
       note: fromBase64('8xMCTuLQ810='),
-      suggestedParams: { fee: 1000, flatFee: true, firstValid: 2063137, lastValid: 2064137, genesisId: 'devnet-v1.0', genesisHash: 'sC3P7e2SdbqKJK0tbiCdK9tdSpbe6XeCGKdoNzmlj0E=' },
+      suggestedParams: {
+        fee: 1000,
+        flatFee: true,
+        firstValid: 2063137,
+        lastValid: 2064137,
+        genesisId: 'devnet-v1.0',
+        genesisHash: 'sC3P7e2SdbqKJK0tbiCdK9tdSpbe6XeCGKdoNzmlj0E=',
+      },
     });
     const program = new Uint8Array([1, 32, 1, 1, 34]);
     const lsig = delegateLogicSig(makeLogicSig(program, [utf8('123'), utf8('456')]), keyFromMnemonic(ADVICE));
@@ -168,7 +195,15 @@ describe('txn: golden vectors', () => {
     const key = () => keyFromMnemonic(AWFUL);
 
     it('TestMakeAssetConfigTxn (fee 3400)', () => {
-      const txn = makeAssetConfigTxn({ sender: addr, assetId: 1234, manager: addr, reserve: addr, freeze: addr, clawback: addr, suggestedParams: { fee: 10, firstValid: 322575, lastValid: 323575, genesisHash: gh } });
+      const txn = makeAssetConfigTxn({
+        sender: addr,
+        assetId: 1234,
+        manager: addr,
+        reserve: addr,
+        freeze: addr,
+        clawback: addr,
+        suggestedParams: { fee: 10, firstValid: 322575, lastValid: 323575, genesisHash: gh },
+      });
       assert.equal(txn.fee, 3400n);
       assert.equal(
         toBase64(encodeSignedTransaction(signTransaction(txn, key()))),
@@ -178,7 +213,14 @@ describe('txn: golden vectors', () => {
 
     it('TestMakeAssetTransferTxn with close-to (fee 2750)', () => {
       // The vector's validity window is 1001 rounds, one more than the protocol allows.
-      const p = { sender: addr, receiver: addr, closeRemainderTo: addr, amount: 1, assetId: 1, suggestedParams: { fee: 10, firstValid: 322575, lastValid: 323576, genesisHash: gh } };
+      const p = {
+        sender: addr,
+        receiver: addr,
+        closeRemainderTo: addr,
+        amount: 1,
+        assetId: 1,
+        suggestedParams: { fee: 10, firstValid: 322575, lastValid: 323576, genesisHash: gh },
+      };
       assert.throws(() => makeAssetTransferTxn(p), /lastValid: validity window of 1001 rounds exceeds the limit of 1000/);
       const txn = makeAssetTransferTxn({ ...p, validate: false });
       assert.equal(txn.fee, 2750n);
@@ -198,4 +240,3 @@ describe('txn: golden vectors', () => {
     });
   });
 });
-

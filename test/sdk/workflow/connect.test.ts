@@ -42,7 +42,11 @@ describe('workflow/connect', function () {
     await assert.rejects(
       connectNetwork({ kind: 'custom', name: 'nowhere', node: 'http://127.0.0.1:9' }, { baseDir: tmpdir() }),
       // The SDK's one connection error, as Tealworks.connect throws it: the URL tried and the cause.
-      (e: unknown) => e instanceof ConnectError && /cannot reach the nowhere node at http:\/\/127\.0\.0\.1:9/.test(e.message) && e.url === 'http://127.0.0.1:9' && e.cause instanceof Error,
+      (e: unknown) =>
+        e instanceof ConnectError &&
+        /cannot reach the nowhere node at http:\/\/127\.0\.0\.1:9/.test(e.message) &&
+        e.url === 'http://127.0.0.1:9' &&
+        e.cause instanceof Error,
     );
   });
 });

@@ -79,7 +79,7 @@ describe('workflow/expr', () => {
     throwsAt('steps.nope', 0, /has no "nope"/);
     throwsAt('secrets.x', 0, /unknown name "secrets"/);
     throwsAt('1 == ', 5, /ends too early/);
-    throwsAt("len(1, 2)", 0, /takes 1 argument/);
+    throwsAt('len(1, 2)', 0, /takes 1 argument/);
     throwsAt('eval(1)', 0, /unknown function eval/);
     throwsAt('1 < 2 < 3', 6, /do not chain/);
     throwsAt("itob('x')", 5, /needs an integer/);
@@ -103,15 +103,26 @@ describe('workflow/expr', () => {
     assert.equal(interpolate('app ${{ steps.deploy.app-id }} at ${{ "}}" }}', scope), 'app 1234 at }}');
     assert.equal(interpolate('raw ${{ steps.inc.logs[1] }}', scope), 'raw 0x0102');
     assert.equal(interpolate('no template', scope), 'no template');
-    assert.throws(() => parseTemplate('x ${{ 1 '), (e: unknown) => e instanceof ExprError && e.offset === 2);
+    assert.throws(
+      () => parseTemplate('x ${{ 1 '),
+      (e: unknown) => e instanceof ExprError && e.offset === 2,
+    );
     assert.throws(() => parseTemplate('x ${{ }}'), /empty expression/);
     // Offsets inside a template count from the start of the text.
-    assert.throws(() => interpolate('ab ${{ nope }}', scope), (e: unknown) => e instanceof ExprError && e.offset === 7);
+    assert.throws(
+      () => interpolate('ab ${{ nope }}', scope),
+      (e: unknown) => e instanceof ExprError && e.offset === 7,
+    );
   });
 
   it('lists the paths an expression reads', () => {
     const refs = references(parseExpression("steps.a.x == len(steps['b'].y) && accounts.alice.address != env.Z[0]"));
-    assert.deepEqual(refs, [['steps', 'a', 'x'], ['steps', 'b', 'y'], ['accounts', 'alice', 'address'], ['env', 'Z']]);
+    assert.deepEqual(refs, [
+      ['steps', 'a', 'x'],
+      ['steps', 'b', 'y'],
+      ['accounts', 'alice', 'address'],
+      ['env', 'Z'],
+    ]);
   });
 });
 

@@ -28,7 +28,10 @@ describe('workflow/file', () => {
   for (const name of readdirSync(join(fixtures, 'valid'))) {
     it(`accepts valid/${name}`, () => {
       const { workflow, issues } = parseWorkflow(read(`valid/${name}`), name);
-      assert.deepEqual(issues.filter((i) => i.severity === 'error'), []);
+      assert.deepEqual(
+        issues.filter((i) => i.severity === 'error'),
+        [],
+      );
       assert.ok(workflow);
     });
   }
@@ -45,7 +48,10 @@ describe('workflow/file', () => {
     assert.equal(w.accounts.treasury!.kmd!.wallet, 'unencrypted-default-wallet');
     assert.equal(w.contracts.counter!.appName, 'counter');
     assert.equal(w.contracts.counter!.template.FEE, 1000n);
-    assert.deepEqual(w.steps.map((s) => s.id), ['deploy', 'fund-app', 'inc', 'step-4', 'step-5', 'g', 'step-7', 'step-8', 'step-9']);
+    assert.deepEqual(
+      w.steps.map((s) => s.id),
+      ['deploy', 'fund-app', 'inc', 'step-4', 'step-5', 'g', 'step-7', 'step-8', 'step-9'],
+    );
     const deploy = w.steps[0]!;
     assert.equal(deploy.kind, 'deploy');
     if (deploy.kind === 'deploy') {
@@ -62,7 +68,13 @@ describe('workflow/file', () => {
     }
     assert.equal(w.steps[7]!.if, "${{ steps.inc.return > 3 && env.CI != 'true' }}");
     const custom = loadWorkflow(read('valid/custom-network.workflow.yaml'));
-    assert.deepEqual(custom.network, { kind: 'custom', name: 'staging', node: 'https://node.example.org', query: 'https://query.example.org', tokenEnv: 'NODE_TOKEN' });
+    assert.deepEqual(custom.network, {
+      kind: 'custom',
+      name: 'staging',
+      node: 'https://node.example.org',
+      query: 'https://query.example.org',
+      tokenEnv: 'NODE_TOKEN',
+    });
     assert.equal(custom.networkKey, 'staging');
     assert.deepEqual(custom.contracts.vault!.schema, { globalInts: 2n, localBytes: 1n });
   });
@@ -120,26 +132,49 @@ describe('workflow/file', () => {
     it('unknown networks', () => expectError(read('invalid/bad-network.yaml'), /"moonnet" is not one of/, 1, 10));
     it('undefined accounts', () => expectError(HEAD + 'steps:\n  - deploy: { contract: c, creator: bob }\n', /unknown account "bob"/, 4, 37));
     it('undefined contracts', () => expectError(HEAD + 'steps:\n  - deploy: { contract: d, creator: a }\n', /unknown contract "d"; did you mean "c"\?/, 4, 25));
-    it('receivers that are neither accounts nor addresses', () => expectError(HEAD + 'steps:\n  - fund: { to: nobody, amount: 1 }\n', /"nobody" is neither a defined account nor a valid address/, 4, 17));
-    it('duplicate step ids', () => expectError('steps:\n  - id: x\n    wait: { rounds: 1 }\n  - id: x\n    wait: { rounds: 1 }\n', /duplicate step id "x" \(first used by step 1\)/, 4, 9));
-    it('references to later steps', () => expectError(HEAD + 'steps:\n  - assert: { that: "${{ steps.b.status }}" }\n  - id: b\n    wait: { rounds: 1 }\n', /step "b" runs after this one/, 4, 26));
-    it('references to unknown steps', () => expectError(HEAD + 'steps:\n  - id: dep\n    wait: { rounds: 1 }\n  - assert: { that: "${{ steps.deb.round }}" }\n', /no step with id "deb"; did you mean "dep"\?/, 6, 26));
+    it('receivers that are neither accounts nor addresses', () =>
+      expectError(HEAD + 'steps:\n  - fund: { to: nobody, amount: 1 }\n', /"nobody" is neither a defined account nor a valid address/, 4, 17));
+    it('duplicate step ids', () =>
+      expectError('steps:\n  - id: x\n    wait: { rounds: 1 }\n  - id: x\n    wait: { rounds: 1 }\n', /duplicate step id "x" \(first used by step 1\)/, 4, 9));
+    it('references to later steps', () =>
+      expectError(HEAD + 'steps:\n  - assert: { that: "${{ steps.b.status }}" }\n  - id: b\n    wait: { rounds: 1 }\n', /step "b" runs after this one/, 4, 26));
+    it('references to unknown steps', () =>
+      expectError(
+        HEAD + 'steps:\n  - id: dep\n    wait: { rounds: 1 }\n  - assert: { that: "${{ steps.deb.round }}" }\n',
+        /no step with id "deb"; did you mean "dep"\?/,
+        6,
+        26,
+      ));
     it('unknown step outputs', () =>
-      expectError(HEAD + 'steps:\n  - id: d\n    deploy: { contract: c, creator: a }\n  - assert: { that: "${{ steps.d.app-idd == 1 }}" }\n', /a deploy step has no output "app-idd"; did you mean "app-id"\?/, 6, 26));
+      expectError(
+        HEAD + 'steps:\n  - id: d\n    deploy: { contract: c, creator: a }\n  - assert: { that: "${{ steps.d.app-idd == 1 }}" }\n',
+        /a deploy step has no output "app-idd"; did you mean "app-id"\?/,
+        6,
+        26,
+      ));
     it('unknown expression roots', () => expectError('steps:\n  - assert: { that: "${{ secret.x }}" }\n', /unknown name "secret"/, 2, 26));
-    it('step results outside steps', () => expectError('vars: { X: "${{ steps.a.status }}" }\nsteps:\n  - wait: { rounds: 1 }\n', /only be used inside steps/, 1, 17));
+    it('step results outside steps', () =>
+      expectError('vars: { X: "${{ steps.a.status }}" }\nsteps:\n  - wait: { rounds: 1 }\n', /only be used inside steps/, 1, 17));
     it('expression syntax errors, at the character', () => expectError('steps:\n  - assert: { that: "${{ 1 == }}" }\n', /ends too early/, 2, 31));
-    it('unquoted expressions inside flow mappings, with a hint', () => expectError('steps:\n  - assert: { that: ${{ 1 }} }\n', /put \$\{\{ … \}\} expressions in quotes/, 2));
+    it('unquoted expressions inside flow mappings, with a hint', () =>
+      expectError('steps:\n  - assert: { that: ${{ 1 }} }\n', /put \$\{\{ … \}\} expressions in quotes/, 2));
     it('duplicate keys', () => expectError('steps: []\nsteps: []\n', /[Mm]ap keys must be unique/, 2, 1));
-    it('generated accounts on public networks', () => expectError('network: testnet\naccounts: { a: { generate: true } }\nsteps:\n  - wait: { rounds: 1 }\n', /only works on devnet and localnet/, 2, 16));
+    it('generated accounts on public networks', () =>
+      expectError('network: testnet\naccounts: { a: { generate: true } }\nsteps:\n  - wait: { rounds: 1 }\n', /only works on devnet and localnet/, 2, 16));
     it('empty files', () => expectError('', /empty/));
-    it('conditions with text around the expression', () => expectError('steps:\n  - if: ${{ true }} or so\n    wait: { rounds: 1 }\n', /"if" must be a single/, 2, 9));
+    it('conditions with text around the expression', () =>
+      expectError('steps:\n  - if: ${{ true }} or so\n    wait: { rounds: 1 }\n', /"if" must be a single/, 2, 9));
     it('each expression problem once', () => {
       const errs = errorsOf('steps:\n  - wait: { rounds: [ "${{ nope.x }}" ] }\n');
       assert.equal(errs.filter((e) => /unknown name "nope"/.test(e.message)).length, 1);
     });
     it('numbers where text is expected, with a quoting hint', () =>
-      expectError(HEAD + 'steps:\n  - deploy: { contract: c, creator: a, version: 1.0 }\n', /expected a string, got an integer \(YAML read it as that; quote it to make it text\)/, 4, 49));
+      expectError(
+        HEAD + 'steps:\n  - deploy: { contract: c, creator: a, version: 1.0 }\n',
+        /expected a string, got an integer \(YAML read it as that; quote it to make it text\)/,
+        4,
+        49,
+      ));
     it('several at once', () => {
       const errs = errorsOf(HEAD + 'steps:\n  - deploy: { contract: x, creator: y }\n  - wait: { rounds: -1 }\n  - bogus: 1\n');
       assert.ok(errs.length >= 4, errs.map((e) => e.message).join('\n'));
@@ -214,7 +249,8 @@ describe('workflow/file resolveStepBody', () => {
   it('reports failing expressions with a file path that positionInString maps', async () => {
     const { resolveStepBody } = await import('../../../sdk/src/workflow/file.js');
     const { ExprPathError } = await import('../../../sdk/src/workflow/errors.js');
-    const text = 'accounts: { a: { generate: true } }\nsteps:\n  - id: x\n    wait: { rounds: 1 }\n  - call:\n      app: 1\n      sender: a\n      extra-fee: "${{ steps.x.round }}"\n';
+    const text =
+      'accounts: { a: { generate: true } }\nsteps:\n  - id: x\n    wait: { rounds: 1 }\n  - call:\n      app: 1\n      sender: a\n      extra-fee: "${{ steps.x.round }}"\n';
     const w = loadWorkflow(text);
     const scope = toExprValue({ steps: { x: { status: 'done' } }, accounts: {}, env: {}, vars: {} }) as ExprScope;
     assert.throws(

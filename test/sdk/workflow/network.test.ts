@@ -10,7 +10,10 @@ describe('workflow/network', () => {
   it('maps named networks', () => {
     const dev = devnetProfile();
     assert.equal(networkProfileFor(wf('devnet'), {}, dev), dev);
-    assert.throws(() => networkProfileFor(wf('devnet'), {}), (e: unknown) => e instanceof ConnectError && e.hint === 'start it first');
+    assert.throws(
+      () => networkProfileFor(wf('devnet'), {}),
+      (e: unknown) => e instanceof ConnectError && e.hint === 'start it first',
+    );
     assert.equal(networkProfileFor(wf('localnet'), {}).node.url, 'http://localhost:4001');
     const t = networkProfileFor(wf('testnet'), {});
     assert.equal(t.node.api, 'algod');
@@ -18,7 +21,9 @@ describe('workflow/network', () => {
   });
 
   it('maps custom networks with tokens from the environment, never echoing them', () => {
-    const spec = wf('{ node: "https://n.example", api: node-service, query: "https://q.example", kmd: "https://k.example", token-env: TOK, kmd-token-env: KTOK }');
+    const spec = wf(
+      '{ node: "https://n.example", api: node-service, query: "https://q.example", kmd: "https://k.example", token-env: TOK, kmd-token-env: KTOK }',
+    );
     const p = networkProfileFor(spec, { TOK: 'secret-1', KTOK: 'secret-2' });
     assert.deepEqual(p, {
       name: 'https://n.example',

@@ -14,7 +14,38 @@ function rng(seed: number): () => number {
   };
 }
 
-const PIECES = ['steps', '.', 'a', '[', ']', '(', ')', "'x'", '"y"', '1', '0x', '_', '==', '!=', '<', '&&', '||', '!', ',', 'len', 'itob', 'hex', ' ', '${{', '}}', '-', 'null', 'true', '\\', '@'];
+const PIECES = [
+  'steps',
+  '.',
+  'a',
+  '[',
+  ']',
+  '(',
+  ')',
+  "'x'",
+  '"y"',
+  '1',
+  '0x',
+  '_',
+  '==',
+  '!=',
+  '<',
+  '&&',
+  '||',
+  '!',
+  ',',
+  'len',
+  'itob',
+  'hex',
+  ' ',
+  '${{',
+  '}}',
+  '-',
+  'null',
+  'true',
+  '\\',
+  '@',
+];
 const scope: ExprScope = { steps: { a: { b: 1n } }, env: {} };
 
 describe('workflow robustness', () => {
@@ -44,7 +75,8 @@ describe('workflow robustness', () => {
   });
 
   it('workflow files: mangled input yields issues, never an exception', () => {
-    const base = 'accounts:\n  a: { generate: true }\ncontracts:\n  c: { spec: c.json }\nsteps:\n  - id: d\n    deploy: { contract: c, creator: a }\n  - call: { app: "${{ steps.d.app-id }}", sender: a, method: "f()void" }\n';
+    const base =
+      'accounts:\n  a: { generate: true }\ncontracts:\n  c: { spec: c.json }\nsteps:\n  - id: d\n    deploy: { contract: c, creator: a }\n  - call: { app: "${{ steps.d.app-id }}", sender: a, method: "f()void" }\n';
     const r = rng(11);
     for (let i = 0; i < 300; i++) {
       const chars = [...base];

@@ -25,7 +25,7 @@ describe('debug adapter over DAP: console expressions and source-less frames', f
     return r.body.result;
   };
 
-  it('reads the group\'s transactions (gtxn[0].Amount, gtxn 0 Amount) and compares values', async () => {
+  it("reads the group's transactions (gtxn[0].Amount, gtxn 0 Amount) and compares values", async () => {
     const workflow = resolve(repoRoot, 'examples/abi-router/tealworks.yaml');
     dap = new DapClient();
     const { launch } = await dap.start({ workflow, step: 'deposit', stopOnEntry: true, cwd: repoRoot });
@@ -63,14 +63,22 @@ describe('debug adapter over DAP: console expressions and source-less frames', f
   it('breakpoint conditions may read transaction fields', async () => {
     const file = join(FIX, 'debug-me.teal');
     dap = new DapClient();
-    await dap.start({ program: file, appArgs: [5], cwd: repoRoot }, { [file]: [{ line: 13, condition: 'txn.NumAppArgs == 2' }, { line: 16, condition: 'gtxn[0].ApplicationID == 1001' }] });
+    await dap.start(
+      { program: file, appArgs: [5], cwd: repoRoot },
+      {
+        [file]: [
+          { line: 13, condition: 'txn.NumAppArgs == 2' },
+          { line: 16, condition: 'gtxn[0].ApplicationID == 1001' },
+        ],
+      },
+    );
     await dap.stopped();
     assert.equal((await dap.where()).line, 16);
     assert.equal(await result('txn.ApplicationArgs[0] == 0x0000000000000005'), 'true');
     assert.equal(await result('scratch[3] == 5'), 'true');
   });
 
-  it('a program with no TEAL file is shown as its disassembly, named by app and kind, at the pc\'s line', async () => {
+  it("a program with no TEAL file is shown as its disassembly, named by app and kind, at the pc's line", async () => {
     dap = new DapClient();
     await dap.start({ program: join(FIX, 'spawner.teal'), stopOnEntry: true, cwd: repoRoot });
     await dap.stopped();
@@ -92,7 +100,7 @@ describe('debug adapter over DAP: console expressions and source-less frames', f
     assert.ok(src.success, src.message);
     const lines = src.body.content.split('\n');
     assert.match(lines[0]!, /no TEAL file, disassembled from the program bytes/);
-    assert.equal(lines[top.line - 1], 'pushint 1', 'the frame\'s line is the paused instruction');
+    assert.equal(lines[top.line - 1], 'pushint 1', "the frame's line is the paused instruction");
     // The spawner's own frame keeps its file.
     assert.match(w.frames[1]!.source?.path ?? '', /spawner\.teal$/);
   });
@@ -107,17 +115,43 @@ describe('debug adapter over DAP: console expressions and source-less frames', f
     assert.equal(top.source?.name, 'app 1001 approval (no source or program bytes; pc 1)');
   });
 
-  it('the debugger\'s disassembly comments selectors with their methods from the TEAL', async () => {
+  it("the debugger's disassembly comments selectors with their methods from the TEAL", async () => {
     const dir = mkdtempSync(join(tmpdir(), 'tw-dap-router-'));
     try {
       const router = join(dir, 'router.teal');
-      writeFileSync(router, ['#pragma version 10', 'txn ApplicationID', 'bz create', 'txna ApplicationArgs 0', 'method "increment(uint64)uint64"', '==', 'bnz done', 'txna ApplicationArgs 0', 'method "get_count()uint64"', '==', 'assert', 'done:', 'int 1', 'return', 'create:', 'int 1', 'return', ''].join('\n'));
+      writeFileSync(
+        router,
+        [
+          '#pragma version 10',
+          'txn ApplicationID',
+          'bz create',
+          'txna ApplicationArgs 0',
+          'method "increment(uint64)uint64"',
+          '==',
+          'bnz done',
+          'txna ApplicationArgs 0',
+          'method "get_count()uint64"',
+          '==',
+          'assert',
+          'done:',
+          'int 1',
+          'return',
+          'create:',
+          'int 1',
+          'return',
+          '',
+        ].join('\n'),
+      );
       dap = new DapClient();
       const { launch } = await dap.start({ program: router, appArgs: ['0x755f9589'], stopOnEntry: true, cwd: dir });
       assert.ok(launch.success, launch.message);
       await dap.stopped();
       const w = await dap.where();
-      const r = await dap.request<DebugProtocol.DisassembleResponse>('disassemble', { memoryReference: w.frames[0]!.instructionPointerReference!, instructionOffset: 0, instructionCount: 20 });
+      const r = await dap.request<DebugProtocol.DisassembleResponse>('disassemble', {
+        memoryReference: w.frames[0]!.instructionPointerReference!,
+        instructionOffset: 0,
+        instructionCount: 20,
+      });
       const text = r.body!.instructions.map((i) => i.instruction);
       assert.ok(text.includes('pushbytes 0x289e7621 // method "increment(uint64)uint64"'), text.join('\n'));
       assert.ok(text.includes('pushbytes 0x755f9589 // method "get_count()uint64"'), text.join('\n'));

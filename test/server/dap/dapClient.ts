@@ -79,7 +79,10 @@ export class DapClient {
   }
 
   /** initialize → launch → breakpoints → configurationDone; resolves once the first stop (or the end) is reported. */
-  async start(launch: Record<string, unknown>, breakpoints: Record<string, { line: number; condition?: string }[]> = {}): Promise<{ launch: DebugProtocol.Response; breakpoints: Record<string, DebugProtocol.Breakpoint[]> }> {
+  async start(
+    launch: Record<string, unknown>,
+    breakpoints: Record<string, { line: number; condition?: string }[]> = {},
+  ): Promise<{ launch: DebugProtocol.Response; breakpoints: Record<string, DebugProtocol.Breakpoint[]> }> {
     const init = await this.request('initialize', { adapterID: 'tealworks', linesStartAt1: true, columnsStartAt1: true, pathFormat: 'path' });
     if (!init.success) throw new Error(`initialize failed: ${init.message}`);
     await this.event('initialized');

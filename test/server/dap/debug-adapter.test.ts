@@ -39,7 +39,10 @@ describe('debug adapter over DAP (embedded AVM)', function () {
   it('stops at a breakpoint inside a macro body (at its use site) and verifies lines without code as unverified', async () => {
     dap = new DapClient();
     const { breakpoints } = await dap.start(live([5]), { [FILE]: [{ line: 5 }, { line: 2 }] });
-    assert.deepEqual(breakpoints[FILE]!.map((b) => b.verified), [true, false]);
+    assert.deepEqual(
+      breakpoints[FILE]!.map((b) => b.verified),
+      [true, false],
+    );
     await dap.stopped();
     const w = await dap.where();
     assert.equal(w.line, 14, 'CHECK_SMALL is used on line 14');
@@ -49,7 +52,12 @@ describe('debug adapter over DAP (embedded AVM)', function () {
 
   it('honours breakpoint conditions', async () => {
     dap = new DapClient();
-    await dap.start(live([5]), { [FILE]: [{ line: 13, condition: 'scratch[3] > 10' }, { line: 16, condition: 'scratch[3] == 5' }] });
+    await dap.start(live([5]), {
+      [FILE]: [
+        { line: 13, condition: 'scratch[3] > 10' },
+        { line: 16, condition: 'scratch[3] == 5' },
+      ],
+    });
     await dap.stopped();
     assert.equal((await dap.where()).line, 16);
   });
@@ -102,22 +110,35 @@ describe('debug adapter over DAP (embedded AVM)', function () {
     await dap.start(live([5]), { [FILE]: [{ line: 23 }] });
     await dap.stopped();
     const stack = await dap.scope(/^Stack/);
-    assert.deepEqual(stack.map((v) => [v.name, v.value, v.type]), [
-      ['[-1]', '0x0000000000000005', 'bytes'],
-      ['[-2]', '"last"', 'bytes'],
-    ]);
+    assert.deepEqual(
+      stack.map((v) => [v.name, v.value, v.type]),
+      [
+        ['[-1]', '0x0000000000000005', 'bytes'],
+        ['[-2]', '"last"', 'bytes'],
+      ],
+    );
     const views = await dap.variables(stack[0]!.variablesReference);
     assert.ok(views.some((v) => v.name === 'abi uint64' && v.value === '5'));
     assert.ok(views.some((v) => v.name === 'hex' && v.value === '0x0000000000000005'));
     const scratch = await dap.scope(/^Scratch/);
-    assert.deepEqual(scratch.map((v) => [v.name, v.value]), [['3', '5']]);
+    assert.deepEqual(
+      scratch.map((v) => [v.name, v.value]),
+      [['3', '5']],
+    );
     const state = await dap.scope(/^State/);
     assert.equal(state[0]!.name, 'app 1001');
     const parts = await dap.variables(state[0]!.variablesReference);
     const global = await dap.variables(parts.find((p) => p.name === 'global')!.variablesReference);
-    assert.deepEqual(global.map((g) => [g.name, g.value]), [['"count"', '(none) → 1']]);
+    assert.deepEqual(
+      global.map((g) => [g.name, g.value]),
+      [['"count"', '(none) → 1']],
+    );
     const box = await dap.variables(parts.find((p) => p.name === 'box')!.variablesReference);
-    assert.deepEqual(box.map((g) => [g.name, g.value]), [], 'box_put has not run yet');
+    assert.deepEqual(
+      box.map((g) => [g.name, g.value]),
+      [],
+      'box_put has not run yet',
+    );
     const budget = await dap.scope(/^Budget/);
     assert.equal(budget.find((b) => b.name === 'used')!.value, '21');
     assert.equal(budget.find((b) => b.name === 'left')!.value, String(700 - 21));
@@ -156,13 +177,19 @@ describe('debug adapter over DAP (embedded AVM)', function () {
     assert.match(info.body.description ?? '', /assert failed: .*assert failed pc=33.*; operands 0$/);
     assert.match(info.body.details!.stackTrace!, /debug-me\.teal:14 \(macro body at line 5\) pc 33: assert 0/);
     const stack = await dap.scope(/^Stack/);
-    assert.deepEqual(stack.map((v) => v.value), ['0', '500']);
+    assert.deepEqual(
+      stack.map((v) => v.value),
+      ['0', '500'],
+    );
     const stopped = dap.stopped();
     await dap.request('stepBack', { threadId: 1, granularity: 'instruction' });
     await stopped;
     const back = await dap.where();
     assert.match(back.name, /^< @ pc 32/);
-    assert.deepEqual((await dap.scope(/^Stack/)).map((v) => v.value), ['100', '500', '500']);
+    assert.deepEqual(
+      (await dap.scope(/^Stack/)).map((v) => v.value),
+      ['100', '500', '500'],
+    );
   });
 
   it('disassembles the program around the paused instruction, with source lines', async () => {
@@ -172,15 +199,21 @@ describe('debug adapter over DAP (embedded AVM)', function () {
     const w = await dap.where();
     const ref = w.frames[0]!.instructionPointerReference!;
     const r = await dap.request<DebugProtocol.DisassembleResponse>('disassemble', { memoryReference: ref, instructionOffset: -2, instructionCount: 4 });
-    assert.deepEqual(r.body!.instructions.map((i) => [i.instruction, i.line]), [
-      ['pushint 100', 14],
-      ['<', 14],
-      ['assert', 14],
-      ['callsub label2', 15],
-    ]);
+    assert.deepEqual(
+      r.body!.instructions.map((i) => [i.instruction, i.line]),
+      [
+        ['pushint 100', 14],
+        ['<', 14],
+        ['assert', 14],
+        ['callsub label2', 15],
+      ],
+    );
     assert.equal(r.body!.instructions[2]!.address, ref);
     const edge = await dap.request<DebugProtocol.DisassembleResponse>('disassemble', { memoryReference: '0x0', instructionOffset: -3, instructionCount: 4 });
-    assert.deepEqual(edge.body!.instructions.map((i) => i.presentationHint ?? i.instruction), ['invalid', 'invalid', 'invalid', 'intcblock 1']);
+    assert.deepEqual(
+      edge.body!.instructions.map((i) => i.presentationHint ?? i.instruction),
+      ['invalid', 'invalid', 'invalid', 'intcblock 1'],
+    );
   });
 
   it('runs backwards to the previous breakpoint from the failure (reverse continue)', async () => {
@@ -242,7 +275,10 @@ describe('debug adapter over DAP: a tealworks.yaml step', function () {
   it('a step whose program has TMPL_ placeholders stops on its source lines (the program as the run compiled it)', async () => {
     const workflow = resolve(repoRoot, 'examples/counter/tealworks.yaml');
     const counter = resolve(repoRoot, 'examples/counter/abi/counter.teal');
-    const line = readFileSync(counter, 'utf8').split('\n').findIndex((l) => l.startsWith('increment:')) + 2;
+    const line =
+      readFileSync(counter, 'utf8')
+        .split('\n')
+        .findIndex((l) => l.startsWith('increment:')) + 2;
     dap = new DapClient();
     const { launch } = await dap.start({ workflow, step: 'inc', stopOnEntry: true, cwd: repoRoot }, { [counter]: [{ line }] });
     assert.ok(launch.success, launch.message);

@@ -72,7 +72,10 @@ describe('debug adapter over DAP: Algorand Python sources', function () {
       inside.push(w.line);
       w = await step('stepIn');
     }
-    assert.ok(inside.every((l) => l >= lineOf(py, /def _check_is_governor/) && l <= lineOf(py, /may call this method/)), `lines ${inside}`);
+    assert.ok(
+      inside.every((l) => l >= lineOf(py, /def _check_is_governor/) && l <= lineOf(py, /may call this method/)),
+      `lines ${inside}`,
+    );
     assert.equal(w.line, next, 'back in set_governor at the next statement');
 
     w = await step('stepBack');
@@ -112,7 +115,7 @@ describe('debug adapter over DAP: Algorand Python sources', function () {
     assert.deepEqual(seen, RECORDED_LINES);
   });
 
-  it('a breakpoint in the recorded run\'s contract.py is hit', async function () {
+  it("a breakpoint in the recorded run's contract.py is hit", async function () {
     if (!existsSync(SAMPLE)) return this.skip();
     const py = join(SAMPLE, 'contract.py');
     dap = new DapClient();

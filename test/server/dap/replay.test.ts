@@ -32,7 +32,8 @@ function expectedSteps(response: unknown): Expected[] {
         out.push({ pc: Number(s.pc), stack: show(stack) });
         const pops = Number(s['stack-pop-count'] ?? 0);
         stack.splice(stack.length - pops, pops, ...((s['stack-additions'] ?? []) as never[]).map(val));
-        if (field !== 'logic-sig-trace') for (const k of (s['spawned-inners'] ?? []) as number[]) walk(((trace['inner-trace'] ?? []) as Record<string, unknown>[])[k]);
+        if (field !== 'logic-sig-trace')
+          for (const k of (s['spawned-inners'] ?? []) as number[]) walk(((trace['inner-trace'] ?? []) as Record<string, unknown>[])[k]);
       }
     }
   };

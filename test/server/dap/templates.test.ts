@@ -54,6 +54,11 @@ describe('debug adapter over DAP: programs with template values', function () {
   });
 
   it('writes template values for the launch configuration as decimal or 0x hex', () => {
-    assert.deepEqual(templateLaunchText({ MAX: 10n, TMPL_NAME: 'hi', TMPL_DIGITS: '42', TMPL_KEY: new Uint8Array([1, 255]) }), { TMPL_MAX: '10', TMPL_NAME: '0x6869', TMPL_DIGITS: '42', TMPL_KEY: '0x01ff' });
+    assert.deepEqual(templateLaunchText({ MAX: 10n, TMPL_NAME: 'hi', TMPL_DIGITS: '42', TMPL_KEY: new Uint8Array([1, 255]) }), {
+      TMPL_MAX: '10',
+      TMPL_NAME: '0x6869',
+      TMPL_DIGITS: '42',
+      TMPL_KEY: '0x01ff',
+    });
   });
 });

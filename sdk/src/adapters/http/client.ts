@@ -294,15 +294,33 @@ export class HttpClient {
         }
         failure = this.#httpError(res, secrets, policy);
       } catch (e) {
-        failure = e instanceof AdapterError ? e : new AdapterError(`${method} ${shownUrl()} failed: ${this.redact(String((e as Error)?.message ?? e), secrets)}`);
+        failure =
+          e instanceof AdapterError ? e : new AdapterError(`${method} ${shownUrl()} failed: ${this.redact(String((e as Error)?.message ?? e), secrets)}`);
       }
       const durationMs = performance.now() - started;
       const delay = policy ? this.#retryDelay(failure, attempt, policy, idempotent) : undefined;
       if (delay === undefined) {
-        this.#log({ event: 'failure', method, url: shownUrl(), attempt, durationMs, error: failure.message, ...(failure instanceof HttpError ? { status: failure.status } : {}) });
+        this.#log({
+          event: 'failure',
+          method,
+          url: shownUrl(),
+          attempt,
+          durationMs,
+          error: failure.message,
+          ...(failure instanceof HttpError ? { status: failure.status } : {}),
+        });
         throw failure;
       }
-      this.#log({ event: 'retry', method, url: shownUrl(), attempt, durationMs, delayMs: delay, error: failure.message, ...(failure instanceof HttpError ? { status: failure.status } : {}) });
+      this.#log({
+        event: 'retry',
+        method,
+        url: shownUrl(),
+        attempt,
+        durationMs,
+        delayMs: delay,
+        error: failure.message,
+        ...(failure instanceof HttpError ? { status: failure.status } : {}),
+      });
       try {
         await this.#sleep(delay, req.signal);
       } catch {
@@ -334,16 +352,35 @@ export class HttpClient {
     const text = TEXT.decode(res.body);
     const trimmed = text.trimStart();
     if (type.includes('html') || trimmed.startsWith('<')) {
-      throw new ProtocolError({ method: res.method, url: res.url, status: res.status, contentType: type, reason: `expected JSON but the service sent an HTML page (HTTP ${res.status}, ${type || 'no content type'})` });
+      throw new ProtocolError({
+        method: res.method,
+        url: res.url,
+        status: res.status,
+        contentType: type,
+        reason: `expected JSON but the service sent an HTML page (HTTP ${res.status}, ${type || 'no content type'})`,
+      });
     }
     if (trimmed.length === 0) {
-      throw new ProtocolError({ method: res.method, url: res.url, status: res.status, contentType: type, reason: `expected JSON but the body is empty (HTTP ${res.status})` });
+      throw new ProtocolError({
+        method: res.method,
+        url: res.url,
+        status: res.status,
+        contentType: type,
+        reason: `expected JSON but the body is empty (HTTP ${res.status})`,
+      });
     }
     try {
       return parseJson<T>(text);
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
-      throw new ProtocolError({ method: res.method, url: res.url, status: res.status, contentType: type, reason: `malformed or truncated JSON body (${res.body.length} bytes): ${reason}`, cause: e });
+      throw new ProtocolError({
+        method: res.method,
+        url: res.url,
+        status: res.status,
+        contentType: type,
+        reason: `malformed or truncated JSON body (${res.body.length} bytes): ${reason}`,
+        cause: e,
+      });
     }
   }
 
@@ -352,12 +389,25 @@ export class HttpClient {
     const type = res.contentType ?? '';
     if (type.includes('json')) return this.parseJsonBody<T>(res);
     if (type.includes('html')) {
-      throw new ProtocolError({ method: res.method, url: res.url, status: res.status, contentType: type, reason: `expected msgpack but the service sent an HTML page (HTTP ${res.status})` });
+      throw new ProtocolError({
+        method: res.method,
+        url: res.url,
+        status: res.status,
+        contentType: type,
+        reason: `expected msgpack but the service sent an HTML page (HTTP ${res.status})`,
+      });
     }
     try {
       return decodeMsgpack(res.body, options.maps ? { maps: true } : {}) as T;
     } catch (e) {
-      throw new ProtocolError({ method: res.method, url: res.url, status: res.status, contentType: type, reason: `malformed or truncated msgpack body (${res.body.length} bytes): ${(e as Error).message}`, cause: e });
+      throw new ProtocolError({
+        method: res.method,
+        url: res.url,
+        status: res.status,
+        contentType: type,
+        reason: `malformed or truncated msgpack body (${res.body.length} bytes): ${(e as Error).message}`,
+        cause: e,
+      });
     }
   }
 
@@ -437,12 +487,39 @@ export class HttpClient {
     let responseHeaders: Dispatcher.ResponseData['headers'] = {};
     try {
       if (this.#transport) {
-        const r = await this.#transport({ method, path: fullPath, headers, body: typeof body === 'string' ? ENCODER.encode(body) : body, signal: controller.signal });
+        const r = await this.#transport({
+          method,
+          path: fullPath,
+          headers,
+          body: typeof body === 'string' ? ENCODER.encode(body) : body,
+          signal: controller.signal,
+        });
         if (r.parsed) {
           // The body stays unwritten unless someone reads it.
-          return { status: r.status, headers: r.headers, contentType: r.headers['content-type'], get body() { return r.body; }, get url() { return shownUrl(); }, method, parsed: r.parsed };
+          return {
+            status: r.status,
+            headers: r.headers,
+            contentType: r.headers['content-type'],
+            get body() {
+              return r.body;
+            },
+            get url() {
+              return shownUrl();
+            },
+            method,
+            parsed: r.parsed,
+          };
         }
-        return { status: r.status, headers: r.headers, contentType: r.headers['content-type'], body: r.body, get url() { return shownUrl(); }, method };
+        return {
+          status: r.status,
+          headers: r.headers,
+          contentType: r.headers['content-type'],
+          body: r.body,
+          get url() {
+            return shownUrl();
+          },
+          method,
+        };
       }
       const pool = this.#pool ?? (await this.#openPool());
       const response = await pool.request({
@@ -457,11 +534,28 @@ export class HttpClient {
       status = response.statusCode;
       responseHeaders = response.headers;
       const max = this.#maxBytes;
-      const bytes = await readBodyCapped(response.body, response.headers['content-length'], max, (declared) =>
-        new ProtocolError({ ...describe(), status, reason: declared !== undefined ? `response of ${declared} bytes exceeds the ${max}-byte limit` : `response exceeds the ${max}-byte limit` }),
+      const bytes = await readBodyCapped(
+        response.body,
+        response.headers['content-length'],
+        max,
+        (declared) =>
+          new ProtocolError({
+            ...describe(),
+            status,
+            reason: declared !== undefined ? `response of ${declared} bytes exceeds the ${max}-byte limit` : `response exceeds the ${max}-byte limit`,
+          }),
       );
       const contentType = headerValue(response.headers['content-type']);
-      return { status, headers: response.headers, contentType, body: bytes, get url() { return shownUrl(); }, method };
+      return {
+        status,
+        headers: response.headers,
+        contentType,
+        body: bytes,
+        get url() {
+          return shownUrl();
+        },
+        method,
+      };
     } catch (e) {
       if (e instanceof AdapterError) throw e;
       if (timedOut) throw new TimeoutError({ ...describe(), timeoutMs });
@@ -537,7 +631,10 @@ export function extractServiceMessage(res: Pick<HttpResponse, 'body' | 'contentT
       const parsed = parseJson<Record<string, unknown>>(trimmed);
       if (parsed && typeof parsed === 'object') {
         const message = typeof parsed.message === 'string' ? parsed.message : typeof parsed.error === 'string' ? parsed.error : undefined;
-        return { ...(message !== undefined ? { message: clip(message) } : { message: clip(trimmed) }), ...(parsed.data !== undefined ? { data: parsed.data } : {}) };
+        return {
+          ...(message !== undefined ? { message: clip(message) } : { message: clip(trimmed) }),
+          ...(parsed.data !== undefined ? { data: parsed.data } : {}),
+        };
       }
     } catch {
       // Not JSON after all: fall through to plain text.

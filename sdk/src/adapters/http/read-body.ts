@@ -9,7 +9,12 @@ export interface CappedBody extends AsyncIterable<Uint8Array> {
  * further; either way the body is destroyed and `tooLarge` makes the error thrown (given the
  * declared length when that was what refused it).
  */
-export async function readBodyCapped(body: CappedBody, contentLength: string | string[] | undefined, maxBytes: number, tooLarge: (declared?: number) => Error): Promise<Uint8Array> {
+export async function readBodyCapped(
+  body: CappedBody,
+  contentLength: string | string[] | undefined,
+  maxBytes: number,
+  tooLarge: (declared?: number) => Error,
+): Promise<Uint8Array> {
   const declared = Number(contentLength);
   if (Number.isFinite(declared) && declared > maxBytes) {
     body.destroy();

@@ -126,12 +126,18 @@ export class KeyManagerClient {
 
   wireMultisig(m: MultisigSig): Obj {
     if (this.#msigForm === 'codec') {
-      return { v: m.version, thr: m.threshold, subsig: m.subsigs.map((s) => (s.signature ? { pk: this.wireBytes(s.publicKey), s: this.wireBytes(s.signature) } : { pk: this.wireBytes(s.publicKey) })) };
+      return {
+        v: m.version,
+        thr: m.threshold,
+        subsig: m.subsigs.map((s) => (s.signature ? { pk: this.wireBytes(s.publicKey), s: this.wireBytes(s.signature) } : { pk: this.wireBytes(s.publicKey) })),
+      };
     }
     return {
       Version: m.version,
       Threshold: m.threshold,
-      Subsigs: m.subsigs.map((s) => (s.signature ? { Key: this.wireBytes(s.publicKey), Sig: this.wireBytes(s.signature) } : { Key: this.wireBytes(s.publicKey) })),
+      Subsigs: m.subsigs.map((s) =>
+        s.signature ? { Key: this.wireBytes(s.publicKey), Sig: this.wireBytes(s.signature) } : { Key: this.wireBytes(s.publicKey) },
+      ),
     };
   }
 
@@ -171,16 +177,27 @@ export class KeyManagerClient {
   }
 
   async initWalletHandle(walletId: string, password: string): Promise<string> {
-    const o = await this.call('init wallet handle', 'POST', '/v1/wallet/init', { wallet_id: walletId, wallet_password: password }, { idempotent: false, secrets: [password] });
+    const o = await this.call(
+      'init wallet handle',
+      'POST',
+      '/v1/wallet/init',
+      { wallet_id: walletId, wallet_password: password },
+      { idempotent: false, secrets: [password] },
+    );
     return str(o.wallet_handle_token, 'wallet_handle_token');
   }
 
   async walletInfo(token: string): Promise<WalletHandle> {
-    return toHandle((await this.call('wallet info', 'POST', '/v1/wallet/info', { wallet_handle_token: token }, { idempotent: true, secrets: [token] })).wallet_handle);
+    return toHandle(
+      (await this.call('wallet info', 'POST', '/v1/wallet/info', { wallet_handle_token: token }, { idempotent: true, secrets: [token] })).wallet_handle,
+    );
   }
 
   async renewWalletHandle(token: string): Promise<WalletHandle> {
-    return toHandle((await this.call('renew wallet handle', 'POST', '/v1/wallet/renew', { wallet_handle_token: token }, { idempotent: true, secrets: [token] })).wallet_handle);
+    return toHandle(
+      (await this.call('renew wallet handle', 'POST', '/v1/wallet/renew', { wallet_handle_token: token }, { idempotent: true, secrets: [token] }))
+        .wallet_handle,
+    );
   }
 
   async releaseWalletHandle(token: string): Promise<void> {
@@ -188,27 +205,57 @@ export class KeyManagerClient {
   }
 
   async renameWallet(walletId: string, newName: string, password: string): Promise<Wallet> {
-    const o = await this.call('rename wallet', 'POST', '/v1/wallet/rename', { wallet_id: walletId, wallet_name: newName, wallet_password: password }, { idempotent: true, secrets: [password] });
+    const o = await this.call(
+      'rename wallet',
+      'POST',
+      '/v1/wallet/rename',
+      { wallet_id: walletId, wallet_name: newName, wallet_password: password },
+      { idempotent: true, secrets: [password] },
+    );
     return toWallet(o.wallet);
   }
 
   async generateKey(token: string, displayMnemonic = false): Promise<string> {
-    const o = await this.call('generate key', 'POST', '/v1/key', { wallet_handle_token: token, display_mnemonic: displayMnemonic }, { idempotent: false, secrets: [token] });
+    const o = await this.call(
+      'generate key',
+      'POST',
+      '/v1/key',
+      { wallet_handle_token: token, display_mnemonic: displayMnemonic },
+      { idempotent: false, secrets: [token] },
+    );
     return str(o.address, 'address');
   }
 
   async deleteKey(token: string, password: string, address: string): Promise<void> {
-    await this.call('delete key', 'DELETE', '/v1/key', { address, wallet_handle_token: token, wallet_password: password }, { idempotent: true, secrets: [token, password] });
+    await this.call(
+      'delete key',
+      'DELETE',
+      '/v1/key',
+      { address, wallet_handle_token: token, wallet_password: password },
+      { idempotent: true, secrets: [token, password] },
+    );
   }
 
   async exportKey(token: string, password: string, address: string): Promise<Uint8Array> {
-    const o = await this.call('export key', 'POST', '/v1/key/export', { address, wallet_handle_token: token, wallet_password: password }, { idempotent: true, secrets: [token, password] });
+    const o = await this.call(
+      'export key',
+      'POST',
+      '/v1/key/export',
+      { address, wallet_handle_token: token, wallet_password: password },
+      { idempotent: true, secrets: [token, password] },
+    );
     return bytes(o.private_key, 'private_key');
   }
 
   async importKey(token: string, privateKey: Uint8Array): Promise<string> {
     const wire = this.wireBytes(privateKey);
-    const o = await this.call('import key', 'POST', '/v1/key/import', { private_key: wire, wallet_handle_token: token }, { idempotent: false, secrets: [token, toBase64(privateKey)] });
+    const o = await this.call(
+      'import key',
+      'POST',
+      '/v1/key/import',
+      { private_key: wire, wallet_handle_token: token },
+      { idempotent: false, secrets: [token, toBase64(privateKey)] },
+    );
     return str(o.address, 'address');
   }
 
@@ -217,16 +264,34 @@ export class KeyManagerClient {
   }
 
   async exportMasterKey(token: string, password: string): Promise<Uint8Array> {
-    const o = await this.call('export master key', 'POST', '/v1/master-key/export', { wallet_handle_token: token, wallet_password: password }, { idempotent: true, secrets: [token, password] });
+    const o = await this.call(
+      'export master key',
+      'POST',
+      '/v1/master-key/export',
+      { wallet_handle_token: token, wallet_password: password },
+      { idempotent: true, secrets: [token, password] },
+    );
     return bytes(o.master_derivation_key, 'master_derivation_key');
   }
 
   async deleteMultisig(token: string, password: string, address: string): Promise<void> {
-    await this.call('delete multisig', 'DELETE', '/v1/multisig', { address, wallet_handle_token: token, wallet_password: password }, { idempotent: true, secrets: [token, password] });
+    await this.call(
+      'delete multisig',
+      'DELETE',
+      '/v1/multisig',
+      { address, wallet_handle_token: token, wallet_password: password },
+      { idempotent: true, secrets: [token, password] },
+    );
   }
 
   async exportMultisig(token: string, address: string): Promise<MultisigPreimage> {
-    const o = await this.call('export multisig', 'POST', '/v1/multisig/export', { address, wallet_handle_token: token }, { idempotent: true, secrets: [token] });
+    const o = await this.call(
+      'export multisig',
+      'POST',
+      '/v1/multisig/export',
+      { address, wallet_handle_token: token },
+      { idempotent: true, secrets: [token] },
+    );
     return {
       version: small(o.multisig_version ?? 0, 'multisig_version'),
       threshold: small(o.threshold ?? 0, 'threshold'),
@@ -235,7 +300,12 @@ export class KeyManagerClient {
   }
 
   async importMultisig(token: string, preimage: MultisigPreimage): Promise<string> {
-    const body = { multisig_version: preimage.version, threshold: preimage.threshold, pks: preimage.publicKeys.map((k) => this.wireBytes(k)), wallet_handle_token: token };
+    const body = {
+      multisig_version: preimage.version,
+      threshold: preimage.threshold,
+      pks: preimage.publicKeys.map((k) => this.wireBytes(k)),
+      wallet_handle_token: token,
+    };
     return str((await this.call('import multisig', 'POST', '/v1/multisig/import', body, { idempotent: false, secrets: [token] })).address, 'address');
   }
 
@@ -264,7 +334,13 @@ export class KeyManagerClient {
     password: string,
     request: { address: string; program: Uint8Array; publicKey: Uint8Array; partial?: MultisigSig },
   ): Promise<{ multisig: MultisigSig; raw: Uint8Array }> {
-    const body: Obj = { address: request.address, data: toBase64(request.program), public_key: this.wireBytes(request.publicKey), wallet_handle_token: token, wallet_password: password };
+    const body: Obj = {
+      address: request.address,
+      data: toBase64(request.program),
+      public_key: this.wireBytes(request.publicKey),
+      wallet_handle_token: token,
+      wallet_password: password,
+    };
     if (request.partial) body.partial_multisig = this.wireMultisig(request.partial);
     const o = await this.call('sign multisig program', 'POST', '/v1/multisig/signprogram', body, { idempotent: true, secrets: [token, password] });
     const raw = bytes(o.multisig, 'multisig');
@@ -273,7 +349,13 @@ export class KeyManagerClient {
 
   /** Delegates a program with the key of `address` (ed25519 over "Program" || program). */
   async signProgram(token: string, password: string, address: string, program: Uint8Array): Promise<Uint8Array> {
-    const o = await this.call('sign program', 'POST', '/v1/program/sign', { address, data: toBase64(program), wallet_handle_token: token, wallet_password: password }, { idempotent: true, secrets: [token, password] });
+    const o = await this.call(
+      'sign program',
+      'POST',
+      '/v1/program/sign',
+      { address, data: toBase64(program), wallet_handle_token: token, wallet_password: password },
+      { idempotent: true, secrets: [token, password] },
+    );
     return bytes(o.sig, 'sig');
   }
 

@@ -15,7 +15,14 @@ import { decodeMsgpack } from '../../encoding/msgpack.js';
 import { ProtocolError } from '../http/errors.js';
 import type { HttpResponse } from '../http/client.js';
 import { encodeAddress } from '../../encoding/address.js';
-import { decodeBlockResponse, decodePendingResponse, decodeStateDelta, type DecodedBlock, type DecodedPending, type DecodedStateDelta } from './typed-decode.js';
+import {
+  decodeBlockResponse,
+  decodePendingResponse,
+  decodeStateDelta,
+  type DecodedBlock,
+  type DecodedPending,
+  type DecodedStateDelta,
+} from './typed-decode.js';
 
 /** Runs a typed decoder on an msgpack body; a JSON body (some proxies, test doubles) takes `fallback`. */
 function typedBody<T>(res: HttpResponse, decode: (b: Uint8Array) => T, fallback: () => T): T {
@@ -25,7 +32,14 @@ function typedBody<T>(res: HttpResponse, decode: (b: Uint8Array) => T, fallback:
     return decode(res.body);
   } catch (e) {
     if (e instanceof DecodeError) {
-      throw new ProtocolError({ method: res.method, url: res.url, status: res.status, contentType: type, reason: `malformed or truncated msgpack body (${res.body.length} bytes): ${e.message}`, cause: e });
+      throw new ProtocolError({
+        method: res.method,
+        url: res.url,
+        status: res.status,
+        contentType: type,
+        reason: `malformed or truncated msgpack body (${res.body.length} bytes): ${e.message}`,
+        cause: e,
+      });
     }
     throw e;
   }
@@ -92,7 +106,12 @@ export class AlgodAdapter extends HttpNodeAdapter {
   }
 
   async waitForBlockAfter(round: bigint, options: { signal?: AbortSignal } = {}): Promise<NodeStatus> {
-    const body = await this.http.json({ method: 'GET', path: pathOf('v2', 'status', 'wait-for-block-after', round), timeoutMs: 90_000, ...(options.signal ? { signal: options.signal } : {}) });
+    const body = await this.http.json({
+      method: 'GET',
+      path: pathOf('v2', 'status', 'wait-for-block-after', round),
+      timeoutMs: 90_000,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     return toNodeStatus(body);
   }
 
@@ -101,19 +120,35 @@ export class AlgodAdapter extends HttpNodeAdapter {
   }
 
   protected async postRaw(raw: Uint8Array, signal?: AbortSignal): Promise<string> {
-    const body = await this.http.json({ method: 'POST', path: '/v2/transactions', body: raw, contentType: 'application/x-binary', idempotent: false, ...(signal ? { signal } : {}) });
+    const body = await this.http.json({
+      method: 'POST',
+      path: '/v2/transactions',
+      body: raw,
+      contentType: 'application/x-binary',
+      idempotent: false,
+      ...(signal ? { signal } : {}),
+    });
     return str(obj(body, 'submit').txId, 'txId');
   }
 
   async pending(txid: string): Promise<PendingTransaction> {
     let res: HttpResponse;
     try {
-      res = await this.http.send({ method: 'GET', path: pathOf('v2', 'transactions', 'pending', txid), query: { format: 'msgpack' }, accept: 'application/msgpack' });
+      res = await this.http.send({
+        method: 'GET',
+        path: pathOf('v2', 'transactions', 'pending', txid),
+        query: { format: 'msgpack' },
+        accept: 'application/msgpack',
+      });
     } catch (e) {
       if (e instanceof HttpError && e.status === 404) throw new TransactionNotFoundError(txid);
       throw e;
     }
-    return typedBody(res, (b) => pendingFromDecoded(decodePendingResponse(b), txid), () => toPending(this.http.parseMsgpackBody(res), txid));
+    return typedBody(
+      res,
+      (b) => pendingFromDecoded(decodePendingResponse(b), txid),
+      () => toPending(this.http.parseMsgpackBody(res), txid),
+    );
   }
 
   /**
@@ -123,9 +158,20 @@ export class AlgodAdapter extends HttpNodeAdapter {
    */
   async pendingDecoded(txid: string): Promise<DecodedPending> {
     try {
-      const res = await this.http.send({ method: 'GET', path: pathOf('v2', 'transactions', 'pending', txid), query: { format: 'msgpack' }, accept: 'application/msgpack' });
+      const res = await this.http.send({
+        method: 'GET',
+        path: pathOf('v2', 'transactions', 'pending', txid),
+        query: { format: 'msgpack' },
+        accept: 'application/msgpack',
+      });
       return typedBody(res, decodePendingResponse, () => {
-        throw new ProtocolError({ method: res.method, url: res.url, status: res.status, contentType: res.contentType ?? '', reason: 'expected an msgpack pending-transaction response' });
+        throw new ProtocolError({
+          method: res.method,
+          url: res.url,
+          status: res.status,
+          contentType: res.contentType ?? '',
+          reason: 'expected an msgpack pending-transaction response',
+        });
       });
     } catch (e) {
       if (e instanceof HttpError && e.status === 404) throw new TransactionNotFoundError(txid);
@@ -139,7 +185,13 @@ export class AlgodAdapter extends HttpNodeAdapter {
   }
 
   async pendingByAddress(address: string, query: { max?: number } = {}): Promise<{ totalTransactions: bigint; transactions: PendingTransaction[] }> {
-    return pendingList(await this.http.msgpack({ method: 'GET', path: pathOf('v2', 'accounts', address, 'transactions', 'pending'), query: { format: 'msgpack', max: query.max || undefined } }));
+    return pendingList(
+      await this.http.msgpack({
+        method: 'GET',
+        path: pathOf('v2', 'accounts', address, 'transactions', 'pending'),
+        query: { format: 'msgpack', max: query.max || undefined },
+      }),
+    );
   }
 
   async account(address: string, options: { exclude?: AccountExclude | readonly AccountExclude[] } = {}): Promise<AccountInfo> {
@@ -156,11 +208,23 @@ export class AlgodAdapter extends HttpNodeAdapter {
   }
 
   async accountAssets(address: string, query: { limit?: number; next?: string } = {}): Promise<unknown> {
-    return camelize(await this.http.json({ method: 'GET', path: pathOf('v2', 'accounts', address, 'assets'), query: { limit: query.limit || undefined, next: query.next || undefined } }));
+    return camelize(
+      await this.http.json({
+        method: 'GET',
+        path: pathOf('v2', 'accounts', address, 'assets'),
+        query: { limit: query.limit || undefined, next: query.next || undefined },
+      }),
+    );
   }
 
   async accountApplications(address: string, query: { limit?: number; next?: string; include?: 'params' } = {}): Promise<unknown> {
-    return camelize(await this.http.json({ method: 'GET', path: pathOf('v2', 'accounts', address, 'applications'), query: { limit: query.limit || undefined, next: query.next || undefined, include: query.include } }));
+    return camelize(
+      await this.http.json({
+        method: 'GET',
+        path: pathOf('v2', 'accounts', address, 'applications'),
+        query: { limit: query.limit || undefined, next: query.next || undefined, include: query.include },
+      }),
+    );
   }
 
   async asset(id: bigint): Promise<AssetInfo> {
@@ -177,12 +241,20 @@ export class AlgodAdapter extends HttpNodeAdapter {
 
   /** Box names of an application (`max` 0 or unset = all). */
   async boxes(appId: bigint, query: { max?: number } = {}): Promise<Uint8Array[]> {
-    const body = obj(await this.http.json({ method: 'GET', path: pathOf('v2', 'applications', appId, 'boxes'), query: { max: query.max || undefined } }), 'boxes');
+    const body = obj(
+      await this.http.json({ method: 'GET', path: pathOf('v2', 'applications', appId, 'boxes'), query: { max: query.max || undefined } }),
+      'boxes',
+    );
     return arr(body.boxes, 'boxes.boxes').map((b, i) => bytes(obj(b, `boxes[${i}]`).name, `boxes[${i}].name`));
   }
 
   async block(round: bigint, options: { headerOnly?: boolean } = {}): Promise<BlockInfo> {
-    const res = await this.http.send({ method: 'GET', path: pathOf('v2', 'blocks', round), query: { format: 'msgpack', 'header-only': options.headerOnly ? true : undefined }, accept: 'application/msgpack' });
+    const res = await this.http.send({
+      method: 'GET',
+      path: pathOf('v2', 'blocks', round),
+      query: { format: 'msgpack', 'header-only': options.headerOnly ? true : undefined },
+      accept: 'application/msgpack',
+    });
     return typedBody(
       res,
       (body) => {
@@ -208,7 +280,14 @@ export class AlgodAdapter extends HttpNodeAdapter {
   /** The block with its header and payset typed (transactions, ApplyData, inner transactions). */
   async blockDecoded(round: bigint): Promise<DecodedBlock> {
     const info = await this.block(round);
-    if (!info.decoded) throw new ProtocolError({ method: 'GET', url: `/v2/blocks/${round}`, status: 200, contentType: 'application/json', reason: 'the node answered the block in JSON; a typed block needs msgpack' });
+    if (!info.decoded)
+      throw new ProtocolError({
+        method: 'GET',
+        url: `/v2/blocks/${round}`,
+        status: 200,
+        contentType: 'application/json',
+        reason: 'the node answered the block in JSON; a typed block needs msgpack',
+      });
     return info.decoded;
   }
 
@@ -216,7 +295,13 @@ export class AlgodAdapter extends HttpNodeAdapter {
   async deltasDecoded(round: bigint): Promise<DecodedStateDelta> {
     const res = await this.http.send({ method: 'GET', path: pathOf('v2', 'deltas', round), query: { format: 'msgpack' }, accept: 'application/msgpack' });
     return typedBody(res, decodeStateDelta, () => {
-      throw new ProtocolError({ method: res.method, url: res.url, status: res.status, contentType: res.contentType ?? '', reason: 'expected an msgpack state delta' });
+      throw new ProtocolError({
+        method: res.method,
+        url: res.url,
+        status: res.status,
+        contentType: res.contentType ?? '',
+        reason: 'expected an msgpack state delta',
+      });
     });
   }
 
@@ -230,7 +315,11 @@ export class AlgodAdapter extends HttpNodeAdapter {
   }
 
   async transactionProof(round: bigint, txid: string, options: { hashType?: 'sha512_256' | 'sha256' } = {}): Promise<unknown> {
-    return this.http.msgpack({ method: 'GET', path: pathOf('v2', 'blocks', round, 'transactions', txid, 'proof'), query: { format: 'msgpack', hashtype: options.hashType } });
+    return this.http.msgpack({
+      method: 'GET',
+      path: pathOf('v2', 'blocks', round, 'transactions', txid, 'proof'),
+      query: { format: 'msgpack', hashtype: options.hashType },
+    });
   }
 
   async lightBlockHeaderProof(round: bigint): Promise<unknown> {
@@ -267,7 +356,10 @@ export class AlgodAdapter extends HttpNodeAdapter {
   }
 
   async disassemble(program: Uint8Array): Promise<string> {
-    const body = obj(await this.http.json({ method: 'POST', path: '/v2/teal/disassemble', body: program, contentType: 'application/x-binary', idempotent: true }), 'disassemble');
+    const body = obj(
+      await this.http.json({ method: 'POST', path: '/v2/teal/disassemble', body: program, contentType: 'application/x-binary', idempotent: true }),
+      'disassemble',
+    );
     return str(body.result, 'disassemble.result');
   }
 }

@@ -19,7 +19,21 @@ export type DevnetCheat =
   | 'set-block-seed';
 
 /** Every cheat route name, in the order the CLI lists them. */
-export const DEVNET_CHEATS: readonly DevnetCheat[] = ['snapshot', 'revert', 'release', 'advance-rounds', 'set-time', 'advance-time', 'impersonate', 'set-balance', 'set-asset-holding', 'set-global', 'set-local', 'set-box', 'set-block-seed'];
+export const DEVNET_CHEATS: readonly DevnetCheat[] = [
+  'snapshot',
+  'revert',
+  'release',
+  'advance-rounds',
+  'set-time',
+  'advance-time',
+  'impersonate',
+  'set-balance',
+  'set-asset-holding',
+  'set-global',
+  'set-local',
+  'set-box',
+  'set-block-seed',
+];
 
 /** What every cheat answers: the chain's latest round and timestamp after it (plus `id` for a snapshot). */
 export interface DevnetCheatResult {

@@ -6,7 +6,18 @@ import { HttpNodeAdapter } from './http-node-adapter.js';
 import { TransactionNotFoundError } from './errors.js';
 import { toAccountInfo, toAssetInfo, toAssetParams, toNodeStatus, toPending, toSuggestedParams, toSupply } from './normalize.js';
 import type { AccountInfo, AppInfo, AssetInfo, AssetParams, BlockInfo, BoxValue, NodeStatus, PendingTransaction, SuggestedParams, Supply } from './types.js';
-import { parseMetrics, toNodeVersion, toV1Block, toV1Pending, toV1Transaction, toV1TransactionList, type NodeVersion, type V1Block, type V1PendingTransactions, type V1Transaction } from './v1-model.js';
+import {
+  parseMetrics,
+  toNodeVersion,
+  toV1Block,
+  toV1Pending,
+  toV1Transaction,
+  toV1TransactionList,
+  type NodeVersion,
+  type V1Block,
+  type V1PendingTransactions,
+  type V1Transaction,
+} from './v1-model.js';
 
 /** The header that carries the node service's API token. */
 export const NODE_SERVICE_TOKEN_HEADER = 'X-Node-API-Token';
@@ -114,7 +125,12 @@ export class NodeServiceAdapter extends HttpNodeAdapter {
 
   async waitForBlockAfter(round: bigint, options: { signal?: AbortSignal } = {}): Promise<NodeStatus> {
     // The node holds this request open until the block exists, so it gets a longer time limit.
-    const body = await this.http.json({ method: 'GET', path: pathOf('v1', 'status', 'wait-for-block-after', round) + '/', timeoutMs: 90_000, ...(options.signal ? { signal: options.signal } : {}) });
+    const body = await this.http.json({
+      method: 'GET',
+      path: pathOf('v1', 'status', 'wait-for-block-after', round) + '/',
+      timeoutMs: 90_000,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
     return toNodeStatus(body);
   }
 

@@ -166,26 +166,40 @@ export function toAccountInfo(body: unknown): AccountInfo {
   if (Array.isArray(rawAssets)) {
     rawAssets.forEach((h, i) => {
       const a = obj(h, `account.assets[${i}]`);
-      assets.push({ assetId: u64(a['asset-id'], `account.assets[${i}].asset-id`), amount: u64(a.amount ?? 0, `account.assets[${i}].amount`), frozen: bool(a['is-frozen'] ?? false, `account.assets[${i}].is-frozen`) });
+      assets.push({
+        assetId: u64(a['asset-id'], `account.assets[${i}].asset-id`),
+        amount: u64(a.amount ?? 0, `account.assets[${i}].amount`),
+        frozen: bool(a['is-frozen'] ?? false, `account.assets[${i}].is-frozen`),
+      });
     });
   } else if (isObj(rawAssets)) {
     for (const id of Object.keys(rawAssets)) {
       const a = obj(rawAssets[id], `account.assets.${id}`);
-      assets.push({ assetId: u64(id, `account.assets key`), amount: u64(a.amount ?? 0, `account.assets.${id}.amount`), frozen: bool(a.frozen ?? false, `account.assets.${id}.frozen`) });
+      assets.push({
+        assetId: u64(id, `account.assets key`),
+        amount: u64(a.amount ?? 0, `account.assets.${id}.amount`),
+        frozen: bool(a.frozen ?? false, `account.assets.${id}.frozen`),
+      });
     }
   }
   const createdAssets: AssetInfo[] = [];
   const ca = pick(o, 'created-assets', 'thisassettotal');
   if (Array.isArray(ca)) ca.forEach((a) => createdAssets.push(toAssetInfo(a)));
-  else if (isObj(ca)) for (const id of Object.keys(ca)) createdAssets.push({ index: u64(id, 'account.thisassettotal key'), params: toAssetParams(ca[id], `account.thisassettotal.${id}`) });
+  else if (isObj(ca))
+    for (const id of Object.keys(ca))
+      createdAssets.push({ index: u64(id, 'account.thisassettotal key'), params: toAssetParams(ca[id], `account.thisassettotal.${id}`) });
   const createdApps: AppInfo[] = [];
   const capps = pick(o, 'created-apps', 'appparams');
   if (Array.isArray(capps)) capps.forEach((a) => createdApps.push(toAppInfo(a)));
-  else if (isObj(capps)) for (const id of Object.keys(capps)) createdApps.push({ id: u64(id, 'account.appparams key'), params: toAppParams(capps[id], `account.appparams.${id}`) });
+  else if (isObj(capps))
+    for (const id of Object.keys(capps)) createdApps.push({ id: u64(id, 'account.appparams key'), params: toAppParams(capps[id], `account.appparams.${id}`) });
   return compact({
     address: str(o.address, 'account.address'),
     amount: u64(o.amount, 'account.amount'),
-    amountWithoutPendingRewards: u64(pick(o, 'amount-without-pending-rewards', 'amountwithoutpendingrewards') ?? o.amount, 'account.amountWithoutPendingRewards'),
+    amountWithoutPendingRewards: u64(
+      pick(o, 'amount-without-pending-rewards', 'amountwithoutpendingrewards') ?? o.amount,
+      'account.amountWithoutPendingRewards',
+    ),
     pendingRewards: u64(pick(o, 'pending-rewards', 'pendingrewards') ?? 0, 'account.pendingRewards'),
     rewards: u64(o.rewards ?? 0, 'account.rewards'),
     round: u64(o.round, 'account.round'),
@@ -198,7 +212,11 @@ export function toAccountInfo(body: unknown): AccountInfo {
     appsLocalState: Array.isArray(o['apps-local-state'])
       ? o['apps-local-state'].map((l, i) => {
           const a = obj(l, `account.apps-local-state[${i}]`);
-          return compact({ id: u64(a.id, `account.apps-local-state[${i}].id`), schema: toSchema(a.schema, `account.apps-local-state[${i}].schema`), keyValue: toTealState(a['key-value'], `account.apps-local-state[${i}].key-value`) });
+          return compact({
+            id: u64(a.id, `account.apps-local-state[${i}].id`),
+            schema: toSchema(a.schema, `account.apps-local-state[${i}].schema`),
+            keyValue: toTealState(a['key-value'], `account.apps-local-state[${i}].key-value`),
+          });
         })
       : undefined,
     totalBoxes: optU64(o['total-boxes'], 'account.totalBoxes'),
@@ -288,7 +306,9 @@ export function toSimulateResult(body: unknown): SimulateResult {
   const o = obj(body, 'simulate');
   const groups = arr(pick(o, 'txn-groups', 'txn_groups'), 'simulate.txn-groups');
   const g: Obj = groups.length > 0 ? obj(groups[0], 'simulate.txn-groups[0]') : {};
-  const failedAt = arr(pick(g, 'failed-at', 'failed_at', 'failedAt') ?? pick(o, 'failed-at', 'failed_at'), 'simulate.failed-at').map((n, i) => small(n, `simulate.failed-at[${i}]`));
+  const failedAt = arr(pick(g, 'failed-at', 'failed_at', 'failedAt') ?? pick(o, 'failed-at', 'failed_at'), 'simulate.failed-at').map((n, i) =>
+    small(n, `simulate.failed-at[${i}]`),
+  );
   const failureMessage = optStr(pick(g, 'failure-message', 'failure_message') ?? pick(o, 'failure-message', 'failure_message'), 'simulate.failure-message');
   const txns: SimulatedTxn[] = arr(pick(g, 'txn-results', 'txn_results'), 'simulate.txn-results').map((r, i) => {
     const t = obj(r, `simulate.txn-results[${i}]`);

@@ -186,27 +186,55 @@ export class MsgReader {
     if (b >= 0x90 && b <= 0x9f) return this.#skipN(b & 0x0f);
     if (b >= 0xa0 && b <= 0xbf) return this.#advance(b & 0x1f);
     switch (b) {
-      case 0xc4: case 0xd9: return this.#advance(this.#byte());
-      case 0xc5: case 0xda: return this.#advance(this.#u16());
-      case 0xc6: case 0xdb: return this.#advance(this.#u32());
-      case 0xc7: return this.#advance(this.#byte() + 1);
-      case 0xc8: return this.#advance(this.#u16() + 1);
-      case 0xc9: return this.#advance(this.#u32() + 1);
-      case 0xca: return this.#advance(4);
-      case 0xcb: return this.#advance(8);
-      case 0xcc: case 0xd0: return this.#advance(1);
-      case 0xcd: case 0xd1: return this.#advance(2);
-      case 0xce: case 0xd2: return this.#advance(4);
-      case 0xcf: case 0xd3: return this.#advance(8);
-      case 0xd4: return this.#advance(2);
-      case 0xd5: return this.#advance(3);
-      case 0xd6: return this.#advance(5);
-      case 0xd7: return this.#advance(9);
-      case 0xd8: return this.#advance(17);
-      case 0xdc: return this.#skipN(this.#u16());
-      case 0xdd: return this.#skipN(this.#u32());
-      case 0xde: return this.#skipN(this.#u16() * 2);
-      case 0xdf: return this.#skipN(this.#u32() * 2);
+      case 0xc4:
+      case 0xd9:
+        return this.#advance(this.#byte());
+      case 0xc5:
+      case 0xda:
+        return this.#advance(this.#u16());
+      case 0xc6:
+      case 0xdb:
+        return this.#advance(this.#u32());
+      case 0xc7:
+        return this.#advance(this.#byte() + 1);
+      case 0xc8:
+        return this.#advance(this.#u16() + 1);
+      case 0xc9:
+        return this.#advance(this.#u32() + 1);
+      case 0xca:
+        return this.#advance(4);
+      case 0xcb:
+        return this.#advance(8);
+      case 0xcc:
+      case 0xd0:
+        return this.#advance(1);
+      case 0xcd:
+      case 0xd1:
+        return this.#advance(2);
+      case 0xce:
+      case 0xd2:
+        return this.#advance(4);
+      case 0xcf:
+      case 0xd3:
+        return this.#advance(8);
+      case 0xd4:
+        return this.#advance(2);
+      case 0xd5:
+        return this.#advance(3);
+      case 0xd6:
+        return this.#advance(5);
+      case 0xd7:
+        return this.#advance(9);
+      case 0xd8:
+        return this.#advance(17);
+      case 0xdc:
+        return this.#skipN(this.#u16());
+      case 0xdd:
+        return this.#skipN(this.#u32());
+      case 0xde:
+        return this.#skipN(this.#u16() * 2);
+      case 0xdf:
+        return this.#skipN(this.#u32() * 2);
     }
     this.pos--;
     this.fail(`unknown type byte 0x${b.toString(16)}`);
@@ -280,40 +308,146 @@ export function readTransaction(r: MsgReader): Transaction {
   const P = () => (pay ??= { receiver: zero, amount: 0n });
   const X = () => (axfer ??= { assetId: 0n, amount: 0n, receiver: zero });
   const F = () => (afrz ??= { assetId: 0n, account: zero, frozen: false });
-  const A = () => (app ??= { appId: 0n, onComplete: OnComplete.NoOp, args: [], accounts: [], foreignApps: [], foreignAssets: [], boxes: [], access: [], extraPages: 0, rejectVersion: 0n });
+  const A = () =>
+    (app ??= {
+      appId: 0n,
+      onComplete: OnComplete.NoOp,
+      args: [],
+      accounts: [],
+      foreignApps: [],
+      foreignAssets: [],
+      boxes: [],
+      access: [],
+      extraPages: 0,
+      rejectVersion: 0n,
+    });
   let rawBoxes: { i: number; n: Uint8Array }[] | undefined;
   for (let i = 0; i < n; i++) {
     const k = r.str();
     switch (k) {
-      case 'type': type = r.str(); break;
-      case 'snd': txn.sender = addr(r, 'snd'); break;
-      case 'fee': txn.fee = r.u64(); break;
-      case 'fv': txn.firstValid = r.u64(); break;
-      case 'lv': txn.lastValid = r.u64(); break;
-      case 'note': { const b = r.bytes(); if (b.length) txn.note = b; break; }
-      case 'gen': { const s = r.str(); if (s) txn.genesisId = s; break; }
-      case 'gh': { const b = r.fixed(32, 'gh'); if (!isZero(b)) txn.genesisHash = b; break; }
-      case 'grp': { const b = r.fixed(32, 'grp'); if (!isZero(b)) txn.group = b; break; }
-      case 'lx': { const b = r.fixed(32, 'lx'); if (!isZero(b)) txn.lease = b; break; }
-      case 'rekey': { const a = optAddr(r, 'rekey'); if (a) txn.rekeyTo = a; break; }
-      case 'rcv': P().receiver = addr(r, 'rcv'); break;
-      case 'amt': P().amount = r.u64(); break;
-      case 'close': { const a = optAddr(r, 'close'); if (a) P().closeRemainderTo = a; else P(); break; }
-      case 'caid': (acfg ??= { assetId: 0n }).assetId = r.u64(); break;
-      case 'xaid': X().assetId = r.u64(); break;
-      case 'aamt': X().amount = r.u64(); break;
-      case 'asnd': { const a = optAddr(r, 'asnd'); if (a) X().assetSender = a; else X(); break; }
-      case 'arcv': X().receiver = addr(r, 'arcv'); break;
-      case 'aclose': { const a = optAddr(r, 'aclose'); if (a) X().closeTo = a; else X(); break; }
-      case 'faid': F().assetId = r.u64(); break;
-      case 'fadd': F().account = addr(r, 'fadd'); break;
-      case 'afrz': F().frozen = r.bool(); break;
-      case 'apid': A().appId = r.u64(); break;
-      case 'apan': { const oc = r.small(); if (oc > OnComplete.DeleteApplication) r.fail(`unknown on-completion ${oc}`); A().onComplete = oc; break; }
-      case 'apaa': { const c = r.arrLen(); const l = A().args; for (let j = 0; j < c; j++) l.push(r.bytes()); break; }
-      case 'apat': { const c = r.arrLen(); const l = A().accounts; for (let j = 0; j < c; j++) l.push(addr(r, 'apat')); break; }
-      case 'apas': { const c = r.arrLen(); const l = A().foreignAssets; for (let j = 0; j < c; j++) l.push(r.u64()); break; }
-      case 'apfa': { const c = r.arrLen(); const l = A().foreignApps; for (let j = 0; j < c; j++) l.push(r.u64()); break; }
+      case 'type':
+        type = r.str();
+        break;
+      case 'snd':
+        txn.sender = addr(r, 'snd');
+        break;
+      case 'fee':
+        txn.fee = r.u64();
+        break;
+      case 'fv':
+        txn.firstValid = r.u64();
+        break;
+      case 'lv':
+        txn.lastValid = r.u64();
+        break;
+      case 'note': {
+        const b = r.bytes();
+        if (b.length) txn.note = b;
+        break;
+      }
+      case 'gen': {
+        const s = r.str();
+        if (s) txn.genesisId = s;
+        break;
+      }
+      case 'gh': {
+        const b = r.fixed(32, 'gh');
+        if (!isZero(b)) txn.genesisHash = b;
+        break;
+      }
+      case 'grp': {
+        const b = r.fixed(32, 'grp');
+        if (!isZero(b)) txn.group = b;
+        break;
+      }
+      case 'lx': {
+        const b = r.fixed(32, 'lx');
+        if (!isZero(b)) txn.lease = b;
+        break;
+      }
+      case 'rekey': {
+        const a = optAddr(r, 'rekey');
+        if (a) txn.rekeyTo = a;
+        break;
+      }
+      case 'rcv':
+        P().receiver = addr(r, 'rcv');
+        break;
+      case 'amt':
+        P().amount = r.u64();
+        break;
+      case 'close': {
+        const a = optAddr(r, 'close');
+        if (a) P().closeRemainderTo = a;
+        else P();
+        break;
+      }
+      case 'caid':
+        (acfg ??= { assetId: 0n }).assetId = r.u64();
+        break;
+      case 'xaid':
+        X().assetId = r.u64();
+        break;
+      case 'aamt':
+        X().amount = r.u64();
+        break;
+      case 'asnd': {
+        const a = optAddr(r, 'asnd');
+        if (a) X().assetSender = a;
+        else X();
+        break;
+      }
+      case 'arcv':
+        X().receiver = addr(r, 'arcv');
+        break;
+      case 'aclose': {
+        const a = optAddr(r, 'aclose');
+        if (a) X().closeTo = a;
+        else X();
+        break;
+      }
+      case 'faid':
+        F().assetId = r.u64();
+        break;
+      case 'fadd':
+        F().account = addr(r, 'fadd');
+        break;
+      case 'afrz':
+        F().frozen = r.bool();
+        break;
+      case 'apid':
+        A().appId = r.u64();
+        break;
+      case 'apan': {
+        const oc = r.small();
+        if (oc > OnComplete.DeleteApplication) r.fail(`unknown on-completion ${oc}`);
+        A().onComplete = oc;
+        break;
+      }
+      case 'apaa': {
+        const c = r.arrLen();
+        const l = A().args;
+        for (let j = 0; j < c; j++) l.push(r.bytes());
+        break;
+      }
+      case 'apat': {
+        const c = r.arrLen();
+        const l = A().accounts;
+        for (let j = 0; j < c; j++) l.push(addr(r, 'apat'));
+        break;
+      }
+      case 'apas': {
+        const c = r.arrLen();
+        const l = A().foreignAssets;
+        for (let j = 0; j < c; j++) l.push(r.u64());
+        break;
+      }
+      case 'apfa': {
+        const c = r.arrLen();
+        const l = A().foreignApps;
+        for (let j = 0; j < c; j++) l.push(r.u64());
+        break;
+      }
       case 'apbx': {
         A();
         rawBoxes = [];
@@ -330,12 +464,36 @@ export function readTransaction(r: MsgReader): Transaction {
         }
         break;
       }
-      case 'apls': { const s = schema(r); if (s) A().localSchema = s; else A(); break; }
-      case 'apgs': { const s = schema(r); if (s) A().globalSchema = s; else A(); break; }
-      case 'apap': { const b = r.bytes(); if (b.length) A().approvalProgram = b; else A(); break; }
-      case 'apsu': { const b = r.bytes(); if (b.length) A().clearProgram = b; else A(); break; }
-      case 'apep': A().extraPages = r.small(); break;
-      case 'aprv': A().rejectVersion = r.u64(); break;
+      case 'apls': {
+        const s = schema(r);
+        if (s) A().localSchema = s;
+        else A();
+        break;
+      }
+      case 'apgs': {
+        const s = schema(r);
+        if (s) A().globalSchema = s;
+        else A();
+        break;
+      }
+      case 'apap': {
+        const b = r.bytes();
+        if (b.length) A().approvalProgram = b;
+        else A();
+        break;
+      }
+      case 'apsu': {
+        const b = r.bytes();
+        if (b.length) A().clearProgram = b;
+        else A();
+        break;
+      }
+      case 'apep':
+        A().extraPages = r.small();
+        break;
+      case 'aprv':
+        A().rejectVersion = r.u64();
+        break;
       default:
         // keyreg, asset parameters, access lists, state proofs, heartbeats: the generic path.
         r.pos = start;
@@ -343,7 +501,10 @@ export function readTransaction(r: MsgReader): Transaction {
     }
   }
   const owners = (pay ? 1 : 0) + (acfg ? 1 : 0) + (axfer ? 1 : 0) + (afrz ? 1 : 0) + (app ? 1 : 0);
-  const ok = owners === 0 ? type === 'pay' || type === 'acfg' || type === 'axfer' || type === 'afrz' || type === 'appl' : (type === 'pay' && pay) || (type === 'acfg' && acfg) || (type === 'axfer' && axfer) || (type === 'afrz' && afrz) || (type === 'appl' && app);
+  const ok =
+    owners === 0
+      ? type === 'pay' || type === 'acfg' || type === 'axfer' || type === 'afrz' || type === 'appl'
+      : (type === 'pay' && pay) || (type === 'acfg' && acfg) || (type === 'axfer' && axfer) || (type === 'afrz' && afrz) || (type === 'appl' && app);
   if (!ok || owners > 1) {
     // A mismatch (or an unknown type): let the generic path report it precisely.
     const end = r.pos;
@@ -354,10 +515,18 @@ export function readTransaction(r: MsgReader): Transaction {
   }
   txn.type = type as Transaction['type'];
   switch (type) {
-    case 'pay': txn.payment = P(); break;
-    case 'acfg': txn.assetConfig = acfg ?? { assetId: 0n }; break;
-    case 'axfer': txn.assetTransfer = X(); break;
-    case 'afrz': txn.assetFreeze = F(); break;
+    case 'pay':
+      txn.payment = P();
+      break;
+    case 'acfg':
+      txn.assetConfig = acfg ?? { assetId: 0n };
+      break;
+    case 'axfer':
+      txn.assetTransfer = X();
+      break;
+    case 'afrz':
+      txn.assetFreeze = F();
+      break;
     case 'appl': {
       const ap = A();
       txn.appCall = ap;
@@ -433,14 +602,25 @@ function readEvalDelta(r: MsgReader, ad: TxnApplyData, txn: () => Transaction | 
   for (let n = r.mapLen(); n > 0; n--) {
     const k = r.str();
     switch (k) {
-      case 'gd': ad.globalDelta = readDeltaMap(r); break;
-      case 'lg': { const c = r.arrLen(); for (let i = 0; i < c; i++) ad.logs.push(r.bytes()); break; }
+      case 'gd':
+        ad.globalDelta = readDeltaMap(r);
+        break;
+      case 'lg': {
+        const c = r.arrLen();
+        for (let i = 0; i < c; i++) ad.logs.push(r.bytes());
+        break;
+      }
       case 'ld': {
         ld = [];
         for (let m = r.mapLen(); m > 0; m--) ld.push([r.small(), readDeltaMap(r)]);
         break;
       }
-      case 'sa': { const c = r.arrLen(); sa = []; for (let i = 0; i < c; i++) sa.push(r.fixed(32, 'sa')); break; }
+      case 'sa': {
+        const c = r.arrLen();
+        sa = [];
+        for (let i = 0; i < c; i++) sa.push(r.fixed(32, 'sa'));
+        break;
+      }
       case 'itx': {
         const c = r.arrLen();
         for (let i = 0; i < c; i++) {
@@ -449,7 +629,8 @@ function readEvalDelta(r: MsgReader, ad: TxnApplyData, txn: () => Transaction | 
         }
         break;
       }
-      default: r.skip();
+      default:
+        r.skip();
     }
   }
   if (ld) {
@@ -485,18 +666,45 @@ function readStib(r: MsgReader): DecodedStib {
   for (let i = 0; i < n; i++) {
     const k = r.str();
     switch (k) {
-      case 'txn': txn = readTransaction(r); break;
-      case 'sig': sig = r.fixed(64, 'sig'); break;
-      case 'sgnr': authAddress = optAddr(r, 'sgnr'); break;
-      case 'hgi': hgi = r.bool(); break;
-      case 'hgh': hgh = r.bool(); break;
-      case 'ca': ad.closingAmount = r.u64(); break;
-      case 'aca': ad.assetClosingAmount = r.u64(); break;
-      case 'apid': ad.createdAppId = r.u64(); break;
-      case 'caid': ad.createdAssetId = r.u64(); break;
-      case 'dt': dtAt = r.pos; r.skip(); break;
-      case 'rs': case 'rr': case 'rc': r.skip(); break;
-      default: generic = true; r.skip();
+      case 'txn':
+        txn = readTransaction(r);
+        break;
+      case 'sig':
+        sig = r.fixed(64, 'sig');
+        break;
+      case 'sgnr':
+        authAddress = optAddr(r, 'sgnr');
+        break;
+      case 'hgi':
+        hgi = r.bool();
+        break;
+      case 'hgh':
+        hgh = r.bool();
+        break;
+      case 'ca':
+        ad.closingAmount = r.u64();
+        break;
+      case 'aca':
+        ad.assetClosingAmount = r.u64();
+        break;
+      case 'apid':
+        ad.createdAppId = r.u64();
+        break;
+      case 'caid':
+        ad.createdAssetId = r.u64();
+        break;
+      case 'dt':
+        dtAt = r.pos;
+        r.skip();
+        break;
+      case 'rs':
+      case 'rr':
+      case 'rc':
+        r.skip();
+        break;
+      default:
+        generic = true;
+        r.skip();
     }
   }
   const end = r.pos;
@@ -529,7 +737,27 @@ export interface DecodedBlock {
   txns: DecodedStib[];
 }
 
-const HEADER_KEYS = new Set(['earn', 'fc', 'fees', 'frac', 'gen', 'gh', 'prev', 'proto', 'rate', 'rnd', 'rwcalr', 'rwd', 'seed', 'tc', 'ts', 'txn', 'txn256', 'prev512', 'txn512']);
+const HEADER_KEYS = new Set([
+  'earn',
+  'fc',
+  'fees',
+  'frac',
+  'gen',
+  'gh',
+  'prev',
+  'proto',
+  'rate',
+  'rnd',
+  'rwcalr',
+  'rwd',
+  'seed',
+  'tc',
+  'ts',
+  'txn',
+  'txn256',
+  'prev512',
+  'txn512',
+]);
 
 function readBlockBody(r: MsgReader): DecodedBlock {
   const hw: Record<string, unknown> = {};
@@ -540,7 +768,8 @@ function readBlockBody(r: MsgReader): DecodedBlock {
       txnsAt = r.pos;
       r.skip();
     } else if (k === 'gen' || k === 'proto') hw[k] = r.str();
-    else if (k === 'fees' || k === 'gh' || k === 'prev' || k === 'rwd' || k === 'seed' || k === 'txn' || k === 'txn256' || k === 'prev512' || k === 'txn512') hw[k] = r.bytes();
+    else if (k === 'fees' || k === 'gh' || k === 'prev' || k === 'rwd' || k === 'seed' || k === 'txn' || k === 'txn256' || k === 'prev512' || k === 'txn512')
+      hw[k] = r.bytes();
     else if (HEADER_KEYS.has(k)) hw[k] = r.u64();
     else r.skip();
   }
@@ -633,18 +862,45 @@ function readPending(r: MsgReader): DecodedPending {
   for (let n = r.mapLen(); n > 0; n--) {
     const k = r.str();
     switch (k) {
-      case 'txn': p.txn = readSignedTransaction(r); break;
-      case 'pool-error': p.poolError = r.str(); break;
-      case 'confirmed-round': p.confirmedRound = r.u64(); break;
-      case 'asset-index': p.assetIndex = r.u64(); break;
-      case 'application-index': p.applicationIndex = r.u64(); break;
-      case 'closing-amount': p.closingAmount = r.u64(); break;
-      case 'asset-closing-amount': p.assetClosingAmount = r.u64(); break;
-      case 'sender-rewards': p.senderRewards = r.u64(); break;
-      case 'receiver-rewards': p.receiverRewards = r.u64(); break;
-      case 'close-rewards': p.closeRewards = r.u64(); break;
-      case 'logs': { const c = r.arrLen(); p.logs = []; for (let i = 0; i < c; i++) p.logs.push(r.bytes()); break; }
-      case 'global-state-delta': p.globalStateDelta = readEvalDeltaList(r); break;
+      case 'txn':
+        p.txn = readSignedTransaction(r);
+        break;
+      case 'pool-error':
+        p.poolError = r.str();
+        break;
+      case 'confirmed-round':
+        p.confirmedRound = r.u64();
+        break;
+      case 'asset-index':
+        p.assetIndex = r.u64();
+        break;
+      case 'application-index':
+        p.applicationIndex = r.u64();
+        break;
+      case 'closing-amount':
+        p.closingAmount = r.u64();
+        break;
+      case 'asset-closing-amount':
+        p.assetClosingAmount = r.u64();
+        break;
+      case 'sender-rewards':
+        p.senderRewards = r.u64();
+        break;
+      case 'receiver-rewards':
+        p.receiverRewards = r.u64();
+        break;
+      case 'close-rewards':
+        p.closeRewards = r.u64();
+        break;
+      case 'logs': {
+        const c = r.arrLen();
+        p.logs = [];
+        for (let i = 0; i < c; i++) p.logs.push(r.bytes());
+        break;
+      }
+      case 'global-state-delta':
+        p.globalStateDelta = readEvalDeltaList(r);
+        break;
       case 'local-state-delta': {
         p.localStateDelta = [];
         for (let c = r.arrLen(); c > 0; c--) {
@@ -659,8 +915,14 @@ function readPending(r: MsgReader): DecodedPending {
         }
         break;
       }
-      case 'inner-txns': { const c = r.arrLen(); p.innerTxns = []; for (let i = 0; i < c; i++) p.innerTxns.push(readPending(r)); break; }
-      default: r.skip();
+      case 'inner-txns': {
+        const c = r.arrLen();
+        p.innerTxns = [];
+        for (let i = 0; i < c; i++) p.innerTxns.push(readPending(r));
+        break;
+      }
+      default:
+        r.skip();
     }
   }
   if (!p.txn) r.fail('pending transaction response without txn');
@@ -701,14 +963,35 @@ export interface DecodedStateDelta {
 }
 
 function readDeltaAccount(r: MsgReader): DecodedDeltaAccount {
-  const a: DecodedDeltaAccount = { address: ZERO32, status: 0, microAlgos: 0n, totalAppSchema: { nui: 0n, nbs: 0n }, totalAssets: 0n, totalAssetParams: 0n, totalAppLocalStates: 0n, totalAppParams: 0n, totalBoxes: 0n, totalBoxBytes: 0n };
+  const a: DecodedDeltaAccount = {
+    address: ZERO32,
+    status: 0,
+    microAlgos: 0n,
+    totalAppSchema: { nui: 0n, nbs: 0n },
+    totalAssets: 0n,
+    totalAssetParams: 0n,
+    totalAppLocalStates: 0n,
+    totalAppParams: 0n,
+    totalBoxes: 0n,
+    totalBoxBytes: 0n,
+  };
   for (let n = r.mapLen(); n > 0; n--) {
     const k = r.str();
     switch (k) {
-      case 'Addr': a.address = r.fixed(32, 'Addr'); break;
-      case 'Status': a.status = r.small(); break;
-      case 'MicroAlgos': a.microAlgos = r.u64(); break;
-      case 'AuthAddr': { const b = r.fixed(32, 'AuthAddr'); if (!isZero(b)) a.authAddr = b; break; }
+      case 'Addr':
+        a.address = r.fixed(32, 'Addr');
+        break;
+      case 'Status':
+        a.status = r.small();
+        break;
+      case 'MicroAlgos':
+        a.microAlgos = r.u64();
+        break;
+      case 'AuthAddr': {
+        const b = r.fixed(32, 'AuthAddr');
+        if (!isZero(b)) a.authAddr = b;
+        break;
+      }
       case 'TotalAppSchema':
         for (let m = r.mapLen(); m > 0; m--) {
           const sk = r.str();
@@ -717,13 +1000,26 @@ function readDeltaAccount(r: MsgReader): DecodedDeltaAccount {
           else r.skip();
         }
         break;
-      case 'TotalAssets': a.totalAssets = r.u64(); break;
-      case 'TotalAssetParams': a.totalAssetParams = r.u64(); break;
-      case 'TotalAppLocalStates': a.totalAppLocalStates = r.u64(); break;
-      case 'TotalAppParams': a.totalAppParams = r.u64(); break;
-      case 'TotalBoxes': a.totalBoxes = r.u64(); break;
-      case 'TotalBoxBytes': a.totalBoxBytes = r.u64(); break;
-      default: r.skip();
+      case 'TotalAssets':
+        a.totalAssets = r.u64();
+        break;
+      case 'TotalAssetParams':
+        a.totalAssetParams = r.u64();
+        break;
+      case 'TotalAppLocalStates':
+        a.totalAppLocalStates = r.u64();
+        break;
+      case 'TotalAppParams':
+        a.totalAppParams = r.u64();
+        break;
+      case 'TotalBoxes':
+        a.totalBoxes = r.u64();
+        break;
+      case 'TotalBoxBytes':
+        a.totalBoxBytes = r.u64();
+        break;
+      default:
+        r.skip();
     }
   }
   return a;

@@ -72,7 +72,10 @@ export function toV1Transaction(body: unknown, what = 'transaction'): V1Transact
   }
   if (isObj(o.curcfg)) {
     const c = o.curcfg;
-    extra.assetConfig = compact({ id: optU64(c.id, `${what}.curcfg.id`), params: c.params === undefined ? undefined : toAssetParams(c.params, `${what}.curcfg.params`) });
+    extra.assetConfig = compact({
+      id: optU64(c.id, `${what}.curcfg.id`),
+      params: c.params === undefined ? undefined : toAssetParams(c.params, `${what}.curcfg.params`),
+    });
   }
   if (isObj(o.curxfer)) {
     const x = o.curxfer;
@@ -86,7 +89,11 @@ export function toV1Transaction(body: unknown, what = 'transaction'): V1Transact
   }
   if (isObj(o.curfrz)) {
     const f = o.curfrz;
-    extra.assetFreeze = { id: u64(f.id, `${what}.curfrz.id`), account: str(f.acct, `${what}.curfrz.acct`), freeze: bool(f.freeze ?? false, `${what}.curfrz.freeze`) };
+    extra.assetFreeze = {
+      id: u64(f.id, `${what}.curfrz.id`),
+      account: str(f.acct, `${what}.curfrz.acct`),
+      freeze: bool(f.freeze ?? false, `${what}.curfrz.freeze`),
+    };
   }
   return compact(Object.assign(t, extra));
 }

@@ -63,7 +63,13 @@ export class QueryClient {
     return camelize(await this.http.json({ method: 'GET', path, query: { ...toQueryParams(params), ...(extra ?? {}) } })) as T;
   }
 
-  #list<R extends { nextToken?: string }, T, P extends Q.PageParams>(operation: string, fetch: (p: P) => Promise<R>, params: P, itemsOf: (r: R) => T[], options: PageOptions = {}): PagedListing<R, T> {
+  #list<R extends { nextToken?: string }, T, P extends Q.PageParams>(
+    operation: string,
+    fetch: (p: P) => Promise<R>,
+    params: P,
+    itemsOf: (r: R) => T[],
+    options: PageOptions = {},
+  ): PagedListing<R, T> {
     const start = params.next;
     return new PagedListing<R, T>(
       operation,
@@ -84,7 +90,13 @@ export class QueryClient {
     return { ...r, accounts: listOf(r.accounts) };
   }
   accounts(params: Q.SearchAccountsParams = {}, options?: PageOptions): PagedListing<Q.AccountsResponse, Q.Account> {
-    return this.#list('searchAccounts', (p) => this.searchAccounts(p), params, (r) => r.accounts, options);
+    return this.#list(
+      'searchAccounts',
+      (p) => this.searchAccounts(p),
+      params,
+      (r) => r.accounts,
+      options,
+    );
   }
 
   // 3
@@ -97,8 +109,18 @@ export class QueryClient {
     const r = await this.#get<Q.AppLocalStatesResponse>(pathOf('v2', 'accounts', address, 'apps-local-state'), params);
     return { ...r, appsLocalStates: listOf(r.appsLocalStates) };
   }
-  accountAppLocalStates(address: string, params: Q.AccountAppLocalStatesParams = {}, options?: PageOptions): PagedListing<Q.AppLocalStatesResponse, Q.ApplicationLocalState> {
-    return this.#list('lookupAccountAppLocalStates', (p) => this.lookupAccountAppLocalStates(address, p), params, (r) => r.appsLocalStates, options);
+  accountAppLocalStates(
+    address: string,
+    params: Q.AccountAppLocalStatesParams = {},
+    options?: PageOptions,
+  ): PagedListing<Q.AppLocalStatesResponse, Q.ApplicationLocalState> {
+    return this.#list(
+      'lookupAccountAppLocalStates',
+      (p) => this.lookupAccountAppLocalStates(address, p),
+      params,
+      (r) => r.appsLocalStates,
+      options,
+    );
   }
 
   // 5
@@ -107,7 +129,13 @@ export class QueryClient {
     return { ...r, assets: listOf(r.assets) };
   }
   accountAssets(address: string, params: Q.AccountAssetsParams = {}, options?: PageOptions): PagedListing<Q.AssetHoldingsResponse, Q.AssetHolding> {
-    return this.#list('lookupAccountAssets', (p) => this.lookupAccountAssets(address, p), params, (r) => r.assets, options);
+    return this.#list(
+      'lookupAccountAssets',
+      (p) => this.lookupAccountAssets(address, p),
+      params,
+      (r) => r.assets,
+      options,
+    );
   }
 
   // 6
@@ -115,8 +143,18 @@ export class QueryClient {
     const r = await this.#get<Q.ApplicationsResponse>(pathOf('v2', 'accounts', address, 'created-applications'), params);
     return { ...r, applications: listOf(r.applications) };
   }
-  accountCreatedApplications(address: string, params: Q.AccountCreatedAppsParams = {}, options?: PageOptions): PagedListing<Q.ApplicationsResponse, Q.Application> {
-    return this.#list('lookupAccountCreatedApplications', (p) => this.lookupAccountCreatedApplications(address, p), params, (r) => r.applications, options);
+  accountCreatedApplications(
+    address: string,
+    params: Q.AccountCreatedAppsParams = {},
+    options?: PageOptions,
+  ): PagedListing<Q.ApplicationsResponse, Q.Application> {
+    return this.#list(
+      'lookupAccountCreatedApplications',
+      (p) => this.lookupAccountCreatedApplications(address, p),
+      params,
+      (r) => r.applications,
+      options,
+    );
   }
 
   // 7
@@ -125,7 +163,13 @@ export class QueryClient {
     return { ...r, assets: listOf(r.assets) };
   }
   accountCreatedAssets(address: string, params: Q.AccountCreatedAssetsParams = {}, options?: PageOptions): PagedListing<Q.AssetsResponse, Q.Asset> {
-    return this.#list('lookupAccountCreatedAssets', (p) => this.lookupAccountCreatedAssets(address, p), params, (r) => r.assets, options);
+    return this.#list(
+      'lookupAccountCreatedAssets',
+      (p) => this.lookupAccountCreatedAssets(address, p),
+      params,
+      (r) => r.assets,
+      options,
+    );
   }
 
   // 8
@@ -134,7 +178,13 @@ export class QueryClient {
     return { ...r, transactions: listOf(r.transactions) };
   }
   accountTransactions(address: string, params: Q.AccountTransactionsParams = {}, options?: PageOptions): PagedListing<Q.TransactionsResponse, Q.Transaction> {
-    return this.#list('lookupAccountTransactions', (p) => this.lookupAccountTransactions(address, p), params, (r) => r.transactions, options);
+    return this.#list(
+      'lookupAccountTransactions',
+      (p) => this.lookupAccountTransactions(address, p),
+      params,
+      (r) => r.transactions,
+      options,
+    );
   }
 
   // 9
@@ -143,7 +193,13 @@ export class QueryClient {
     return { ...r, applications: listOf(r.applications) };
   }
   applications(params: Q.SearchApplicationsParams = {}, options?: PageOptions): PagedListing<Q.ApplicationsResponse, Q.Application> {
-    return this.#list('searchApplications', (p) => this.searchApplications(p), params, (r) => r.applications, options);
+    return this.#list(
+      'searchApplications',
+      (p) => this.searchApplications(p),
+      params,
+      (r) => r.applications,
+      options,
+    );
   }
 
   // 10
@@ -162,7 +218,13 @@ export class QueryClient {
     return { ...r, boxes: listOf(r.boxes) };
   }
   applicationBoxes(id: Q.Uint, params: Q.ApplicationBoxesParams = {}, options?: PageOptions): PagedListing<Q.BoxesResponse, { name: Q.B64 }> {
-    return this.#list('searchApplicationBoxes', (p) => this.searchApplicationBoxes(id, p), params, (r) => r.boxes, options);
+    return this.#list(
+      'searchApplicationBoxes',
+      (p) => this.searchApplicationBoxes(id, p),
+      params,
+      (r) => r.boxes,
+      options,
+    );
   }
 
   // 13
@@ -170,7 +232,13 @@ export class QueryClient {
     return this.#get(pathOf('v2', 'applications', id, 'logs'), params);
   }
   applicationLogs(id: Q.Uint, params: Q.ApplicationLogsParams = {}, options?: PageOptions): PagedListing<Q.ApplicationLogsResponse, Q.ApplicationLogData> {
-    return this.#list('lookupApplicationLogs', (p) => this.lookupApplicationLogs(id, p), params, (r) => r.logData ?? [], options);
+    return this.#list(
+      'lookupApplicationLogs',
+      (p) => this.lookupApplicationLogs(id, p),
+      params,
+      (r) => r.logData ?? [],
+      options,
+    );
   }
 
   // 14
@@ -179,7 +247,13 @@ export class QueryClient {
     return { ...r, assets: listOf(r.assets) };
   }
   assets(params: Q.SearchAssetsParams = {}, options?: PageOptions): PagedListing<Q.AssetsResponse, Q.Asset> {
-    return this.#list('searchAssets', (p) => this.searchAssets(p), params, (r) => r.assets, options);
+    return this.#list(
+      'searchAssets',
+      (p) => this.searchAssets(p),
+      params,
+      (r) => r.assets,
+      options,
+    );
   }
 
   // 15
@@ -193,7 +267,13 @@ export class QueryClient {
     return { ...r, balances: listOf(r.balances) };
   }
   assetBalances(id: Q.Uint, params: Q.AssetBalancesParams = {}, options?: PageOptions): PagedListing<Q.AssetBalancesResponse, Q.MiniAssetHolding> {
-    return this.#list('lookupAssetBalances', (p) => this.lookupAssetBalances(id, p), params, (r) => r.balances, options);
+    return this.#list(
+      'lookupAssetBalances',
+      (p) => this.lookupAssetBalances(id, p),
+      params,
+      (r) => r.balances,
+      options,
+    );
   }
 
   // 17
@@ -202,7 +282,13 @@ export class QueryClient {
     return { ...r, transactions: listOf(r.transactions) };
   }
   assetTransactions(id: Q.Uint, params: Q.AssetTransactionsParams = {}, options?: PageOptions): PagedListing<Q.TransactionsResponse, Q.Transaction> {
-    return this.#list('lookupAssetTransactions', (p) => this.lookupAssetTransactions(id, p), params, (r) => r.transactions, options);
+    return this.#list(
+      'lookupAssetTransactions',
+      (p) => this.lookupAssetTransactions(id, p),
+      params,
+      (r) => r.transactions,
+      options,
+    );
   }
 
   // 18
@@ -211,7 +297,13 @@ export class QueryClient {
     return { ...r, blocks: listOf(r.blocks) };
   }
   blockHeaders(params: Q.BlockHeadersParams = {}, options?: PageOptions): PagedListing<Q.BlockHeadersResponse, Q.Block> {
-    return this.#list('searchBlockHeaders', (p) => this.searchBlockHeaders(p), params, (r) => r.blocks, options);
+    return this.#list(
+      'searchBlockHeaders',
+      (p) => this.searchBlockHeaders(p),
+      params,
+      (r) => r.blocks,
+      options,
+    );
   }
 
   // 19
@@ -225,7 +317,13 @@ export class QueryClient {
     return { ...r, transactions: listOf(r.transactions) };
   }
   transactions(params: Q.SearchTransactionsParams = {}, options?: PageOptions): PagedListing<Q.TransactionsResponse, Q.Transaction> {
-    return this.#list('searchTransactions', (p) => this.searchTransactions(p), params, (r) => r.transactions, options);
+    return this.#list(
+      'searchTransactions',
+      (p) => this.searchTransactions(p),
+      params,
+      (r) => r.transactions,
+      options,
+    );
   }
 
   // 21

@@ -7,7 +7,9 @@ export class PagingLoopError extends AdapterError {
     readonly token: string,
     readonly page: number,
   ) {
-    super(`${operation}: page ${page} repeated the next-token ${JSON.stringify(token.length > 60 ? token.slice(0, 60) + '…' : token)}; stopping instead of looping forever`);
+    super(
+      `${operation}: page ${page} repeated the next-token ${JSON.stringify(token.length > 60 ? token.slice(0, 60) + '…' : token)}; stopping instead of looping forever`,
+    );
   }
 }
 

@@ -265,7 +265,13 @@ export interface Block {
   participationUpdates?: { absentParticipationAccounts?: string[]; expiredParticipationAccounts?: string[] };
   rewards?: BlockRewards;
   stateProofTracking?: { type?: number; nextRound?: bigint; onlineTotalWeight?: bigint; votersCommitment?: B64 }[];
-  upgradeState?: { currentProtocol: string; nextProtocol?: string; nextProtocolApprovals?: bigint; nextProtocolSwitchOn?: bigint; nextProtocolVoteBefore?: bigint };
+  upgradeState?: {
+    currentProtocol: string;
+    nextProtocol?: string;
+    nextProtocolApprovals?: bigint;
+    nextProtocolSwitchOn?: bigint;
+    nextProtocolVoteBefore?: bigint;
+  };
   upgradeVote?: { upgradeApprove?: boolean; upgradeDelay?: bigint; upgradePropose?: string };
 }
 

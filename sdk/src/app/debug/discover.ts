@@ -134,7 +134,10 @@ export function sourceLinesOf(file: string): string[] | undefined {
  * the source map found beside it and the lines of the files it points into. Undefined when there
  * is no map.
  */
-export function sourceMapKnowledge(path: string, program?: 'approval' | 'clear'): { sourceMap: ProgramSourceMap; sourceFiles: Map<string, readonly string[]> } | undefined {
+export function sourceMapKnowledge(
+  path: string,
+  program?: 'approval' | 'clear',
+): { sourceMap: ProgramSourceMap; sourceFiles: Map<string, readonly string[]> } | undefined {
   const found = findSourceMap(path, program);
   if (!found) return undefined;
   const sourceFiles = new Map<string, readonly string[]>();

@@ -3,7 +3,21 @@
  * (both directions) against TEAL sources, with typed values and watch expressions.
  */
 export { DebugRun, DebugTraceError, avmValueOf, programTraceHash } from './replay.js';
-export type { DebugValue, DebugProgramSource, ProgramKind, ReplayStep, ReplayStateChange, ProgramFrame, TimelineEntry, AppStateView, ReplaySnapshot, ReplayLocation, DebugRunOptions, ReplayFailure, SubroutineFrame } from './replay.js';
+export type {
+  DebugValue,
+  DebugProgramSource,
+  ProgramKind,
+  ReplayStep,
+  ReplayStateChange,
+  ProgramFrame,
+  TimelineEntry,
+  AppStateView,
+  ReplaySnapshot,
+  ReplayLocation,
+  DebugRunOptions,
+  ReplayFailure,
+  SubroutineFrame,
+} from './replay.js';
 export { avmTypeName, formatDebugValue, typedViews } from './values.js';
 export type { TypedView } from './values.js';
 export { evaluateWatch, WatchError } from './watch.js';

@@ -169,7 +169,8 @@ function addressText(v: unknown): string | undefined {
 function stepOf(u: unknown): ReplayStep {
   const o = obj(u);
   const pc = Number(bigOf(o.pc) ?? -1n);
-  if (!Number.isInteger(pc) || pc < 0) throw new DebugTraceError(`trace step without a pc: ${JSON.stringify(o, (_k, x) => (typeof x === 'bigint' ? x.toString() : x))}`);
+  if (!Number.isInteger(pc) || pc < 0)
+    throw new DebugTraceError(`trace step without a pc: ${JSON.stringify(o, (_k, x) => (typeof x === 'bigint' ? x.toString() : x))}`);
   return {
     pc,
     pops: Number(bigOf(o['stack-pop-count']) ?? 0n),
@@ -258,7 +259,9 @@ export class DebugRun {
     const run = new DebugRun(root, options);
     run.build();
     if (run.timeline.length === 0) {
-      throw new DebugTraceError('the simulate response has no execution trace: simulate again with exec-trace-config (enable, stack-change, scratch-change, state-change)');
+      throw new DebugTraceError(
+        'the simulate response has no execution trace: simulate again with exec-trace-config (enable, stack-change, scratch-change, state-change)',
+      );
     }
     return run;
   }
@@ -294,7 +297,15 @@ export class DebugRun {
     return undefined;
   }
 
-  private addFrame(path: number[], kind: ProgramKind, trace: unknown[], hash: string | undefined, result: Obj, appId: bigint | undefined, parent?: { frame: number; step: number }): ProgramFrame {
+  private addFrame(
+    path: number[],
+    kind: ProgramKind,
+    trace: unknown[],
+    hash: string | undefined,
+    result: Obj,
+    appId: bigint | undefined,
+    parent?: { frame: number; step: number },
+  ): ProgramFrame {
     const source = this.sourceFor(hash, appId, kind);
     const steps = trace.map(stepOf);
     const frame: ProgramFrame = {
@@ -306,7 +317,9 @@ export class DebugRun {
       callDepth: [],
       costs: [],
       txn: obj(obj(result.txn).txn),
-      finalLogs: arr(result.logs).map(bytesOf).filter((b): b is Uint8Array => b !== undefined),
+      finalLogs: arr(result.logs)
+        .map(bytesOf)
+        .filter((b): b is Uint8Array => b !== undefined),
       ...(appId !== undefined ? { appId } : {}),
       ...(hash ? { hash } : {}),
       ...(source ? { source } : {}),
@@ -602,7 +615,17 @@ export class DebugRun {
     if (!e) throw new DebugTraceError(`position ${position} is outside the run (0…${this.timeline.length - 1})`);
     const frame = this.frames[e.frame]!;
     const { stack, scratch } = this.frameState(frame, e.step);
-    const snap: ReplaySnapshot = { position, frame, step: e.step, pc: frame.steps[e.step]!.pc, stack, scratch, logs: [], logsExact: false, apps: this.appStates(position) };
+    const snap: ReplaySnapshot = {
+      position,
+      frame,
+      step: e.step,
+      pc: frame.steps[e.step]!.pc,
+      stack,
+      scratch,
+      logs: [],
+      logsExact: false,
+      apps: this.appStates(position),
+    };
     const op = frame.ops[e.step];
     if (op) snap.op = op;
     // Logs: the frame's `log` instructions so far (exact when the program bytes are known).
@@ -661,7 +684,9 @@ export class DebugRun {
         ...(src.file !== undefined ? { file: src.file } : {}),
         line: best.use.line,
         column: best.use.utf16Column,
-        ...(best.definition ? { definition: { ...(src.file !== undefined ? { file: src.file } : {}), line: best.definition.line, column: best.definition.utf16Column } } : {}),
+        ...(best.definition
+          ? { definition: { ...(src.file !== undefined ? { file: src.file } : {}), line: best.definition.line, column: best.definition.utf16Column } }
+          : {}),
       };
     }
     if (src.sourceMap) {
@@ -695,7 +720,11 @@ export class DebugRun {
         levels[levels.length - 1]!.step = i;
         const next = frame.steps[i + 1]?.pc;
         const full = ev?.callsub ?? (next !== undefined ? map?.subroutineAt(next, base) : undefined);
-        levels.push({ name: full !== undefined ? subroutineShortName(full) : `subroutine at pc ${next ?? '?'}`, ...(full !== undefined ? { fullName: full } : {}), step: e.step });
+        levels.push({
+          name: full !== undefined ? subroutineShortName(full) : `subroutine at pc ${next ?? '?'}`,
+          ...(full !== undefined ? { fullName: full } : {}),
+          step: e.step,
+        });
       } else if ((op === 'retsub' || ev?.retsub) && levels.length > 1) {
         levels.pop();
         levels[levels.length - 1]!.step = e.step;
@@ -710,7 +739,7 @@ export class DebugRun {
   /** The operands of the instruction at `position` (the stack items it is about to pop); pass its snapshot when you have it. */
   operands(position: number, snap: ReplaySnapshot = this.snapshot(position)): DebugValue[] {
     const s = snap.frame.steps[snap.step]!;
-    const n = snap.op ? (snap.op.op.args.length || s.pops) : s.pops;
+    const n = snap.op ? snap.op.op.args.length || s.pops : s.pops;
     return snap.stack.slice(Math.max(0, snap.stack.length - n));
   }
 }

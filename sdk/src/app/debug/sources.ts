@@ -55,7 +55,8 @@ export function parseSourcesDescription(text: string): SourceDescriptionEntry[] 
   if (!Array.isArray(list)) throw new DebugTraceError('sources description has no "txn-group-sources" list');
   return list.map((e, i) => {
     const o = e as { hash?: unknown; 'sourcemap-location'?: unknown };
-    if (typeof o?.hash !== 'string' || typeof o['sourcemap-location'] !== 'string') throw new DebugTraceError(`txn-group-sources[${i}] needs "hash" and "sourcemap-location" strings`);
+    if (typeof o?.hash !== 'string' || typeof o['sourcemap-location'] !== 'string')
+      throw new DebugTraceError(`txn-group-sources[${i}] needs "hash" and "sourcemap-location" strings`);
     return { hash: o.hash, sourcemapLocation: o['sourcemap-location'] };
   });
 }
@@ -65,7 +66,12 @@ export function parseSourcesDescription(text: string): SourceDescriptionEntry[] 
  * file paths; when `teal` (the first source's text) is given and assembles to the same hash, the
  * result also carries bytes and our macro-aware pc map (so ops, costs and logs are exact).
  */
-export function programFromSourceMap(hash: string, mapText: string, resolve: (source: string) => string, teal?: { text: string; file: string }): DebugProgramSource {
+export function programFromSourceMap(
+  hash: string,
+  mapText: string,
+  resolve: (source: string) => string,
+  teal?: { text: string; file: string },
+): DebugProgramSource {
   const model = ProgramSourceMap.parse(mapText);
   if (model.kind === 'puya') {
     // A map into the user's own source: locations come from it; TEAL (when it assembles to this
@@ -102,7 +108,10 @@ export function toAvmDebuggerTrace(response: unknown): string {
 }
 
 /** The files that let the AVM Debugger (and us) find sources for a run's programs. */
-export function avmDebuggerSources(programs: ReadonlyArray<{ program: DebugProgramSource; mapName: string; sourceName: string }>): { description: string; maps: Map<string, string> } {
+export function avmDebuggerSources(programs: ReadonlyArray<{ program: DebugProgramSource; mapName: string; sourceName: string }>): {
+  description: string;
+  maps: Map<string, string>;
+} {
   const maps = new Map<string, string>();
   const entries: { hash: string; 'sourcemap-location': string }[] = [];
   for (const { program, mapName, sourceName } of programs) {

@@ -26,11 +26,15 @@ export function formatDebugValue(v: DebugValue): string {
  * fit exactly (uint64, bool, string, byte[], address).
  */
 export function typedViews(v: DebugValue): TypedView[] {
-  if (typeof v === 'bigint') return [
-    { label: 'uint64', text: v.toString() },
-    { label: 'hex', text: '0x' + v.toString(16).padStart(16, '0') },
+  if (typeof v === 'bigint')
+    return [
+      { label: 'uint64', text: v.toString() },
+      { label: 'hex', text: '0x' + v.toString(16).padStart(16, '0') },
+    ];
+  const out: TypedView[] = [
+    { label: 'hex', text: '0x' + toHex(v) },
+    { label: 'length', text: String(v.length) },
   ];
-  const out: TypedView[] = [{ label: 'hex', text: '0x' + toHex(v) }, { label: 'length', text: String(v.length) }];
   const view = bytesView(v);
   if (view.utf8 !== undefined) out.push({ label: 'utf8', text: JSON.stringify(view.utf8) });
   out.push({ label: 'base64', text: view.base64 });

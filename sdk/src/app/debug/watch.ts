@@ -42,7 +42,8 @@ export function evaluateWatch(expression: string, snap: ReplaySnapshot): WatchRe
   if ((m = /^stack\s*\[\s*(-?\d+)\s*\]$/.exec(e))) {
     const i = Number(m[1]);
     const idx = i < 0 ? snap.stack.length + i : i;
-    if (idx < 0 || idx >= snap.stack.length) throw new WatchError(`stack[${i}] is out of range: the stack has ${snap.stack.length} item${snap.stack.length === 1 ? '' : 's'}`);
+    if (idx < 0 || idx >= snap.stack.length)
+      throw new WatchError(`stack[${i}] is out of range: the stack has ${snap.stack.length} item${snap.stack.length === 1 ? '' : 's'}`);
     return { value: snap.stack[idx]! };
   }
   if ((m = /^scratch\s*\[\s*(\d+)\s*\]$/.exec(e))) {
@@ -57,7 +58,10 @@ export function evaluateWatch(expression: string, snap: ReplaySnapshot): WatchRe
     if (!v) throw new WatchError(`logs[${i}] is out of range: ${snap.logs.length} log${snap.logs.length === 1 ? '' : 's'} so far`);
     return { value: v };
   }
-  const state = /^(?:app\s*\[\s*(\d+)\s*\]\s*\.\s*)?(global|box|local)\s*\[\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|0x[0-9a-fA-F]*)\s*\](?:\s*\[\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|0x[0-9a-fA-F]*)\s*\])?(\s*\.\s*before)?$/.exec(e);
+  const state =
+    /^(?:app\s*\[\s*(\d+)\s*\]\s*\.\s*)?(global|box|local)\s*\[\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|0x[0-9a-fA-F]*)\s*\](?:\s*\[\s*("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|0x[0-9a-fA-F]*)\s*\])?(\s*\.\s*before)?$/.exec(
+      e,
+    );
   if (state) {
     const appId = state[1] !== undefined ? BigInt(state[1]) : snap.frame.appId;
     if (appId === undefined) throw new WatchError('this program is not an app: name one, as app[ID].global["key"]');

@@ -106,10 +106,12 @@ export class FuzzChain {
     options: { senders: number; create?: { method: Arc56Method; args: AbiValue[] } },
     from?: ChainStart,
   ) {
-    this.accounts = from?.accounts ?? Array.from({ length: Math.max(1, options.senders) }, (_, i) => {
-      const key = seedKey(i);
-      return { key, address: new Address(key.publicKey).toString() };
-    });
+    this.accounts =
+      from?.accounts ??
+      Array.from({ length: Math.max(1, options.senders) }, (_, i) => {
+        const key = seedKey(i);
+        return { key, address: new Address(key.publicKey).toString() };
+      });
     this.time = 1_700_000_000n;
     this.ledger = new Ledger({
       genesisAccounts: this.accounts.map((a) => ({ address: a.key.publicKey, amount: 1_000_000_000_000n })),
@@ -141,9 +143,17 @@ export class FuzzChain {
     const created = this.ledger.submit([signTransaction(txn, creator.key)]);
     this.appId = this.ledger.transaction(created.txids[0]!)!.ad.createdAppId!;
     this.appAddress = Address.forApp(this.appId).toString();
-    this.ledger.submit([signTransaction(makePaymentTxn({ sender: creator.address, receiver: this.appAddress, amount: 100_000_000n, suggestedParams: this.params() }), creator.key)]);
+    this.ledger.submit([
+      signTransaction(
+        makePaymentTxn({ sender: creator.address, receiver: this.appAddress, amount: 100_000_000n, suggestedParams: this.params() }),
+        creator.key,
+      ),
+    ]);
     if (spec.json.bareActions?.call?.includes('OptIn') && s.localInts + s.localBytes > 0) {
-      for (const a of this.accounts) this.ledger.submit([signTransaction(makeAppCallTxn({ sender: a.address, appId: this.appId, onComplete: OnComplete.OptIn, suggestedParams: this.params() }), a.key)]);
+      for (const a of this.accounts)
+        this.ledger.submit([
+          signTransaction(makeAppCallTxn({ sender: a.address, appId: this.appId, onComplete: OnComplete.OptIn, suggestedParams: this.params() }), a.key),
+        ]);
     }
     const blocks: Block[] = [];
     for (let r = 1n; r <= this.ledger.latestRound; r++) blocks.push(this.ledger.block(r));
@@ -157,7 +167,14 @@ export class FuzzChain {
 
   /** Suggested params for the next transaction (flat fee). */
   params(fee = 1000n): SuggestedParams {
-    return { fee, flatFee: true, firstValid: this.ledger.latestRound, lastValid: this.ledger.latestRound + 1000n, genesisId: this.ledger.genesisId, genesisHash: this.ledger.genesisHash };
+    return {
+      fee,
+      flatFee: true,
+      firstValid: this.ledger.latestRound,
+      lastValid: this.ledger.latestRound + 1000n,
+      genesisId: this.ledger.genesisId,
+      genesisHash: this.ledger.genesisHash,
+    };
   }
 
   /**
@@ -209,7 +226,12 @@ export class FuzzChain {
     for (const h of unnamed?.assetHoldings ?? []) if (h.account !== from.address && !refs.accounts.includes(h.account)) refs.accounts.push(h.account);
     for (let i = 0; i < (unnamed?.extraBoxRefs ?? 0); i++) refs.boxes.push({ appId: 0n, name: new Uint8Array(0) });
     this.ledger.submit([signTransaction(build(refs), from.key)]);
-    const out: CallOutcome = { kind: 'ok', logs, response, minBalanceChange: this.ledger.minBalance(from.address) + this.ledger.minBalance(this.appAddress) - mbrBefore };
+    const out: CallOutcome = {
+      kind: 'ok',
+      logs,
+      response,
+      minBalanceChange: this.ledger.minBalance(from.address) + this.ledger.minBalance(this.appAddress) - mbrBefore,
+    };
     if (method.method.returns.abiType) {
       const v = decodeMethodReturn(method.method, logs);
       if (v !== undefined) out.returnValue = v;

@@ -131,7 +131,10 @@ function resolveMethods(spec: Arc56AppSpec, method: string | readonly string[], 
     m.method.args.forEach((a, i) => {
       if (a.kind !== 'transaction') return;
       const gen = options.args?.[m.method.name];
-      if (!gen?.[a.name ?? ''] && !gen?.[i]) throw new FuzzError(`${m.method.name} argument ${i}${a.name ? ` (${a.name})` : ''} is a ${a.type} transaction; fuzz generates ARC-4 values and references only`);
+      if (!gen?.[a.name ?? ''] && !gen?.[i])
+        throw new FuzzError(
+          `${m.method.name} argument ${i}${a.name ? ` (${a.name})` : ''} is a ${a.type} transaction; fuzz generates ARC-4 values and references only`,
+        );
     });
     return m;
   });
@@ -208,11 +211,23 @@ function runCase(c: Campaign, calls: readonly FuzzCall[], trace: 'pcs' | 'full' 
       let verdict: boolean | void = undefined;
       let thrown: string | undefined;
       try {
-        verdict = c.options.invariant({ call, sender: chain.accounts[call.sender % chain.accounts.length]!.address, index: i, outcome, before: before!, after, accounts: chain.accounts.map((a) => a.address), creator, appId: chain.appId, appAddress: chain.appAddress });
+        verdict = c.options.invariant({
+          call,
+          sender: chain.accounts[call.sender % chain.accounts.length]!.address,
+          index: i,
+          outcome,
+          before: before!,
+          after,
+          accounts: chain.accounts.map((a) => a.address),
+          creator,
+          appId: chain.appId,
+          appAddress: chain.appAddress,
+        });
       } catch (e) {
         thrown = e instanceof Error ? e.message : String(e);
       }
-      if (thrown !== undefined || verdict === false) return { failure: { kind: 'invariant', message: thrown ?? 'the invariant returned false', callIndex: i }, outcome };
+      if (thrown !== undefined || verdict === false)
+        return { failure: { kind: 'invariant', message: thrown ?? 'the invariant returned false', callIndex: i }, outcome };
       before = after;
     }
   }
@@ -381,5 +396,12 @@ export function fuzz(spec: Arc56AppSpec, method: string | readonly string[], opt
     ];
     return { ok: false, seed: base, runs: k + 1, calls: campaign.stats.made, rejected: campaign.stats.rejected, counterexample, message: lines.join('\n') };
   }
-  return { ok: true, seed: base, runs, calls: campaign.stats.made, rejected: campaign.stats.rejected, message: `fuzz: ${spec.name} passed ${runs} run(s) (seed ${base}; ${campaign.stats.rejected} deliberate rejections)` };
+  return {
+    ok: true,
+    seed: base,
+    runs,
+    calls: campaign.stats.made,
+    rejected: campaign.stats.rejected,
+    message: `fuzz: ${spec.name} passed ${runs} run(s) (seed ${base}; ${campaign.stats.rejected} deliberate rejections)`,
+  };
 }

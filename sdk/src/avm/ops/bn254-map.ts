@@ -87,8 +87,14 @@ export function bn254MapToG1(u: bigint): AnyPoint {
 }
 
 // ψ = twist ∘ Frobenius ∘ untwist on G2: conjugate both coordinates, then scale by these.
-const PSI_X = e2(21575463638280843010398324269430826099269044274347216827212613867836435027261n, 10307601595873709700152284273816112264069230130616436755625194854815875713954n);
-const PSI_Y = e2(2821565182194536844548159561693502659359617185244120367078079554186484126554n, 3505843767911556378687030309984248845540243509899259641013678093033130930403n);
+const PSI_X = e2(
+  21575463638280843010398324269430826099269044274347216827212613867836435027261n,
+  10307601595873709700152284273816112264069230130616436755625194854815875713954n,
+);
+const PSI_Y = e2(
+  2821565182194536844548159561693502659359617185244120367078079554186484126554n,
+  3505843767911556378687030309984248845540243509899259641013678093033130930403n,
+);
 /** The BN parameter x (u = 4965661367192848881). */
 const BN_X = 4965661367192848881n;
 
@@ -102,7 +108,10 @@ function psi(p: AnyPoint): AnyPoint {
 /** [x]Q + ψ(3[x]Q) + ψ²([x]Q) + ψ³(Q): lands in the prime-order subgroup (a multiple of the plain cofactor clearing). */
 function clearG2Cofactor(q: AnyPoint): AnyPoint {
   const xq = q.is0() ? q : q.multiplyUnsafe(BN_X);
-  return xq.add(psi(xq.double().add(xq))).add(psi(psi(xq))).add(psi(psi(psi(q))));
+  return xq
+    .add(psi(xq.double().add(xq)))
+    .add(psi(psi(xq)))
+    .add(psi(psi(psi(q))));
 }
 
 /** Fp2 element (c0, c1) → G2 subgroup point. */

@@ -62,7 +62,11 @@ defineOp('extract3', (cx) => {
   s[sp - 3] = extractCarefully(s[sp - 3] as Uint8Array, s[sp - 2] as U, s[sp - 1] as U);
   cx.sp = sp - 2;
 });
-for (const [name, width] of [['extract_uint16', 2], ['extract_uint32', 4], ['extract_uint64', 8]] as const) {
+for (const [name, width] of [
+  ['extract_uint16', 2],
+  ['extract_uint32', 4],
+  ['extract_uint64', 8],
+] as const) {
   defineOp(name, (cx) => {
     const s = cx.stack;
     const sp = --cx.sp;

@@ -158,48 +158,120 @@ function setField(cx: EvalContext, d: InnerDraft, field: string, v: StackValue):
       d.type = t as TransactionType;
       return;
     }
-    case 'Sender': d.sender = assignAccount(cx, v); return;
-    case 'Fee': d.fee = uintOf(v); return;
+    case 'Sender':
+      d.sender = assignAccount(cx, v);
+      return;
+    case 'Fee':
+      d.fee = uintOf(v);
+      return;
     case 'Note': {
       const b = bytesOf(v, 'Note');
       if (b.length > lim.maxTxnNoteBytes) fault(`Note may not exceed ${lim.maxTxnNoteBytes} bytes`);
       d.note = b;
       return;
     }
-    case 'RekeyTo': d.rekeyTo = asAddress(v); return;
-    case 'VotePK': d.votePK = fixed(v, 32, field); return;
-    case 'SelectionPK': d.selectionPK = fixed(v, 32, field); return;
-    case 'StateProofPK': d.stateProofPK = fixed(v, 64, field); return;
-    case 'VoteFirst': d.voteFirst = uintOf(v); return;
-    case 'VoteLast': d.voteLast = uintOf(v); return;
-    case 'VoteKeyDilution': d.voteKeyDilution = uintOf(v); return;
-    case 'Nonparticipation': d.nonparticipation = boolOf(v); return;
-    case 'Receiver': d.receiver = assignAccount(cx, v); return;
-    case 'Amount': d.amount = uintOf(v); return;
-    case 'CloseRemainderTo': d.closeRemainderTo = assignAccount(cx, v); return;
-    case 'XferAsset': d.xferAsset = assignAsset(cx, v); return;
-    case 'AssetAmount': d.assetAmount = uintOf(v); return;
-    case 'AssetSender': d.assetSender = assignAccount(cx, v); return;
-    case 'AssetReceiver': d.assetReceiver = assignAccount(cx, v); return;
-    case 'AssetCloseTo': d.assetCloseTo = assignAccount(cx, v); return;
-    case 'ConfigAsset': d.configAsset = assignAsset(cx, v); return;
-    case 'ConfigAssetTotal': d.total = uintOf(v); return;
-    case 'ConfigAssetDecimals': d.decimals = maxed(v, BigInt(c.maxAssetDecimals)); return;
-    case 'ConfigAssetDefaultFrozen': d.defaultFrozen = boolOf(v); return;
-    case 'ConfigAssetUnitName': d.unitName = stringOf(v, c.maxAssetUnitNameBytes); return;
-    case 'ConfigAssetName': d.assetName = stringOf(v, c.maxAssetNameBytes); return;
-    case 'ConfigAssetURL': d.url = stringOf(v, c.maxAssetUrlBytes); return;
-    case 'ConfigAssetMetadataHash': d.metadataHash = fixed(v, 32, field); return;
-    case 'ConfigAssetManager': d.manager = asAddress(v); return;
-    case 'ConfigAssetReserve': d.reserve = asAddress(v); return;
-    case 'ConfigAssetFreeze': d.freeze = asAddress(v); return;
-    case 'ConfigAssetClawback': d.clawback = asAddress(v); return;
-    case 'FreezeAsset': d.freezeAsset = assignAsset(cx, v); return;
-    case 'FreezeAssetAccount': d.freezeAccount = assignAccount(cx, v); return;
-    case 'FreezeAssetFrozen': d.frozen = boolOf(v); return;
-    case 'ApplicationID': d.appId = assignApp(cx, v); return;
-    case 'OnCompletion': d.onComplete = Number(maxed(v, 5n)); return;
-    case 'RejectVersion': d.rejectVersion = uintOf(v); return;
+    case 'RekeyTo':
+      d.rekeyTo = asAddress(v);
+      return;
+    case 'VotePK':
+      d.votePK = fixed(v, 32, field);
+      return;
+    case 'SelectionPK':
+      d.selectionPK = fixed(v, 32, field);
+      return;
+    case 'StateProofPK':
+      d.stateProofPK = fixed(v, 64, field);
+      return;
+    case 'VoteFirst':
+      d.voteFirst = uintOf(v);
+      return;
+    case 'VoteLast':
+      d.voteLast = uintOf(v);
+      return;
+    case 'VoteKeyDilution':
+      d.voteKeyDilution = uintOf(v);
+      return;
+    case 'Nonparticipation':
+      d.nonparticipation = boolOf(v);
+      return;
+    case 'Receiver':
+      d.receiver = assignAccount(cx, v);
+      return;
+    case 'Amount':
+      d.amount = uintOf(v);
+      return;
+    case 'CloseRemainderTo':
+      d.closeRemainderTo = assignAccount(cx, v);
+      return;
+    case 'XferAsset':
+      d.xferAsset = assignAsset(cx, v);
+      return;
+    case 'AssetAmount':
+      d.assetAmount = uintOf(v);
+      return;
+    case 'AssetSender':
+      d.assetSender = assignAccount(cx, v);
+      return;
+    case 'AssetReceiver':
+      d.assetReceiver = assignAccount(cx, v);
+      return;
+    case 'AssetCloseTo':
+      d.assetCloseTo = assignAccount(cx, v);
+      return;
+    case 'ConfigAsset':
+      d.configAsset = assignAsset(cx, v);
+      return;
+    case 'ConfigAssetTotal':
+      d.total = uintOf(v);
+      return;
+    case 'ConfigAssetDecimals':
+      d.decimals = maxed(v, BigInt(c.maxAssetDecimals));
+      return;
+    case 'ConfigAssetDefaultFrozen':
+      d.defaultFrozen = boolOf(v);
+      return;
+    case 'ConfigAssetUnitName':
+      d.unitName = stringOf(v, c.maxAssetUnitNameBytes);
+      return;
+    case 'ConfigAssetName':
+      d.assetName = stringOf(v, c.maxAssetNameBytes);
+      return;
+    case 'ConfigAssetURL':
+      d.url = stringOf(v, c.maxAssetUrlBytes);
+      return;
+    case 'ConfigAssetMetadataHash':
+      d.metadataHash = fixed(v, 32, field);
+      return;
+    case 'ConfigAssetManager':
+      d.manager = asAddress(v);
+      return;
+    case 'ConfigAssetReserve':
+      d.reserve = asAddress(v);
+      return;
+    case 'ConfigAssetFreeze':
+      d.freeze = asAddress(v);
+      return;
+    case 'ConfigAssetClawback':
+      d.clawback = asAddress(v);
+      return;
+    case 'FreezeAsset':
+      d.freezeAsset = assignAsset(cx, v);
+      return;
+    case 'FreezeAssetAccount':
+      d.freezeAccount = assignAccount(cx, v);
+      return;
+    case 'FreezeAssetFrozen':
+      d.frozen = boolOf(v);
+      return;
+    case 'ApplicationID':
+      d.appId = assignApp(cx, v);
+      return;
+    case 'OnCompletion':
+      d.onComplete = Number(maxed(v, 5n));
+      return;
+    case 'RejectVersion':
+      d.rejectVersion = uintOf(v);
+      return;
     case 'ApplicationArgs': {
       const b = bytesOf(v, 'ApplicationArg');
       const total = d.args.reduce((s, a) => s + a.length, b.length);
@@ -243,11 +315,21 @@ function setField(cx: EvalContext, d: InnerDraft, field: string, v: StackValue):
       d.apps.push(id);
       return;
     }
-    case 'GlobalNumUint': d.globalNumUint = Number(maxed(v, BigInt(c.maxGlobalSchemaEntries))); return;
-    case 'GlobalNumByteSlice': d.globalNumByteSlice = Number(maxed(v, BigInt(c.maxGlobalSchemaEntries))); return;
-    case 'LocalNumUint': d.localNumUint = Number(maxed(v, BigInt(c.maxLocalSchemaEntries))); return;
-    case 'LocalNumByteSlice': d.localNumByteSlice = Number(maxed(v, BigInt(c.maxLocalSchemaEntries))); return;
-    case 'ExtraProgramPages': d.extraPages = Number(maxed(v, BigInt(lim.maxExtraAppProgramPages))); return;
+    case 'GlobalNumUint':
+      d.globalNumUint = Number(maxed(v, BigInt(c.maxGlobalSchemaEntries)));
+      return;
+    case 'GlobalNumByteSlice':
+      d.globalNumByteSlice = Number(maxed(v, BigInt(c.maxGlobalSchemaEntries)));
+      return;
+    case 'LocalNumUint':
+      d.localNumUint = Number(maxed(v, BigInt(c.maxLocalSchemaEntries)));
+      return;
+    case 'LocalNumByteSlice':
+      d.localNumByteSlice = Number(maxed(v, BigInt(c.maxLocalSchemaEntries)));
+      return;
+    case 'ExtraProgramPages':
+      d.extraPages = Number(maxed(v, BigInt(lim.maxExtraAppProgramPages)));
+      return;
     default:
       fault(`invalid itxn_field ${field}`);
   }
@@ -311,8 +393,17 @@ export function buildInner(d: InnerDraft): Transaction {
     case 'acfg': {
       const hasParams =
         d.configAsset === 0n ||
-        d.total !== 0n || d.decimals !== 0n || d.defaultFrozen || !!text(d.unitName) || !!text(d.assetName) || !!text(d.url) ||
-        !!addr(d.metadataHash) || !!addr(d.manager) || !!addr(d.reserve) || !!addr(d.freeze) || !!addr(d.clawback);
+        d.total !== 0n ||
+        d.decimals !== 0n ||
+        d.defaultFrozen ||
+        !!text(d.unitName) ||
+        !!text(d.assetName) ||
+        !!text(d.url) ||
+        !!addr(d.metadataHash) ||
+        !!addr(d.manager) ||
+        !!addr(d.reserve) ||
+        !!addr(d.freeze) ||
+        !!addr(d.clawback);
       t.assetConfig = {
         assetId: d.configAsset,
         ...(hasParams
@@ -369,7 +460,11 @@ export function innerTxid(parent: Uint8Array, index: number, txn: Transaction): 
 
 /** A failure inside an inner transaction, carrying where in the tree it happened. */
 export class InnerFailure extends AvmFault {
-  constructor(message: string, readonly path: readonly number[], readonly inner: LogicError | undefined) {
+  constructor(
+    message: string,
+    readonly path: readonly number[],
+    readonly inner: LogicError | undefined,
+  ) {
     super(message);
   }
 }
@@ -442,7 +537,7 @@ defineOp('itxn_submit', (cx) => {
       calleeVersion = ver;
       // Opting in commits the account to running the clear-state program later, as an inner too.
       if (t.appCall!.onComplete === 1) {
-        const csp = t.appCall!.appId === 0n ? t.appCall!.clearProgram ?? EMPTY : cx.ledger.appParams(t.appCall!.appId)!.clearStateProgram;
+        const csp = t.appCall!.appId === 0n ? (t.appCall!.clearProgram ?? EMPTY) : cx.ledger.appParams(t.appCall!.appId)!.clearStateProgram;
         const csv = programVersion(csp).version;
         if (csv < g.limits.txnLimits.minInnerApplVersion) fault(`inner app call opt-in with CSP v${csv} < v${g.limits.txnLimits.minInnerApplVersion}`);
       }
@@ -487,7 +582,7 @@ defineOp('itxn_submit', (cx) => {
       }
       if (effects.closingAmount !== undefined) ad.closingAmount = effects.closingAmount;
       if (t.type === 'appl') {
-        const appId = t.appCall!.appId === 0n ? ad.createdAppId ?? 0n : t.appCall!.appId;
+        const appId = t.appCall!.appId === 0n ? (ad.createdAppId ?? 0n) : t.appCall!.appId;
         const clear = t.appCall!.onComplete === 3;
         const compiled = compileProgram(programOf(cx, t), 'app', g.maxVersion);
         const inner = new EvalContext(compiled, g, i, txns, ads, appId, path, cx, clear, undefined);

@@ -184,19 +184,44 @@ defineOp('asset_params_get', (cx, ins) => {
   let v: StackValue = 0;
   if (p) {
     switch (ins.field!.name) {
-      case 'AssetTotal': v = fromBig(p.total); break;
-      case 'AssetDecimals': v = fromBig(p.decimals); break;
-      case 'AssetDefaultFrozen': v = p.defaultFrozen ? 1 : 0; break;
-      case 'AssetUnitName': v = enc(p.unitName); break;
-      case 'AssetName': v = enc(p.name); break;
-      case 'AssetURL': v = enc(p.url); break;
-      case 'AssetMetadataHash': v = p.metadataHash; break;
-      case 'AssetManager': v = p.manager; break;
-      case 'AssetReserve': v = p.reserve; break;
-      case 'AssetFreeze': v = p.freeze; break;
-      case 'AssetClawback': v = p.clawback; break;
-      case 'AssetCreator': v = p.creator; break;
-      default: fault(`invalid asset_params_get field ${ins.field!.value}`);
+      case 'AssetTotal':
+        v = fromBig(p.total);
+        break;
+      case 'AssetDecimals':
+        v = fromBig(p.decimals);
+        break;
+      case 'AssetDefaultFrozen':
+        v = p.defaultFrozen ? 1 : 0;
+        break;
+      case 'AssetUnitName':
+        v = enc(p.unitName);
+        break;
+      case 'AssetName':
+        v = enc(p.name);
+        break;
+      case 'AssetURL':
+        v = enc(p.url);
+        break;
+      case 'AssetMetadataHash':
+        v = p.metadataHash;
+        break;
+      case 'AssetManager':
+        v = p.manager;
+        break;
+      case 'AssetReserve':
+        v = p.reserve;
+        break;
+      case 'AssetFreeze':
+        v = p.freeze;
+        break;
+      case 'AssetClawback':
+        v = p.clawback;
+        break;
+      case 'AssetCreator':
+        v = p.creator;
+        break;
+      default:
+        fault(`invalid asset_params_get field ${ins.field!.value}`);
     }
   }
   s[cx.sp - 1] = v;
@@ -210,20 +235,47 @@ defineOp('app_params_get', (cx, ins) => {
   let v: StackValue = 0;
   if (p) {
     switch (ins.field!.name) {
-      case 'AppApprovalProgram': v = p.approvalProgram; break;
-      case 'AppClearStateProgram': v = p.clearStateProgram; break;
-      case 'AppGlobalNumUint': v = fromBig(p.globalNumUint); break;
-      case 'AppGlobalNumByteSlice': v = fromBig(p.globalNumByteSlice); break;
-      case 'AppLocalNumUint': v = fromBig(p.localNumUint); break;
-      case 'AppLocalNumByteSlice': v = fromBig(p.localNumByteSlice); break;
-      case 'AppExtraProgramPages': v = fromBig(p.extraProgramPages); break;
-      case 'AppCreator': v = p.creator; break;
-      case 'AppAddress': v = appAddress(id); break;
-      case 'AppVersion': v = fromBig(p.version); break;
-      case 'AppSizeSponsor': v = p.sizeSponsor ?? ZERO32; break;
-      case 'AppForeignBoxReads': v = p.foreignBoxReads ? 1 : 0; break;
-      case 'AppFamilyBoxAccess': v = p.familyBoxAccess ? 1 : 0; break;
-      default: fault(`invalid app_params_get field ${ins.field!.value}`);
+      case 'AppApprovalProgram':
+        v = p.approvalProgram;
+        break;
+      case 'AppClearStateProgram':
+        v = p.clearStateProgram;
+        break;
+      case 'AppGlobalNumUint':
+        v = fromBig(p.globalNumUint);
+        break;
+      case 'AppGlobalNumByteSlice':
+        v = fromBig(p.globalNumByteSlice);
+        break;
+      case 'AppLocalNumUint':
+        v = fromBig(p.localNumUint);
+        break;
+      case 'AppLocalNumByteSlice':
+        v = fromBig(p.localNumByteSlice);
+        break;
+      case 'AppExtraProgramPages':
+        v = fromBig(p.extraProgramPages);
+        break;
+      case 'AppCreator':
+        v = p.creator;
+        break;
+      case 'AppAddress':
+        v = appAddress(id);
+        break;
+      case 'AppVersion':
+        v = fromBig(p.version);
+        break;
+      case 'AppSizeSponsor':
+        v = p.sizeSponsor ?? ZERO32;
+        break;
+      case 'AppForeignBoxReads':
+        v = p.foreignBoxReads ? 1 : 0;
+        break;
+      case 'AppFamilyBoxAccess':
+        v = p.familyBoxAccess ? 1 : 0;
+        break;
+      default:
+        fault(`invalid app_params_get field ${ins.field!.value}`);
     }
   }
   s[cx.sp - 1] = v;
@@ -244,22 +296,53 @@ defineOp('acct_params_get', (cx, ins) => {
   const a = cx.ledger.account(addr);
   let v: StackValue;
   switch (ins.field!.name) {
-    case 'AcctBalance': v = fromBig(a.balance); break;
-    case 'AcctMinBalance': v = fromBig(cx.ledger.minBalance(addr)); break;
-    case 'AcctAuthAddr': v = a.authAddr ?? ZERO32; break;
-    case 'AcctTotalNumUint': v = fromBig(a.totalNumUint); break;
-    case 'AcctTotalNumByteSlice': v = fromBig(a.totalNumByteSlice); break;
-    case 'AcctTotalExtraAppPages': v = fromBig(a.totalExtraAppPages); break;
-    case 'AcctTotalAppsCreated': v = fromBig(a.totalAppsCreated); break;
-    case 'AcctTotalAppsOptedIn': v = fromBig(a.totalAppsOptedIn); break;
-    case 'AcctTotalAssetsCreated': v = fromBig(a.totalAssetsCreated); break;
-    case 'AcctTotalAssets': v = fromBig(a.totalAssets); break;
-    case 'AcctTotalBoxes': v = fromBig(a.totalBoxes); break;
-    case 'AcctTotalBoxBytes': v = fromBig(a.totalBoxBytes); break;
-    case 'AcctIncentiveEligible': v = a.incentiveEligible ? 1 : 0; break;
-    case 'AcctLastProposed': v = fromBig(a.lastProposed); break;
-    case 'AcctLastHeartbeat': v = fromBig(a.lastHeartbeat); break;
-    default: return fault(`invalid account field ${ins.field!.name}`);
+    case 'AcctBalance':
+      v = fromBig(a.balance);
+      break;
+    case 'AcctMinBalance':
+      v = fromBig(cx.ledger.minBalance(addr));
+      break;
+    case 'AcctAuthAddr':
+      v = a.authAddr ?? ZERO32;
+      break;
+    case 'AcctTotalNumUint':
+      v = fromBig(a.totalNumUint);
+      break;
+    case 'AcctTotalNumByteSlice':
+      v = fromBig(a.totalNumByteSlice);
+      break;
+    case 'AcctTotalExtraAppPages':
+      v = fromBig(a.totalExtraAppPages);
+      break;
+    case 'AcctTotalAppsCreated':
+      v = fromBig(a.totalAppsCreated);
+      break;
+    case 'AcctTotalAppsOptedIn':
+      v = fromBig(a.totalAppsOptedIn);
+      break;
+    case 'AcctTotalAssetsCreated':
+      v = fromBig(a.totalAssetsCreated);
+      break;
+    case 'AcctTotalAssets':
+      v = fromBig(a.totalAssets);
+      break;
+    case 'AcctTotalBoxes':
+      v = fromBig(a.totalBoxes);
+      break;
+    case 'AcctTotalBoxBytes':
+      v = fromBig(a.totalBoxBytes);
+      break;
+    case 'AcctIncentiveEligible':
+      v = a.incentiveEligible ? 1 : 0;
+      break;
+    case 'AcctLastProposed':
+      v = fromBig(a.lastProposed);
+      break;
+    case 'AcctLastHeartbeat':
+      v = fromBig(a.lastHeartbeat);
+      break;
+    default:
+      return fault(`invalid account field ${ins.field!.name}`);
   }
   s[cx.sp - 1] = v;
   pushBool(cx, a.balance > 0n);
@@ -285,24 +368,51 @@ defineOp('block', (cx: EvalContext, ins: Instr) => {
   const h = blockHeaderAt(cx, round);
   let v: StackValue;
   switch (ins.field!.name) {
-    case 'BlkSeed': v = h.seed; break;
+    case 'BlkSeed':
+      v = h.seed;
+      break;
     case 'BlkTimestamp':
       if (h.timestamp < 0n) fault(`block(${round}) timestamp ${h.timestamp} < 0`);
       v = fromBig(h.timestamp);
       break;
-    case 'BlkProposer': v = h.proposer; break;
-    case 'BlkFeesCollected': v = fromBig(h.feesCollected); break;
-    case 'BlkBonus': v = fromBig(h.bonus); break;
-    case 'BlkBranch': v = h.branch; break;
-    case 'BlkFeeSink': v = h.feeSink; break;
-    case 'BlkProtocol': v = h.protocol; break;
-    case 'BlkTxnCounter': v = fromBig(h.txnCounter); break;
-    case 'BlkProposerPayout': v = fromBig(h.proposerPayout); break;
-    case 'BlkBranch512': v = h.branch512 ?? new Uint8Array(64); break;
-    case 'BlkSha512_256TxnCommitment': v = h.sha512_256TxnCommitment ?? ZERO32; break;
-    case 'BlkSha256TxnCommitment': v = h.sha256TxnCommitment ?? ZERO32; break;
-    case 'BlkSha512TxnCommitment': v = h.sha512TxnCommitment ?? new Uint8Array(64); break;
-    default: return fault(`invalid block field ${ins.field!.name}`);
+    case 'BlkProposer':
+      v = h.proposer;
+      break;
+    case 'BlkFeesCollected':
+      v = fromBig(h.feesCollected);
+      break;
+    case 'BlkBonus':
+      v = fromBig(h.bonus);
+      break;
+    case 'BlkBranch':
+      v = h.branch;
+      break;
+    case 'BlkFeeSink':
+      v = h.feeSink;
+      break;
+    case 'BlkProtocol':
+      v = h.protocol;
+      break;
+    case 'BlkTxnCounter':
+      v = fromBig(h.txnCounter);
+      break;
+    case 'BlkProposerPayout':
+      v = fromBig(h.proposerPayout);
+      break;
+    case 'BlkBranch512':
+      v = h.branch512 ?? new Uint8Array(64);
+      break;
+    case 'BlkSha512_256TxnCommitment':
+      v = h.sha512_256TxnCommitment ?? ZERO32;
+      break;
+    case 'BlkSha256TxnCommitment':
+      v = h.sha256TxnCommitment ?? ZERO32;
+      break;
+    case 'BlkSha512TxnCommitment':
+      v = h.sha512TxnCommitment ?? new Uint8Array(64);
+      break;
+    default:
+      return fault(`invalid block field ${ins.field!.name}`);
   }
   s[cx.sp - 1] = v;
 });

@@ -60,9 +60,12 @@ export function txnField(
   const acfg = txn.assetConfig;
   const par = acfg?.params;
   switch (field) {
-    case 'Sender': return txn.sender.publicKey;
-    case 'Fee': return u(txn.fee);
-    case 'FirstValid': return u(txn.firstValid);
+    case 'Sender':
+      return txn.sender.publicKey;
+    case 'Fee':
+      return u(txn.fee);
+    case 'FirstValid':
+      return u(txn.firstValid);
     case 'FirstValidTime': {
       // uint64 arithmetic, as the node: FirstValid 0 asks for round 2^64-1, which is never available.
       const round = (txn.firstValid - 1n) & 0xffffffffffffffffn;
@@ -70,96 +73,155 @@ export function txnField(
       if (hdr.timestamp < 0n) fault(`block(${round}) timestamp ${hdr.timestamp} < 0`);
       return u(hdr.timestamp);
     }
-    case 'LastValid': return u(txn.lastValid);
-    case 'Note': return b(txn.note);
-    case 'Lease': return txn.lease ?? ZERO32;
-    case 'Receiver': return a32(txn.payment?.receiver);
-    case 'Amount': return u(txn.payment?.amount);
-    case 'CloseRemainderTo': return a32(txn.payment?.closeRemainderTo);
-    case 'VotePK': return txn.keyreg?.voteKey ?? ZERO32;
-    case 'SelectionPK': return txn.keyreg?.selectionKey ?? ZERO32;
-    case 'StateProofPK': return txn.keyreg?.stateProofKey ?? ZERO64;
-    case 'VoteFirst': return u(txn.keyreg?.voteFirst);
-    case 'VoteLast': return u(txn.keyreg?.voteLast);
-    case 'VoteKeyDilution': return u(txn.keyreg?.voteKeyDilution);
-    case 'Nonparticipation': return bool(txn.keyreg?.nonParticipation);
-    case 'Type': return enc.encode(txn.type);
-    case 'TypeEnum': return TYPE_ENUM[txn.type] ?? 0;
-    case 'XferAsset': return u(txn.assetTransfer?.assetId);
-    case 'AssetAmount': return u(txn.assetTransfer?.amount);
-    case 'AssetSender': return a32(txn.assetTransfer?.assetSender);
-    case 'AssetReceiver': return a32(txn.assetTransfer?.receiver);
-    case 'AssetCloseTo': return a32(txn.assetTransfer?.closeTo);
-    case 'GroupIndex': return groupIndex;
-    case 'TxID': return txid();
-    case 'ApplicationID': return u(app?.appId);
-    case 'OnCompletion': return app ? app.onComplete : 0;
-    case 'RejectVersion': return u(app?.rejectVersion);
+    case 'LastValid':
+      return u(txn.lastValid);
+    case 'Note':
+      return b(txn.note);
+    case 'Lease':
+      return txn.lease ?? ZERO32;
+    case 'Receiver':
+      return a32(txn.payment?.receiver);
+    case 'Amount':
+      return u(txn.payment?.amount);
+    case 'CloseRemainderTo':
+      return a32(txn.payment?.closeRemainderTo);
+    case 'VotePK':
+      return txn.keyreg?.voteKey ?? ZERO32;
+    case 'SelectionPK':
+      return txn.keyreg?.selectionKey ?? ZERO32;
+    case 'StateProofPK':
+      return txn.keyreg?.stateProofKey ?? ZERO64;
+    case 'VoteFirst':
+      return u(txn.keyreg?.voteFirst);
+    case 'VoteLast':
+      return u(txn.keyreg?.voteLast);
+    case 'VoteKeyDilution':
+      return u(txn.keyreg?.voteKeyDilution);
+    case 'Nonparticipation':
+      return bool(txn.keyreg?.nonParticipation);
+    case 'Type':
+      return enc.encode(txn.type);
+    case 'TypeEnum':
+      return TYPE_ENUM[txn.type] ?? 0;
+    case 'XferAsset':
+      return u(txn.assetTransfer?.assetId);
+    case 'AssetAmount':
+      return u(txn.assetTransfer?.amount);
+    case 'AssetSender':
+      return a32(txn.assetTransfer?.assetSender);
+    case 'AssetReceiver':
+      return a32(txn.assetTransfer?.receiver);
+    case 'AssetCloseTo':
+      return a32(txn.assetTransfer?.closeTo);
+    case 'GroupIndex':
+      return groupIndex;
+    case 'TxID':
+      return txid();
+    case 'ApplicationID':
+      return u(app?.appId);
+    case 'OnCompletion':
+      return app ? app.onComplete : 0;
+    case 'RejectVersion':
+      return u(app?.rejectVersion);
     case 'ApplicationArgs': {
       const args = app?.args ?? [];
       if (ai >= args.length) fault(`invalid ApplicationArgs index ${ai}`);
       return args[ai]!;
     }
-    case 'NumAppArgs': return app?.args.length ?? 0;
+    case 'NumAppArgs':
+      return app?.args.length ?? 0;
     case 'Accounts': {
       if (ai === 0) return txn.sender.publicKey;
       const accts = app?.accounts ?? [];
       if (ai > accts.length) fault(`invalid Accounts index ${ai}`);
       return accts[ai - 1]!.publicKey;
     }
-    case 'NumAccounts': return app?.accounts.length ?? 0;
+    case 'NumAccounts':
+      return app?.accounts.length ?? 0;
     case 'Assets': {
       const list = app?.foreignAssets ?? [];
       if (ai >= list.length) fault(`invalid Assets index ${ai}`);
       return u(list[ai]);
     }
-    case 'NumAssets': return app?.foreignAssets.length ?? 0;
+    case 'NumAssets':
+      return app?.foreignAssets.length ?? 0;
     case 'Applications': {
       if (ai === 0) return u(app?.appId);
       const list = app?.foreignApps ?? [];
       if (ai > list.length) fault(`invalid Applications index ${ai}`);
       return u(list[ai - 1]);
     }
-    case 'NumApplications': return app?.foreignApps.length ?? 0;
-    case 'GlobalNumUint': return app?.globalSchema?.numUints ?? 0;
-    case 'GlobalNumByteSlice': return app?.globalSchema?.numByteSlices ?? 0;
-    case 'LocalNumUint': return app?.localSchema?.numUints ?? 0;
-    case 'LocalNumByteSlice': return app?.localSchema?.numByteSlices ?? 0;
-    case 'ApprovalProgram': return b(app?.approvalProgram);
-    case 'ClearStateProgram': return b(app?.clearProgram);
-    case 'NumApprovalProgramPages': return Math.ceil((app?.approvalProgram?.length ?? 0) / PAGE);
-    case 'ApprovalProgramPages': return pages(app?.approvalProgram, ai, 'ApprovalProgramPages');
-    case 'NumClearStateProgramPages': return Math.ceil((app?.clearProgram?.length ?? 0) / PAGE);
-    case 'ClearStateProgramPages': return pages(app?.clearProgram, ai, 'ClearStateProgramPages');
-    case 'RekeyTo': return a32(txn.rekeyTo);
-    case 'ConfigAsset': return u(acfg?.assetId);
-    case 'ConfigAssetTotal': return u(par?.total);
-    case 'ConfigAssetDecimals': return par?.decimals ?? 0;
-    case 'ConfigAssetDefaultFrozen': return bool(par?.defaultFrozen);
-    case 'ConfigAssetUnitName': return par?.unitName ? enc.encode(par.unitName) : EMPTY;
-    case 'ConfigAssetName': return par?.assetName ? enc.encode(par.assetName) : EMPTY;
-    case 'ConfigAssetURL': return par?.url ? enc.encode(par.url) : EMPTY;
-    case 'ConfigAssetMetadataHash': return par?.metadataHash ?? ZERO32;
-    case 'ConfigAssetManager': return a32(par?.manager);
-    case 'ConfigAssetReserve': return a32(par?.reserve);
-    case 'ConfigAssetFreeze': return a32(par?.freeze);
-    case 'ConfigAssetClawback': return a32(par?.clawback);
-    case 'FreezeAsset': return u(txn.assetFreeze?.assetId);
-    case 'FreezeAssetAccount': return a32(txn.assetFreeze?.account);
-    case 'FreezeAssetFrozen': return bool(txn.assetFreeze?.frozen);
-    case 'ExtraProgramPages': return app?.extraPages ?? 0;
+    case 'NumApplications':
+      return app?.foreignApps.length ?? 0;
+    case 'GlobalNumUint':
+      return app?.globalSchema?.numUints ?? 0;
+    case 'GlobalNumByteSlice':
+      return app?.globalSchema?.numByteSlices ?? 0;
+    case 'LocalNumUint':
+      return app?.localSchema?.numUints ?? 0;
+    case 'LocalNumByteSlice':
+      return app?.localSchema?.numByteSlices ?? 0;
+    case 'ApprovalProgram':
+      return b(app?.approvalProgram);
+    case 'ClearStateProgram':
+      return b(app?.clearProgram);
+    case 'NumApprovalProgramPages':
+      return Math.ceil((app?.approvalProgram?.length ?? 0) / PAGE);
+    case 'ApprovalProgramPages':
+      return pages(app?.approvalProgram, ai, 'ApprovalProgramPages');
+    case 'NumClearStateProgramPages':
+      return Math.ceil((app?.clearProgram?.length ?? 0) / PAGE);
+    case 'ClearStateProgramPages':
+      return pages(app?.clearProgram, ai, 'ClearStateProgramPages');
+    case 'RekeyTo':
+      return a32(txn.rekeyTo);
+    case 'ConfigAsset':
+      return u(acfg?.assetId);
+    case 'ConfigAssetTotal':
+      return u(par?.total);
+    case 'ConfigAssetDecimals':
+      return par?.decimals ?? 0;
+    case 'ConfigAssetDefaultFrozen':
+      return bool(par?.defaultFrozen);
+    case 'ConfigAssetUnitName':
+      return par?.unitName ? enc.encode(par.unitName) : EMPTY;
+    case 'ConfigAssetName':
+      return par?.assetName ? enc.encode(par.assetName) : EMPTY;
+    case 'ConfigAssetURL':
+      return par?.url ? enc.encode(par.url) : EMPTY;
+    case 'ConfigAssetMetadataHash':
+      return par?.metadataHash ?? ZERO32;
+    case 'ConfigAssetManager':
+      return a32(par?.manager);
+    case 'ConfigAssetReserve':
+      return a32(par?.reserve);
+    case 'ConfigAssetFreeze':
+      return a32(par?.freeze);
+    case 'ConfigAssetClawback':
+      return a32(par?.clawback);
+    case 'FreezeAsset':
+      return u(txn.assetFreeze?.assetId);
+    case 'FreezeAssetAccount':
+      return a32(txn.assetFreeze?.account);
+    case 'FreezeAssetFrozen':
+      return bool(txn.assetFreeze?.frozen);
+    case 'ExtraProgramPages':
+      return app?.extraPages ?? 0;
     case 'Logs': {
       const logs = ad?.logs ?? [];
       if (ai >= logs.length) fault(`invalid Logs index ${ai}`);
       return logs[ai]!;
     }
-    case 'NumLogs': return ad?.logs.length ?? 0;
+    case 'NumLogs':
+      return ad?.logs.length ?? 0;
     case 'LastLog': {
       const logs = ad?.logs ?? [];
       return logs.length ? logs[logs.length - 1]! : EMPTY;
     }
-    case 'CreatedAssetID': return u(ad?.createdAssetId);
-    case 'CreatedApplicationID': return u(ad?.createdAppId);
+    case 'CreatedAssetID':
+      return u(ad?.createdAssetId);
+    case 'CreatedApplicationID':
+      return u(ad?.createdAppId);
     default:
       return fault(`invalid txn field ${field}`);
   }

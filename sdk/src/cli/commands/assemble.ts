@@ -205,7 +205,10 @@ async function run(args: string[], io: CliIo): Promise<number> {
     const diagnostics = sortDiagnostics(e.diagnostics);
     // A pathological file can have tens of thousands of follow-on errors: print the first ones,
     // every macro-limit error (they explain the rest) and a count.
-    const shown = diagnostics.length <= MAX_PRINTED ? diagnostics : [...diagnostics.slice(0, MAX_PRINTED), ...diagnostics.slice(MAX_PRINTED).filter((d) => d.code === 'macro')];
+    const shown =
+      diagnostics.length <= MAX_PRINTED
+        ? diagnostics
+        : [...diagnostics.slice(0, MAX_PRINTED), ...diagnostics.slice(MAX_PRINTED).filter((d) => d.code === 'macro')];
     for (const d of shown) io.stderr(formatDiagnostic(opts.file, d, shifts));
     if (shown.length < diagnostics.length) io.stderr(`${opts.file}: ${diagnostics.length - shown.length} more diagnostics not shown\n`);
     const errors = diagnostics.filter((d) => d.severity === 'error').length;

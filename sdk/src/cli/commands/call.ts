@@ -18,7 +18,8 @@ import type { TemplateValue } from '../../teal/assembler/results.js';
 import type { AppKnowledge, ProgramKnowledge } from '../../app/simulate-report.js';
 import { attachSourceMap } from '../../app/compile.js';
 
-const USAGE = 'tealworks call APP_ID [METHOD] [ARG…] [--spec FILE] [--source APPROVAL.teal [--template NAME=VALUE]…] [--on-complete noop|optin|closeout|clear|delete] [--box NAME]… [--arg-bytes] [--send] [--network N] [--mnemonic-env VAR] [--json]';
+const USAGE =
+  'tealworks call APP_ID [METHOD] [ARG…] [--spec FILE] [--source APPROVAL.teal [--template NAME=VALUE]…] [--on-complete noop|optin|closeout|clear|delete] [--box NAME]… [--arg-bytes] [--send] [--network N] [--mnemonic-env VAR] [--json]';
 
 export const NETWORK_FLAGS = ['--network', '--mnemonic-env'] as const;
 
@@ -102,7 +103,12 @@ export function callOptionsFrom(opts: Map<string, string | true>, multi: Map<str
  * `--source FILE` (the app's approval TEAL, with `--template NAME=VALUE` for its placeholders):
  * failures in the report then point at lines of that file.
  */
-export async function sourceKnowledge(opts: Map<string, string | true>, multi: Map<string, string[]>, cwd: string, spec?: Arc56AppSpec): Promise<AppKnowledge | undefined> {
+export async function sourceKnowledge(
+  opts: Map<string, string | true>,
+  multi: Map<string, string[]>,
+  cwd: string,
+  spec?: Arc56AppSpec,
+): Promise<AppKnowledge | undefined> {
   const f = opts.get('--source');
   const specFile = opts.get('--spec');
   if (f === undefined && typeof specFile === 'string' && spec) {
@@ -120,7 +126,8 @@ export async function sourceKnowledge(opts: Map<string, string | true>, multi: M
     const eq = t.indexOf('=');
     if (eq <= 0) throw new UsageError('--template wants NAME=VALUE');
     const v = parseCliValue(t.slice(eq + 1));
-    vars[t.slice(0, eq).startsWith('TMPL_') ? t.slice(0, eq) : `TMPL_${t.slice(0, eq)}`] = typeof v === 'bigint' || typeof v === 'string' || v instanceof Uint8Array ? v : t.slice(eq + 1);
+    vars[t.slice(0, eq).startsWith('TMPL_') ? t.slice(0, eq) : `TMPL_${t.slice(0, eq)}`] =
+      typeof v === 'bigint' || typeof v === 'string' || v instanceof Uint8Array ? v : t.slice(eq + 1);
   }
   const { program, sourceMap } = assemble(text, { templateVars: vars });
   const approval: ProgramKnowledge = { bytes: program, pcMap: sourceMap, sourceName: basename(f), sourceLines: text.split(/\r?\n/) };
@@ -138,7 +145,12 @@ export const callCommand: Command = {
   summary: 'Call an app (ABI method by name with --spec, or a full signature; bare without a method)',
   usage: USAGE,
   async run(args: string[], io: CliIo): Promise<number> {
-    const { positional, opts, multi } = parseArgs(args, ['--json', '--send'], ['--spec', '--source', '--on-complete', ...NETWORK_FLAGS], ['--box', '--template']);
+    const { positional, opts, multi } = parseArgs(
+      args,
+      ['--json', '--send'],
+      ['--spec', '--source', '--on-complete', ...NETWORK_FLAGS],
+      ['--box', '--template'],
+    );
     const appId = appIdArg(positional[0]);
     const method = positional[1];
     const spec = await loadSpecOption(opts, io.cwd);
@@ -149,9 +161,21 @@ export const callCommand: Command = {
       if (knowledge) client.knowledge = () => knowledge;
       const values = positional.slice(2).map(parseCliValue);
       try {
-        const r = await client.call(method, values, { ...callOptionsFrom(opts, multi, one.sender, one.signer), ...(opts.has('--send') ? { sendReadonly: true } : {}) });
+        const r = await client.call(method, values, {
+          ...callOptionsFrom(opts, multi, one.sender, one.signer),
+          ...(opts.has('--send') ? { sendReadonly: true } : {}),
+        });
         if (opts.has('--json')) {
-          io.stdout(jsonText({ txid: r.txid, round: r.confirmedRound, return: r.returnValue, events: r.events, logs: r.logs.map((l) => l.bytes), ...(r.simulated ? { simulated: true } : {}) }));
+          io.stdout(
+            jsonText({
+              txid: r.txid,
+              round: r.confirmedRound,
+              return: r.returnValue,
+              events: r.events,
+              logs: r.logs.map((l) => l.bytes),
+              ...(r.simulated ? { simulated: true } : {}),
+            }),
+          );
           return 0;
         }
         if (r.simulated) io.stdout(`called app ${appId}: ${method} is read-only, so it was simulated and not sent (--send sends it)\n`);

@@ -17,7 +17,11 @@ export function tsxLoader(): string[] {
  * are passed on. With `watchParent`, the child is also stopped when this process's parent goes
  * away without stopping us. Resolves to the child's exit status (128 for a signal).
  */
-export async function runChild(entry: { nodeArgs: string[]; path: string }, args: readonly string[] = [], options: { watchParent?: boolean } = {}): Promise<number> {
+export async function runChild(
+  entry: { nodeArgs: string[]; path: string },
+  args: readonly string[] = [],
+  options: { watchParent?: boolean } = {},
+): Promise<number> {
   const child = spawn(process.execPath, [...entry.nodeArgs, entry.path, ...args], { stdio: 'inherit' });
   const onTerm = () => child.kill('SIGTERM');
   const onInt = () => child.kill('SIGINT');

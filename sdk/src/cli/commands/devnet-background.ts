@@ -11,7 +11,14 @@ import { TealworksError } from '../../errors.js';
 import { ALGOD_TOKEN_HEADER } from '../../adapters/node/algod.js';
 import { QUERY_TOKEN_HEADER } from '../../adapters/query/client.js';
 import { KEY_MANAGER_TOKEN_HEADER } from '../../adapters/kmd/client.js';
-import { dataDirHolder, DEFAULT_DEVNET_DATA_DIR, DEFAULT_LOCALNET_DATA_DIR, LOCK_FILE, processAlive, type RunningDevnetRecord } from '../../services/devnet/lock.js';
+import {
+  dataDirHolder,
+  DEFAULT_DEVNET_DATA_DIR,
+  DEFAULT_LOCALNET_DATA_DIR,
+  LOCK_FILE,
+  processAlive,
+  type RunningDevnetRecord,
+} from '../../services/devnet/lock.js';
 
 /** A background devnet could not be started: already running, exited early, or never listened. */
 export class DevnetDetachError extends TealworksError {}
@@ -43,7 +50,10 @@ function tail(text: string, lines: number | undefined): string {
   if (lines === undefined) return text;
   const parts = text.split('\n');
   if (parts[parts.length - 1] === '') parts.pop();
-  return parts.slice(Math.max(0, parts.length - lines)).map((l) => l + '\n').join('');
+  return parts
+    .slice(Math.max(0, parts.length - lines))
+    .map((l) => l + '\n')
+    .join('');
 }
 
 function readLog(dir: string): string {
@@ -89,12 +99,21 @@ export async function detachDevnet(childArgs: string[], dataDir: string, io: Cli
       const h = dataDirHolder(dataDir);
       if (h?.running && h.pid === pid) return h.running;
       if (exited || pid === undefined) {
-        const out = readLog(dataDir).slice(logStart).split('\n').filter((l) => l.trim() !== '' && !l.startsWith('--- ')).slice(-5).join('\n');
-        throw new DevnetDetachError(`the background devnet exited before it was ready${exited?.code != null ? ` (exit code ${exited.code})` : exited?.error ? ` (${exited.error.message})` : ''}${out ? `:\n${out}` : ''}\nfull output: ${logPath}`);
+        const out = readLog(dataDir)
+          .slice(logStart)
+          .split('\n')
+          .filter((l) => l.trim() !== '' && !l.startsWith('--- '))
+          .slice(-5)
+          .join('\n');
+        throw new DevnetDetachError(
+          `the background devnet exited before it was ready${exited?.code != null ? ` (exit code ${exited.code})` : exited?.error ? ` (${exited.error.message})` : ''}${out ? `:\n${out}` : ''}\nfull output: ${logPath}`,
+        );
       }
       if (Date.now() > deadline) {
         child.kill('SIGTERM');
-        throw new DevnetDetachError(`the background devnet (process ${pid}) did not start listening within ${START_WAIT_MS / 1000} s and was stopped; see ${logPath}`);
+        throw new DevnetDetachError(
+          `the background devnet (process ${pid}) did not start listening within ${START_WAIT_MS / 1000} s and was stopped; see ${logPath}`,
+        );
       }
       await sleep(100);
     }
@@ -188,7 +207,8 @@ async function health(rec: RunningDevnetRecord): Promise<{ node: Health; query: 
     probe(`${rec.query.url}/health`, { [QUERY_TOKEN_HEADER]: rec.query.token }),
     probe(`${rec.kmd.url}/versions`, { [KEY_MANAGER_TOKEN_HEADER]: rec.kmd.token }),
   ]);
-  const h = (p: Awaited<ReturnType<typeof probe>>, detail?: string): Health => (p.ok ? { ok: true, ...(detail ? { detail } : {}) } : { ok: false, detail: p.error ? `not answering (${p.error})` : `answered ${p.status}` });
+  const h = (p: Awaited<ReturnType<typeof probe>>, detail?: string): Health =>
+    p.ok ? { ok: true, ...(detail ? { detail } : {}) } : { ok: false, detail: p.error ? `not answering (${p.error})` : `answered ${p.status}` };
   const round = node.ok ? String((node.body as { 'last-round'?: unknown })['last-round'] ?? '') : undefined;
   return { node: h(node, round ? `round ${round}` : undefined), query: h(query), keyManager: h(keyManager), ...(round ? { round } : {}) };
 }
@@ -200,7 +220,10 @@ async function status(a: SubArgs, io: CliIo): Promise<number> {
   if (running.length === 0) {
     const stale = a.targets.map((t) => ({ t, pid: staleLockPid(t.dir) })).filter((x) => x.pid !== undefined);
     if (a.json) io.stdout(JSON.stringify({ running: false, stale: stale.map((s) => ({ dataDir: s.t.dir, pid: s.pid })) }) + '\n');
-    for (const s of stale) io.stderr(`the devnet that ran on ${s.t.dir} (process ${s.pid}) is gone without stopping cleanly: its state file ${LOCK_FILE} is stale; \`tealworks devnet stop\` removes it, the next start takes it over\n`);
+    for (const s of stale)
+      io.stderr(
+        `the devnet that ran on ${s.t.dir} (process ${s.pid}) is gone without stopping cleanly: its state file ${LOCK_FILE} is stale; \`tealworks devnet stop\` removes it, the next start takes it over\n`,
+      );
     io.stderr(`no devnet is running on ${whereLooked(a.targets)}; start one with \`tealworks devnet --detach\`\n`);
     return 1;
   }
@@ -218,7 +241,16 @@ async function status(a: SubArgs, io: CliIo): Promise<number> {
     allHealthy &&= hs.node.ok && hs.query.ok && hs.keyManager.ok;
     const log = join(t.dir, DEVNET_LOG_FILE);
     if (a.json) {
-      json.push({ dataDir: t.dir, pid: rec.pid, genesisId: rec.genesisId, node: { ...rec.node, healthy: hs.node.ok, ...(hs.round ? { lastRound: hs.round } : {}) }, query: { ...rec.query, healthy: hs.query.ok }, kmd: { ...rec.kmd, healthy: hs.keyManager.ok }, wallet: rec.wallet, log: existsSync(log) ? log : null });
+      json.push({
+        dataDir: t.dir,
+        pid: rec.pid,
+        genesisId: rec.genesisId,
+        node: { ...rec.node, healthy: hs.node.ok, ...(hs.round ? { lastRound: hs.round } : {}) },
+        query: { ...rec.query, healthy: hs.query.ok },
+        kmd: { ...rec.kmd, healthy: hs.keyManager.ok },
+        wallet: rec.wallet,
+        log: existsSync(log) ? log : null,
+      });
       continue;
     }
     io.stdout(
@@ -292,7 +324,9 @@ async function stop(a: SubArgs, io: CliIo): Promise<number> {
       if (pid === undefined) continue;
       rmSync(join(t.dir, LOCK_FILE), { force: true });
       removed = true;
-      io.stderr(`no devnet is running on ${t.dir}: the state file left by process ${pid} (gone without stopping cleanly) was stale and is removed; the chain in it is intact up to its last acknowledged round\n`);
+      io.stderr(
+        `no devnet is running on ${t.dir}: the state file left by process ${pid} (gone without stopping cleanly) was stale and is removed; the chain in it is intact up to its last acknowledged round\n`,
+      );
     }
     if (!removed) io.stderr(`no devnet is running on ${whereLooked(a.targets)}; nothing to stop\n`);
     return 1;
@@ -301,7 +335,9 @@ async function stop(a: SubArgs, io: CliIo): Promise<number> {
   for (const { t, h } of running) {
     const pid = h!.pid;
     if (h!.running && !(await looksLikeOurDevnet(h!.running))) {
-      io.stderr(`process ${pid} named in ${join(t.dir, LOCK_FILE)} does not answer as the devnet and does not look like one (its id may have been reused after a crash): not stopping it. If no devnet runs on ${t.dir}, delete that file.\n`);
+      io.stderr(
+        `process ${pid} named in ${join(t.dir, LOCK_FILE)} does not answer as the devnet and does not look like one (its id may have been reused after a crash): not stopping it. If no devnet runs on ${t.dir}, delete that file.\n`,
+      );
       code = 1;
       continue;
     }

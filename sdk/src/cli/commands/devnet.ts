@@ -11,13 +11,13 @@ const USAGE =
   'tealworks devnet [--data DIR] [--in-memory] [--host 127.0.0.1] [--ports NODE,QUERY,KMD] [--block-interval MS] [--accounts N] [--reset] [--recover] [--localnet] [--token T] [--cors ORIGIN]... [--json] [--detach] [--follow URL [--follow-token TOKEN]]\n' +
   'tealworks devnet status [--data DIR | --localnet] [--json]   |   tealworks devnet logs [--data DIR | --localnet] [--tail N] [--follow]   |   tealworks devnet stop [--data DIR | --localnet]\n' +
   '  --detach: run in the background (as `algokit localnet start`): returns once the services listen; output goes to DIR/devnet.log. status: URLs, tokens and health; logs: that output; stop: a clean stop. Without --data they look in .tealworks/devnet, .tealworks/localnet and .tealworks/fork.\n' +
-  '  --reset: delete the data directory\'s chain and wallets and start a brand-new chain and wallet (as LocalNet\'s reset).\n' +
+  "  --reset: delete the data directory's chain and wallets and start a brand-new chain and wallet (as LocalNet's reset).\n" +
   '  --recover: start on a damaged data directory, keeping every intact round and setting the damaged rest aside.\n' +
   '  --localnet: act as AlgoKit LocalNet (ports 4001/8980/4002, token aaa…a, genesis dockernet-v1, dispenser Wallet1). --token T: one token for all three services.\n' +
   '  --cors ORIGIN: let that browser origin (e.g. http://localhost:5173; * for any) call the three services; repeatable. --localnet allows every origin, as LocalNet does.\n' +
-  '  --follow URL: follow that node\'s chain (follower mode; paused at sync round 0). Its token: TEALWORKS_FOLLOW_TOKEN (preferred: a --follow-token argument shows in `ps`).\n' +
+  "  --follow URL: follow that node's chain (follower mode; paused at sync round 0). Its token: TEALWORKS_FOLLOW_TOKEN (preferred: a --follow-token argument shows in `ps`).\n" +
   '  --fork URL|testnet|mainnet [--fork-token T] [--fork-refresh]: fork a live network: its genesis, rounds after its latest, state copied from its /v2 API on first read (cached in the data directory, default .tealworks/fork; transactions never reach it). Token also from TEALWORKS_FORK_TOKEN; --fork-refresh drops the cache and the local chain.\n' +
-  '  The data directory\'s config.json (node key names: EnableFollowMode, MaxAcctLookback, CatchupParallelBlocks, EndpointAddress, DevMode, DisableAPIAuth…) is read at start; see `tealworks node profile`.';
+  "  The data directory's config.json (node key names: EnableFollowMode, MaxAcctLookback, CatchupParallelBlocks, EndpointAddress, DevMode, DisableAPIAuth…) is read at start; see `tealworks node profile`.";
 
 export const DEFAULT_DATA_DIR = DEFAULT_DEVNET_DATA_DIR;
 /** `--localnet` keeps its chain apart (its genesis id differs). */
@@ -74,7 +74,8 @@ export function parseDevnetArgs(args: string[], cwd: string): DevnetArgs {
         break;
       case '--cors': {
         const o = argv.value();
-        if (o !== '*' && !/^[a-z][a-z0-9+.-]*:\/\/[^\s/]+$/i.test(o)) throw new UsageError(`--cors wants a browser origin such as http://localhost:5173 (scheme://host[:port]), or * for any origin, got "${o}"`);
+        if (o !== '*' && !/^[a-z][a-z0-9+.-]*:\/\/[^\s/]+$/i.test(o))
+          throw new UsageError(`--cors wants a browser origin such as http://localhost:5173 (scheme://host[:port]), or * for any origin, got "${o}"`);
         options.corsOrigins = [...(options.corsOrigins ?? []), o];
         break;
       }
@@ -123,7 +124,8 @@ export function parseDevnetArgs(args: string[], cwd: string): DevnetArgs {
     const token = forkToken ?? process.env.TEALWORKS_FORK_TOKEN;
     options.fork = { url: fork, ...(token ? { token } : {}), ...(forkRefresh ? { refresh: true } : {}) };
   }
-  if (!options.inMemory) options.dataDir = resolve(cwd, data ?? (fork !== undefined ? DEFAULT_FORK_DATA_DIR : options.localnet ? DEFAULT_LOCALNET_DATA_DIR : DEFAULT_DATA_DIR));
+  if (!options.inMemory)
+    options.dataDir = resolve(cwd, data ?? (fork !== undefined ? DEFAULT_FORK_DATA_DIR : options.localnet ? DEFAULT_LOCALNET_DATA_DIR : DEFAULT_DATA_DIR));
   else if (data !== undefined) throw new UsageError('--data and --in-memory exclude each other');
   return { options, json };
 }
@@ -141,7 +143,11 @@ function describe(d: RunningDevnet, followUrl?: string): string {
     `  kmd    ${d.keyManager.url}  token ${d.keyManager.token}`,
     `  wallet ${d.wallet.name} (password: ${d.wallet.password === '' ? 'empty' : d.wallet.password})`,
     ...(d.fork ? forkLines(d) : []),
-    ...(d.follower && followUrl ? [`  follower of ${followUrl}: takes no transactions; paused at its sync round (GET/POST /v2/ledger/sync/{round} to read or move it, DELETE /v2/ledger/sync to follow the latest round)`] : []),
+    ...(d.follower && followUrl
+      ? [
+          `  follower of ${followUrl}: takes no transactions; paused at its sync round (GET/POST /v2/ledger/sync/{round} to read or move it, DELETE /v2/ledger/sync to follow the latest round)`,
+        ]
+      : []),
     d.follower ? `  genesis accounts (their keys are at the source):` : `  funded accounts:`,
     ...d.accounts.map((a) => `    ${a.address}  ${microToUnits(a.genesisAmount)}`),
     ...(d.genesisId === LOCALNET_GENESIS_ID
@@ -160,7 +166,9 @@ function forkLines(d: RunningDevnet): string[] {
   return [
     `  fork of ${s.url} (genesis ${s.genesisId}) at its round ${s.forkRound}; local rounds start at ${s.forkRound + 1n}; transactions stay local`,
     `  fork cache: ${s.cached} record${s.cached === 1 ? '' : 's'}${d.dataDir ? ' in fork-cache.bin' : ' (in memory)'}; state is fetched on first read, each remote request is logged`,
-    ...(s.movedOn ? [`  the remote is at round ${s.remoteRound} now: fetched state may be newer than the fork round; --fork-refresh forks its current round`] : []),
+    ...(s.movedOn
+      ? [`  the remote is at round ${s.remoteRound} now: fetched state may be newer than the fork round; --fork-refresh forks its current round`]
+      : []),
   ];
 }
 
@@ -218,7 +226,12 @@ export async function runDevnet(args: string[], io: CliIo, trigger: () => StopTr
       t?.cancel();
     }
   }
-  if (args.includes('--detach')) return detached(args.filter((a) => a !== '--detach'), io, self);
+  if (args.includes('--detach'))
+    return detached(
+      args.filter((a) => a !== '--detach'),
+      io,
+      self,
+    );
   const { options, json } = parseDevnetArgs(args, io.cwd);
   const host = options.host ?? '127.0.0.1';
   if (!isLoopback(host)) {
@@ -239,7 +252,9 @@ export async function runDevnet(args: string[], io: CliIo, trigger: () => StopTr
       ...options,
       onFollowerError: (e, fatal) => io.stderr(`follower: ${e.message}${fatal ? ' (stopped following)' : ' (retrying)'}\n`),
       onBlockError: (e) =>
-        io.stderr(e ? `blocks: could not write a block (${e.message}); transactions wait in the pool and every interval retries\n` : 'blocks: writing blocks again\n'),
+        io.stderr(
+          e ? `blocks: could not write a block (${e.message}); transactions wait in the pool and every interval retries\n` : 'blocks: writing blocks again\n',
+        ),
     });
   } catch (e) {
     stop.cancel();
@@ -248,7 +263,9 @@ export async function runDevnet(args: string[], io: CliIo, trigger: () => StopTr
   if (devnet.fork) {
     devnet.fork.onRequest = (r) => {
       const n = devnet.fork!.requests.length;
-      const what = r.found ? `fetched ${r.resource} (remote round ${r.round})` : `${r.resource} is not on the remote ${devnet.fork!.head.url} (round ${r.round}): it exists here only if made locally`;
+      const what = r.found
+        ? `fetched ${r.resource} (remote round ${r.round})`
+        : `${r.resource} is not on the remote ${devnet.fork!.head.url} (round ${r.round}): it exists here only if made locally`;
       io.stderr(`fork: ${what}; ${n} remote request${n === 1 ? '' : 's'} so far\n`);
     };
     // Best effort: a fork with a cache runs offline; it only learns whether the remote moved on.
@@ -259,7 +276,8 @@ export async function runDevnet(args: string[], io: CliIo, trigger: () => StopTr
     io.stderr(`WARNING: config.json's EndpointAddress binds the node service to ${nodeHost}: it and its API token become reachable from the network.\n`);
   }
   for (const r of devnet.recovered) io.stderr(`recovered: ${r}\n`);
-  if (options.recover && devnet.recovered.length === 0 && devnet.dataDir) io.stderr('recover: nothing in the data directory was damaged; nothing was set aside.\n');
+  if (options.recover && devnet.recovered.length === 0 && devnet.dataDir)
+    io.stderr('recover: nothing in the data directory was damaged; nothing was set aside.\n');
   // Scripts and one-off commands find this devnet through the lock file in its data directory.
   io.stdout(json ? describeJson(devnet) : describe(devnet, options.follow?.url));
   const signal = await stop.promise;
@@ -291,9 +309,13 @@ function describeDetached(rec: RunningDevnetRecord, dataDir: string, log: string
       `  wallet ${rec.wallet.name} (password: ${rec.wallet.password === '' ? 'empty' : rec.wallet.password})`,
       '  funded accounts:',
       ...rec.accounts.map((a) => `    ${a.address}  ${microToUnits(BigInt(a.genesisAmount))}`),
-      ...(rec.genesisId === LOCALNET_GENESIS_ID ? [`  ${envLine(rec.node.url, rec.node.token, rec.query.url, rec.query.token, rec.kmd.url, rec.kmd.token)}`] : []),
+      ...(rec.genesisId === LOCALNET_GENESIS_ID
+        ? [`  ${envLine(rec.node.url, rec.node.token, rec.query.url, rec.query.token, rec.kmd.url, rec.kmd.token)}`]
+        : []),
       `  log    ${log}`,
-      'tealworks devnet status | logs | stop' + (dataDir.endsWith('.tealworks/devnet') || dataDir.endsWith('.tealworks/localnet') ? '' : ` --data ${dataDir}`) + ': its health, its output, a clean stop.',
+      'tealworks devnet status | logs | stop' +
+        (dataDir.endsWith('.tealworks/devnet') || dataDir.endsWith('.tealworks/localnet') ? '' : ` --data ${dataDir}`) +
+        ': its health, its output, a clean stop.',
     ].join('\n') + '\n'
   );
 }

@@ -25,7 +25,16 @@ export function parseAmount(text: string): bigint {
 export async function openClient(opts: Map<string, string | true>, cwd: string): Promise<Tealworks> {
   const one = await openOneOff(opts, cwd);
   const net = one.network;
-  return new Tealworks({ name: net.name, profile: net.profile, chain: net.chain, ...(net.keyManager ? { keyManager: net.keyManager } : {}), ...(net.dispenser ? { dispenser: net.dispenser } : {}), isDev: net.isDev, tokenSource: 'the network profile', close: () => one.close() });
+  return new Tealworks({
+    name: net.name,
+    profile: net.profile,
+    chain: net.chain,
+    ...(net.keyManager ? { keyManager: net.keyManager } : {}),
+    ...(net.dispenser ? { dispenser: net.dispenser } : {}),
+    isDev: net.isDev,
+    tokenSource: 'the network profile',
+    close: () => one.close(),
+  });
 }
 
 export const fundCommand: Command = {
@@ -39,12 +48,14 @@ export const fundCommand: Command = {
     if (!isValidAddress(address)) throw new UsageError(`"${address}" is not an address (58 characters, base32 with checksum)`);
     const amount = parseAmount(amountText);
     const name = opts.get('--network');
-    if (name !== undefined && name !== 'devnet' && name !== 'localnet') throw new UsageError('fund works on the devnet and localnet (their dispensers); on other networks send a payment from a funded account');
+    if (name !== undefined && name !== 'devnet' && name !== 'localnet')
+      throw new UsageError('fund works on the devnet and localnet (their dispensers); on other networks send a payment from a funded account');
     const tw = await openClient(opts, io.cwd);
     try {
       const paid = await tw.account.fund(address, amount);
       const balance = await tw.account.balance(address);
-      if (opts.has('--json')) io.stdout(JSON.stringify({ txid: paid.txid, round: String(paid.confirmedRound), amount: String(amount), balance: String(balance) }) + '\n');
+      if (opts.has('--json'))
+        io.stdout(JSON.stringify({ txid: paid.txid, round: String(paid.confirmedRound), amount: String(amount), balance: String(balance) }) + '\n');
       else io.stdout(`funded ${address} with ${amount} micro-units in round ${paid.confirmedRound} (txn ${paid.txid}); balance ${balance}\n`);
       return 0;
     } finally {

@@ -17,7 +17,8 @@ export const generateCommand: Command = {
     const normalized = args.map((a) => (a === '-o' ? '--out' : a));
     const { positional, opts } = parseArgs(normalized, [], ['--out', '--class', '--import-from']);
     const [what, specPath, ...extra] = positional;
-    if (what !== 'client') throw new UsageError(what === undefined ? 'say what to generate: `generate client SPEC`' : `cannot generate "${what}" (only: client)`);
+    if (what !== 'client')
+      throw new UsageError(what === undefined ? 'say what to generate: `generate client SPEC`' : `cannot generate "${what}" (only: client)`);
     if (!specPath) throw new UsageError('give the app spec file (ARC-56 or ARC-32 JSON)');
     if (extra.length) throw new UsageError(`unexpected argument "${extra[0]}"`);
     const path = resolve(io.cwd, specPath);

@@ -56,10 +56,14 @@ async function set(args: string[], io: CliIo, prompter: Prompter): Promise<numbe
   const path = join(dir, NODE_CONFIG_FILE);
   if (existsSync(path) && !yes) {
     if (!prompter.interactive) {
-      io.stderr(`tealworks node profile set: ${path} already exists and there is no terminal to confirm overwriting it; rerun with -y to overwrite. Nothing was written.\n`);
+      io.stderr(
+        `tealworks node profile set: ${path} already exists and there is no terminal to confirm overwriting it; rerun with -y to overwrite. Nothing was written.\n`,
+      );
       return 1;
     }
-    const answer = (await prompter.ask(`A ${NODE_CONFIG_FILE} file already exists at ${path}\nOverwrite it with the ${profile.name} profile? (Y/n) `)).trim().toLowerCase();
+    const answer = (await prompter.ask(`A ${NODE_CONFIG_FILE} file already exists at ${path}\nOverwrite it with the ${profile.name} profile? (Y/n) `))
+      .trim()
+      .toLowerCase();
     if (answer !== '' && answer !== 'y' && answer !== 'yes') {
       io.stdout(`Kept the existing ${path}; nothing was written.\n`);
       return answer === 'n' || answer === 'no' ? 0 : 1;
@@ -68,15 +72,19 @@ async function set(args: string[], io: CliIo, prompter: Prompter): Promise<numbe
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   writeNodeConfig(dir, profile.settings);
   const keys = Object.keys(profile.settings);
-  io.stdout(`Wrote the ${profile.name} profile to ${path}${keys.length ? `: ${keys.map((k) => `${k}=${JSON.stringify(profile.settings[k])}`).join(', ')}` : ' (default settings)'}\n`);
-  if (profile.settings.EnableFollowMode) io.stdout(`Start the follower with: tealworks devnet --data ${dir} --follow <source node URL> --follow-token <its token>\n`);
+  io.stdout(
+    `Wrote the ${profile.name} profile to ${path}${keys.length ? `: ${keys.map((k) => `${k}=${JSON.stringify(profile.settings[k])}`).join(', ')}` : ' (default settings)'}\n`,
+  );
+  if (profile.settings.EnableFollowMode)
+    io.stdout(`Start the follower with: tealworks devnet --data ${dir} --follow <source node URL> --follow-token <its token>\n`);
   return 0;
 }
 
 /** Runs `tealworks node <args>`. */
 export async function runNode(args: string[], io: CliIo, prompter: Prompter = terminalPrompter()): Promise<number> {
   const [group, action, ...rest] = args;
-  if (group !== 'profile') throw new UsageError(group === undefined ? 'missing subcommand: node profile list|set' : `unknown subcommand "${group}": node profile list|set`);
+  if (group !== 'profile')
+    throw new UsageError(group === undefined ? 'missing subcommand: node profile list|set' : `unknown subcommand "${group}": node profile list|set`);
   if (action === 'list') {
     if (rest.length) throw new UsageError(`profile list takes no arguments, got "${rest[0]}"`);
     return list(io);

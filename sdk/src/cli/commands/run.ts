@@ -11,7 +11,12 @@ const USAGE = 'tealworks run [FILE] [--network devnet|localnet|testnet|mainnet] 
 const NETWORKS = ['devnet', 'localnet', 'testnet', 'mainnet'] as const;
 
 /** Splits `--flag value`, `--flag=value` and positionals; `flags` lists the ones without a value. */
-export function parseArgs(args: readonly string[], flags: readonly string[], valued: readonly string[], repeatable: readonly string[] = []): { positional: string[]; opts: Map<string, string | true>; multi: Map<string, string[]> } {
+export function parseArgs(
+  args: readonly string[],
+  flags: readonly string[],
+  valued: readonly string[],
+  repeatable: readonly string[] = [],
+): { positional: string[]; opts: Map<string, string | true>; multi: Map<string, string[]> } {
   const positional: string[] = [];
   const opts = new Map<string, string | true>();
   const multi = new Map<string, string[]>();
@@ -61,13 +66,23 @@ function stepLabel(s: { index: number; id: string; kind: string; name?: string }
 }
 
 export function renderSummaryTable(summary: RunSummary): string {
-  const rows = summary.steps.map((s) => [String(s.index + 1), s.id, s.kind, s.status, `${s.durationMs} ms`, s.detail.length > 70 ? `${s.detail.slice(0, 67)}…` : s.detail]);
+  const rows = summary.steps.map((s) => [
+    String(s.index + 1),
+    s.id,
+    s.kind,
+    s.status,
+    `${s.durationMs} ms`,
+    s.detail.length > 70 ? `${s.detail.slice(0, 67)}…` : s.detail,
+  ]);
   const head = ['#', 'step', 'kind', 'status', 'time', 'result'];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (r: string[]) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join('  ');
   const out = [line(head), widths.map((w) => '─'.repeat(w)).join('  '), ...rows.map(line)];
   const count = (st: StepSummary['status']) => summary.steps.filter((s) => s.status === st).length;
-  out.push('', `${summary.ok ? 'PASSED' : 'FAILED'}: ${count('done')} done, ${count('cached')} from checkpoint, ${count('simulated')} simulated, ${count('skipped')} skipped, ${count('failed')} failed`);
+  out.push(
+    '',
+    `${summary.ok ? 'PASSED' : 'FAILED'}: ${count('done')} done, ${count('cached')} from checkpoint, ${count('simulated')} simulated, ${count('skipped')} skipped, ${count('failed')} failed`,
+  );
   return out.join('\n') + '\n';
 }
 
@@ -83,7 +98,13 @@ function progressPrinter(io: CliIo, cwd: string): (e: ProgressEvent) => void {
         const p = s.error.position;
         io.stdout(`    at ${relative(cwd, p.file) || p.file}:${p.line}:${p.column}\n`);
         const text = s.error.reportText ?? (s.error.message.includes('\n') ? s.error.message : undefined);
-        if (text) io.stdout(text.split('\n').map((l) => `    ${l}`).join('\n') + '\n');
+        if (text)
+          io.stdout(
+            text
+              .split('\n')
+              .map((l) => `    ${l}`)
+              .join('\n') + '\n',
+          );
       }
     }
   };
@@ -108,7 +129,10 @@ export const runCommand: Command = {
       ...(json ? {} : { onProgress: progressPrinter(io, io.cwd) }),
     });
     if (json) {
-      io.stdout(JSON.stringify(summary, (_k, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? `0x${Buffer.from(v).toString('hex')}` : v), 2) + '\n');
+      io.stdout(
+        JSON.stringify(summary, (_k, v) => (typeof v === 'bigint' ? v.toString() : v instanceof Uint8Array ? `0x${Buffer.from(v).toString('hex')}` : v), 2) +
+          '\n',
+      );
       return summary.ok ? 0 : 1;
     }
     if (summary.error) {

@@ -20,7 +20,7 @@ function plain(items: StorageItem[]): unknown[] {
 
 export const stateCommand: Command = {
   name: 'state',
-  summary: 'Show an app\'s global state, local state of an account and boxes, decoded by its ARC-56 spec',
+  summary: "Show an app's global state, local state of an account and boxes, decoded by its ARC-56 spec",
   usage: USAGE,
   async run(args: string[], io: CliIo): Promise<number> {
     const { positional, opts } = parseArgs(args, ['--json', '--boxes'], ['--spec', '--local', '--limit', ...NETWORK_FLAGS]);
@@ -42,7 +42,15 @@ export const stateCommand: Command = {
         more = page.next;
       }
       if (opts.has('--json')) {
-        io.stdout(jsonText({ appId, address: client.appAddress, global: plain(global), ...(local ? { local: plain(local) } : {}), ...(boxes ? { boxes: plain(boxes), ...(more ? { next: more } : {}) } : {}) }));
+        io.stdout(
+          jsonText({
+            appId,
+            address: client.appAddress,
+            global: plain(global),
+            ...(local ? { local: plain(local) } : {}),
+            ...(boxes ? { boxes: plain(boxes), ...(more ? { next: more } : {}) } : {}),
+          }),
+        );
         return 0;
       }
       io.stdout(`app ${appId} (${client.appAddress})\nglobal state:\n`);

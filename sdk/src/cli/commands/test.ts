@@ -75,15 +75,13 @@ export const testCommand: Command = {
       else if (a === '--coverage-dir') {
         coverageDir = value(++i, a);
         coverage = true;
-      }
-      else if (a === '--budget') budget = true;
+      } else if (a === '--budget') budget = true;
       else if (a === '--budget-snapshot') snapshotFile = value(++i, a);
       else if (a === '--budget-check') checkFile = value(++i, a);
       else if (a === '--') {
         rest.push(...args.slice(i + 1));
         i = args.length;
-      }
-      else rest.push(a);
+      } else rest.push(a);
     }
     const at = (p: string): string => (isAbsolute(p) ? p : resolve(io.cwd, p));
     const snapshot = checkFile !== undefined ? readSnapshot(at(checkFile)) : undefined;
@@ -92,7 +90,11 @@ export const testCommand: Command = {
     const chosen = runner ?? detectRunner(io.cwd);
     const { command, args: argv } = runnerCommand(chosen, rest);
     const code = await new Promise<number>((done) => {
-      const child = spawn(command, argv, { cwd: io.cwd, stdio: ['ignore', 'pipe', 'pipe'], env: reportDir ? { ...process.env, [REPORT_DIR_ENV]: reportDir } : process.env });
+      const child = spawn(command, argv, {
+        cwd: io.cwd,
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: reportDir ? { ...process.env, [REPORT_DIR_ENV]: reportDir } : process.env,
+      });
       child.stdout.on('data', (d: Buffer) => io.stdout(d.toString('utf8')));
       child.stderr.on('data', (d: Buffer) => io.stderr(d.toString('utf8')));
       child.on('error', (e) => {
@@ -104,7 +106,10 @@ export const testCommand: Command = {
     if (!reportDir) return code;
     try {
       const session = new ReportSession();
-      for (const f of readdirSync(reportDir).filter((n) => n.endsWith('.json')).sort()) session.mergeJSON(readFileSync(join(reportDir, f), 'utf8'));
+      for (const f of readdirSync(reportDir)
+        .filter((n) => n.endsWith('.json'))
+        .sort())
+        session.mergeJSON(readFileSync(join(reportDir, f), 'utf8'));
       let status = code;
       if (coverage) {
         const report = session.coverage.report();
@@ -113,15 +118,20 @@ export const testCommand: Command = {
         const dir = at(coverageDir);
         mkdirSync(dir, { recursive: true });
         writeFileSync(join(dir, 'lcov.info'), toLcov(named));
-        writeFileSync(join(dir, 'index.html'), toCoverageHtml(named, (f) => {
-          try {
-            return readFileSync(at(f), 'utf8');
-          } catch {
-            return undefined;
-          }
-        }));
+        writeFileSync(
+          join(dir, 'index.html'),
+          toCoverageHtml(named, (f) => {
+            try {
+              return readFileSync(at(f), 'utf8');
+            } catch {
+              return undefined;
+            }
+          }),
+        );
         const t = coverageTotals(named);
-        io.stdout(`coverage: ${t.linesHit}/${t.lines} lines, ${t.branchesHit}/${t.branches} branches in ${named.files.length} file(s); ${relative(io.cwd, join(dir, 'lcov.info')) || 'lcov.info'}, index.html\n`);
+        io.stdout(
+          `coverage: ${t.linesHit}/${t.lines} lines, ${t.branchesHit}/${t.branches} branches in ${named.files.length} file(s); ${relative(io.cwd, join(dir, 'lcov.info')) || 'lcov.info'}, index.html\n`,
+        );
       }
       const budgetReport = session.budget.report();
       if (budget || snapshotFile !== undefined || checkFile !== undefined) io.stdout(formatBudgetReport(budgetReport));
@@ -133,7 +143,9 @@ export const testCommand: Command = {
         const check = checkBudget(budgetReport, snapshot);
         if (check.text) io.stdout(`budget changes against ${checkFile}:\n${check.text}`);
         if (!check.ok) {
-          io.stderr(`tealworks test: ${check.grew.length} budget figure(s) grew against ${checkFile}; update it with --budget-snapshot ${checkFile} if that is intended\n`);
+          io.stderr(
+            `tealworks test: ${check.grew.length} budget figure(s) grew against ${checkFile}; update it with --budget-snapshot ${checkFile} if that is intended\n`,
+          );
           if (status === 0) status = 1;
         } else io.stdout(`budget check against ${checkFile}: no figure grew\n`);
       }

@@ -47,7 +47,8 @@ export function validateNodeConfig(cfg: unknown, where = NODE_CONFIG_FILE): Node
   }
   for (const [k, max] of POSITIVE_INT_KEYS) {
     const v = c[k];
-    if (v !== undefined && !(typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= max)) throw new NodeConfigError(`${where}: ${k} must be a whole number from 1 to ${max}, got ${JSON.stringify(v)}`);
+    if (v !== undefined && !(typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= max))
+      throw new NodeConfigError(`${where}: ${k} must be a whole number from 1 to ${max}, got ${JSON.stringify(v)}`);
   }
   if (c.EndpointAddress !== undefined) parseEndpointAddress(c.EndpointAddress, where);
   return c as NodeConfig;
@@ -70,7 +71,9 @@ export function readNodeConfig(dir: string): NodeConfig {
   try {
     parsed = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
-    throw new NodeConfigError(`${path} is not valid JSON: ${(e as Error).message}; fix it or write a profile with \`tealworks node profile set <profile> -d ${dir} -y\``);
+    throw new NodeConfigError(
+      `${path} is not valid JSON: ${(e as Error).message}; fix it or write a profile with \`tealworks node profile set <profile> -d ${dir} -y\``,
+    );
   }
   return validateNodeConfig(parsed, path);
 }

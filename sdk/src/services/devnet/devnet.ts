@@ -209,7 +209,8 @@ function loadTokens(dir: string | undefined): Tokens {
     query: valid(stored?.query) ? stored.query : newToken(),
     kmd: valid(stored?.kmd) ? stored.kmd : newToken(),
   };
-  if (!stored || tokens.node !== stored.node || tokens.query !== stored.query || tokens.kmd !== stored.kmd) writePrivate(path, JSON.stringify(tokens, null, 2) + '\n');
+  if (!stored || tokens.node !== stored.node || tokens.query !== stored.query || tokens.kmd !== stored.kmd)
+    writePrivate(path, JSON.stringify(tokens, null, 2) + '\n');
   return tokens;
 }
 
@@ -259,7 +260,14 @@ export async function startDevnet(options: DevnetOptions = {}): Promise<RunningD
   }
 }
 
-async function openDevnet(options: DevnetOptions, host: string, ports: Required<DevnetPorts>, funds: bigint, dir: string | undefined, lock: DataDirLock | undefined): Promise<RunningDevnet> {
+async function openDevnet(
+  options: DevnetOptions,
+  host: string,
+  ports: Required<DevnetPorts>,
+  funds: bigint,
+  dir: string | undefined,
+  lock: DataDirLock | undefined,
+): Promise<RunningDevnet> {
   const localnet = options.localnet ?? false;
   let nodeHost = host;
   // Settings: config.json (node key names) with the caller's on top; explicit options win over both.
@@ -271,11 +279,15 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
   }
   const followMode = options.follow !== undefined || config.EnableFollowMode === true;
   if (followMode && !options.follow) {
-    throw new DevnetConfigError(`EnableFollowMode is set${dir ? ` in ${join(dir, 'config.json')}` : ''} but no source to follow was given: start with --follow URL (the source node's address)`);
+    throw new DevnetConfigError(
+      `EnableFollowMode is set${dir ? ` in ${join(dir, 'config.json')}` : ''} but no source to follow was given: start with --follow URL (the source node's address)`,
+    );
   }
   if (followMode && options.fork) throw new DevnetConfigError('a devnet either follows a chain or forks one: --follow and --fork cannot be combined');
-  if (followMode && options.blockIntervalMs) throw new DevnetConfigError('a follower makes no blocks of its own: --block-interval does not apply with --follow');
-  if (followMode && (options.accounts !== undefined || options.accountFunds !== undefined)) throw new DevnetConfigError("a follower's accounts are its source's genesis: --accounts does not apply with --follow");
+  if (followMode && options.blockIntervalMs)
+    throw new DevnetConfigError('a follower makes no blocks of its own: --block-interval does not apply with --follow');
+  if (followMode && (options.accounts !== undefined || options.accountFunds !== undefined))
+    throw new DevnetConfigError("a follower's accounts are its source's genesis: --accounts does not apply with --follow");
   const blockIntervalMs = followMode ? 0 : (options.blockIntervalMs ?? (config.DevMode === false ? DEFAULT_NON_DEV_BLOCK_INTERVAL_MS : 0));
   const source = options.follow
     ? new FollowSource({
@@ -292,7 +304,9 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
   const genesisPath = dir ? join(dir, 'genesis.json') : undefined;
   // A fork's remote is asked for its head only when there is no cache to start from (offline restarts).
   const forkRemote = options.fork ? new AlgodForkRemote(options.fork) : undefined;
-  const fork = forkRemote ? await ForkState.open({ remote: forkRemote, cache: dir ? new FileForkCache(dir) : new MemoryForkCache(), refresh: options.fork?.refresh ?? false }) : undefined;
+  const fork = forkRemote
+    ? await ForkState.open({ remote: forkRemote, cache: dir ? new FileForkCache(dir) : new MemoryForkCache(), refresh: options.fork?.refresh ?? false })
+    : undefined;
   // The local chain was built on the dropped state: a refreshed fork starts its chain over.
   if (dir && options.fork?.refresh) rmSync(join(dir, 'ledger'), { recursive: true, force: true });
   if (dir && options.reset) {
@@ -332,12 +346,18 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
     let genesis: { address: string; amount: bigint; online?: boolean }[];
     if (sourceGenesis) {
       // A follower's chain is the source's: its genesis comes from there, its wallet holds no keys of it.
-      genesis = (sourceGenesis.ledgerConfig.genesisAccounts ?? []).map((g) => ({ address: String(g.address), amount: g.amount, ...(g.online ? { online: true } : {}) }));
+      genesis = (sourceGenesis.ledgerConfig.genesisAccounts ?? []).map((g) => ({
+        address: String(g.address),
+        amount: g.amount,
+        ...(g.online ? { online: true } : {}),
+      }));
       await keyManager.ensureWallet({ name: DEFAULT_WALLET_NAME, password: DEFAULT_WALLET_PASSWORD, keyCount: 0 });
     } else if (stored) {
       genesis = stored.accounts.map((a) => ({ address: a.address, amount: BigInt(a.amount), ...(a.online ? { online: true } : {}) }));
       if (options.accounts !== undefined && options.accounts !== genesis.length) {
-        throw new DevnetConfigError(`the data directory's chain was created with ${genesis.length} funded accounts, not ${options.accounts}; start with --reset to make a new chain`);
+        throw new DevnetConfigError(
+          `the data directory's chain was created with ${genesis.length} funded accounts, not ${options.accounts}; start with --reset to make a new chain`,
+        );
       }
       // The funded accounts' keys live in the default wallet. A missing or damaged wallet is never
       // replaced by a new one (its keys could not sign for these accounts): refuse instead.
@@ -353,7 +373,10 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
       try {
         held = (await keyManager.ensureWallet({ name: DEFAULT_WALLET_NAME, password: DEFAULT_WALLET_PASSWORD, keyCount: genesis.length })).addresses;
       } catch (e) {
-        throw new DevnetConfigError(`the wallet "${DEFAULT_WALLET_NAME}" in ${keyManagerDir} cannot be opened (${(e as Error).message}); its file may be damaged. Nothing was changed: restore it from a backup, or start with --reset to begin a new chain.`, { cause: e });
+        throw new DevnetConfigError(
+          `the wallet "${DEFAULT_WALLET_NAME}" in ${keyManagerDir} cannot be opened (${(e as Error).message}); its file may be damaged. Nothing was changed: restore it from a backup, or start with --reset to begin a new chain.`,
+          { cause: e },
+        );
       }
       const missing = genesis.filter((g) => !held.includes(g.address));
       if (missing.length) {
@@ -368,7 +391,10 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
       // dispenser among the accounts that are not offline.
       genesis = addresses.slice(0, count).map((address) => ({ address, amount: funds, ...(localnet ? { online: true } : {}) }));
       if (genesisPath) {
-        const record: GenesisRecord = { version: 1, accounts: genesis.map((g) => ({ address: g.address, amount: String(g.amount), ...(g.online ? { online: true as const } : {}) })) };
+        const record: GenesisRecord = {
+          version: 1,
+          accounts: genesis.map((g) => ({ address: g.address, amount: String(g.amount), ...(g.online ? { online: true as const } : {}) })),
+        };
         writePrivate(genesisPath, JSON.stringify(record, null, 2) + '\n');
       }
     }
@@ -377,7 +403,9 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
     const ledgerConfig = sourceGenesis ? sourceGenesis.ledgerConfig : { ...(localnet ? { genesisId: LOCALNET_GENESIS_ID } : {}), genesisAccounts: genesis };
     ledger = new Ledger({ ...ledgerConfig, ...(store ? { store } : {}), ...(fork ? { fork } : {}) });
     if (sourceGenesis && toBase64(ledger.genesisHash) !== toBase64(sourceGenesis.genesisHash)) {
-      throw new DevnetConfigError(`the follow source's genesis does not rebuild its chain (genesis hash ${toBase64(sourceGenesis.genesisHash)}, rebuilt ${toBase64(ledger.genesisHash)}): only a tealworks devnet's chain can be followed`);
+      throw new DevnetConfigError(
+        `the follow source's genesis does not rebuild its chain (genesis hash ${toBase64(sourceGenesis.genesisHash)}, rebuilt ${toBase64(ledger.genesisHash)}): only a tealworks devnet's chain can be followed`,
+      );
     }
     const recoveredNotes: string[] = [];
     if (source && store && dir && ledger.latestRound > 0n) {
@@ -441,11 +469,29 @@ async function openDevnet(options: DevnetOptions, host: string, ports: Required<
     const queryOpen = localnet && options.token === undefined;
     // A chain opened with history is indexed at the query service's first request, not at start
     // (decoding every stored block was most of a cold start on a long chain).
-    const query = await startQueryService({ ...serveOpts, port: ports.query, ledger, lazyIndex: ledger.latestRound > ledger.firstRound + 1n, ...(queryOpen ? {} : { token: tokens.query }) });
+    const query = await startQueryService({
+      ...serveOpts,
+      port: ports.query,
+      ledger,
+      lazyIndex: ledger.latestRound > ledger.firstRound + 1n,
+      ...(queryOpen ? {} : { token: tokens.query }),
+    });
     started.push(query);
-    const keyManagerService: RunningKeyManager = await startKeyManagerService({ ...serveOpts, port: ports.keyManager, wallets: keyManager, apiToken: tokens.kmd, ownsKeyManager: true, ...(localnet ? { byteForm: 'base64' as const } : {}) });
+    const keyManagerService: RunningKeyManager = await startKeyManagerService({
+      ...serveOpts,
+      port: ports.keyManager,
+      wallets: keyManager,
+      apiToken: tokens.kmd,
+      ownsKeyManager: true,
+      ...(localnet ? { byteForm: 'base64' as const } : {}),
+    });
     started.push(keyManagerService);
-    const sync = source ? new FollowerSync(ledger, node.follower, source, { ...(config.CatchupParallelBlocks ? { parallelBlocks: config.CatchupParallelBlocks } : {}), ...(options.onFollowerError ? { onError: options.onFollowerError } : {}) }) : undefined;
+    const sync = source
+      ? new FollowerSync(ledger, node.follower, source, {
+          ...(config.CatchupParallelBlocks ? { parallelBlocks: config.CatchupParallelBlocks } : {}),
+          ...(options.onFollowerError ? { onError: options.onFollowerError } : {}),
+        })
+      : undefined;
     sync?.start();
 
     let stopping: Promise<void> | undefined;

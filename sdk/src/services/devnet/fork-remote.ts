@@ -107,13 +107,22 @@ export class AlgodForkRemote implements ForkRemote {
   #explain(what: string, e: unknown): Error {
     if (e instanceof ForkRemoteError) return e;
     if (e instanceof HttpError && (e.status === 401 || e.status === 403)) {
-      return new ForkRemoteError(`the fork remote ${this.url} refused the API token (HTTP ${e.status}) while reading ${what}; pass its token with --fork-token (the fork option's token)`, { cause: e });
+      return new ForkRemoteError(
+        `the fork remote ${this.url} refused the API token (HTTP ${e.status}) while reading ${what}; pass its token with --fork-token (the fork option's token)`,
+        { cause: e },
+      );
     }
     if (e instanceof NetworkError || e instanceof TimeoutError) {
-      return new ForkRemoteError(`cannot reach the fork remote ${this.url} while reading ${what} (${e.message}). Check the address and that the node is running; state already in the fork cache is used without it.`, { cause: e });
+      return new ForkRemoteError(
+        `cannot reach the fork remote ${this.url} while reading ${what} (${e.message}). Check the address and that the node is running; state already in the fork cache is used without it.`,
+        { cause: e },
+      );
     }
     if (e instanceof ProtocolError || e instanceof DecodeError || (e instanceof HttpError && e.status === 404)) {
-      return new ForkRemoteError(`the fork remote ${this.url} does not answer as a node's /v2 API while reading ${what} (${e.message}); give the address of an algod node (its /v2 API), not an indexer or another service`, { cause: e });
+      return new ForkRemoteError(
+        `the fork remote ${this.url} does not answer as a node's /v2 API while reading ${what} (${e.message}); give the address of an algod node (its /v2 API), not an indexer or another service`,
+        { cause: e },
+      );
     }
     if (e instanceof RequestError) return new ForkRemoteError(`the fork remote ${this.url} failed while reading ${what}: ${e.message}`, { cause: e });
     return new ForkRemoteError(`the fork remote ${this.url} gave an unusable answer for ${what}: ${(e as Error).message}`, { cause: e });
@@ -131,12 +140,16 @@ export class AlgodForkRemote implements ForkRemote {
 
   async head(): Promise<ForkHead> {
     const v = await this.#call('/versions', () => this.#algod.versions());
-    if (!v.genesisId || v.genesisHash.length !== 32) throw new ForkRemoteError(`the fork remote ${this.url} does not report a genesis in /versions; give the address of an algod node (its /v2 API)`);
+    if (!v.genesisId || v.genesisHash.length !== 32)
+      throw new ForkRemoteError(`the fork remote ${this.url} does not report a genesis in /versions; give the address of an algod node (its /v2 API)`);
     const status = await this.#call('/v2/status', () => this.#algod.status());
     this.#round = status.lastRound;
     const block = await this.#call(`block ${status.lastRound}`, () => this.#algod.block(status.lastRound, { headerOnly: true }));
     const h = block.decoded?.header;
-    if (!h) throw new ForkRemoteError(`the fork remote ${this.url} answered block ${status.lastRound} without a typed header; give the address of an algod node (its /v2 API)`);
+    if (!h)
+      throw new ForkRemoteError(
+        `the fork remote ${this.url} answered block ${status.lastRound} without a typed header; give the address of an algod node (its /v2 API)`,
+      );
     return {
       url: this.url,
       genesisId: v.genesisId,
@@ -174,8 +187,13 @@ export class AlgodForkRemote implements ForkRemote {
       lastHeartbeat: info.lastHeartbeat ?? 0n,
     };
     if (info.authAddress) account.authAddr = addressBytes(info.authAddress);
-    const localSchemas = new Map((info.appsLocalState ?? []).map((l) => [l.id, { localNumUint: BigInt(l.schema?.numUint ?? 0), localNumByteSlice: BigInt(l.schema?.numByteSlice ?? 0) }]));
-    return { round: info.round, value: { account, createdApps: info.createdApps.map(appData), createdAssets: info.createdAssets.map(assetData), localSchemas } };
+    const localSchemas = new Map(
+      (info.appsLocalState ?? []).map((l) => [l.id, { localNumUint: BigInt(l.schema?.numUint ?? 0), localNumByteSlice: BigInt(l.schema?.numByteSlice ?? 0) }]),
+    );
+    return {
+      round: info.round,
+      value: { account, createdApps: info.createdApps.map(appData), createdAssets: info.createdAssets.map(assetData), localSchemas },
+    };
   }
 
   async app(id: bigint): Promise<RemoteRead<AppData>> {

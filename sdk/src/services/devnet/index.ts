@@ -1,4 +1,16 @@
-export { isLoopback, startDevnet, LOCALNET_TOKEN, LOCALNET_GENESIS_ID, LOCALNET_PORTS, DEFAULT_WALLET_NAME, DEFAULT_WALLET_PASSWORD, DEFAULT_ACCOUNT_COUNT, DEFAULT_ACCOUNT_FUNDS, DevnetConfigError, DEFAULT_NON_DEV_BLOCK_INTERVAL_MS } from './devnet.js';
+export {
+  isLoopback,
+  startDevnet,
+  LOCALNET_TOKEN,
+  LOCALNET_GENESIS_ID,
+  LOCALNET_PORTS,
+  DEFAULT_WALLET_NAME,
+  DEFAULT_WALLET_PASSWORD,
+  DEFAULT_ACCOUNT_COUNT,
+  DEFAULT_ACCOUNT_FUNDS,
+  DevnetConfigError,
+  DEFAULT_NON_DEV_BLOCK_INTERVAL_MS,
+} from './devnet.js';
 export type { DevnetPorts, DevnetOptions, ServiceEndpoint as DevnetEndpoint, DevnetAccount, RunningDevnet } from './devnet.js';
 export { LOCK_FILE, readRunningDevnetRecord } from './lock.js';
 export type { RunningDevnetRecord } from './lock.js';

@@ -236,7 +236,8 @@ function removeStaleLock(dir: string, path: string, unique: string): void {
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
-    if (attempt >= 5000) throw new TealworksError(`cannot lock the devnet data in ${dir}: ${takeover} stays taken; remove it if no tealworks process is running`);
+    if (attempt >= 5000)
+      throw new TealworksError(`cannot lock the devnet data in ${dir}: ${takeover} stays taken; remove it if no tealworks process is running`);
     const holder = Number.parseInt(readLockText(takeover) ?? '', 10);
     // Left by a process that died between taking and dropping it (a few instructions): clear it.
     if (Number.isInteger(holder) && holder > 0 && !processAlive(holder)) clearAbandonedTakeover(takeover, `${path}.${unique}.aside`);

@@ -1,4 +1,14 @@
-export { HttpError as ServiceHttpError, BadRequestError, UnauthorizedError, NotFoundError, MethodNotAllowedError, PayloadTooLargeError, UnsupportedMediaTypeError, InternalServerError, ServiceUnavailableError } from './errors.js';
+export {
+  HttpError as ServiceHttpError,
+  BadRequestError,
+  UnauthorizedError,
+  NotFoundError,
+  MethodNotAllowedError,
+  PayloadTooLargeError,
+  UnsupportedMediaTypeError,
+  InternalServerError,
+  ServiceUnavailableError,
+} from './errors.js';
 export * from './types.js';
 export * from './reply.js';
 export { Router, type HttpMethod as RouteMethod, type RouteOptions, type Route, type RouteMatch } from './router.js';

@@ -27,10 +27,7 @@ interface CompiledRoute extends Route {
 }
 
 /** The result of matching a request: the route and its path parameters, or why none matched (404 / 405). */
-export type RouteMatch =
-  | { kind: 'found'; route: Route; params: Record<string, string> }
-  | { kind: 'wrong-method'; allowed: HttpMethod[] }
-  | { kind: 'none' };
+export type RouteMatch = { kind: 'found'; route: Route; params: Record<string, string> } | { kind: 'wrong-method'; allowed: HttpMethod[] } | { kind: 'none' };
 
 function splitPath(path: string): string[] {
   // A trailing slash names the same resource: "/v1/wallets/" is "/v1/wallets".

@@ -160,43 +160,43 @@ function socketSource(req: IncomingMessage): RequestSource {
 }
 
 function readSocketBody(req: IncomingMessage, ctx: Context, limit: number): Promise<Uint8Array> {
-    const declared = Number(req.headers['content-length'] ?? NaN);
-    if (Number.isFinite(declared) && declared > limit) return Promise.reject(new PayloadTooLargeError(limit));
-    return new Promise((resolve, reject) => {
-      const chunks: Uint8Array[] = [];
-      let size = 0;
-      let done = false;
-      const finish = (error?: unknown) => {
-        if (done) return;
-        done = true;
-        req.off('data', onData);
-        req.off('end', onEnd);
-        req.off('error', onError);
-        if (error) return reject(error);
-        const out = new Uint8Array(size);
-        let off = 0;
-        for (const c of chunks) {
-          out.set(c, off);
-          off += c.length;
-        }
-        resolve(out);
-      };
-      const onData = (chunk: Buffer) => {
-        size += chunk.length;
-        ctx.bytesRead = size;
-        if (size > limit) {
-          req.pause();
-          finish(new PayloadTooLargeError(limit));
-          return;
-        }
-        chunks.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-      };
-      const onEnd = () => finish();
-      const onError = () => finish(new BadRequestError('request body could not be read'));
-      req.on('data', onData);
-      req.on('end', onEnd);
-      req.on('error', onError);
-    });
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) return Promise.reject(new PayloadTooLargeError(limit));
+  return new Promise((resolve, reject) => {
+    const chunks: Uint8Array[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (error?: unknown) => {
+      if (done) return;
+      done = true;
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      if (error) return reject(error);
+      const out = new Uint8Array(size);
+      let off = 0;
+      for (const c of chunks) {
+        out.set(c, off);
+        off += c.length;
+      }
+      resolve(out);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      ctx.bytesRead = size;
+      if (size > limit) {
+        req.pause();
+        finish(new PayloadTooLargeError(limit));
+        return;
+      }
+      chunks.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    };
+    const onEnd = () => finish();
+    const onError = () => finish(new BadRequestError('request body could not be read'));
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+  });
 }
 
 class Context implements RequestContext {
@@ -231,7 +231,6 @@ class Context implements RequestContext {
     this.#body ??= this.#source.read(this, this.#limit);
     return this.#body;
   }
-
 
   async json<T>(options?: JsonParseOptions): Promise<T | undefined> {
     const bytes = await this.body();
@@ -281,7 +280,10 @@ class OverCapacityError extends ServiceUnavailableError {
 /** A browser page from another origin (not the extension's webview) may not call the service. */
 class ForbiddenOriginError extends HttpError {
   constructor(origin: string) {
-    super(403, `requests from the web origin ${JSON.stringify(origin).slice(0, 200)} are not allowed; only the Tealworks extension's webviews and configured origins may call this service`);
+    super(
+      403,
+      `requests from the web origin ${JSON.stringify(origin).slice(0, 200)} are not allowed; only the Tealworks extension's webviews and configured origins may call this service`,
+    );
   }
 }
 
@@ -472,7 +474,6 @@ class Service implements RunningService {
     });
   }
 
-
   get name(): string {
     return this.#def.name;
   }
@@ -616,7 +617,9 @@ class Service implements RunningService {
     if (allowed.size === 0) throw new NotFoundError(`no such endpoint: OPTIONS ${path}`);
     const headers: Record<string, string> = {
       'access-control-allow-methods': [...allowed, 'OPTIONS'].join(', '),
-      'access-control-allow-headers': [...new Set(['content-type', 'authorization', ...(this.#auth ? this.#auth.headerNames : []), ...requestedHeaders(req)])].join(', '),
+      'access-control-allow-headers': [
+        ...new Set(['content-type', 'authorization', ...(this.#auth ? this.#auth.headerNames : []), ...requestedHeaders(req)]),
+      ].join(', '),
       'access-control-max-age': '600',
       allow: [...allowed, 'OPTIONS'].join(', '),
     };

@@ -27,7 +27,13 @@ export interface RequestContext {
 
 /** What a handler answers: status, headers and a JSON, msgpack, text or binary body. */
 export type Reply =
-  | { kind: 'json'; status: number; value: unknown; headers?: Record<string, string>; /** How to write it, instead of the service's `json` options. */ format?: JsonStringifyOptions }
+  | {
+      kind: 'json';
+      status: number;
+      value: unknown;
+      headers?: Record<string, string>;
+      /** How to write it, instead of the service's `json` options. */ format?: JsonStringifyOptions;
+    }
   | { kind: 'msgpack'; status: number; value: unknown; headers?: Record<string, string> }
   | { kind: 'text'; status: number; text: string; contentType?: string; headers?: Record<string, string> }
   | { kind: 'bytes'; status: number; bytes: Uint8Array; contentType: string; headers?: Record<string, string> }

@@ -228,7 +228,12 @@ export class KeyManager {
     const header = this.#header(walletId);
     this.#checkName(newName);
     // The password is checked (after any back-off) before the wallet's lock is taken.
-    await this.#gate.attempt(walletId, options.signal, () => this.#opensWallet(walletId, password), () => unauthorized(MSG.wrongPassword));
+    await this.#gate.attempt(
+      walletId,
+      options.signal,
+      () => this.#opensWallet(walletId, password),
+      () => unauthorized(MSG.wrongPassword),
+    );
     return this.#withLock('#names', () =>
       this.#withLock(walletId, async () => {
         const other = this.findWallet(newName);
@@ -261,7 +266,12 @@ export class KeyManager {
     this.#checkOpen();
     this.#header(walletId);
     // Back-off and the key derivation run outside the wallet's lock: a guesser never queues the owner.
-    const opened = await this.#gate.attempt(walletId, options.signal, () => this.#unlockCandidate(walletId, password), () => unauthorized(MSG.wrongPassword));
+    const opened = await this.#gate.attempt(
+      walletId,
+      options.signal,
+      () => this.#unlockCandidate(walletId, password),
+      () => unauthorized(MSG.wrongPassword),
+    );
     return this.#withLock(walletId, async () => {
       this.#checkOpen();
       let u: true | Unlocked | undefined = opened;
@@ -441,7 +451,13 @@ export class KeyManager {
   // ---- signing ------------------------------------------------------------------------------
 
   /** Signs with the key for `publicKey` when given (non-zero), else the sender's; returns the signed transaction's msgpack. */
-  async signTransaction(token: string, password: string, transaction: Uint8Array, publicKey?: Uint8Array, options: PasswordCallOptions = {}): Promise<Uint8Array> {
+  async signTransaction(
+    token: string,
+    password: string,
+    transaction: Uint8Array,
+    publicKey?: Uint8Array,
+    options: PasswordCallOptions = {},
+  ): Promise<Uint8Array> {
     const u = await this.#checkedSession(token, password, options);
     const txn = this.#decodeTxn(transaction);
     const pk = publicKey && publicKey.length > 0 && !isAllZero(publicKey) ? publicKey : txn.sender.publicKey;
@@ -501,7 +517,12 @@ export class KeyManager {
    * Opens (or creates) the wallet called `name` and makes sure it holds at least `keyCount`
    * generated keys; returns its addresses in order. The devnet funds these at genesis.
    */
-  async ensureWallet(request: { name: string; password: string; masterDerivationKey?: Uint8Array; keyCount?: number }): Promise<{ wallet: WalletInfo; addresses: string[] }> {
+  async ensureWallet(request: {
+    name: string;
+    password: string;
+    masterDerivationKey?: Uint8Array;
+    keyCount?: number;
+  }): Promise<{ wallet: WalletInfo; addresses: string[] }> {
     let wallet = this.findWallet(request.name);
     if (!wallet) {
       if (this.unreadable.size > 0) {
@@ -574,7 +595,10 @@ export class KeyManager {
     try {
       return parseRecord(text);
     } catch (e) {
-      throw new WalletError(500, `wallet file ${walletId}.wallet.json in ${this.#store.location} is damaged (${e instanceof Error ? e.message : 'unreadable'}); it was left as it is`);
+      throw new WalletError(
+        500,
+        `wallet file ${walletId}.wallet.json in ${this.#store.location} is damaged (${e instanceof Error ? e.message : 'unreadable'}); it was left as it is`,
+      );
     }
   }
 
@@ -597,7 +621,12 @@ export class KeyManager {
    */
   async #checkedSession(token: string, password: string, options: PasswordCallOptions): Promise<Unlocked> {
     const u = this.#session(token);
-    await this.#gate.attempt(u.id, options.signal, () => this.#passwordMatches(u, password) || undefined, () => badRequest(MSG.wrongPassword));
+    await this.#gate.attempt(
+      u.id,
+      options.signal,
+      () => this.#passwordMatches(u, password) || undefined,
+      () => badRequest(MSG.wrongPassword),
+    );
     return this.#session(token);
   }
 
@@ -645,7 +674,13 @@ export class KeyManager {
       throw badRequest('multisig signatures must be 64 bytes');
     }
     checkAddress(multisigAddressOf(partial));
-    return { version: partial.version, threshold: partial.threshold, subsigs: partial.subsigs.map((s) => (s.signature && s.signature.length > 0 ? { publicKey: s.publicKey, signature: s.signature } : { publicKey: s.publicKey })) };
+    return {
+      version: partial.version,
+      threshold: partial.threshold,
+      subsigs: partial.subsigs.map((s) =>
+        s.signature && s.signature.length > 0 ? { publicKey: s.publicKey, signature: s.signature } : { publicKey: s.publicKey },
+      ),
+    };
   }
 
   #addSignature(u: Unlocked, msig: MultisigSig, publicKey: Uint8Array, message: Uint8Array): Uint8Array {

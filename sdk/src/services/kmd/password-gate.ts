@@ -35,8 +35,7 @@ export interface PasswordGateStats {
 const DEFAULTS: Required<PasswordBackoffOptions> = { freeAttempts: 5, baseMs: 250, maxMs: 10_000, maxWaiting: 8 };
 
 /** The message of the 429 answer when too many password attempts wait on one wallet. */
-export const TOO_MANY_PASSWORD_ATTEMPTS =
-  'too many password attempts are waiting for this wallet after repeated wrong passwords; wait a few seconds and retry';
+export const TOO_MANY_PASSWORD_ATTEMPTS = 'too many password attempts are waiting for this wallet after repeated wrong passwords; wait a few seconds and retry';
 
 function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve) => {
@@ -78,7 +77,12 @@ export class PasswordGate {
    * Runs `check` (which answers `undefined` for a wrong password) after the wallet's back-off.
    * Wrong → `wrong()` is thrown and the failure counted; right → the failures are forgotten.
    */
-  async attempt<T>(walletId: string, signal: AbortSignal | undefined, check: () => T | undefined | Promise<T | undefined>, wrong: () => WalletError): Promise<T> {
+  async attempt<T>(
+    walletId: string,
+    signal: AbortSignal | undefined,
+    check: () => T | undefined | Promise<T | undefined>,
+    wrong: () => WalletError,
+  ): Promise<T> {
     const ms = this.backoffMs(walletId);
     if (ms > 0) {
       const waiting = this.waiting(walletId);

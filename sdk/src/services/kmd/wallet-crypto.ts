@@ -35,21 +35,37 @@ export const CIPHER = 'chacha20-poly1305';
 export function checkScryptParams(params: ScryptParams): void {
   const { N, r, p } = params;
   const ok =
-    Number.isInteger(N) && N >= 2 && (N & (N - 1)) === 0 && N <= 1 << 22 &&
-    Number.isInteger(r) && r >= 1 && r <= 64 &&
-    Number.isInteger(p) && p >= 1 && p <= 64 &&
+    Number.isInteger(N) &&
+    N >= 2 &&
+    (N & (N - 1)) === 0 &&
+    N <= 1 << 22 &&
+    Number.isInteger(r) &&
+    r >= 1 &&
+    r <= 64 &&
+    Number.isInteger(p) &&
+    p >= 1 &&
+    p <= 64 &&
     128 * N * r <= MAX_SCRYPT_MEMORY;
-  if (!ok) throw new ValidationError(`scrypt parameters out of range (N a power of two ≤ 2^22, r and p in 1..64, at most ${MAX_SCRYPT_MEMORY} bytes): N=${N} r=${r} p=${p}`);
+  if (!ok)
+    throw new ValidationError(
+      `scrypt parameters out of range (N a power of two ≤ 2^22, r and p in 1..64, at most ${MAX_SCRYPT_MEMORY} bytes): N=${N} r=${r} p=${p}`,
+    );
 }
 
 /** The wallet encryption key from a password and salt (scrypt). */
 export function deriveWalletKey(password: string, salt: Uint8Array, params: ScryptParams): Promise<Uint8Array> {
   checkScryptParams(params);
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFC'), salt, KEY_LENGTH, { N: params.N, r: params.r, p: params.p, maxmem: 128 * params.N * params.r * 2 + (1 << 20) }, (err, key) => {
-      if (err) reject(err);
-      else resolve(new Uint8Array(key.buffer, key.byteOffset, key.byteLength));
-    });
+    scrypt(
+      password.normalize('NFC'),
+      salt,
+      KEY_LENGTH,
+      { N: params.N, r: params.r, p: params.p, maxmem: 128 * params.N * params.r * 2 + (1 << 20) },
+      (err, key) => {
+        if (err) reject(err);
+        else resolve(new Uint8Array(key.buffer, key.byteOffset, key.byteLength));
+      },
+    );
   });
 }
 

@@ -51,20 +51,22 @@ export function walletAad(record: Pick<WalletRecord, 'id' | 'kdf'>): Uint8Array 
 }
 
 export function serializeRecord(record: WalletRecord): string {
-  return stringifyJson(
-    {
-      format: WALLET_FILE_FORMAT,
-      version: WALLET_FILE_VERSION,
-      id: record.id,
-      name: record.name,
-      driver: record.driver,
-      kdf: { alg: 'scrypt', N: record.kdf.N, r: record.kdf.r, p: record.kdf.p, salt: toBase64(record.kdf.salt) },
-      cipher: CIPHER,
-      nonce: toBase64(record.box.nonce),
-      sealed: toBase64(record.box.sealed),
-    },
-    { indent: 2 },
-  ) + '\n';
+  return (
+    stringifyJson(
+      {
+        format: WALLET_FILE_FORMAT,
+        version: WALLET_FILE_VERSION,
+        id: record.id,
+        name: record.name,
+        driver: record.driver,
+        kdf: { alg: 'scrypt', N: record.kdf.N, r: record.kdf.r, p: record.kdf.p, salt: toBase64(record.kdf.salt) },
+        cipher: CIPHER,
+        nonce: toBase64(record.box.nonce),
+        sealed: toBase64(record.box.sealed),
+      },
+      { indent: 2 },
+    ) + '\n'
+  );
 }
 
 function fail(why: string): never {

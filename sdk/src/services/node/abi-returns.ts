@@ -114,7 +114,7 @@ export function addAbiReturns(
   const resGroups = (response['txn-groups'] as Record<string, unknown>[] | undefined) ?? [];
   wireGroups.forEach((wg, gi) => {
     const results = (wg['txn-results'] as Record<string, unknown>[] | undefined) ?? [];
-    const raw = ((resGroups[gi]?.['txn-results'] as Record<string, unknown>[] | undefined) ?? []);
+    const raw = (resGroups[gi]?.['txn-results'] as Record<string, unknown>[] | undefined) ?? [];
     results.forEach((wr, ti) => {
       const stxn = groups[gi]?.txns[ti];
       const call = stxn?.txn.appCall;

@@ -37,7 +37,8 @@ function uint(b: Body, name: string, optional = false): bigint | undefined {
     throw new BadRequestError(`missing "${name}" (a non-negative integer)`);
   }
   const text = typeof v === 'bigint' || typeof v === 'number' ? String(v) : typeof v === 'string' ? v : '';
-  if (!/^\d{1,20}$/.test(text) || BigInt(text) >= 1n << 64n) throw new BadRequestError(`"${name}" must be a uint64 (a non-negative integer, as a number or decimal string)`);
+  if (!/^\d{1,20}$/.test(text) || BigInt(text) >= 1n << 64n)
+    throw new BadRequestError(`"${name}" must be a uint64 (a non-negative integer, as a number or decimal string)`);
   return BigInt(text);
 }
 
@@ -73,14 +74,27 @@ function stateValue(b: Body): bigint | Uint8Array | undefined {
   throw new BadRequestError('give the value as "uint" (integer) or "bytes" (base64), or "delete": true');
 }
 
-const CHEAT_RESPONSES = { '200': 'the chain after the change: { round, timestamp } (plus the cheat\'s own fields)', '400': 'bad input', '401': 'missing or wrong API token', '403': 'this node is not a devnet', '404': 'no such snapshot, app, asset or opt-in' };
+const CHEAT_RESPONSES = {
+  '200': "the chain after the change: { round, timestamp } (plus the cheat's own fields)",
+  '400': 'bad input',
+  '401': 'missing or wrong API token',
+  '403': 'this node is not a devnet',
+  '404': 'no such snapshot, app, asset or opt-in',
+};
 
 function chainReply(node: NodeContext, extra: Record<string, unknown> = {}): Reply {
   const b = node.ledger.latestBlock.header;
   return jsonReply({ ...extra, round: b.round, timestamp: b.timestamp });
 }
 
-function cheat(operationId: string, path: string, summary: string, params: NodeEndpoint['params'], run: (b: Body, node: NodeContext) => Record<string, unknown> | void, enabled: () => boolean): NodeEndpoint {
+function cheat(
+  operationId: string,
+  path: string,
+  summary: string,
+  params: NodeEndpoint['params'],
+  run: (b: Body, node: NodeContext) => Record<string, unknown> | void,
+  enabled: () => boolean,
+): NodeEndpoint {
   return {
     number: 0,
     operationId,
@@ -108,23 +122,149 @@ function cheat(operationId: string, path: string, summary: string, params: NodeE
   };
 }
 
-const p = (name: string, type: 'string' | 'integer' | 'boolean', description: string, required = true): NodeEndpoint['params'][number] => ({ name, in: 'body', type, required, description });
+const p = (name: string, type: 'string' | 'integer' | 'boolean', description: string, required = true): NodeEndpoint['params'][number] => ({
+  name,
+  in: 'body',
+  type,
+  required,
+  description,
+});
 
 /** The cheat routes; `enabled()` false (not a devnet) makes each answer 403. */
 export function devnetEndpoints(enabled: () => boolean): NodeEndpoint[] {
   return [
-    cheat('DevnetSnapshot', '/v1/devnet/snapshot', 'Remembers the whole chain state; returns its id for revert.', [], (_b, n) => ({ id: n.ledger.mark() }), enabled),
-    cheat('DevnetRevert', '/v1/devnet/revert', 'Restores the chain to a snapshot (which stays usable; later ones are dropped).', [p('id', 'integer', 'snapshot id')], (b, n) => void n.ledger.revertToMark(Number(uint(b, 'id'))), enabled),
-    cheat('DevnetRelease', '/v1/devnet/release', 'Forgets a snapshot.', [p('id', 'integer', 'snapshot id')], (b, n) => void n.ledger.releaseMark(Number(uint(b, 'id'))), enabled),
-    cheat('DevnetAdvanceRounds', '/v1/devnet/advance-rounds', 'Adds empty rounds at once (no transaction per round).', [p('rounds', 'integer', 'how many rounds')], (b, n) => void n.ledger.advanceRounds(uint(b, 'rounds')!), enabled),
-    cheat('DevnetSetTime', '/v1/devnet/set-time', 'Commits one empty block with this timestamp.', [p('timestamp', 'integer', 'seconds since the epoch')], (b, n) => void n.ledger.setTime(uint(b, 'timestamp')!), enabled),
-    cheat('DevnetAdvanceTime', '/v1/devnet/advance-time', 'Commits one empty block this many seconds after the latest.', [p('seconds', 'integer', 'seconds to add')], (b, n) => void n.ledger.advanceTime(uint(b, 'seconds')!), enabled),
-    cheat('DevnetImpersonate', '/v1/devnet/impersonate', "Accepts an account's transactions without checking its signature (send them with an empty signature); on: false stops.", [p('address', 'string', 'account'), p('on', 'boolean', 'default true', false)], (b, n) => void n.ledger.impersonate(address(b), b.on !== false), enabled),
-    cheat('DevnetSetBalance', '/v1/devnet/set-balance', "Sets an account's balance (micro-units).", [p('address', 'string', 'account'), p('amount', 'integer', 'micro-units')], (b, n) => void n.ledger.setBalance(address(b), uint(b, 'amount')!), enabled),
-    cheat('DevnetSetAssetHolding', '/v1/devnet/set-asset-holding', "Sets (or with delete: true removes) an account's holding of an asset.", [p('address', 'string', 'account'), p('assetId', 'integer', 'asset'), p('amount', 'integer', 'base units', false), p('frozen', 'boolean', 'default false', false), p('delete', 'boolean', 'remove the holding', false)], (b, n) => void n.ledger.setAssetHolding(address(b), uint(b, 'assetId')!, b.delete === true ? undefined : { amount: uint(b, 'amount')!, frozen: b.frozen === true }), enabled),
-    cheat('DevnetSetGlobal', '/v1/devnet/set-global', 'Sets (or deletes) one global state key of an app.', [p('appId', 'integer', 'app'), p('key', 'string', 'base64 key'), p('uint', 'integer', 'a uint value', false), p('bytes', 'string', 'a base64 value', false), p('delete', 'boolean', 'delete the key', false)], (b, n) => void n.ledger.setGlobal(uint(b, 'appId')!, bytes(b, 'key')!, stateValue(b)), enabled),
-    cheat('DevnetSetLocal', '/v1/devnet/set-local', 'Sets (or deletes) one local state key of an opted-in account.', [p('address', 'string', 'account'), p('appId', 'integer', 'app'), p('key', 'string', 'base64 key'), p('uint', 'integer', 'a uint value', false), p('bytes', 'string', 'a base64 value', false), p('delete', 'boolean', 'delete the key', false)], (b, n) => void n.ledger.setLocal(address(b), uint(b, 'appId')!, bytes(b, 'key')!, stateValue(b)), enabled),
-    cheat('DevnetSetBox', '/v1/devnet/set-box', 'Writes (or deletes) a box of an app.', [p('appId', 'integer', 'app'), p('name', 'string', 'base64 box name'), p('value', 'string', 'base64 contents', false), p('delete', 'boolean', 'delete the box', false)], (b, n) => void n.ledger.setBox(uint(b, 'appId')!, bytes(b, 'name')!, b.delete === true ? undefined : bytes(b, 'value')), enabled),
-    cheat('DevnetSetBlockSeed', '/v1/devnet/set-block-seed', 'Sets the seed `block BlkSeed` reads for a round (default the latest).', [p('seed', 'string', 'base64, 32 bytes'), p('round', 'integer', 'default latest', false)], (b, n) => void n.ledger.setBlockSeed(bytes(b, 'seed'), uint(b, 'round', true)), enabled),
+    cheat(
+      'DevnetSnapshot',
+      '/v1/devnet/snapshot',
+      'Remembers the whole chain state; returns its id for revert.',
+      [],
+      (_b, n) => ({ id: n.ledger.mark() }),
+      enabled,
+    ),
+    cheat(
+      'DevnetRevert',
+      '/v1/devnet/revert',
+      'Restores the chain to a snapshot (which stays usable; later ones are dropped).',
+      [p('id', 'integer', 'snapshot id')],
+      (b, n) => void n.ledger.revertToMark(Number(uint(b, 'id'))),
+      enabled,
+    ),
+    cheat(
+      'DevnetRelease',
+      '/v1/devnet/release',
+      'Forgets a snapshot.',
+      [p('id', 'integer', 'snapshot id')],
+      (b, n) => void n.ledger.releaseMark(Number(uint(b, 'id'))),
+      enabled,
+    ),
+    cheat(
+      'DevnetAdvanceRounds',
+      '/v1/devnet/advance-rounds',
+      'Adds empty rounds at once (no transaction per round).',
+      [p('rounds', 'integer', 'how many rounds')],
+      (b, n) => void n.ledger.advanceRounds(uint(b, 'rounds')!),
+      enabled,
+    ),
+    cheat(
+      'DevnetSetTime',
+      '/v1/devnet/set-time',
+      'Commits one empty block with this timestamp.',
+      [p('timestamp', 'integer', 'seconds since the epoch')],
+      (b, n) => void n.ledger.setTime(uint(b, 'timestamp')!),
+      enabled,
+    ),
+    cheat(
+      'DevnetAdvanceTime',
+      '/v1/devnet/advance-time',
+      'Commits one empty block this many seconds after the latest.',
+      [p('seconds', 'integer', 'seconds to add')],
+      (b, n) => void n.ledger.advanceTime(uint(b, 'seconds')!),
+      enabled,
+    ),
+    cheat(
+      'DevnetImpersonate',
+      '/v1/devnet/impersonate',
+      "Accepts an account's transactions without checking its signature (send them with an empty signature); on: false stops.",
+      [p('address', 'string', 'account'), p('on', 'boolean', 'default true', false)],
+      (b, n) => void n.ledger.impersonate(address(b), b.on !== false),
+      enabled,
+    ),
+    cheat(
+      'DevnetSetBalance',
+      '/v1/devnet/set-balance',
+      "Sets an account's balance (micro-units).",
+      [p('address', 'string', 'account'), p('amount', 'integer', 'micro-units')],
+      (b, n) => void n.ledger.setBalance(address(b), uint(b, 'amount')!),
+      enabled,
+    ),
+    cheat(
+      'DevnetSetAssetHolding',
+      '/v1/devnet/set-asset-holding',
+      "Sets (or with delete: true removes) an account's holding of an asset.",
+      [
+        p('address', 'string', 'account'),
+        p('assetId', 'integer', 'asset'),
+        p('amount', 'integer', 'base units', false),
+        p('frozen', 'boolean', 'default false', false),
+        p('delete', 'boolean', 'remove the holding', false),
+      ],
+      (b, n) =>
+        void n.ledger.setAssetHolding(
+          address(b),
+          uint(b, 'assetId')!,
+          b.delete === true ? undefined : { amount: uint(b, 'amount')!, frozen: b.frozen === true },
+        ),
+      enabled,
+    ),
+    cheat(
+      'DevnetSetGlobal',
+      '/v1/devnet/set-global',
+      'Sets (or deletes) one global state key of an app.',
+      [
+        p('appId', 'integer', 'app'),
+        p('key', 'string', 'base64 key'),
+        p('uint', 'integer', 'a uint value', false),
+        p('bytes', 'string', 'a base64 value', false),
+        p('delete', 'boolean', 'delete the key', false),
+      ],
+      (b, n) => void n.ledger.setGlobal(uint(b, 'appId')!, bytes(b, 'key')!, stateValue(b)),
+      enabled,
+    ),
+    cheat(
+      'DevnetSetLocal',
+      '/v1/devnet/set-local',
+      'Sets (or deletes) one local state key of an opted-in account.',
+      [
+        p('address', 'string', 'account'),
+        p('appId', 'integer', 'app'),
+        p('key', 'string', 'base64 key'),
+        p('uint', 'integer', 'a uint value', false),
+        p('bytes', 'string', 'a base64 value', false),
+        p('delete', 'boolean', 'delete the key', false),
+      ],
+      (b, n) => void n.ledger.setLocal(address(b), uint(b, 'appId')!, bytes(b, 'key')!, stateValue(b)),
+      enabled,
+    ),
+    cheat(
+      'DevnetSetBox',
+      '/v1/devnet/set-box',
+      'Writes (or deletes) a box of an app.',
+      [
+        p('appId', 'integer', 'app'),
+        p('name', 'string', 'base64 box name'),
+        p('value', 'string', 'base64 contents', false),
+        p('delete', 'boolean', 'delete the box', false),
+      ],
+      (b, n) => void n.ledger.setBox(uint(b, 'appId')!, bytes(b, 'name')!, b.delete === true ? undefined : bytes(b, 'value')),
+      enabled,
+    ),
+    cheat(
+      'DevnetSetBlockSeed',
+      '/v1/devnet/set-block-seed',
+      'Sets the seed `block BlkSeed` reads for a round (default the latest).',
+      [p('seed', 'string', 'base64, 32 bytes'), p('round', 'integer', 'default latest', false)],
+      (b, n) => void n.ledger.setBlockSeed(bytes(b, 'seed'), uint(b, 'round', true)),
+      enabled,
+    ),
   ];
 }

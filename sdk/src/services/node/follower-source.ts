@@ -102,18 +102,23 @@ export class FollowSource {
       // undici loads with the first fetch: a devnet that follows nothing never loads it.
       const { request } = await import('undici');
       const res = await request(`${this.url}${path}`, { headers, headersTimeout: limitMs, bodyTimeout: limitMs, signal: own });
-      const body = await readBodyCapped(res.body, res.headers['content-length'], maxBytes, (declared) =>
-        new FollowSourceError(
-          declared !== undefined
-            ? `the follow source's answer to GET ${path} is ${declared} bytes, over the ${maxBytes}-byte limit; it was not read`
-            : `the follow source's answer to GET ${path} exceeded the ${maxBytes}-byte limit; it was not read further`,
-        ),
+      const body = await readBodyCapped(
+        res.body,
+        res.headers['content-length'],
+        maxBytes,
+        (declared) =>
+          new FollowSourceError(
+            declared !== undefined
+              ? `the follow source's answer to GET ${path} is ${declared} bytes, over the ${maxBytes}-byte limit; it was not read`
+              : `the follow source's answer to GET ${path} exceeded the ${maxBytes}-byte limit; it was not read further`,
+          ),
       );
       return { status: res.statusCode, body };
     } catch (e) {
       if (e instanceof FollowSourceError) throw e;
       if (signal?.aborted) throw e;
-      if (deadline.aborted) throw new FollowSourceError(`the follow source ${this.url} did not answer GET ${path} in full within ${limitMs} ms; will retry`, { cause: e });
+      if (deadline.aborted)
+        throw new FollowSourceError(`the follow source ${this.url} did not answer GET ${path} in full within ${limitMs} ms; will retry`, { cause: e });
       throw new FollowSourceError(`cannot reach the follow source ${this.url}: ${(e as Error).message}`, { cause: e });
     }
   }
@@ -145,7 +150,8 @@ export class FollowSource {
     const v = await this.#json('/versions');
     const id = v.genesis_id;
     const hashText = v.genesis_hash_b64;
-    if (typeof id !== 'string' || typeof hashText !== 'string') throw new FollowSourceError(`the follow source ${this.url} does not report its genesis in /versions`);
+    if (typeof id !== 'string' || typeof hashText !== 'string')
+      throw new FollowSourceError(`the follow source ${this.url} does not report its genesis in /versions`);
     const doc = (await this.#json('/genesis')) as GenesisDoc;
     const fees = typeof doc.fees === 'string' ? doc.fees : undefined;
     const rwd = typeof doc.rwd === 'string' ? doc.rwd : undefined;
@@ -198,7 +204,8 @@ export class FollowSource {
   async block(round: bigint, signal?: AbortSignal): Promise<Block> {
     const v1 = (await this.api()) === 'v1';
     const r = await this.#get(v1 ? `/v1/block/${round}?raw=1` : `/v2/blocks/${round}?format=msgpack`, signal, 0, this.#maxBlockBytes);
-    if (r.status !== 200) throw new FollowSourceError(`the follow source answered ${r.status} for block ${round}: ${new TextDecoder().decode(r.body).slice(0, 200)}`);
+    if (r.status !== 200)
+      throw new FollowSourceError(`the follow source answered ${r.status} for block ${round}: ${new TextDecoder().decode(r.body).slice(0, 200)}`);
     try {
       if (v1) return decodeBlock(r.body);
       // `/v2/blocks` wraps the block: {block: {...}, cert?: {...}}.

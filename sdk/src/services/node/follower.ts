@@ -16,7 +16,8 @@ export interface FollowerOptions {
 }
 
 /** Body of the follower operations on a node that is not a follower (the node registers them only in follower mode). */
-export const NOT_A_FOLLOWER = 'Not Found: the node is not in follower mode (start it with EnableFollowMode: true in config.json, or tealworks devnet --follow URL)';
+export const NOT_A_FOLLOWER =
+  'Not Found: the node is not in follower mode (start it with EnableFollowMode: true in config.json, or tealworks devnet --follow URL)';
 
 const DEFAULT_LOOKBACK = 64;
 const DEFAULT_MAX_RETAINED = 10_000;

@@ -7,7 +7,16 @@ export { buildStateDelta, deltaToJsonValue, deltaToMsgpack, type DeltaTree } fro
 export { decodeSimulateRequest, simulateResponseToWire, responseFormat, type ResponseFormat } from './simulate-wire.js';
 export { accountView, assetParamsView, blockView, transactionView, confirmedView, involves, type V1Json } from './v1-views.js';
 export { NOT_A_FOLLOWER } from './follower.js';
-export { FollowSource, FollowSourceError, firstDivergentRound, MAX_FOLLOW_BLOCK_BYTES, MAX_FOLLOW_DOCUMENT_BYTES, type FollowSourceOptions, type SourceGenesis, type FollowerDivergence } from './follower-source.js';
+export {
+  FollowSource,
+  FollowSourceError,
+  firstDivergentRound,
+  MAX_FOLLOW_BLOCK_BYTES,
+  MAX_FOLLOW_DOCUMENT_BYTES,
+  type FollowSourceOptions,
+  type SourceGenesis,
+  type FollowerDivergence,
+} from './follower-source.js';
 export { FollowerSync, type FollowerSyncOptions, type FollowerSyncStatus } from './follower-sync.js';
 export { AppSpecRegistry, addAbiReturns, methodTable, type MethodTable } from './abi-returns.js';
 export type { NodeSimulateRequest } from './simulate-wire.js';

@@ -75,7 +75,8 @@ export class TransactionPool {
   constructor(ledger: Ledger, options: PoolOptions = {}) {
     this.#ledger = ledger;
     this.#intervalMs = options.blockIntervalMs ?? 0;
-    if (!Number.isFinite(this.#intervalMs) || this.#intervalMs < 0) throw new BadRequestError(`block interval must be a non-negative number of milliseconds, got ${options.blockIntervalMs}`);
+    if (!Number.isFinite(this.#intervalMs) || this.#intervalMs < 0)
+      throw new BadRequestError(`block interval must be a non-negative number of milliseconds, got ${options.blockIntervalMs}`);
     this.#remember = options.rememberEvicted ?? DEFAULT_REMEMBER;
     this.#maxPool = options.maxPoolSize ?? DEFAULT_MAX_POOL;
     this.#onBlockError = options.onBlockError;

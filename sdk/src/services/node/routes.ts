@@ -131,7 +131,8 @@ function dateParam(raw: string | null, what: string, endOfDay: boolean): bigint 
   if (raw === null || raw === '') return undefined;
   const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
   const ms = m ? Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) : NaN;
-  if (!m || Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[3]) || new Date(ms).getUTCMonth() !== Number(m[2]) - 1) throw new BadRequestError(`failed to parse ${what}: expected a date as YYYY-MM-DD`);
+  if (!m || Number.isNaN(ms) || new Date(ms).getUTCDate() !== Number(m[3]) || new Date(ms).getUTCMonth() !== Number(m[2]) - 1)
+    throw new BadRequestError(`failed to parse ${what}: expected a date as YYYY-MM-DD`);
   return BigInt(ms / 1000) + (endOfDay ? 86_399n : 0n);
 }
 
@@ -177,7 +178,6 @@ const AUTH_RESPONSES = { '401': 'Invalid API Token' };
 
 // ---- the operations ----------------------------------------------------------------------------
 
-
 /** How the node writes a simulate answer in JSON. */
 const SIMULATE_JSON = { indent: 2, sortKeys: true } as const;
 
@@ -215,34 +215,63 @@ async function simulateOperation(ctx: RequestContext, node: NodeContext, withRes
 /** The node service's route table: every operation of node-service.md with method, path and handler. */
 export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
   {
-    number: 1, operationId: 'HealthCheck', method: 'GET', path: '/health', summary: 'Returns OK if healthy.',
-    params: [], produces: JSON_ONLY, responses: { '200': 'OK', ...AUTH_RESPONSES, '404': 'Not Found', default: 'Unknown Error' },
+    number: 1,
+    operationId: 'HealthCheck',
+    method: 'GET',
+    path: '/health',
+    summary: 'Returns OK if healthy.',
+    params: [],
+    produces: JSON_ONLY,
+    responses: { '200': 'OK', ...AUTH_RESPONSES, '404': 'Not Found', default: 'Unknown Error' },
     handler: () => emptyReply(200),
   },
   {
-    number: 2, operationId: 'Metrics', method: 'GET', path: '/metrics', summary: 'Prometheus-format counters of this node.',
-    params: [], produces: ['text/plain'], responses: { '200': 'metrics text', '404': 'metrics were compiled out' }, public: true,
+    number: 2,
+    operationId: 'Metrics',
+    method: 'GET',
+    path: '/metrics',
+    summary: 'Prometheus-format counters of this node.',
+    params: [],
+    produces: ['text/plain'],
+    responses: { '200': 'metrics text', '404': 'metrics were compiled out' },
+    public: true,
     handler: (_ctx, node) => (node.metrics ? textReply(node.metrics.render(), 200, 'text/plain; version=0.0.4; charset=utf-8') : emptyReply(404)),
   },
   {
-    number: 3, operationId: 'SwaggerJSON', method: 'GET', path: '/swagger.json', summary: 'The current interface description (this document).',
-    params: [], produces: JSON_ONLY, responses: { '200': 'the interface description', default: 'Unknown Error' }, public: true,
+    number: 3,
+    operationId: 'SwaggerJSON',
+    method: 'GET',
+    path: '/swagger.json',
+    summary: 'The current interface description (this document).',
+    params: [],
+    produces: JSON_ONLY,
+    responses: { '200': 'the interface description', default: 'Unknown Error' },
+    public: true,
     handler: () => jsonReply(NODE_SWAGGER),
   },
   {
-    number: 4, operationId: 'AccountInformation', method: 'GET', path: '/v1/account/{address}', summary: 'Get account information.',
+    number: 4,
+    operationId: 'AccountInformation',
+    method: 'GET',
+    path: '/v1/account/{address}',
+    summary: 'Get account information.',
     params: [{ name: 'address', in: 'path', type: 'string', required: true, description: 'An account public key (58-character address)' }],
-    produces: JSON_ONLY, responses: { '200': 'Account', '400': 'Bad Request', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
+    produces: JSON_ONLY,
+    responses: { '200': 'Account', '400': 'Bad Request', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
     handler: (ctx, node) => jsonReply(accountView(node.ledger, addressParam(ctx.params.address))),
   },
   {
-    number: 5, operationId: 'TransactionInformation', method: 'GET', path: '/v1/account/{address}/transaction/{txid}',
+    number: 5,
+    operationId: 'TransactionInformation',
+    method: 'GET',
+    path: '/v1/account/{address}/transaction/{txid}',
     summary: 'Get a specific transaction of an account (confirmed in the last MaxTxnLife rounds, or pending).',
     params: [
       { name: 'address', in: 'path', type: 'string', required: true, description: 'An account public key' },
       { name: 'txid', in: 'path', type: 'string', required: true, description: 'A transaction id' },
     ],
-    produces: JSON_ONLY, responses: { '200': 'Transaction', '400': 'Bad Request', ...AUTH_RESPONSES, '404': 'Transaction Not Found', default: 'Unknown Error' },
+    produces: JSON_ONLY,
+    responses: { '200': 'Transaction', '400': 'Bad Request', ...AUTH_RESPONSES, '404': 'Transaction Not Found', default: 'Unknown Error' },
     handler: (ctx, node) => {
       addressParam(ctx.params.address);
       const txid = txidParam(ctx.params.txid);
@@ -255,7 +284,10 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
     },
   },
   {
-    number: 6, operationId: 'ListTransactions', method: 'GET', path: '/v1/account/{address}/transactions',
+    number: 6,
+    operationId: 'ListTransactions',
+    method: 'GET',
+    path: '/v1/account/{address}/transactions',
     summary: "Get an account's confirmed transactions, newest first (served from the devnet's full block history).",
     params: [
       { name: 'address', in: 'path', type: 'string', required: true, description: 'An account public key' },
@@ -265,7 +297,8 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
       { name: 'toDate', in: 'query', type: 'string', format: 'date', description: 'Do not fetch any transactions after this date' },
       { name: 'max', in: 'query', type: 'integer', format: 'int64', description: 'maximum transactions to show (default 100)' },
     ],
-    produces: JSON_ONLY, responses: { '200': 'TransactionList', '400': 'Bad Request', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
+    produces: JSON_ONLY,
+    responses: { '200': 'TransactionList', '400': 'Bad Request', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
     handler: (ctx, node) => {
       addressParam(ctx.params.address);
       const text = ctx.params.address!;
@@ -292,22 +325,31 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
     },
   },
   {
-    number: 7, operationId: 'GetPendingTransactionsByAddress', method: 'GET', path: '/v1/account/{addr}/transactions/pending',
+    number: 7,
+    operationId: 'GetPendingTransactionsByAddress',
+    method: 'GET',
+    path: '/v1/account/{addr}/transactions/pending',
     summary: "Get an account's transactions waiting in the pool, highest priority first.",
     params: [
       { name: 'addr', in: 'path', type: 'string', required: true, description: 'An account public key' },
       { name: 'max', in: 'query', type: 'integer', format: 'int64', description: 'Truncate the list at this many transactions (0 = all)' },
     ],
-    produces: JSON_ONLY, responses: { '200': 'PendingTransactions', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
+    produces: JSON_ONLY,
+    responses: { '200': 'PendingTransactions', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
     handler: (ctx, node) => {
       addressParam(ctx.params.addr);
       return jsonReply(pendingList(node, maxParam(ctx), ctx.params.addr));
     },
   },
   {
-    number: 8, operationId: 'AssetInformation', method: 'GET', path: '/v1/asset/{index}', summary: 'Get asset parameters.',
+    number: 8,
+    operationId: 'AssetInformation',
+    method: 'GET',
+    path: '/v1/asset/{index}',
+    summary: 'Get asset parameters.',
     params: [{ name: 'index', in: 'path', type: 'integer', format: 'int64', required: true, description: 'Asset index' }],
-    produces: JSON_ONLY, responses: { '200': 'AssetParams', '400': 'Bad Request', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
+    produces: JSON_ONLY,
+    responses: { '200': 'AssetParams', '400': 'Bad Request', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
     handler: (ctx, node) => {
       const id = int64Param(ctx.params.index, 'index', 'failed to parse asset index')!;
       const a = node.ledger.asset(id);
@@ -316,54 +358,84 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
     },
   },
   {
-    number: 9, operationId: 'Assets', method: 'GET', path: '/v1/assets', summary: 'List assets, highest index first.',
+    number: 9,
+    operationId: 'Assets',
+    method: 'GET',
+    path: '/v1/assets',
+    summary: 'List assets, highest index first.',
     params: [
       { name: 'assetIdx', in: 'query', type: 'integer', format: 'int64', description: 'Fetch assets with index at most this (0 = most recent)' },
       { name: 'max', in: 'query', type: 'integer', format: 'int64', description: 'Fetch no more than this many assets (1..100, default 100)' },
     ],
-    produces: JSON_ONLY, responses: { '200': 'AssetList', '400': 'Bad Request', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
+    produces: JSON_ONLY,
+    responses: { '200': 'AssetList', '400': 'Bad Request', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
     handler: (ctx, node) => {
       const idx = int64Param(ctx.query.get('assetIdx'), 'assetIdx', 'failed to parse asset index') ?? 0n;
       const rawMax = ctx.query.get('max');
       const max = rawMax === null || rawMax === '' ? 100 : Number(int64Param(rawMax, 'max', 'failed to parse max value'));
       if (max < 1 || max > 100) throw new BadRequestError('failed to parse max assets, must be between 1 and 100');
-      const ids = [...node.ledger.state.assets.keys()].filter((id) => idx === 0n || id <= idx).sort((a, b) => (a < b ? 1 : a > b ? -1 : 0)).slice(0, max);
+      const ids = [...node.ledger.state.assets.keys()]
+        .filter((id) => idx === 0n || id <= idx)
+        .sort((a, b) => (a < b ? 1 : a > b ? -1 : 0))
+        .slice(0, max);
       return jsonReply({ assets: ids.map((id) => ({ AssetIndex: id, AssetParams: assetParamsView(node.ledger.asset(id)!) })) });
     },
   },
   {
-    number: 10, operationId: 'GetBlock', method: 'GET', path: '/v1/block/{round}', summary: 'Get the block for the given round.',
+    number: 10,
+    operationId: 'GetBlock',
+    method: 'GET',
+    path: '/v1/block/{round}',
+    summary: 'Get the block for the given round.',
     params: [
       { name: 'round', in: 'path', type: 'integer', format: 'int64', required: true, description: 'The round from which to fetch block information' },
       { name: 'raw', in: 'query', type: 'integer', format: 'int64', description: 'Nonzero: return the raw msgpack block bytes' },
     ],
-    produces: ['application/json', 'application/msgpack'], responses: { '200': 'Block', '400': 'Bad Request', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
+    produces: ['application/json', 'application/msgpack'],
+    responses: { '200': 'Block', '400': 'Bad Request', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
     handler: (ctx, node) => {
       const round = roundParam(ctx);
       const raw = int64Param(ctx.query.get('raw'), 'raw', 'failed to parse raw') ?? 0n;
-      if (round > node.follower.fetchedRound) throw new BadRequestError(`failed to retrieve information from the ledger: round ${round} is after the latest round ${node.follower.fetchedRound}`);
+      if (round > node.follower.fetchedRound)
+        throw new BadRequestError(`failed to retrieve information from the ledger: round ${round} is after the latest round ${node.follower.fetchedRound}`);
       const b = node.ledger.block(round);
       return raw !== 0n ? bytesReply(encodeBlock(b, { goStrings: true }), 'application/msgpack') : jsonReply(blockView(b));
     },
   },
   {
-    number: 11, operationId: 'GetSupply', method: 'GET', path: '/v1/ledger/supply', summary: 'Current supply of the native currency.',
-    params: [], produces: JSON_ONLY, responses: { '200': 'Supply', ...AUTH_RESPONSES, default: 'Unknown Error' },
+    number: 11,
+    operationId: 'GetSupply',
+    method: 'GET',
+    path: '/v1/ledger/supply',
+    summary: 'Current supply of the native currency.',
+    params: [],
+    produces: JSON_ONLY,
+    responses: { '200': 'Supply', ...AUTH_RESPONSES, default: 'Unknown Error' },
     handler: (_ctx, node) => {
       const s = node.ledger.supply();
       return jsonReply({ round: s.round, totalMoney: s.totalMoney, onlineMoney: s.onlineMoney });
     },
   },
   {
-    number: 12, operationId: 'GetStatus', method: 'GET', path: '/v1/status', summary: 'Gets the current node status.',
-    params: [], produces: JSON_ONLY, responses: { '200': 'NodeStatus', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
+    number: 12,
+    operationId: 'GetStatus',
+    method: 'GET',
+    path: '/v1/status',
+    summary: 'Gets the current node status.',
+    params: [],
+    produces: JSON_ONLY,
+    responses: { '200': 'NodeStatus', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
     handler: (_ctx, node) => jsonReply(nodeStatus(node)),
   },
   {
-    number: 13, operationId: 'WaitForBlock', method: 'GET', path: '/v1/status/wait-for-block-after/{round}/',
+    number: 13,
+    operationId: 'WaitForBlock',
+    method: 'GET',
+    path: '/v1/status/wait-for-block-after/{round}/',
     summary: 'Gets the node status after waiting for a block after the given round (answers with the current status after a time limit).',
     params: [{ name: 'round', in: 'path', type: 'integer', format: 'int64', required: true, description: 'The round to wait until returning status' }],
-    produces: JSON_ONLY, responses: { '200': 'NodeStatus', '400': 'Bad Request', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
+    produces: JSON_ONLY,
+    responses: { '200': 'NodeStatus', '400': 'Bad Request', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
     handler: async (ctx, node) => {
       const round = roundParam(ctx);
       const deadline = Date.now() + node.waitTimeoutMs;
@@ -376,10 +448,14 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
     },
   },
   {
-    number: 14, operationId: 'Transaction', method: 'GET', path: '/v1/transaction/{txid}',
+    number: 14,
+    operationId: 'Transaction',
+    method: 'GET',
+    path: '/v1/transaction/{txid}',
     summary: "Get a transaction by id from the devnet's full block history (or the pool).",
     params: [{ name: 'txid', in: 'path', type: 'string', required: true, description: 'A transaction id' }],
-    produces: JSON_ONLY, responses: { '200': 'Transaction', '400': 'Bad Request', ...AUTH_RESPONSES, '404': 'Transaction Not Found', default: 'Unknown Error' },
+    produces: JSON_ONLY,
+    responses: { '200': 'Transaction', '400': 'Bad Request', ...AUTH_RESPONSES, '404': 'Transaction Not Found', default: 'Unknown Error' },
     handler: (ctx, node) => {
       const txid = txidParam(ctx.params.txid);
       const t = node.ledger.transaction(txid);
@@ -390,10 +466,16 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
     },
   },
   {
-    number: 15, operationId: 'RawTransaction', method: 'POST', path: '/v1/transactions',
+    number: 15,
+    operationId: 'RawTransaction',
+    method: 'POST',
+    path: '/v1/transactions',
     summary: 'Broadcasts a raw transaction group: the concatenated msgpack signed transactions.',
-    params: [{ name: 'rawtxn', in: 'body', type: 'string', format: 'binary', required: true, description: 'The byte encoded signed transaction(s) of one group' }],
-    consumes: ['application/x-binary'], produces: JSON_ONLY,
+    params: [
+      { name: 'rawtxn', in: 'body', type: 'string', format: 'binary', required: true, description: 'The byte encoded signed transaction(s) of one group' },
+    ],
+    consumes: ['application/x-binary'],
+    produces: JSON_ONLY,
     responses: { '200': 'transactionID', '400': 'Bad Request', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
     handler: async (ctx, node) => {
       if (node.follower.enabled) throw new BadRequestError('cannot broadcast txns in follower mode');
@@ -403,13 +485,25 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
     },
   },
   {
-    number: 16, operationId: 'SuggestedFee', method: 'GET', path: '/v1/transactions/fee', summary: 'Suggested fee per byte (0 on an idle devnet; MinTxnFee still applies).',
-    params: [], produces: JSON_ONLY, responses: { '200': 'TransactionFee', ...AUTH_RESPONSES, default: 'Unknown Error' },
+    number: 16,
+    operationId: 'SuggestedFee',
+    method: 'GET',
+    path: '/v1/transactions/fee',
+    summary: 'Suggested fee per byte (0 on an idle devnet; MinTxnFee still applies).',
+    params: [],
+    produces: JSON_ONLY,
+    responses: { '200': 'TransactionFee', ...AUTH_RESPONSES, default: 'Unknown Error' },
     handler: () => jsonReply({ fee: 0n }),
   },
   {
-    number: 17, operationId: 'TransactionParams', method: 'GET', path: '/v1/transactions/params', summary: 'Parameters for constructing a new transaction.',
-    params: [], produces: JSON_ONLY, responses: { '200': 'TransactionParams', ...AUTH_RESPONSES, default: 'Unknown Error' },
+    number: 17,
+    operationId: 'TransactionParams',
+    method: 'GET',
+    path: '/v1/transactions/params',
+    summary: 'Parameters for constructing a new transaction.',
+    params: [],
+    produces: JSON_ONLY,
+    responses: { '200': 'TransactionParams', ...AUTH_RESPONSES, default: 'Unknown Error' },
     handler: (_ctx, node) => {
       const l = node.ledger;
       return jsonReply({
@@ -423,17 +517,25 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
     },
   },
   {
-    number: 18, operationId: 'GetPendingTransactions', method: 'GET', path: '/v1/transactions/pending',
+    number: 18,
+    operationId: 'GetPendingTransactions',
+    method: 'GET',
+    path: '/v1/transactions/pending',
     summary: 'Transactions waiting in the pool, highest priority (fee per byte) first.',
     params: [{ name: 'max', in: 'query', type: 'integer', format: 'int64', description: 'Truncate the list at this many transactions (0 = all)' }],
-    produces: JSON_ONLY, responses: { '200': 'PendingTransactions', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
+    produces: JSON_ONLY,
+    responses: { '200': 'PendingTransactions', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
     handler: (ctx, node) => jsonReply(pendingList(node, maxParam(ctx))),
   },
   {
-    number: 19, operationId: 'PendingTransactionInformation', method: 'GET', path: '/v1/transactions/pending/{txid}',
+    number: 19,
+    operationId: 'PendingTransactionInformation',
+    method: 'GET',
+    path: '/v1/transactions/pending/{txid}',
     summary: 'A transaction from the pool, recently confirmed (round > 0) or evicted (poolerror set).',
     params: [{ name: 'txid', in: 'path', type: 'string', required: true, description: 'A transaction id' }],
-    produces: JSON_ONLY, responses: { '200': 'Transaction', '400': 'Bad Request', ...AUTH_RESPONSES, '404': 'Transaction Not Found', default: 'Unknown Error' },
+    produces: JSON_ONLY,
+    responses: { '200': 'Transaction', '400': 'Bad Request', ...AUTH_RESPONSES, '404': 'Transaction Not Found', default: 'Unknown Error' },
     handler: (ctx, node) => {
       const txid = txidParam(ctx.params.txid);
       const t = recentConfirmed(node, txid);
@@ -444,8 +546,15 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
     },
   },
   {
-    number: 20, operationId: 'GetVersion', method: 'GET', path: '/versions', summary: 'Supported API versions, genesis and build information.',
-    params: [], produces: JSON_ONLY, responses: { '200': 'Version' }, public: true,
+    number: 20,
+    operationId: 'GetVersion',
+    method: 'GET',
+    path: '/versions',
+    summary: 'Supported API versions, genesis and build information.',
+    params: [],
+    produces: JSON_ONLY,
+    responses: { '200': 'Version' },
+    public: true,
     handler: (_ctx, node) => {
       const b = node.build;
       return jsonReply({
@@ -457,29 +566,50 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
     },
   },
   {
-    number: 21, operationId: 'GetSyncRound', method: 'GET', path: '/v2/ledger/sync', summary: 'The current sync round (follower mode).',
-    params: [], produces: JSON_ONLY, responses: { '200': '{"round": n}', '400': 'Bad Request', ...AUTH_RESPONSES, '404': 'no sync round is set, or not a follower', default: 'Unknown Error' },
+    number: 21,
+    operationId: 'GetSyncRound',
+    method: 'GET',
+    path: '/v2/ledger/sync',
+    summary: 'The current sync round (follower mode).',
+    params: [],
+    produces: JSON_ONLY,
+    responses: { '200': '{"round": n}', '400': 'Bad Request', ...AUTH_RESPONSES, '404': 'no sync round is set, or not a follower', default: 'Unknown Error' },
     handler: (_ctx, node) => jsonReply({ round: node.follower.getSyncRound() }),
   },
   {
-    number: 22, operationId: 'SetSyncRound', method: 'POST', path: '/v2/ledger/sync/{round}', summary: 'Sets the sync round (follower mode only; 404 on other nodes).',
+    number: 22,
+    operationId: 'SetSyncRound',
+    method: 'POST',
+    path: '/v2/ledger/sync/{round}',
+    summary: 'Sets the sync round (follower mode only; 404 on other nodes).',
     params: [{ name: 'round', in: 'path', type: 'integer', format: 'int64', required: true, description: 'The round to sync to' }],
-    produces: JSON_ONLY, responses: { '200': 'sync round set', '400': 'Bad Request', ...AUTH_RESPONSES, '404': 'not a follower', default: 'Unknown Error' },
+    produces: JSON_ONLY,
+    responses: { '200': 'sync round set', '400': 'Bad Request', ...AUTH_RESPONSES, '404': 'not a follower', default: 'Unknown Error' },
     handler: (ctx, node) => {
       node.follower.setSyncRound(roundParam(ctx));
       return emptyReply(200);
     },
   },
   {
-    number: 23, operationId: 'UnsetSyncRound', method: 'DELETE', path: '/v2/ledger/sync', summary: 'Removes the sync round: the node follows the latest round (follower mode).',
-    params: [], produces: JSON_ONLY, responses: { '200': 'sync round removed', ...AUTH_RESPONSES, '404': 'not a follower', default: 'Unknown Error' },
+    number: 23,
+    operationId: 'UnsetSyncRound',
+    method: 'DELETE',
+    path: '/v2/ledger/sync',
+    summary: 'Removes the sync round: the node follows the latest round (follower mode).',
+    params: [],
+    produces: JSON_ONLY,
+    responses: { '200': 'sync round removed', ...AUTH_RESPONSES, '404': 'not a follower', default: 'Unknown Error' },
     handler: (_ctx, node) => {
       node.follower.unsetSyncRound();
       return emptyReply(200);
     },
   },
   {
-    number: 24, operationId: 'GetLedgerStateDelta', method: 'GET', path: '/v2/deltas/{round}', summary: 'The ledger state delta of a round inside the delta window.',
+    number: 24,
+    operationId: 'GetLedgerStateDelta',
+    method: 'GET',
+    path: '/v2/deltas/{round}',
+    summary: 'The ledger state delta of a round inside the delta window.',
     params: [
       { name: 'round', in: 'path', type: 'integer', format: 'int64', required: true, description: 'A round inside the window' },
       { name: 'format', in: 'query', type: 'string', description: 'json (default) or msgpack' },
@@ -495,9 +625,14 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
     },
   },
   {
-    number: 0, operationId: 'DevnetStateHash', method: 'GET', path: '/v1/devnet/state-hash',
+    number: 0,
+    operationId: 'DevnetStateHash',
+    method: 'GET',
+    path: '/v1/devnet/state-hash',
     summary: 'Devnet extension (no node has it): the latest round, its block hash and a digest of all account, asset, app and box state, read together.',
-    params: [], produces: JSON_ONLY, responses: { '200': '{round, blockHash, stateHash (hex)}', ...AUTH_RESPONSES, default: 'Unknown Error' },
+    params: [],
+    produces: JSON_ONLY,
+    responses: { '200': '{round, blockHash, stateHash (hex)}', ...AUTH_RESPONSES, default: 'Unknown Error' },
     // One synchronous read: no block can commit between the round and the digest.
     handler: (_ctx, node) => {
       const l = node.ledger;
@@ -505,13 +640,24 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
     },
   },
   {
-    number: 0, operationId: 'DevnetPutAppSpec', method: 'PUT', path: '/v1/devnet/apps/{application-id}/spec',
+    number: 0,
+    operationId: 'DevnetPutAppSpec',
+    method: 'PUT',
+    path: '/v1/devnet/apps/{application-id}/spec',
     summary: "Devnet extension: registers an app's ARC-56, ARC-32 or ARC-4 spec so simulate types its ABI return values (our deploy tools do this).",
     params: [
       { name: 'application-id', in: 'path', type: 'integer', format: 'int64', required: true, description: 'An application id' },
       { name: 'spec', in: 'body', type: 'string', required: true, description: 'The contract description as JSON' },
     ],
-    consumes: JSON_ONLY, produces: JSON_ONLY, responses: { '200': '{application-id, methods: [signatures]}', '400': 'Bad Request', ...AUTH_RESPONSES, '404': 'no such application', default: 'Unknown Error' },
+    consumes: JSON_ONLY,
+    produces: JSON_ONLY,
+    responses: {
+      '200': '{application-id, methods: [signatures]}',
+      '400': 'Bad Request',
+      ...AUTH_RESPONSES,
+      '404': 'no such application',
+      default: 'Unknown Error',
+    },
     maxBodyBytes: 4_000_000,
     handler: async (ctx, node) => {
       const id = int64Param(ctx.params['application-id'], 'application-id', 'failed to parse the application id')!;
@@ -523,10 +669,14 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
     },
   },
   {
-    number: 0, operationId: 'DevnetGetAppSpec', method: 'GET', path: '/v1/devnet/apps/{application-id}/spec',
-    summary: "Devnet extension: the app spec registered for an application.",
+    number: 0,
+    operationId: 'DevnetGetAppSpec',
+    method: 'GET',
+    path: '/v1/devnet/apps/{application-id}/spec',
+    summary: 'Devnet extension: the app spec registered for an application.',
     params: [{ name: 'application-id', in: 'path', type: 'integer', format: 'int64', required: true, description: 'An application id' }],
-    produces: JSON_ONLY, responses: { '200': 'the registered spec', '400': 'Bad Request', ...AUTH_RESPONSES, '404': 'no spec registered', default: 'Unknown Error' },
+    produces: JSON_ONLY,
+    responses: { '200': 'the registered spec', '400': 'Bad Request', ...AUTH_RESPONSES, '404': 'no spec registered', default: 'Unknown Error' },
     handler: (ctx, node) => {
       const id = int64Param(ctx.params['application-id'], 'application-id', 'failed to parse the application id')!;
       const entry = node.appSpecs?.get(id);
@@ -535,21 +685,42 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
     },
   },
   {
-    number: 0, operationId: 'SimulateTransaction', method: 'POST', path: '/v2/transactions/simulate',
+    number: 0,
+    operationId: 'SimulateTransaction',
+    method: 'POST',
+    path: '/v2/transactions/simulate',
     summary: "Evaluates one transaction group against the latest (or a recent) state without committing it; the node's response shape exactly.",
     params: SIMULATE_PARAMS,
-    consumes: ['application/json', 'application/msgpack'], produces: ['application/json', 'application/msgpack'],
-    responses: { '200': 'SimulateResponse (a failing group is still 200)', '400': 'Bad Request', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
+    consumes: ['application/json', 'application/msgpack'],
+    produces: ['application/json', 'application/msgpack'],
+    responses: {
+      '200': 'SimulateResponse (a failing group is still 200)',
+      '400': 'Bad Request',
+      ...AUTH_RESPONSES,
+      '500': 'Internal Error',
+      default: 'Unknown Error',
+    },
     // MaxSimulateBytes (protocol.md §4.1).
     maxBodyBytes: 1_000_000,
     handler: (ctx, node) => simulateOperation(ctx, node, false),
   },
   {
-    number: 0, operationId: 'DevnetSimulate', method: 'POST', path: '/v1/transactions/simulate',
-    summary: 'Simulate with the result fields of node-service.md: would_succeed, failed_at, failure_message, missing_signature, and decoded ABI returns (abi-return).',
+    number: 0,
+    operationId: 'DevnetSimulate',
+    method: 'POST',
+    path: '/v1/transactions/simulate',
+    summary:
+      'Simulate with the result fields of node-service.md: would_succeed, failed_at, failure_message, missing_signature, and decoded ABI returns (abi-return).',
     params: SIMULATE_PARAMS,
-    consumes: ['application/json', 'application/msgpack'], produces: ['application/json', 'application/msgpack'],
-    responses: { '200': 'SimulateResponse with the result fields (a failing group is still 200)', '400': 'Bad Request', ...AUTH_RESPONSES, '500': 'Internal Error', default: 'Unknown Error' },
+    consumes: ['application/json', 'application/msgpack'],
+    produces: ['application/json', 'application/msgpack'],
+    responses: {
+      '200': 'SimulateResponse with the result fields (a failing group is still 200)',
+      '400': 'Bad Request',
+      ...AUTH_RESPONSES,
+      '500': 'Internal Error',
+      default: 'Unknown Error',
+    },
     maxBodyBytes: 1_000_000,
     handler: (ctx, node) => simulateOperation(ctx, node, true),
   },
@@ -582,7 +753,11 @@ export function nodeSwagger(endpoints: readonly NodeEndpoint[] = NODE_ENDPOINTS)
   }
   return {
     swagger: '2.0',
-    info: { title: 'Tealworks node service', description: 'Transaction submission, node status, follower-mode deltas and simulate for the embedded devnet.', version: '0.1.0' },
+    info: {
+      title: 'Tealworks node service',
+      description: 'Transaction submission, node status, follower-mode deltas and simulate for the embedded devnet.',
+      version: '0.1.0',
+    },
     basePath: '/',
     schemes: ['http'],
     consumes: ['application/json'],

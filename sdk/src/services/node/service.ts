@@ -17,7 +17,6 @@ import { algodEndpoints } from './algod/routes.js';
 import { devnetEndpoints } from './devnet-routes.js';
 import type { GenesisAllocEntry, GenesisDescription } from './algod/genesis.js';
 
-
 /** How to start the node service: ledger, token, pool and follower options, build info. */
 export interface NodeServiceOptions extends PoolOptions {
   ledger: Ledger;
@@ -88,7 +87,12 @@ export interface NodeServiceParts {
 export function nodeService(options: NodeServiceOptions): NodeServiceParts {
   const { ledger } = options;
   const pool = new TransactionPool(ledger, options);
-  const follower = new FollowerState(ledger, { enabled: options.follower?.enabled ?? false, ...(options.follower?.lookback ? { lookback: options.follower.lookback } : {}), ...(options.follower?.maxRetained ? { maxRetained: options.follower.maxRetained } : {}), ...(options.follower?.initialSyncRound !== undefined ? { initialSyncRound: options.follower.initialSyncRound } : {}) });
+  const follower = new FollowerState(ledger, {
+    enabled: options.follower?.enabled ?? false,
+    ...(options.follower?.lookback ? { lookback: options.follower.lookback } : {}),
+    ...(options.follower?.maxRetained ? { maxRetained: options.follower.maxRetained } : {}),
+    ...(options.follower?.initialSyncRound !== undefined ? { initialSyncRound: options.follower.initialSyncRound } : {}),
+  });
   const metrics = options.metrics === false ? undefined : new MetricsRegistry();
   const startedAt = Date.now();
   let lastBlockAt = startedAt;
@@ -160,7 +164,11 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
     router: nodeRouter(node, [
       ...NODE_ENDPOINTS.map((e) => (options.publicHealth && e.path === '/health' ? { ...e, public: true } : e)),
       ...devnetEndpoints(() => options.cheats === true && !follower.enabled),
-      ...algodEndpoints({ genesis: options.genesis ?? { alloc: ledgerGenesisAlloc(ledger) }, devMode: () => pool.devMode, ...(options.disableApiAuth ? {} : { auth: new TokenChecker(auth) }) }),
+      ...algodEndpoints({
+        genesis: options.genesis ?? { alloc: ledgerGenesisAlloc(ledger) },
+        devMode: () => pool.devMode,
+        ...(options.disableApiAuth ? {} : { auth: new TokenChecker(auth) }),
+      }),
     ]),
     errors: nodeServiceErrors,
     ...(options.disableApiAuth ? {} : { auth }),
@@ -211,5 +219,7 @@ export async function startNodeService(options: NodeServiceOptions & ServeOption
 /** The ledger's funded genesis accounts (without the fee sink and rewards pool) as `/genesis` lists them. */
 function ledgerGenesisAlloc(ledger: Ledger): GenesisAllocEntry[] {
   const g = ledger.genesis();
-  return g.alloc.filter((a) => a.addr !== g.fees && a.addr !== g.rwd).map((a) => ({ address: a.addr, amount: a.state.algo, ...(a.state.onl === 1 ? { status: 1 as const } : {}) }));
+  return g.alloc
+    .filter((a) => a.addr !== g.fees && a.addr !== g.rwd)
+    .map((a) => ({ address: a.addr, amount: a.state.algo, ...(a.state.onl === 1 ? { status: 1 as const } : {}) }));
 }

@@ -107,7 +107,10 @@ export function decodeSimulateRequest(body: Uint8Array): NodeSimulateRequest {
     const value = decodeMsgpack(body);
     // JSON text starts with "{" (a positive fixint) and so may decode as a lone number.
     if (value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Uint8Array)) {
-      return toRequest(value, wrapTxnError((v) => signedTransactionFromWire(v)));
+      return toRequest(
+        value,
+        wrapTxnError((v) => signedTransactionFromWire(v)),
+      );
     }
     msgpackError = 'not a msgpack map';
   } catch (e) {
@@ -120,7 +123,10 @@ export function decodeSimulateRequest(body: Uint8Array): NodeSimulateRequest {
   } catch {
     throw new BadRequestError(`simulate request is neither msgpack nor JSON (${msgpackError})`);
   }
-  return toRequest(json, wrapTxnError((v) => signedTransactionFromNodeJson(v)));
+  return toRequest(
+    json,
+    wrapTxnError((v) => signedTransactionFromNodeJson(v)),
+  );
 }
 
 /** The format a response is written in, from the request's `format` parameter. */
@@ -151,11 +157,19 @@ const hasSignature = (s: SignedTransaction): boolean => !!(s.sig || s.msig || s.
  * `withResultFields` (our `/v1` operation) it also carries the result fields node-service.md names:
  * `would_succeed`, `failed_at`, `failure_message` and, per transaction, `missing_signature`.
  */
-export function simulateResponseToWire(res: SimulateResponse, request: SimulateRequest, form: ResponseFormat, withResultFields = true): Record<string, unknown> {
+export function simulateResponseToWire(
+  res: SimulateResponse,
+  request: SimulateRequest,
+  form: ResponseFormat,
+  withResultFields = true,
+): Record<string, unknown> {
   if (!withResultFields) {
     const groups = (res['txn-groups'] as Record<string, unknown>[]).map((g) => ({
       ...g,
-      'txn-results': (g['txn-results'] as Record<string, unknown>[]).map((r) => ({ ...r, 'txn-result': pendingToWire(r['txn-result'] as Record<string, unknown>, form) })),
+      'txn-results': (g['txn-results'] as Record<string, unknown>[]).map((r) => ({
+        ...r,
+        'txn-result': pendingToWire(r['txn-result'] as Record<string, unknown>, form),
+      })),
     }));
     // `exec-trace-truncated` is ours too: the node has no trace size budget.
     const { 'exec-trace-truncated': _truncated, ...rest } = res;
@@ -178,4 +192,3 @@ export function simulateResponseToWire(res: SimulateResponse, request: SimulateR
   const missing = groups.some((g) => (g['txn-results'] as Record<string, unknown>[]).some((r) => r.missing_signature === true));
   return { ...res, 'txn-groups': groups, would_succeed: !failed && !missing };
 }
-

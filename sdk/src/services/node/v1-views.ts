@@ -186,7 +186,12 @@ export function transactionView(stxn: SignedTransaction, extras: TransactionView
     const c: V1Json = { id: t.assetConfig.assetId };
     const p = t.assetConfig.params;
     if (p) {
-      const params: V1Json = { creator: t.assetConfig.assetId === 0n ? t.sender.toString() : '', total: p.total, decimals: p.decimals, defaultfrozen: p.defaultFrozen };
+      const params: V1Json = {
+        creator: t.assetConfig.assetId === 0n ? t.sender.toString() : '',
+        total: p.total,
+        decimals: p.decimals,
+        defaultfrozen: p.defaultFrozen,
+      };
       put(params, 'unitname', p.unitName);
       put(params, 'assetname', p.assetName);
       put(params, 'url', p.url);

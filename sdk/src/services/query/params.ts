@@ -77,7 +77,10 @@ export class QueryParams {
   list(name: string): string[] | undefined {
     const all = this.q.getAll(name);
     if (all.length === 0) return undefined;
-    return all.flatMap((v) => v.split(',')).map((s) => s.trim()).filter((s) => s.length > 0);
+    return all
+      .flatMap((v) => v.split(','))
+      .map((s) => s.trim())
+      .filter((s) => s.length > 0);
   }
 
   limit(kind: LimitKind): number {

@@ -49,7 +49,6 @@ export class QueryIndex {
     }
   }
 
-
   /**
    * Follows a ledger: indexes its history now and every block it commits from here on. With
    * `lazy`, the history is indexed at the first {@link refresh} (the query service's first request)
@@ -93,7 +92,13 @@ export class QueryIndex {
   refresh(): void {
     const ledger = this.#ledger;
     if (!ledger) return;
-    if (this.#stale || ledger.latestRound !== this.latestRound || ledger.generation !== this.#generation || ledger.block(ledger.firstRound) !== this.txns.blocks[0]) this.rebuild();
+    if (
+      this.#stale ||
+      ledger.latestRound !== this.latestRound ||
+      ledger.generation !== this.#generation ||
+      ledger.block(ledger.firstRound) !== this.txns.blocks[0]
+    )
+      this.rebuild();
   }
 
   detach(): void {
@@ -122,7 +127,6 @@ export class QueryIndex {
     seedState(this, ledger, latest);
     for (let r = ledger.firstRound; r <= latest; r++) this.#noteSigners(ledger.block(r));
   }
-
 }
 
 interface Derived {
@@ -140,7 +144,18 @@ interface Derived {
 }
 
 function derive(index: QueryIndex): Derived {
-  const d: Derived = { firstSeen: new Map(), lastSeen: new Map(), assetCreated: new Map(), assetDestroyed: new Map(), appCreated: new Map(), appDeleted: new Map(), assetIn: new Map(), assetOut: new Map(), appIn: new Map(), appOut: new Map() };
+  const d: Derived = {
+    firstSeen: new Map(),
+    lastSeen: new Map(),
+    assetCreated: new Map(),
+    assetDestroyed: new Map(),
+    appCreated: new Map(),
+    appDeleted: new Map(),
+    assetIn: new Map(),
+    assetOut: new Map(),
+    appIn: new Map(),
+    appOut: new Map(),
+  };
   // An account whose first appearance is as a sender was funded at genesis.
   const seen = (b: Uint8Array | undefined, round: bigint, asSender = false) => {
     if (!b) return;
@@ -229,8 +244,20 @@ function seedState(index: QueryIndex, ledger: Ledger, latest: bigint): void {
     if (ledger.state.accounts.has(hex)) continue;
     const address = ledger.addressOf(hex).publicKey;
     const empty = {
-      balance: 0n, minBalance: 0n, status: 0 as const, totalAssets: 0, totalCreatedAssets: 0, totalAppsOptedIn: 0, totalCreatedApps: 0,
-      totalBoxes: 0n, totalBoxBytes: 0n, schema: { nui: 0n, nbs: 0n }, extraPages: 0n, incentiveEligible: false, lastProposed: 0n, lastHeartbeat: 0n,
+      balance: 0n,
+      minBalance: 0n,
+      status: 0 as const,
+      totalAssets: 0,
+      totalCreatedAssets: 0,
+      totalAppsOptedIn: 0,
+      totalCreatedApps: 0,
+      totalBoxes: 0n,
+      totalBoxBytes: 0n,
+      schema: { nui: 0n, nbs: 0n },
+      extraPages: 0n,
+      incentiveEligible: false,
+      lastProposed: 0n,
+      lastHeartbeat: 0n,
     };
     st.putAccount(address, first, empty);
     st.putAccount(address, d.lastSeen.get(hex) ?? latest, undefined);

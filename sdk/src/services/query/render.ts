@@ -191,7 +191,13 @@ function typeFields(t: Transaction, ad: TxnApplyData): [string, Json] | undefine
     if (h.proof?.signature) proof['hb-sig'] = b64(h.proof.signature);
     return [
       'heartbeat-transaction',
-      { 'hb-address': addr(h.address?.publicKey ?? new Uint8Array(32)), 'hb-key-dilution': h.keyDilution, 'hb-proof': proof, 'hb-seed': b64(h.seed ?? new Uint8Array(0)), 'hb-vote-id': b64(h.voteId ?? new Uint8Array(0)) },
+      {
+        'hb-address': addr(h.address?.publicKey ?? new Uint8Array(32)),
+        'hb-key-dilution': h.keyDilution,
+        'hb-proof': proof,
+        'hb-seed': b64(h.seed ?? new Uint8Array(0)),
+        'hb-vote-id': b64(h.voteId ?? new Uint8Array(0)),
+      },
     ];
   }
   if (t.stateProof) return ['state-proof-transaction', { 'state-proof-type': t.stateProof.stateProofType }];
@@ -332,7 +338,12 @@ export function miniHoldingJson(rec: HoldingRec, round?: bigint): Json | undefin
 
 export function localStateJson(rec: LocalRec, schema: { nui: bigint; nbs: bigint }, round?: bigint): Json {
   const now = rec.history.at(round);
-  const o: Json = { deleted: now === undefined, id: rec.appId, 'opted-in-at-round': rec.optedInAt, schema: { 'num-byte-slice': schema.nbs, 'num-uint': schema.nui } };
+  const o: Json = {
+    deleted: now === undefined,
+    id: rec.appId,
+    'opted-in-at-round': rec.optedInAt,
+    schema: { 'num-byte-slice': schema.nbs, 'num-uint': schema.nui },
+  };
   if (now && now.kv.length) o['key-value'] = tealKeyValues(now.kv);
   if (now === undefined && rec.closedOutAt !== undefined) o['closed-out-at-round'] = rec.closedOutAt;
   return o;

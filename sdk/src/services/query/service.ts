@@ -48,11 +48,7 @@ export function queryRouter(index: QueryIndex, version = QUERY_SERVICE_VERSION):
   const { router, cur } = r;
 
   // 1
-  router.get(
-    '/health',
-    () => jsonReply({ 'db-available': true, 'is-migrating': false, message: String(cur()), round: cur(), version }),
-    { public: true },
-  );
+  router.get('/health', () => jsonReply({ 'db-available': true, 'is-migrating': false, message: String(cur()), round: cur(), version }), { public: true });
 
   accountRoutes(r);
   applicationRoutes(r);

@@ -398,7 +398,8 @@ export class TxnIndex {
       if (f.currencyGreaterThan !== undefined && !(amount > f.currencyGreaterThan)) return false;
       if (f.currencyLessThan !== undefined && !(amount < f.currencyLessThan)) return false;
     }
-    if (f.address && !addressMatches(t, f.address, f.role, f.excludeCloseTo ?? false, e.root === e.seq ? e.confirmed?.stxn.authAddress : undefined)) return false;
+    if (f.address && !addressMatches(t, f.address, f.role, f.excludeCloseTo ?? false, e.root === e.seq ? e.confirmed?.stxn.authAddress : undefined))
+      return false;
     return true;
   }
 
@@ -459,8 +460,16 @@ export class TxnIndex {
   }
 
   /** Rows (root or inner) of one application that logged something, in chain order. */
-  logs(appId: bigint, f: { minRound?: bigint; maxRound?: bigint; sender?: Uint8Array; txid?: string }, limit: number, after?: TxnPosition): { rows: TxnEntry[]; next?: TxnPosition } {
-    let [lo, hi] = this.seqRange({ ...(f.minRound !== undefined ? { minRound: f.minRound } : {}), ...(f.maxRound !== undefined ? { maxRound: f.maxRound } : {}) });
+  logs(
+    appId: bigint,
+    f: { minRound?: bigint; maxRound?: bigint; sender?: Uint8Array; txid?: string },
+    limit: number,
+    after?: TxnPosition,
+  ): { rows: TxnEntry[]; next?: TxnPosition } {
+    let [lo, hi] = this.seqRange({
+      ...(f.minRound !== undefined ? { minRound: f.minRound } : {}),
+      ...(f.maxRound !== undefined ? { maxRound: f.maxRound } : {}),
+    });
     if (after) lo = Math.max(lo, this.seqOf(after) + 1);
     const rows: TxnEntry[] = [];
     const list = this.#app.get(idKey(appId));
@@ -483,7 +492,13 @@ export class TxnIndex {
   }
 }
 
-function addressMatches(t: Transaction, addr: Uint8Array, role: AddressRole | undefined, excludeCloseTo: boolean, authAddr?: { publicKey: Uint8Array }): boolean {
+function addressMatches(
+  t: Transaction,
+  addr: Uint8Array,
+  role: AddressRole | undefined,
+  excludeCloseTo: boolean,
+  authAddr?: { publicKey: Uint8Array },
+): boolean {
   const eq = (a: { publicKey: Uint8Array } | undefined) => a !== undefined && bytesEqual(a.publicKey, addr);
   const sender = () => eq(t.sender) || eq(t.assetTransfer?.assetSender);
   const receiver = () => eq(t.payment?.receiver) || eq(t.assetTransfer?.receiver);

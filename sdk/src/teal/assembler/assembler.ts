@@ -32,9 +32,30 @@ import { isEdwards25519Point } from './curve.js';
 import { goQuote, isGoBlank, parseBool, parseUint } from './goparse.js';
 import { DEFAULT_LIMITS } from '../../txn/limits.js';
 import { macroNameProblem } from './macros.js';
-import { ASM, asmDefault, type AsmFn, DEADENING, joinIntsOnOr, LITERAL_PSEUDOS, mergeProtos, PSEUDO_LITERAL_SPECS, PSEUDO_TABLE, pseudoSpec } from './op-assemblers.js';
+import {
+  ASM,
+  asmDefault,
+  type AsmFn,
+  DEADENING,
+  joinIntsOnOr,
+  LITERAL_PSEUDOS,
+  mergeProtos,
+  PSEUDO_LITERAL_SPECS,
+  PSEUDO_TABLE,
+  pseudoSpec,
+} from './op-assemblers.js';
 import { asmOp, firstVersionOf, type AsmOp } from './optable.js';
-import type { AnalyzedStatement, Analysis, AssembledProgram, AssembleOptions, InferredMode, LabelInfo, MacroInfo, StackSnapshot, TokenInfo } from './results.js';
+import type {
+  AnalyzedStatement,
+  Analysis,
+  AssembledProgram,
+  AssembleOptions,
+  InferredMode,
+  LabelInfo,
+  MacroInfo,
+  StackSnapshot,
+  TokenInfo,
+} from './results.js';
 import { Avm, overlaps, StackAny, StackNone, StackZeroUint64, type StackType } from './stacktypes.js';
 import { replaceTemplateVariables } from './template.js';
 import { REFINERS, type Knowledge, type Refiner } from './type-refiners.js';
@@ -79,7 +100,6 @@ function keyBytes(k: string): Uint8Array {
   for (let i = 0; i < k.length; i++) out[i] = k.charCodeAt(i);
   return out;
 }
-
 
 function reJoin(instruction: string, args: readonly Token[]): string {
   let s = instruction;
@@ -483,7 +503,14 @@ export class Assembler implements AssemblerContext {
    * (tokens, label, op, stackBefore, stackAfter, pc); the common shapes are single literals, so
    * each statement is one allocation with no property-store growth. `pc` is final only in analyze.
    */
-  private addStatement(tokens: TokenInfo[], label: string | undefined, op: string | undefined, stackBefore: StackSnapshot | undefined, stackAfter: StackSnapshot | undefined, pc: number): void {
+  private addStatement(
+    tokens: TokenInfo[],
+    label: string | undefined,
+    op: string | undefined,
+    stackBefore: StackSnapshot | undefined,
+    stackAfter: StackSnapshot | undefined,
+    pc: number,
+  ): void {
     let s: AnalyzedStatement;
     if (pc >= 0 && op !== undefined && stackBefore && stackAfter) {
       s = label === undefined ? { tokens, op, stackBefore, stackAfter, pc } : { tokens, label, op, stackBefore, stackAfter, pc };
@@ -597,7 +624,19 @@ export class Assembler implements AssemblerContext {
           this.error(mnemonic, `${name} expects ${joinIntsOnOr('immediate argument', counts)}`, 'immediates');
           const merged = mergeProtos(Object.values(pseudo!).map((r) => asmOp(r, this.version) ?? asmOp(r, ASSEMBLER_MAX_VERSION)!));
           if (!merged) return undefined;
-          spec = { name, real: '(mock)', opcode: -1, prefix: undefined, size: 0, modes: 0, introduced: merged.introduced, args: merged.args, returns: merged.returns, immediates: [], spec: undefined };
+          spec = {
+            name,
+            real: '(mock)',
+            opcode: -1,
+            prefix: undefined,
+            size: 0,
+            modes: 0,
+            introduced: merged.introduced,
+            args: merged.args,
+            returns: merged.returns,
+            immediates: [],
+            spec: undefined,
+          };
         }
       }
       if (spec.introduced > Math.max(1, this.version)) {
@@ -1147,7 +1186,6 @@ export class Assembler implements AssemblerContext {
   }
 }
 
-
 function hashOnCurve(program: Uint8Array): boolean {
   return isEdwards25519Point(programHash(program));
 }
@@ -1183,7 +1221,6 @@ function tokenInfo(t: Token): TokenInfo {
   return info;
 }
 
-
 function constRefBytes(op0: number, opN: number, index: number): Uint8Array {
   return index <= 3 ? Uint8Array.of(op0 + index) : Uint8Array.of(opN, index & 0xff);
 }
@@ -1203,9 +1240,7 @@ function pushBytesBytes(v: Uint8Array): Uint8Array {
   return b.view().slice();
 }
 
-
 // ---- public entry points ------------------------------------------------------------------------
-
 
 /** A finished run: the assembler, and the program when it assembled. */
 export type Run = { asm: Assembler; program?: Uint8Array; prefixLen: number };
@@ -1303,8 +1338,7 @@ export function analysisOf({ asm, program, prefixLen }: Run): Analysis {
     const pos = asm.labels.get(info.name);
     if (pos !== undefined) info.pc = pos + prefixLen;
   }
-  const mode: InferredMode =
-    asm.hasStatefulOps || asm.fieldModes & MODE_APP ? 'application' : asm.fieldModes & 1 || usesLogicSigOnly(asm) ? 'logicsig' : 'any';
+  const mode: InferredMode = asm.hasStatefulOps || asm.fieldModes & MODE_APP ? 'application' : asm.fieldModes & 1 || usesLogicSigOnly(asm) ? 'logicsig' : 'any';
   const result: Analysis = {
     version: asm.version === NO_VERSION ? ASSEMBLER_DEFAULT_VERSION : asm.version,
     mode,
@@ -1324,4 +1358,3 @@ function usesLogicSigOnly(asm: Assembler): boolean {
   }
   return false;
 }
-

@@ -1,6 +1,13 @@
 /** Version thresholds and fixed opcode bytes the assembler's rules depend on. */
 
-export { ASSEMBLER_DEFAULT_VERSION, ASSEMBLER_MAX_VERSION, BACK_BRANCH_VERSION, OFF_CURVE_VERSION, OPTIMIZE_CONSTANTS_VERSION, VARINT_BRANCH_VERSION } from '../spec/versions.js';
+export {
+  ASSEMBLER_DEFAULT_VERSION,
+  ASSEMBLER_MAX_VERSION,
+  BACK_BRANCH_VERSION,
+  OFF_CURVE_VERSION,
+  OPTIMIZE_CONSTANTS_VERSION,
+  VARINT_BRANCH_VERSION,
+} from '../spec/versions.js';
 /** Marker for "no #pragma version seen and no statement yet". */
 export const NO_VERSION = -1;
 export const VARINT_PLACEHOLDER = 3;

@@ -54,7 +54,10 @@ const B32_MAP = new Uint8Array(256).fill(255);
 for (let i = 0; i < 32; i++) B32_MAP[B32_ALPHABET.charCodeAt(i)] = i;
 
 class CorruptInput extends Error {
-  constructor(readonly offset: number, kind: string) {
+  constructor(
+    readonly offset: number,
+    kind: string,
+  ) {
     super(`illegal ${kind} data at input byte ${offset}`);
   }
 }
@@ -129,7 +132,7 @@ function base32Go(srcIn: Uint8Array, padded: boolean): Uint8Array {
   while (p < src.length && !end) {
     const dbuf = [0, 0, 0, 0, 0, 0, 0, 0];
     let dlen = 8;
-    for (let j = 0; j < 8; ) {
+    for (let j = 0; j < 8;) {
       if (p === src.length) {
         if (padded) throw new CorruptInput(olen - (src.length - p) - j, 'base32');
         dlen = j;
@@ -287,7 +290,10 @@ export interface ParsedBytes {
 
 /** The error and which argument (index into args) it is blamed on. */
 export class BinaryArgError extends Error {
-  constructor(message: string, readonly argIndex: number) {
+  constructor(
+    message: string,
+    readonly argIndex: number,
+  ) {
     super(message);
   }
 }

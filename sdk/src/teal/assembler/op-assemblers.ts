@@ -38,12 +38,59 @@ export function joinIntsOnOr(term: string, list: number[]): string {
 }
 
 export const PSEUDO_LITERAL_SPECS: Record<string, AsmOp> = {
-  int: { name: 'int', real: 'int', opcode: -1, prefix: undefined, size: 0, modes: 3, introduced: 0, args: [], returns: [StackUint64], immediates: [], spec: undefined },
-  byte: { name: 'byte', real: 'byte', opcode: -1, prefix: undefined, size: 0, modes: 3, introduced: 0, args: [], returns: [StackBytes], immediates: [], spec: undefined },
-  addr: { name: 'addr', real: 'addr', opcode: -1, prefix: undefined, size: 0, modes: 3, introduced: 0, args: [], returns: [StackBytes], immediates: [], spec: undefined },
-  method: { name: 'method', real: 'method', opcode: -1, prefix: undefined, size: 0, modes: 3, introduced: 0, args: [], returns: [StackBytes], immediates: [], spec: undefined },
+  int: {
+    name: 'int',
+    real: 'int',
+    opcode: -1,
+    prefix: undefined,
+    size: 0,
+    modes: 3,
+    introduced: 0,
+    args: [],
+    returns: [StackUint64],
+    immediates: [],
+    spec: undefined,
+  },
+  byte: {
+    name: 'byte',
+    real: 'byte',
+    opcode: -1,
+    prefix: undefined,
+    size: 0,
+    modes: 3,
+    introduced: 0,
+    args: [],
+    returns: [StackBytes],
+    immediates: [],
+    spec: undefined,
+  },
+  addr: {
+    name: 'addr',
+    real: 'addr',
+    opcode: -1,
+    prefix: undefined,
+    size: 0,
+    modes: 3,
+    introduced: 0,
+    args: [],
+    returns: [StackBytes],
+    immediates: [],
+    spec: undefined,
+  },
+  method: {
+    name: 'method',
+    real: 'method',
+    opcode: -1,
+    prefix: undefined,
+    size: 0,
+    modes: 3,
+    introduced: 0,
+    args: [],
+    returns: [StackBytes],
+    immediates: [],
+    spec: undefined,
+  },
 };
-
 
 const pseudoSpecs = new Map<string, AsmOp>();
 
@@ -58,7 +105,6 @@ export function pseudoSpec(name: string, real: string, version: number): AsmOp {
   }
   return spec;
 }
-
 
 export function mergeProtos(specs: AsmOp[]): { args: StackType[]; returns: StackType[]; introduced: number } | undefined {
   let args: StackType[] = [];
@@ -81,7 +127,6 @@ export function mergeProtos(specs: AsmOp[]): { args: StackType[]; returns: Stack
   });
   return args ? { args, returns, introduced } : undefined;
 }
-
 
 function checkArgCount(a: Assembler, name: string, mnemonic: Token, args: Token[], expected: number): boolean {
   const offered = args.length;
@@ -145,7 +190,8 @@ export const asmDefault: AsmFn = (a, spec, mnemonic, args) => {
       if (fs.modes !== 3) a.fieldModes |= fs.modes;
       const ft = fieldStackType(fs.type);
       if (ft && isTyped(ft)) a.refineReturn(spec, ft);
-      if (fs.version > Math.max(1, a.version)) return a.error(arg, `${spec.name} ${arg.str} field was introduced in v${fs.version}. Missed #pragma version?`, 'version');
+      if (fs.version > Math.max(1, a.version))
+        return a.error(arg, `${spec.name} ${arg.str} field was introduced in v${fs.version}. Missed #pragma version?`, 'version');
       a.pending.byte(fs.value);
       continue;
     }
@@ -177,7 +223,6 @@ function fieldStackType(name: string): StackType | undefined {
   }
   return t;
 }
-
 
 function asmPushIntWith(a: Assembler, mnemonic: Token, args: Token[]): void {
   if (!checkArgCount(a, 'pushint', mnemonic, args, 1)) return;
@@ -455,4 +500,3 @@ function asmSwitch(a: Assembler, spec: AsmOp, _mnemonic: Token, args: Token[]): 
     a.pending.byte(0);
   }
 }
-

@@ -136,7 +136,8 @@ function pushToken(tokens: Token[], line: string, s: number, e: number, lineNo: 
   const str = line.slice(s, e);
   // Every token has the same shape (use/macros present) so the hot paths stay monomorphic.
   if (ascii) tokens.push({ str, line: lineNo, col: s, ucol: s, blen: e - s, use: undefined, macros: undefined, info: undefined });
-  else tokens.push({ str, line: lineNo, col: utf8Length(line.slice(0, s)), ucol: s, blen: utf8Length(str), use: undefined, macros: undefined, info: undefined });
+  else
+    tokens.push({ str, line: lineNo, col: utf8Length(line.slice(0, s)), ucol: s, blen: utf8Length(str), use: undefined, macros: undefined, info: undefined });
 }
 
 function isAsciiLine(s: string): boolean {

@@ -262,4 +262,3 @@ function typeEquals(k: Knowledge): RefineResult {
   const w = widened(k.stack[t]!);
   return { args: [w, w] };
 }
-

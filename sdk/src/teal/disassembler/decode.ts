@@ -1,13 +1,5 @@
 import { DisassembleError } from '../types.js';
-import {
-  MODE_APP,
-  fieldByValue,
-  isOpcodePrefix,
-  opByBytes,
-  type FieldSpec,
-  type ImmediateSpec,
-  type VersionedOp,
-} from '../spec/opcodes.js';
+import { MODE_APP, fieldByValue, isOpcodePrefix, opByBytes, type FieldSpec, type ImmediateSpec, type VersionedOp } from '../spec/opcodes.js';
 import { readUvarint, readVarint, type VarintFailure } from './varint.js';
 import { ASSEMBLER_MAX_VERSION } from '../spec/versions.js';
 
@@ -98,7 +90,10 @@ export function checkBranchTargets(decoded: DecodedProgram): void {
       if (starts.has(target)) continue;
       const where = `${ins.op.name} at pc=${ins.pc}`;
       if (target < decoded.headerSize || target > decoded.length) {
-        throw new DisassembleError(`branch target ${target} of ${where} is outside the program (instructions span ${decoded.headerSize}..${decoded.length})`, ins.pc);
+        throw new DisassembleError(
+          `branch target ${target} of ${where} is outside the program (instructions span ${decoded.headerSize}..${decoded.length})`,
+          ins.pc,
+        );
       }
       throw new DisassembleError(`branch target ${target} of ${where} is not the start of an instruction`, ins.pc);
     }
@@ -160,13 +155,7 @@ function varintMessage(failure: VarintFailure): string {
   return failure === 'short' ? 'runs past the end of the program' : 'overflows uint64';
 }
 
-function readImmediate(
-  program: Uint8Array,
-  pc: number,
-  pos: number,
-  op: VersionedOp,
-  imm: ImmediateSpec,
-): { imm: DecodedImmediate; next: number } {
+function readImmediate(program: Uint8Array, pc: number, pos: number, op: VersionedOp, imm: ImmediateSpec): { imm: DecodedImmediate; next: number } {
   const name = immName(imm);
   switch (imm.encoding) {
     case 'uint8':
@@ -219,7 +208,8 @@ function readImmediate(
       for (let i = 0; i < Number(count.value); i++) {
         const len = readUvarint(program, at);
         if (typeof len === 'string') return fail(pc, `could not decode []byte const[${i}] at pc=${at} for ${op.name}: ${varintMessage(len)}`);
-        if (len.value > BigInt(program.length - len.next)) return fail(pc, `const bytes list ran past end of program for ${op.name}: item ${i} declares ${len.value} bytes`);
+        if (len.value > BigInt(program.length - len.next))
+          return fail(pc, `const bytes list ran past end of program for ${op.name}: item ${i} declares ${len.value} bytes`);
         const end = len.next + Number(len.value);
         values.push(program.slice(len.next, end));
         at = end;

@@ -93,13 +93,13 @@ export const OPCODE_DOCS: Readonly<Record<string, OpcodeDoc>> = {
   },
   b: {
     summary: 'Jump to TARGET unconditionally.',
-    details: 'Touches no stack values. Code after it is unreachable until the next label. Offset encoding follows the same rules as `bnz` (int16 up to v12, zigzag varint from v13).',
+    details:
+      'Touches no stack values. Code after it is unreachable until the next label. Offset encoding follows the same rules as `bnz` (int16 up to v12, zigzag varint from v13).',
     immediates: { TARGET: BRANCH_TARGET },
   },
   return: {
     summary: 'End the program now: succeed if A is non-zero, fail if it is zero.',
-    details:
-      'Pops A and stops; anything else left on the stack is ignored. Inside a subroutine it ends the whole program, not just the subroutine.',
+    details: 'Pops A and stops; anything else left on the stack is ignored. Inside a subroutine it ends the whole program, not just the subroutine.',
   },
   assert: {
     summary: 'Pop A and fail the program unless A is a non-zero integer.',
@@ -121,7 +121,8 @@ export const OPCODE_DOCS: Readonly<Record<string, OpcodeDoc>> = {
   },
   dupn: {
     summary: 'Push N more copies of the top value.',
-    details: 'With N = 0 the stack is unchanged. Fails if the result would exceed the 1000-value stack limit. Handy for reserving local slots before `frame_bury`.',
+    details:
+      'With N = 0 the stack is unchanged. Fails if the result would exceed the 1000-value stack limit. Handy for reserving local slots before `frame_bury`.',
     immediates: { N: 'Number of extra copies, 0–255.' },
   },
   dig: {
@@ -131,7 +132,8 @@ export const OPCODE_DOCS: Readonly<Record<string, OpcodeDoc>> = {
   },
   bury: {
     summary: 'Pop A and use it to overwrite the value N positions below it.',
-    details: 'N counts from A itself, so `bury 1` replaces the value directly beneath A, which then becomes the top. `bury 0` is rejected, as is a depth beyond the stack. Often used to update a local reserved earlier with `dupn`.',
+    details:
+      'N counts from A itself, so `bury 1` replaces the value directly beneath A, which then becomes the top. `bury 0` is rejected, as is a depth beyond the stack. Often used to update a local reserved earlier with `dupn`.',
     immediates: { N: 'Depth of the value to overwrite, counted from A; at least 1.' },
   },
   cover: {
@@ -171,7 +173,7 @@ export const OPCODE_DOCS: Readonly<Record<string, OpcodeDoc>> = {
   frame_dig: {
     summary: 'Push a copy of frame slot I: negative I reaches arguments, 0 and up reach locals.',
     details:
-      "Slots are counted from the stack height at the `callsub`: -1 is the last argument, -2 the one before it, 0 the first value pushed inside the subroutine. Fails outside a subroutine, when the slot is above the stack top or below the stack bottom, and, after `proto`, when -I exceeds the declared argument count.",
+      'Slots are counted from the stack height at the `callsub`: -1 is the last argument, -2 the one before it, 0 the first value pushed inside the subroutine. Fails outside a subroutine, when the slot is above the stack top or below the stack bottom, and, after `proto`, when -I exceeds the declared argument count.',
     immediates: { I: 'Signed slot index relative to the frame start, -128 to 127.' },
   },
   frame_bury: {
@@ -273,8 +275,7 @@ export const OPCODE_DOCS: Readonly<Record<string, OpcodeDoc>> = {
   },
   divw: {
     summary: 'Divide the 128-bit number A,B (A high) by C. Fails if C is zero or the quotient overflows.',
-    details:
-      'Pushes a single uint64 quotient, so the high word A must be smaller than C. Pairs with `mulw` for exact A·B/C in one step.',
+    details: 'Pushes a single uint64 quotient, so the high word A must be smaller than C. Pairs with `mulw` for exact A·B/C in one step.',
   },
   divmodw: {
     summary: 'Divide 128-bit A,B by 128-bit C,D: quotient W,X and remainder Y,Z. Fails if C,D is 0.',
@@ -371,8 +372,7 @@ export const OPCODE_DOCS: Readonly<Record<string, OpcodeDoc>> = {
   // ---- Byte math ----------------------------------------------------------------------------
   'b+': {
     summary: 'Sum of A and B read as big-endian unsigned integers.',
-    details:
-      'Inputs may be at most 64 bytes each; the result can reach 65 bytes. Results carry no leading zero bytes, and zero is the empty array.',
+    details: 'Inputs may be at most 64 bytes each; the result can reach 65 bytes. Results carry no leading zero bytes, and zero is the empty array.',
   },
   'b-': {
     summary: 'A minus B as big-endian unsigned integers. Fails if B is larger than A.',
@@ -609,16 +609,14 @@ export const OPCODE_DOCS: Readonly<Record<string, OpcodeDoc>> = {
   },
   voter_params_get: {
     summary: 'Field F of online account A as of the balance round; Y is 1 if it was online with stake.',
-    details:
-      'The balance round is 320 rounds before the current one — the data consensus uses for voting. When Y is 0, X is the zero value of the field type.',
+    details: 'The balance round is 320 rounds before the current one — the data consensus uses for voting. When Y is 0, X is the zero value of the field type.',
     immediates: { F: 'Voting parameter to read.' },
   },
 
   // ---- Application state --------------------------------------------------------------------
   app_opted_in: {
     summary: '1 if account A has opted in to application B, else 0.',
-    details:
-      'A is an account (before v4 only an index into Accounts); B is an available application ID or, from v4, an index into Applications.',
+    details: 'A is an account (before v4 only an index into Accounts); B is an available application ID or, from v4, an index into Applications.',
   },
   app_local_get: {
     summary: "Value of key B in account A's local state of the current app; integer 0 if absent.",
@@ -636,8 +634,7 @@ export const OPCODE_DOCS: Readonly<Record<string, OpcodeDoc>> = {
   },
   app_global_get_ex: {
     summary: "Key B of app A's global state: X the value, Y 1 if the key exists, else 0.",
-    details:
-      'A is an available application ID or an index into Applications (0 means the current app). When Y is 0, X is integer 0.',
+    details: 'A is an available application ID or an index into Applications (0 means the current app). When Y is 0, X is integer 0.',
   },
   app_local_put: {
     summary: "Store C under key B in account A's local state of the current app.",
@@ -646,8 +643,7 @@ export const OPCODE_DOCS: Readonly<Record<string, OpcodeDoc>> = {
   },
   app_global_put: {
     summary: "Store B under key A in the current app's global state.",
-    details:
-      'Fails if the write would exceed the global schema declared at creation, if the key exceeds 64 bytes, or if key plus value exceeds 128 bytes.',
+    details: 'Fails if the write would exceed the global schema declared at creation, if the key exceeds 64 bytes, or if key plus value exceeds 128 bytes.',
   },
   app_local_del: {
     summary: "Delete key B from account A's local state of the current app.",

@@ -243,8 +243,7 @@ function directiveKey(name: string): string | undefined {
 export function renderConstantMarkdown(name: string): string | undefined {
   const constant = Object.prototype.hasOwnProperty.call(NAMED_CONSTANTS, name) ? NAMED_CONSTANTS[name] : undefined;
   if (constant) {
-    const meaning =
-      constant.kind === 'TypeEnum' ? 'transaction type, as in `txn TypeEnum`' : 'OnCompletion action, as in `txn OnCompletion`';
+    const meaning = constant.kind === 'TypeEnum' ? 'transaction type, as in `txn TypeEnum`' : 'OnCompletion action, as in `txn OnCompletion`';
     return [
       '```teal\n' + `int ${name} // ${constant.value}` + '\n```',
       `**\`${name}\`** = ${constant.value} · ${meaning}`,

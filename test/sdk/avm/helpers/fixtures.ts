@@ -64,7 +64,8 @@ export function runApp(
   ledger.fund(SENDER.publicKey, 10_000_000n);
   const existing = ledger.appParams(APP_ID);
   if (existing) existing.approvalProgram = bytes;
-  else ledger.createApp(SENDER.publicKey, { approvalProgram: bytes, globalNumUint: 8n, globalNumByteSlice: 8n, localNumUint: 4n, localNumByteSlice: 4n }, APP_ID);
+  else
+    ledger.createApp(SENDER.publicKey, { approvalProgram: bytes, globalNumUint: 8n, globalNumByteSlice: 8n, localNumUint: 4n, localNumByteSlice: 4n }, APP_ID);
   const group = opts.group ?? [opts.txn ?? appCall()];
   const evaluator = new AvmGroupEvaluator(group, ledger, opts.options);
   const result = evaluator.evalApp(opts.index ?? 0);

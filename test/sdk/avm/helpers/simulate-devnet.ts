@@ -24,7 +24,12 @@ export interface TraceDevnet {
   /** The funded account that creates apps and pays setup transactions. */
   creator: Address;
   /** Creates an app whose id is exactly `id` (setup payments advance the transaction counter first). */
-  createApp(id: bigint, approval: Uint8Array, clear?: Uint8Array, opts?: { globalUints?: number; globalBytes?: number; localUints?: number; localBytes?: number }): void;
+  createApp(
+    id: bigint,
+    approval: Uint8Array,
+    clear?: Uint8Array,
+    opts?: { globalUints?: number; globalBytes?: number; localUints?: number; localBytes?: number },
+  ): void;
   /** Sends `amount` microAlgos from the creator. */
   fund(to: Address, amount: bigint): void;
   /**
@@ -46,12 +51,20 @@ export function traceDevnet(accounts: Address[] = [], initialTxnCounter = 1000n)
     clock: () => (t += 1n),
     initialTxnCounter,
   });
-  const sp = () => ({ fee: 1000n, flatFee: true, firstValid: ledger.latestRound, lastValid: ledger.latestRound + 1000n, genesisId: ledger.genesisId, genesisHash: ledger.genesisHash });
+  const sp = () => ({
+    fee: 1000n,
+    flatFee: true,
+    firstValid: ledger.latestRound,
+    lastValid: ledger.latestRound + 1000n,
+    genesisId: ledger.genesisId,
+    genesisHash: ledger.genesisHash,
+  });
   const send = (txn: Transaction) => {
     ledger.submit([signTransaction(txn, key)]);
   };
   let filler = 0;
-  const fund = (to: Address, amount: bigint) => send(makePaymentTxn({ sender: creator, receiver: to, amount, note: new Uint8Array([filler++ & 0xff, filler >> 8]), suggestedParams: sp() }));
+  const fund = (to: Address, amount: bigint) =>
+    send(makePaymentTxn({ sender: creator, receiver: to, amount, note: new Uint8Array([filler++ & 0xff, filler >> 8]), suggestedParams: sp() }));
   return {
     ledger,
     creator,
@@ -74,8 +87,17 @@ export function traceDevnet(accounts: Address[] = [], initialTxnCounter = 1000n)
       if (!ledger.app(id)) throw new Error(`app ${id} was not created at the expected id`);
     },
     simulate(entries, extra = {}) {
-      const parts = entries.map((e) => ('txn' in e && 'sender' in (e as { txn: Transaction }).txn ? (e as { txn: Transaction; lsig?: LogicSig }) : { txn: e as Transaction }));
-      const moved = parts.map(({ txn: x }) => ({ ...x, firstValid: ledger.latestRound, lastValid: ledger.latestRound + 1000n, genesisHash: ledger.genesisHash, genesisId: ledger.genesisId, group: undefined }));
+      const parts = entries.map((e) =>
+        'txn' in e && 'sender' in (e as { txn: Transaction }).txn ? (e as { txn: Transaction; lsig?: LogicSig }) : { txn: e as Transaction },
+      );
+      const moved = parts.map(({ txn: x }) => ({
+        ...x,
+        firstValid: ledger.latestRound,
+        lastValid: ledger.latestRound + 1000n,
+        genesisHash: ledger.genesisHash,
+        genesisId: ledger.genesisId,
+        group: undefined,
+      }));
       const grouped = moved.length > 1 ? assignGroupId(moved) : moved;
       const res = simulate(ledger, {
         'txn-groups': [{ txns: grouped.map((x, i) => ({ txn: x, ...(parts[i]!.lsig ? { lsig: parts[i]!.lsig } : {}) })) }],

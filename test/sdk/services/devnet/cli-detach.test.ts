@@ -129,7 +129,10 @@ describe('cli: tealworks devnet --detach, status, logs, stop', function () {
     writeFileSync(join(dir, LOCK_FILE), JSON.stringify({ version: 1, pid: gone, node: { url: 'http://127.0.0.1:1', token: 'x' } }));
     const st = await cli(['devnet', 'status', '--data', 'crashed'], tmp.path);
     assert.equal(st.code, 1);
-    assert.match(st.stderr, new RegExp(`the devnet that ran on ${dir} \\(process ${gone}\\) is gone without stopping cleanly: its state file devnet.lock is stale`));
+    assert.match(
+      st.stderr,
+      new RegExp(`the devnet that ran on ${dir} \\(process ${gone}\\) is gone without stopping cleanly: its state file devnet.lock is stale`),
+    );
     const sp = await cli(['devnet', 'stop', '--data', 'crashed'], tmp.path);
     assert.equal(sp.code, 1);
     assert.match(sp.stderr, new RegExp(`the state file left by process ${gone} \\(gone without stopping cleanly\\) was stale and is removed`));

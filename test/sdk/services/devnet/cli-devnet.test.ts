@@ -22,7 +22,10 @@ interface Launched {
 }
 
 function launch(args: string[], cwd: string): Launched {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, resolve(repoRoot, 'sdk/src/cli/main.ts'), 'devnet', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', TSX_LOADER, resolve(repoRoot, 'sdk/src/cli/main.ts'), 'devnet', ...args], {
+    cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
@@ -134,7 +137,10 @@ describe('cli: tealworks devnet', function () {
     let err = '';
     const io: CliIo = { stdout: (t) => (out += t), stderr: (t) => (err += t), cwd: '/tmp' };
     // Stops as soon as the devnet is up: the trigger has already fired when it is awaited.
-    const code = await runDevnet(['--in-memory', '--host', '0.0.0.0', '--ports', '0,0,0', '--accounts', '1'], io, () => ({ promise: Promise.resolve('test'), cancel: () => {} }));
+    const code = await runDevnet(['--in-memory', '--host', '0.0.0.0', '--ports', '0,0,0', '--accounts', '1'], io, () => ({
+      promise: Promise.resolve('test'),
+      cancel: () => {},
+    }));
     assert.equal(code, 0);
     assert.match(err, /WARNING: binding to 0\.0\.0\.0/);
     assert.match(out, /node {3}http:\/\/0\.0\.0\.0:\d+/);

@@ -44,7 +44,20 @@ describe('devnet: reopening a persisted chain', function () {
         payer = new Address(key.publicKey);
         for (let i = 0; i < 30; i++) {
           const r = d.ledger.latestRound;
-          const t = makePaymentTxn({ sender: payer, receiver: payer, amount: 0n, note: utf8(`n${i}`), suggestedParams: { fee: 1000n, flatFee: true, firstValid: r, lastValid: r + 1000n, genesisId: d.ledger.genesisId, genesisHash: d.ledger.genesisHash } });
+          const t = makePaymentTxn({
+            sender: payer,
+            receiver: payer,
+            amount: 0n,
+            note: utf8(`n${i}`),
+            suggestedParams: {
+              fee: 1000n,
+              flatFee: true,
+              firstValid: r,
+              lastValid: r + 1000n,
+              genesisId: d.ledger.genesisId,
+              genesisHash: d.ledger.genesisHash,
+            },
+          });
           ids.push(txid(t));
           const { rejected } = d.ledger.produceBlock([[signTransaction(t, key)]]);
           assert.deepEqual(rejected, []);

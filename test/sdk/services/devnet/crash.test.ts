@@ -30,10 +30,14 @@ interface Launched {
 
 /** Starts the real CLI on a data directory and resolves once it printed its three services. */
 async function launch(dataDir: string, extra: string[] = []): Promise<Launched> {
-  const child = spawn(process.execPath, ['--import', TSX_LOADER, resolve(repoRoot, 'sdk/src/cli/main.ts'), 'devnet', '--data', dataDir, '--ports', '0,0,0', '--accounts', '2', ...extra], {
-    cwd: dataDir,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', TSX_LOADER, resolve(repoRoot, 'sdk/src/cli/main.ts'), 'devnet', '--data', dataDir, '--ports', '0,0,0', '--accounts', '2', ...extra],
+    {
+      cwd: dataDir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
@@ -71,11 +75,23 @@ const nodeGet = (l: Launched, path: string) => getJson(l.node, 'X-Node-API-Token
 
 async function params(l: Launched): Promise<algosdk.SuggestedParams> {
   const p = (await nodeGet(l, '/v1/transactions/params')).body as { genesisID: string; genesishashb64: string; lastRound: number; minFee: number };
-  return { fee: BigInt(p.minFee), minFee: BigInt(p.minFee), flatFee: true, firstValid: BigInt(p.lastRound), lastValid: BigInt(p.lastRound) + 1000n, genesisID: p.genesisID, genesisHash: fromBase64(p.genesishashb64) };
+  return {
+    fee: BigInt(p.minFee),
+    minFee: BigInt(p.minFee),
+    flatFee: true,
+    firstValid: BigInt(p.lastRound),
+    lastValid: BigInt(p.lastRound) + 1000n,
+    genesisID: p.genesisID,
+    genesisHash: fromBase64(p.genesishashb64),
+  };
 }
 
 async function submit(l: Launched, signed: Uint8Array): Promise<{ status: number; text: string }> {
-  const res = await request(`${l.node.url}/v1/transactions`, { method: 'POST', headers: { 'X-Node-API-Token': l.node.token, 'content-type': 'application/x-binary' }, body: signed });
+  const res = await request(`${l.node.url}/v1/transactions`, {
+    method: 'POST',
+    headers: { 'X-Node-API-Token': l.node.token, 'content-type': 'application/x-binary' },
+    body: signed,
+  });
   return { status: res.statusCode, text: await res.body.text() };
 }
 
@@ -97,13 +113,24 @@ describe('devnet: kill -9 mid-burst and restart on the same data directory', fun
     running.push(first);
 
     // Burst senders: fresh keys funded from the default wallet through the key manager.
-    const kmd = new algosdk.Kmd({ 'X-KMD-API-Token': first.kmd.token } as never, `http://${new URL(first.kmd.url).hostname}`, Number(new URL(first.kmd.url).port));
+    const kmd = new algosdk.Kmd(
+      { 'X-KMD-API-Token': first.kmd.token } as never,
+      `http://${new URL(first.kmd.url).hostname}`,
+      Number(new URL(first.kmd.url).port),
+    );
     const wallets = (await kmd.listWallets()) as { wallets: { id: string; name: string }[] };
-    const handle = ((await kmd.initWalletHandle(wallets.wallets.find((w) => w.name === 'unencrypted-default-wallet')!.id, '')) as { wallet_handle_token: string }).wallet_handle_token;
+    const handle = (
+      (await kmd.initWalletHandle(wallets.wallets.find((w) => w.name === 'unencrypted-default-wallet')!.id, '')) as { wallet_handle_token: string }
+    ).wallet_handle_token;
     const funder = ((await kmd.listKeys(handle)) as { addresses: string[] }).addresses[0]!;
     const senders = Array.from({ length: 4 }, () => algosdk.generateAccount());
     for (const s of senders) {
-      const pay = algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: funder, receiver: s.addr, amount: 100_000_000n, suggestedParams: await params(first) });
+      const pay = algosdk.makePaymentTxnWithSuggestedParamsFromObject({
+        sender: funder,
+        receiver: s.addr,
+        amount: 100_000_000n,
+        suggestedParams: await params(first),
+      });
       assert.equal((await submit(first, (await kmd.signTransaction(handle, '', pay)) as Uint8Array)).status, 200);
     }
     const sp = await params(first);
@@ -116,7 +143,13 @@ describe('devnet: kill -9 mid-burst and restart on the same data directory', fun
     let n = 0;
     const writer = async (s: algosdk.Account) => {
       while (!stop) {
-        const txn = algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: s.addr, receiver: funder, amount: 1000n, note: new TextEncoder().encode(`burst ${n++}`), suggestedParams: sp });
+        const txn = algosdk.makePaymentTxnWithSuggestedParamsFromObject({
+          sender: s.addr,
+          receiver: funder,
+          amount: 1000n,
+          note: new TextEncoder().encode(`burst ${n++}`),
+          suggestedParams: sp,
+        });
         try {
           const r = await submit(first, txn.signTxn(s.sk));
           if (r.status === 200) acked.push(JSON.parse(r.text).txId);

@@ -10,7 +10,14 @@ import { makePaymentTxn } from '../../../../sdk/src/txn/builders.js';
 import { TEST_SCRYPT } from '../../../../sdk/src/services/kmd/index.js';
 import { startDevnet, DevnetConfigError, isLoopback, type RunningDevnet } from '../../../../sdk/src/services/devnet/index.js';
 
-async function call(base: string, header: string, token: string | null, method: string, path: string, body?: Uint8Array | string): Promise<{ status: number; json: any; text: string }> {
+async function call(
+  base: string,
+  header: string,
+  token: string | null,
+  method: string,
+  path: string,
+  body?: Uint8Array | string,
+): Promise<{ status: number; json: any; text: string }> {
   const headers: Record<string, string> = {};
   if (token !== null) headers[header] = token;
   if (typeof body === 'string') headers['content-type'] = 'application/json';
@@ -78,7 +85,14 @@ describe('devnet: startDevnet composition', function () {
       const [from, to] = d.accounts.map((a) => a.address) as [string, string];
       const params = (await nodeCall(d, 'GET', '/v1/transactions/params')).json;
       const txn = makePaymentTxn({
-        suggestedParams: { fee: BigInt(params.minFee), flatFee: true, firstValid: BigInt(params.lastRound), lastValid: BigInt(params.lastRound) + 1000n, genesisId: params.genesisID, genesisHash: params.genesishashb64 },
+        suggestedParams: {
+          fee: BigInt(params.minFee),
+          flatFee: true,
+          firstValid: BigInt(params.lastRound),
+          lastValid: BigInt(params.lastRound) + 1000n,
+          genesisId: params.genesisID,
+          genesisHash: params.genesishashb64,
+        },
         sender: from,
         receiver: to,
         amount: 2_500_000n,
@@ -87,7 +101,11 @@ describe('devnet: startDevnet composition', function () {
       const wallets = (await kmdCall(d, 'GET', '/v1/wallets')).json.wallets as any[];
       const id = wallets.find((x) => x.name === d.wallet.name).id;
       const handle = (await kmdCall(d, 'POST', '/v1/wallet/init', { wallet_id: id, wallet_password: '' })).json.wallet_handle_token;
-      const signed = await kmdCall(d, 'POST', '/v1/transaction/sign', { wallet_handle_token: handle, wallet_password: '', transaction: toBase64(encodeTransaction(txn)) });
+      const signed = await kmdCall(d, 'POST', '/v1/transaction/sign', {
+        wallet_handle_token: handle,
+        wallet_password: '',
+        transaction: toBase64(encodeTransaction(txn)),
+      });
       assert.equal(signed.status, 200, signed.text);
       const stx = bytesOf(signed.json.signed_transaction);
 
@@ -119,7 +137,15 @@ describe('devnet: startDevnet composition', function () {
         sender: from,
         receiver: to,
         amount: 1234,
-        suggestedParams: { fee: 1000, flatFee: true, minFee: 1000, firstValid: round, lastValid: round + 100, genesisID: d.genesisId, genesisHash: d.ledger.genesisHash },
+        suggestedParams: {
+          fee: 1000,
+          flatFee: true,
+          minFee: 1000,
+          firstValid: round,
+          lastValid: round + 100,
+          genesisID: d.genesisId,
+          genesisHash: d.ledger.genesisHash,
+        },
       });
       const blob = await kmd.signTransaction(handle, '', txn);
       await kmd.releaseWalletHandle(handle);
@@ -144,7 +170,12 @@ describe('devnet: startDevnet composition', function () {
       try {
         const [from, to] = first.accounts.map((a) => a.address) as [string, string];
         const handle = await first.wallets.initHandle(first.wallets.findWallet(first.wallet.name)!.id, '');
-        const txn = makePaymentTxn({ suggestedParams: { fee: 1000n, flatFee: true, firstValid: 0n, lastValid: 1000n, genesisId: first.genesisId, genesisHash: first.ledger.genesisHash }, sender: from, receiver: to, amount: 77n });
+        const txn = makePaymentTxn({
+          suggestedParams: { fee: 1000n, flatFee: true, firstValid: 0n, lastValid: 1000n, genesisId: first.genesisId, genesisHash: first.ledger.genesisHash },
+          sender: from,
+          receiver: to,
+          amount: 77n,
+        });
         const stx = await first.wallets.signTransaction(handle, '', encodeTransaction(txn));
         const sent = await nodeCall(first, 'POST', '/v1/transactions', stx);
         assert.equal(sent.status, 200, sent.text);
@@ -174,7 +205,11 @@ describe('devnet: startDevnet composition', function () {
         assert.equal(third.ledger.latestRound, 0n);
         assert.equal(third.accounts.length, 3);
         // Issue 22 item 11: as LocalNet's reset, a brand-new wallet too (new funded accounts).
-        assert.equal(third.accounts.some((a) => first.accounts.some((f) => f.address === a.address)), false, 'new wallet keys');
+        assert.equal(
+          third.accounts.some((a) => first.accounts.some((f) => f.address === a.address)),
+          false,
+          'new wallet keys',
+        );
         assert.equal((await nodeCall(third, 'GET', `/v1/transaction/${sentId}`)).status, 404);
       } finally {
         await third.stop();
@@ -188,7 +223,12 @@ describe('devnet: startDevnet composition', function () {
       const [from, to] = d.accounts.map((a) => a.address) as [string, string];
       const handle = await d.wallets.initHandle(d.wallets.findWallet(d.wallet.name)!.id, '');
       const round = d.ledger.latestRound;
-      const txn = makePaymentTxn({ suggestedParams: { fee: 1000n, flatFee: true, firstValid: round, lastValid: round + 1000n, genesisId: d.genesisId, genesisHash: d.ledger.genesisHash }, sender: from, receiver: to, amount: 5n });
+      const txn = makePaymentTxn({
+        suggestedParams: { fee: 1000n, flatFee: true, firstValid: round, lastValid: round + 1000n, genesisId: d.genesisId, genesisHash: d.ledger.genesisHash },
+        sender: from,
+        receiver: to,
+        amount: 5n,
+      });
       const sent = await nodeCall(d, 'POST', '/v1/transactions', await d.wallets.signTransaction(handle, '', encodeTransaction(txn)));
       assert.equal(sent.status, 200, sent.text);
       // Follow the chain block by block (event-driven, no sleeps) until the payment is in.

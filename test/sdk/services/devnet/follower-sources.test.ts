@@ -69,7 +69,14 @@ describe('devnet: follower sources', function () {
   it('follows a node that serves /v2/blocks?format=msgpack and /v2/status (ops 22-24 over it)', async () => {
     const src = await v2Source(leader.d, 'algod-token');
     const errors: string[] = [];
-    const f = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, keyManager: 0 }, kdf: TEST_SCRYPT, follow: { url: src.url, token: 'algod-token' }, nodeConfig: { MaxAcctLookback: 3 }, onFollowerError: (e) => errors.push(e.message) });
+    const f = await startDevnet({
+      inMemory: true,
+      ports: { node: 0, query: 0, keyManager: 0 },
+      kdf: TEST_SCRYPT,
+      follow: { url: src.url, token: 'algod-token' },
+      nodeConfig: { MaxAcctLookback: 3 },
+      onFollowerError: (e) => errors.push(e.message),
+    });
     try {
       assert.ok(await f.follower!.waitForRound(2n));
       const latest = leader.d.ledger.latestRound;
@@ -95,7 +102,10 @@ describe('devnet: follower sources', function () {
   it('a wrong source token fails the start with what to do', async () => {
     const src = await v2Source(leader.d, 'right');
     try {
-      await assert.rejects(startDevnet({ inMemory: true, kdf: TEST_SCRYPT, follow: { url: src.url, token: 'wrong' } }), /refused the API token \(401\); pass its node token/);
+      await assert.rejects(
+        startDevnet({ inMemory: true, kdf: TEST_SCRYPT, follow: { url: src.url, token: 'wrong' } }),
+        /refused the API token \(401\); pass its node token/,
+      );
     } finally {
       await new Promise((ok) => src.server.close(ok));
     }
@@ -103,7 +113,23 @@ describe('devnet: follower sources', function () {
 
   it('tealworks devnet --follow URL --follow-token T runs a follower process (paused at 0, refuses transactions)', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'tw-follow-cli-'));
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, resolve(repoRoot, 'sdk/src/cli/main.ts'), 'devnet', '--in-memory', '--ports', '0,0,0', '--follow', leader.d.node.url, '--follow-token', leader.d.node.token], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        TSX_LOADER,
+        resolve(repoRoot, 'sdk/src/cli/main.ts'),
+        'devnet',
+        '--in-memory',
+        '--ports',
+        '0,0,0',
+        '--follow',
+        leader.d.node.url,
+        '--follow-token',
+        leader.d.node.token,
+      ],
+      { cwd, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));

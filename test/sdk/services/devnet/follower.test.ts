@@ -16,7 +16,13 @@ import { populatedDevnet, type PopulatedDevnet } from '../../adapters/devnet-fix
 import { readReply, type Reply } from '../node/helpers.js';
 
 async function call(base: string, header: string, token: string, method: string, path: string, body?: Uint8Array): Promise<Reply> {
-  return readReply(await request(base + path, { method: method as 'GET', headers: { [header]: token, ...(body ? { 'content-type': 'application/x-binary' } : {}) }, ...(body ? { body } : {}) }));
+  return readReply(
+    await request(base + path, {
+      method: method as 'GET',
+      headers: { [header]: token, ...(body ? { 'content-type': 'application/x-binary' } : {}) },
+      ...(body ? { body } : {}),
+    }),
+  );
 }
 const node = (d: RunningDevnet, method: string, path: string, body?: Uint8Array) => call(d.node.url, 'X-Node-API-Token', d.node.token, method, path, body);
 const query = (d: RunningDevnet, path: string) => call(d.query.url, 'X-Indexer-API-Token', d.query.token, 'GET', path);
@@ -55,10 +61,13 @@ describe('devnet: follower mode (node-service.md ops 21-24) with a leader and a 
     assert.deepEqual(json.json, (await node(leader.d, 'GET', `/v2/deltas/${round}`)).json);
   };
 
-  it('rule 1 / op 21: starts paused at sync round 0 with the leader\'s genesis, holding rounds 0..MaxAcctLookback-1', async () => {
+  it("rule 1 / op 21: starts paused at sync round 0 with the leader's genesis, holding rounds 0..MaxAcctLookback-1", async () => {
     assert.equal(follower.genesisId, leader.d.genesisId);
     assert.equal(toHex(follower.ledger.genesisHash), toHex(leader.d.ledger.genesisHash));
-    assert.deepEqual(follower.accounts.map((a) => a.address), leader.d.accounts.map((a) => a.address));
+    assert.deepEqual(
+      follower.accounts.map((a) => a.address),
+      leader.d.accounts.map((a) => a.address),
+    );
     assert.ok(leader.d.ledger.latestRound > 10n);
     assert.ok(await follower.follower!.waitForRound(BigInt(LOOKBACK - 1)));
     assert.deepEqual((await node(follower, 'GET', '/v2/ledger/sync')).json, { round: 0 });
@@ -69,7 +78,7 @@ describe('devnet: follower mode (node-service.md ops 21-24) with a leader and a 
     assert.deepEqual(errors, []);
   });
 
-  it('op 24 and rule 3 with R = 0: round 0 is an empty delta, rounds 1..3 equal the leader\'s, round 4 is outside', async () => {
+  it("op 24 and rule 3 with R = 0: round 0 is an empty delta, rounds 1..3 equal the leader's, round 4 is outside", async () => {
     const zero = await node(follower, 'GET', '/v2/deltas/0');
     assert.equal(zero.status, 200, zero.text);
     assert.deepEqual(zero.json.Accts.Accts, []);
@@ -120,7 +129,10 @@ describe('devnet: follower mode (node-service.md ops 21-24) with a leader and a 
 
   it('op 15 on a follower: transactions are refused', async () => {
     const sp = await leader.sp();
-    const [signed] = await leader.signer.sign([makePaymentTxn({ sender: leader.addrs[0]!, receiver: leader.addrs[1]!, amount: 1n, note: utf8('to the follower'), suggestedParams: sp })], [0]);
+    const [signed] = await leader.signer.sign(
+      [makePaymentTxn({ sender: leader.addrs[0]!, receiver: leader.addrs[1]!, amount: 1n, note: utf8('to the follower'), suggestedParams: sp })],
+      [0],
+    );
     const r = await node(follower, 'POST', '/v1/transactions', signed!);
     assert.equal(r.status, 400);
     assert.equal(r.text, 'cannot broadcast txns in follower mode');
@@ -131,7 +143,18 @@ describe('devnet: follower mode (node-service.md ops 21-24) with a leader and a 
     const sync = BigInt((await node(follower, 'GET', '/v2/ledger/sync')).json.round);
     // Fill the window (R .. R+3), then two more rounds beyond it.
     const ids: string[] = [];
-    for (let i = 0; i < LOOKBACK + 2; i++) ids.push(...(await leader.submit([makePaymentTxn({ sender: leader.addrs[1]!, receiver: leader.addrs[2]!, amount: BigInt(100 + i), note: utf8(`after pause ${i}`), suggestedParams: await leader.sp() })])));
+    for (let i = 0; i < LOOKBACK + 2; i++)
+      ids.push(
+        ...(await leader.submit([
+          makePaymentTxn({
+            sender: leader.addrs[1]!,
+            receiver: leader.addrs[2]!,
+            amount: BigInt(100 + i),
+            note: utf8(`after pause ${i}`),
+            suggestedParams: await leader.sp(),
+          }),
+        ])),
+      );
     const cap = sync + BigInt(LOOKBACK) - 1n;
     assert.ok(await follower.follower!.waitForRound(cap));
     assert.ok(cap > pausedAt);
@@ -146,7 +169,9 @@ describe('devnet: follower mode (node-service.md ops 21-24) with a leader and a 
     const latest = leader.d.ledger.latestRound;
     assert.ok(await follower.follower!.waitForRound(latest));
     // Following: a new leader block arrives without any call on the follower.
-    await leader.submit([makePaymentTxn({ sender: leader.addrs[2]!, receiver: leader.addrs[0]!, amount: 5n, note: utf8('live'), suggestedParams: await leader.sp() })]);
+    await leader.submit([
+      makePaymentTxn({ sender: leader.addrs[2]!, receiver: leader.addrs[0]!, amount: 5n, note: utf8('live'), suggestedParams: await leader.sp() }),
+    ]);
     assert.ok(await follower.follower!.waitForRound(latest + 1n));
     await sameDelta(latest + 1n);
     const last = await query(follower, `/v2/transactions/${ids[ids.length - 1]}`);
@@ -157,7 +182,11 @@ describe('devnet: follower mode (node-service.md ops 21-24) with a leader and a 
   });
 
   it('ops 21-23 on a node that is not a follower: 404 with the reason (not a silent 200)', async () => {
-    for (const [method, path] of [['GET', '/v2/ledger/sync'], ['POST', '/v2/ledger/sync/5'], ['DELETE', '/v2/ledger/sync']] as const) {
+    for (const [method, path] of [
+      ['GET', '/v2/ledger/sync'],
+      ['POST', '/v2/ledger/sync/5'],
+      ['DELETE', '/v2/ledger/sync'],
+    ] as const) {
       const r = await node(leader.d, method, path);
       assert.equal(r.status, 404, `${method} ${path}`);
       assert.equal(r.text, NOT_A_FOLLOWER);
@@ -190,14 +219,26 @@ describe('devnet: follower configuration (config.json, --follow)', function () {
   it('an unreachable source fails the start cleanly', async () => {
     await assert.rejects(startDevnet({ inMemory: true, kdf: TEST_SCRYPT, follow: { url: 'http://127.0.0.1:1' } }), /cannot reach the follow source/);
     await assert.rejects(startDevnet({ inMemory: true, kdf: TEST_SCRYPT, follow: { url: 'not a url' } }), /is not a URL/);
-    await assert.rejects(startDevnet({ inMemory: true, kdf: TEST_SCRYPT, accounts: 2, follow: { url: 'http://127.0.0.1:1' } }), /--accounts does not apply with --follow/);
-    await assert.rejects(startDevnet({ inMemory: true, kdf: TEST_SCRYPT, blockIntervalMs: 100, follow: { url: 'http://127.0.0.1:1' } }), /--block-interval does not apply with --follow/);
+    await assert.rejects(
+      startDevnet({ inMemory: true, kdf: TEST_SCRYPT, accounts: 2, follow: { url: 'http://127.0.0.1:1' } }),
+      /--accounts does not apply with --follow/,
+    );
+    await assert.rejects(
+      startDevnet({ inMemory: true, kdf: TEST_SCRYPT, blockIntervalMs: 100, follow: { url: 'http://127.0.0.1:1' } }),
+      /--block-interval does not apply with --follow/,
+    );
   });
 
   it('a follower restarted on its data directory keeps its chain and starts its window at the next round', async () => {
     const leader = await populatedDevnet({}, 3);
     try {
-      const opts = { dataDir: dir, kdf: TEST_SCRYPT, ports: { node: 0, query: 0, keyManager: 0 }, nodeConfig: { MaxAcctLookback: 2 }, follow: { url: leader.d.node.url, token: leader.d.node.token } };
+      const opts = {
+        dataDir: dir,
+        kdf: TEST_SCRYPT,
+        ports: { node: 0, query: 0, keyManager: 0 },
+        nodeConfig: { MaxAcctLookback: 2 },
+        follow: { url: leader.d.node.url, token: leader.d.node.token },
+      };
       let f = await startDevnet(opts);
       try {
         assert.ok(await f.follower!.waitForRound(1n));
@@ -229,8 +270,16 @@ describe('devnet: follower configuration (config.json, --follow)', function () {
   it('config.json: EndpointAddress, MaxAcctLookback, DevMode false and DisableAPIAuth are applied; unknown keys are kept', async () => {
     const leader = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, keyManager: 0 }, accounts: 2, kdf: TEST_SCRYPT });
     try {
-      writeFileSync(join(dir, 'config.json'), JSON.stringify({ EnableFollowMode: true, MaxAcctLookback: 2, EndpointAddress: '127.0.0.1:0', DisableAPIAuth: true, SomethingElse: 1 }));
-      const f = await startDevnet({ dataDir: dir, kdf: TEST_SCRYPT, ports: { query: 0, keyManager: 0 }, follow: { url: leader.node.url, token: leader.node.token } });
+      writeFileSync(
+        join(dir, 'config.json'),
+        JSON.stringify({ EnableFollowMode: true, MaxAcctLookback: 2, EndpointAddress: '127.0.0.1:0', DisableAPIAuth: true, SomethingElse: 1 }),
+      );
+      const f = await startDevnet({
+        dataDir: dir,
+        kdf: TEST_SCRYPT,
+        ports: { query: 0, keyManager: 0 },
+        follow: { url: leader.node.url, token: leader.node.token },
+      });
       try {
         assert.equal(f.config.MaxAcctLookback, 2);
         assert.equal(f.config.SomethingElse, 1);

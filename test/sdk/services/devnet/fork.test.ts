@@ -188,7 +188,10 @@ async function send(c: Client, txns: algosdk.Transaction[], signers: algosdk.Acc
 
 async function simulate(c: Client, txns: algosdk.Transaction[], signers: algosdk.Account[], unnamed = false) {
   const signed = txns.map((t, i) => algosdk.decodeSignedTransaction(t.signTxn(signers[i]!.sk)));
-  const req = new algosdk.modelsv2.SimulateRequest({ txnGroups: [new algosdk.modelsv2.SimulateRequestTransactionGroup({ txns: signed })], allowUnnamedResources: unnamed });
+  const req = new algosdk.modelsv2.SimulateRequest({
+    txnGroups: [new algosdk.modelsv2.SimulateRequestTransactionGroup({ txns: signed })],
+    allowUnnamedResources: unnamed,
+  });
   return c.algod.simulateTransactions(req).do();
 }
 
@@ -275,14 +278,33 @@ describe('devnet fork of a live network (a second devnet as the remote)', functi
 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'tw-fork-'));
-    const r = await startDevnet({ inMemory: true, localnet: true, ports: { node: 0, query: 0, keyManager: 0 }, kdf: TEST_SCRYPT, log: (e) => e.service === 'node' && remoteLog.push(e.path) });
+    const r = await startDevnet({
+      inMemory: true,
+      localnet: true,
+      ports: { node: 0, query: 0, keyManager: 0 },
+      kdf: TEST_SCRYPT,
+      log: (e) => e.service === 'node' && remoteLog.push(e.path),
+    });
     remote = clientOf(r);
     disp = await dispenserKey(r);
     const sp = await remote.algod.getTransactionParams().do();
-    const pay = (to: algosdk.Address, amount: bigint) => algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: disp.addr, receiver: to, amount, suggestedParams: sp });
+    const pay = (to: algosdk.Address, amount: bigint) =>
+      algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: disp.addr, receiver: to, amount, suggestedParams: sp });
     await send(remote, [pay(user.addr, 100n * ALGO), pay(rekeyed.addr, 10n * ALGO), pay(authority.addr, 10n * ALGO)], [disp, disp, disp]);
     // The rekeyed account: spends are authorised by `authority` from now on.
-    await send(remote, [algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: rekeyed.addr, receiver: rekeyed.addr, amount: 0, rekeyTo: authority.addr, suggestedParams: sp })], [rekeyed]);
+    await send(
+      remote,
+      [
+        algosdk.makePaymentTxnWithSuggestedParamsFromObject({
+          sender: rekeyed.addr,
+          receiver: rekeyed.addr,
+          amount: 0,
+          rekeyTo: authority.addr,
+          suggestedParams: sp,
+        }),
+      ],
+      [rekeyed],
+    );
     const create = await send(
       remote,
       [
@@ -301,14 +323,53 @@ describe('devnet fork of a live network (a second devnet as the remote)', functi
       [disp],
     );
     appId = BigInt(create.applicationIndex);
-    const asset = await send(remote, [algosdk.makeAssetCreateTxnWithSuggestedParamsFromObject({ sender: disp.addr, total: 1000n, decimals: 0, defaultFrozen: false, unitName: 'FRK', assetName: 'Forked', manager: disp.addr, suggestedParams: sp })], [disp]);
+    const asset = await send(
+      remote,
+      [
+        algosdk.makeAssetCreateTxnWithSuggestedParamsFromObject({
+          sender: disp.addr,
+          total: 1000n,
+          decimals: 0,
+          defaultFrozen: false,
+          unitName: 'FRK',
+          assetName: 'Forked',
+          manager: disp.addr,
+          suggestedParams: sp,
+        }),
+      ],
+      [disp],
+    );
     assetId = BigInt(asset.assetIndex);
     const appAddr = algosdk.getApplicationAddress(appId);
     // The app's account pays for boxes; the user opts in (local state); the rekeyed account holds the asset.
     await send(remote, [pay(appAddr, 10n * ALGO)], [disp]);
     await send(remote, [algosdk.makeApplicationOptInTxnFromObject({ sender: user.addr, appIndex: appId, suggestedParams: sp })], [user]);
-    await send(remote, [algosdk.makeAssetTransferTxnWithSuggestedParamsFromObject({ sender: rekeyed.addr, receiver: rekeyed.addr, amount: 0, assetIndex: assetId, suggestedParams: sp })], [authority]);
-    await send(remote, [algosdk.makeAssetTransferTxnWithSuggestedParamsFromObject({ sender: disp.addr, receiver: rekeyed.addr, amount: 42, assetIndex: assetId, suggestedParams: sp })], [disp]);
+    await send(
+      remote,
+      [
+        algosdk.makeAssetTransferTxnWithSuggestedParamsFromObject({
+          sender: rekeyed.addr,
+          receiver: rekeyed.addr,
+          amount: 0,
+          assetIndex: assetId,
+          suggestedParams: sp,
+        }),
+      ],
+      [authority],
+    );
+    await send(
+      remote,
+      [
+        algosdk.makeAssetTransferTxnWithSuggestedParamsFromObject({
+          sender: disp.addr,
+          receiver: rekeyed.addr,
+          amount: 42,
+          assetIndex: assetId,
+          suggestedParams: sp,
+        }),
+      ],
+      [disp],
+    );
     await send(remote, [incCall(sp, 'setup')], [user]);
     await send(remote, boxesCall(sp, 'setup'), [user, user]);
   });
@@ -360,7 +421,14 @@ describe('devnet fork of a live network (a second devnet as the remote)', functi
     assert.equal(new Set(names).size, names.length, 'no resource fetched twice');
     // Sender, the named account, the app, its account, the asset, the named box (and the fee
     // sink, which the fee is paid to). The app's creator is not read by the call: not fetched.
-    for (const want of [`account ${user.addr}`, `account ${rekeyed.addr}`, `app ${appId}`, `asset ${assetId}`, `account ${algosdk.getApplicationAddress(appId)}`]) assert.ok(names.includes(want), `${want} in ${names.join(', ')}`);
+    for (const want of [
+      `account ${user.addr}`,
+      `account ${rekeyed.addr}`,
+      `app ${appId}`,
+      `asset ${assetId}`,
+      `account ${algosdk.getApplicationAddress(appId)}`,
+    ])
+      assert.ok(names.includes(want), `${want} in ${names.join(', ')}`);
     assert.ok(names.some((n) => n.startsWith(`box ${appId}/`)));
     assert.ok(!names.includes(`account ${disp.addr}`), 'the creator is not touched, so not fetched');
     const before = remoteResourceRequests();
@@ -411,13 +479,23 @@ describe('devnet fork of a live network (a second devnet as the remote)', functi
     const remoteSim = await simulate(remote, [peek], [user], true);
     const forkSim = await simulate(f, [peek], [user], true);
     assert.equal(forkSim.txnGroups[0]!.failureMessage, undefined, algosdk.encodeJSON(forkSim));
-    assert.deepEqual(effects(forkSim.txnGroups[0]!.txnResults[0]!.txnResult), effects(remoteSim.txnGroups[0]!.txnResults[0]!.txnResult), algosdk.encodeJSON(forkSim) + '\n' + algosdk.encodeJSON(remoteSim));
+    assert.deepEqual(
+      effects(forkSim.txnGroups[0]!.txnResults[0]!.txnResult),
+      effects(remoteSim.txnGroups[0]!.txnResults[0]!.txnResult),
+      algosdk.encodeJSON(forkSim) + '\n' + algosdk.encodeJSON(remoteSim),
+    );
     const unnamed = (x: algosdk.Encodable | undefined) => (x ? algosdk.encodeJSON(x) : undefined);
     assert.ok(remoteSim.txnGroups[0]!.unnamedResourcesAccessed || remoteSim.txnGroups[0]!.txnResults[0]!.unnamedResourcesAccessed);
     assert.deepEqual(unnamed(forkSim.txnGroups[0]!.unnamedResourcesAccessed), unnamed(remoteSim.txnGroups[0]!.unnamedResourcesAccessed));
-    assert.deepEqual(unnamed(forkSim.txnGroups[0]!.txnResults[0]!.unnamedResourcesAccessed), unnamed(remoteSim.txnGroups[0]!.txnResults[0]!.unnamedResourcesAccessed));
+    assert.deepEqual(
+      unnamed(forkSim.txnGroups[0]!.txnResults[0]!.unnamedResourcesAccessed),
+      unnamed(remoteSim.txnGroups[0]!.txnResults[0]!.unnamedResourcesAccessed),
+    );
     const fetched = f.devnet.fork!.requests.slice(requestsBefore).map((r) => r.resource);
-    assert.ok(fetched.some((n) => n.startsWith(`box ${appId}/`)), fetched.join(', '));
+    assert.ok(
+      fetched.some((n) => n.startsWith(`box ${appId}/`)),
+      fetched.join(', '),
+    );
     assert.ok(fetched.includes(`account ${authority.addr}`) || f.devnet.fork!.requests.some((r) => r.resource === `account ${authority.addr}`));
   });
 
@@ -432,7 +510,15 @@ describe('devnet fork of a live network (a second devnet as the remote)', functi
     const dispenser = await algorand.account.fromKmd(f.devnet.wallet.name, (a) => a.address.toString() === f.devnet.accounts[0]!.address);
     const fresh = algorand.account.random();
     await algorand.send.payment({ sender: dispenser.addr, receiver: fresh.addr, amount: (5n * ALGO).microAlgo() });
-    const r = await algorand.send.appCall({ sender: user.addr, signer: algosdk.makeBasicAccountTransactionSigner(user), appId, args: [new TextEncoder().encode('inc'), new TextEncoder().encode('last')], accountReferences: [rekeyed.addr], assetReferences: [assetId], boxReferences: ['last'] });
+    const r = await algorand.send.appCall({
+      sender: user.addr,
+      signer: algosdk.makeBasicAccountTransactionSigner(user),
+      appId,
+      args: [new TextEncoder().encode('inc'), new TextEncoder().encode('last')],
+      accountReferences: [rekeyed.addr],
+      assetReferences: [assetId],
+      boxReferences: ['last'],
+    });
     assert.equal(r.confirmation.logs!.length, 2);
     const info = await algorand.client.algod.accountInformation(fresh.addr).do();
     assert.equal(info.amount, 5n * ALGO);
@@ -455,8 +541,10 @@ describe('devnet fork of a live network (a second devnet as the remote)', functi
   it('after the remote changes, the fork does not see it until refreshed', async () => {
     const sp = await remote.algod.getTransactionParams().do();
     await send(remote, [incCall(sp, 'remote moves on')], [user]);
-    const remoteCount = (await remote.algod.getApplicationByID(appId).do()).params!.globalState!.find((kv) => Buffer.from(kv.key).toString() === 'count')!.value.uint;
-    const forkCount = async () => (await fork!.algod.getApplicationByID(appId).do()).params!.globalState!.find((kv) => Buffer.from(kv.key).toString() === 'count')!.value.uint;
+    const remoteCount = (await remote.algod.getApplicationByID(appId).do()).params!.globalState!.find((kv) => Buffer.from(kv.key).toString() === 'count')!.value
+      .uint;
+    const forkCount = async () =>
+      (await fork!.algod.getApplicationByID(appId).do()).params!.globalState!.find((kv) => Buffer.from(kv.key).toString() === 'count')!.value.uint;
     assert.notEqual(await forkCount(), remoteCount);
     const status = await fork!.devnet.fork!.checkRemote();
     assert.equal(status.movedOn, true, 'the fork reports that the remote moved on');
@@ -510,15 +598,26 @@ describe('devnet fork: clear errors for a remote it cannot use', function () {
     await new Promise<void>((r) => srv.listen(0, '127.0.0.1', () => r()));
     const port = (srv.address() as { port: number }).port;
     await new Promise<void>((r) => srv.close(() => r()));
-    await assert.rejects(fork(`http://127.0.0.1:${port}`), (e: Error) => e instanceof ForkRemoteError && e.message.includes(`cannot reach the fork remote http://127.0.0.1:${port}`) && /Check the address/.test(e.message));
+    await assert.rejects(
+      fork(`http://127.0.0.1:${port}`),
+      (e: Error) =>
+        e instanceof ForkRemoteError && e.message.includes(`cannot reach the fork remote http://127.0.0.1:${port}`) && /Check the address/.test(e.message),
+    );
   });
 
   it('wrong token', async () => {
-    await assert.rejects(fork(remote.node.url, 'f'.repeat(64)), (e: Error) => e instanceof ForkRemoteError && e.message.includes(remote.node.url) && /refused the API token/.test(e.message) && /--fork-token/.test(e.message));
+    await assert.rejects(
+      fork(remote.node.url, 'f'.repeat(64)),
+      (e: Error) =>
+        e instanceof ForkRemoteError && e.message.includes(remote.node.url) && /refused the API token/.test(e.message) && /--fork-token/.test(e.message),
+    );
   });
 
   it('not an algod (the key-manager service)', async () => {
-    await assert.rejects(fork(remote.keyManager.url, remote.keyManager.token), (e: Error) => e instanceof ForkRemoteError && e.message.includes(remote.keyManager.url) && /algod/.test(e.message));
+    await assert.rejects(
+      fork(remote.keyManager.url, remote.keyManager.token),
+      (e: Error) => e instanceof ForkRemoteError && e.message.includes(remote.keyManager.url) && /algod/.test(e.message),
+    );
   });
 
   it('tealworks devnet --fork: parses its options and reports the fork', async () => {
@@ -533,9 +632,17 @@ describe('devnet fork: clear errors for a remote it cannot use', function () {
     let out = '';
     let err = '';
     const io = { cwd: '/tmp', stdout: (t: string) => (out += t), stderr: (t: string) => (err += t) } as unknown as CliIo;
-    const code = await runDevnet(['--in-memory', '--ports', '0,0,0', '--fork', remote.node.url, '--fork-token', remote.node.token], io, () => ({ promise: Promise.resolve('test'), cancel: () => {} }));
+    const code = await runDevnet(['--in-memory', '--ports', '0,0,0', '--fork', remote.node.url, '--fork-token', remote.node.token], io, () => ({
+      promise: Promise.resolve('test'),
+      cancel: () => {},
+    }));
     assert.equal(code, 0, err);
-    assert.match(out, new RegExp(`fork of ${remote.node.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(genesis ${remote.genesisId}\\) at its round ${remote.ledger.latestRound}; local rounds start at ${remote.ledger.latestRound + 1n}`));
+    assert.match(
+      out,
+      new RegExp(
+        `fork of ${remote.node.url.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(genesis ${remote.genesisId}\\) at its round ${remote.ledger.latestRound}; local rounds start at ${remote.ledger.latestRound + 1n}`,
+      ),
+    );
   });
 
   it('not a URL', async () => {

@@ -75,12 +75,24 @@ describe('devnet: algosdk v3 Kmd, Indexer and simulate against an in-process dev
   async function params(): Promise<algosdk.SuggestedParams> {
     const res = await request(`${d.node.url}/v1/transactions/params`, { headers: header('X-Node-API-Token', d.node.token) });
     const p = (await res.body.json()) as { genesisID: string; genesishashb64: string; lastRound: number; minFee: number };
-    return { fee: BigInt(p.minFee), minFee: BigInt(p.minFee), flatFee: true, firstValid: BigInt(p.lastRound), lastValid: BigInt(p.lastRound) + 1000n, genesisID: p.genesisID, genesisHash: fromBase64(p.genesishashb64) };
+    return {
+      fee: BigInt(p.minFee),
+      minFee: BigInt(p.minFee),
+      flatFee: true,
+      firstValid: BigInt(p.lastRound),
+      lastValid: BigInt(p.lastRound) + 1000n,
+      genesisID: p.genesisID,
+      genesisHash: fromBase64(p.genesishashb64),
+    };
   }
 
   /** Submits signed bytes through our node service's /v1 and returns the confirmed round. */
   async function submit(signed: Uint8Array): Promise<{ txId: string; round: bigint }> {
-    const res = await request(`${d.node.url}/v1/transactions`, { method: 'POST', headers: { ...header('X-Node-API-Token', d.node.token), 'content-type': 'application/x-binary' }, body: signed });
+    const res = await request(`${d.node.url}/v1/transactions`, {
+      method: 'POST',
+      headers: { ...header('X-Node-API-Token', d.node.token), 'content-type': 'application/x-binary' },
+      body: signed,
+    });
     const text = await res.body.text();
     assert.equal(res.statusCode, 200, text);
     const body = JSON.parse(text) as { txId?: string };
@@ -95,7 +107,13 @@ describe('devnet: algosdk v3 Kmd, Indexer and simulate against an in-process dev
     indexer = new algosdk.Indexer(header('X-Indexer-API-Token', d.query.token) as never, host(d.query.url), port(d.query.url));
     algod = new algosdk.Algodv2(header('X-Node-API-Token', d.node.token) as never, host(d.node.url), port(d.node.url));
     appCall = async (args, sender = alice) =>
-      algosdk.makeApplicationNoOpTxnFromObject({ sender, appIndex: appId, appArgs: args, boxes: [{ appIndex: 0, name: utf8('box1') }], suggestedParams: await params() });
+      algosdk.makeApplicationNoOpTxnFromObject({
+        sender,
+        appIndex: appId,
+        appArgs: args,
+        boxes: [{ appIndex: 0, name: utf8('box1') }],
+        suggestedParams: await params(),
+      });
   });
   after(async () => {
     await d?.stop();
@@ -149,7 +167,12 @@ describe('devnet: algosdk v3 Kmd, Indexer and simulate against an in-process dev
     appId = d.ledger.transaction(created.txId)!.ad.createdAppId!;
     assert.ok(appId > 0n);
     // The app account pays for its box.
-    const fund = algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: alice, receiver: algosdk.getApplicationAddress(appId), amount: 1_000_000n, suggestedParams: await params() });
+    const fund = algosdk.makePaymentTxnWithSuggestedParamsFromObject({
+      sender: alice,
+      receiver: algosdk.getApplicationAddress(appId),
+      amount: 1_000_000n,
+      suggestedParams: await params(),
+    });
     await submit((await kmd.signTransaction(handle, 'pw', fund)) as Uint8Array);
     const call = await appCall([utf8('go')]);
     const called = await submit((await kmd.signTransaction(handle, 'pw', call)) as Uint8Array);
@@ -173,7 +196,10 @@ describe('devnet: algosdk v3 Kmd, Indexer and simulate against an in-process dev
     assert.equal(hits?.value.uint, 2n, 'create and call each add one');
 
     const boxes = await indexer.searchForApplicationBoxes(appId).do();
-    assert.deepEqual(boxes.boxes.map((b) => new TextDecoder().decode(b.name)), ['box1']);
+    assert.deepEqual(
+      boxes.boxes.map((b) => new TextDecoder().decode(b.name)),
+      ['box1'],
+    );
     const box = await indexer.lookupApplicationBoxByIDandName(appId, utf8('box1')).do();
     assert.equal(box.value.length, 16);
 
@@ -217,7 +243,9 @@ describe('devnet: algosdk v3 Kmd, Indexer and simulate against an in-process dev
 
     // Signed with algosdk's Kmd and simulated without overrides.
     const signed = algosdk.decodeSignedTransaction((await kmd.signTransaction(handle, 'pw', await appCall([utf8('signed')]))) as Uint8Array);
-    const ok = await algod.simulateTransactions(new algosdk.modelsv2.SimulateRequest({ txnGroups: [new algosdk.modelsv2.SimulateRequestTransactionGroup({ txns: [signed] })] })).do();
+    const ok = await algod
+      .simulateTransactions(new algosdk.modelsv2.SimulateRequest({ txnGroups: [new algosdk.modelsv2.SimulateRequestTransactionGroup({ txns: [signed] })] }))
+      .do();
     assert.equal(ok.txnGroups[0]!.failedAt, undefined);
     assert.equal(ok.evalOverrides, undefined);
     assert.equal(d.ledger.transaction(signed.txn.txID()), undefined, 'simulate commits nothing');
@@ -227,7 +255,12 @@ describe('devnet: algosdk v3 Kmd, Indexer and simulate against an in-process dev
     const t2 = await appCall([utf8('fail')], bob);
     algosdk.assignGroupID([t1, t2]);
     const bad = await algod
-      .simulateTransactions(new algosdk.modelsv2.SimulateRequest({ txnGroups: [new algosdk.modelsv2.SimulateRequestTransactionGroup({ txns: [t1, t2].map((txn) => new algosdk.SignedTransaction({ txn })) })], allowEmptySignatures: true }))
+      .simulateTransactions(
+        new algosdk.modelsv2.SimulateRequest({
+          txnGroups: [new algosdk.modelsv2.SimulateRequestTransactionGroup({ txns: [t1, t2].map((txn) => new algosdk.SignedTransaction({ txn })) })],
+          allowEmptySignatures: true,
+        }),
+      )
       .do();
     const g = bad.txnGroups[0]!;
     assert.deepEqual(g.failedAt, [1]);
@@ -236,14 +269,27 @@ describe('devnet: algosdk v3 Kmd, Indexer and simulate against an in-process dev
   });
 
   it('our msgpack simulate response carries pool-error as the node does (always present, "")', async () => {
-    const req = new algosdk.modelsv2.SimulateRequest({ txnGroups: [new algosdk.modelsv2.SimulateRequestTransactionGroup({ txns: [new algosdk.SignedTransaction({ txn: await appCall([utf8('raw')]) })] })], allowEmptySignatures: true });
-    const res = await request(`${d.node.url}/v2/transactions/simulate?format=msgpack`, { method: 'POST', headers: { ...header('X-Node-API-Token', d.node.token), 'content-type': 'application/msgpack' }, body: algosdk.encodeMsgpack(req) });
+    const req = new algosdk.modelsv2.SimulateRequest({
+      txnGroups: [new algosdk.modelsv2.SimulateRequestTransactionGroup({ txns: [new algosdk.SignedTransaction({ txn: await appCall([utf8('raw')]) })] })],
+      allowEmptySignatures: true,
+    });
+    const res = await request(`${d.node.url}/v2/transactions/simulate?format=msgpack`, {
+      method: 'POST',
+      headers: { ...header('X-Node-API-Token', d.node.token), 'content-type': 'application/msgpack' },
+      body: algosdk.encodeMsgpack(req),
+    });
     assert.equal(res.statusCode, 200);
-    const body = decodeMsgpack(new Uint8Array(await res.body.arrayBuffer())) as { 'txn-groups': { 'txn-results': { 'txn-result': Record<string, unknown> }[] }[] };
+    const body = decodeMsgpack(new Uint8Array(await res.body.arrayBuffer())) as {
+      'txn-groups': { 'txn-results': { 'txn-result': Record<string, unknown> }[] }[];
+    };
     const r = body['txn-groups'][0]!['txn-results'][0]!['txn-result'];
     assert.equal(r['pool-error'], '');
     assert.deepEqual(r.logs, [utf8('hello from the devnet')], 'logs are [][]byte in the node model: bin');
-    assert.deepEqual((r['global-state-delta'] as { key: string }[]).map((x) => x.key), [Buffer.from('hits').toString('base64')], 'delta keys are base64 text even in msgpack');
+    assert.deepEqual(
+      (r['global-state-delta'] as { key: string }[]).map((x) => x.key),
+      [Buffer.from('hits').toString('base64')],
+      'delta keys are base64 text even in msgpack',
+    );
   });
 });
 
@@ -253,7 +299,13 @@ describe('msgpack response helpers: MsgKeep and MsgStr', () => {
     const sender = new Address(k.publicKey);
     const ledger = new Ledger({ genesisAccounts: [{ address: sender, amount: 10n ** 9n }] });
     const program = assemble('#pragma version 10\nbyte 0xff00fe\nlog\nbyte 0xc3\nbyte 0xfffe\napp_global_put\nint 1').program;
-    const txn = makeAppCreateTxn({ sender, approvalProgram: program, clearProgram: assemble(CLEAR).program, globalSchema: { numUints: 0, numByteSlices: 1 }, suggestedParams: { fee: 1000n, flatFee: true, firstValid: 0n, lastValid: 100n, genesisId: ledger.genesisId, genesisHash: ledger.genesisHash } });
+    const txn = makeAppCreateTxn({
+      sender,
+      approvalProgram: program,
+      clearProgram: assemble(CLEAR).program,
+      globalSchema: { numUints: 0, numByteSlices: 1 },
+      suggestedParams: { fee: 1000n, flatFee: true, firstValid: 0n, lastValid: 100n, genesisId: ledger.genesisId, genesisHash: ledger.genesisHash },
+    });
     const { round } = ledger.submit([signTransaction(txn, k)]);
     const block = ledger.block(round);
     const node = encodeBlock(block, { goStrings: true });

@@ -96,15 +96,37 @@ int 1
 return
 `;
 
-const m = (name: string, args: { type: string; name: string }[], returns: string) => ({ name, args, returns: { type: returns }, actions: { create: [], call: ['NoOp'] }, readonly: false, events: [], recommendations: {} });
+const m = (name: string, args: { type: string; name: string }[], returns: string) => ({
+  name,
+  args,
+  returns: { type: returns },
+  actions: { create: [], call: ['NoOp'] },
+  readonly: false,
+  events: [],
+  recommendations: {},
+});
 
 export const COUNTER_SPEC = {
   arcs: [22, 28],
   name: 'Counter',
   structs: {},
   methods: [
-    m('add', [{ type: 'uint64', name: 'a' }, { type: 'uint64', name: 'b' }], 'uint64'),
-    m('setBox', [{ type: 'string', name: 'key' }, { type: 'uint64', name: 'value' }], 'void'),
+    m(
+      'add',
+      [
+        { type: 'uint64', name: 'a' },
+        { type: 'uint64', name: 'b' },
+      ],
+      'uint64',
+    ),
+    m(
+      'setBox',
+      [
+        { type: 'string', name: 'key' },
+        { type: 'uint64', name: 'value' },
+      ],
+      'void',
+    ),
     m('fail', [], 'void'),
     m('value', [], 'uint64'),
   ],
@@ -112,7 +134,10 @@ export const COUNTER_SPEC = {
   state: {
     schema: { global: { ints: 1, bytes: 1 }, local: { ints: 0, bytes: 0 } },
     keys: {
-      global: { value: { keyType: 'AVMString', valueType: 'AVMUint64', key: b64('value') }, label: { keyType: 'AVMString', valueType: 'AVMString', key: b64('label') } },
+      global: {
+        value: { keyType: 'AVMString', valueType: 'AVMUint64', key: b64('value') },
+        label: { keyType: 'AVMString', valueType: 'AVMString', key: b64('label') },
+      },
       local: {},
       box: {},
     },
@@ -175,7 +200,14 @@ describe('localnet: AlgoKit utils v9 against `devnet --localnet`', function () {
     assert.ok(pay.confirmation.confirmedRound! > 0n);
     assert.equal((await algorand.account.getInformation(alice.addr)).balance.microAlgo, 2_101_234n);
 
-    const created = await algorand.send.assetCreate({ sender: dispenser.addr, total: 500n, decimals: 0, unitName: 'KIT', assetName: 'AlgoKit', manager: dispenser.addr });
+    const created = await algorand.send.assetCreate({
+      sender: dispenser.addr,
+      total: 500n,
+      decimals: 0,
+      unitName: 'KIT',
+      assetName: 'AlgoKit',
+      manager: dispenser.addr,
+    });
     assert.ok(created.assetId > 0n);
     await algorand.send.assetOptIn({ sender: alice.addr, assetId: created.assetId });
     await algorand.send.assetTransfer({ sender: dispenser.addr, receiver: alice.addr, assetId: created.assetId, amount: 7n });
@@ -222,7 +254,11 @@ describe('localnet: AlgoKit utils v9 against `devnet --localnet`', function () {
       assert.equal(globals.label, 'hello');
 
       await algorand.account.ensureFunded(appClient.appAddress, dispenser.addr, algo(1));
-      await appClient.send.call({ method: 'setBox', args: ['apples', 3n], boxReferences: [new Uint8Array([...Buffer.from('c'), 0, 6, ...Buffer.from('apples')])] });
+      await appClient.send.call({
+        method: 'setBox',
+        args: ['apples', 3n],
+        boxReferences: [new Uint8Array([...Buffer.from('c'), 0, 6, ...Buffer.from('apples')])],
+      });
       await appClient.send.call({ method: 'setBox', args: ['pears', 5n], populateAppCallResources: true });
       const counts = await appClient.state.box.getMap('counts');
       assert.equal(counts.size, 2);
@@ -237,14 +273,17 @@ describe('localnet: AlgoKit utils v9 against `devnet --localnet`', function () {
       assert.equal(sim.returns?.[0]?.returnValue, 3n);
       assert.equal(sim.transactions.length, 2);
 
-      await assert.rejects(appClient.send.call({ method: 'fail', args: [] }), (e: Error & { led?: { msg: string; pc: number; txId: string }; teal_line?: number }) => {
-        assert.ok(e.led, `a logic error with details, got: ${e.message}`);
-        assert.match(e.led.msg, /assert failed/);
-        assert.ok(e.led.pc > 0);
-        assert.equal(e.led.txId.length, 52);
-        assert.match(e.message, /assert failed/);
-        return true;
-      });
+      await assert.rejects(
+        appClient.send.call({ method: 'fail', args: [] }),
+        (e: Error & { led?: { msg: string; pc: number; txId: string }; teal_line?: number }) => {
+          assert.ok(e.led, `a logic error with details, got: ${e.message}`);
+          assert.match(e.led.msg, /assert failed/);
+          assert.ok(e.led.pc > 0);
+          assert.equal(e.led.txId.length, 52);
+          assert.match(e.message, /assert failed/);
+          return true;
+        },
+      );
     });
   });
 });

@@ -124,7 +124,11 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
     assert.equal(d.query.token, d.node.token);
     const params = await algod.getTransactionParams().do();
     assert.equal(params.genesisID, LOCALNET_GENESIS_ID);
-    const genesis = JSON.parse(await algod.genesis().do()) as { id: string; network: string; alloc: { addr: string; comment: string; state: { algo: number } }[] };
+    const genesis = JSON.parse(await algod.genesis().do()) as {
+      id: string;
+      network: string;
+      alloc: { addr: string; comment: string; state: { algo: number } }[];
+    };
     assert.equal(genesis.id, 'dockernet-v1');
     const wallet1 = genesis.alloc.find((a) => a.comment === 'Wallet1');
     assert.ok(wallet1, 'Wallet1 in /genesis');
@@ -155,13 +159,22 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
     // wait-for-block-after the current round returns once a block is made
     const waiting = algod.statusAfterBlock(Number(s.lastRound)).do();
     const sp = await algod.getTransactionParams().do();
-    await send(algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: dispenser.addr, receiver: dispenser.addr, amount: 0, suggestedParams: sp }), dispenser);
+    await send(
+      algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: dispenser.addr, receiver: dispenser.addr, amount: 0, suggestedParams: sp }),
+      dispenser,
+    );
     assert.ok((await waiting).lastRound > s.lastRound);
   });
 
   it('a payment: sent raw, confirmed with waitForConfirmation, visible in the account and the pending record', async () => {
     const sp = await algod.getTransactionParams().do();
-    const txn = algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: dispenser.addr, receiver: user.addr, amount: 50_000_000, note: new TextEncoder().encode('hello'), suggestedParams: sp });
+    const txn = algosdk.makePaymentTxnWithSuggestedParamsFromObject({
+      sender: dispenser.addr,
+      receiver: user.addr,
+      amount: 50_000_000,
+      note: new TextEncoder().encode('hello'),
+      suggestedParams: sp,
+    });
     const confirmed = await send(txn, dispenser);
     assert.ok(confirmed.confirmedRound! > 0n);
     assert.equal(confirmed.poolError, '');
@@ -180,14 +193,30 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
       assert.match(e.message, /TransactionPool\.Remember: transaction [A-Z2-7]{52}: overspend/);
       return true;
     });
-    await assert.rejects(algod.pendingTransactionInformation('A'.repeat(52)).do(), (e: Error & { response?: { status: number } }) => e.response?.status === 404);
+    await assert.rejects(
+      algod.pendingTransactionInformation('A'.repeat(52)).do(),
+      (e: Error & { response?: { status: number } }) => e.response?.status === 404,
+    );
   });
 
   it('an asset created, opted in, transferred, frozen, clawed back and destroyed', async () => {
     const sp = await algod.getTransactionParams().do();
     const d0 = dispenser.addr;
     const created = await send(
-      algosdk.makeAssetCreateTxnWithSuggestedParamsFromObject({ sender: d0, total: 1000n, decimals: 0, defaultFrozen: false, unitName: 'TW', assetName: 'Teal', assetURL: 'https://t.example', manager: d0, reserve: d0, freeze: d0, clawback: d0, suggestedParams: sp }),
+      algosdk.makeAssetCreateTxnWithSuggestedParamsFromObject({
+        sender: d0,
+        total: 1000n,
+        decimals: 0,
+        defaultFrozen: false,
+        unitName: 'TW',
+        assetName: 'Teal',
+        assetURL: 'https://t.example',
+        manager: d0,
+        reserve: d0,
+        freeze: d0,
+        clawback: d0,
+        suggestedParams: sp,
+      }),
       dispenser,
     );
     const assetId = created.assetIndex!;
@@ -196,17 +225,48 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
     assert.equal(asset.params!.total, 1000n);
     assert.equal(asset.params!.unitName, 'TW');
     assert.equal(asset.params!.clawback, d0.toString());
-    await send(algosdk.makeAssetTransferTxnWithSuggestedParamsFromObject({ sender: user.addr, receiver: user.addr, assetIndex: assetId, amount: 0, suggestedParams: sp }), user);
-    await send(algosdk.makeAssetTransferTxnWithSuggestedParamsFromObject({ sender: d0, receiver: user.addr, assetIndex: assetId, amount: 100, suggestedParams: sp }), dispenser);
+    await send(
+      algosdk.makeAssetTransferTxnWithSuggestedParamsFromObject({
+        sender: user.addr,
+        receiver: user.addr,
+        assetIndex: assetId,
+        amount: 0,
+        suggestedParams: sp,
+      }),
+      user,
+    );
+    await send(
+      algosdk.makeAssetTransferTxnWithSuggestedParamsFromObject({ sender: d0, receiver: user.addr, assetIndex: assetId, amount: 100, suggestedParams: sp }),
+      dispenser,
+    );
     let holding = await algod.accountAssetInformation(user.addr, assetId).do();
     assert.equal(holding.assetHolding!.amount, 100n);
     assert.equal(holding.assetHolding!.isFrozen, false);
-    await send(algosdk.makeAssetFreezeTxnWithSuggestedParamsFromObject({ sender: d0, freezeTarget: user.addr, assetIndex: assetId, frozen: true, suggestedParams: sp }), dispenser);
+    await send(
+      algosdk.makeAssetFreezeTxnWithSuggestedParamsFromObject({ sender: d0, freezeTarget: user.addr, assetIndex: assetId, frozen: true, suggestedParams: sp }),
+      dispenser,
+    );
     holding = await algod.accountAssetInformation(user.addr, assetId).do();
     assert.equal(holding.assetHolding!.isFrozen, true);
-    const blocked = algosdk.makeAssetTransferTxnWithSuggestedParamsFromObject({ sender: user.addr, receiver: d0, assetIndex: assetId, amount: 1, suggestedParams: sp });
+    const blocked = algosdk.makeAssetTransferTxnWithSuggestedParamsFromObject({
+      sender: user.addr,
+      receiver: d0,
+      assetIndex: assetId,
+      amount: 1,
+      suggestedParams: sp,
+    });
     await assert.rejects(algod.sendRawTransaction(blocked.signTxn(user.sk)).do(), /frozen/);
-    await send(algosdk.makeAssetTransferTxnWithSuggestedParamsFromObject({ sender: d0, assetSender: user.addr, receiver: d0, assetIndex: assetId, amount: 100, suggestedParams: sp }), dispenser);
+    await send(
+      algosdk.makeAssetTransferTxnWithSuggestedParamsFromObject({
+        sender: d0,
+        assetSender: user.addr,
+        receiver: d0,
+        assetIndex: assetId,
+        amount: 100,
+        suggestedParams: sp,
+      }),
+      dispenser,
+    );
     holding = await algod.accountAssetInformation(user.addr, assetId).do();
     assert.equal(holding.assetHolding!.amount, 0n);
     const page = await algod.accountAssetsInformation(user.addr).do();
@@ -248,7 +308,17 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
       const approval = new Uint8Array(Buffer.from((await algod.compile(ABI_APPROVAL).do()).result, 'base64'));
       const clear = new Uint8Array(Buffer.from((await algod.compile(CLEAR).do()).result, 'base64'));
       const created = await send(
-        algosdk.makeApplicationCreateTxnFromObject({ sender: dispenser.addr, approvalProgram: approval, clearProgram: clear, numGlobalInts: 1, numGlobalByteSlices: 1, numLocalInts: 1, numLocalByteSlices: 0, onComplete: algosdk.OnApplicationComplete.NoOpOC, suggestedParams: sp }),
+        algosdk.makeApplicationCreateTxnFromObject({
+          sender: dispenser.addr,
+          approvalProgram: approval,
+          clearProgram: clear,
+          numGlobalInts: 1,
+          numGlobalByteSlices: 1,
+          numLocalInts: 1,
+          numLocalByteSlices: 0,
+          onComplete: algosdk.OnApplicationComplete.NoOpOC,
+          suggestedParams: sp,
+        }),
         dispenser,
       );
       appId = created.applicationIndex!;
@@ -256,18 +326,32 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
       assert.ok(appId > 0n);
       assert.equal(created.globalStateDelta!.length, 1);
       const appAddr = algosdk.getApplicationAddress(appId);
-      await send(algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: dispenser.addr, receiver: appAddr, amount: 1_000_000, suggestedParams: sp }), dispenser);
+      await send(
+        algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: dispenser.addr, receiver: appAddr, amount: 1_000_000, suggestedParams: sp }),
+        dispenser,
+      );
       await send(algosdk.makeApplicationOptInTxnFromObject({ sender: user.addr, appIndex: appId, suggestedParams: sp }), user);
 
       const atc = new algosdk.AtomicTransactionComposer();
-      atc.addMethodCall({ appID: appId, method, methodArgs: [40, 2], sender: user.addr, signer: signerOf(user), suggestedParams: sp, boxes: [{ appIndex: 0, name: new TextEncoder().encode('sum') }] });
+      atc.addMethodCall({
+        appID: appId,
+        method,
+        methodArgs: [40, 2],
+        sender: user.addr,
+        signer: signerOf(user),
+        suggestedParams: sp,
+        boxes: [{ appIndex: 0, name: new TextEncoder().encode('sum') }],
+      });
       const result = await atc.execute(algod, 4);
       assert.equal(result.methodResults[0]!.returnValue, 42n);
       assert.equal(result.methodResults[0]!.txInfo!.logs!.length, 1);
       // The block's logs name the app that was called (not 0: it already existed).
       const blockLogs = await raw(`/v2/blocks/${result.confirmedRound}/logs`);
       assert.equal(blockLogs.status, 200);
-      assert.deepEqual((blockLogs.body.logs as { 'application-index': number; txId: string }[]).map((l) => [l['application-index'], l.txId]), [[Number(appId), result.txIDs[0]]]);
+      assert.deepEqual(
+        (blockLogs.body.logs as { 'application-index': number; txId: string }[]).map((l) => [l['application-index'], l.txId]),
+        [[Number(appId), result.txIDs[0]]],
+      );
       assert.equal(result.methodResults[0]!.txInfo!.localStateDelta!.length, 1);
 
       const app = await algod.getApplicationByID(appId).do();
@@ -279,7 +363,10 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
       const box = await algod.getApplicationBoxByName(appId, new TextEncoder().encode('sum')).do();
       assert.equal(Buffer.from(box.value).readBigUInt64BE(), 42n);
       const boxes = await algod.getApplicationBoxes(appId).do();
-      assert.deepEqual(boxes.boxes.map((b) => Buffer.from(b.name).toString()), ['sum']);
+      assert.deepEqual(
+        boxes.boxes.map((b) => Buffer.from(b.name).toString()),
+        ['sum'],
+      );
 
       const round = (await algod.status().do()).lastRound;
       await waitForIndexer(indexer, round);
@@ -303,8 +390,14 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
     it('simulates a failing group and reads failedAt', async () => {
       const sp = await algod.getTransactionParams().do();
       const atc = new algosdk.AtomicTransactionComposer();
-      atc.addTransaction({ txn: algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: user.addr, receiver: user.addr, amount: 0, suggestedParams: sp }), signer: signerOf(user) });
-      atc.addTransaction({ txn: algosdk.makeApplicationNoOpTxnFromObject({ sender: user.addr, appIndex: appId, suggestedParams: sp }), signer: signerOf(user) });
+      atc.addTransaction({
+        txn: algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: user.addr, receiver: user.addr, amount: 0, suggestedParams: sp }),
+        signer: signerOf(user),
+      });
+      atc.addTransaction({
+        txn: algosdk.makeApplicationNoOpTxnFromObject({ sender: user.addr, appIndex: appId, suggestedParams: sp }),
+        signer: signerOf(user),
+      });
       const sim = await atc.simulate(algod, new algosdk.modelsv2.SimulateRequest({ txnGroups: [], allowEmptySignatures: true }));
       const g = sim.simulateResponse.txnGroups[0]!;
       assert.deepEqual(g.failedAt, [1]);
@@ -329,7 +422,9 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
       const hash = await algod.getBlockHash(round).do();
       assert.equal(hash.blockhash.length, 52);
       const base = `${d.node.url}/v2/blocks/${round}`;
-      const json = (await (await request(`${base}?format=json`, { headers: { 'x-algo-api-token': LOCALNET_TOKEN } })).body.json()) as { block: { rnd: number; gen: string; txns: unknown[] } };
+      const json = (await (await request(`${base}?format=json`, { headers: { 'x-algo-api-token': LOCALNET_TOKEN } })).body.json()) as {
+        block: { rnd: number; gen: string; txns: unknown[] };
+      };
       assert.equal(BigInt(json.block.rnd), round);
       assert.equal(json.block.gen, LOCALNET_GENESIS_ID);
       assert.equal(json.block.txns.length, block.block.payset.length);
@@ -355,7 +450,10 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
       assert.equal(Number((await algod.getBlockOffsetTimestamp().do()).offset), 3600);
       const before = (await algod.block((await algod.status().do()).lastRound).do()).block.header.timestamp;
       const sp = await algod.getTransactionParams().do();
-      const c = await send(algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: dispenser.addr, receiver: dispenser.addr, amount: 0, suggestedParams: sp }), dispenser);
+      const c = await send(
+        algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: dispenser.addr, receiver: dispenser.addr, amount: 0, suggestedParams: sp }),
+        dispenser,
+      );
       const after = (await algod.block(c.confirmedRound!).do()).block.header.timestamp;
       assert.equal(after, before + 3600n);
       await algod.setBlockOffsetTimestamp(0).do();
@@ -376,7 +474,10 @@ describe('localnet: algosdk v3 clients against `devnet --localnet`', function ()
       assert.deepEqual(await raw('/v2/assets/999999'), { status: 404, body: { message: 'asset does not exist' } });
       assert.deepEqual(await raw('/v2/applications/999999'), { status: 404, body: { message: 'application does not exist' } });
       assert.deepEqual(await raw(`/v2/accounts/${dispenser.addr}/assets/999999`), { status: 404, body: { message: 'account asset info not found' } });
-      assert.deepEqual(await raw(`/v2/accounts/${dispenser.addr}/applications/999999`), { status: 404, body: { message: 'account application info not found' } });
+      assert.deepEqual(await raw(`/v2/accounts/${dispenser.addr}/applications/999999`), {
+        status: 404,
+        body: { message: 'account application info not found' },
+      });
       assert.deepEqual(await raw('/v2/transactions/pending/nope'), { status: 400, body: { message: 'no valid transaction ID was specified' } });
       const byStr = await raw(`/v2/applications/${sharedAppId}/box?name=str:sum`);
       assert.equal(byStr.status, 200);

@@ -27,7 +27,11 @@ describe('cli: tealworks devnet --localnet', function () {
 
   it('serves the public node API with the LocalNet token, genesis id and env hints', async () => {
     const cwd = mkdtempSync(join(tmpdir(), 'tealworks-localnet-'));
-    const child = spawn(process.execPath, ['--import', TSX_LOADER, resolve(repoRoot, 'sdk/src/cli/main.ts'), 'devnet', '--localnet', '--in-memory', '--ports', '0,0,0'], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', TSX_LOADER, resolve(repoRoot, 'sdk/src/cli/main.ts'), 'devnet', '--localnet', '--in-memory', '--ports', '0,0,0'],
+      { cwd, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     const exit = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));

@@ -34,7 +34,10 @@ describe('localnet parity: what outside clients trip on', function () {
 
   async function send(txns: algosdk.Transaction[]): Promise<algosdk.modelsv2.PendingTransactionResponse[]> {
     if (txns.length > 1) algosdk.assignGroupID(txns);
-    const signed = await signer(txns, txns.map((_, i) => i));
+    const signed = await signer(
+      txns,
+      txns.map((_, i) => i),
+    );
     await algod.sendRawTransaction(signed).do();
     return Promise.all(txns.map((t) => algosdk.waitForConfirmation(algod, t.txID(), 4)));
   }
@@ -53,7 +56,10 @@ describe('localnet parity: what outside clients trip on', function () {
   });
 
   it("item 5: genesis accounts are Online, so AlgoKit's documented dispenser lookup (status !== 'Offline') finds Wallet1", async () => {
-    const found = await algorand.account.fromKmd('unencrypted-default-wallet', (a: Record<string, any>) => a.status !== 'Offline' && BigInt(a.amount) > 1_000_000_000n);
+    const found = await algorand.account.fromKmd(
+      'unencrypted-default-wallet',
+      (a: Record<string, any>) => a.status !== 'Offline' && BigInt(a.amount) > 1_000_000_000n,
+    );
     dispenser = found.addr;
     signer = found.signer;
     assert.equal(dispenser.toString(), d.accounts[0]!.address);
@@ -67,7 +73,7 @@ describe('localnet parity: what outside clients trip on', function () {
     assert.ok(supply.onlineMoney > 0n, 'online stake is counted');
   });
 
-  it('item 3: the query service answers requests without a token, as LocalNet\'s indexer does', async () => {
+  it("item 3: the query service answers requests without a token, as LocalNet's indexer does", async () => {
     const bare = new algosdk.Indexer('', 'http://127.0.0.1', port(d.query.url));
     const acct = await bare.lookupAccountByID(dispenser).do();
     assert.equal(acct.account.address, dispenser.toString());
@@ -78,39 +84,95 @@ describe('localnet parity: what outside clients trip on', function () {
   it('item 1: over HTTP the failing pc is the failing instruction (`+` at pc 6), on submit and on simulate', async () => {
     // pushint 1 (pc 1); pushbytes "x" (pc 3); + (pc 6): hand-assembled, the assembler refuses it.
     const bad = Uint8Array.of(10, 0x81, 0x01, 0x80, 0x01, 0x78, 0x08);
-    const create = algosdk.makeApplicationCreateTxnFromObject({ sender: dispenser, approvalProgram: bad, clearProgram: CLEAR, numGlobalByteSlices: 0, numGlobalInts: 0, numLocalByteSlices: 0, numLocalInts: 0, onComplete: algosdk.OnApplicationComplete.NoOpOC, suggestedParams: await sp() });
+    const create = algosdk.makeApplicationCreateTxnFromObject({
+      sender: dispenser,
+      approvalProgram: bad,
+      clearProgram: CLEAR,
+      numGlobalByteSlices: 0,
+      numGlobalInts: 0,
+      numLocalByteSlices: 0,
+      numLocalInts: 0,
+      onComplete: algosdk.OnApplicationComplete.NoOpOC,
+      suggestedParams: await sp(),
+    });
     const [signed] = await signer([create], [0]);
     await assert.rejects(algod.sendRawTransaction(signed!).do(), (e: Error) => {
       // item 7: algod with the developer API (LocalNet) adds the disassembled lines up to the failing op.
-      assert.match(e.message, /logic eval error: \+ arg 1 wanted uint64 but got \[\]byte\. Details: app=\d+, pc=6, opcodes=pushint 1; pushbytes 0x78 \/\/ "x"; \+$/);
+      assert.match(
+        e.message,
+        /logic eval error: \+ arg 1 wanted uint64 but got \[\]byte\. Details: app=\d+, pc=6, opcodes=pushint 1; pushbytes 0x78 \/\/ "x"; \+$/,
+      );
       return true;
     });
-    const sim = await algod.simulateTransactions(new algosdk.modelsv2.SimulateRequest({ txnGroups: [new algosdk.modelsv2.SimulateRequestTransactionGroup({ txns: [algosdk.decodeMsgpack(signed!, algosdk.SignedTransaction)] })] })).do();
+    const sim = await algod
+      .simulateTransactions(
+        new algosdk.modelsv2.SimulateRequest({
+          txnGroups: [new algosdk.modelsv2.SimulateRequestTransactionGroup({ txns: [algosdk.decodeMsgpack(signed!, algosdk.SignedTransaction)] })],
+        }),
+      )
+      .do();
     assert.match(sim.txnGroups[0]!.failureMessage!, /pc=6, opcodes=pushint 1; pushbytes 0x78 \/\/ "x"; \+$/);
   });
 
   it('item 4: an update over one page is accepted for an app with an extra page, and refused over its own pages with the node wording', async () => {
     const small = program('#pragma version 10\nint 1');
-    const [created] = await send([algosdk.makeApplicationCreateTxnFromObject({ sender: dispenser, approvalProgram: small, clearProgram: CLEAR, extraPages: 1, numGlobalByteSlices: 0, numGlobalInts: 0, numLocalByteSlices: 0, numLocalInts: 0, onComplete: algosdk.OnApplicationComplete.NoOpOC, suggestedParams: await sp() })]);
+    const [created] = await send([
+      algosdk.makeApplicationCreateTxnFromObject({
+        sender: dispenser,
+        approvalProgram: small,
+        clearProgram: CLEAR,
+        extraPages: 1,
+        numGlobalByteSlices: 0,
+        numGlobalInts: 0,
+        numLocalByteSlices: 0,
+        numLocalInts: 0,
+        onComplete: algosdk.OnApplicationComplete.NoOpOC,
+        suggestedParams: await sp(),
+      }),
+    ]);
     const appId = created!.applicationIndex!;
     const big = program(`#pragma version 10\nint 1\nreturn\n${'int 1\npop\n'.repeat(1100)}int 1`);
     assert.ok(big.length > 2048 && big.length + CLEAR.length <= 4096, `${big.length} bytes`);
     const params = await sp();
-    await send([algosdk.makeApplicationUpdateTxnFromObject({ sender: dispenser, appIndex: appId, approvalProgram: big, clearProgram: CLEAR, suggestedParams: params })]);
+    await send([
+      algosdk.makeApplicationUpdateTxnFromObject({ sender: dispenser, appIndex: appId, approvalProgram: big, clearProgram: CLEAR, suggestedParams: params }),
+    ]);
     const app = await algod.getApplicationByID(appId).do();
     assert.equal(app.params!.approvalProgram.length, big.length);
     const tooBig = program(`#pragma version 10\nint 1\nreturn\n${'int 1\npop\n'.repeat(2100)}int 1`);
-    const [s] = await signer([algosdk.makeApplicationUpdateTxnFromObject({ sender: dispenser, appIndex: appId, approvalProgram: tooBig, clearProgram: CLEAR, suggestedParams: params })], [0]);
+    const [s] = await signer(
+      [
+        algosdk.makeApplicationUpdateTxnFromObject({
+          sender: dispenser,
+          appIndex: appId,
+          approvalProgram: tooBig,
+          clearProgram: CLEAR,
+          suggestedParams: params,
+        }),
+      ],
+      [0],
+    );
     await assert.rejects(algod.sendRawTransaction(s!).do(), (e: Error) => {
       assert.match(e.message, new RegExp(`approval program too long\\. \\(${tooBig.length} > 4096\\)`));
       return true;
     });
   });
 
-  it("item 6: GET /v2/accounts/{address}/applications pages as the node does (algosdk accountApplicationsInformation)", async () => {
+  it('item 6: GET /v2/accounts/{address}/applications pages as the node does (algosdk accountApplicationsInformation)', async () => {
     const counter = program('#pragma version 10\nint 1');
     const mk = (onComplete: algosdk.OnApplicationComplete, p: algosdk.SuggestedParams, note: string) =>
-      algosdk.makeApplicationCreateTxnFromObject({ sender: dispenser, approvalProgram: counter, clearProgram: CLEAR, numGlobalByteSlices: 0, numGlobalInts: 1, numLocalByteSlices: 0, numLocalInts: 1, onComplete, note: new TextEncoder().encode(note), suggestedParams: p });
+      algosdk.makeApplicationCreateTxnFromObject({
+        sender: dispenser,
+        approvalProgram: counter,
+        clearProgram: CLEAR,
+        numGlobalByteSlices: 0,
+        numGlobalInts: 1,
+        numLocalByteSlices: 0,
+        numLocalInts: 1,
+        onComplete,
+        note: new TextEncoder().encode(note),
+        suggestedParams: p,
+      });
     const p = await sp();
     const made = await send([mk(algosdk.OnApplicationComplete.OptInOC, p, 'a'), mk(algosdk.OnApplicationComplete.NoOpOC, p, 'b')]);
     const ids = made.map((m) => m.applicationIndex!);
@@ -131,15 +193,35 @@ describe('localnet parity: what outside clients trip on', function () {
       return { status: r.statusCode, body: (await r.body.json()) as { message?: string; 'next-token'?: string } };
     };
     assert.deepEqual(await raw('applications?limit=0'), { status: 400, body: { message: 'limit parameter must be a positive integer' } });
-    assert.deepEqual(await raw('applications?limit=1001&include=params'), { status: 400, body: { message: 'limit 1001 exceeds max applications single batch limit 1000' } });
-    assert.deepEqual(await raw('applications?next=x'), { status: 400, body: { message: 'unable to parse next token: strconv.ParseUint: parsing "x": invalid syntax' } });
+    assert.deepEqual(await raw('applications?limit=1001&include=params'), {
+      status: 400,
+      body: { message: 'limit 1001 exceeds max applications single batch limit 1000' },
+    });
+    assert.deepEqual(await raw('applications?next=x'), {
+      status: 400,
+      body: { message: 'unable to parse next token: strconv.ParseUint: parsing "x": invalid syntax' },
+    });
     assert.deepEqual(await raw('assets?limit=1001'), { status: 400, body: { message: 'limit 1001 exceeds max assets single batch limit 1000' } });
-    assert.deepEqual(await raw('assets?next=-1'), { status: 400, body: { message: 'unable to parse next token: strconv.ParseUint: parsing "-1": invalid syntax' } });
+    assert.deepEqual(await raw('assets?next=-1'), {
+      status: 400,
+      body: { message: 'unable to parse next token: strconv.ParseUint: parsing "-1": invalid syntax' },
+    });
   });
 
-  it('item 10: one app-resource record per account and app in the ledger\'s state delta, as in /v2/deltas', async () => {
+  it("item 10: one app-resource record per account and app in the ledger's state delta, as in /v2/deltas", async () => {
     const [made] = await send([
-      algosdk.makeApplicationCreateTxnFromObject({ sender: dispenser, approvalProgram: program('#pragma version 10\nint 1'), clearProgram: CLEAR, numGlobalByteSlices: 0, numGlobalInts: 0, numLocalByteSlices: 0, numLocalInts: 1, onComplete: algosdk.OnApplicationComplete.OptInOC, note: new TextEncoder().encode('delta'), suggestedParams: await sp() }),
+      algosdk.makeApplicationCreateTxnFromObject({
+        sender: dispenser,
+        approvalProgram: program('#pragma version 10\nint 1'),
+        clearProgram: CLEAR,
+        numGlobalByteSlices: 0,
+        numGlobalInts: 0,
+        numLocalByteSlices: 0,
+        numLocalInts: 1,
+        onComplete: algosdk.OnApplicationComplete.OptInOC,
+        note: new TextEncoder().encode('delta'),
+        suggestedParams: await sp(),
+      }),
     ]);
     const round = made!.confirmedRound!;
     const delta = d.ledger.stateDelta(round) as { Accts: { AppResources: { Aidx: bigint; Params: { Params: unknown }; State: { LocalState: unknown } }[] } };
@@ -154,10 +236,15 @@ describe('localnet parity: what outside clients trip on', function () {
   it('item 9: simulate at a recent past round uses the state after that round', async () => {
     const fresh = algosdk.generateAccount();
     const before = (await algod.status().do()).lastRound;
-    await send([algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: dispenser, receiver: fresh.addr, amount: 1_000_000, suggestedParams: await sp() })]);
+    await send([
+      algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: dispenser, receiver: fresh.addr, amount: 1_000_000, suggestedParams: await sp() }),
+    ]);
     const spend = algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: fresh.addr, receiver: dispenser, amount: 1000, suggestedParams: await sp() });
     const group = [new algosdk.modelsv2.SimulateRequestTransactionGroup({ txns: [new algosdk.SignedTransaction({ txn: spend })] })];
-    const at = (round?: bigint) => algod.simulateTransactions(new algosdk.modelsv2.SimulateRequest({ txnGroups: group, allowEmptySignatures: true, ...(round !== undefined ? { round } : {}) })).do();
+    const at = (round?: bigint) =>
+      algod
+        .simulateTransactions(new algosdk.modelsv2.SimulateRequest({ txnGroups: group, allowEmptySignatures: true, ...(round !== undefined ? { round } : {}) }))
+        .do();
     const now = await at();
     assert.equal(now.txnGroups[0]!.failureMessage, undefined);
     const past = await at(before);
@@ -166,11 +253,20 @@ describe('localnet parity: what outside clients trip on', function () {
     await assert.rejects(at(before + 1000n), (e: Error & { response?: { status: number } }) => e.response?.status === 400);
   });
 
-  it('item 7: /v2 simulate answers in the node\'s shape only; /v1 simulate keeps our result fields', async () => {
+  it("item 7: /v2 simulate answers in the node's shape only; /v1 simulate keeps our result fields", async () => {
     const pay = algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: dispenser, receiver: dispenser, amount: 0, suggestedParams: await sp() });
-    const body = algosdk.encodeMsgpack(new algosdk.modelsv2.SimulateRequest({ txnGroups: [new algosdk.modelsv2.SimulateRequestTransactionGroup({ txns: [new algosdk.SignedTransaction({ txn: pay })] })], allowEmptySignatures: true }));
+    const body = algosdk.encodeMsgpack(
+      new algosdk.modelsv2.SimulateRequest({
+        txnGroups: [new algosdk.modelsv2.SimulateRequestTransactionGroup({ txns: [new algosdk.SignedTransaction({ txn: pay })] })],
+        allowEmptySignatures: true,
+      }),
+    );
     const post = async (path: string) => {
-      const r = await request(`${d.node.url}${path}`, { method: 'POST', body, headers: { 'x-algo-api-token': LOCALNET_TOKEN, 'content-type': 'application/msgpack' } });
+      const r = await request(`${d.node.url}${path}`, {
+        method: 'POST',
+        body,
+        headers: { 'x-algo-api-token': LOCALNET_TOKEN, 'content-type': 'application/msgpack' },
+      });
       return (await r.body.json()) as Record<string, unknown> & { 'txn-groups': Record<string, unknown>[] };
     };
     const v2 = await post('/v2/transactions/simulate');
@@ -194,7 +290,10 @@ describe('localnet parity: what outside clients trip on', function () {
       assert.equal(decoded.totalTransactions, 0);
     }
     const params = { ...(await sp()), flatFee: true, fee: 0n };
-    const [s] = await signer([algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: dispenser, receiver: dispenser, amount: 0, suggestedParams: params })], [0]);
+    const [s] = await signer(
+      [algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: dispenser, receiver: dispenser, amount: 0, suggestedParams: params })],
+      [0],
+    );
     await assert.rejects(algod.sendRawTransaction(s!).do(), (e: Error) => {
       assert.match(e.message, /txgroup with 0\.0A fees is less than 1mA \(usage=1\.000000 \* base=1mA\)/);
       return true;
@@ -210,7 +309,15 @@ describe('localnet parity: what outside clients trip on', function () {
     assert.equal((JSON.parse(await algod.genesis().do()) as { proto: string }).proto, V42);
     // A group of three payments in one block exercises the vector commitment's bit-reversed order and padding.
     const params = await sp();
-    const pays = [1, 2, 3].map((i) => algosdk.makePaymentTxnWithSuggestedParamsFromObject({ sender: dispenser, receiver: dispenser, amount: 0, note: new Uint8Array([i]), suggestedParams: params }));
+    const pays = [1, 2, 3].map((i) =>
+      algosdk.makePaymentTxnWithSuggestedParamsFromObject({
+        sender: dispenser,
+        receiver: dispenser,
+        amount: 0,
+        note: new Uint8Array([i]),
+        suggestedParams: params,
+      }),
+    );
     const confirmed = await send(pays);
     const round = confirmed[0]!.confirmedRound!;
     const H = (alg: string, ...parts: Uint8Array[]) => new Uint8Array(createHash(alg).update(Buffer.concat(parts)).digest());
@@ -283,11 +390,20 @@ describe('localnet parity: what outside clients trip on', function () {
   });
 
   it('item 2: any browser origin may call the three services under --localnet, Private Network Access preflights included', async () => {
-    for (const [url, header] of [[d.node.url, 'x-algo-api-token'], [d.query.url, 'x-indexer-api-token'], [d.keyManager.url, 'x-kmd-api-token']] as const) {
+    for (const [url, header] of [
+      [d.node.url, 'x-algo-api-token'],
+      [d.query.url, 'x-indexer-api-token'],
+      [d.keyManager.url, 'x-kmd-api-token'],
+    ] as const) {
       const path = url === d.keyManager.url ? '/versions' : url === d.query.url ? '/health' : '/v2/status';
       const pre = await request(`${url}${path}`, {
         method: 'OPTIONS',
-        headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET', 'access-control-request-headers': `${header}, x-custom`, 'access-control-request-private-network': 'true' },
+        headers: {
+          origin: 'http://localhost:5173',
+          'access-control-request-method': 'GET',
+          'access-control-request-headers': `${header}, x-custom`,
+          'access-control-request-private-network': 'true',
+        },
       });
       await pre.body.dump();
       assert.equal(pre.statusCode, 204, url);
@@ -348,24 +464,34 @@ describe('devnet parity: a data directory written before the v42 URL and prev512
     // The fixture: the wallet and genesis.json of a LocalNet data directory, and a chain journal
     // written as the previous version wrote it (no header scheme in its genesis record).
     await (await startDevnet(opts)).stop();
-    const accounts = (JSON.parse(readFileSync(join(dir, 'genesis.json'), 'utf8')) as { accounts: { address: string; amount: string; online?: boolean }[] }).accounts;
+    const accounts = (JSON.parse(readFileSync(join(dir, 'genesis.json'), 'utf8')) as { accounts: { address: string; amount: string; online?: boolean }[] })
+      .accounts;
     rmSync(join(dir, 'ledger'), { recursive: true });
-    const old = new Ledger({ genesisId: LOCALNET_GENESIS_ID, genesisAccounts: accounts.map((a) => ({ address: a.address, amount: BigInt(a.amount), online: a.online === true })), store: new FileLedgerStore(join(dir, 'ledger')), headerScheme: 1 });
+    const old = new Ledger({
+      genesisId: LOCALNET_GENESIS_ID,
+      genesisAccounts: accounts.map((a) => ({ address: a.address, amount: BigInt(a.amount), online: a.online === true })),
+      store: new FileLedgerStore(join(dir, 'ledger')),
+      headerScheme: 1,
+    });
     const genesisHash = Buffer.from(old.genesisHash).toString('base64');
     old.close();
 
     let d = await startDevnet(opts);
     try {
       const algod = new algosdk.Algodv2(LOCALNET_TOKEN, 'http://127.0.0.1', port(d.node.url));
-      assert.equal(Buffer.from((await algod.versionsCheck().do()).genesisHashB64).toString("base64"), genesisHash);
+      assert.equal(Buffer.from((await algod.versionsCheck().do()).genesisHashB64).toString('base64'), genesisHash);
       assert.equal((await algod.status().do()).lastVersion, 'https://github.com/algorandfoundation/specs/tree/v42');
       const kmd = new algosdk.Kmd(LOCALNET_TOKEN, 'http://127.0.0.1', port(d.keyManager.url));
       const algorand = AlgorandClient.fromClients({ algod, kmd });
       const from = await algorand.account.fromKmd('unencrypted-default-wallet', (a: Record<string, any>) => BigInt(a.amount) > 1_000_000_000n);
-      for (let i = 0; i < 2; i++) await algorand.send.payment({ sender: from.addr, signer: from.signer, receiver: from.addr, amount: (0).algo(), note: `legacy ${i}` });
+      for (let i = 0; i < 2; i++)
+        await algorand.send.payment({ sender: from.addr, signer: from.signer, receiver: from.addr, amount: (0).algo(), note: `legacy ${i}` });
       const last = (await algod.status().do()).lastRound;
       const blk = (await algod.block(last).do()).block;
-      assert.ok(blk.header.branch512.every((b) => b === 0), 'no prev512 on a scheme-1 chain');
+      assert.ok(
+        blk.header.branch512.every((b) => b === 0),
+        'no prev512 on a scheme-1 chain',
+      );
       assert.equal(blk.header.upgradeState.currentProtocol, 'https://github.com/algorandfoundation/specs/tree/v42');
       const hash = (await algod.getBlockHash(last).do()).blockhash;
       await d.stop();

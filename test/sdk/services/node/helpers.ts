@@ -106,4 +106,3 @@ export async function startNode(options: Partial<NodeServiceOptions> & { account
 export function group(txns: Transaction[]): Transaction[] {
   return assignGroupId(txns);
 }
-

@@ -70,7 +70,12 @@ describe('node service: /v1 operations over HTTP', function () {
       const routes = new Set(router.routes().map((rt) => `${rt.method} ${rt.pattern}`));
       assert.deepEqual([...described].sort(), [...routes].sort());
       // Every numbered operation of node-service.md (1-24) is present once.
-      assert.deepEqual(NODE_ENDPOINTS.map((e) => e.number).filter((n) => n > 0).sort((a, b) => a - b), Array.from({ length: 24 }, (_, i) => i + 1));
+      assert.deepEqual(
+        NODE_ENDPOINTS.map((e) => e.number)
+          .filter((n) => n > 0)
+          .sort((a, b) => a - b),
+        Array.from({ length: 24 }, (_, i) => i + 1),
+      );
     });
 
     it('/metrics is Prometheus text with HELP/TYPE comments and live counters', async () => {
@@ -111,7 +116,16 @@ describe('node service: /v1 operations over HTTP', function () {
       const s = (await node.call('GET', '/v1/status')).json;
       assert.equal(s.lastRound, Number(node.ledger.latestRound));
       assert.equal(s.lastConsensusVersion, node.ledger.params.protocol);
-      for (const k of ['nextConsensusVersion', 'nextConsensusVersionRound', 'nextConsensusVersionSupported', 'stoppedAtUnsupportedRound', 'hasSyncedSinceStartup', 'catchupTime', 'timeSinceLastRound']) assert.ok(k in s, k);
+      for (const k of [
+        'nextConsensusVersion',
+        'nextConsensusVersionRound',
+        'nextConsensusVersionSupported',
+        'stoppedAtUnsupportedRound',
+        'hasSyncedSinceStartup',
+        'catchupTime',
+        'timeSinceLastRound',
+      ])
+        assert.ok(k in s, k);
       const p = (await node.call('GET', '/v1/transactions/params')).json;
       assert.deepEqual(Object.keys(p).sort(), ['consensusVersion', 'fee', 'genesisID', 'genesishashb64', 'lastRound', 'minFee']);
       assert.equal(p.minFee, 1000);
@@ -178,7 +192,10 @@ describe('node service: /v1 operations over HTTP', function () {
       assert.equal(other.status, 404, 'not a transaction of that account');
 
       const list = (await node.call('GET', `/v1/account/${node.addr(0)}/transactions?firstRound=${before + 1n}&lastRound=${before + 1n}`)).json;
-      assert.deepEqual(list.transactions.map((t: any) => t.tx), [id]);
+      assert.deepEqual(
+        list.transactions.map((t: any) => t.tx),
+        [id],
+      );
       const dated = (await node.call('GET', `/v1/account/${node.addr(0)}/transactions?fromDate=2000-01-01&max=1`)).json;
       assert.equal(dated.transactions.length, 1);
       assert.equal((await node.call('GET', `/v1/account/${node.addr(0)}/transactions?toDate=2000-01-01`)).json.transactions.length, 0);
@@ -186,8 +203,27 @@ describe('node service: /v1 operations over HTTP', function () {
 
       const block = (await node.call('GET', `/v1/block/${before + 1n}`)).json;
       assert.equal(block.round, Number(before + 1n));
-      assert.deepEqual(block.txns.transactions.map((t: any) => t.tx), [id]);
-      for (const k of ['hash', 'previousBlockHash', 'seed', 'proposer', 'period', 'txnRoot', 'timestamp', 'currentProtocol', 'nextProtocol', 'nextProtocolApprovals', 'nextProtocolVoteBefore', 'nextProtocolSwitchOn', 'upgradePropose', 'upgradeApprove']) assert.ok(k in block, k);
+      assert.deepEqual(
+        block.txns.transactions.map((t: any) => t.tx),
+        [id],
+      );
+      for (const k of [
+        'hash',
+        'previousBlockHash',
+        'seed',
+        'proposer',
+        'period',
+        'txnRoot',
+        'timestamp',
+        'currentProtocol',
+        'nextProtocol',
+        'nextProtocolApprovals',
+        'nextProtocolVoteBefore',
+        'nextProtocolSwitchOn',
+        'upgradePropose',
+        'upgradeApprove',
+      ])
+        assert.ok(k in block, k);
       const raw = await node.call('GET', `/v1/block/${before + 1n}?raw=1`);
       assert.equal(raw.status, 200);
       const decoded = decodeBlock(raw.bytes);
@@ -255,7 +291,10 @@ describe('node service: /v1 operations over HTTP', function () {
 
     it('an empty pool lists nothing in dev mode', async () => {
       assert.deepEqual((await node.call('GET', '/v1/transactions/pending?max=0')).json, { truncatedTxns: { transactions: [] }, totalTxns: 0 });
-      assert.deepEqual((await node.call('GET', `/v1/account/${node.addr(0)}/transactions/pending`)).json, { truncatedTxns: { transactions: [] }, totalTxns: 0 });
+      assert.deepEqual((await node.call('GET', `/v1/account/${node.addr(0)}/transactions/pending`)).json, {
+        truncatedTxns: { transactions: [] },
+        totalTxns: 0,
+      });
       assert.equal((await node.call('GET', '/v1/transactions/pending?max=abc')).status, 400);
     });
   });
@@ -384,12 +423,19 @@ describe('node service: pool in interval mode', function () {
     assert.equal(p.poolerror, undefined);
     const all = (await node.call('GET', '/v1/transactions/pending')).json;
     assert.equal(all.totalTxns, 2);
-    assert.deepEqual(all.truncatedTxns.transactions.map((t: any) => t.tx), [txid(b.txn), txid(a.txn)], 'higher fee per byte first');
+    assert.deepEqual(
+      all.truncatedTxns.transactions.map((t: any) => t.tx),
+      [txid(b.txn), txid(a.txn)],
+      'higher fee per byte first',
+    );
     const one = (await node.call('GET', '/v1/transactions/pending?max=1')).json;
     assert.equal(one.totalTxns, 2);
     assert.equal(one.truncatedTxns.transactions.length, 1);
     const mine = (await node.call('GET', `/v1/account/${node.addr(2)}/transactions/pending?max=0`)).json;
-    assert.deepEqual(mine.truncatedTxns.transactions.map((t: any) => t.tx), [txid(b.txn)]);
+    assert.deepEqual(
+      mine.truncatedTxns.transactions.map((t: any) => t.tx),
+      [txid(b.txn)],
+    );
     const dup = await node.submit([a]);
     assert.equal(dup.status, 400);
 
@@ -420,4 +466,3 @@ describe('node service: pool in interval mode', function () {
     assert.equal((await node.call('GET', '/v1/transactions/pending')).json.totalTxns, 0);
   });
 });
-

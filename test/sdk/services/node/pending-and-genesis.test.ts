@@ -6,7 +6,7 @@ import { Ledger } from '../../../../sdk/src/ledger/index.js';
 import { ALGO, startNode } from './helpers.js';
 
 describe('node service: op 7 pending listing per account, and /genesis', function () {
-  it('op 7: totalTxns is the total in the pool; truncatedTxns holds only the account\'s, cut at max', async () => {
+  it("op 7: totalTxns is the total in the pool; truncatedTxns holds only the account's, cut at max", async () => {
     const node = await startNode({ accounts: 4, blockIntervalMs: 600_000 });
     try {
       const a = node.sign(node.pay(0, 1, 1n * ALGO, { note: utf8('a') }));
@@ -21,7 +21,10 @@ describe('node service: op 7 pending listing per account, and /genesis', functio
       assert.equal(cut.truncatedTxns.transactions.length, 1);
       const other = (await node.call('GET', `/v1/account/${node.addr(3)}/transactions/pending`)).json;
       assert.equal(other.totalTxns, 3);
-      assert.deepEqual(other.truncatedTxns.transactions.map((t: { tx: string }) => t.tx), [txid(c.txn)]);
+      assert.deepEqual(
+        other.truncatedTxns.transactions.map((t: { tx: string }) => t.tx),
+        [txid(c.txn)],
+      );
       // op 18 agrees on the total.
       assert.equal((await node.call('GET', '/v1/transactions/pending')).json.totalTxns, 3);
     } finally {
@@ -42,7 +45,9 @@ describe('node service: op 7 pending listing per account, and /genesis', functio
       const special = g.alloc.find((x: { addr: string }) => x.addr === g.fees).state.algo;
       const rebuilt = new Ledger({
         genesisId: g.id,
-        genesisAccounts: g.alloc.filter((x: { addr: string }) => x.addr !== g.fees && x.addr !== g.rwd).map((x: { addr: string; state: { algo: number } }) => ({ address: x.addr, amount: BigInt(x.state.algo) })),
+        genesisAccounts: g.alloc
+          .filter((x: { addr: string }) => x.addr !== g.fees && x.addr !== g.rwd)
+          .map((x: { addr: string; state: { algo: number } }) => ({ address: x.addr, amount: BigInt(x.state.algo) })),
         feeSink: g.fees,
         rewardsPool: g.rwd,
         specialAccountBalance: BigInt(special),

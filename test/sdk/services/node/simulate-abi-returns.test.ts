@@ -75,14 +75,25 @@ int 1
 return
 `;
 
-const ARC4 = { name: 'Calc', methods: [{ name: 'add', args: [{ type: 'uint64' }, { type: 'uint64' }], returns: { type: 'uint64' } }, { name: 'short', args: [], returns: { type: 'uint64' } }] };
+const ARC4 = {
+  name: 'Calc',
+  methods: [
+    { name: 'add', args: [{ type: 'uint64' }, { type: 'uint64' }], returns: { type: 'uint64' } },
+    { name: 'short', args: [], returns: { type: 'uint64' } },
+  ],
+};
 
 function arc56WithPoint(): Record<string, unknown> {
   const base = JSON.parse(read('examples/counter/abi/counter.arc56.json')) as Record<string, unknown>;
   return {
     ...base,
     name: 'Geometry',
-    structs: { Point: [{ name: 'x', type: 'uint64' }, { name: 'owner', type: 'address' }] },
+    structs: {
+      Point: [
+        { name: 'x', type: 'uint64' },
+        { name: 'owner', type: 'address' },
+      ],
+    },
     methods: [{ name: 'point', args: [], returns: { type: '(uint64,address)', struct: 'Point' }, actions: { create: [], call: ['NoOp'] }, readonly: true }],
   };
 }
@@ -99,7 +110,12 @@ describe('node service: simulate returns decoded ABI return values (issue 14 ite
     net = await connectNetwork({ kind: 'named', name: 'devnet' }, { baseDir: root, devnet: d });
     me = net.dispenser!.address;
     const sp = await builderParams(net.chain);
-    const create = makeAppCreateTxn({ sender: me, approvalProgram: assemble(APPROVAL).program, clearProgram: assemble('#pragma version 10\nint 1').program, suggestedParams: sp });
+    const create = makeAppCreateTxn({
+      sender: me,
+      approvalProgram: assemble(APPROVAL).program,
+      clearProgram: assemble('#pragma version 10\nint 1').program,
+      suggestedParams: sp,
+    });
     const signed = await net.dispenser!.signer.sign([create], [0]);
     const sent = await net.chain.node.submit(signed);
     appId = (await net.chain.node.pending(sent.txid)).applicationIndex!;
@@ -109,12 +125,21 @@ describe('node service: simulate returns decoded ABI return values (issue 14 ite
     await d?.stop();
   });
 
-  const call = async (args: Uint8Array[], target = appId): Promise<Transaction> => makeAppCallTxn({ sender: me, appId: target, args, suggestedParams: await builderParams(net.chain) });
+  const call = async (args: Uint8Array[], target = appId): Promise<Transaction> =>
+    makeAppCallTxn({ sender: me, appId: target, args, suggestedParams: await builderParams(net.chain) });
 
   async function simulate(txns: Transaction[], extra: Record<string, unknown> = {}): Promise<{ status: number; json: any; text: string }> {
     const group = txns.length > 1 ? assignGroupId(txns) : txns;
-    const body = stringifyJson({ 'txn-groups': [{ txns: group.map((t) => signedTransactionToNodeJson({ txn: t })) }], 'allow-empty-signatures': true, ...extra });
-    const res = await request(`${d.node.url}/v1/transactions/simulate`, { method: 'POST', headers: { 'X-Node-API-Token': d.node.token, 'content-type': 'application/json' }, body });
+    const body = stringifyJson({
+      'txn-groups': [{ txns: group.map((t) => signedTransactionToNodeJson({ txn: t })) }],
+      'allow-empty-signatures': true,
+      ...extra,
+    });
+    const res = await request(`${d.node.url}/v1/transactions/simulate`, {
+      method: 'POST',
+      headers: { 'X-Node-API-Token': d.node.token, 'content-type': 'application/json' },
+      body,
+    });
     const text = await res.body.text();
     let json: unknown;
     try {
@@ -139,14 +164,22 @@ describe('node service: simulate returns decoded ABI return values (issue 14 ite
   });
 
   it('typed from an ARC-56 spec given in the request: structs by field name, addresses as text', async () => {
-    const r = await simulate([await call([methodSelector('point()(uint64,address)')]), await call([methodSelector('add(uint64,uint64)uint64'), u64(1n), u64(1n)])], { 'app-specs': [arc56WithPoint(), ARC4] });
+    const r = await simulate(
+      [await call([methodSelector('point()(uint64,address)')]), await call([methodSelector('add(uint64,uint64)uint64'), u64(1n), u64(1n)])],
+      { 'app-specs': [arc56WithPoint(), ARC4] },
+    );
     assert.equal(r.status, 200, r.text);
-    assert.deepEqual(abiReturn(r, 0), { raw: abiReturn(r, 0).raw, method: 'point()(uint64,address)', type: '(uint64,address)', value: { x: 42, owner: POINT_OWNER.toString() } });
+    assert.deepEqual(abiReturn(r, 0), {
+      raw: abiReturn(r, 0).raw,
+      method: 'point()(uint64,address)',
+      type: '(uint64,address)',
+      value: { x: 42, owner: POINT_OWNER.toString() },
+    });
     assert.equal(hex(fromBase64(abiReturn(r, 0).raw)), hex(u64(42n)) + hex(POINT_OWNER.publicKey));
     assert.equal(abiReturn(r, 1).value, 2);
   });
 
-  it('bytes that do not decode as the method\'s type: raw plus an error', async () => {
+  it("bytes that do not decode as the method's type: raw plus an error", async () => {
     const r = await simulate([await call([methodSelector('short()uint64')])], { 'app-specs': [ARC4] });
     const a = abiReturn(r);
     assert.equal(a.raw, toBase64(new Uint8Array([1, 2])));
@@ -157,8 +190,16 @@ describe('node service: simulate returns decoded ABI return values (issue 14 ite
 
   it('msgpack request and response: the spec as JSON text, raw as bin', async () => {
     const t = await call([methodSelector('add(uint64,uint64)uint64'), u64(7n), u64(8n)]);
-    const body = encodeMsgpack({ 'txn-groups': [{ txns: [signedTransactionToWire({ txn: t })] }], 'allow-empty-signatures': true, 'app-specs': [JSON.stringify(ARC4)] });
-    const res = await request(`${d.node.url}/v1/transactions/simulate?format=msgpack`, { method: 'POST', headers: { 'X-Node-API-Token': d.node.token, 'content-type': 'application/msgpack' }, body });
+    const body = encodeMsgpack({
+      'txn-groups': [{ txns: [signedTransactionToWire({ txn: t })] }],
+      'allow-empty-signatures': true,
+      'app-specs': [JSON.stringify(ARC4)],
+    });
+    const res = await request(`${d.node.url}/v1/transactions/simulate?format=msgpack`, {
+      method: 'POST',
+      headers: { 'X-Node-API-Token': d.node.token, 'content-type': 'application/msgpack' },
+      body,
+    });
     assert.equal(res.statusCode, 200);
     const m = decodeMsgpack(new Uint8Array(await res.body.arrayBuffer())) as any;
     const a = m['txn-groups'][0]['txn-results'][0]['abi-return'];
@@ -187,7 +228,11 @@ describe('node service: simulate returns decoded ABI return values (issue 14 ite
   });
 
   it('a refused simulate request answers as the public node API does: 400 with {"message": …}, which algosdk shows', async () => {
-    const res = await request(`${d.node.url}/v1/transactions/simulate`, { method: 'POST', headers: { 'X-Node-API-Token': d.node.token, 'content-type': 'application/json' }, body: '{"txn-groups": 5}' });
+    const res = await request(`${d.node.url}/v1/transactions/simulate`, {
+      method: 'POST',
+      headers: { 'X-Node-API-Token': d.node.token, 'content-type': 'application/json' },
+      body: '{"txn-groups": 5}',
+    });
     assert.equal(res.statusCode, 400);
     assert.match(String(res.headers['content-type']), /^application\/json/);
     assert.deepEqual(await res.body.json(), { message: 'txn-groups must be an array of {txns: [...]}' });
@@ -195,7 +240,10 @@ describe('node service: simulate returns decoded ABI return values (issue 14 ite
     const url = new URL(d.node.url);
     const algod = new algosdk.Algodv2({ 'X-Node-API-Token': d.node.token }, `${url.protocol}//${url.hostname}`, url.port);
     const signed = await net.dispenser!.signer.sign([await call([methodSelector('add(uint64,uint64)uint64'), u64(1n), u64(2n)])], [0]);
-    const simReq = new algosdk.modelsv2.SimulateRequest({ txnGroups: [new algosdk.modelsv2.SimulateRequestTransactionGroup({ txns: signed.map((b) => algosdk.decodeSignedTransaction(b)) })], extraOpcodeBudget: 10_000_000 });
+    const simReq = new algosdk.modelsv2.SimulateRequest({
+      txnGroups: [new algosdk.modelsv2.SimulateRequestTransactionGroup({ txns: signed.map((b) => algosdk.decodeSignedTransaction(b)) })],
+      extraOpcodeBudget: 10_000_000,
+    });
     await assert.rejects(algod.simulateTransactions(simReq).do(), (e: Error) => {
       assert.match(e.message, /Received status 400 \(Bad Request\): extra budget 10000000 > simulation extra budget limit 320000/);
       return true;
@@ -204,9 +252,18 @@ describe('node service: simulate returns decoded ABI return values (issue 14 ite
 
   it('typed from the spec registered at deploy through our tools (deployApp → PUT /v1/devnet/apps/{id}/spec)', async () => {
     const spec = loadAppSpec(read('examples/counter/abi/counter.arc56.json'));
-    const compiled = compileContract({ approval: read('examples/counter/abi/counter.teal'), clear: read('examples/counter/abi/clear.teal'), spec }, { updatable: false, deletable: false });
+    const compiled = compileContract(
+      { approval: read('examples/counter/abi/counter.teal'), clear: read('examples/counter/abi/clear.teal'), spec },
+      { updatable: false, deletable: false },
+    );
     const resolveSigner = (a: string) => (a === me ? net.dispenser!.signer : undefined);
-    const deployed = await deployApp({ chain: net.chain, creator: me, resolveSigner, compiled, metadata: { name: 'abi-returns', version: '1', updatable: false, deletable: false } });
+    const deployed = await deployApp({
+      chain: net.chain,
+      creator: me,
+      resolveSigner,
+      compiled,
+      metadata: { name: 'abi-returns', version: '1', updatable: false, deletable: false },
+    });
     const registered = await request(`${d.node.url}/v1/devnet/apps/${deployed.appId}/spec`, { headers: { 'X-Node-API-Token': d.node.token } });
     assert.equal(registered.statusCode, 200);
     assert.equal(((await registered.body.json()) as { name: string }).name, spec.name);
@@ -220,7 +277,11 @@ describe('node service: simulate returns decoded ABI return values (issue 14 ite
 
   it('the registration operation: 404 for an unknown app, 400 for a bad spec or id', async () => {
     const put = async (path: string, body: string) => {
-      const res = await request(`${d.node.url}${path}`, { method: 'PUT', headers: { 'X-Node-API-Token': d.node.token, 'content-type': 'application/json' }, body });
+      const res = await request(`${d.node.url}${path}`, {
+        method: 'PUT',
+        headers: { 'X-Node-API-Token': d.node.token, 'content-type': 'application/json' },
+        body,
+      });
       return { status: res.statusCode, text: await res.body.text() };
     };
     assert.equal((await put('/v1/devnet/apps/999999/spec', JSON.stringify(ARC4))).status, 404);

@@ -108,7 +108,9 @@ describe('node service: simulate (POST /v1/transactions/simulate: the node shape
     assert.ok(t['exec-trace']['approval-program-trace'].length > 0);
     assert.equal(typeof t['exec-trace']['approval-program-hash'], 'string');
     assert.ok(t['app-budget-consumed'] > 0);
-    const m = await node.call('POST', '/v1/transactions/simulate?format=msgpack', { body: encodeMsgpack({ 'txn-groups': [{ txns: [signedTransactionToWire(node.sign(create))] }], ...req }) });
+    const m = await node.call('POST', '/v1/transactions/simulate?format=msgpack', {
+      body: encodeMsgpack({ 'txn-groups': [{ txns: [signedTransactionToWire(node.sign(create))] }], ...req }),
+    });
     const mt = (decodeMsgpack(m.bytes) as any)['txn-groups'][0]['txn-results'][0];
     assert.deepEqual(mt['txn-result'].logs, [new Uint8Array([0x68, 0x69])]);
     assert.ok(mt['exec-trace']['approval-program-hash'] instanceof Uint8Array);
@@ -158,7 +160,15 @@ describe('node service: simulate (POST /v1/transactions/simulate: the node shape
       sender: node.addr(0),
       receiver: node.addr(1),
       amount: 4321,
-      suggestedParams: { fee: 1000, flatFee: true, minFee: 1000, firstValid: Number(node.ledger.latestRound), lastValid: Number(node.ledger.latestRound) + 100, genesisID: node.ledger.genesisId, genesisHash: node.ledger.genesisHash },
+      suggestedParams: {
+        fee: 1000,
+        flatFee: true,
+        minFee: 1000,
+        firstValid: Number(node.ledger.latestRound),
+        lastValid: Number(node.ledger.latestRound) + 100,
+        genesisID: node.ledger.genesisId,
+        genesisHash: node.ledger.genesisHash,
+      },
     });
     const signed = txn.signTxn(sk);
     const resp = await algod.simulateRawTransactions([signed]).do();
@@ -203,7 +213,11 @@ describe('node service: follower operations (/v2/ledger/sync, /v2/deltas)', func
   it('on a regular node: the sync-round operations are 404 (follower mode only), deltas for recent rounds', async () => {
     const node = await startNode({ accounts: 2 });
     try {
-      for (const [method, path] of [['GET', '/v2/ledger/sync'], ['POST', '/v2/ledger/sync/5'], ['DELETE', '/v2/ledger/sync']] as const) {
+      for (const [method, path] of [
+        ['GET', '/v2/ledger/sync'],
+        ['POST', '/v2/ledger/sync/5'],
+        ['DELETE', '/v2/ledger/sync'],
+      ] as const) {
         const r = await node.call(method, path);
         assert.equal(r.status, 404, `${method} ${path}`);
         assert.equal(r.text, NOT_A_FOLLOWER);
@@ -356,4 +370,3 @@ describe('node service: follower operations (/v2/ledger/sync, /v2/deltas)', func
     }
   });
 });
-

@@ -67,22 +67,43 @@ describe('query service: accounts, assets, applications, boxes, logs, blocks', f
     assert.equal(a1.assets, undefined);
     assert.equal(a1['apps-local-state'], undefined);
     const all = (await ok(`/v2/accounts/${s.addr(1)}?include-all=true`)).account;
-    assert.deepEqual(all.assets, [{ amount: 0, 'asset-id': Number(s.assetId), deleted: true, 'is-frozen': false, 'opted-in-at-round': Number(s.round.optin), 'opted-out-at-round': Number(s.round.assetClose) }]);
+    assert.deepEqual(all.assets, [
+      {
+        amount: 0,
+        'asset-id': Number(s.assetId),
+        deleted: true,
+        'is-frozen': false,
+        'opted-in-at-round': Number(s.round.optin),
+        'opted-out-at-round': Number(s.round.assetClose),
+      },
+    ]);
     assert.equal(all['apps-local-state'].length, 1);
     assert.equal(all['apps-local-state'][0].deleted, true);
     assert.equal(all['apps-local-state'][0]['opted-in-at-round'], Number(s.round.appOptIn));
     assert.equal(all['apps-local-state'][0]['closed-out-at-round'], Number(s.round.appCloseOut));
     const a0 = (await ok(`/v2/accounts/${s.addr(0)}`)).account;
-    assert.deepEqual(a0['created-apps'].map((a: { id: number }) => a.id), [Number(s.appId)]);
+    assert.deepEqual(
+      a0['created-apps'].map((a: { id: number }) => a.id),
+      [Number(s.appId)],
+    );
     assert.equal(a0['created-assets'], undefined);
     assert.equal(a0['total-created-apps'], 1);
     const a0all = (await ok(`/v2/accounts/${s.addr(0)}?include-all=true`)).account;
-    assert.deepEqual(a0all['created-assets'].map((a: { index: number; deleted: boolean }) => [a.index, a.deleted]), [[Number(s.assetId), true]]);
+    assert.deepEqual(
+      a0all['created-assets'].map((a: { index: number; deleted: boolean }) => [a.index, a.deleted]),
+      [[Number(s.assetId), true]],
+    );
     assert.equal(a0all['created-assets'][0]['destroyed-at-round'], Number(s.round.destroy));
     const a2 = (await ok(`/v2/accounts/${s.addr(2)}`)).account;
-    assert.deepEqual(a2['apps-local-state'].map((l: { id: number }) => l.id), [Number(s.appId)]);
+    assert.deepEqual(
+      a2['apps-local-state'].map((l: { id: number }) => l.id),
+      [Number(s.appId)],
+    );
     assert.deepEqual(a2['apps-local-state'][0].schema, { 'num-byte-slice': 0, 'num-uint': 1 });
-    assert.deepEqual(a2.assets.map((h: { 'asset-id': number; amount: number }) => [h['asset-id'], h.amount]), [[Number(s.asset2), 40]]);
+    assert.deepEqual(
+      a2.assets.map((h: { 'asset-id': number; amount: number }) => [h['asset-id'], h.amount]),
+      [[Number(s.asset2), 40]],
+    );
     assert.equal(a2['created-assets'][0].params.name, 'Silver');
     const a4 = (await ok(`/v2/accounts/${s.addr(4)}`)).account;
     assert.equal(a4['auth-addr'], s.addr(0));
@@ -97,7 +118,10 @@ describe('query service: accounts, assets, applications, boxes, logs, blocks', f
       'vote-participation-key': toBase64(new Uint8Array(32).fill(1)),
     });
     const kr = (await ok(`/v2/transactions?tx-type=keyreg`)).transactions;
-    assert.deepEqual(kr.map((t: { id: string }) => t.id), [s.tx.keyreg]);
+    assert.deepEqual(
+      kr.map((t: { id: string }) => t.id),
+      [s.tx.keyreg],
+    );
     assert.equal(kr[0]['keyreg-transaction']['vote-last-valid'], 100000);
     assert.equal(kr[0]['keyreg-transaction']['non-participation'], false);
     const escrow = (await ok(`/v2/accounts/${s.escrow}`)).account;
@@ -136,7 +160,10 @@ describe('query service: accounts, assets, applications, boxes, logs, blocks', f
     assert.equal(at1.amount, Number(101n * ALGO));
     assert.equal(at1.round, 1);
     const at5 = (await ok(`/v2/accounts/${s.addr(1)}?round=${s.round.axfer}`)).account;
-    assert.deepEqual(at5.assets.map((h: { amount: number }) => h.amount), [100]);
+    assert.deepEqual(
+      at5.assets.map((h: { amount: number }) => h.amount),
+      [100],
+    );
     const at2 = (await ok(`/v2/accounts/${s.addr(5)}?round=${s.round.close! - 1n}`)).account;
     assert.equal(at2.deleted, false);
     await fail(`/v2/accounts/${s.addr(1)}?round=99999`, 400, /newer than the current round/);
@@ -178,28 +205,41 @@ describe('query service: accounts, assets, applications, boxes, logs, blocks', f
 
   it('per-account listings: assets, apps-local-state, created-applications, created-assets (filters, include-all, paging, 404)', async () => {
     const b3 = await ok(`/v2/accounts/${s.addr(3)}/assets`);
-    assert.deepEqual(b3.assets.map((h: { 'asset-id': number; amount: number }) => [h['asset-id'], h.amount]), [[Number(s.asset2), 10]]);
+    assert.deepEqual(
+      b3.assets.map((h: { 'asset-id': number; amount: number }) => [h['asset-id'], h.amount]),
+      [[Number(s.asset2), 10]],
+    );
     assert.deepEqual((await ok(`/v2/accounts/${s.addr(1)}/assets`)).assets, []);
     assert.equal((await ok(`/v2/accounts/${s.addr(1)}/assets?include-all=true`)).assets[0].deleted, true);
     assert.deepEqual((await ok(`/v2/accounts/${s.addr(3)}/assets?asset-id=${s.assetId}`)).assets, []);
     const ls = await ok(`/v2/accounts/${s.addr(2)}/apps-local-state`);
-    assert.deepEqual(ls['apps-local-states'].map((l: { id: number }) => l.id), [Number(s.appId)]);
+    assert.deepEqual(
+      ls['apps-local-states'].map((l: { id: number }) => l.id),
+      [Number(s.appId)],
+    );
     assert.equal((await ok(`/v2/accounts/${s.addr(1)}/apps-local-state`))['apps-local-states'].length, 0);
     assert.equal((await ok(`/v2/accounts/${s.addr(1)}/apps-local-state?include-all=true&application-id=${s.appId}`))['apps-local-states'].length, 1);
     const ca = await ok(`/v2/accounts/${s.addr(2)}/created-applications`);
     assert.deepEqual(ca.applications, []);
     const caAll = await ok(`/v2/accounts/${s.addr(2)}/created-applications?include-all=true`);
-    assert.deepEqual(caAll.applications.map((a: { id: number; deleted: boolean }) => [a.id, a.deleted]), [[Number(s.deletedAppId), true]]);
+    assert.deepEqual(
+      caAll.applications.map((a: { id: number; deleted: boolean }) => [a.id, a.deleted]),
+      [[Number(s.deletedAppId), true]],
+    );
     assert.equal(caAll.applications[0]['deleted-at-round'], Number(s.round.app2Delete));
     assert.equal(caAll['next-token'], String(s.deletedAppId));
     const after = await ok(`/v2/accounts/${s.addr(2)}/created-applications?include-all=true&next=${caAll['next-token']}`);
     assert.deepEqual(after.applications, []);
     assert.equal(after['next-token'], undefined);
-    assert.deepEqual((await ok(`/v2/accounts/${s.addr(2)}/created-assets`)).assets.map((a: { index: number }) => a.index), [Number(s.asset2)]);
+    assert.deepEqual(
+      (await ok(`/v2/accounts/${s.addr(2)}/created-assets`)).assets.map((a: { index: number }) => a.index),
+      [Number(s.asset2)],
+    );
     assert.deepEqual((await ok(`/v2/accounts/${s.addr(0)}/created-assets`)).assets, []);
     assert.equal((await ok(`/v2/accounts/${s.addr(0)}/created-assets?include-all=true`)).assets[0]['destroyed-at-round'], Number(s.round.destroy));
     const unknown = new Address(new Uint8Array(32).fill(7)).toString();
-    for (const sub of ['assets', 'apps-local-state', 'created-applications', 'created-assets']) await fail(`/v2/accounts/${unknown}/${sub}`, 404, /no accounts found/);
+    for (const sub of ['assets', 'apps-local-state', 'created-applications', 'created-assets'])
+      await fail(`/v2/accounts/${unknown}/${sub}`, 404, /no accounts found/);
     await fail(`/v2/accounts/${s.addr(2)}/created-assets?next=x`, 400, /unable to parse next token/);
   });
 
@@ -253,7 +293,10 @@ describe('query service: accounts, assets, applications, boxes, logs, blocks', f
     const all = await srv.get(`/v2/applications/${s.appId}/boxes`);
     assert.equal(all.status, 200);
     assert.equal(all.body['application-id'], Number(s.appId));
-    assert.deepEqual(all.body.boxes.map((b: { name: string }) => b.name), names);
+    assert.deepEqual(
+      all.body.boxes.map((b: { name: string }) => b.name),
+      names,
+    );
     const paged: string[] = [];
     let next: string | undefined;
     for (let i = 0; i < 10; i++) {
@@ -285,13 +328,25 @@ describe('query service: accounts, assets, applications, boxes, logs, blocks', f
         [s.tx.inner, [toBase64(utf8('paid'))]],
       ],
     );
-    assert.deepEqual((await data(`?sender-address=${s.addr(2)}`))['log-data'].map((d: { txid: string }) => d.txid), [s.tx.log2]);
-    assert.deepEqual((await data(`?txid=${s.tx.inner}`))['log-data'].map((d: { txid: string }) => d.txid), [s.tx.inner]);
-    assert.deepEqual((await data(`?min-round=${s.round.log2}&max-round=${s.round.log2}`))['log-data'].map((d: { txid: string }) => d.txid), [s.tx.log2]);
+    assert.deepEqual(
+      (await data(`?sender-address=${s.addr(2)}`))['log-data'].map((d: { txid: string }) => d.txid),
+      [s.tx.log2],
+    );
+    assert.deepEqual(
+      (await data(`?txid=${s.tx.inner}`))['log-data'].map((d: { txid: string }) => d.txid),
+      [s.tx.inner],
+    );
+    assert.deepEqual(
+      (await data(`?min-round=${s.round.log2}&max-round=${s.round.log2}`))['log-data'].map((d: { txid: string }) => d.txid),
+      [s.tx.log2],
+    );
     const p1 = await data('?limit=1');
     assert.equal(p1['log-data'].length, 1);
     const p2 = await data(`?limit=5&next=${encodeURIComponent(p1['next-token'])}`);
-    assert.deepEqual(p2['log-data'].map((d: { txid: string }) => d.txid), [s.tx.log2, s.tx.inner]);
+    assert.deepEqual(
+      p2['log-data'].map((d: { txid: string }) => d.txid),
+      [s.tx.log2, s.tx.inner],
+    );
     assert.deepEqual((await data(`?application-id=1`))['log-data'].length, 3);
     const other = await srv.get(`/v2/applications/${s.deletedAppId}/logs`);
     assert.deepEqual(other.body['log-data'], []);
@@ -309,7 +364,16 @@ describe('query service: accounts, assets, applications, boxes, logs, blocks', f
     const p1 = await ok('/v2/assets?include-all=true&limit=1');
     assert.deepEqual(idx(await ok(`/v2/assets?include-all=true&next=${p1['next-token']}`)), [Number(s.asset2)]);
     const a = (await ok(`/v2/assets/${s.asset2}`)).asset;
-    assert.deepEqual(a.params, { creator: s.addr(2), decimals: 2, 'default-frozen': false, name: 'Silver', 'name-b64': toBase64(utf8('Silver')), total: 50, 'unit-name': 'SLV', 'unit-name-b64': toBase64(utf8('SLV')) });
+    assert.deepEqual(a.params, {
+      creator: s.addr(2),
+      decimals: 2,
+      'default-frozen': false,
+      name: 'Silver',
+      'name-b64': toBase64(utf8('Silver')),
+      total: 50,
+      'unit-name': 'SLV',
+      'unit-name-b64': toBase64(utf8('SLV')),
+    });
     assert.equal(a['created-at-round'], Number(s.round.acfg2));
     assert.equal(a.deleted, false);
     await fail(`/v2/assets/${s.assetId}`, 404, /^no assets found for asset-id/);
@@ -318,14 +382,26 @@ describe('query service: accounts, assets, applications, boxes, logs, blocks', f
     assert.equal(gone.params.manager, s.addr(0));
     const bal = await ok(`/v2/assets/${s.asset2}/balances`);
     const sorted = [s.addr(2), s.addr(3)].sort((x, y) => compareBytes(Address.fromString(x).publicKey, Address.fromString(y).publicKey));
-    assert.deepEqual(bal.balances.map((b: { address: string }) => b.address), sorted);
+    assert.deepEqual(
+      bal.balances.map((b: { address: string }) => b.address),
+      sorted,
+    );
     const amounts = Object.fromEntries(bal.balances.map((b: { address: string; amount: number }) => [b.address, b.amount]));
     assert.deepEqual(amounts, { [s.addr(2)]: 40, [s.addr(3)]: 10 });
-    assert.deepEqual((await ok(`/v2/assets/${s.asset2}/balances?currency-greater-than=10`)).balances.map((b: { address: string }) => b.address), [s.addr(2)]);
-    assert.deepEqual((await ok(`/v2/assets/${s.asset2}/balances?currency-less-than=11`)).balances.map((b: { address: string }) => b.address), [s.addr(3)]);
+    assert.deepEqual(
+      (await ok(`/v2/assets/${s.asset2}/balances?currency-greater-than=10`)).balances.map((b: { address: string }) => b.address),
+      [s.addr(2)],
+    );
+    assert.deepEqual(
+      (await ok(`/v2/assets/${s.asset2}/balances?currency-less-than=11`)).balances.map((b: { address: string }) => b.address),
+      [s.addr(3)],
+    );
     const bp = await ok(`/v2/assets/${s.asset2}/balances?limit=1`);
     assert.equal(bp['next-token'], sorted[0]);
-    assert.deepEqual((await ok(`/v2/assets/${s.asset2}/balances?next=${bp['next-token']}`)).balances.map((b: { address: string }) => b.address), [sorted[1]]);
+    assert.deepEqual(
+      (await ok(`/v2/assets/${s.asset2}/balances?next=${bp['next-token']}`)).balances.map((b: { address: string }) => b.address),
+      [sorted[1]],
+    );
     assert.deepEqual((await ok(`/v2/assets/${s.assetId}/balances`)).balances, []);
     const closed = await ok(`/v2/assets/${s.assetId}/balances?include-all=true`);
     assert.equal(closed.balances.length, 2);
@@ -336,7 +412,10 @@ describe('query service: accounts, assets, applications, boxes, logs, blocks', f
     const b = await srv.get(`/v2/blocks/${s.round.group}`);
     assert.equal(b.status, 200);
     assert.equal(b.body.round, Number(s.round.group));
-    assert.deepEqual(b.body.transactions.map((t: { id: string }) => t.id), [s.tx.group0, s.tx.group1]);
+    assert.deepEqual(
+      b.body.transactions.map((t: { id: string }) => t.id),
+      [s.tx.group0, s.tx.group1],
+    );
     assert.equal(b.body['genesis-id'], s.ledger.genesisId);
     assert.equal(b.body['genesis-hash'], toBase64(s.ledger.genesisHash));
     assert.equal(b.body['previous-block-hash'], toBase64(s.ledger.block(s.round.group! - 1n).hash));
@@ -349,13 +428,25 @@ describe('query service: accounts, assets, applications, boxes, logs, blocks', f
     await fail('/v2/blocks/99999', 404, /round/);
     await fail('/v2/blocks/abc', 400, /Invalid format/);
     const headers = await ok('/v2/block-headers?limit=5');
-    assert.deepEqual(headers.blocks.map((x: { round: number }) => x.round), [0, 1, 2, 3, 4]);
+    assert.deepEqual(
+      headers.blocks.map((x: { round: number }) => x.round),
+      [0, 1, 2, 3, 4],
+    );
     assert.ok(headers.blocks.every((x: Record<string, unknown>) => x.transactions === undefined));
     const rest = await ok(`/v2/block-headers?limit=3&next=${encodeURIComponent(headers['next-token'])}`);
-    assert.deepEqual(rest.blocks.map((x: { round: number }) => x.round), [5, 6, 7]);
-    assert.deepEqual((await ok('/v2/block-headers?min-round=10&max-round=12')).blocks.map((x: { round: number }) => x.round), [10, 11, 12]);
+    assert.deepEqual(
+      rest.blocks.map((x: { round: number }) => x.round),
+      [5, 6, 7],
+    );
+    assert.deepEqual(
+      (await ok('/v2/block-headers?min-round=10&max-round=12')).blocks.map((x: { round: number }) => x.round),
+      [10, 11, 12],
+    );
     const ts = (r: bigint) => new Date(Number(s.ledger.block(r).header.timestamp) * 1000).toISOString();
-    assert.deepEqual((await ok(`/v2/block-headers?after-time=${ts(3n)}&before-time=${ts(6n)}`)).blocks.map((x: { round: number }) => x.round), [4, 5]);
+    assert.deepEqual(
+      (await ok(`/v2/block-headers?after-time=${ts(3n)}&before-time=${ts(6n)}`)).blocks.map((x: { round: number }) => x.round),
+      [4, 5],
+    );
     assert.deepEqual((await ok(`/v2/block-headers?proposers=${s.addr(0)}`)).blocks, []);
     assert.deepEqual((await ok(`/v2/block-headers?absent=${s.addr(0)},${s.addr(1)}`)).blocks, []);
     await fail('/v2/block-headers?min-round=5&max-round=1', 400, /min-round must be less than max-round/);
@@ -391,12 +482,21 @@ describe('query service: accounts, assets, applications, boxes, logs, blocks', f
     const x = s.send([makeAssetTransferTxn({ sender: s.addr(0), receiver: s.addr(0), assetId: id, amount: big, suggestedParams: s.sp() })]);
     const small = s.send([makeAssetTransferTxn({ sender: s.addr(0), receiver: s.addr(0), assetId: id, amount: 5n, suggestedParams: s.sp() })]);
     const over = await srv.get(`/v2/transactions?asset-id=${id}&currency-greater-than=${1n << 55n}`);
-    assert.deepEqual(over.body.transactions.map((t: { id: string }) => t.id), [x.txids[0]]);
+    assert.deepEqual(
+      over.body.transactions.map((t: { id: string }) => t.id),
+      [x.txids[0]],
+    );
     assert.match(over.text, /"amount":1152921504606846976[,}]/);
     const under = await srv.get(`/v2/transactions?asset-id=${id}&currency-less-than=${1n << 55n}`);
-    assert.deepEqual(under.body.transactions.map((t: { id: string }) => t.id), [small.txids[0]]);
+    assert.deepEqual(
+      under.body.transactions.map((t: { id: string }) => t.id),
+      [small.txids[0]],
+    );
     const huge = await srv.get(`/v2/transactions?asset-id=${id}&currency-greater-than=${(1n << 60n) - 1n}&currency-less-than=${(1n << 60n) + 1n}`);
-    assert.deepEqual(huge.body.transactions.map((t: { id: string }) => t.id), [x.txids[0]]);
+    assert.deepEqual(
+      huge.body.transactions.map((t: { id: string }) => t.id),
+      [x.txids[0]],
+    );
   });
 
   it('a service fed by a caller-owned index answers the same', async () => {

@@ -120,7 +120,14 @@ export function buildScenario(beforeTxns?: (ledger: Ledger) => void): Scenario {
   const addrObj = (i: number) => new Address(keys[i]!.publicKey);
   const addr = (i: number) => addrObj(i).toString();
   const byAddr = new Map(keys.map((k) => [new Address(k.publicKey).toString(), k]));
-  const sp = (): SuggestedParams => ({ fee: 1000n, flatFee: true, firstValid: ledger.latestRound, lastValid: ledger.latestRound + 1000n, genesisId: ledger.genesisId, genesisHash: ledger.genesisHash });
+  const sp = (): SuggestedParams => ({
+    fee: 1000n,
+    flatFee: true,
+    firstValid: ledger.latestRound,
+    lastValid: ledger.latestRound + 1000n,
+    genesisId: ledger.genesisId,
+    genesisHash: ledger.genesisHash,
+  });
   const send = (txns: Transaction[], sign?: (t: Transaction, i: number) => SignedTransaction) => {
     const grouped = txns.length > 1 ? assignGroupId(txns) : txns;
     return ledger.submit(grouped.map((x, i) => (sign ? sign(x, i) : signTransaction(x, byAddr.get(x.sender.toString())!))));
@@ -136,7 +143,22 @@ export function buildScenario(beforeTxns?: (ledger: Ledger) => void): Scenario {
 
   one('pay1', makePaymentTxn({ sender: addr(0), receiver: addr(1), amount: 1n * ALGO, note: 'hello world', suggestedParams: sp() }));
   one('pay2', makePaymentTxn({ sender: addr(1), receiver: addr(2), amount: 5n * ALGO, note: 'second', suggestedParams: sp() }));
-  one('acfg', makeAssetCreateTxn({ sender: addr(0), total: 1000n, decimals: 0, assetName: 'Gold', unitName: 'GLD', url: 'https://x.example', manager: addr(0), freeze: addr(0), clawback: addr(0), reserve: addr(0), suggestedParams: sp() }));
+  one(
+    'acfg',
+    makeAssetCreateTxn({
+      sender: addr(0),
+      total: 1000n,
+      decimals: 0,
+      assetName: 'Gold',
+      unitName: 'GLD',
+      url: 'https://x.example',
+      manager: addr(0),
+      freeze: addr(0),
+      clawback: addr(0),
+      reserve: addr(0),
+      suggestedParams: sp(),
+    }),
+  );
   const assetId = ledger.transaction(tx.acfg!)!.ad.createdAssetId!;
   one('optin', makeAssetOptInTxn({ sender: addr(1), assetId, suggestedParams: sp() }));
   one('axfer', makeAssetTransferTxn({ sender: addr(0), receiver: addr(1), assetId, amount: 100n, suggestedParams: sp() }));
@@ -164,19 +186,55 @@ export function buildScenario(beforeTxns?: (ledger: Ledger) => void): Scenario {
   const program = assemble('#pragma version 10\nint 1\n').program;
   const escrow = logicSigAddress(program).toString();
   one('fundEscrow', makePaymentTxn({ sender: addr(0), receiver: escrow, amount: 2n * ALGO, suggestedParams: sp() }));
-  one('lsigpay', makePaymentTxn({ sender: escrow, receiver: addr(2), amount: 1n * ALGO, suggestedParams: sp() }), (x) => ({ txn: x, lsig: makeLogicSig(program) }));
+  one('lsigpay', makePaymentTxn({ sender: escrow, receiver: addr(2), amount: 1n * ALGO, suggestedParams: sp() }), (x) => ({
+    txn: x,
+    lsig: makeLogicSig(program),
+  }));
   // the app: boxes, logs, inner payment
   const approval = assemble(APPROVAL).program;
   const clear = assemble(CLEAR).program;
-  one('appCreate', makeAppCallTxn({ sender: addr(0), appId: 0n, approvalProgram: approval, clearProgram: clear, localSchema: { numUints: 1 }, globalSchema: { numByteSlices: 1 }, suggestedParams: sp() }));
+  one(
+    'appCreate',
+    makeAppCallTxn({
+      sender: addr(0),
+      appId: 0n,
+      approvalProgram: approval,
+      clearProgram: clear,
+      localSchema: { numUints: 1 },
+      globalSchema: { numByteSlices: 1 },
+      suggestedParams: sp(),
+    }),
+  );
   const appId = ledger.transaction(tx.appCreate!)!.ad.createdAppId!;
   const appAddr = Address.forApp(appId).toString();
   one('fundApp', makePaymentTxn({ sender: addr(0), receiver: appAddr, amount: 2n * ALGO, suggestedParams: sp() }));
-  for (const [label, name, value] of [['box1', 'b1', 'one'], ['box2', 'a0', 'two'], ['box3', 'zz', 'three']] as const) {
+  for (const [label, name, value] of [
+    ['box1', 'b1', 'one'],
+    ['box2', 'a0', 'two'],
+    ['box3', 'zz', 'three'],
+  ] as const) {
     one(label, makeAppCallTxn({ sender: addr(0), appId, args: ['box', name, value], boxes: [{ appId: 0n, name }], suggestedParams: sp() }));
   }
-  one('boxInt', makeAppCallTxn({ sender: addr(0), appId, args: [utf8('box'), new Uint8Array([0, 0, 0, 0, 0, 0, 0, 42]), utf8('int')], boxes: [{ appId: 0n, name: new Uint8Array([0, 0, 0, 0, 0, 0, 0, 42]) }], suggestedParams: sp() }));
-  one('boxAddr', makeAppCallTxn({ sender: addr(0), appId, args: [utf8('box'), keys[1]!.publicKey, utf8('addr')], boxes: [{ appId: 0n, name: keys[1]!.publicKey }], suggestedParams: sp() }));
+  one(
+    'boxInt',
+    makeAppCallTxn({
+      sender: addr(0),
+      appId,
+      args: [utf8('box'), new Uint8Array([0, 0, 0, 0, 0, 0, 0, 42]), utf8('int')],
+      boxes: [{ appId: 0n, name: new Uint8Array([0, 0, 0, 0, 0, 0, 0, 42]) }],
+      suggestedParams: sp(),
+    }),
+  );
+  one(
+    'boxAddr',
+    makeAppCallTxn({
+      sender: addr(0),
+      appId,
+      args: [utf8('box'), keys[1]!.publicKey, utf8('addr')],
+      boxes: [{ appId: 0n, name: keys[1]!.publicKey }],
+      suggestedParams: sp(),
+    }),
+  );
   one('log1', makeAppCallTxn({ sender: addr(1), appId, args: ['log', 'first log'], suggestedParams: sp() }));
   one('log2', makeAppCallTxn({ sender: addr(2), appId, args: ['log', 'second log'], suggestedParams: sp() }));
   one('inner', makeAppCallTxn({ sender: addr(1), appId, args: ['pay'], suggestedParams: { ...sp(), fee: 2000n } }));
@@ -190,7 +248,19 @@ export function buildScenario(beforeTxns?: (ledger: Ledger) => void): Scenario {
   one('assetClose', makeAssetTransferTxn({ sender: addr(1), receiver: addr(0), assetId, amount: 0n, closeRemainderTo: addr(0), suggestedParams: sp() }));
   one('clawback', makeAssetTransferTxn({ sender: addr(0), assetSender: addr(0), receiver: addr(0), assetId, amount: 0n, suggestedParams: sp() }));
   one('destroy', makeAssetDestroyTxn({ sender: addr(0), assetId, suggestedParams: sp() }));
-  one('keyreg', makeKeyRegTxn({ sender: addr(3), voteKey: new Uint8Array(32).fill(1), selectionKey: new Uint8Array(32).fill(2), stateProofKey: new Uint8Array(64).fill(3), voteFirst: 1n, voteLast: 100000n, voteKeyDilution: 100n, suggestedParams: sp() }));
+  one(
+    'keyreg',
+    makeKeyRegTxn({
+      sender: addr(3),
+      voteKey: new Uint8Array(32).fill(1),
+      selectionKey: new Uint8Array(32).fill(2),
+      stateProofKey: new Uint8Array(64).fill(3),
+      voteFirst: 1n,
+      voteLast: 100000n,
+      voteKeyDilution: 100n,
+      suggestedParams: sp(),
+    }),
+  );
   // close account 5 into account 3
   one('close', makePaymentTxn({ sender: addr(5), receiver: addr(2), amount: 1n * ALGO, closeRemainderTo: addr(3), suggestedParams: sp() }));
   return { ledger, keys, addr, tx, round, assetId, asset2, appId, deletedAppId, escrow, send, sp };

@@ -27,17 +27,29 @@ describe('query service: algosdk v3 Indexer client against our service', functio
     assert.equal(t.transaction.innerTxns![0]!.paymentTransaction?.amount, 1000n);
     assert.equal(t.currentRound, s.ledger.latestRound);
     const byAddr = await indexer.searchForTransactions().address(s.addr(1)).addressRole('freeze-target').do();
-    assert.deepEqual(byAddr.transactions.map((x) => x.id), [s.tx.afrz2, s.tx.afrz]);
+    assert.deepEqual(
+      byAddr.transactions.map((x) => x.id),
+      [s.tx.afrz2, s.tx.afrz],
+    );
     const page1 = await indexer.searchForTransactions().limit(5).do();
     const page2 = await indexer.searchForTransactions().limit(5).nextToken(page1.nextToken!).do();
     assert.equal(page1.transactions.length, 5);
     assert.notEqual(page2.transactions[0]!.id, page1.transactions[4]!.id);
     const note = await indexer.searchForTransactions().notePrefix(utf8('hello')).do();
-    assert.deepEqual(note.transactions.map((x) => x.id), [s.tx.pay1]);
+    assert.deepEqual(
+      note.transactions.map((x) => x.id),
+      [s.tx.pay1],
+    );
     const acct = await indexer.lookupAccountTransactions(s.addr(3)).txType('axfer').do();
-    assert.deepEqual(acct.transactions.map((x) => x.id), [s.tx.axfer2, s.tx.optin2]);
+    assert.deepEqual(
+      acct.transactions.map((x) => x.id),
+      [s.tx.axfer2, s.tx.optin2],
+    );
     const asset = await indexer.lookupAssetTransactions(s.asset2).currencyGreaterThan(5).do();
-    assert.deepEqual(asset.transactions.map((x) => x.id), [s.tx.axfer2]);
+    assert.deepEqual(
+      asset.transactions.map((x) => x.id),
+      [s.tx.axfer2],
+    );
   });
 
   it('finds accounts, assets and balances', async () => {
@@ -65,7 +77,10 @@ describe('query service: algosdk v3 Indexer client against our service', functio
     assert.equal(app.application?.id, s.appId);
     assert.equal(app.application?.params.creator?.toString(), s.addr(0));
     const apps = await indexer.searchForApplications().creator(s.addr(0)).do();
-    assert.deepEqual(apps.applications.map((x) => x.id), [s.appId]);
+    assert.deepEqual(
+      apps.applications.map((x) => x.id),
+      [s.appId],
+    );
     const boxes = await indexer.searchForApplicationBoxes(s.appId).limit(2).do();
     assert.equal(boxes.boxes.length, 2);
     assert.equal(boxes.applicationId, s.appId);
@@ -74,7 +89,10 @@ describe('query service: algosdk v3 Indexer client against our service', functio
     const box = await indexer.lookupApplicationBoxByIDandName(s.appId, utf8('b1')).do();
     assert.deepEqual(box.value, utf8('one'));
     const logs = await indexer.lookupApplicationLogs(s.appId).do();
-    assert.deepEqual(logs.logData?.map((l) => new TextDecoder().decode(l.logs[0])), ['first log', 'second log', 'paid']);
+    assert.deepEqual(
+      logs.logData?.map((l) => new TextDecoder().decode(l.logs[0])),
+      ['first log', 'second log', 'paid'],
+    );
     const local = await indexer.lookupAccountAppLocalStates(s.addr(2)).do();
     assert.equal(local.appsLocalStates[0]!.id, s.appId);
     const createdApps = await indexer.lookupAccountCreatedApplications(s.addr(0)).do();
@@ -86,7 +104,10 @@ describe('query service: algosdk v3 Indexer client against our service', functio
     assert.equal(b.round, s.round.group);
     assert.equal(b.transactions?.length, 2);
     const headers = await indexer.searchForBlockHeaders().minRound(1).maxRound(3).do();
-    assert.deepEqual(headers.blocks.map((h) => h.round), [1n, 2n, 3n]);
+    assert.deepEqual(
+      headers.blocks.map((h) => h.round),
+      [1n, 2n, 3n],
+    );
     const h = await indexer.makeHealthCheck().do();
     assert.equal(h.round, s.ledger.latestRound);
   });

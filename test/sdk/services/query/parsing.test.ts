@@ -28,7 +28,11 @@ describe('query service: parameter grammar, tokens, history', () => {
       ['hex:00', /Unknown encoding: hex/],
       ['abi:uint64:1', /abi/],
     ] as const) {
-      assert.throws(() => parseBoxName(bad), (e: unknown) => e instanceof BoxNameError && re.test(e.message), bad);
+      assert.throws(
+        () => parseBoxName(bad),
+        (e: unknown) => e instanceof BoxNameError && re.test(e.message),
+        bad,
+      );
     }
   });
 
@@ -51,7 +55,10 @@ describe('query service: parameter grammar, tokens, history', () => {
     assert.equal(p('limit=5000').limit('accounts'), 1000);
     assert.equal(p('limit=0').limit('transactions'), 1000);
     assert.equal(p('').limit('boxes'), 1000);
-    assert.throws(() => p('limit=-1').limit('accounts'), (e: Error) => /^Invalid format for parameter limit: /.test(e.message));
+    assert.throws(
+      () => p('limit=-1').limit('accounts'),
+      (e: Error) => /^Invalid format for parameter limit: /.test(e.message),
+    );
     assert.equal(p('x=True').bool('x'), true);
     assert.equal(p('x=0').bool('x'), false);
     assert.throws(() => p('x=yes').bool('x'), /Invalid format for parameter x/);

@@ -20,13 +20,20 @@ describe('query service: spec divergences of issue 14 (ops 2, 10, 17, 19, 20, 21
   before(async () => {
     s = buildScenario();
     // An app call naming an account only in its accounts array.
-    tx.appRef = s.send([makeAppCallTxn({ sender: s.addr(0), appId: s.appId, args: ['log', 'ref'], accounts: [referenced], suggestedParams: s.sp() })]).txids[0]!;
+    tx.appRef = s.send([
+      makeAppCallTxn({ sender: s.addr(0), appId: s.appId, args: ['log', 'ref'], accounts: [referenced], suggestedParams: s.sp() }),
+    ]).txids[0]!;
     // An asset whose reserve appears nowhere else.
-    tx.acfg3 = s.send([makeAssetCreateTxn({ sender: s.addr(2), total: 5n, decimals: 0, assetName: 'Bronze', reserve: reserveOnly, suggestedParams: s.sp() })]).txids[0]!;
+    tx.acfg3 = s.send([
+      makeAssetCreateTxn({ sender: s.addr(2), total: 5n, decimals: 0, assetName: 'Bronze', reserve: reserveOnly, suggestedParams: s.sp() }),
+    ]).txids[0]!;
     asset3 = s.ledger.transaction(tx.acfg3)!.ad.createdAssetId!;
     // Rekey account 3 to a key that appears nowhere else, then spend with it.
     tx.rekey3 = s.send([makePaymentTxn({ sender: s.addr(3), receiver: s.addr(3), amount: 0n, rekeyTo: newAuth, suggestedParams: s.sp() })]).txids[0]!;
-    tx.auth3 = s.send([makePaymentTxn({ sender: s.addr(3), receiver: s.addr(2), amount: 1000n, suggestedParams: s.sp() })], (t) => ({ ...signTransaction(t, newKey), authAddress: new Address(newKey.publicKey) })).txids[0]!;
+    tx.auth3 = s.send([makePaymentTxn({ sender: s.addr(3), receiver: s.addr(2), amount: 1000n, suggestedParams: s.sp() })], (t) => ({
+      ...signTransaction(t, newKey),
+      authAddress: new Address(newKey.publicKey),
+    })).txids[0]!;
     srv = await serveQuery(s.ledger);
   });
   after(async () => {
@@ -56,7 +63,10 @@ describe('query service: spec divergences of issue 14 (ops 2, 10, 17, 19, 20, 21
       assert.deepEqual(await ids(`/v2/transactions?address=${newAuth}&address-role=${role}`), [], role);
       assert.deepEqual(await ids(`/v2/transactions?address=${referenced}&address-role=${role}`), [], role);
     }
-    assert.deepEqual(await ids(`/v2/transactions?address=${s.addr(3)}&address-role=sender&min-round=${s.ledger.transaction(tx.rekey3)!.round}`), [tx.auth3, tx.rekey3]);
+    assert.deepEqual(await ids(`/v2/transactions?address=${s.addr(3)}&address-role=sender&min-round=${s.ledger.transaction(tx.rekey3)!.round}`), [
+      tx.auth3,
+      tx.rekey3,
+    ]);
   });
 
   it('op 17: the asset transaction search matches the same referenced accounts', async () => {
@@ -70,10 +80,16 @@ describe('query service: spec divergences of issue 14 (ops 2, 10, 17, 19, 20, 21
     assert.equal(hidden.status, 200, hidden.text);
     assert.deepEqual(hidden.body.accounts, []);
     const all = await srv.get(`/v2/accounts?application-id=${s.deletedAppId}&include-all=true`);
-    assert.deepEqual(all.body.accounts.map((a: { address: string }) => a.address), [s.addr(2)]);
+    assert.deepEqual(
+      all.body.accounts.map((a: { address: string }) => a.address),
+      [s.addr(2)],
+    );
     // Before its deletion round the application existed: listed without include-all.
     const before = await srv.get(`/v2/accounts?application-id=${s.deletedAppId}&round=${s.round.app2Create}`);
-    assert.deepEqual(before.body.accounts.map((a: { address: string }) => a.address), [s.addr(2)]);
+    assert.deepEqual(
+      before.body.accounts.map((a: { address: string }) => a.address),
+      [s.addr(2)],
+    );
     // A live application is unaffected.
     const live = await srv.get(`/v2/accounts?application-id=${s.appId}`);
     assert.ok(live.body.accounts.length >= 1);
@@ -98,7 +114,10 @@ describe('query service: spec divergences of issue 14 (ops 2, 10, 17, 19, 20, 21
     const full = await srv.get(`/v2/blocks/${round}`);
     assert.equal(full.status, 200, full.text);
     assert.equal(full.body.round, Number(round));
-    assert.deepEqual(full.body.transactions.map((t: { id: string }) => t.id), [tx.appRef]);
+    assert.deepEqual(
+      full.body.transactions.map((t: { id: string }) => t.id),
+      [tx.appRef],
+    );
     const head = await srv.get(`/v2/blocks/${round}?header-only=true`);
     assert.equal(head.body.transactions, undefined);
     assert.equal(head.body['transactions-root'], full.body['transactions-root']);

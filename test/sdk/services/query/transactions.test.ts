@@ -79,7 +79,15 @@ describe('query service: transactions', function () {
   });
 
   it('applies address roles: sender (incl. clawback sender), receiver (with and without close-to), freeze-target', async () => {
-    assert.deepEqual(await search({ address: s.addr(1), 'address-role': 'sender' }), ['assetClose', 'appCloseOut', 'appOptIn', 'inner', 'log1', 'optin', 'pay2']);
+    assert.deepEqual(await search({ address: s.addr(1), 'address-role': 'sender' }), [
+      'assetClose',
+      'appCloseOut',
+      'appOptIn',
+      'inner',
+      'log1',
+      'optin',
+      'pay2',
+    ]);
     assert.deepEqual(await search({ address: s.addr(1), 'address-role': 'receiver' }), ['inner', 'axfer', 'optin', 'pay1']);
     assert.deepEqual(await search({ address: s.addr(1), 'address-role': 'freeze-target' }), ['afrz2', 'afrz']);
     assert.deepEqual(await search({ address: s.addr(3), 'address-role': 'receiver' }), ['close', 'group0', 'axfer2', 'optin2']);
@@ -92,7 +100,20 @@ describe('query service: transactions', function () {
     assert.deepEqual(await search({ 'tx-type': 'afrz' }), ['afrz', 'afrz2']);
     assert.deepEqual(await search({ 'tx-type': 'acfg' }), ['acfg', 'acfg2', 'destroy']);
     assert.deepEqual(await search({ 'asset-id': s.assetId }), ['acfg', 'optin', 'axfer', 'afrz', 'afrz2', 'assetClose', 'clawback', 'destroy']);
-    assert.deepEqual(await search({ 'application-id': s.appId }), ['appCreate', 'box1', 'box2', 'box3', 'boxInt', 'boxAddr', 'log1', 'log2', 'inner', 'appOptIn', 'appCloseOut', 'appOptIn2']);
+    assert.deepEqual(await search({ 'application-id': s.appId }), [
+      'appCreate',
+      'box1',
+      'box2',
+      'box3',
+      'boxInt',
+      'boxAddr',
+      'log1',
+      'log2',
+      'inner',
+      'appOptIn',
+      'appCloseOut',
+      'appOptIn2',
+    ]);
     assert.deepEqual(await search({ 'application-id': s.deletedAppId }), ['app2Create', 'app2Delete']);
     const group = s.ledger.transaction(s.tx.group0!)!.stxn.txn.group!;
     assert.deepEqual(await search({ 'group-id': toBase64(group) }), ['group0', 'group1']);
@@ -125,12 +146,18 @@ describe('query service: transactions', function () {
   it('account transactions: newest first with every filter', async () => {
     const list = (extra = '') => labels(`/v2/accounts/${s.addr(1)}/transactions${extra}`);
     assert.deepEqual(await list(), await search({ address: s.addr(1) }));
-    assert.deepEqual(await list('?tx-type=axfer'), ['assetClose', 'optin', 'axfer'].sort((x, y) => Number(s.round[y]! - s.round[x]!)));
+    assert.deepEqual(
+      await list('?tx-type=axfer'),
+      ['assetClose', 'optin', 'axfer'].sort((x, y) => Number(s.round[y]! - s.round[x]!)),
+    );
     assert.deepEqual(await list(`?asset-id=${s.assetId}&currency-greater-than=0`), ['axfer']);
     assert.deepEqual(await list('?min-round=20'), ['assetClose', 'appCloseOut', 'appOptIn', 'inner', 'log1']);
     const first = await srv.get(`/v2/accounts/${s.addr(1)}/transactions?limit=4`);
     const rest = await srv.get(`/v2/accounts/${s.addr(1)}/transactions?next=${encodeURIComponent(first.body['next-token'])}`);
-    assert.deepEqual([...first.body.transactions, ...rest.body.transactions].map((t: { id: string }) => labelOf.get(t.id)), await list());
+    assert.deepEqual(
+      [...first.body.transactions, ...rest.body.transactions].map((t: { id: string }) => labelOf.get(t.id)),
+      await list(),
+    );
     const bad = await srv.get('/v2/accounts/NOTANADDRESS/transactions');
     assert.equal(bad.status, 400);
   });
@@ -246,13 +273,25 @@ describe('query service: transactions', function () {
     const live = (await srv.get(`/v2/applications/${s.appId}`)).body.application;
     assert.equal(live['created-at-round'], Number(s.round.appCreate));
     const holding = (await srv.get(`/v2/accounts/${s.addr(3)}/assets`)).body.assets;
-    assert.deepEqual(holding.map((h: { amount: number; 'opted-in-at-round': number }) => [h.amount, h['opted-in-at-round']]), [[10, Number(s.round.optin2)]]);
+    assert.deepEqual(
+      holding.map((h: { amount: number; 'opted-in-at-round': number }) => [h.amount, h['opted-in-at-round']]),
+      [[10, Number(s.round.optin2)]],
+    );
     const appAcct = (await srv.get(`/v2/accounts/${Address.forApp(s.appId).toString()}`)).body.account;
     assert.equal(appAcct['created-at-round'], Number(s.round.fundApp));
     const boxes = (await srv.get(`/v2/applications/${s.appId}/boxes`)).body.boxes;
     assert.equal(boxes.length, 5);
     const a1 = (await srv.get(`/v2/accounts/${s.addr(1)}?include-all=true`)).body.account;
-    assert.deepEqual(a1.assets, [{ amount: 0, 'asset-id': Number(s.assetId), deleted: true, 'is-frozen': false, 'opted-in-at-round': Number(s.round.optin), 'opted-out-at-round': Number(s.round.assetClose) }]);
+    assert.deepEqual(a1.assets, [
+      {
+        amount: 0,
+        'asset-id': Number(s.assetId),
+        deleted: true,
+        'is-frozen': false,
+        'opted-in-at-round': Number(s.round.optin),
+        'opted-out-at-round': Number(s.round.assetClose),
+      },
+    ]);
     assert.deepEqual(
       a1['apps-local-state'].map((l: Record<string, unknown>) => [l.id, l.deleted, l['opted-in-at-round'], l['closed-out-at-round']]),
       [[Number(s.appId), true, Number(s.round.appOptIn), Number(s.round.appCloseOut)]],

@@ -68,10 +68,22 @@ describe('teal assembler: tokens and lines', () => {
 describe('teal assembler: literals', () => {
   it('assembles all 16 byte spellings identically (v1–v3 block, v4+ pushbytes)', () => {
     const forms = [
-      'byte b32 MFRGGZDFMY', 'byte base32 MFRGGZDFMY', 'byte base32(MFRGGZDFMY)', 'byte b32(MFRGGZDFMY)',
-      'byte b32 MFRGGZDFMY======', 'byte base32 MFRGGZDFMY======', 'byte base32(MFRGGZDFMY======)', 'byte b32(MFRGGZDFMY======)',
-      'byte b64 YWJjZGVm', 'byte base64 YWJjZGVm', 'byte b64(YWJjZGVm)', 'byte base64(YWJjZGVm)',
-      'byte 0x616263646566', 'byte "\\x61\\x62\\x63\\x64\\x65\\x66"', 'byte "abcdef"', 'byte base32  MFRGGZDFMY',
+      'byte b32 MFRGGZDFMY',
+      'byte base32 MFRGGZDFMY',
+      'byte base32(MFRGGZDFMY)',
+      'byte b32(MFRGGZDFMY)',
+      'byte b32 MFRGGZDFMY======',
+      'byte base32 MFRGGZDFMY======',
+      'byte base32(MFRGGZDFMY======)',
+      'byte b32(MFRGGZDFMY======)',
+      'byte b64 YWJjZGVm',
+      'byte base64 YWJjZGVm',
+      'byte b64(YWJjZGVm)',
+      'byte base64(YWJjZGVm)',
+      'byte 0x616263646566',
+      'byte "\\x61\\x62\\x63\\x64\\x65\\x66"',
+      'byte "abcdef"',
+      'byte base32  MFRGGZDFMY',
     ];
     for (const v of [1, 3, 4, 12]) {
       for (const f of forms) {
@@ -124,7 +136,13 @@ describe('teal assembler: constant blocks (protocol.md §1.7)', () => {
   it('orders by reference count and turns singletons into push ops (v4+)', () => {
     assert.equal(asm('int 1\nint OptIn\nint 2\nint 3\nint 3\nint ClearState', 4), '042002030123238102222222');
     const ints = 'int 1; int OptIn; int 2; int 3; int 4; int ClearState; int 4; int 3; int 4';
-    assert.equal(asm(ints, 5), '0520030304012424810222232223222322'.replace('0520030304012424810222232223222322', asm('intcblock 3 4 1; intc_2; intc_2; pushint 2; intc_0; intc_1; intc_0; intc_1; intc_0; intc_1', 5)));
+    assert.equal(
+      asm(ints, 5),
+      '0520030304012424810222232223222322'.replace(
+        '0520030304012424810222232223222322',
+        asm('intcblock 3 4 1; intc_2; intc_2; pushint 2; intc_0; intc_1; intc_0; intc_1; intc_0; intc_1', 5),
+      ),
+    );
     const bytes = `byte 0x0102
 byte base64(AQI=)
 byte base32(AEBA====)
@@ -230,12 +248,18 @@ describe('teal assembler: auto-salt (protocol.md §1.10)', () => {
   it('honours #pragma autosalt with the reference warnings', () => {
     const off = assemble('#pragma version 13\n#pragma autosalt false\npushint 12');
     assert.equal(hex(off.program), '0d810c');
-    assert.deepEqual(off.warnings.map((w) => w.message), ['#pragma autosalt false leaves program hash on curve']);
+    assert.deepEqual(
+      off.warnings.map((w) => w.message),
+      ['#pragma autosalt false leaves program hash on curve'],
+    );
     const on12 = assemble('#pragma version 12\n#pragma autosalt true\npushint 1');
     assert.equal(onCurve(on12.program), false);
     assert.equal(hex(assemble('#pragma version 12\npushint 1').program), '0c8101');
     const stateful = assemble('#pragma version 13\n#pragma autosalt true\nbyte 0x01\napp_global_get\npop\npushint 1');
-    assert.deepEqual(stateful.warnings.map((w) => w.message), ['#pragma autosalt true used with stateful opcodes']);
+    assert.deepEqual(
+      stateful.warnings.map((w) => w.message),
+      ['#pragma autosalt true used with stateful opcodes'],
+    );
     assert.equal(stateful.stateful, true);
     assert.deepEqual(errors('#pragma version 13\nint 1\n#pragma autosalt true'), ['3: #pragma autosalt is only allowed before instructions']);
   });
@@ -293,7 +317,9 @@ describe('teal assembler: pragmas', () => {
 describe('teal assembler: macros', () => {
   it('expands with late binding, chaining and redefinition', () => {
     assert.equal(
-      asm('#pragma version 8\n#define rowSize 3\n#define columnSize 5\n#define dims rowSize columnSize\npushbytes 0x100000000000; substring dims\n#define rowSize 0\n#define columnSize 1\nsubstring dims'),
+      asm(
+        '#pragma version 8\n#define rowSize 3\n#define columnSize 5\n#define dims rowSize columnSize\npushbytes 0x100000000000; substring dims\n#define rowSize 0\n#define columnSize 1\nsubstring dims',
+      ),
       asm('#pragma version 8\npushbytes 0x100000000000; substring 3 5; substring 0 1'),
     );
     assert.equal(asm('#pragma version 8\n#define -> ; store\nint 3 -> 0\nload 0\nreturn'), asm('#pragma version 8\nint 3\nstore 0\nload 0\nreturn'));
@@ -326,7 +352,10 @@ describe('teal assembler: macros', () => {
   });
 
   it('rechecks names when the version settles', () => {
-    assert.deepEqual(errors('#define dup 1\n#pragma version 8\nint 1'), ['1:8: Macro names cannot be opcodes: dup', '2:16: version is incompatible with defined macros']);
+    assert.deepEqual(errors('#define dup 1\n#pragma version 8\nint 1'), [
+      '1:8: Macro names cannot be opcodes: dup',
+      '2:16: version is incompatible with defined macros',
+    ]);
     assert.deepEqual(errors('#define err pop\nint 1; err'), ['1:8: Macro names cannot be opcodes: err']);
   });
 
@@ -378,7 +407,10 @@ describe('teal assembler: immediates and fields', () => {
   it('picks the real op from the number of immediates', () => {
     const src = '#pragma version 5\n#pragma typetrack false\ntxn Accounts 1\ngtxn 0 Sender\ngtxn 0 Accounts 1\nextract 1 2\nextract\nreturn';
     assert.equal(asm(src), '05' + '361c01' + '330000' + '37001c01' + '570102' + '58' + '43');
-    assert.deepEqual(errors('txn Accounts 1', 1), ['1: txn opcode with 2 immediates was introduced in v2', '1:4: txn Accounts field was introduced in v2. Missed #pragma version?']);
+    assert.deepEqual(errors('txn Accounts 1', 1), [
+      '1: txn opcode with 2 immediates was introduced in v2',
+      '1:4: txn Accounts field was introduced in v2. Missed #pragma version?',
+    ]);
     assert.deepEqual(errors('#pragma version 5\ntxn ApplicationArgs'), ['2:4: "ApplicationArgs" field of txn can only be used with 2 immediates']);
     assert.deepEqual(errors('#pragma version 5\nextract 1'), ['2: extract expects 0 or 2 immediate arguments']);
   });
@@ -447,7 +479,10 @@ describe('teal assembler: errors and analysis', () => {
     const a = analyze('#pragma version 8\n#define unused b done\npushint 0\nswitch done other\nother:\ndone:\npushint 1\nreturn');
     const done = a.labels.find((l) => l.name === 'done')!;
     assert.equal(done.references.length, 1);
-    assert.deepEqual(done.macroBodyMentions.map((m) => [m.range.line, m.range.column]), [[1, 17]]);
+    assert.deepEqual(
+      done.macroBodyMentions.map((m) => [m.range.line, m.range.column]),
+      [[1, 17]],
+    );
     assert.equal(done.pc, 9);
     assert.equal(a.macros[0]!.uses.length, 0);
   });
@@ -456,7 +491,9 @@ describe('teal assembler: errors and analysis', () => {
     const a = analyze('#pragma version 8\nint 7\nint 7\nfrob\nreturn');
     assert.equal(a.program, undefined);
     assert.deepEqual(a.diagnostics.map(formatDiagnostic), ['4: unknown opcode: frob']);
-    assert.deepEqual(a.statements.map((s) => s.pc), [4, 5, undefined, 6]);
+    assert.deepEqual(
+      a.statements.map((s) => s.pc),
+      [4, 5, undefined, 6],
+    );
   });
 });
-

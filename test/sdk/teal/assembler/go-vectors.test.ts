@@ -68,7 +68,10 @@ describe('teal assembler: go-algorand assembler test vectors', () => {
         assert.equal(r.result, undefined, ctx);
         for (const e of v.expect!) {
           if (e.line === 0) {
-            assert.ok(errors.some((d) => matches(d.message, e.msg)), `${e.msg} — ${ctx}`);
+            assert.ok(
+              errors.some((d) => matches(d.message, e.msg)),
+              `${e.msg} — ${ctx}`,
+            );
             continue;
           }
           const found = errors.find((d) => refPos(d).line === e.line);

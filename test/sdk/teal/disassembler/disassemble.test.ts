@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  decodeProgram,
-  describeBytes,
-  disassemble,
-  disassembleDetailed,
-} from '../../../../sdk/src/teal/disassembler/index.js';
+import { decodeProgram, describeBytes, disassemble, disassembleDetailed } from '../../../../sdk/src/teal/disassembler/index.js';
 import { DisassembleError } from '../../../../sdk/src/teal/types.js';
 import { programHashIsOnCurve } from '../../../../sdk/src/teal/oncurve.js';
 import { hexToBytes as hex, sharedData } from './assembler-bridge.js';
 import { needShared } from '../../../helpers/shared.js';
-
 
 function lines(...ls: string[]): string {
   return ls.join('\n') + '\n';
@@ -57,9 +51,7 @@ describe('teal disassembler: text', () => {
         'intc 4 // 4',
       ),
     );
-    const bytes = hex(
-      '0c 26 05 02 6869 03 414243 04 74657374 04 666f7572 04 6c617374 28 29 2a 2b 27 04 82 01 04 6576696c 28 29 2a 2b 27 04',
-    );
+    const bytes = hex('0c 26 05 02 6869 03 414243 04 74657374 04 666f7572 04 6c617374 28 29 2a 2b 27 04 82 01 04 6576696c 28 29 2a 2b 27 04');
     assert.equal(
       disassemble(bytes),
       lines(
@@ -138,10 +130,7 @@ describe('teal disassembler: text', () => {
       lines('#pragma version 8', 'b label1', 'label2:', 'proto 2 1', 'frame_dig -2', 'frame_dig -1', '+', 'retsub', 'label1:', 'pushint 1'),
     );
     // A proto reached by callsub keeps the callsub's label.
-    assert.equal(
-      disassemble(hex('08 88 00 01 89 8a 00 00 89')),
-      lines('#pragma version 8', 'callsub label1', 'retsub', 'label1:', 'proto 0 0', 'retsub'),
-    );
+    assert.equal(disassemble(hex('08 88 00 01 89 8a 00 00 89')), lines('#pragma version 8', 'callsub label1', 'retsub', 'label1:', 'proto 0 0', 'retsub'));
   });
 
   it('prints switch and match label lists, offsets from the end of the instruction', () => {
@@ -190,15 +179,30 @@ describe('teal disassembler: text', () => {
   });
 
   it('prints absolute targets with numericTargets and no label lines', () => {
-    assert.equal(disassemble(hex('04 81 01 40 00 03 42 ff f8 81 02'), { numericTargets: true }), lines('#pragma version 4', 'pushint 1', 'bnz 9', 'b 1', 'pushint 2'));
+    assert.equal(
+      disassemble(hex('04 81 01 40 00 03 42 ff f8 81 02'), { numericTargets: true }),
+      lines('#pragma version 4', 'pushint 1', 'bnz 9', 'b 1', 'pushint 2'),
+    );
   });
 
   it('maps every pc to its line of text', () => {
     const d = disassembleDetailed(hex('04 81 01 40 00 03 42 ff f8 81 02'));
     const text = d.text.split('\n');
-    assert.deepEqual(d.lines.map((l) => l.pc), [1, 3, 6, 9]);
-    assert.deepEqual(d.lines.map((l) => text[l.line]), ['pushint 1', 'bnz label1', 'b label2', 'pushint 2']);
-    assert.deepEqual([...d.labels], [[9, 'label1'], [1, 'label2']]);
+    assert.deepEqual(
+      d.lines.map((l) => l.pc),
+      [1, 3, 6, 9],
+    );
+    assert.deepEqual(
+      d.lines.map((l) => text[l.line]),
+      ['pushint 1', 'bnz label1', 'b label2', 'pushint 2'],
+    );
+    assert.deepEqual(
+      [...d.labels],
+      [
+        [9, 'label1'],
+        [1, 'label2'],
+      ],
+    );
   });
 });
 

@@ -22,13 +22,23 @@ describe('disassembler: selectors commented with their methods', () => {
     assert.deepEqual(assemble(text).program, program);
   });
 
-  it('without signatures the text is the reference\'s (the selector commented with its own hex)', () => {
+  it("without signatures the text is the reference's (the selector commented with its own hex)", () => {
     const text = disassemble(program);
     assert.match(text, /^pushbytes 0x289e7621 \/\/ 0x289e7621$/m);
   });
 
   it('names selectors in a bytec block use and in pushbytess (Puya routers)', () => {
-    const router = ['#pragma version 10', 'bytecblock 0x289e7621 0x01', 'bytec_0', 'pop', 'pushbytess 0x289e7621 0x755f9589 0x0102', 'pop', 'pop', 'pop', 'int 1'].join('\n');
+    const router = [
+      '#pragma version 10',
+      'bytecblock 0x289e7621 0x01',
+      'bytec_0',
+      'pop',
+      'pushbytess 0x289e7621 0x755f9589 0x0102',
+      'pop',
+      'pop',
+      'pop',
+      'int 1',
+    ].join('\n');
     const p = assemble(router).program;
     const text = disassembleDetailed(p, { methodSignatures: ['increment(uint64)uint64', 'get_count()uint64'] }).text;
     assert.match(text, /^bytec_0 \/\/ method "increment\(uint64\)uint64"$/m);

@@ -58,7 +58,10 @@ describe('teal disassembler: reference texts', () => {
       ['byte "john"', 'pushbytes 0x6a6f686e // "john"'],
       ['byte "!&~"', 'pushbytes 0x21267e // "!&~"'],
       ['byte 0x010720', 'pushbytes 0x010720 // 0x010720'],
-      ['addr AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAY5HFKQ', 'pushbytes 0x' + '00'.repeat(32) + ' // addr AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAY5HFKQ'],
+      [
+        'addr AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAY5HFKQ',
+        'pushbytes 0x' + '00'.repeat(32) + ' // addr AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAY5HFKQ',
+      ],
     ];
     for (const [source, line] of cases) assert.ok(disassemble(assemble(source, { version: 13 }).program).includes(line + '\n'), source);
   });

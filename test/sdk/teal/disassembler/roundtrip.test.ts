@@ -124,7 +124,8 @@ describe('teal disassembler: teal-corpus programs', function () {
       assertReassembles(program, file.slice(corpusDir.length + 1));
       checked++;
     }
-    if (refused.length) console.log(`    (${refused.length} corpus programs did not assemble: ${refused.slice(0, 5).join(', ')}${refused.length > 5 ? ', …' : ''})`);
+    if (refused.length)
+      console.log(`    (${refused.length} corpus programs did not assemble: ${refused.slice(0, 5).join(', ')}${refused.length > 5 ? ', …' : ''})`);
     assert.ok(checked >= files.length * 0.9, `only ${checked} of ${files.length} corpus programs assembled`);
   });
 });

@@ -8,13 +8,24 @@ import type { AlgodRouteOptions, AlgodRoute } from './common.js';
 export function accountRoutes(_options: AlgodRouteOptions): AlgodRoute[] {
   return [
     {
-      operationId: 'AccountInformation', method: 'GET', path: '/v2/accounts/{address}', summary: 'Get account information.',
-      params: [ADDRESS, { name: 'exclude', in: 'query', type: 'string', description: 'all, none, created-apps-params, created-assets-params (comma-separated)' }, FORMAT],
-      produces: BOTH, responses: R({ '400': 'Bad Request', '500': 'Internal Error' }),
+      operationId: 'AccountInformation',
+      method: 'GET',
+      path: '/v2/accounts/{address}',
+      summary: 'Get account information.',
+      params: [
+        ADDRESS,
+        { name: 'exclude', in: 'query', type: 'string', description: 'all, none, created-apps-params, created-assets-params (comma-separated)' },
+        FORMAT,
+      ],
+      produces: BOTH,
+      responses: R({ '400': 'Bad Request', '500': 'Internal Error' }),
       handler: (ctx, node) => {
         const address = addressParam(ctx);
         const form = wireForm(ctx);
-        const raw = ctx.query.getAll('exclude').flatMap((v) => v.split(',')).map((v) => v.trim());
+        const raw = ctx.query
+          .getAll('exclude')
+          .flatMap((v) => v.split(','))
+          .map((v) => v.trim());
         const opts = { all: false, createdAppsParams: false, createdAssetsParams: false };
         if (raw.length === 1 && raw[0] === 'all') opts.all = true;
         else if (!(raw.length === 1 && (raw[0] === 'none' || raw[0] === ''))) {
@@ -29,9 +40,13 @@ export function accountRoutes(_options: AlgodRouteOptions): AlgodRoute[] {
       },
     },
     {
-      operationId: 'AccountAssetInformation', method: 'GET', path: '/v2/accounts/{address}/assets/{asset-id}', summary: "Get account information about a given asset.",
+      operationId: 'AccountAssetInformation',
+      method: 'GET',
+      path: '/v2/accounts/{address}/assets/{asset-id}',
+      summary: 'Get account information about a given asset.',
       params: [ADDRESS, { name: 'asset-id', in: 'path', type: 'integer', format: 'uint64', required: true, description: 'An asset identifier' }, FORMAT],
-      produces: BOTH, responses: R({ '400': 'Bad Request', '404': 'Not Found', '500': 'Internal Error' }),
+      produces: BOTH,
+      responses: R({ '400': 'Bad Request', '404': 'Not Found', '500': 'Internal Error' }),
       handler: (ctx, node) => {
         const address = addressParam(ctx);
         const id = pathUint(ctx, 'asset-id');
@@ -47,9 +62,17 @@ export function accountRoutes(_options: AlgodRouteOptions): AlgodRoute[] {
       },
     },
     {
-      operationId: 'AccountAssetsInformation', method: 'GET', path: '/v2/accounts/{address}/assets', summary: "Get a list of assets held by an account, inclusive of asset params.",
-      params: [ADDRESS, { name: 'limit', in: 'query', type: 'integer', format: 'uint64', description: 'Maximum number of results to return.' }, { name: 'next', in: 'query', type: 'string', description: 'The next page of results.' }],
-      produces: JSON_ONLY, responses: R({ '400': 'Bad Request', '500': 'Internal Error' }),
+      operationId: 'AccountAssetsInformation',
+      method: 'GET',
+      path: '/v2/accounts/{address}/assets',
+      summary: 'Get a list of assets held by an account, inclusive of asset params.',
+      params: [
+        ADDRESS,
+        { name: 'limit', in: 'query', type: 'integer', format: 'uint64', description: 'Maximum number of results to return.' },
+        { name: 'next', in: 'query', type: 'string', description: 'The next page of results.' },
+      ],
+      produces: JSON_ONLY,
+      responses: R({ '400': 'Bad Request', '500': 'Internal Error' }),
       handler: (ctx, node) => {
         const address = addressParam(ctx);
         const { after, limit } = resourcePage(ctx, 'assets', 1000n);
@@ -68,14 +91,18 @@ export function accountRoutes(_options: AlgodRouteOptions): AlgodRoute[] {
       },
     },
     {
-      operationId: 'AccountApplicationsInformation', method: 'GET', path: '/v2/accounts/{address}/applications', summary: 'Get a list of applications held by an account.',
+      operationId: 'AccountApplicationsInformation',
+      method: 'GET',
+      path: '/v2/accounts/{address}/applications',
+      summary: 'Get a list of applications held by an account.',
       params: [
         ADDRESS,
         { name: 'limit', in: 'query', type: 'integer', format: 'uint64', description: 'Maximum number of results to return.' },
         { name: 'next', in: 'query', type: 'string', description: 'The next page of results (the last application ID of the previous page).' },
-        { name: 'include', in: 'query', type: 'string', description: '`params` to include each created application\'s parameters (comma-separated list).' },
+        { name: 'include', in: 'query', type: 'string', description: "`params` to include each created application's parameters (comma-separated list)." },
       ],
-      produces: JSON_ONLY, responses: R({ '400': 'Malformed address', '500': 'Internal Error' }),
+      produces: JSON_ONLY,
+      responses: R({ '400': 'Malformed address', '500': 'Internal Error' }),
       handler: (ctx, node) => {
         const address = addressParam(ctx);
         const withParams = ctx.query.getAll('include').some((v) => v.split(',').some((x) => x.trim() === 'params'));
@@ -100,9 +127,17 @@ export function accountRoutes(_options: AlgodRouteOptions): AlgodRoute[] {
       },
     },
     {
-      operationId: 'AccountApplicationInformation', method: 'GET', path: '/v2/accounts/{address}/applications/{application-id}', summary: "Get account information about a given app.",
-      params: [ADDRESS, { name: 'application-id', in: 'path', type: 'integer', format: 'uint64', required: true, description: 'An application identifier' }, FORMAT],
-      produces: BOTH, responses: R({ '400': 'Bad Request', '404': 'Not Found', '500': 'Internal Error' }),
+      operationId: 'AccountApplicationInformation',
+      method: 'GET',
+      path: '/v2/accounts/{address}/applications/{application-id}',
+      summary: 'Get account information about a given app.',
+      params: [
+        ADDRESS,
+        { name: 'application-id', in: 'path', type: 'integer', format: 'uint64', required: true, description: 'An application identifier' },
+        FORMAT,
+      ],
+      produces: BOTH,
+      responses: R({ '400': 'Bad Request', '404': 'Not Found', '500': 'Internal Error' }),
       handler: (ctx, node) => {
         const address = addressParam(ctx);
         const id = pathUint(ctx, 'application-id');

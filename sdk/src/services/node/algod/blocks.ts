@@ -23,9 +23,22 @@ function blockAt(node: NodeContext, round: bigint) {
 export function blockRoutes(options: AlgodRouteOptions): AlgodRoute[] {
   return [
     {
-      operationId: 'GetBlock', method: 'GET', path: '/v2/blocks/{round}', summary: 'Get the block for the given round.',
-      params: [ROUND, { name: 'header-only', in: 'query', type: 'boolean', description: 'If true, only the block header (exclusive of payset or certificate) may be included in response.' }, FORMAT],
-      produces: BOTH, responses: R({ '400': 'Bad Request', '404': 'None existing block', '500': 'Internal Error' }),
+      operationId: 'GetBlock',
+      method: 'GET',
+      path: '/v2/blocks/{round}',
+      summary: 'Get the block for the given round.',
+      params: [
+        ROUND,
+        {
+          name: 'header-only',
+          in: 'query',
+          type: 'boolean',
+          description: 'If true, only the block header (exclusive of payset or certificate) may be included in response.',
+        },
+        FORMAT,
+      ],
+      produces: BOTH,
+      responses: R({ '400': 'Bad Request', '404': 'None existing block', '500': 'Internal Error' }),
       handler: (ctx, node) => {
         const round = pathUint(ctx, 'round');
         const form = wireForm(ctx);
@@ -46,18 +59,33 @@ export function blockRoutes(options: AlgodRouteOptions): AlgodRoute[] {
       },
     },
     {
-      operationId: 'GetBlockTxids', method: 'GET', path: '/v2/blocks/{round}/txids', summary: 'Get the top level transaction IDs for the block on the given round.',
-      params: [ROUND], produces: JSON_ONLY, responses: R({ '400': 'Bad Request', '404': 'Non existing block', '500': 'Internal Error' }),
+      operationId: 'GetBlockTxids',
+      method: 'GET',
+      path: '/v2/blocks/{round}/txids',
+      summary: 'Get the top level transaction IDs for the block on the given round.',
+      params: [ROUND],
+      produces: JSON_ONLY,
+      responses: R({ '400': 'Bad Request', '404': 'Non existing block', '500': 'Internal Error' }),
       handler: (ctx, node) => jsonReply({ blockTxids: blockAt(node, pathUint(ctx, 'round')).txns.map((t) => t.txid) }),
     },
     {
-      operationId: 'GetBlockHash', method: 'GET', path: '/v2/blocks/{round}/hash', summary: 'Get the block hash for the block on the given round.',
-      params: [ROUND], produces: JSON_ONLY, responses: R({ '400': 'Bad Request', '404': 'None existing block', '500': 'Internal Error' }),
+      operationId: 'GetBlockHash',
+      method: 'GET',
+      path: '/v2/blocks/{round}/hash',
+      summary: 'Get the block hash for the block on the given round.',
+      params: [ROUND],
+      produces: JSON_ONLY,
+      responses: R({ '400': 'Bad Request', '404': 'None existing block', '500': 'Internal Error' }),
       handler: (ctx, node) => jsonReply({ blockHash: blockHashText(blockAt(node, pathUint(ctx, 'round')).hash).slice(4) }),
     },
     {
-      operationId: 'GetBlockLogs', method: 'GET', path: '/v2/blocks/{round}/logs', summary: 'Get all of the logs from outer and inner app calls in the given round.',
-      params: [ROUND], produces: JSON_ONLY, responses: R({ '400': 'Bad Request', '404': 'Non existing block', '500': 'Internal Error' }),
+      operationId: 'GetBlockLogs',
+      method: 'GET',
+      path: '/v2/blocks/{round}/logs',
+      summary: 'Get all of the logs from outer and inner app calls in the given round.',
+      params: [ROUND],
+      produces: JSON_ONLY,
+      responses: R({ '400': 'Bad Request', '404': 'Non existing block', '500': 'Internal Error' }),
       handler: (ctx, node) => {
         const b = blockAt(node, pathUint(ctx, 'round'));
         const logs: AlgodJson[] = [];
@@ -70,17 +98,26 @@ export function blockRoutes(options: AlgodRouteOptions): AlgodRoute[] {
       },
     },
     {
-      operationId: 'GetBlockTimeStampOffset', method: 'GET', path: '/v2/devmode/blocks/offset', summary: 'Returns the timestamp offset. Doesn\'t work on real network.',
-      params: [], produces: JSON_ONLY, responses: R({ '400': 'TimeStamp offset not set.' }),
+      operationId: 'GetBlockTimeStampOffset',
+      method: 'GET',
+      path: '/v2/devmode/blocks/offset',
+      summary: "Returns the timestamp offset. Doesn't work on real network.",
+      params: [],
+      produces: JSON_ONLY,
+      responses: R({ '400': 'TimeStamp offset not set.' }),
       handler: (_ctx, node) => {
         if (!options.devMode()) throw new BadRequestError(ALGOD_ERRORS.notDevMode);
         return jsonReply({ offset: node.ledger.getTimestampOffset() ?? 0n });
       },
     },
     {
-      operationId: 'SetBlockTimeStampOffset', method: 'POST', path: '/v2/devmode/blocks/offset/{offset}', summary: 'Given a timestamp offset in seconds, adds the offset to every subsequent block header\'s timestamp (0 returns to the wall clock).',
+      operationId: 'SetBlockTimeStampOffset',
+      method: 'POST',
+      path: '/v2/devmode/blocks/offset/{offset}',
+      summary: "Given a timestamp offset in seconds, adds the offset to every subsequent block header's timestamp (0 returns to the wall clock).",
       params: [{ name: 'offset', in: 'path', type: 'integer', format: 'uint64', required: true, description: 'The timestamp offset for blocks in dev mode.' }],
-      produces: JSON_ONLY, responses: R({ '400': 'Cannot set timestamp offset to a negative integer.' }),
+      produces: JSON_ONLY,
+      responses: R({ '400': 'Cannot set timestamp offset to a negative integer.' }),
       handler: (ctx, node) => {
         const offset = pathUint(ctx, 'offset');
         if (!options.devMode()) throw new BadRequestError('failed to set timestamp offset on the node: cannot set block timestamp offset when not in dev mode');

@@ -49,7 +49,8 @@ export const UINT64_MAX = (1n << 64n) - 1n;
 /** A uint64 query or path parameter, or undefined when absent; 400 when not one. */
 export function uintParam(raw: string | null | undefined, name: string): bigint | undefined {
   if (raw === null || raw === undefined) return undefined;
-  if (!/^\d{1,20}$/.test(raw) || BigInt(raw) > UINT64_MAX) throw new BadRequestError(`Invalid format for parameter ${name}: ${JSON.stringify(raw.slice(0, 40))} is not an unsigned 64-bit integer`);
+  if (!/^\d{1,20}$/.test(raw) || BigInt(raw) > UINT64_MAX)
+    throw new BadRequestError(`Invalid format for parameter ${name}: ${JSON.stringify(raw.slice(0, 40))} is not an unsigned 64-bit integer`);
   return BigInt(raw);
 }
 
@@ -149,7 +150,12 @@ export const JSON_ONLY = ['application/json'];
 /** Media types of operations that also answer msgpack. */
 export const BOTH = ['application/json', 'application/msgpack'];
 /** The responses of an operation: 200, the given ones, 401 and default. */
-export const R = (extra: Record<string, string> = {}): Record<string, string> => ({ '200': 'OK', ...extra, '401': 'Invalid API Token', default: 'Unknown Error' });
+export const R = (extra: Record<string, string> = {}): Record<string, string> => ({
+  '200': 'OK',
+  ...extra,
+  '401': 'Invalid API Token',
+  default: 'Unknown Error',
+});
 /** The `{address}` path parameter's description. */
 export const ADDRESS = { name: 'address', in: 'path' as const, type: 'string' as const, required: true, description: 'An account public key' };
 /** The `format` query parameter's description. */

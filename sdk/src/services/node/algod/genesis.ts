@@ -35,7 +35,11 @@ export function genesisText(ledger: Ledger, description: GenesisDescription): st
   const alloc: unknown[] = [
     { addr: encodeAddress(ledger.rewardsPool), comment: 'RewardsPool', state: { algo: special, onl: 2 } },
     { addr: encodeAddress(ledger.feeSink), comment: 'FeeSink', state: { algo: special, onl: 2 } },
-    ...description.alloc.map((a) => ({ addr: a.address, comment: a.comment ?? '', state: { algo: a.amount, ...(a.status === 1 ? genesisParticipationState(addressBytes(a.address)) : a.status ? { onl: a.status } : {}) } })),
+    ...description.alloc.map((a) => ({
+      addr: a.address,
+      comment: a.comment ?? '',
+      state: { algo: a.amount, ...(a.status === 1 ? genesisParticipationState(addressBytes(a.address)) : a.status ? { onl: a.status } : {}) },
+    })),
   ];
   const doc: Record<string, unknown> = {
     alloc,

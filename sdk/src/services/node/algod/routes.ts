@@ -40,5 +40,10 @@ export function algodEndpoints(options: AlgodRouteOptions): NodeEndpoint[] {
     ...blockRoutes(options),
     ...tealRoutes(options),
   ];
-  return list.map((e) => ({ ...e, number: 0, ...(options.auth ? { public: true } : {}), handler: algodErrors(e.handler, e.public ? undefined : options.auth) }));
+  return list.map((e) => ({
+    ...e,
+    number: 0,
+    ...(options.auth ? { public: true } : {}),
+    handler: algodErrors(e.handler, e.public ? undefined : options.auth),
+  }));
 }

@@ -34,23 +34,45 @@ function statusJson(node: NodeContext): AlgodJson {
 export function statusRoutes(options: AlgodRouteOptions): AlgodRoute[] {
   return [
     {
-      operationId: 'GetReady', method: 'GET', path: '/ready', summary: 'Returns OK if healthy and fully caught up.',
-      params: [], produces: JSON_ONLY, responses: { '200': 'OK', '500': 'Internal Error', '503': 'Node not ready yet' }, public: true,
+      operationId: 'GetReady',
+      method: 'GET',
+      path: '/ready',
+      summary: 'Returns OK if healthy and fully caught up.',
+      params: [],
+      produces: JSON_ONLY,
+      responses: { '200': 'OK', '500': 'Internal Error', '503': 'Node not ready yet' },
+      public: true,
       handler: () => emptyReply(200),
     },
     {
-      operationId: 'GetGenesis', method: 'GET', path: '/genesis', summary: 'Gets the genesis information.',
-      params: [], produces: JSON_ONLY, responses: { '200': 'The genesis file in json.', default: 'Unknown Error' }, public: true,
+      operationId: 'GetGenesis',
+      method: 'GET',
+      path: '/genesis',
+      summary: 'Gets the genesis information.',
+      params: [],
+      produces: JSON_ONLY,
+      responses: { '200': 'The genesis file in json.', default: 'Unknown Error' },
+      public: true,
       handler: (_ctx, node) => textReply(genesisText(node.ledger, options.genesis), 200, 'application/json'),
     },
     {
-      operationId: 'GetStatus', method: 'GET', path: '/v2/status', summary: 'Gets the current node status.',
-      params: [], produces: JSON_ONLY, responses: R({ '500': 'Internal Error' }),
+      operationId: 'GetStatus',
+      method: 'GET',
+      path: '/v2/status',
+      summary: 'Gets the current node status.',
+      params: [],
+      produces: JSON_ONLY,
+      responses: R({ '500': 'Internal Error' }),
       handler: (_ctx, node) => jsonReply(statusJson(node)),
     },
     {
-      operationId: 'WaitForBlock', method: 'GET', path: '/v2/status/wait-for-block-after/{round}', summary: 'Gets the node status after waiting for a round after the given round.',
-      params: [ROUND], produces: JSON_ONLY, responses: R({ '400': 'Bad Request', '500': 'Internal Error', '503': 'Service Temporarily Unavailable' }),
+      operationId: 'WaitForBlock',
+      method: 'GET',
+      path: '/v2/status/wait-for-block-after/{round}',
+      summary: 'Gets the node status after waiting for a round after the given round.',
+      params: [ROUND],
+      produces: JSON_ONLY,
+      responses: R({ '400': 'Bad Request', '500': 'Internal Error', '503': 'Service Temporarily Unavailable' }),
       handler: async (ctx, node) => {
         const round = pathUint(ctx, 'round');
         const deadline = Date.now() + node.waitTimeoutMs;
@@ -63,8 +85,13 @@ export function statusRoutes(options: AlgodRouteOptions): AlgodRoute[] {
       },
     },
     {
-      operationId: 'TransactionParams', method: 'GET', path: '/v2/transactions/params', summary: 'Get parameters for constructing a new transaction',
-      params: [], produces: JSON_ONLY, responses: R({ '500': 'Internal Error', '503': 'Service Temporarily Unavailable' }),
+      operationId: 'TransactionParams',
+      method: 'GET',
+      path: '/v2/transactions/params',
+      summary: 'Get parameters for constructing a new transaction',
+      params: [],
+      produces: JSON_ONLY,
+      responses: R({ '500': 'Internal Error', '503': 'Service Temporarily Unavailable' }),
       handler: (_ctx, node) => {
         const l = node.ledger;
         return jsonReply({
@@ -78,8 +105,13 @@ export function statusRoutes(options: AlgodRouteOptions): AlgodRoute[] {
       },
     },
     {
-      operationId: 'GetSupply', method: 'GET', path: '/v2/ledger/supply', summary: 'Get the current supply reported by the ledger.',
-      params: [], produces: JSON_ONLY, responses: R(),
+      operationId: 'GetSupply',
+      method: 'GET',
+      path: '/v2/ledger/supply',
+      summary: 'Get the current supply reported by the ledger.',
+      params: [],
+      produces: JSON_ONLY,
+      responses: R(),
       handler: (_ctx, node) => {
         const s = node.ledger.supply();
         return jsonReply({ current_round: s.round, 'online-money': s.onlineMoney, 'online-stake': s.onlineMoney, 'total-money': s.totalMoney });

@@ -13,12 +13,17 @@ import type { AlgodRouteOptions, AlgodRoute } from './common.js';
 export function tealRoutes(_options: AlgodRouteOptions): AlgodRoute[] {
   return [
     {
-      operationId: 'TealCompile', method: 'POST', path: '/v2/teal/compile', summary: 'Compile TEAL source code to binary, produce its hash (our assembler: #define macros and every version).',
+      operationId: 'TealCompile',
+      method: 'POST',
+      path: '/v2/teal/compile',
+      summary: 'Compile TEAL source code to binary, produce its hash (our assembler: #define macros and every version).',
       params: [
         { name: 'source', in: 'body', type: 'string', format: 'binary', required: true, description: 'TEAL source code to be compiled' },
         { name: 'sourcemap', in: 'query', type: 'boolean', description: 'When set to true, returns the source map of the program as a JSON.' },
       ],
-      consumes: ['text/plain'], produces: JSON_ONLY, responses: R({ '400': 'Bad Request - Teal Compile Error', '404': 'Developer API not enabled', '500': 'Internal Error' }),
+      consumes: ['text/plain'],
+      produces: JSON_ONLY,
+      responses: R({ '400': 'Bad Request - Teal Compile Error', '404': 'Developer API not enabled', '500': 'Internal Error' }),
       maxBodyBytes: 512 * 1024,
       handler: async (ctx) => {
         const wantMap = boolParam(ctx.query.get('sourcemap'), 'sourcemap') ?? false;
@@ -34,9 +39,14 @@ export function tealRoutes(_options: AlgodRouteOptions): AlgodRoute[] {
       },
     },
     {
-      operationId: 'TealDisassemble', method: 'POST', path: '/v2/teal/disassemble', summary: 'Disassemble program bytes into the TEAL source code.',
+      operationId: 'TealDisassemble',
+      method: 'POST',
+      path: '/v2/teal/disassemble',
+      summary: 'Disassemble program bytes into the TEAL source code.',
       params: [{ name: 'source', in: 'body', type: 'string', format: 'byte', required: true, description: 'TEAL program binary to be disassembled' }],
-      consumes: ['application/x-binary'], produces: JSON_ONLY, responses: R({ '400': 'Bad Request - Teal Compile Error', '404': 'Developer API not enabled', '500': 'Internal Error' }),
+      consumes: ['application/x-binary'],
+      produces: JSON_ONLY,
+      responses: R({ '400': 'Bad Request - Teal Compile Error', '404': 'Developer API not enabled', '500': 'Internal Error' }),
       maxBodyBytes: 512 * 1024,
       handler: async (ctx) => {
         const program = await ctx.body();

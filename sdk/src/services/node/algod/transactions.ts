@@ -57,9 +57,23 @@ function pendingList(node: NodeContext, ctx: RequestContext, address?: string): 
 export function transactionRoutes(_options: AlgodRouteOptions): AlgodRoute[] {
   return [
     {
-      operationId: 'RawTransaction', method: 'POST', path: '/v2/transactions', summary: 'Broadcasts a raw transaction or transaction group to the network.',
-      params: [{ name: 'rawtxn', in: 'body', type: 'string', format: 'binary', required: true, description: 'The byte encoded signed transaction to broadcast to network' }],
-      consumes: ['application/x-binary'], produces: JSON_ONLY, responses: R({ '400': 'Bad Request - Malformed Algorand transaction', '500': 'Internal Error', '503': 'Service Temporarily Unavailable' }),
+      operationId: 'RawTransaction',
+      method: 'POST',
+      path: '/v2/transactions',
+      summary: 'Broadcasts a raw transaction or transaction group to the network.',
+      params: [
+        {
+          name: 'rawtxn',
+          in: 'body',
+          type: 'string',
+          format: 'binary',
+          required: true,
+          description: 'The byte encoded signed transaction to broadcast to network',
+        },
+      ],
+      consumes: ['application/x-binary'],
+      produces: JSON_ONLY,
+      responses: R({ '400': 'Bad Request - Malformed Algorand transaction', '500': 'Internal Error', '503': 'Service Temporarily Unavailable' }),
       handler: async (ctx, node) => {
         if (node.follower.enabled) throw new BadRequestError('cannot broadcast txns in follower mode');
         const body = await ctx.body();
@@ -79,9 +93,28 @@ export function transactionRoutes(_options: AlgodRouteOptions): AlgodRoute[] {
       },
     },
     {
-      operationId: 'RawTransactionAsync', method: 'POST', path: '/v2/transactions/async', summary: 'Fast track for broadcasting a raw transaction or transaction group to the network (developer API): no answer about the pool.',
-      params: [{ name: 'rawtxn', in: 'body', type: 'string', format: 'binary', required: true, description: 'The byte encoded signed transaction to broadcast to network' }],
-      consumes: ['application/x-binary'], produces: JSON_ONLY, responses: R({ '400': 'Bad Request', '404': 'Developer or Experimental API not enabled', '500': 'Internal Error', '503': 'Service Temporarily Unavailable' }),
+      operationId: 'RawTransactionAsync',
+      method: 'POST',
+      path: '/v2/transactions/async',
+      summary: 'Fast track for broadcasting a raw transaction or transaction group to the network (developer API): no answer about the pool.',
+      params: [
+        {
+          name: 'rawtxn',
+          in: 'body',
+          type: 'string',
+          format: 'binary',
+          required: true,
+          description: 'The byte encoded signed transaction to broadcast to network',
+        },
+      ],
+      consumes: ['application/x-binary'],
+      produces: JSON_ONLY,
+      responses: R({
+        '400': 'Bad Request',
+        '404': 'Developer or Experimental API not enabled',
+        '500': 'Internal Error',
+        '503': 'Service Temporarily Unavailable',
+      }),
       handler: async (ctx, node) => {
         if (node.follower.enabled) throw new BadRequestError('cannot broadcast txns in follower mode');
         const body = await ctx.body();
@@ -101,15 +134,32 @@ export function transactionRoutes(_options: AlgodRouteOptions): AlgodRoute[] {
       },
     },
     {
-      operationId: 'GetPendingTransactions', method: 'GET', path: '/v2/transactions/pending', summary: 'Get a list of unconfirmed transactions currently in the transaction pool.',
-      params: [{ name: 'max', in: 'query', type: 'integer', format: 'uint64', description: 'Truncated number of transactions to display. If max=0, returns all pending txns.' }, FORMAT],
-      produces: BOTH, responses: R({ '500': 'Internal Error', '503': 'Service Temporarily Unavailable' }),
+      operationId: 'GetPendingTransactions',
+      method: 'GET',
+      path: '/v2/transactions/pending',
+      summary: 'Get a list of unconfirmed transactions currently in the transaction pool.',
+      params: [
+        {
+          name: 'max',
+          in: 'query',
+          type: 'integer',
+          format: 'uint64',
+          description: 'Truncated number of transactions to display. If max=0, returns all pending txns.',
+        },
+        FORMAT,
+      ],
+      produces: BOTH,
+      responses: R({ '500': 'Internal Error', '503': 'Service Temporarily Unavailable' }),
       handler: (ctx, node) => pendingList(node, ctx),
     },
     {
-      operationId: 'PendingTransactionInformation', method: 'GET', path: '/v2/transactions/pending/{txid}', summary: 'Get a specific pending transaction.',
+      operationId: 'PendingTransactionInformation',
+      method: 'GET',
+      path: '/v2/transactions/pending/{txid}',
+      summary: 'Get a specific pending transaction.',
       params: [{ name: 'txid', in: 'path', type: 'string', required: true, description: 'A transaction ID' }, FORMAT],
-      produces: BOTH, responses: R({ '400': 'Bad Request', '404': 'Transaction Not Found' }),
+      produces: BOTH,
+      responses: R({ '400': 'Bad Request', '404': 'Transaction Not Found' }),
       handler: (ctx, node) => {
         const txid = txidParam(ctx.params.txid);
         const form = wireForm(ctx);
@@ -122,9 +172,23 @@ export function transactionRoutes(_options: AlgodRouteOptions): AlgodRoute[] {
       },
     },
     {
-      operationId: 'GetPendingTransactionsByAddress', method: 'GET', path: '/v2/accounts/{address}/transactions/pending', summary: 'Get a list of unconfirmed transactions currently in the transaction pool by address.',
-      params: [ADDRESS, { name: 'max', in: 'query', type: 'integer', format: 'uint64', description: 'Truncated number of transactions to display. If max=0, returns all pending txns.' }, FORMAT],
-      produces: BOTH, responses: R({ '400': 'Bad Request', '500': 'Internal Error' }),
+      operationId: 'GetPendingTransactionsByAddress',
+      method: 'GET',
+      path: '/v2/accounts/{address}/transactions/pending',
+      summary: 'Get a list of unconfirmed transactions currently in the transaction pool by address.',
+      params: [
+        ADDRESS,
+        {
+          name: 'max',
+          in: 'query',
+          type: 'integer',
+          format: 'uint64',
+          description: 'Truncated number of transactions to display. If max=0, returns all pending txns.',
+        },
+        FORMAT,
+      ],
+      produces: BOTH,
+      responses: R({ '400': 'Bad Request', '500': 'Internal Error' }),
       handler: (ctx, node) => pendingList(node, ctx, encodeAddress(addressParam(ctx))),
     },
   ];

@@ -28,7 +28,7 @@ function printable(b: Uint8Array): string | undefined {
   } catch {
     return undefined;
   }
-   
+
   return /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s) ? undefined : s;
 }
 
@@ -37,7 +37,9 @@ export function tealKeyValues(kvs: Iterable<KeyValue>): AlgodJson[] | undefined 
   const list = [...kvs].sort((a, b) => compareBytes(a.key, b.key));
   if (list.length === 0) return undefined;
   return list.map((kv) =>
-    typeof kv.value === 'bigint' ? { key: kv.key, value: { type: 2n, bytes: '', uint: kv.value } } : { key: kv.key, value: { type: 1n, bytes: kv.value, uint: 0n } },
+    typeof kv.value === 'bigint'
+      ? { key: kv.key, value: { type: 2n, bytes: '', uint: kv.value } }
+      : { key: kv.key, value: { type: 1n, bytes: kv.value, uint: 0n } },
   );
 }
 
@@ -90,11 +92,13 @@ export function localStateJson(ledger: Ledger, appId: bigint, kvs: Map<string, K
   return o;
 }
 
-const byId = <T extends { id?: unknown; index?: unknown; 'asset-id'?: unknown }>(key: 'id' | 'index' | 'asset-id') => (a: T, b: T): number => {
-  const x = a[key] as bigint;
-  const y = b[key] as bigint;
-  return x < y ? -1 : x > y ? 1 : 0;
-};
+const byId =
+  <T extends { id?: unknown; index?: unknown; 'asset-id'?: unknown }>(key: 'id' | 'index' | 'asset-id') =>
+  (a: T, b: T): number => {
+    const x = a[key] as bigint;
+    const y = b[key] as bigint;
+    return x < y ? -1 : x > y ? 1 : 0;
+  };
 
 export interface AccountJsonOptions {
   /** `exclude=all`: no asset/app lists at all. */
@@ -115,14 +119,22 @@ export function accountJson(ledger: Ledger, address: Uint8Array, exclude: Accoun
   };
   const apps = a ? [...a.locals.entries()].map(([id, kv]) => localStateJson(ledger, id, kv)).sort(byId('id')) : [];
   const assets = a ? [...a.holdings.entries()].map(([id, h]) => ({ amount: h.amount, 'asset-id': id, 'is-frozen': h.frozen })).sort(byId('asset-id')) : [];
-  const createdApps = a ? [...a.createdApps].map((id) => {
-    const app = ledger.app(id);
-    return exclude.createdAppsParams || !app ? { id } : appJson(app);
-  }).sort(byId('id')) : [];
-  const createdAssets = a ? [...a.createdAssets].map((id) => {
-    const asset = ledger.asset(id);
-    return exclude.createdAssetsParams || !asset ? { index: id } : assetJson(asset);
-  }).sort(byId('index')) : [];
+  const createdApps = a
+    ? [...a.createdApps]
+        .map((id) => {
+          const app = ledger.app(id);
+          return exclude.createdAppsParams || !app ? { id } : appJson(app);
+        })
+        .sort(byId('id'))
+    : [];
+  const createdAssets = a
+    ? [...a.createdAssets]
+        .map((id) => {
+          const asset = ledger.asset(id);
+          return exclude.createdAssetsParams || !asset ? { index: id } : assetJson(asset);
+        })
+        .sort(byId('index'))
+    : [];
   if (!exclude.all) o['apps-local-state'] = apps;
   o['apps-total-schema'] = { 'num-byte-slice': totals.schema.nbs, 'num-uint': totals.schema.nui };
   if (totals.extraPages) o['apps-total-extra-pages'] = totals.extraPages;
@@ -224,7 +236,19 @@ export function accountRecordMsgpack(ledger: Ledger, address: Uint8Array): Msgpa
     for (const id of a.createdAssets) {
       const s = ledger.asset(id);
       if (!s) continue;
-      apar.set(id, { t: s.total, dc: s.decimals, df: s.defaultFrozen, un: new MsgStr(s.unitName), an: new MsgStr(s.name), au: new MsgStr(s.url), am: s.metadataHash, m: s.manager, r: s.reserve, f: s.freeze, c: s.clawback });
+      apar.set(id, {
+        t: s.total,
+        dc: s.decimals,
+        df: s.defaultFrozen,
+        un: new MsgStr(s.unitName),
+        an: new MsgStr(s.name),
+        au: new MsgStr(s.url),
+        am: s.metadataHash,
+        m: s.manager,
+        r: s.reserve,
+        f: s.freeze,
+        c: s.clawback,
+      });
     }
     w.apar = apar;
   }

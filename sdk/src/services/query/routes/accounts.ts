@@ -155,7 +155,13 @@ export function accountRoutes(r: QueryRoutes): void {
   });
 
   /** Per-account listings keyed by id: filter, include-all, page after the last id. */
-  const idListing = (ctx: RequestContext, idParam: string, ids: (rec: AccountRec) => Iterable<bigint>, limitKind: 'applications' | 'assets' | 'balances', render: (rec: AccountRec, id: bigint, includeAll: boolean) => Json | undefined) => {
+  const idListing = (
+    ctx: RequestContext,
+    idParam: string,
+    ids: (rec: AccountRec) => Iterable<bigint>,
+    limitKind: 'applications' | 'assets' | 'balances',
+    render: (rec: AccountRec, id: bigint, includeAll: boolean) => Json | undefined,
+  ) => {
     const q = new QueryParams(ctx.query);
     const limit = q.limit(limitKind);
     const only = q.uint(idParam);
@@ -180,41 +186,65 @@ export function accountRoutes(r: QueryRoutes): void {
 
   // 4
   router.get('/v2/accounts/:account-id/apps-local-state', (ctx) => {
-    const { out, next } = idListing(ctx, 'application-id', (r) => r.locals, 'applications', (rec, id, all) => {
-      const l = index.state.local(rec.hex, id);
-      if (!l || (l.history.at() === undefined && !all)) return undefined;
-      return localStateJson(l, localSchema(id));
-    });
+    const { out, next } = idListing(
+      ctx,
+      'application-id',
+      (r) => r.locals,
+      'applications',
+      (rec, id, all) => {
+        const l = index.state.local(rec.hex, id);
+        if (!l || (l.history.at() === undefined && !all)) return undefined;
+        return localStateJson(l, localSchema(id));
+      },
+    );
     return paged({ 'apps-local-states': out, 'current-round': cur() }, next);
   });
 
   // 5
   router.get('/v2/accounts/:account-id/assets', (ctx) => {
-    const { out, next } = idListing(ctx, 'asset-id', (r) => r.assets, 'balances', (rec, id, all) => {
-      const h = index.state.holding(rec.hex, id);
-      if (!h || (h.history.at() === undefined && !all)) return undefined;
-      return holdingJson(h);
-    });
+    const { out, next } = idListing(
+      ctx,
+      'asset-id',
+      (r) => r.assets,
+      'balances',
+      (rec, id, all) => {
+        const h = index.state.holding(rec.hex, id);
+        if (!h || (h.history.at() === undefined && !all)) return undefined;
+        return holdingJson(h);
+      },
+    );
     return paged({ assets: out, 'current-round': cur() }, next);
   });
 
   // 6
   router.get('/v2/accounts/:account-id/created-applications', (ctx) => {
-    const { out, next } = idListing(ctx, 'application-id', (r) => r.createdApps, 'applications', (_rec, id, all) => {
-      const a = index.state.apps.get(id);
-      if (!a || (a.history.at() === undefined && !all)) return undefined;
-      return appJson(a);
-    });
+    const { out, next } = idListing(
+      ctx,
+      'application-id',
+      (r) => r.createdApps,
+      'applications',
+      (_rec, id, all) => {
+        const a = index.state.apps.get(id);
+        if (!a || (a.history.at() === undefined && !all)) return undefined;
+        return appJson(a);
+      },
+    );
     return paged({ applications: out, 'current-round': cur() }, next);
   });
 
   // 7
   router.get('/v2/accounts/:account-id/created-assets', (ctx) => {
-    const { out, next } = idListing(ctx, 'asset-id', (r) => r.createdAssets, 'assets', (_rec, id, all) => {
-      const a = index.state.assets.get(id);
-      if (!a || (a.history.at() === undefined && !all)) return undefined;
-      return assetJson(a);
-    });
+    const { out, next } = idListing(
+      ctx,
+      'asset-id',
+      (r) => r.createdAssets,
+      'assets',
+      (_rec, id, all) => {
+        const a = index.state.assets.get(id);
+        if (!a || (a.history.at() === undefined && !all)) return undefined;
+        return assetJson(a);
+      },
+    );
     return paged({ assets: out, 'current-round': cur() }, next);
   });
 

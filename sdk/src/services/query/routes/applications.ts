@@ -14,7 +14,14 @@ export function applicationRoutes(r: QueryRoutes): void {
   // 9
   router.get('/v2/applications', (ctx) => {
     const q = new QueryParams(ctx.query);
-    const { out, next } = entityListing(q, 'applications', 'application-id', index.state.appOrder, (id) => index.state.apps.get(id), (r) => appJson(r));
+    const { out, next } = entityListing(
+      q,
+      'applications',
+      'application-id',
+      index.state.appOrder,
+      (id) => index.state.apps.get(id),
+      (r) => appJson(r),
+    );
     return paged({ applications: out, 'current-round': cur() }, next);
   });
 

@@ -137,7 +137,8 @@ export function parseExclude(q: QueryParams): Set<Exclude> {
   const list = q.list('exclude') ?? [];
   const out = new Set<Exclude>();
   for (const v of list) {
-    if (!(EXCLUDES as readonly string[]).includes(v)) throw new BadRequestError(`Invalid format for parameter exclude: unknown value '${v}' [valid values: ${EXCLUDES.join(', ')}]`);
+    if (!(EXCLUDES as readonly string[]).includes(v))
+      throw new BadRequestError(`Invalid format for parameter exclude: unknown value '${v}' [valid values: ${EXCLUDES.join(', ')}]`);
     out.add(v as Exclude);
   }
   if (out.has('all')) for (const v of ['assets', 'created-assets', 'apps-local-state', 'created-apps'] as const) out.add(v);
@@ -200,10 +201,14 @@ export function queryRoutes(index: QueryIndex, inner: Router): QueryRoutes {
   // Every operation first makes sure the index still describes the ledger it follows.
   const router = {
     get(pattern: string, handler: (ctx: RequestContext) => Reply, options?: { public?: boolean }) {
-      inner.get(pattern, (ctx) => {
-        index.refresh();
-        return handler(ctx);
-      }, options);
+      inner.get(
+        pattern,
+        (ctx) => {
+          index.refresh();
+          return handler(ctx);
+        },
+        options,
+      );
       return router;
     },
   };
