@@ -21,6 +21,17 @@ export interface NetworkSecrets {
   keyManagerToken?: string;
 }
 
+/**
+ * Whether a settings change moves the active network's endpoints, so its clients must be made
+ * again at once (not at the next network switch): `tealworks.localnet.*` for LocalNet,
+ * `tealworks.networks` for a user-added network; never for the embedded devnet, whose endpoints
+ * are its own. `affects` is VS Code's `ConfigurationChangeEvent.affectsConfiguration`.
+ */
+export function settingsMoveEndpoints(activeName: string, affects: (section: string) => boolean): boolean {
+  if (activeName === DEVNET) return false;
+  return activeName === LOCALNET ? affects('tealworks.localnet') : affects('tealworks.networks');
+}
+
 export class NetworkConfigError extends Error {
   override name = 'NetworkConfigError';
 }

@@ -13,7 +13,7 @@ import { toBase64 } from '@tealworks/sdk/encoding';
 import { DevnetHost } from './devnetHost.js';
 import { AppLinks, type AppLink } from './links.js';
 import { errorMessageFor } from './networkErrors.js';
-import { customProfile, DEVNET, LOCALNET, localnetProfileFor, parseCustomNetworks, secretKey, type CustomNetwork } from './networks.js';
+import { customProfile, DEVNET, LOCALNET, localnetProfileFor, parseCustomNetworks, secretKey, settingsMoveEndpoints, type CustomNetwork } from './networks.js';
 import { Signers, type WalletEntry } from './signers.js';
 
 export type { WalletEntry } from './signers.js';
@@ -193,8 +193,7 @@ export class ContractSession implements vscode.Disposable {
    * active network.
    */
   async endpointsChanged(affects: (section: string) => boolean): Promise<boolean> {
-    const applies = this.activeName === LOCALNET ? affects('tealworks.localnet') : !this.isDevnet && affects('tealworks.networks');
-    if (!applies) return false;
+    if (!settingsMoveEndpoints(this.activeName, affects)) return false;
     await this.#closeClients();
     this.genesis = undefined;
     this.log.appendLine(`${this.activeName}: its endpoints changed in the settings; reconnecting`);

@@ -7,6 +7,7 @@ import {
   needsConfirmation,
   parseCustomNetworks,
   secretKey,
+  settingsMoveEndpoints,
 } from '../../../extension/src/contracts/networks.js';
 
 describe('extension contracts: networks and profiles', () => {
@@ -77,5 +78,18 @@ describe('extension contracts: networks and profiles', () => {
     assert.equal(needsConfirmation('mainnet'), true);
     assert.equal(secretKey('testnet', 'nodeToken'), 'tealworks.testnet.nodeToken');
     assert.notEqual(secretKey('local', 'mnemonic', 'A'), secretKey('local', 'mnemonic', 'B'));
+  });
+
+  it('applies a changed tealworks.localnet.host or custom network URL to the active network at once (E11)', () => {
+    // What VS Code's affectsConfiguration answers for a change of tealworks.localnet.host.
+    const hostChanged = (section: string) => section === 'tealworks' || section === 'tealworks.localnet' || section === 'tealworks.localnet.host';
+    const networksChanged = (section: string) => section === 'tealworks' || section === 'tealworks.networks';
+    assert.equal(settingsMoveEndpoints('localnet', hostChanged), true);
+    assert.equal(settingsMoveEndpoints('localnet', networksChanged), false);
+    assert.equal(settingsMoveEndpoints('staging', networksChanged), true);
+    assert.equal(settingsMoveEndpoints('staging', hostChanged), false);
+    // The embedded devnet's endpoints are its own: no setting moves them.
+    assert.equal(settingsMoveEndpoints('devnet', hostChanged), false);
+    assert.equal(settingsMoveEndpoints('devnet', networksChanged), false);
   });
 });
