@@ -1,6 +1,6 @@
 import { Address, decodeAddress, encodeAddress } from '../encoding/address.js';
 import { fromBase32 } from '../encoding/base32.js';
-import { fromUtf8, utf8 } from '../encoding/bytes.js';
+import { fromUtf8, utf8, writeU64HalvesBE } from '../encoding/bytes.js';
 import { sha512_256 } from '../crypto/hash.js';
 import { AbiDecodeError, AbiEncodeError } from './errors.js';
 
@@ -98,14 +98,7 @@ function writeUint(value: bigint | number, out: Uint8Array, at: number, size: nu
   if (size === 8) {
     const hi = Number(value >> 32n);
     const lo = Number(value & 0xffffffffn);
-    out[at] = hi >>> 24;
-    out[at + 1] = (hi >>> 16) & 0xff;
-    out[at + 2] = (hi >>> 8) & 0xff;
-    out[at + 3] = hi & 0xff;
-    out[at + 4] = lo >>> 24;
-    out[at + 5] = (lo >>> 16) & 0xff;
-    out[at + 6] = (lo >>> 8) & 0xff;
-    out[at + 7] = lo & 0xff;
+    writeU64HalvesBE(out, at, hi, lo);
     return;
   }
   let v = value;

@@ -104,6 +104,21 @@ export function uint64ToBytes(value: bigint | number): Uint8Array {
   return out;
 }
 
+/**
+ * Writes a 64-bit value given as its high and low 32-bit halves, big-endian, at `out[at..at+8)`.
+ * For hot paths that already hold the halves (ABI uint64, SHA-512 words) and must not allocate.
+ */
+export function writeU64HalvesBE(out: Uint8Array, at: number, hi: number, lo: number): void {
+  out[at] = hi >>> 24;
+  out[at + 1] = (hi >>> 16) & 0xff;
+  out[at + 2] = (hi >>> 8) & 0xff;
+  out[at + 3] = hi & 0xff;
+  out[at + 4] = lo >>> 24;
+  out[at + 5] = (lo >>> 16) & 0xff;
+  out[at + 6] = (lo >>> 8) & 0xff;
+  out[at + 7] = lo & 0xff;
+}
+
 /** A big-endian integer of up to 8 bytes. */
 export function bytesToUint64(bytes: Uint8Array): bigint {
   if (bytes.length > 8) throw new RangeError(`uint64 needs at most 8 bytes, got ${bytes.length}`);

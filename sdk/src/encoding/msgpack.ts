@@ -415,6 +415,11 @@ function finish(start: number): Uint8Array {
  */
 export function encodeMsgpack(value: MsgpackValue): Uint8Array {
   pos = 0;
+  return writeAndFinish(value);
+}
+
+/** Writes `value` after whatever the shared buffer holds from 0 to `pos`, and returns all of it. */
+function writeAndFinish(value: MsgpackValue): Uint8Array {
   try {
     writeValue(value, false);
   } catch (e) {
@@ -430,13 +435,7 @@ export function encodeMsgpackWithPrefix(prefix: Uint8Array, value: MsgpackValue)
   ensure(prefix.length);
   buf.set(prefix, 0);
   pos = prefix.length;
-  try {
-    writeValue(value, false);
-  } catch (e) {
-    pos = 0;
-    throw e;
-  }
-  return finish(0);
+  return writeAndFinish(value);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -5,6 +5,8 @@
  * general hasher (Node's or @noble's) costs more than the single compression itself. Written from FIPS 180-4, 64-bit words as 32-bit halves.
  */
 
+import { writeU64HalvesBE } from './bytes.js';
+
 // prettier-ignore
 const K = [
   '428a2f98d728ae22', '7137449123ef65cd', 'b5c0fbcfec4d3b2f', 'e9b5dba58189dbbc', '3956c25bf348b538', '59f111f1b605d019', '923f82a4af194f9b', 'ab1c5ed5da6d8118',
@@ -145,15 +147,7 @@ function oneBlock(len: number): Uint8Array {
   for (let p = 3; p >= 0; p--) {
     const lo = (IV[2 * p + 1]! >>> 0) + (words[2 * p + 1]! >>> 0);
     const hi = (IV[2 * p]! + words[2 * p]! + ((lo / TWO_32) | 0)) | 0;
-    const at = p * 8;
-    out[at] = hi >>> 24;
-    out[at + 1] = (hi >>> 16) & 0xff;
-    out[at + 2] = (hi >>> 8) & 0xff;
-    out[at + 3] = hi & 0xff;
-    out[at + 4] = lo >>> 24;
-    out[at + 5] = (lo >>> 16) & 0xff;
-    out[at + 6] = (lo >>> 8) & 0xff;
-    out[at + 7] = lo & 0xff;
+    writeU64HalvesBE(out, p * 8, hi, lo);
   }
   return out;
 }
