@@ -12,6 +12,16 @@ import { confirmedPending, poolPending, signedTxnForm } from './pending.js';
 import { ALGOD_ERRORS, uintParam, addressParam, wireForm, reply, txidParam, JSON_ONLY, BOTH, R, ADDRESS, FORMAT } from './common.js';
 import type { AlgodRouteOptions, AlgodRoute } from './common.js';
 
+/** The raw signed-transaction body both broadcast routes take (algod's `rawtxn` parameter). */
+const RAWTXN_PARAM = {
+  name: 'rawtxn',
+  in: 'body',
+  type: 'string',
+  format: 'binary',
+  required: true,
+  description: 'The byte encoded signed transaction to broadcast to network',
+} as const;
+
 /** Rejections the node finds while verifying a group, before its pool (no `TransactionPool.Remember:` prefix). */
 const VERIFY_KINDS: ReadonlySet<string> = new Set(['signature', 'malformed', 'group']);
 
@@ -61,16 +71,7 @@ export function transactionRoutes(_options: AlgodRouteOptions): AlgodRoute[] {
       method: 'POST',
       path: '/v2/transactions',
       summary: 'Broadcasts a raw transaction or transaction group to the network.',
-      params: [
-        {
-          name: 'rawtxn',
-          in: 'body',
-          type: 'string',
-          format: 'binary',
-          required: true,
-          description: 'The byte encoded signed transaction to broadcast to network',
-        },
-      ],
+      params: [RAWTXN_PARAM],
       consumes: ['application/x-binary'],
       produces: JSON_ONLY,
       responses: R({ '400': 'Bad Request - Malformed Algorand transaction', '500': 'Internal Error', '503': 'Service Temporarily Unavailable' }),
@@ -97,16 +98,7 @@ export function transactionRoutes(_options: AlgodRouteOptions): AlgodRoute[] {
       method: 'POST',
       path: '/v2/transactions/async',
       summary: 'Fast track for broadcasting a raw transaction or transaction group to the network (developer API): no answer about the pool.',
-      params: [
-        {
-          name: 'rawtxn',
-          in: 'body',
-          type: 'string',
-          format: 'binary',
-          required: true,
-          description: 'The byte encoded signed transaction to broadcast to network',
-        },
-      ],
+      params: [RAWTXN_PARAM],
       consumes: ['application/x-binary'],
       produces: JSON_ONLY,
       responses: R({
