@@ -578,18 +578,7 @@ export function transactionFromWire(value: unknown, path = 'txn'): Transaction {
       txn.assetFreeze = { assetId: 0n, account: zero, frozen: false };
       break;
     case 'appl':
-      txn.appCall = {
-        appId: 0n,
-        onComplete: OnComplete.NoOp,
-        args: [],
-        accounts: [],
-        foreignApps: [],
-        foreignAssets: [],
-        boxes: [],
-        access: [],
-        extraPages: 0,
-        rejectVersion: 0n,
-      };
+      txn.appCall = emptyAppCallFields();
       break;
     case 'stpf':
       txn.stateProof = { stateProofType: 0n };
@@ -923,4 +912,20 @@ export function signedTransactionFromWire(value: unknown, path = 'stxn'): Signed
     }
   }
   return stxn;
+}
+
+/** The app-call fields of an `appl` transaction whose wire form omits them all (every field at its zero value). */
+export function emptyAppCallFields(): AppCallFields {
+  return {
+    appId: 0n,
+    onComplete: OnComplete.NoOp,
+    args: [],
+    accounts: [],
+    foreignApps: [],
+    foreignAssets: [],
+    boxes: [],
+    access: [],
+    extraPages: 0,
+    rejectVersion: 0n,
+  };
 }

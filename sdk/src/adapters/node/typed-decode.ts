@@ -4,7 +4,7 @@ import { DecodeError } from '../../errors.js';
 import { AD_KEYS, emptyTxnApplyData, headerFromWire, type BlockHeader, type DeltaMap, type TxnApplyData } from '../../ledger/block.js';
 import type { ValueDelta } from '../../avm/context.js';
 import type { TealValue } from '../../avm/ledger-view.js';
-import { signedTransactionFromWire, transactionFromWire } from '../../txn/wire.js';
+import { emptyAppCallFields, signedTransactionFromWire, transactionFromWire } from '../../txn/wire.js';
 import { OnComplete, type SignedTransaction, type Transaction } from '../../txn/types.js';
 import { toHex } from '../../encoding/hex.js';
 
@@ -308,19 +308,7 @@ export function readTransaction(r: MsgReader): Transaction {
   const P = () => (pay ??= { receiver: zero, amount: 0n });
   const X = () => (axfer ??= { assetId: 0n, amount: 0n, receiver: zero });
   const F = () => (afrz ??= { assetId: 0n, account: zero, frozen: false });
-  const A = () =>
-    (app ??= {
-      appId: 0n,
-      onComplete: OnComplete.NoOp,
-      args: [],
-      accounts: [],
-      foreignApps: [],
-      foreignAssets: [],
-      boxes: [],
-      access: [],
-      extraPages: 0,
-      rejectVersion: 0n,
-    });
+  const A = () => (app ??= emptyAppCallFields());
   let rawBoxes: { i: number; n: Uint8Array }[] | undefined;
   for (let i = 0; i < n; i++) {
     const k = r.str();
