@@ -37,59 +37,16 @@ export function joinIntsOnOr(term: string, list: number[]): string {
   return sorted.join(' or ') + ` ${term}s`;
 }
 
+/** A literal pseudo-op's spec: no opcode of its own, no stack arguments, one value pushed. */
+function literalSpec(name: string, pushes: StackType): AsmOp {
+  return { name, real: name, opcode: -1, prefix: undefined, size: 0, modes: 3, introduced: 0, args: [], returns: [pushes], immediates: [], spec: undefined };
+}
+
 export const PSEUDO_LITERAL_SPECS: Record<string, AsmOp> = {
-  int: {
-    name: 'int',
-    real: 'int',
-    opcode: -1,
-    prefix: undefined,
-    size: 0,
-    modes: 3,
-    introduced: 0,
-    args: [],
-    returns: [StackUint64],
-    immediates: [],
-    spec: undefined,
-  },
-  byte: {
-    name: 'byte',
-    real: 'byte',
-    opcode: -1,
-    prefix: undefined,
-    size: 0,
-    modes: 3,
-    introduced: 0,
-    args: [],
-    returns: [StackBytes],
-    immediates: [],
-    spec: undefined,
-  },
-  addr: {
-    name: 'addr',
-    real: 'addr',
-    opcode: -1,
-    prefix: undefined,
-    size: 0,
-    modes: 3,
-    introduced: 0,
-    args: [],
-    returns: [StackBytes],
-    immediates: [],
-    spec: undefined,
-  },
-  method: {
-    name: 'method',
-    real: 'method',
-    opcode: -1,
-    prefix: undefined,
-    size: 0,
-    modes: 3,
-    introduced: 0,
-    args: [],
-    returns: [StackBytes],
-    immediates: [],
-    spec: undefined,
-  },
+  int: literalSpec('int', StackUint64),
+  byte: literalSpec('byte', StackBytes),
+  addr: literalSpec('addr', StackBytes),
+  method: literalSpec('method', StackBytes),
 };
 
 const pseudoSpecs = new Map<string, AsmOp>();

@@ -22,6 +22,15 @@ const RAWTXN_PARAM = {
   description: 'The byte encoded signed transaction to broadcast to network',
 } as const;
 
+/** The `max` query parameter of both pending-transaction listings. */
+const PENDING_MAX_PARAM = {
+  name: 'max',
+  in: 'query',
+  type: 'integer',
+  format: 'uint64',
+  description: 'Truncated number of transactions to display. If max=0, returns all pending txns.',
+} as const;
+
 /** Rejections the node finds while verifying a group, before its pool (no `TransactionPool.Remember:` prefix). */
 const VERIFY_KINDS: ReadonlySet<string> = new Set(['signature', 'malformed', 'group']);
 
@@ -130,16 +139,7 @@ export function transactionRoutes(_options: AlgodRouteOptions): AlgodRoute[] {
       method: 'GET',
       path: '/v2/transactions/pending',
       summary: 'Get a list of unconfirmed transactions currently in the transaction pool.',
-      params: [
-        {
-          name: 'max',
-          in: 'query',
-          type: 'integer',
-          format: 'uint64',
-          description: 'Truncated number of transactions to display. If max=0, returns all pending txns.',
-        },
-        FORMAT,
-      ],
+      params: [PENDING_MAX_PARAM, FORMAT],
       produces: BOTH,
       responses: R({ '500': 'Internal Error', '503': 'Service Temporarily Unavailable' }),
       handler: (ctx, node) => pendingList(node, ctx),
@@ -168,17 +168,7 @@ export function transactionRoutes(_options: AlgodRouteOptions): AlgodRoute[] {
       method: 'GET',
       path: '/v2/accounts/{address}/transactions/pending',
       summary: 'Get a list of unconfirmed transactions currently in the transaction pool by address.',
-      params: [
-        ADDRESS,
-        {
-          name: 'max',
-          in: 'query',
-          type: 'integer',
-          format: 'uint64',
-          description: 'Truncated number of transactions to display. If max=0, returns all pending txns.',
-        },
-        FORMAT,
-      ],
+      params: [ADDRESS, PENDING_MAX_PARAM, FORMAT],
       produces: BOTH,
       responses: R({ '400': 'Bad Request', '500': 'Internal Error' }),
       handler: (ctx, node) => pendingList(node, ctx, encodeAddress(addressParam(ctx))),
