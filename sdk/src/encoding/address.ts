@@ -23,10 +23,10 @@ function checksum(publicKey: Uint8Array): Uint8Array {
   return (sha512_256ShortBytes(publicKey) ?? sha512_256(publicKey)).slice(32 - CHECKSUM_LENGTH);
 }
 
-/** A 32-byte account key with its 58-character text form. Immutable. */
 /** App id → its account's public key (a bounded cache: hashing per box write was measurable). */
 const APP_ADDRESSES = new Map<bigint, Uint8Array>();
 
+/** A 32-byte account key with its 58-character text form. Immutable. */
 export class Address {
   readonly publicKey: Uint8Array;
 
