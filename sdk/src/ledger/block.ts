@@ -1,10 +1,10 @@
 import { encodeMsgpack, encodeMsgpackWithPrefix, decodeMsgpack, MsgStr, toUint64, type MapKey, type MsgpackValue } from '../encoding/msgpack.js';
 import { sha512_256, sha256, sha512 } from '../crypto/hash.js';
 import { utf8, fromUtf8, concatBytes } from '../encoding/bytes.js';
-import { toBase32 } from '../encoding/base32.js';
+import { fromBase32, toBase32 } from '../encoding/base32.js';
 import type { SignedTransaction, Transaction } from '../txn/types.js';
 import { signedTransactionToWire, signedTransactionFromWire, transactionToWire, transactionFromWire } from '../txn/wire.js';
-import { txidBytes } from '../txn/encode.js';
+import { bytesToSign, txidBytes } from '../txn/encode.js';
 import type { ValueDelta } from '../avm/context.js';
 import type { TealValue } from '../avm/ledger-view.js';
 import { toHex } from '../encoding/hex.js';
@@ -440,10 +440,10 @@ export function nodeTxnCommitments(txns: readonly ConfirmedTxn[]): { root: Uint8
   const native: Uint8Array[] = [];
   const leaves256: Uint8Array[] = [];
   for (const t of txns) {
-    const stib = encodeMsgpack(stibToWire(t.stxn, t.ad, true));
-    const txn = encodeMsgpack(transactionToWire(t.stxn.txn));
-    native.push(sha512_256(concatBytes(TL, sha512_256(concatBytes(utf8('TX'), txn)), sha512_256(concatBytes(STIB, stib)))));
-    leaves256.push(concatBytes(TL, sha256(concatBytes(utf8('TX'), txn)), sha256(concatBytes(STIB, stib))));
+    const stib = concatBytes(STIB, encodeMsgpack(stibToWire(t.stxn, t.ad, true)));
+    // The txid is sha512_256("TX" || txn): the confirmed transaction already carries it.
+    native.push(sha512_256(concatBytes(TL, fromBase32(t.txid), sha512_256(stib))));
+    leaves256.push(concatBytes(TL, sha256(bytesToSign(t.stxn.txn)), sha256(stib)));
   }
   return {
     root: merkleRoot(native, sha512_256, 32),
