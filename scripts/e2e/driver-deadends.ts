@@ -398,6 +398,8 @@ async function main(): Promise<void> {
             () => true,
             () => false,
           );
+        // The run is over (the error comes just before the busy line goes).
+        await frame.waitForFunction(() => !document.querySelector('#busy'), undefined, { timeout: 60_000 }).catch(() => undefined);
         const error = squash(await frame.textContent('#error').catch(() => ''));
         check(shown, `the panel did not name ${host}: ${error || squash(await frame.textContent('#result'))}`);
         return error;

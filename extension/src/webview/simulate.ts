@@ -809,8 +809,10 @@ interface PanelState {
           const network = String(m.network || '');
           const replaced = network !== state.network || (state.chain && m.chain && String(m.chain) !== state.chain) || (state.chain && !m.chain);
           const why = state.network === network ? 'its chain was replaced' : `the panel now shows ${network}`;
-          state.network = network;
+          // On another network the last chain known is the old network's: not one to compare with.
           if (m.chain) state.chain = String(m.chain);
+          else if (network !== state.network) state.chain = '';
+          state.network = network;
           // The accounts of a chain the panel left are not offered on the next one.
           if (Array.isArray(m.accounts)) state.accounts = m.accounts;
           else if (replaced) state.accounts = [];

@@ -411,6 +411,11 @@ describe('extension webview: the simulate panel rendered in a DOM', () => {
     page.send({ type: 'network', network: 'localnet', chain: '' });
     assert.equal(page.doc.querySelector('fieldset[data-index="0"] select[data-field="sender"]'), null);
     assert.equal((page.$('fieldset[data-index="0"] input[data-field="sender"]') as HTMLInputElement).value, B);
+    // Still on localnet, its chain not known (its host changed, and does not answer): nothing was replaced.
+    page.send({ type: 'error', message: 'Cannot reach localnet' });
+    page.send({ type: 'network', network: 'localnet', chain: '' });
+    assert.equal(text(page.$('#error')), 'Cannot reach localnet');
+    assert.doesNotMatch(text(page.$('#result')), /its chain was replaced/);
   });
 
   it('never shows a sender other than the one it sends: one that is no account here is listed, marked', () => {
