@@ -268,8 +268,13 @@ async function main(): Promise<void> {
 
       // 3. Debug this group on the sample's create (TMPL_ placeholders): a source line, not "Unknown Source".
       await lens(page, /Simulate/, 'sample/approval.teal');
+      // Looks without waiting ($eval fails at once where there is no verdict; textContent waited
+      // out its 30 s default in every other frame, minutes per run).
       const simFrame = async () => {
-        for (const f of page!.frames()) if (/Would (succeed|fail)/.test((await f.textContent('#verdict').catch(() => null)) ?? '')) return true;
+        for (const f of page!.frames()) {
+          const v = await f.$eval('#verdict', (e) => e.textContent ?? '').catch(() => '');
+          if (/Would (succeed|fail)/.test(v)) return true;
+        }
         return false;
       };
       const answered = await answerTemplates(page, simFrame);
