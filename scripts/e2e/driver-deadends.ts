@@ -372,13 +372,15 @@ async function main(): Promise<void> {
       const restoredNotice = squash(await frame.textContent('#result').catch(() => ''));
       log(`after the reload: ${restoredNotice}`);
       check(restored, `the panel did not come back with its rows: ${squash(await frame.textContent('#form'))}`);
+      check(/^Restored after a window reload/.test(restoredNotice), `the restored panel does not say so: ${restoredNotice}`);
+      await shot(page, '10-panel-after-reload');
       // The restored row is one the chain shown can run: the sender on screen is the one sent.
       const shownSender = await frame.inputValue('fieldset[data-index="0"] select[data-field="sender"]');
       await frame.fill('fieldset[data-index="0"] [data-field="receiver"]', shownSender);
       await frame.click('#simulate');
       const restoredRun = await verdict(frame, /Would succeed/, 120_000);
       results.afterReload = { notice: restoredNotice, simulated: restoredRun.slice(0, 200) };
-      await shot(page, '10-panel-after-reload');
+      await shot(page, '10b-restored-row-simulated');
 
       // 6. An unreachable network in words, with what to do (E10), and a changed
       //    tealworks.localnet.host that applies at once, without switching networks (E11). Hosts
