@@ -12,14 +12,17 @@
 //   4. after the vault's program is edited on disk, a call warns that the app runs the deployed
 //      program and maps no failure onto the edited lines;
 //   5. the panel after a devnet restart (its report and the rows naming the discarded chain's
-//      apps are cleared, with a notice) and after a window reload (the rows come back).
+//      apps are cleared, with a notice) and after a window reload (the rows come back);
+//   6. on a LocalNet host that does not resolve, Simulate explains it in words with what to do
+//      (the notification offers Open Settings and Switch to Devnet); a new tealworks.localnet.host
+//      applies at once (the next Simulate names it, no network switch); back to the devnet.
 // Screenshots land in .e2e/artifacts/deadends-*.png.
 //
 //   E2E_DIR=.e2e node --import tsx scripts/e2e/driver-deadends.ts   (`scripts/e2e/run.sh deadends` prepares everything)
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { check, clickLens, openFile, panelFrame, quickInput, root, runCommand, runWorkflow, Scenario, startEditor } from './common.js';
+import { check, clickLens, openFile, panelFrame, quickInput, root, runCommand, runWorkflow, Scenario, showTealworks, startEditor } from './common.js';
 
 const scenario = new Scenario('deadends');
 const log = (m: string) => scenario.log(m);
@@ -231,9 +234,24 @@ async function main(): Promise<void> {
       await quickInput(page, /Create TicTacToeContract\.approval\.teal with new_game \(1\/1\)/, 120_000);
       const prompt = squash(await page.locator('.quick-input-widget .quick-input-message').first().textContent());
       log(`create prompt: ${prompt}`);
-      await page.keyboard.type('[1, 9]');
-      await page.waitForTimeout(800);
+      // A value of the wrong shape is refused as it is typed (the tuple needs two numbers).
+      await page.keyboard.type('[1]');
+      const refusedShown = await page
+        .waitForFunction(
+          (p) => {
+            const m = (document.querySelector('.quick-input-widget .quick-input-message')?.textContent ?? '').replace(/\s+/g, ' ').trim();
+            return m !== '' && m !== p;
+          },
+          prompt,
+          { timeout: 30_000 },
+        )
+        .then(
+          () => true,
+          () => false,
+        );
       const bad = squash(await page.locator('.quick-input-widget .quick-input-message').first().textContent());
+      log(`a wrong value: ${bad}`);
+      check(refusedShown, `the create argument [1] was not refused: ${bad}`);
       await shot(page, '05-abi-create-prompt');
       await page.keyboard.press('Control+A');
       await page.keyboard.type('[1, 1]');
@@ -250,8 +268,13 @@ async function main(): Promise<void> {
 
       // 3. Debug this group on the sample's create (TMPL_ placeholders): a source line, not "Unknown Source".
       await lens(page, /Simulate/, 'sample/approval.teal');
+      // Looks without waiting ($eval fails at once where there is no verdict; textContent waited
+      // out its 30 s default in every other frame, minutes per run).
       const simFrame = async () => {
-        for (const f of page!.frames()) if (/Would (succeed|fail)/.test((await f.textContent('#verdict').catch(() => null)) ?? '')) return true;
+        for (const f of page!.frames()) {
+          const v = await f.$eval('#verdict', (e) => e.textContent ?? '').catch(() => '');
+          if (/Would (succeed|fail)/.test(v)) return true;
+        }
         return false;
       };
       const answered = await answerTemplates(page, simFrame);
@@ -301,6 +324,9 @@ async function main(): Promise<void> {
       log(`edited after deploy: ${warning}`);
       check(/runs the program deployed earlier/.test(warning) && /vault\/approval\.teal/.test(warning), `no edit-after-deploy warning: ${warning}`);
       check(!(await frame.$('#failing-line')), 'the failure was mapped onto the edited source');
+      // The failing op is read from the deployed program's bytes (not from the edited source).
+      const failingOp = squash(await frame.textContent('#operands').catch(() => ''));
+      check(/Failing op: assert\b/.test(failingOp), `the failing op of the deployed program is not named: ${failingOp}`);
       results.editedAfterDeploy = { warning, failure: squash(await frame.textContent('#failure')).slice(0, 300) };
       await shot(page, '08-edited-after-deploy');
 
@@ -346,8 +372,80 @@ async function main(): Promise<void> {
       const restoredNotice = squash(await frame.textContent('#result').catch(() => ''));
       log(`after the reload: ${restoredNotice}`);
       check(restored, `the panel did not come back with its rows: ${squash(await frame.textContent('#form'))}`);
-      results.afterReload = { notice: restoredNotice };
+      check(/^Restored after a window reload/.test(restoredNotice), `the restored panel does not say so: ${restoredNotice}`);
       await shot(page, '10-panel-after-reload');
+      // The restored row is one the chain shown can run: the sender on screen is the one sent.
+      const shownSender = await frame.inputValue('fieldset[data-index="0"] select[data-field="sender"]');
+      await frame.fill('fieldset[data-index="0"] [data-field="receiver"]', shownSender);
+      await frame.click('#simulate');
+      const restoredRun = await verdict(frame, /Would succeed/, 120_000);
+      results.afterReload = { notice: restoredNotice, simulated: restoredRun.slice(0, 200) };
+      await shot(page, '10b-restored-row-simulated');
+
+      // 6. An unreachable network in words, with what to do (E10), and a changed
+      //    tealworks.localnet.host that applies at once, without switching networks (E11). Hosts
+      //    under .invalid never resolve (RFC 2606), so this does not depend on what runs here.
+      const settingsFile = join(editor.workspace, '.vscode/settings.json');
+      const setHost = (host: string) => {
+        mkdirSync(dirname(settingsFile), { recursive: true });
+        writeFileSync(settingsFile, JSON.stringify({ 'tealworks.localnet.host': `http://${host}` }));
+      };
+      const localnetRow = page.locator('.monaco-list-row', { hasText: /^\s*localnet/ }).first();
+      const localnetShows = (host: string) =>
+        page!.waitForFunction(
+          (h) => [...document.querySelectorAll('.monaco-list-row')].some((r) => /^\s*localnet/.test(r.textContent ?? '') && (r.textContent ?? '').includes(h)),
+          `${host}:4001`,
+          { timeout: 60_000 },
+        );
+      const unreachable = async (host: string): Promise<string> => {
+        await frame.click('#simulate');
+        const shown = await frame
+          .waitForFunction((h) => (document.querySelector('#error')?.textContent ?? '').includes(h), host, { timeout: 120_000 })
+          .then(
+            () => true,
+            () => false,
+          );
+        // The run is over (the error comes just before the busy line goes).
+        await frame.waitForFunction(() => !document.querySelector('#busy'), undefined, { timeout: 60_000 }).catch(() => undefined);
+        const error = squash(await frame.textContent('#error').catch(() => ''));
+        check(shown, `the panel did not name ${host}: ${error || squash(await frame.textContent('#result'))}`);
+        return error;
+      };
+      await showTealworks(page);
+      setHost('tealworks-e2e-one.invalid');
+      await localnetShows('tealworks-e2e-one.invalid');
+      await localnetRow.click();
+      await frame.waitForFunction(() => /on localnet/.test(document.querySelector('h1')?.textContent ?? ''), undefined, { timeout: 60_000 });
+      if (!(await frame.$('fieldset.txn'))) await frame.click('button:has-text("+ Payment")');
+      const refused = await unreachable('tealworks-e2e-one.invalid');
+      log(`localnet unreachable: ${refused}`);
+      check(
+        /^Cannot reach localnet: the host name in http:\/\/tealworks-e2e-one\.invalid:4001 was not found\. Check the URL \(tealworks\.localnet\.host\)/.test(
+          refused,
+        ) && !/ENOTFOUND|EAI_AGAIN/.test(refused),
+        `the unreachable localnet is not explained: ${refused}`,
+      );
+      const toast = page.locator('.notifications-toasts .notification-toast', { hasText: /Cannot reach localnet/ }).first();
+      await toast.waitFor({ timeout: 60_000 });
+      const buttons = (await toast.locator('.monaco-button').allTextContents()).map(squash);
+      check(
+        buttons.includes('Open Settings') && buttons.includes('Switch to Devnet'),
+        `the notification does not offer what to do: ${JSON.stringify(buttons)}`,
+      );
+      await shot(page, '11-localnet-unreachable');
+      setHost('tealworks-e2e-two.invalid');
+      await localnetShows('tealworks-e2e-two.invalid');
+      const moved = await unreachable('tealworks-e2e-two.invalid');
+      log(`after the host changed: ${moved}`);
+      results.network = { unreachable: refused, buttons, afterHostChange: moved };
+      await shot(page, '12-localnet-host-changed');
+      // Back to the devnet through the notification's button.
+      await page
+        .locator('.notifications-toasts .notification-toast', { hasText: /tealworks-e2e-two/ })
+        .first()
+        .locator('.monaco-button', { hasText: 'Switch to Devnet' })
+        .click();
+      await frame.waitForFunction(() => /on devnet/.test(document.querySelector('h1')?.textContent ?? ''), undefined, { timeout: 120_000 });
     },
   );
 }

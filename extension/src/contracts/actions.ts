@@ -207,11 +207,13 @@ export class ContractActions implements vscode.Disposable {
         specByApp.set(appId, c.spec);
         // Edited since the deploy? The chain runs the deployed program: map its failures by pc only.
         const onChain = await fetchApp(chain, appId).then(
-          (a) => a.approval,
+          (a) => a,
           () => undefined,
         );
-        if (onChain && !sameProgram(onChain, c.compiled.approval.bytes)) {
+        if (onChain && !sameProgram(onChain.approval, c.compiled.approval.bytes)) {
           warnings.push(staleProgramWarning(appId, src));
+          // The deployed bytes without a source: the report names the failing op from them.
+          appKnow.set(appId, { approval: { bytes: onChain.approval }, clear: { bytes: onChain.clear } });
           continue;
         }
         compiled.set(src, c);

@@ -158,16 +158,34 @@ export function parseWebviewMessage(value: unknown): Parsed<WebviewMessage> {
   return problem ? { ok: false, reason: problem } : { ok: true, message: value as WebviewMessage };
 }
 
-/** The rows a webview saved (vscode.setState) as VS Code hands them back: the object, or its JSON text. */
-export function restoredRows(saved: unknown): unknown[] {
+/** A saved panel state as VS Code (or the rows file) hands it back: the object, or its JSON text. */
+function savedObject(saved: unknown): Record<string, unknown> | undefined {
   let value = saved;
   if (typeof value === 'string') {
     try {
       value = JSON.parse(value);
     } catch {
-      return [];
+      return undefined;
     }
   }
-  const rows = (value as { rows?: unknown } | undefined)?.rows;
+  return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+}
+
+/** The rows a webview saved (vscode.setState) as VS Code hands them back: the object, or its JSON text. */
+export function restoredRows(saved: unknown): unknown[] {
+  const rows = savedObject(saved)?.rows;
   return Array.isArray(rows) ? rows : [];
+}
+
+/**
+ * The network and chain (genesis id) saved rows were made on, when the saved state says
+ * (short names only: anything else is left out), else undefined.
+ */
+export function restoredChain(saved: unknown): { network?: string; chain?: string } | undefined {
+  const o = savedObject(saved);
+  const pick = (v: unknown) => (typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined);
+  const network = pick(o?.network);
+  const chain = pick(o?.chain);
+  if (network === undefined && chain === undefined) return undefined;
+  return { ...(network !== undefined ? { network } : {}), ...(chain !== undefined ? { chain } : {}) };
 }

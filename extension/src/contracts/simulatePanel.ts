@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FormError, formMethods } from './groupForm.js';
-import { parseWebviewMessage, restoredRows, WORKSPACE_SOURCE, type TxnFormInput } from './messages.js';
+import { parseWebviewMessage, restoredChain, restoredRows, WORKSPACE_SOURCE, type TxnFormInput } from './messages.js';
 import type { ContractActions } from './actions.js';
 import { uriOfSource } from './actions.js';
 import type { ContractSession } from './session.js';
@@ -167,9 +167,12 @@ export class SimulatePanel implements vscode.Disposable {
    * the last report does not (it described a run of the previous session).
    */
   async restore(panel: vscode.WebviewPanel, saved: unknown): Promise<void> {
-    // The webview's saved state, else the rows the extension kept (workspace state).
+    // The webview's saved state, else the rows the extension kept (workspace storage), each with
+    // the network and chain the rows were made on.
     const fromWebview = restoredRows(saved);
-    const rows = fromWebview.length ? fromWebview : await this.#keptRows();
+    const kept = fromWebview.length ? saved : await this.#kept();
+    const rows = fromWebview.length ? fromWebview : restoredRows(kept);
+    const from = restoredChain(kept);
     const parsed = parseWebviewMessage({ type: 'simulate', group: rows });
     this.#rows = parsed.ok && parsed.message.type === 'simulate' ? parsed.message.group : [];
     this.session.log.appendLine(
@@ -179,7 +182,15 @@ export class SimulatePanel implements vscode.Disposable {
     // Not awaited: VS Code shows the panel only once this returns, and the webview says it is
     // ready only once it is shown (waiting here for 'ready' left a blank panel for good).
     void this.#ready!.then(async () =>
-      this.#post({ type: 'init', rows: this.#rows, chain: this.session.genesis ?? '', restored: true, ...(await this.#context()) }),
+      this.#post({
+        type: 'init',
+        rows: this.#rows,
+        ...(await this.#context()),
+        // After #context: the accounts asked for start the devnet, whose chain is then known.
+        chain: this.session.genesis ?? '',
+        restored: true,
+        ...(from ? { restoredFrom: from } : {}),
+      }),
     ).catch((e: unknown) => this.#error(e));
   }
 
@@ -196,16 +207,16 @@ export class SimulatePanel implements vscode.Disposable {
     if (!file) return;
     try {
       await mkdir(this.storage!.fsPath, { recursive: true });
-      await writeFile(file, JSON.stringify({ rows }));
+      await writeFile(file, JSON.stringify({ rows, network: this.session.activeName, chain: this.session.genesis ?? '' }));
     } catch (e) {
       this.session.log.appendLine(`simulate panel: could not keep the rows: ${(e as Error).message}`);
     }
   }
 
-  async #keptRows(): Promise<unknown[]> {
+  /** What #keepRows wrote last (its JSON text), if anything. */
+  async #kept(): Promise<string | undefined> {
     const file = this.#rowsFile();
-    if (!file) return [];
-    return restoredRows(await readFile(file, 'utf8').catch(() => undefined));
+    return file ? await readFile(file, 'utf8').catch(() => undefined) : undefined;
   }
 
   #adopt(panel: vscode.WebviewPanel): void {

@@ -80,8 +80,44 @@ interface PanelState {
     );
     return s;
   }
-  function accountOptions() {
-    return state.accounts.map((a) => ({ value: a, label: a.slice(0, 8) + '…' + a.slice(-4) }));
+  const shortAddress = (a: string) => a.slice(0, 8) + '…' + a.slice(-4);
+
+  /** The accounts to pick from; a sender that is none of them is listed too, marked, so the pick shown is the one sent. */
+  function accountOptions(row: FormRow) {
+    const options = state.accounts.map((a) => ({ value: a, label: shortAddress(a) }));
+    if (row.sender && !state.accounts.includes(row.sender)) options.unshift({ value: row.sender, label: `${shortAddress(row.sender)} (not an account here)` });
+    return options;
+  }
+
+  /** A row that names an app or asset by id: it means something on one chain only. */
+  const namesChainItems = (r: FormRow) => (r.appId && /^[1-9]/.test(String(r.appId).trim())) || r.assetId;
+
+  /**
+   * The panel now shows another chain than the one its report, error and rows were made on
+   * (another network, a devnet restarted, a window reload onto a new chain): nothing on screen may
+   * describe the old one. Rows naming its apps or assets go; a sender that is not an account here
+   * becomes the first account (what a new row gets); the notice says what changed and why.
+   */
+  function leaveChain(why: string, lead = 'Cleared'): void {
+    const dropped = state.rows.filter(namesChainItems).length;
+    state.rows = state.rows.filter((r) => !namesChainItems(r));
+    let moved = 0;
+    if (state.accounts.length)
+      for (const r of state.rows)
+        if (r.sender && !state.accounts.includes(r.sender)) {
+          r.sender = state.accounts[0];
+          moved++;
+        }
+    const what = [
+      dropped ? `${dropped} row${dropped > 1 ? 's' : ''} naming its apps or assets removed` : '',
+      moved ? `${moved} sender${moved > 1 ? 's' : ''} not an account here set to ${shortAddress(state.accounts[0]!)}` : '',
+    ].filter(Boolean);
+    if (state.report || state.error || what.length) state.notice = `${lead}: ${why}${what.length ? `; ${what.join('; ')}` : ''}.`;
+    state.report = undefined;
+    state.sent = undefined;
+    state.error = undefined;
+    state.errorAt = undefined;
+    state.warnings = [];
   }
 
   /** The method description of an app call row (from the spec of its program), if any. */
@@ -147,7 +183,7 @@ interface PanelState {
     ];
     const fields: HTMLElement[] = [];
     if (!row.sender && state.accounts[0]) row.sender = state.accounts[0];
-    fields.push(el('label', {}, 'Sender ', state.accounts.length ? select(row, 'sender', accountOptions()) : input(row, 'sender', 'address', 'wide')));
+    fields.push(el('label', {}, 'Sender ', state.accounts.length ? select(row, 'sender', accountOptions(row)) : input(row, 'sender', 'address', 'wide')));
     const link = linkOf(i);
     if (row.kind === 'payment' || row.kind === 'assetTransfer') {
       const receiver = input(row, 'receiver', 'address', 'wide');
@@ -624,7 +660,7 @@ interface PanelState {
   function saveRows(): void {
     if (!initialised) return;
     const rows = clean(state.rows);
-    vscode.setState({ rows });
+    vscode.setState({ rows, network: state.network, chain: state.chain || '' });
     vscode.postMessage({ type: 'rows', group: rows });
   }
 
@@ -706,7 +742,7 @@ interface PanelState {
     const m = ev.data as PanelMessage;
     if (!m || typeof m !== 'object' || typeof m.type !== 'string') return;
     switch (m.type) {
-      case 'init':
+      case 'init': {
         initialised = true;
         state = Object.assign(state, {
           rows: Array.isArray(m.rows) ? m.rows : [],
@@ -730,7 +766,24 @@ interface PanelState {
               ? m.notice
               : undefined,
         });
+        // Restored rows were made on the network and chain they were kept with: on another one
+        // (an in-memory devnet is a new chain after a reload) they are cleared as on a switch.
+        const from = m.restored && m.restoredFrom && typeof m.restoredFrom === 'object' ? m.restoredFrom : undefined;
+        if (from && state.rows.length) {
+          const network = String(from.network || '');
+          const chain = String(from.chain || '');
+          if ((network && network !== state.network) || (chain && state.chain && chain !== state.chain))
+            leaveChain(
+              network && network !== state.network
+                ? `the rows were kept on ${network}, the panel now shows ${state.network}`
+                : 'the rows were kept on a chain that was replaced',
+              'Restored after a window reload',
+            );
+          // The chain is not known yet: the next network message compares with the rows' chain.
+          else if (chain && !state.chain && (!network || network === state.network)) state.chain = chain;
+        }
         break;
+      }
       case 'report':
         state.notice = undefined;
         state.report = m.report;
@@ -752,21 +805,19 @@ interface PanelState {
         // The active network changed: the header and the pickers follow; the last report was elsewhere.
         // A report, an error or rows of another network, or of a chain that is gone (devnet
         // restarted), are cleared: nothing on screen may describe a chain the panel is not on.
-        if (String(m.network || '') !== state.network || (state.chain && m.chain && String(m.chain) !== state.chain) || (state.chain && !m.chain)) {
-          const gone = state.network === String(m.network || '') ? 'its chain was replaced' : `the panel now shows ${String(m.network || '')}`;
-          const dropped = state.rows.filter((r) => (r.appId && /^[1-9]/.test(String(r.appId).trim())) || r.assetId).length;
-          state.rows = state.rows.filter((r) => !((r.appId && /^[1-9]/.test(String(r.appId).trim())) || r.assetId));
-          if (state.report || state.error || dropped)
-            state.notice = `Cleared: ${gone}${dropped ? `; ${dropped} row${dropped > 1 ? 's' : ''} naming its apps or assets removed` : ''}.`;
-          state.report = undefined;
-          state.sent = undefined;
-          state.error = undefined;
-          state.errorAt = undefined;
-          state.warnings = [];
+        {
+          const network = String(m.network || '');
+          const replaced = network !== state.network || (state.chain && m.chain && String(m.chain) !== state.chain) || (state.chain && !m.chain);
+          const why = state.network === network ? 'its chain was replaced' : `the panel now shows ${network}`;
+          // On another network the last chain known is the old network's: not one to compare with.
+          if (m.chain) state.chain = String(m.chain);
+          else if (network !== state.network) state.chain = '';
+          state.network = network;
+          // The accounts of a chain the panel left are not offered on the next one.
+          if (Array.isArray(m.accounts)) state.accounts = m.accounts;
+          else if (replaced) state.accounts = [];
+          if (replaced) leaveChain(why);
         }
-        state.network = String(m.network || '');
-        if (m.chain) state.chain = String(m.chain);
-        if (Array.isArray(m.accounts)) state.accounts = m.accounts;
         break;
       case 'appAddress':
         if (typeof m.appId !== 'string' || typeof m.address !== 'string') return;

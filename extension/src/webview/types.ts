@@ -67,6 +67,8 @@ export type PanelMessage =
       network?: string;
       chain?: string;
       restored?: boolean;
+      /** For a restored panel: the network and chain (genesis) its rows were kept on. */
+      restoredFrom?: { network?: string; chain?: string };
       /** What the panel says first (e.g. why nothing was run for an app without a spec). */
       notice?: string;
     }
@@ -80,7 +82,7 @@ export type PanelMessage =
 export interface VsCodeApi {
   postMessage(message: WebviewMessage): void;
   /** Kept by VS Code across a window reload (SimulatePanel.restore reads the rows back). */
-  setState(state: { rows: unknown[] }): void;
+  setState(state: { rows: unknown[]; network?: string; chain?: string }): void;
 }
 
 declare global {

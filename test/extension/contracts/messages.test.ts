@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { parseWebviewMessage, validate, type Schema, restoredRows } from '../../../extension/src/contracts/messages.js';
+import { parseWebviewMessage, validate, type Schema, restoredChain, restoredRows } from '../../../extension/src/contracts/messages.js';
 
 const ADDR = 'CUD246QOE6Z5PMJ4MIKPIHDAXVO32RAWAD4X3B2AQ7AXWJGQRCKWNAYB4M';
 
@@ -76,5 +76,16 @@ describe('extension contracts: webview message validation', () => {
     assert.deepEqual(restoredRows(undefined), []);
     assert.deepEqual(restoredRows('{not json'), []);
     assert.deepEqual(restoredRows({ rows: 'x' }), []);
+  });
+
+  it('reads the network and chain saved rows were made on, leaving out anything else', () => {
+    assert.deepEqual(restoredChain({ rows: [], network: 'devnet', chain: 'devnet-v1' }), { network: 'devnet', chain: 'devnet-v1' });
+    assert.deepEqual(restoredChain(JSON.stringify({ rows: [], network: 'testnet', chain: '' })), { network: 'testnet' });
+    // Rows kept before the chain was saved with them, or nonsense: nothing to compare with.
+    assert.equal(restoredChain({ rows: [] }), undefined);
+    assert.equal(restoredChain({ network: 7, chain: { a: 1 } }), undefined);
+    assert.equal(restoredChain({ chain: 'x'.repeat(201) }), undefined);
+    assert.equal(restoredChain('{not json'), undefined);
+    assert.equal(restoredChain([{ network: 'devnet' }]), undefined);
   });
 });

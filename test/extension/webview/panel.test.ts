@@ -178,8 +178,8 @@ describe('extension webview: the simulate panel rendered in a DOM', () => {
       { kind: 'payment', sender: A, receiver: B, amount: '1000' },
       { kind: 'appcall', sender: A, source: 'app.teal', args: ['int:5', '0x01ff'] },
     ]);
-    // What a window reload brings back: the rows as last typed.
-    assert.deepEqual(page.saved(), { rows: lastPosted(page, 'simulate').group });
+    // What a window reload brings back: the rows as last typed, with the network and chain they are for.
+    assert.deepEqual(page.saved(), { rows: lastPosted(page, 'simulate').group, network: 'devnet', chain: 'g1' });
     page.click('#send');
     assert.equal(lastPosted(page, 'send').group.length, 2);
   });
@@ -397,9 +397,76 @@ describe('extension webview: the simulate panel rendered in a DOM', () => {
     assert.ok(page.$('#verdict'));
     page.send({ type: 'network', network: 'testnet', chain: 'g2', accounts: [B] });
     assert.equal(page.doc.querySelector('#verdict'), null);
-    assert.equal(text(page.$('#notice')), 'Cleared: the panel now shows testnet; 1 row naming its apps or assets removed.');
+    assert.equal(
+      text(page.$('#notice')),
+      'Cleared: the panel now shows testnet; 1 row naming its apps or assets removed; 1 sender not an account here set to VCMJKWOY…BIJA.',
+    );
     assert.equal(text(page.$('#form h1')), 'Group on testnet');
     assert.equal(page.$$('fieldset.txn').length, 1);
+    // The sender on screen is the one sent.
+    assert.equal((page.$('fieldset[data-index="0"] select[data-field="sender"]') as HTMLSelectElement).value, B);
+    page.click('#simulate');
+    assert.equal(lastPosted(page, 'simulate').group[0]!.sender, B);
+    // A network whose accounts cannot be read: the last network's accounts are not offered.
+    page.send({ type: 'network', network: 'localnet', chain: '' });
+    assert.equal(page.doc.querySelector('fieldset[data-index="0"] select[data-field="sender"]'), null);
+    assert.equal((page.$('fieldset[data-index="0"] input[data-field="sender"]') as HTMLInputElement).value, B);
+    // Still on localnet, its chain not known (its host changed, and does not answer): nothing was replaced.
+    page.send({ type: 'error', message: 'Cannot reach localnet' });
+    page.send({ type: 'network', network: 'localnet', chain: '' });
+    assert.equal(text(page.$('#error')), 'Cannot reach localnet');
+    assert.doesNotMatch(text(page.$('#result')), /its chain was replaced/);
+  });
+
+  it('never shows a sender other than the one it sends: one that is no account here is listed, marked', () => {
+    const page = openPage();
+    page.send({ type: 'init', rows: [{ kind: 'payment', sender: A, receiver: B }], accounts: [B], network: 'devnet', chain: 'g1' });
+    const select = page.$('fieldset[data-index="0"] select[data-field="sender"]') as HTMLSelectElement;
+    assert.equal(select.value, A);
+    assert.equal(text(select.selectedOptions[0]!), 'CUD246QO…YB4M (not an account here)');
+    assert.equal(select.options.length, 2);
+    page.click('#simulate');
+    assert.equal(lastPosted(page, 'simulate').group[0]!.sender, A);
+  });
+
+  it('keeps the network and chain with the rows it saves, and a restored panel clears rows of a chain that is gone', () => {
+    const rows = [
+      { kind: 'appcall', sender: A, appId: '1001' },
+      { kind: 'payment', sender: A, receiver: B, amount: '123456' },
+    ];
+    let page = openPage();
+    page.send({ type: 'init', rows, accounts: [A], network: 'devnet', chain: 'g1' });
+    page.type('fieldset[data-index="1"] [data-field="amount"]', '7');
+    assert.deepEqual((({ network, chain }) => ({ network, chain }))(page.saved() as { network: string; chain: string }), { network: 'devnet', chain: 'g1' });
+
+    // A window reload onto a new chain (an in-memory devnet starts afresh, new accounts).
+    page = openPage();
+    page.send({ type: 'init', rows, accounts: [B], network: 'devnet', chain: 'g2', restored: true, restoredFrom: { network: 'devnet', chain: 'g1' } });
+    assert.equal(
+      text(page.$('#notice')),
+      'Restored after a window reload: the rows were kept on a chain that was replaced; 1 row naming its apps or assets removed; 1 sender not an account here set to VCMJKWOY…BIJA.',
+    );
+    assert.equal(page.$$('fieldset.txn').length, 1);
+    assert.equal((page.$('fieldset[data-index="0"] select[data-field="sender"]') as HTMLSelectElement).value, B);
+
+    // The same chain: everything comes back.
+    page = openPage();
+    page.send({ type: 'init', rows, accounts: [A], network: 'devnet', chain: 'g1', restored: true, restoredFrom: { network: 'devnet', chain: 'g1' } });
+    assert.match(text(page.$('#notice')), /^Restored after a window reload: the rows are back/);
+    assert.equal(page.$$('fieldset.txn').length, 2);
+
+    // The chain is not known yet when the panel comes back: the next network message decides.
+    page = openPage();
+    page.send({ type: 'init', rows, accounts: [], network: 'devnet', chain: '', restored: true, restoredFrom: { network: 'devnet', chain: 'g1' } });
+    assert.equal(page.$$('fieldset.txn').length, 2);
+    page.send({ type: 'network', network: 'devnet', chain: 'g2', accounts: [B] });
+    assert.equal(page.$$('fieldset.txn').length, 1);
+    assert.match(text(page.$('#notice')), /^Cleared: its chain was replaced; 1 row naming its apps or assets removed/);
+
+    // Kept on another network.
+    page = openPage();
+    page.send({ type: 'init', rows, accounts: [A], network: 'testnet', chain: 't1', restored: true, restoredFrom: { network: 'devnet', chain: 'g1' } });
+    assert.match(text(page.$('#notice')), /^Restored after a window reload: the rows were kept on devnet, the panel now shows testnet; 1 row/);
   });
 
   it("ignores messages of unknown types and shows a restored panel's notice", () => {
