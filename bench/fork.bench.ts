@@ -40,6 +40,10 @@ import { latencyEntry, median, type BenchEntry, type BenchModule } from './lib.j
  */
 
 const BOXES = 10;
+/** The modelled network round trip of the delayed rows (ms). */
+const RTT_MS = 20;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Sums ten boxes (box0..box9) and logs the sum. */
 const APPROVAL = `#pragma version 10
@@ -188,6 +192,29 @@ async function run(): Promise<BenchEntry[]> {
       }
       if (fork.requests.length !== requests) throw new Error('the cached call made requests');
     }
+    // The same first calls with a modelled network round trip added to every request, the fork's
+    // reads and the peer's simulate alike: what batching buys against a remote that is not on this
+    // machine (a local remote answers in well under a millisecond, so waves hardly matter there).
+    const coldRtt: number[] = [];
+    const lazyRtt: number[] = [];
+    const peerRtt: number[] = [];
+    remote.delayMs = RTT_MS;
+    for (let s = 0; s < 7; s++) {
+      const batched = await open();
+      let t = performance.now();
+      await batched.fork.prefetchGroups([group]);
+      await batched.call();
+      coldRtt.push(performance.now() - t);
+      const lazyFork = await open();
+      t = performance.now();
+      await lazyFork.call();
+      lazyRtt.push(performance.now() - t);
+      t = performance.now();
+      await sleep(RTT_MS);
+      await peerCall();
+      peerRtt.push(performance.now() - t);
+    }
+    remote.delayMs = 0;
     // The peer has no cold state to fetch (the node holds it all): its figure is its ordinary simulate.
     const coldMs = median(cold);
     const lazyMs = median(lazy);
@@ -208,6 +235,20 @@ async function run(): Promise<BenchEntry[]> {
         coldMs,
         lazyMs,
         `peer: the same fork without the batched prefetch (${lazyWaves} serial waves of requests, one per evaluation pass that missed)`,
+      ),
+      latencyEntry(
+        `fork: first call with a ${RTT_MS} ms round trip per request (modelled)`,
+        'ms',
+        median(coldRtt),
+        median(peerRtt),
+        `peer: the remote's simulate over HTTP (algosdk), also delayed ${RTT_MS} ms; the fork's ${requests} requests go out in ${coldWaves} wave(s)`,
+      ),
+      latencyEntry(
+        `fork: first call, batched prefetch vs lazy fetching, ${RTT_MS} ms round trip per request (modelled)`,
+        'ms',
+        median(coldRtt),
+        median(lazyRtt),
+        `peer: the same fork without the batched prefetch (${lazyWaves} serial waves)`,
       ),
       latencyEntry(
         'fork: the same call again (cached)',
@@ -248,12 +289,15 @@ class WaveCounter implements ForkRemote {
     this.#inner = inner;
     this.url = inner.url;
   }
+  /** Added before each request is sent: a modelled network round trip. */
+  delayMs = 0;
   reset(): void {
     this.waves = 0;
   }
   async #count<T>(f: () => Promise<T>): Promise<T> {
     if (this.#inFlight++ === 0) this.waves++;
     try {
+      if (this.delayMs) await sleep(this.delayMs);
       return await f();
     } finally {
       this.#inFlight--;
