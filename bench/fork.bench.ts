@@ -145,6 +145,7 @@ async function run(): Promise<BenchEntry[]> {
     let requests = 0;
     let touched = 0;
     let coldWaves = 0;
+    let coldInFlight = 0;
     let lazyWaves = 0;
     const open = async () => {
       const fork = await ForkState.open({ remote, cache: new MemoryForkCache() });
@@ -166,6 +167,7 @@ async function run(): Promise<BenchEntry[]> {
       requests = fork.requests.length;
       touched = new Set(fork.requests.map((r) => r.resource)).size;
       coldWaves = remote.waves;
+      coldInFlight = remote.maxInFlight;
       // Cold, lazy: the same fork code without the batched prefetch.
       const lazyFork = await open();
       remote.reset();
@@ -194,7 +196,7 @@ async function run(): Promise<BenchEntry[]> {
     }
     // The same first calls with a modelled network round trip added to every request, the fork's
     // reads and the peer's simulate alike: what batching buys against a remote that is not on this
-    // machine (a local remote answers in well under a millisecond, so waves hardly matter there).
+    // machine (a local remote's answers cost CPU on this thread rather than waiting, so waves matter less there).
     const coldRtt: number[] = [];
     const lazyRtt: number[] = [];
     const peerRtt: number[] = [];
@@ -227,7 +229,7 @@ async function run(): Promise<BenchEntry[]> {
         'ms',
         coldMs,
         peerMs,
-        `peer: the remote simulating the same group over HTTP (algosdk); ${requests} remote requests for ${touched} resources in ${coldWaves} parallel wave(s)`,
+        `peer: the remote simulating the same group over HTTP (algosdk); ${requests} remote requests for ${touched} resources in ${coldWaves} wave(s), up to ${coldInFlight} in flight at once`,
       ),
       latencyEntry(
         'fork: first call, batched prefetch vs lazy fetching',
@@ -241,7 +243,7 @@ async function run(): Promise<BenchEntry[]> {
         'ms',
         median(coldRtt),
         median(peerRtt),
-        `peer: the remote's simulate over HTTP (algosdk), also delayed ${RTT_MS} ms; the fork's ${requests} requests go out in ${coldWaves} wave(s)`,
+        `peer: the remote's simulate over HTTP (algosdk), also delayed ${RTT_MS} ms; the fork's ${requests} requests go out in ${coldWaves} wave(s), up to ${coldInFlight} at once`,
       ),
       latencyEntry(
         `fork: first call, batched prefetch vs lazy fetching, ${RTT_MS} ms round trip per request (modelled)`,
@@ -283,6 +285,8 @@ async function run(): Promise<BenchEntry[]> {
 class WaveCounter implements ForkRemote {
   readonly url: string;
   waves = 0;
+  /** Most requests in flight at once since the last reset. */
+  maxInFlight = 0;
   #inFlight = 0;
   readonly #inner: ForkRemote;
   constructor(inner: ForkRemote) {
@@ -293,9 +297,11 @@ class WaveCounter implements ForkRemote {
   delayMs = 0;
   reset(): void {
     this.waves = 0;
+    this.maxInFlight = 0;
   }
   async #count<T>(f: () => Promise<T>): Promise<T> {
     if (this.#inFlight++ === 0) this.waves++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.#inFlight);
     try {
       if (this.delayMs) await sleep(this.delayMs);
       return await f();
