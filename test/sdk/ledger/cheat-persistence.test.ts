@@ -183,7 +183,7 @@ describe('ledger: cheats on a chain kept in a data directory', () => {
         const facts = (l: Ledger) => ({
           stranger: l.balance(stranger),
           holding: l.assetHolding(d.addr(2), asset),
-          global: l.globalState(app).map((kv) => `${toHex(kv.key)}=${String(kv.value instanceof Uint8Array ? toHex(kv.value) : kv.value)}`),
+          global: l.globalState(app).map((kv) => `${toHex(kv.key)}=${String(kv.value instanceof Uint8Array ? toHex(kv.value) : kv.value)}`).sort(), // a snapshot keeps keys sorted
           local: l.localState(d.addr(2), app)?.map((kv) => toHex(kv.key)),
           boxes: l.boxNames(app).map((n) => `${toHex(n)}=${toHex(l.box(app, n)!)}`),
           appAccount: l.accountTotals(appAddress(app)),
