@@ -314,7 +314,8 @@ export class Ledger {
   private writeGenesisRecord(): void {
     const h = this.blocks.get(this.firstRound)!.header;
     this.journalRecords = 0;
-    this.snapshotRecords = 0;
+    // The genesis record needs no snapshot: the state at genesis is rebuilt from the configuration.
+    this.snapshotRecords = 1;
     this.appendRecord(
       encodeMsgpack({
         gh: this.genesisHash,
@@ -1180,6 +1181,7 @@ export class Ledger {
     const snapBytes = store.readSnapshot();
     let snapRound = -1n;
     let covered = 0;
+    this.snapshotRecords = 1;
     if (snapBytes) {
       const snap = decodeSnapshot(snapBytes);
       if (!(snap.gh instanceof Uint8Array) || toHex(snap.gh) !== toHex(this.genesisHash)) {
@@ -1187,7 +1189,7 @@ export class Ledger {
           'the snapshot belongs to a different chain (genesis hash mismatch). Nothing was changed. Start with the genesis configuration the data directory was created with.',
         );
       }
-      snapRound = toUint64(snap.r, 'snapshot round');
+      snapRound = toUint64(snap.r ?? 0, 'snapshot round');
       // `records` starts after the genesis record. A snapshot names how many journal records it
       // covers (the genesis record included); one written before cheat records existed does not,
       // and then its journal holds exactly one record per round.
