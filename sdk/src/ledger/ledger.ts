@@ -1514,7 +1514,7 @@ function tealValueOf(x: Record<string, unknown>, kind: string): TealValue | unde
  * key is `c` (block records begin with `b`, the genesis record with `gh`). Canonical encoding
  * sorts keys, so no other record can begin that way.
  */
-export function isCheatRecord(raw: Uint8Array): boolean {
+function isCheatRecord(raw: Uint8Array): boolean {
   return raw.length > 3 && (raw[0]! & 0xf0) === 0x80 && raw[1] === 0xa1 && raw[2] === 0x63;
 }
 
@@ -1524,7 +1524,7 @@ function journalRoundAfter(records: readonly Uint8Array[], firstRound: bigint): 
   return recordRound(records[records.length - 1]!) ?? firstRound + BigInt(records.length);
 }
 
-/** The round a journal record names (`r`): a block's round, the latest round after a cheat; undefined when unreadable. */
+/** @internal The round a journal record names (`r`): a block's round, the latest round after a cheat; undefined when unreadable. */
 export function recordRound(raw: Uint8Array): bigint | undefined {
   try {
     return toUint64((decodeMsgpack(raw, { copy: false }) as Record<string, unknown>).r ?? 0, 'journal round');
