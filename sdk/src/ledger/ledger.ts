@@ -800,7 +800,9 @@ export class Ledger {
 
   /** Cheat: sets (or, with undefined, removes) an account's holding of an existing asset. */
   setAssetHolding(address: AddressLike, assetId: bigint, holding: { amount: bigint; frozen?: boolean } | undefined): void {
-    const args = holding ? { a: addressBytes(address), f: holding.frozen ?? false, i: assetId, m: holding.amount } : { a: addressBytes(address), d: true, i: assetId };
+    const args = holding
+      ? { a: addressBytes(address), f: holding.frozen ?? false, i: assetId, m: holding.amount }
+      : { a: addressBytes(address), d: true, i: assetId };
     this.stateCheat('holding', args, () => {
       if (!this.state.assets.has(assetId))
         throw new LedgerNotFoundError(`asset ${assetId} does not exist; create it first (cheats change holdings, not assets)`);
@@ -1310,8 +1312,12 @@ export class Ledger {
     }
     const v = toUint64(rec.v ?? 0, 'cheat record version');
     if (v !== BigInt(CHEAT_RECORD_VERSION))
-      throw new LedgerStoreError(`the cheat record has version ${v}; this version of Tealworks reads version ${CHEAT_RECORD_VERSION} (a newer Tealworks wrote it?)`);
+      throw new LedgerStoreError(
+        `the cheat record has version ${v}; this version of Tealworks reads version ${CHEAT_RECORD_VERSION} (a newer Tealworks wrote it?)`,
+      );
     const kind = rec.c;
+    if (typeof kind !== 'string' || !CHEAT_KINDS.has(kind as CheatKind))
+      throw new LedgerStoreError(`the journal holds a cheat record of an unknown kind (${String(kind)})`);
     const x = (rec.x ?? {}) as Record<string, unknown>;
     if (typeof x !== 'object' || x instanceof Uint8Array || Array.isArray(x)) throw new LedgerStoreError('the cheat record has no arguments');
     const r = toUint64(rec.r ?? 0, 'cheat record round');
@@ -1324,14 +1330,16 @@ export class Ledger {
     };
     if (kind === 'warp') {
       const n = u('n');
-      if (n < 1n || r !== this.latestRound + n) throw new LedgerStoreError(`the warp record of ${n} rounds ends at round ${r}, not after round ${this.latestRound}`);
+      if (n < 1n || r !== this.latestRound + n)
+        throw new LedgerStoreError(`the warp record of ${n} rounds ends at round ${r}, not after round ${this.latestRound}`);
       const block = this.warp(n, u('s'));
       if (toHex(block.hash) !== toHex(bin('h')))
         throw new LedgerStoreError(`the warp to round ${r} made a different block (expected ${toHex(bin('h'))}, got ${toHex(block.hash)})`);
       this.afterWarp(block);
       return;
     }
-    if (r !== this.latestRound) throw new LedgerStoreError(`the ${String(kind)} cheat record was written at round ${r}, but the journal is at round ${this.latestRound}`);
+    if (r !== this.latestRound)
+      throw new LedgerStoreError(`the ${String(kind)} cheat record was written at round ${r}, but the journal is at round ${this.latestRound}`);
     this.replaying = true;
     try {
       switch (kind) {
@@ -1474,8 +1482,10 @@ function genesisRecordTimestamp(raw: Uint8Array): bigint | undefined {
   }
 }
 
+const CHEAT_KINDS = new Set(['warp', 'seed', 'impersonate', 'balance', 'holding', 'global', 'local', 'box'] as const);
+
 /** What a cheat record repeats (see `CheatRecord`). */
-type CheatKind = 'warp' | 'seed' | 'impersonate' | 'balance' | 'holding' | 'global' | 'local' | 'box';
+type CheatKind = typeof CHEAT_KINDS extends Set<infer K> ? K : never;
 
 /**
  * A journal record of a cheat (version 2), written before the cheat takes effect and replayed

@@ -6,9 +6,9 @@ import { makeAppCallTxn, makePaymentTxn, makeAssetCreateTxn, makeAssetOptInTxn }
 import { OnComplete } from '../../../sdk/src/txn/types.js';
 import { uint64ToBytes, utf8 } from '../../../sdk/src/encoding/bytes.js';
 import { toHex } from '../../../sdk/src/encoding/hex.js';
-import { decodeMsgpack } from '../../../sdk/src/encoding/msgpack.js';
+import { decodeMsgpack, encodeMsgpack } from '../../../sdk/src/encoding/msgpack.js';
 import { Ledger, LedgerDamageError, encodeBlock, type LedgerConfig } from '../../../sdk/src/ledger/index.js';
-import { FileLedgerStore, frameSnapshot, parseJournal, unframeSnapshot } from '../../../sdk/src/ledger/persistence.js';
+import { FileLedgerStore, frameRecord, frameSnapshot, parseJournal, unframeSnapshot } from '../../../sdk/src/ledger/persistence.js';
 import { decodeSnapshot, encodeSnapshot } from '../../../sdk/src/ledger/snapshot.js';
 import { ALGO, devnet, key, addrOf, teal, type Devnet } from './fixture.js';
 import { APPROVAL, CLEAR } from './programs.js';
@@ -136,7 +136,8 @@ describe('ledger: cheats on a chain kept in a data directory', () => {
           ]).txids[0]!,
         )!.ad.createdAppId!;
         const probe = d.ledger.transaction(
-          d.send([makeAppCallTxn({ sender: d.addr(0), appId: 0n, approvalProgram: teal(PROBE), clearProgram: teal(CLEAR), suggestedParams: d.sp() })]).txids[0]!,
+          d.send([makeAppCallTxn({ sender: d.addr(0), appId: 0n, approvalProgram: teal(PROBE), clearProgram: teal(CLEAR), suggestedParams: d.sp() })])
+            .txids[0]!,
         )!.ad.createdAppId!;
         const asset = d.ledger.transaction(d.send([makeAssetCreateTxn({ sender: d.addr(1), total: 10n, decimals: 0, suggestedParams: d.sp() })]).txids[0]!)!.ad
           .createdAssetId!;
@@ -183,7 +184,10 @@ describe('ledger: cheats on a chain kept in a data directory', () => {
         const facts = (l: Ledger) => ({
           stranger: l.balance(stranger),
           holding: l.assetHolding(d.addr(2), asset),
-          global: l.globalState(app).map((kv) => `${toHex(kv.key)}=${String(kv.value instanceof Uint8Array ? toHex(kv.value) : kv.value)}`).sort(), // a snapshot keeps keys sorted
+          global: l
+            .globalState(app)
+            .map((kv) => `${toHex(kv.key)}=${String(kv.value instanceof Uint8Array ? toHex(kv.value) : kv.value)}`)
+            .sort(), // a snapshot keeps keys sorted
           local: l.localState(d.addr(2), app)?.map((kv) => toHex(kv.key)),
           boxes: l.boxNames(app).map((n) => `${toHex(n)}=${toHex(l.box(app, n)!)}`),
           appAccount: l.accountTotals(appAddress(app)),
@@ -216,7 +220,12 @@ describe('ledger: cheats on a chain kept in a data directory', () => {
 
   /** The seed `block BlkSeed` reads for `round`, as an app sees it (hex). */
   function probeSeed(l: Ledger, d: Devnet, app: bigint, round: bigint): string {
-    const txn = makeAppCallTxn({ sender: d.addr(0), appId: app, args: [uint64ToBytes(round)], suggestedParams: { ...d.sp(), firstValid: l.latestRound + 1n, lastValid: l.latestRound + 10n } });
+    const txn = makeAppCallTxn({
+      sender: d.addr(0),
+      appId: app,
+      args: [uint64ToBytes(round)],
+      suggestedParams: { ...d.sp(), firstValid: l.latestRound + 1n, lastValid: l.latestRound + 10n },
+    });
     const { result } = l.dryEvaluate([{ txn }], { skipSignatures: true });
     assert.equal(result.failure, undefined, result.failure?.message);
     return toHex(result.txns[0]!.ad.logs[0]!);
@@ -256,6 +265,34 @@ describe('ledger: cheats on a chain kept in a data directory', () => {
       () => open(),
       (e: unknown) => e instanceof LedgerDamageError && e.offset === offsets[2] && e.round === 101n && /record of round 101 /.test(e.message),
     );
+  });
+
+  it('a warp record that does not make the block it names is refused; an unknown cheat record too', () => {
+    const d = open({ snapshotInterval: 0 });
+    d.ledger.setTimestampOffset(5n);
+    d.ledger.advanceRounds(10n);
+    pay(d, 1n, 'a');
+    const journal = join(dir, 'journal.bin');
+    const original = new Uint8Array(readFileSync(journal));
+    const { records } = parseJournal(original);
+    const rec = decodeMsgpack(records[1]!) as Record<string, unknown>;
+    assert.equal(rec.c, 'warp');
+    assert.equal(BigInt(rec.r as number), 10n);
+    assert.equal(BigInt(rec.v as number), 2n);
+    const rewrite = (changed: Record<string, unknown>) =>
+      writeFileSync(journal, Buffer.concat([records[0]!, encodeMsgpack(changed as never), records[2]!].map((r) => frameRecord(r))));
+    // Another step makes other timestamps, hence another hash: the journal is refused, not believed.
+    rewrite({ ...rec, x: { ...(rec.x as object), s: 6n } });
+    assert.throws(
+      () => open(),
+      (e: unknown) => e instanceof LedgerDamageError && e.round === 1n && /the warp to round 10 made a different block/.test(e.message),
+    );
+    rewrite({ ...rec, c: 'teleport' });
+    assert.throws(() => open(), /a cheat record of an unknown kind \(teleport\)/);
+    rewrite({ ...rec, v: 3n });
+    assert.throws(() => open(), /cheat record has version 3/);
+    writeFileSync(journal, original);
+    assert.equal(open().ledger.latestRound, 11n);
   });
 
   it('a snapshot written before cheat records existed (no record count) still opens', () => {
