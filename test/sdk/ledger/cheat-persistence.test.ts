@@ -7,7 +7,7 @@ import { OnComplete } from '../../../sdk/src/txn/types.js';
 import { uint64ToBytes, utf8 } from '../../../sdk/src/encoding/bytes.js';
 import { toHex } from '../../../sdk/src/encoding/hex.js';
 import { decodeMsgpack, encodeMsgpack } from '../../../sdk/src/encoding/msgpack.js';
-import { Ledger, LedgerDamageError, encodeBlock, type LedgerConfig } from '../../../sdk/src/ledger/index.js';
+import { Ledger, LedgerDamageError, LedgerWriteError, MemoryLedgerStore, encodeBlock, type LedgerConfig } from '../../../sdk/src/ledger/index.js';
 import { FileLedgerStore, frameRecord, frameSnapshot, parseJournal, unframeSnapshot } from '../../../sdk/src/ledger/persistence.js';
 import { decodeSnapshot, encodeSnapshot } from '../../../sdk/src/ledger/snapshot.js';
 import { ALGO, devnet, key, addrOf, teal, type Devnet } from './fixture.js';
@@ -293,6 +293,41 @@ describe('ledger: cheats on a chain kept in a data directory', () => {
     assert.throws(() => open(), /cheat record has version 3/);
     writeFileSync(journal, original);
     assert.equal(open().ledger.latestRound, 11n);
+  });
+
+  it('a cheat whose record cannot be written is refused and changes nothing', () => {
+    const store = new MemoryLedgerStore();
+    let fail = false;
+    const append = store.append.bind(store);
+    store.append = (r: Uint8Array) => {
+      if (fail) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      append(r);
+    };
+    const d = devnet(4, { store, snapshotInterval: 0 });
+    pay(d, 1n, 'a');
+    const round = d.ledger.latestRound;
+    const hash = toHex(d.ledger.latestBlock.hash);
+    const state = toHex(d.ledger.stateHash());
+    const records = store.journal.length;
+    fail = true;
+    assert.throws(
+      () => d.ledger.advanceRounds(50n),
+      (e: unknown) => e instanceof LedgerWriteError && e.code === 'ENOSPC' && /the warp cheat was not kept/.test(e.message),
+    );
+    assert.throws(() => d.ledger.setBalance(d.addr(1), 5n), LedgerWriteError);
+    assert.throws(() => d.ledger.setBlockSeed(new Uint8Array(32).fill(1)), LedgerWriteError);
+    assert.throws(() => d.ledger.impersonate(d.addr(2)), LedgerWriteError);
+    assert.equal(d.ledger.latestRound, round);
+    assert.equal(toHex(d.ledger.latestBlock.hash), hash);
+    assert.equal(toHex(d.ledger.stateHash()), state);
+    assert.equal(d.ledger.isImpersonated(d.addr(2)), false);
+    assert.equal(store.journal.length, records);
+    fail = false;
+    d.ledger.advanceRounds(50n);
+    pay(d, 2n, 'b');
+    const again = devnet(4, { store, snapshotInterval: 0 });
+    assert.equal(again.ledger.latestRound, round + 51n);
+    assert.equal(toHex(again.ledger.latestBlock.hash), toHex(d.ledger.latestBlock.hash));
   });
 
   it('a snapshot written before cheat records existed (no record count) still opens', () => {
