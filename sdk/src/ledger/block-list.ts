@@ -59,6 +59,11 @@ export class BlockList {
     return w ? this.#synth(w, round) : undefined;
   }
 
+  /** The round of the latest real (committed or journal-replayed) block, or undefined before any. */
+  get lastRealRound(): bigint | undefined {
+    return this.#realRounds[this.#realRounds.length - 1];
+  }
+
   get latest(): Block {
     return this.get(this.#latest)!;
   }

@@ -1225,7 +1225,6 @@ export class Ledger {
    * (-1n: none) that holds the effects of the first `covered` of them.
    */
   private loadRecords(records: Uint8Array[], covered: number, snapRound: bigint): void {
-    const store = this.store!;
     this.journalRecords = 1;
     // Block records the snapshot covers are kept undecoded until a block is read (decoding every
     // record was most of a long chain's start-up); the store has checked their bytes, and a record
@@ -1233,35 +1232,54 @@ export class Ledger {
     // a warp makes its rounds again, seeds and impersonations are not in the snapshot, and state
     // cheats the snapshot covers are skipped. The last covered block record is decoded now: it
     // holding its round shows the records before it are one per round.
-    let lastLazy: { raw: Uint8Array; round: bigint } | undefined;
-    for (let i = 0; i < records.length; i++) {
+    let lastLazy = -1;
+    let i = 0;
+    const end = Math.min(covered, records.length);
+    for (; i < end; i++) {
       const raw = records[i]!;
-      const expected = this.latestRound + 1n;
-      try {
-        if (isCheatRecord(raw)) this.replayCheat(raw, i < covered);
-        else if (i < covered) {
-          const round = expected;
-          this.blocks.pushLazy(round, () => lazyRecordBlock(raw, round, true) as Block);
-          this.unindexed.push(round);
-          lastLazy = { raw, round };
-        } else this.replayRecord(raw);
-      } catch (e) {
-        const why = `journal record of round ${expected} cannot be replayed: ${(e as Error).message}`;
-        if (store.recover && store.setAsideFrom && i >= covered) {
-          // Record i + 1 of the journal (record 0 is the genesis record) and everything after it.
-          store.setAsideFrom(i + 1, why);
-          break;
-        }
-        throw new LedgerDamageError(
-          `${why}. Nothing was changed.${store.setAsideFrom ? ` Start with --recover to keep rounds 0..${expected - 1n} and move the rest of the journal aside.` : ''}`,
-          { file: 'journal.bin', offset: -1, round: expected },
-          { cause: e },
-        );
+      if (isCheatRecord(raw)) this.replayRecordAt(records, i, covered);
+      else {
+        const round = this.latestRound + 1n;
+        this.blocks.pushLazy(round, () => lazyRecordBlock(raw, round, true) as Block);
+        this.unindexed.push(round);
+        lastLazy = i;
       }
+    }
+    this.journalRecords = 1 + i;
+    if (covered > 0) this.checkCovered(lastLazy < 0 ? undefined : { raw: records[lastLazy]!, round: this.blocks.lastRealRound! }, covered, snapRound);
+    for (; i < records.length; i++) {
+      if (!this.replayRecordAt(records, i, covered)) break;
       this.journalRecords++;
-      if (i + 1 === covered) this.checkCovered(lastLazy, covered, snapRound);
     }
     if (snapRound > this.latestRound) throw new LedgerStoreError(`snapshot is at round ${snapRound} but the journal ends at ${this.latestRound}`);
+  }
+
+  /**
+   * Replays `records[i]` (a cheat record, or a block record past the snapshot). A record that
+   * cannot be replayed is refused with its round, or with `recover` (past the snapshot only) moved
+   * aside with everything after it: then false.
+   */
+  private replayRecordAt(records: readonly Uint8Array[], i: number, covered: number): boolean {
+    const store = this.store!;
+    const raw = records[i]!;
+    const expected = this.latestRound + 1n;
+    try {
+      if (isCheatRecord(raw)) this.replayCheat(raw, i < covered);
+      else this.replayRecord(raw);
+      return true;
+    } catch (e) {
+      const why = `journal record of round ${expected} cannot be replayed: ${(e as Error).message}`;
+      if (store.recover && store.setAsideFrom && i >= covered) {
+        // Record i + 1 of the journal (record 0 is the genesis record) and everything after it.
+        store.setAsideFrom(i + 1, why);
+        return false;
+      }
+      throw new LedgerDamageError(
+        `${why}. Nothing was changed.${store.setAsideFrom ? ` Start with --recover to keep rounds 0..${expected - 1n} and move the rest of the journal aside.` : ''}`,
+        { file: 'journal.bin', offset: -1, round: expected },
+        { cause: e },
+      );
+    }
   }
 
   /** After the records a snapshot covers: the last block record holds its round, and they end at the snapshot's round. */
