@@ -9,10 +9,15 @@
  * The back end (constant blocks, branch sizes, label offsets), which is global, then runs over the
  * whole program as in a full analysis, so the result is the one {@link analyze} gives.
  *
- * Programs whose constant tables depend on order in ways the reuse cannot follow (explicit
- * `intc`/`bytec` ops or blocks, more than 256 constants), lines too long to assemble, or edits
- * that change the number of lines before the point of convergence are analysed from the
- * checkpoint to the end (or in full), never approximately.
+ * An edit that adds or removes lines moves the reused part: every position in it at the
+ * converging checkpoint's line or later is copied with its new line. Constant blocks and explicit
+ * constant ops (`intcblock`, `intc 2`, `bytec_0`) are part of the compared state: the tables must
+ * be the ones the previous pass had there (an edit to a block itself converges nowhere after it).
+ * A macro defined or removed also changes the state for the rest of the program; a macro use
+ * added or removed does not (the count of expanded tokens is compared with its limit only).
+ * Programs with more than 256 implicit constants or lines too long to assemble, and edits after
+ * which no checkpoint matches, are analysed from the checkpoint to the end (or in full), never
+ * approximately. Template values are not supported: substitute them first.
  */
 import type { SourceRange, TealDiagnostic } from '../types.js';
 import { OPTIMIZE_CONSTANTS_VERSION } from './constants.js';
