@@ -513,10 +513,6 @@ export class AnalysisSession {
       const r = fe.labelRefs[i]!;
       a.labelRefs.push({ pos: r.pos + dpc, label: sh.token(r.label), offsetPos: r.offsetPos + dpc, varint: r.varint });
     }
-    a.statements = a.statements.concat(sh.none ? fe.statements.slice(cp.statements) : fe.statements.slice(cp.statements).map((st) => sh.statement(st)));
-    const pcs = fe.stmtPc.slice(cp.statements);
-    if (dpc !== 0) for (let i = 0; i < pcs.length; i++) if (pcs[i]! >= 0) pcs[i]! += dpc;
-    a.stmtPc = a.stmtPc.concat(pcs);
     for (let i = cp.errors; i < fe.errors.length; i++) a.errors.push(sh.diagnostic(fe.errors[i]!));
     for (let i = cp.warnings; i < fe.warnings.length; i++) a.warnings.push(sh.diagnostic(fe.warnings[i]!));
     for (let i = cp.labelInfos; i < fe.labelInfos.length; i++) {
@@ -535,6 +531,12 @@ export class AnalysisSession {
       const body = sh.none ? m.body : m.body.map((t) => sh.info(t));
       a.macroInfos.push({ name: m.name, definition: sh.range(m.definition), body, uses: m.uses.map((t) => sh.info(t)), current: m.current });
     }
+    // Last: the tokens statements share with the lists above (label definitions, branch targets)
+    // have been moved by now, and the rest belong to one statement each.
+    a.statements = a.statements.concat(sh.none ? fe.statements.slice(cp.statements) : fe.statements.slice(cp.statements).map((st) => sh.statement(st)));
+    const pcs = fe.stmtPc.slice(cp.statements);
+    if (dpc !== 0) for (let i = 0; i < pcs.length; i++) if (pcs[i]! >= 0) pcs[i]! += dpc;
+    a.stmtPc = a.stmtPc.concat(pcs);
     setFlags(a, moveFlags(fe.flags));
     a.sourceLine = fe.sourceLine >= cp.line ? fe.sourceLine + dLines : fe.sourceLine;
     // With a block the table is the block's (references only look values up in it); without one it
@@ -603,7 +605,17 @@ class LineShift {
   info(t: TokenInfo): TokenInfo {
     if (this.none) return t;
     let out = this.infos.get(t);
-    if (out) return out;
+    if (!out) this.infos.set(t, (out = this.copy(t)));
+    return out;
+  }
+
+  /** As {@link info}, for a token nothing else asks for after this (a statement's own). */
+  private infoOnce(t: TokenInfo): TokenInfo {
+    return this.infos.get(t) ?? this.copy(t);
+  }
+
+  private copy(t: TokenInfo): TokenInfo {
+    let out: TokenInfo;
     const range = this.range(t.range);
     const definition = t.definition && this.range(t.definition);
     if (range === t.range && definition === t.definition) out = t;
@@ -612,7 +624,6 @@ class LineShift {
       if (definition) out.definition = definition;
       if (t.macros) out.macros = t.macros;
     }
-    this.infos.set(t, out);
     return out;
   }
 
@@ -662,7 +673,7 @@ class LineShift {
 
   /** A statement with its tokens moved, with the keys (and their order) the assembler gives it. */
   statement(s: AnalyzedStatement): AnalyzedStatement {
-    const tokens = s.tokens.map((t) => this.info(t));
+    const tokens = s.tokens.map((t) => this.infoOnce(t));
     const { label, op, stackBefore, stackAfter, pc } = s;
     if (pc !== undefined && op !== undefined && stackBefore && stackAfter) {
       return label === undefined ? { tokens, op, stackBefore, stackAfter, pc } : { tokens, label, op, stackBefore, stackAfter, pc };

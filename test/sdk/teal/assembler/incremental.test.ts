@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyze, AnalysisSession, lexTeal, relexTeal, type UpdateInfo } from '@tealworks/sdk/teal';
+import { analyze, AnalysisSession, lexTeal, relexTeal, type Analysis, type TokenInfo, type UpdateInfo } from '@tealworks/sdk/teal';
 import { needShared, sharedPath } from '../../../helpers/shared.js';
 import { generateProgram } from '../../../../bench/teal.bench.js';
 
@@ -118,7 +118,9 @@ function replay(name: string, text: string, seed: number, count: number, checkpo
     const got = session.update(next);
     const info = session.lastUpdate as UpdateInfo;
     for (const k of kindsOf(info, next)) kinds.set(k, (kinds.get(k) ?? 0) + 1);
-    assert.deepStrictEqual(got, analyze(next), `${name}: edit ${i + 1} (seed ${seed}, ${info.kind} from line ${info.fromLine})`);
+    const full = analyze(next);
+    assert.deepStrictEqual(got, full, `${name}: edit ${i + 1} (seed ${seed}, ${info.kind} from line ${info.fromLine})`);
+    assert.deepStrictEqual(sharing(got), sharing(full), `${name}: shared tokens after edit ${i + 1}`);
     const fresh = lexTeal(next);
     assert.deepStrictEqual(lexTeal(next, lexed), fresh, `${name}: lexer reuse after edit ${i + 1}`);
     const relexed = relexTeal(previousText, lexed, next);
@@ -126,6 +128,16 @@ function replay(name: string, text: string, seed: number, count: number, checkpo
     lexed = relexed.lines;
     previousText = next;
   }
+}
+
+/**
+ * Which of the labels' tokens (definitions, references) are the very objects a statement lists:
+ * equal structures are not enough, a reused part must keep what is one token one object.
+ */
+function sharing(a: Analysis): boolean[] {
+  const listed = new Set<TokenInfo>();
+  for (const s of a.statements) for (const t of s.tokens) listed.add(t);
+  return a.labels.flatMap((l) => [listed.has(l.definition), ...l.references.map((r) => listed.has(r))]);
 }
 
 /**
