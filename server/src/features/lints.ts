@@ -176,7 +176,9 @@ function allLints(model: DocumentModel, options: LintOptions): Diagnostic[] {
     const fTok = fi >= 0 ? tokens[skip + fi + 1] : undefined;
     const field = fTok ? fieldByName(op, fTok.text) : undefined;
     if (fTok && field && !modeAllows(field.modes, bit)) {
-      modeProblems.push(withOrigin(warning(lspRange(fTok.range), `${op.name} ${field.name} is not available in ${modeName}${why}`, LINT_CODES.mode), model.uri, fTok));
+      modeProblems.push(
+        withOrigin(warning(lspRange(fTok.range), `${op.name} ${field.name} is not available in ${modeName}${why}`, LINT_CODES.mode), model.uri, fTok),
+      );
     }
   }
   flush();

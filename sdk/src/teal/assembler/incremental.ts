@@ -80,7 +80,10 @@ function constsOf(a: Assembler): Consts {
   return {
     intc: a.cntIntcBlock > 0 ? a.intc.slice() : undefined,
     bytec: a.cntBytecBlock > 0 ? a.bytec.slice() : undefined,
-    cntIntcBlock: a.cntIntcBlock, cntBytecBlock: a.cntBytecBlock, explicitConst: a.explicitConst };
+    cntIntcBlock: a.cntIntcBlock,
+    cntBytecBlock: a.cntBytecBlock,
+    explicitConst: a.explicitConst,
+  };
 }
 
 function sameBytes(x: Uint8Array, y: Uint8Array): boolean {
@@ -478,7 +481,16 @@ export class AnalysisSession {
   }
 
   /** Appends the previous pass's output after `cp` to `a`, moved to `a`'s positions. */
-  private splice(a: Assembler, cp: Checkpoint, cpIndex: number, fe: FrontEnd, oldCheckpoints: Checkpoint[], checkpoints: Checkpoint[], dChars: number, dLines: number): void {
+  private splice(
+    a: Assembler,
+    cp: Checkpoint,
+    cpIndex: number,
+    fe: FrontEnd,
+    oldCheckpoints: Checkpoint[],
+    checkpoints: Checkpoint[],
+    dChars: number,
+    dLines: number,
+  ): void {
     // Everything reused was read at line cp.line or later, or refers to a line before the edit
     // (a macro defined before the pass resumed): only the former moves by the lines the edit added.
     const sh = new LineShift(cp.line, dLines);

@@ -180,7 +180,8 @@ describe('teal: incremental analysis (AnalysisSession) equals a full analysis', 
     // around an edit only where the tables are the ones the previous pass had there.
     files.forEach((f, i) => replay(f.name, f.text, 1000 + i, 15, 4, kinds));
     const seen = JSON.stringify([...kinds]);
-    for (const k of ['reused, constant block', 'reused, explicit constant ops', 'reused, lines moved']) assert.ok((kinds.get(k) ?? 0) > 0, `no "${k}" update: ${seen}`);
+    for (const k of ['reused, constant block', 'reused, explicit constant ops', 'reused, lines moved'])
+      assert.ok((kinds.get(k) ?? 0) > 0, `no "${k}" update: ${seen}`);
   });
 
   it('on the corpus programs (every third), after each of a random sequence of edits', function () {
