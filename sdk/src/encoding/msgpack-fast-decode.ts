@@ -3,15 +3,14 @@
  * mode node responses (blocks, state deltas, group deltas) are read in.
  *
  * Profiling msgpackr's Map mode on recorded responses showed most time in allocation: every map
- * key is a fresh string (its key cache only serves object mode) and strings are first extracted
- * natively in one pass over the whole input. Node responses repeat a few dozen short keys
- * thousands of times, so here short ASCII strings are interned in a small cache keyed by their
- * bytes, and everything else is read in one recursive pass.
+ * key is a fresh string (its key cache only serves object mode). Node responses repeat a few
+ * dozen short keys, and some short values, thousands of times, so here strings of up to 31 bytes
+ * are interned in a small cache keyed by their bytes, bins are views made with the Uint8Array
+ * constructor (cheaper than subarray), and everything is read in one recursive pass.
  *
  * It answers only for input it is sure about, and returns {@link FALLBACK} otherwise: extension
  * types, the never-used byte 0xc1, truncated or trailing data, implausible lengths, or anything
- * that throws. The caller then decodes the same bytes with
- * msgpackr, so results and error messages for such input are msgpackr's exactly. For the input
+ * that throws. The caller then decodes the same bytes with msgpackr, so results and error messages for such input are msgpackr's exactly. For the input
  * it does accept, its value equals msgpackr's (`useRecords: false`, `mapsAsObjects: false`,
  * `int64AsType: 'bigint'`): nil → null, ints → number except the 64-bit forms → bigint, float32
  * and float64 → number, str → string, bin → a subarray of the input, array → Array, map → Map.
@@ -33,8 +32,8 @@ let end = 0;
 /** Array and map entries still allowed: each needs at least one byte of input (as msgpackr checks). */
 let budget = 0;
 
-// Interned short ASCII strings: slot → (length, bytes, string).
-const KEY_MAX = 24;
+// Interned short strings (at most 31 bytes): slot → (length, bytes, string).
+const KEY_MAX = 31;
 const SLOTS = 4096;
 const slotLength = new Int8Array(SLOTS).fill(-1);
 const slotBytes = new Uint8Array(SLOTS * KEY_MAX);
@@ -87,7 +86,7 @@ function read(): unknown {
   if (t < 0x80) return t;
   if (t < 0x90) return readMap(t & 0x0f);
   if (t < 0xa0) return readArray(t & 0x0f);
-  if (t < 0xc0) return readStr(t & 0x1f);
+  if (t < 0xc0) return readShortStr(t & 0x1f);
   if (t >= 0xe0) return t - 0x100;
   let n: number;
   switch (t) {
@@ -151,7 +150,8 @@ function read(): unknown {
       return view.getBigInt64(pos - 8);
     case 0xd9:
       need(1);
-      return readStr(src[pos++]!);
+      n = src[pos++]!;
+      return n <= KEY_MAX ? readShortStr(n) : readStr(n);
     case 0xda:
       need(2);
       n = view.getUint16(pos);
@@ -212,36 +212,58 @@ function readMap(n: number): Map<unknown, unknown> {
   return out;
 }
 
+/**
+ * Short strings (keys, and repeated values such as types and ids) go through the interning cache:
+ * one comparison of their bytes instead of a new string.
+ */
+function readShortStr(n: number): string {
+  need(n);
+  const start = pos;
+  // Slot from the length and three of the bytes (cheap); the bytes are then compared.
+  const slot = n === 0 ? 0 : (n * 0x9e5 + src[start]! * 0x3b + src[start + (n >> 1)]! * 7 + src[start + n - 1]!) & (SLOTS - 1);
+  if (slotLength[slot] === n) {
+    const base = slot * KEY_MAX;
+    let i = 0;
+    while (i < n && slotBytes[base + i] === src[start + i]) i++;
+    if (i === n) {
+      pos += n;
+      return slotString[slot]!;
+    }
+  }
+  const text = readStr(n);
+  slotLength[slot] = n;
+  slotBytes.set(src.subarray(start, start + n), slot * KEY_MAX);
+  slotString[slot] = text;
+  return text;
+}
+
+const fromCharCode = String.fromCharCode;
+const SHORT_TEXT = 32;
+/**
+ * Node's latin1 slice (a native copy of bytes to a one-byte string): for ASCII text, the same
+ * string as UTF-8 decoding, at a fraction of a TextDecoder call. Absent outside Node.
+ */
+const latin1Slice = (globalThis as { Buffer?: { prototype?: { latin1Slice?: (this: Uint8Array, start: number, end: number) => string } } }).Buffer?.prototype
+  ?.latin1Slice;
+
 function readStr(n: number): string {
   need(n);
   const start = pos;
-  if (n <= KEY_MAX) {
-    let h = n;
+  if (n <= SHORT_TEXT) {
+    // Short ASCII text: building the string directly beats a TextDecoder call's set-up.
+    const codes = new Array<number>(n);
     let high = 0;
-    for (let i = start; i < start + n; i++) {
-      const b = src[i]!;
-      high |= b;
-      h = (Math.imul(h, 31) + b) | 0;
-    }
+    for (let i = 0; i < n; i++) high |= codes[i] = src[start + i]!;
     if (high < 0x80) {
       pos += n;
-      const slot = (h ^ (h >>> 12)) & (SLOTS - 1);
-      if (slotLength[slot] === n) {
-        const base = slot * KEY_MAX;
-        let same = true;
-        for (let i = 0; i < n; i++) {
-          if (slotBytes[base + i] !== src[start + i]) {
-            same = false;
-            break;
-          }
-        }
-        if (same) return slotString[slot]!;
-      }
-      const text = String.fromCharCode.apply(null, src.subarray(start, start + n) as unknown as number[]);
-      slotLength[slot] = n;
-      slotBytes.set(src.subarray(start, start + n), slot * KEY_MAX);
-      slotString[slot] = text;
-      return text;
+      return fromCharCode(...codes);
+    }
+  } else if (latin1Slice) {
+    let high = 0;
+    for (let i = start; i < start + n; i++) high |= src[i]!;
+    if (high < 0x80) {
+      pos += n;
+      return latin1Slice.call(src, start, pos);
     }
   }
   pos += n;
