@@ -239,12 +239,6 @@ function readShortStr(n: number): string {
 
 const fromCharCode = String.fromCharCode;
 const SHORT_TEXT = 32;
-/**
- * Node's latin1 slice (a native copy of bytes to a one-byte string): for ASCII text, the same
- * string as UTF-8 decoding, at a fraction of a TextDecoder call. Absent outside Node.
- */
-const latin1Slice = (globalThis as { Buffer?: { prototype?: { latin1Slice?: (this: Uint8Array, start: number, end: number) => string } } }).Buffer?.prototype
-  ?.latin1Slice;
 
 function readStr(n: number): string {
   need(n);
@@ -257,13 +251,6 @@ function readStr(n: number): string {
     if (high < 0x80) {
       pos += n;
       return fromCharCode(...codes);
-    }
-  } else if (latin1Slice) {
-    let high = 0;
-    for (let i = start; i < start + n; i++) high |= src[i]!;
-    if (high < 0x80) {
-      pos += n;
-      return latin1Slice.call(src, start, pos);
     }
   }
   pos += n;
