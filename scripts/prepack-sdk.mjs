@@ -2,7 +2,7 @@
 // with the ES modules, the CLI and language-server bundles, the .d.ts declarations and the TypeDoc
 // API reference, so a packed tarball always works, always has types and carries its reference.
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { cpSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 
@@ -15,4 +15,6 @@ execFileSync(process.execPath, [tsc, '-p', join(root, 'sdk/tsconfig.build.json')
 // typedoc's package exports do not include its bin: take the file from the install.
 const typedoc = join(root, 'node_modules/typedoc/bin/typedoc');
 execFileSync(process.execPath, [typedoc], { stdio: 'inherit', cwd: root });
-console.log('sdk/dist ready: modules, CLI, language server, declarations, API reference (dist/api)');
+// docs/testing.md's first test starts from the counter example: it ships so an installed package has it.
+cpSync(join(root, 'examples/counter/abi'), join(root, 'sdk/dist/examples/counter'), { recursive: true });
+console.log('sdk/dist ready: modules, CLI, language server, declarations, API reference (dist/api), the counter example (dist/examples)');

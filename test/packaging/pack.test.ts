@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -96,6 +96,8 @@ describe('packaging: the packed SDK installs, typechecks and runs', function () 
       'dist/server.cjs',
       'bin/tealworks.js',
       'README.md',
+      // docs/testing.md copies its first test's contract from here
+      ...['counter.arc56.json', 'counter.teal', 'clear.teal'].map((f) => `dist/examples/counter/${f}`),
       ...SUBPATHS.flatMap((s) => [`dist/${s}/index.js`, `dist/${s}/index.d.ts`]),
     ])
       assert.ok(existsSync(join(pkg, f)), `${f} is missing from the package`);
@@ -142,6 +144,29 @@ describe('packaging: the packed SDK installs, typechecks and runs', function () 
     writeFileSync(join(project, 'consumer.mjs'), CONSUMER_MJS);
     const { stdout } = await run(process.execPath, ['consumer.mjs'], { cwd: project });
     assert.deepEqual(JSON.parse(stdout), { balance: '123456', teal: 2, env: true });
+  });
+
+  it("docs/testing.md's first test, followed as written: the shipped counter, the doc's test file, `tealworks test` (mocha + tsx)", async () => {
+    const doc = readFileSync(join(repoRoot, 'docs/testing.md'), 'utf8');
+    const section = doc.slice(doc.indexOf('## 2. A first test'), doc.indexOf('## 3.'));
+    assert.match(section, /cp node_modules\/@tealworks\/sdk\/dist\/examples\/counter\/\* test\//);
+    const testFile = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    assert.ok(testFile, 'no TypeScript block in section 2');
+    const user = join(dir, 'first-test');
+    mkdirSync(join(user, 'test'), { recursive: true });
+    writeFileSync(join(user, 'package.json'), JSON.stringify({ name: 'first-test', private: true, type: 'module', devDependencies: { mocha: '*', tsx: '*' } }));
+    // The installed SDK, and mocha and tsx as the doc's install line would bring them.
+    mkdirSync(join(user, 'node_modules/@tealworks'), { recursive: true });
+    symlinkSync(join(project, 'node_modules/@tealworks/sdk'), join(user, 'node_modules/@tealworks/sdk'), 'dir');
+    for (const m of ['mocha', 'tsx']) symlinkSync(join(repoRoot, 'node_modules', m), join(user, 'node_modules', m), 'dir');
+    mkdirSync(join(user, 'node_modules/.bin'));
+    symlinkSync(join(repoRoot, 'node_modules/mocha/bin/mocha.js'), join(user, 'node_modules/.bin/mocha'));
+    cpSync(join(user, 'node_modules/@tealworks/sdk/dist/examples/counter'), join(user, 'test'), { recursive: true });
+    writeFileSync(join(user, 'test/counter.test.ts'), testFile);
+    const { stdout } = await run(join(project, 'node_modules/.bin/tealworks'), ['test'], { cwd: user, maxBuffer: 1 << 24 }).catch(
+      (e: { stdout: string; stderr: string }) => assert.fail(`tealworks test failed:\n${e.stdout}\n${e.stderr}`),
+    );
+    assert.match(stdout, /2 passing/);
   });
 
   it('tealworks --version', async () => {

@@ -29,7 +29,11 @@ export interface FixtureApp {
   approval?: string;
   /** Clear-state program; default: the spec's own source. */
   clear?: string;
+  /** Values of the programs' `TMPL_` variables, by name with or without the `TMPL_` prefix. */
   template?: Record<string, TemplateValue>;
+  /** Deploy-time permissions: `TMPL_UPDATABLE` / `TMPL_DELETABLE` become 1 or 0 (default false, as for any deploy). */
+  updatable?: boolean;
+  deletable?: boolean;
   /** Keep at least this much in the app account (default 1 unit = 1 000 000 micro-units). */
   fund?: AmountLike;
   /** Which funded account creates it (index into `accounts`, default 0). */
@@ -131,6 +135,8 @@ export class TestFixture<A extends string = string> {
           ...(app.approval !== undefined ? { approval: app.approval } : {}),
           ...(app.clear !== undefined ? { clear: app.clear } : {}),
           ...(app.template ? { template: app.template } : {}),
+          ...(app.updatable !== undefined ? { updatable: app.updatable } : {}),
+          ...(app.deletable !== undefined ? { deletable: app.deletable } : {}),
           ...(app.name ? { name: app.name } : {}),
           fund: app.fund ?? 1_000_000n,
           ...(baseDir ? { baseDir } : {}),
