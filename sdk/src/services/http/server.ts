@@ -327,7 +327,7 @@ function errorReply(def: ServiceDefinition, error: unknown): Reply {
  * chain.
  */
 export function inProcessTransport(def: ServiceDefinition, options: InProcessTransportOptions = {}): HttpTransport {
-  const auth = def.auth ? new TokenChecker(def.auth) : undefined;
+  const auth = def.auth ? new TokenChecker(def.auth, { remember: true }) : undefined;
   return async (req) => {
     const headers: IncomingHttpHeaders = { ...req.headers };
     if (req.body) headers['content-length'] = String(req.body.length);
