@@ -138,7 +138,7 @@ export class InProcessChain {
     const n = options.accounts ?? 3;
     if (!Number.isInteger(n) || n < 0 || n > 1000) throw new ClientError(`accounts must be a whole number from 0 to 1000, got ${n}`);
     const seed = options.seed ?? 'tealworks-test';
-    const accounts = options.ledger ? [] : Array.from({ length: n }, (_, i) => new LocalAccount(sha512_256(utf8(`${seed}/${i}`))));
+    const accounts = options.ledger ? [] : Array.from({ length: n }, (_, i) => genesisAccount(seed, i));
     const funds = options.accountFunds ?? 10n ** 14n;
     const config: LedgerConfig = {
       ...(fork ? { fork } : {}),
@@ -384,6 +384,24 @@ class InProcessAlgodAdapter extends AlgodAdapter {
     const value = this.#cached!.value;
     return { ...value, genesisHash: value.genesisHash.slice() };
   }
+}
+
+/**
+ * The genesis accounts' keys derive from the seed text alone, and importing a key costs about a
+ * millisecond: chains made one after another (a fixture per test file) share the same accounts.
+ * An account holds nothing but its key, so sharing one is the same as making it again.
+ */
+const GENESIS_ACCOUNTS = new Map<string, LocalAccount>();
+
+function genesisAccount(seed: string, i: number): LocalAccount {
+  const text = `${seed}/${i}`;
+  let a = GENESIS_ACCOUNTS.get(text);
+  if (!a) {
+    if (GENESIS_ACCOUNTS.size >= 4096) GENESIS_ACCOUNTS.clear();
+    a = new LocalAccount(sha512_256(utf8(text)));
+    GENESIS_ACCOUNTS.set(text, a);
+  }
+  return a;
 }
 
 function addressText(a: AddressLike): string {
