@@ -16,7 +16,8 @@ import type { AppChain } from './chain.js';
 import { populateResources, type AppCallRefs } from './populate.js';
 import { AppError, MinimumBalanceError, RekeyedSignerError, SimulateFailedError } from './errors.js';
 import { appAddressOf } from './chain.js';
-import { buildSimulateReport, failureSummary, simulateOutline, type SimulateOutline, type AppKnowledge, type SimulateReport, type TxnContext, type UnnamedResources } from './simulate-report.js';
+import { simulateOutline, type SimulateOutline } from './simulate-outline.js';
+import { buildSimulateReport, failureSummary, type AppKnowledge, type SimulateReport, type TxnContext, type UnnamedResources } from './simulate-report.js';
 
 /*
  * A group of transactions on its way to the chain: signers resolved per sender, inner-transaction

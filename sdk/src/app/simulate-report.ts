@@ -20,7 +20,7 @@ import {
   type BytesView,
   type StorageItem,
 } from './state-decode.js';
-import { arr, bigOf, bytesOf, isObj, obj, rawResponse, type Obj } from './response-read.js';
+import { arr, bigOf, bytesOf, isObj, numOf, obj, rawResponse, type Obj } from './response-read.js';
 
 /*
  * Turns a node's simulate response (protocol.md §4.3, JSON or msgpack-decoded) into a report
@@ -260,10 +260,6 @@ export interface SimulateReport {
 // ---------------------------------------------------------------------------------------------
 // Reading the loosely typed response
 
-function numOf(v: unknown): number | undefined {
-  const b = bigOf(v);
-  return b === undefined ? undefined : Number(b);
-}
 function addressOf(v: unknown): string | undefined {
   if (typeof v === 'string' && v.length === 58) return v;
   const b = v instanceof Uint8Array ? v : typeof v === 'string' ? bytesOf(v) : undefined;
@@ -603,39 +599,6 @@ function txnReport(
     txnReport(obj(inner), [...path, i], failedAt, undefined, options, {}, isObj(innerTraces[i]) ? innerTraces[i] : undefined),
   );
   return report;
-}
-
-/** What a probing simulate is read for: its verdict, its failure message and the resources it used unnamed. */
-export interface SimulateOutline {
-  wouldSucceed: boolean;
-  failureMessage?: string;
-  /** Group-wide unnamed resources. */
-  unnamedResources?: UnnamedResources;
-  /** Per top-level transaction: the resources only it could name. */
-  txns: { unnamedResources?: UnnamedResources }[];
-}
-
-/**
- * The members of {@link buildSimulateReport}'s report that a probe reads (same values, read the
- * same way), without decoding logs, events, state changes or explaining a failure.
- */
-export function simulateOutline(response: unknown): SimulateOutline {
-  const root = rawResponse(response);
-  const group = obj(arr(root['txn-groups'])[0]);
-  const failedAtRaw = arr(group['failed-at']).map(numOf);
-  const failedAt = failedAtRaw.length && failedAtRaw.every((n) => n !== undefined) ? (failedAtRaw as number[]) : undefined;
-  const failureMessage = typeof group['failure-message'] === 'string' && group['failure-message'] !== '' ? group['failure-message'] : undefined;
-  const out: SimulateOutline = {
-    wouldSucceed: failedAt === undefined && failureMessage === undefined,
-    txns: arr(group['txn-results']).map((r) => {
-      const u = readUnnamedResources(obj(r)['unnamed-resources-accessed']);
-      return u ? { unnamedResources: u } : {};
-    }),
-  };
-  if (failureMessage) out.failureMessage = failureMessage;
-  const unnamed = readUnnamedResources(group['unnamed-resources-accessed']);
-  if (unnamed) out.unnamedResources = unnamed;
-  return out;
 }
 
 /** Turns a node's simulate response into a `SimulateReport` (pc to TEAL line, ARC-56 errors, decoded logs and events). */

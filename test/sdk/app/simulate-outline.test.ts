@@ -2,7 +2,8 @@
 // same values the full report does, for the answers a real chain gives.
 import { strict as assert } from 'node:assert';
 import { Tealworks } from '../../../sdk/src/index.js';
-import { buildSimulateReport, simulateOutline } from '../../../sdk/src/app/simulate-report.js';
+import { buildSimulateReport } from '../../../sdk/src/app/simulate-report.js';
+import { simulateOutline } from '../../../sdk/src/app/simulate-outline.js';
 
 const ABI = 'examples/counter/abi';
 

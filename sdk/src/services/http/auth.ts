@@ -24,11 +24,8 @@ export class TokenChecker {
   readonly #headers: readonly string[];
   readonly #digests: Buffer[];
   readonly #bearer: boolean;
-  /** In process only (no one times the answers): verdicts by the tokens presented, so a client's same token is not hashed again per request. */
-  readonly #verdicts: Map<string, boolean> | undefined;
 
-  /** `remember`: keep verdicts per presented token (for callers in the same process; never for a socket). */
-  constructor(auth: TokenAuth, options: { remember?: boolean } = {}) {
+  constructor(auth: TokenAuth) {
     if (!auth.header) throw new ValidationError('token header name must not be empty');
     if (auth.tokens.length === 0 || auth.tokens.some((t) => typeof t !== 'string' || t.length === 0)) {
       throw new ValidationError('an API token must be a non-empty string');
@@ -37,7 +34,6 @@ export class TokenChecker {
     this.#headers = [this.#header, ...(auth.alsoHeaders ?? []).map((h) => h.toLowerCase())];
     this.#digests = auth.tokens.map(digest);
     this.#bearer = auth.bearer ?? false;
-    this.#verdicts = options.remember ? new Map() : undefined;
   }
 
   get headerName(): string {
@@ -60,19 +56,11 @@ export class TokenChecker {
       const m = /^Bearer\s+(.+)$/i.exec(headers.authorization);
       if (m) candidates.push(m[1]!.trim());
     }
-    const verdicts = this.#verdicts;
-    const key = verdicts ? JSON.stringify(candidates) : '';
-    const known = verdicts?.get(key);
-    if (known !== undefined) return known;
     let ok = false;
     for (const c of candidates) {
       const d = digest(c);
       // Check every accepted token so the time taken does not depend on which one matched.
       for (const t of this.#digests) if (timingSafeEqual(d, t)) ok = true;
-    }
-    if (verdicts) {
-      if (verdicts.size >= 64) verdicts.clear();
-      verdicts.set(key, ok);
     }
     return ok;
   }
