@@ -7,7 +7,21 @@ export class TealworksError extends Error {
     super(message, options);
     this.name = new.target.name;
   }
+
+  /**
+   * `e instanceof TealworksError` also holds for an error from another copy of the SDK (two
+   * installed versions, or a loader that evaluated this module twice): every copy brands its
+   * errors with the same registered symbol. Subclasses keep the ordinary prototype check.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    if (this !== TealworksError) return Function.prototype[Symbol.hasInstance].call(this, value);
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[ERROR_BRAND] === true;
+  }
 }
+
+/** The registered symbol every copy of the SDK marks its errors with (see `TealworksError`). */
+const ERROR_BRAND = Symbol.for('tealworks.error');
+Object.defineProperty(TealworksError.prototype, ERROR_BRAND, { value: true });
 
 /** Input that does not have the shape or range a function requires (bad address, bad base64 …). */
 export class ValidationError extends TealworksError {}

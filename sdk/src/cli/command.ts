@@ -20,4 +20,12 @@ export class UsageError extends Error {
     super(message);
     this.name = 'UsageError';
   }
+
+  /** Holds for a usage error from another copy of this module too (same registered brand). */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[USAGE_BRAND] === true;
+  }
 }
+
+const USAGE_BRAND = Symbol.for('tealworks.cli.usage-error');
+Object.defineProperty(UsageError.prototype, USAGE_BRAND, { value: true });

@@ -47,12 +47,11 @@ export async function runCli(argv: string[], io: CliIo, list?: Command[]): Promi
   try {
     return await command.run(rest, io);
   } catch (e) {
-    const kinds = await errorKinds();
-    if (kinds.usage.some((k) => e instanceof k)) {
+    if (e instanceof UsageError) {
       io.stderr(`tealworks ${command.name}: ${(e as Error).message}\nUsage: ${command.usage}\n`);
       return 2;
     }
-    if (e instanceof TealworksError || kinds.user.some((k) => e instanceof k)) {
+    if (e instanceof TealworksError) {
       io.stderr(`tealworks ${command.name}: ${(e as Error).message}\n`);
       return 1;
     }
@@ -62,17 +61,6 @@ export async function runCli(argv: string[], io: CliIo, list?: Command[]): Promi
     if (process.env.TEALWORKS_DEBUG) io.stderr(`${(e as Error).stack ?? ''}\n`);
     return 70;
   }
-}
-
-/**
- * The error classes a command's failure is matched against: this module's, and those of the
- * modules as the loaded command sees them. They are the same classes in the bundle and under an
- * ES-module loader; a test runner that loads this file through a CommonJS hook but the command
- * through `import()` gives the command a second copy of each module, whose errors must still count.
- */
-async function errorKinds(): Promise<{ usage: (typeof UsageError)[]; user: (typeof TealworksError)[] }> {
-  const [command, errors] = await Promise.all([import('./command.js'), import('../errors.js')]);
-  return { usage: [UsageError, command.UsageError], user: [TealworksError, errors.TealworksError] };
 }
 
 function isMain(): boolean {

@@ -21,7 +21,7 @@ interface NodeKeyObject {
   export(options: { format: 'der'; type: 'spki' }): Uint8Array;
 }
 interface NodeCrypto {
-  createPrivateKey(key: { key: object; format: 'jwk' } | { key: Uint8Array; format: 'der'; type: 'pkcs8' }): NodeKeyObject;
+  createPrivateKey(key: { key: Uint8Array; format: 'der'; type: 'pkcs8' }): NodeKeyObject;
   createPublicKey(key: { key: object; format: 'jwk' } | NodeKeyObject): NodeKeyObject;
   sign(algorithm: null, data: Uint8Array, key: NodeKeyObject): Uint8Array;
   verify(algorithm: null, data: Uint8Array, key: NodeKeyObject, signature: Uint8Array): boolean;
@@ -121,13 +121,8 @@ export class Ed25519KeyPair {
   }
 
   sign(message: Uint8Array): Uint8Array {
-    if (nodeCrypto) {
-      this.#native ??= nodeCrypto.createPrivateKey({
-        key: { kty: 'OKP', crv: 'Ed25519', d: toBase64Url(this.seed), x: toBase64Url(this.publicKey) },
-        format: 'jwk',
-      });
-      return asView(nodeCrypto.sign(null, message, this.#native));
-    }
+    // `fromSeed` imported the native key whenever native crypto is there; otherwise the portable path.
+    if (this.#native) return asView(nodeCrypto!.sign(null, message, this.#native));
     return ed.sign(message, this.seed);
   }
 }

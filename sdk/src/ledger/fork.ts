@@ -132,7 +132,7 @@ export interface ForkLimits {
   maxPerPass?: number;
   /** Runs of one operation at most (each after fetching what the last one missed; default 16). */
   maxPasses?: number;
-  /** Requests in flight at once (default 8). */
+  /** Requests in flight at once (default 16: a group's named resources, up to 16, go out in one wave). */
   concurrency?: number;
 }
 
@@ -268,7 +268,7 @@ export class ForkState {
     this.#remote = remote;
     this.#store = store;
     this.#remoteRound = head.round;
-    this.#limits = { maxPerPass: limits.maxPerPass ?? 512, maxPasses: limits.maxPasses ?? 16, concurrency: limits.concurrency ?? 8 };
+    this.#limits = { maxPerPass: limits.maxPerPass ?? 512, maxPasses: limits.maxPasses ?? 16, concurrency: limits.concurrency ?? 16 };
   }
 
   /**
@@ -351,13 +351,55 @@ export class ForkState {
     return this.#records.has(forkResourceKey(resource));
   }
 
-  /** Fetches the named resources the cache does not hold (one request each). */
+  /**
+   * What running the groups is known to read before it runs: the resources each group names (see
+   * {@link namedResources}) and the fee sink, which every group's fees are paid into. Duplicates
+   * are dropped.
+   */
+  groupResources(groups: readonly (readonly SignedTransaction[])[]): ForkResource[] {
+    const seen = new Set<string>();
+    const out: ForkResource[] = [];
+    for (const r of [...groups.flatMap(namedResources), { kind: 'account' as const, address: this.head.feeSink }]) {
+      const k = forkResourceKey(r);
+      if (seen.has(k)) continue;
+      seen.add(k);
+      out.push(r);
+    }
+    return out;
+  }
+
+  /**
+   * Fetches, in one parallel batch, everything the groups are known to read (see
+   * {@link ForkState.groupResources}) that the cache does not hold yet, so a first run of them
+   * usually needs no second pass. Cached records cost nothing: a group run before makes no request.
+   */
+  async prefetchGroups(groups: readonly (readonly SignedTransaction[])[]): Promise<void> {
+    await this.prefetch(this.groupResources(groups));
+  }
+
+  /** Fetches the named resources the cache does not hold (one request each, `concurrency` at a time). */
   async prefetch(resources: readonly ForkResource[]): Promise<void> {
     for (const r of resources) {
       const k = forkResourceKey(r);
-      if (!this.#records.has(k)) this.#pending.add(k);
+      if (!this.#records.has(k) && !this.#settled(r)) this.#pending.add(k);
     }
     await this.fetchPending();
+  }
+
+  /** True when the ledger state answers for the resource itself (made locally): it never asks the remote. */
+  #settled(r: ForkResource): boolean {
+    const st = this.#state;
+    if (!st) return false;
+    switch (r.kind) {
+      case 'account':
+        return st.accounts.isSettled(toHex(r.address));
+      case 'app':
+        return st.apps.isSettled(r.id);
+      case 'asset':
+        return st.assets.isSettled(r.id);
+      case 'box':
+        return st.boxes.isSettled(boxKeyOf(r.appId, r.name));
+    }
   }
 
   /**

@@ -141,13 +141,18 @@ export class SourcedMap<K, V> extends Map<K, V> {
   source: ((key: K) => SourceAnswer<V>) | undefined;
   private settledKeys: Set<K> | undefined;
 
+  // A held key (the common case once state is fetched) costs one lookup: values are never undefined.
   override get(key: K): V | undefined {
-    if (this.source && !super.has(key)) this.settle(key);
+    const held = super.get(key);
+    if (held !== undefined || !this.source) return held;
+    this.settle(key);
     return super.get(key);
   }
 
   override has(key: K): boolean {
-    if (this.source && !super.has(key)) this.settle(key);
+    if (super.has(key)) return true;
+    if (!this.source) return false;
+    this.settle(key);
     return super.has(key);
   }
 

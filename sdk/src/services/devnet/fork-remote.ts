@@ -139,10 +139,17 @@ export class AlgodForkRemote implements ForkRemote {
   }
 
   async head(): Promise<ForkHead> {
-    const v = await this.#call('/versions', () => this.#algod.versions());
+    // Both asked at once; a remote that is not a node is named by its /versions answer first.
+    const [versions, statusRead] = await Promise.allSettled([
+      this.#call('/versions', () => this.#algod.versions()),
+      this.#call('/v2/status', () => this.#algod.status()),
+    ]);
+    if (versions.status === 'rejected') throw versions.reason;
+    const v = versions.value;
     if (!v.genesisId || v.genesisHash.length !== 32)
       throw new ForkRemoteError(`the fork remote ${this.url} does not report a genesis in /versions; give the address of an algod node (its /v2 API)`);
-    const status = await this.#call('/v2/status', () => this.#algod.status());
+    if (statusRead.status === 'rejected') throw statusRead.reason;
+    const status = statusRead.value;
     this.#round = status.lastRound;
     const block = await this.#call(`block ${status.lastRound}`, () => this.#algod.block(status.lastRound, { headerOnly: true }));
     const h = block.decoded?.header;

@@ -1,4 +1,4 @@
-import { ForkCacheError, ForkRemoteError, namedResources, type ForkState } from '../../ledger/fork.js';
+import { ForkCacheError, ForkRemoteError, type ForkState } from '../../ledger/fork.js';
 import { decodeSignedTransactions } from '../../txn/encode.js';
 import type { SignedTransaction } from '../../txn/types.js';
 import { ServiceUnavailableError } from '../http/errors.js';
@@ -17,17 +17,18 @@ async function groupsOf(ctx: RequestContext): Promise<SignedTransaction[][]> {
 }
 
 /**
- * A node-service route on a fork's ledger: the resources a submitted or simulated group names are
- * fetched first, then the route runs through `ForkState.run`, which fetches whatever else it
- * touched (unnamed resources, reads of accounts, apps, assets and boxes) and runs it again. A
- * remote that fails answers 503 with the reason and the remote's address.
+ * A node-service route on a fork's ledger: the resources a submitted or simulated group names (and
+ * the fee sink) are fetched first, in one parallel batch; then the route runs through
+ * `ForkState.run`, which fetches whatever else it touched (unnamed resources, reads of accounts,
+ * apps, assets and boxes) and runs it again. A remote that fails answers 503 with the reason and
+ * the remote's address.
  */
 export function forkRoute(fork: ForkState, handler: Handler): Handler {
   return async (ctx) => {
     try {
       if (ctx.method === 'POST') {
         const groups = await groupsOf(ctx);
-        if (groups.length) await fork.prefetch(groups.flatMap(namedResources));
+        if (groups.length) await fork.prefetchGroups(groups);
       }
       return await fork.run(() => handler(ctx));
     } catch (e) {

@@ -1,0 +1,241 @@
+import assert from 'node:assert/strict';
+import { Ed25519KeyPair } from '../../../../sdk/src/crypto/ed25519.js';
+import { Address } from '../../../../sdk/src/encoding/address.js';
+import { toHex } from '../../../../sdk/src/encoding/hex.js';
+import { utf8 } from '../../../../sdk/src/encoding/bytes.js';
+import {
+  ForkState,
+  Ledger,
+  MemoryForkCache,
+  simulate,
+  type AppData,
+  type AssetData,
+  type ForkHead,
+  type ForkRemote,
+  type RemoteAccount,
+  type RemoteRead,
+} from '../../../../sdk/src/ledger/index.js';
+import { AlgodForkRemote } from '../../../../sdk/src/services/devnet/fork-remote.js';
+import { startNodeService, type RunningNodeService } from '../../../../sdk/src/services/node/service.js';
+import { assemble } from '../../../../sdk/src/teal/index.js';
+import { makeAppCallTxn, makeAppCreateTxn, makePaymentTxn } from '../../../../sdk/src/txn/builders.js';
+import { assignGroupId } from '../../../../sdk/src/txn/group.js';
+import { signTransaction } from '../../../../sdk/src/txn/sign.js';
+import type { SignedTransaction } from '../../../../sdk/src/txn/types.js';
+
+/**
+ * What a fork asks its remote for: a group's first run fetches what the group names (and the fee
+ * sink) in one parallel batch and needs no second pass; the same group again asks nothing; the
+ * results equal the remote's own simulate. The remote is a node service over a ledger in this
+ * process, read through the real HTTP fork remote, counted by a wrapper.
+ */
+
+const BOXES = 10;
+
+/** Sums ten boxes (box0..box9) and logs the sum. */
+const APPROVAL = `#pragma version 10
+txn ApplicationID
+bz ok
+int 0
+store 0
+int 0
+store 1
+loop:
+load 0
+int ${BOXES}
+==
+bnz done
+byte "box"
+load 0
+itob
+concat
+box_get
+assert
+btoi
+load 1
++
+store 1
+load 0
+int 1
++
+store 0
+b loop
+done:
+load 1
+itob
+log
+ok:
+int 1`;
+
+/** A fork remote that counts what it is asked, and how many requests were in flight at once. */
+class CountingRemote implements ForkRemote {
+  readonly url: string;
+  readonly asked: string[] = [];
+  waves = 0;
+  maxInFlight = 0;
+  #inFlight = 0;
+  readonly #inner: ForkRemote;
+  constructor(inner: ForkRemote) {
+    this.#inner = inner;
+    this.url = inner.url;
+  }
+  reset(): void {
+    this.asked.length = 0;
+    this.waves = 0;
+    this.maxInFlight = 0;
+  }
+  async #count<T>(what: string, f: () => Promise<T>): Promise<T> {
+    this.asked.push(what);
+    if (this.#inFlight++ === 0) this.waves++;
+    this.maxInFlight = Math.max(this.maxInFlight, this.#inFlight);
+    try {
+      return await f();
+    } finally {
+      this.#inFlight--;
+    }
+  }
+  head(): Promise<ForkHead> {
+    return this.#inner.head();
+  }
+  latestRound(): Promise<bigint> {
+    return this.#count('latest round', () => this.#inner.latestRound());
+  }
+  account(address: Uint8Array): Promise<RemoteRead<RemoteAccount>> {
+    return this.#count(`account ${new Address(address).toString()}`, () => this.#inner.account(address));
+  }
+  app(id: bigint): Promise<RemoteRead<AppData>> {
+    return this.#count(`app ${id}`, () => this.#inner.app(id));
+  }
+  asset(id: bigint): Promise<RemoteRead<AssetData>> {
+    return this.#count(`asset ${id}`, () => this.#inner.asset(id));
+  }
+  box(appId: bigint, name: Uint8Array): Promise<RemoteRead<Uint8Array>> {
+    return this.#count(`box ${appId}/0x${toHex(name)}`, () => this.#inner.box(appId, name));
+  }
+}
+
+describe('fork prefetch: one batch for a cold call, nothing for a cached one', function () {
+  this.timeout(60_000);
+  const key = Ed25519KeyPair.fromSeed(new Uint8Array(32).fill(9));
+  const sender = new Address(key.publicKey);
+  let l: Ledger;
+  let node: RunningNodeService;
+  let remote: CountingRemote;
+  let appId: bigint;
+  let group: SignedTransaction[];
+  let request: { 'txn-groups': { txns: SignedTransaction[] }[] };
+  const token = 'c'.repeat(64);
+
+  before(async () => {
+    l = new Ledger({ genesisAccounts: [{ address: sender, amount: 10n ** 15n }] });
+    const sp = () => ({
+      fee: 2000n,
+      flatFee: true,
+      firstValid: l.latestRound,
+      lastValid: l.latestRound + 1000n,
+      genesisId: l.genesisId,
+      genesisHash: l.genesisHash,
+    });
+    l.submit([
+      signTransaction(
+        makeAppCreateTxn({
+          sender,
+          approvalProgram: assemble(APPROVAL).program,
+          clearProgram: assemble('#pragma version 10\nint 1').program,
+          suggestedParams: sp(),
+        }),
+        key,
+      ),
+    ]);
+    appId = l.block(l.latestRound).txns[0]!.ad.createdAppId!;
+    l.submit([signTransaction(makePaymentTxn({ sender, receiver: Address.forApp(appId), amount: 10n ** 9n, suggestedParams: sp() }), key)]);
+    const names = Array.from({ length: BOXES }, (_, i) => {
+      const n = new Uint8Array(11);
+      n.set(utf8('box'));
+      new DataView(n.buffer).setBigUint64(3, BigInt(i));
+      return n;
+    });
+    for (const [i, name] of names.entries()) {
+      const v = new Uint8Array(8);
+      new DataView(v.buffer).setBigUint64(0, BigInt(i + 1));
+      l.state.putBox(appId, name, v);
+    }
+    l.state.commit();
+    node = await startNodeService({ ledger: l, apiToken: token, host: '127.0.0.1', port: 0 });
+    remote = new CountingRemote(new AlgodForkRemote({ url: node.url, token }));
+    group = assignGroupId([
+      makeAppCallTxn({ sender, appId, boxes: names.slice(0, 8).map((name) => ({ appId, name })), note: utf8('first'), suggestedParams: sp() }),
+      makeAppCallTxn({ sender, appId, boxes: names.slice(8).map((name) => ({ appId, name })), note: utf8('second'), suggestedParams: sp() }),
+    ]).map((t) => signTransaction(t, key));
+    request = { 'txn-groups': [{ txns: group }] };
+  });
+
+  after(async () => {
+    await node?.close();
+  });
+
+  const openFork = async () => {
+    const fork = await ForkState.open({ remote, cache: new MemoryForkCache() });
+    const forked = new Ledger({ fork });
+    remote.reset();
+    return { fork, forked };
+  };
+
+  it('names the sender, the app, its account, the fee sink and the boxes, each once', async () => {
+    const { fork } = await openFork();
+    const wanted = fork.groupResources([group, group]);
+    const kinds = wanted.map((r) => r.kind);
+    assert.equal(kinds.filter((k) => k === 'box').length, BOXES);
+    assert.equal(wanted.length, BOXES + 4, 'sender, app, app account, fee sink and ten boxes, no duplicates');
+    assert.ok(wanted.some((r) => r.kind === 'account' && toHex(r.address) === toHex(fork.head.feeSink)));
+    assert.equal(remote.asked.length, 0, 'naming asks nothing');
+  });
+
+  it('a cold call fetches everything in one parallel wave and runs once; the cached call asks nothing; both equal the remote simulate', async () => {
+    const { fork, forked } = await openFork();
+    await fork.prefetchGroups([group]);
+    assert.equal(remote.asked.length, BOXES + 4);
+    assert.equal(new Set(remote.asked).size, remote.asked.length, 'no resource asked twice');
+    assert.equal(remote.waves, 1, `one wave of requests, got ${remote.waves}`);
+    assert.equal(remote.maxInFlight, BOXES + 4, 'all in flight at once');
+    const misses = fork.missCount;
+    const cold = await fork.run(() => simulate(forked, request));
+    assert.equal(fork.missCount, misses, 'the first run read nothing it had not fetched: one pass');
+    assert.equal(remote.asked.length, BOXES + 4, 'the run itself asked nothing');
+    const own = simulate(l, request);
+    assert.equal((own['txn-groups'] as { 'failure-message'?: string }[])[0]!['failure-message'], undefined);
+    assert.deepEqual(cold, own, "the fork's result equals the remote's own simulate");
+
+    remote.reset();
+    await fork.prefetchGroups([group]);
+    const warm = await fork.run(() => simulate(forked, request));
+    assert.equal(remote.asked.length, 0, 'the cached call (and its prefetch) asks the remote nothing');
+    assert.deepEqual(warm, own);
+  });
+
+  it('without the prefetch the same call fetches lazily in more waves and gives the same result', async () => {
+    const { fork, forked } = await openFork();
+    const lazy = await fork.run(() => simulate(forked, request));
+    assert.ok(remote.waves > 1, `lazy fetching takes more than one wave (got ${remote.waves})`);
+    assert.equal(new Set(remote.asked).size, remote.asked.length, 'no resource asked twice');
+    assert.deepEqual(lazy, simulate(l, request));
+  });
+
+  it('the concurrency limit splits a batch into waves of at most that many requests', async () => {
+    const fork = await ForkState.open({ remote, cache: new MemoryForkCache(), limits: { concurrency: 4 } });
+    remote.reset();
+    await fork.prefetchGroups([group]);
+    assert.equal(remote.asked.length, BOXES + 4);
+    assert.equal(remote.maxInFlight, 4);
+  });
+
+  it('accounts the local state answers for (funded genesis accounts of the fork) are never fetched', async () => {
+    const fork = await ForkState.open({ remote, cache: new MemoryForkCache() });
+    const local = new Address(Ed25519KeyPair.fromSeed(new Uint8Array(32).fill(3)).publicKey);
+    const forked = new Ledger({ fork, genesisAccounts: [{ address: local, amount: 10n ** 12n }] });
+    remote.reset();
+    await fork.prefetch([{ kind: 'account', address: local.publicKey }]);
+    assert.deepEqual(remote.asked, [], 'a local account is not asked of the remote');
+    assert.equal(forked.balance(local.publicKey), 10n ** 12n);
+  });
+});
