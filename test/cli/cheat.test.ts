@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { cli } from './helpers.js';
 import { startDevnet, type RunningDevnet } from '../../sdk/src/services/devnet/index.js';
+import { toHex } from '../../sdk/src/encoding/hex.js';
 
 // `tealworks cheat NAME field=value…` against the devnet running on the project's data directory.
 describe('cli: tealworks cheat', function () {
@@ -41,5 +42,69 @@ describe('cli: tealworks cheat', function () {
     const snap = await cli(['cheat', 'snapshot'], dir);
     assert.notEqual(snap.code, 0);
     assert.match(snap.stderr, /snapshots need a chain kept in memory/);
+  });
+});
+
+// The cheats journal what they do: a devnet on a data directory stopped after them starts again
+// on the same chain (a warp's made-up rounds included) and keeps growing.
+describe('cli: tealworks cheat on a devnet that restarts', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let devnet: RunningDevnet | undefined;
+  const dataDir = () => join(dir, '.tealworks/devnet');
+  const start = async () => (devnet = await startDevnet({ dataDir: dataDir(), kdf: { N: 1 << 10, r: 8, p: 1 } }));
+
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tw-cheat-restart-'));
+  });
+  after(async () => {
+    await devnet?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Hash, timestamp and header of each round as the node's `/v2/blocks/{round}` answers them. */
+  async function blocks(d: RunningDevnet, rounds: bigint[]): Promise<string[]> {
+    const out: string[] = [];
+    for (const r of rounds) {
+      const res = await fetch(`${d.node.url}/v2/blocks/${r}`, { headers: { 'X-Algo-API-Token': d.node.token } });
+      assert.equal(res.status, 200, `round ${r}`);
+      out.push(`${r}:${await res.text()}:${toHex(d.ledger.block(r).hash)}`);
+    }
+    return out;
+  }
+
+  const ok = async (args: string[]) => {
+    const r = await cli(['cheat', ...args, '--json'], dir);
+    assert.equal(r.code, 0, r.stderr);
+    return JSON.parse(r.stdout) as { round: string; timestamp: string };
+  };
+
+  it('advance-rounds, set-time, advance-time and set-balance survive a stop and two restarts', async () => {
+    const address = 'XBYLS2E6YI6XXL5BWCAMOA4GTWHXWENZMX5UHXMRNWWUQ7BXCY5WC5TEPA';
+    let d = await start();
+    await ok(['advance-time', 'seconds=30']);
+    assert.equal(BigInt((await ok(['advance-rounds', 'rounds=100'])).round), 101n);
+    await ok(['set-balance', `address=${address}`, 'amount=4200000']);
+    await ok(['set-time', 'timestamp=1900000000']);
+    await ok(['advance-rounds', 'rounds=7']);
+    const rounds = [0n, 1n, 2n, 50n, 101n, 102n, 105n, 109n];
+    const before = await blocks(d, rounds);
+    assert.equal(d.ledger.latestRound, 109n);
+    await d.stop();
+
+    d = await start();
+    assert.equal(d.ledger.latestRound, 109n);
+    assert.deepEqual(await blocks(d, rounds), before);
+    assert.equal(d.ledger.balance(address), 4_200_000n);
+    // It keeps growing after the restart, through the CLI as before.
+    assert.equal(BigInt((await ok(['advance-rounds', 'rounds=1000'])).round), 1109n);
+    await ok(['advance-time', 'seconds=5']);
+    const grown = await blocks(d, [...rounds, 600n, 1109n, 1110n]);
+    await d.stop();
+
+    d = await start();
+    assert.equal(d.ledger.latestRound, 1110n);
+    assert.deepEqual(await blocks(d, [...rounds, 600n, 1109n, 1110n]), grown);
+    assert.equal(d.ledger.balance(address), 4_200_000n);
   });
 });

@@ -84,6 +84,8 @@ describe('server: incremental document models equal models built from scratch', 
     files.sort();
     const chosen = files.filter((_, i) => i % 6 === 0);
     assert.ok(chosen.length >= 10);
+    let reused = 0;
+    let moved = 0;
     chosen.forEach((file, n) => {
       const rnd = prng(300 + n);
       let lines = readFileSync(file, 'utf8').split('\n');
@@ -100,6 +102,10 @@ describe('server: incremental document models equal models built from scratch', 
         const nextLight = buildModel(doc, { light: {} }, undefined, light);
         assert.deepStrictEqual(symbols(nextLight), symbols(buildModel(doc, { light: {} })), `${file}: light model after edit ${i}`);
         const nextFull = buildModel(doc, {}, collect(t, session), full);
+        if (session.lastUpdate?.kind === 'reused') {
+          reused++;
+          if (session.lastUpdate.linesAdded) moved++;
+        }
         const scratch = buildModel(doc, {}, collectDiagnostics(t));
         assert.deepStrictEqual(symbols(nextFull), symbols(scratch), `${file}: model after edit ${i}`);
         assert.deepStrictEqual(diagnostics(nextFull), diagnostics(scratch), `${file}: diagnostics after edit ${i}`);
@@ -108,5 +114,7 @@ describe('server: incremental document models equal models built from scratch', 
         full = nextFull;
       }
     });
+    // The reuse was exercised, edits that add or remove lines included.
+    assert.ok(reused > 0 && moved > 0, `reused ${reused}, after a line count change ${moved}`);
   });
 });

@@ -25,7 +25,8 @@ import { assignGroupId } from '../txn/group.js';
 
 /** Options of one app call: sender and signer, on-completion, references, boxes, note, fees, transaction arguments, extra transactions. */
 export interface AppCallOptions {
-  sender?: string;
+  /** An address, or an account (anything with an `address`; an account's own `signer` signs unless `signer` is given). */
+  sender?: string | { readonly address: string };
   signer?: Signer;
   onComplete?: OnComplete;
   accounts?: readonly string[];
@@ -85,8 +86,8 @@ export interface AppClientOptions {
   /** Programs as compiled here (gives failures their TEAL lines). */
   compiled?: CompiledContract;
   name?: string;
-  /** Default sender. */
-  sender?: string;
+  /** Default sender: an address, or an account (its own `signer` signs unless `signer` is given). */
+  sender?: string | { readonly address: string };
   signer?: Signer;
   resolveSigner?: SignerResolver;
   /** Told about every simulation, submission and confirmation of this client's calls (a transaction log). */
@@ -113,6 +114,20 @@ export function onCompleteFromName(name: string | undefined): OnComplete | undef
   return oc;
 }
 
+/** The address of a call's sender, given as an address or as an account. */
+function senderAddress(sender: string | { readonly address: string }): string {
+  if (typeof sender === 'string') return sender;
+  if (sender !== null && typeof sender === 'object' && typeof sender.address === 'string') return sender.address;
+  throw new AppError(`the sender must be an address or an account with an address, got ${sender === null ? 'null' : typeof sender}`);
+}
+
+/** The signer of a sender given as an account that carries one (`signer`, as every SDK account does). */
+function accountSigner(sender: string | { readonly address: string } | undefined): Signer | undefined {
+  if (sender === undefined || typeof sender !== 'object') return undefined;
+  const signer = (sender as { readonly signer?: Partial<Signer> }).signer;
+  return signer && typeof signer.sign === 'function' ? (signer as Signer) : undefined;
+}
+
 /** A client for one app: calls by method name (typed arguments, decoded returns and events), create/update/delete/opt-in, simulate without sending, and state, local state and boxes decoded by the spec. Every send is simulated first. */
 export class AppClient {
   readonly chain: AppChain;
@@ -129,8 +144,8 @@ export class AppClient {
     this.compiled = options.compiled;
     this.name = options.name;
     this.defaults = {
-      ...(options.sender ? { sender: options.sender } : {}),
-      ...(options.signer ? { signer: options.signer } : {}),
+      ...(options.sender ? { sender: senderAddress(options.sender) } : {}),
+      ...((options.signer ?? accountSigner(options.sender)) ? { signer: (options.signer ?? accountSigner(options.sender))! } : {}),
       ...(options.resolveSigner ? { resolveSigner: options.resolveSigner } : {}),
       ...(options.observer ? { observer: options.observer } : {}),
     };
@@ -189,8 +204,9 @@ export class AppClient {
     args: readonly unknown[] = [],
     options: AppCallOptions = {},
   ): Promise<{ entries: ComposerEntry[]; callIndex: number; method?: AbiMethod; arc56?: Arc56Method }> {
-    const sender = options.sender ?? this.defaults.sender;
+    const sender = options.sender !== undefined ? senderAddress(options.sender) : this.defaults.sender;
     if (!sender) throw new AppError('the call needs a sender');
+    const signer = options.signer ?? accountSigner(options.sender) ?? this.defaults.signer;
     const sp = await builderParams(this.chain);
     const isCreate = options.create !== undefined;
     const appId = isCreate ? 0n : this.appId;
@@ -257,7 +273,7 @@ export class AppClient {
       txn,
       app: knowledge,
       ...((arc56 ?? method) ? { method: (arc56 ?? method)! } : {}),
-      ...((options.signer ?? this.defaults.signer) ? { signer: (options.signer ?? this.defaults.signer)! } : {}),
+      ...(signer ? { signer } : {}),
     };
     const before = [...txnArgs, ...(options.before ?? []).map(toEntry)];
     const after = (options.after ?? []).map(toEntry);

@@ -493,7 +493,10 @@ export class GroupComposer {
         return;
       }
       const signer = e.signer ?? this.resolveSigner(sender);
-      if (!signer) throw new AppError(`no key to sign transaction ${i} from ${sender}`);
+      if (!signer)
+        throw new AppError(
+          `no key to sign transaction ${i} from ${sender}: pass the account itself (or a signer) with the transaction, or add its key to the client; on an in-process test chain, impersonate(address) sends as any account without its key`,
+        );
       bySigner.set(signer, [...(bySigner.get(signer) ?? []), i]);
     });
     for (const [signer, indexes] of bySigner) {

@@ -2,6 +2,7 @@ import { sha512_256 } from '@noble/hashes/sha2.js';
 import { ValidationError } from '../errors.js';
 import { bytesEqual, concatBytes, uint64ToBytes, utf8 } from './bytes.js';
 import { fromBase32, toBase32 } from './base32.js';
+import { nativeDigest } from './native-hash.js';
 import { sha512_256ShortBytes } from './sha512-short.js';
 
 /** Bytes in a public key (and in the address's key part). */
@@ -19,8 +20,10 @@ const REV_LAST: Record<number, number> = {};
 for (let i = 0; i < 32; i++) REV_LAST[BASE32_ALPHABET.charCodeAt(i)] = i;
 
 function checksum(publicKey: Uint8Array): Uint8Array {
-  // 32 bytes: one SHA-512 block, hashed without a general hasher's set-up (twice @noble's speed).
-  return (sha512_256ShortBytes(publicKey) ?? sha512_256(publicKey)).slice(32 - CHECKSUM_LENGTH);
+  // Node's one-shot hash where there is one; else 32 bytes are one SHA-512 block, hashed without
+  // a general hasher's set-up (twice @noble's speed).
+  const sum = nativeDigest('sha512-256', publicKey) ?? sha512_256ShortBytes(publicKey) ?? sha512_256(publicKey);
+  return sum.subarray(32 - CHECKSUM_LENGTH);
 }
 
 /** App id → its account's public key (a bounded cache: hashing per box write was measurable). */

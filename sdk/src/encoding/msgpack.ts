@@ -1,6 +1,7 @@
 import { Unpackr } from 'msgpackr';
 import { DecodeError, ValidationError } from '../errors.js';
 import { compareBytes } from './bytes.js';
+import { FALLBACK, fastDecodeMaps } from './msgpack-fast-decode.js';
 
 /**
  * Canonical msgpack as the chain hashes it (protocol.md §3.1).
@@ -483,9 +484,15 @@ function plainView(bytes: Uint8Array): Uint8Array {
 export function decodeMsgpack(bytes: Uint8Array, options: DecodeOptions = {}): unknown {
   if (!(bytes instanceof Uint8Array)) throw new DecodeError(`msgpack input must be a Uint8Array, got ${typeof bytes}`);
   if (bytes.length === 0) throw new DecodeError('msgpack input is empty');
+  const input = source(bytes, options);
+  if (options.maps) {
+    // Our own single pass for the usual input; anything unusual is msgpackr's (see the module).
+    const fast = fastDecodeMaps(input);
+    if (fast !== FALLBACK) return fast;
+  }
   const unpackr = options.maps ? mapUnpackr : objectUnpackr;
   try {
-    return unpackr.unpack(source(bytes, options));
+    return unpackr.unpack(input);
   } catch (e) {
     throw new DecodeError(`invalid msgpack: ${(e as Error).message}`, { cause: e });
   }

@@ -1,5 +1,5 @@
 import { sha512_256 } from '../crypto/hash.js';
-import { headerHash, txnCommitment, type Block } from './block.js';
+import { headerHash, type Block } from './block.js';
 import { uint64ToBytes } from '../encoding/bytes.js';
 
 /*
@@ -14,9 +14,19 @@ interface Warp {
   to: bigint;
   base: Block;
   step: bigint;
-  root: { root: Uint8Array; root256: Uint8Array };
+  /** The chain's commitments of an empty block (its header scheme's). */
+  root: EmptyCommitment;
+  /** `prev512` of the made-up blocks (the base's SHA-512 header hash), on chains whose headers carry it. */
+  prev512?: Uint8Array;
   /** The made-up block of round `to`, kept because the chain asks for its latest block often. */
   last?: Block;
+}
+
+/** The transaction commitments of a block without transactions, in the chain's header scheme. */
+export interface EmptyCommitment {
+  root: Uint8Array;
+  root256: Uint8Array;
+  root512?: Uint8Array;
 }
 
 /** Blocks by round, with cheap runs of made-up empty rounds (see `warp`). */
@@ -49,6 +59,11 @@ export class BlockList {
     return w ? this.#synth(w, round) : undefined;
   }
 
+  /** The round of the latest real (committed or journal-replayed) block, or undefined before any. */
+  get lastRealRound(): bigint | undefined {
+    return this.#realRounds[this.#realRounds.length - 1];
+  }
+
   get latest(): Block {
     return this.get(this.#latest)!;
   }
@@ -69,10 +84,14 @@ export class BlockList {
     this.#latest = round;
   }
 
-  /** Adds `n` made-up empty rounds after the latest block (each `step` seconds after the one before); returns the new latest block. */
-  warp(n: bigint, step: bigint): Block {
+  /**
+   * Adds `n` made-up empty rounds after the latest block (each `step` seconds after the one
+   * before, committing to no transactions with `root`, and `prev512` when the chain's headers carry
+   * it); returns the new latest block.
+   */
+  warp(n: bigint, step: bigint, root: EmptyCommitment, prev512?: (base: Block) => Uint8Array): Block {
     const base = this.latest;
-    const w: Warp = { from: this.#latest + 1n, to: this.#latest + n, base, step, root: txnCommitment([]) };
+    const w: Warp = { from: this.#latest + 1n, to: this.#latest + n, base, step, root, ...(prev512 ? { prev512: prev512(base) } : {}) };
     this.#warps.push(w);
     this.#latest = w.to;
     return this.latest;
@@ -132,9 +151,11 @@ export class BlockList {
       ...b,
       round,
       prev: w.base.hash,
+      ...(w.prev512 ? { prev512: w.prev512 } : {}),
       seed: sha512_256(new Uint8Array([...b.seed, ...uint64ToBytes(round)])),
       txnRoot: w.root.root,
       txnRoot256: w.root.root256,
+      ...(w.root.root512 ? { txnRoot512: w.root.root512 } : {}),
       timestamp: b.timestamp + w.step * (round - w.from + 1n),
       feesCollected: 0n,
     };

@@ -11,7 +11,8 @@
  *   ledger.stateHash / snapshot / reset / close / setTimestampOffset
  *   ledger.mark() / revertToMark(id) / releaseMark(id)  → test-chain snapshots (undo log; cost ∝ changes; nested)
  *   ledger.advanceRounds / setTime / advanceTime / impersonate / setBalance / setAssetHolding /
- *     setGlobal / setLocal / setBox / setBlockSeed       → cheats (the devnet's /v1/devnet routes, tw.testChain)
+ *     setGlobal / setLocal / setBox / setBlockSeed       → cheats (the devnet's /v1/devnet routes, tw.testChain;
+ *                                            journaled, one record each, on a chain with a store)
  *
  *   new Ledger({ fork: await ForkState.open({ remote, cache }) }) → a fork of a live network: state
  *                                            copied on first read through an injected ForkRemote

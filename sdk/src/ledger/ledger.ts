@@ -180,6 +180,11 @@ export interface BlockEvent {
 export type BlockListener = (event: BlockEvent) => void;
 
 const JOURNAL_VERSION = 1;
+/**
+ * Version of cheat records (see `CheatRecord`). Genesis and block records stay at version 1, so a
+ * data directory written before cheats were journaled reads exactly as before.
+ */
+const CHEAT_RECORD_VERSION = 2;
 const SNAPSHOT_VERSION = 1;
 
 /** Deterministic genesis hash over everything that defines the chain's starting point. */
@@ -248,6 +253,12 @@ export class Ledger {
   private readonly chainUndo: (() => void)[] = [];
   private readonly seedOverrides = new Map<bigint, Uint8Array>();
   private readonly impersonated = new Set<string>();
+  /** Records in the journal (the genesis record included): what a snapshot states it covers. */
+  private journalRecords = 0;
+  /** Journal records the last snapshot written or read covers. */
+  private snapshotRecords = 0;
+  /** Set while cheat records are replayed: the cheats they repeat are not journaled again. */
+  private replaying = false;
 
   constructor(config: LedgerConfig = {}) {
     this.config = config;
@@ -305,7 +316,10 @@ export class Ledger {
 
   private writeGenesisRecord(): void {
     const h = this.blocks.get(this.firstRound)!.header;
-    this.store!.append(
+    this.journalRecords = 0;
+    // The genesis record needs no snapshot: the state at genesis is rebuilt from the configuration.
+    this.snapshotRecords = 1;
+    this.appendRecord(
       encodeMsgpack({
         gh: this.genesisHash,
         ...(this.headerScheme >= 2 ? { hs: this.headerScheme } : {}),
@@ -532,7 +546,7 @@ export class Ledger {
         v: JOURNAL_VERSION,
       });
       try {
-        this.store.append(record);
+        this.appendRecord(record);
       } catch (e) {
         st.rollback(blockMark);
         st.touched = emptyTouchSet();
@@ -573,6 +587,26 @@ export class Ledger {
     }
     this.emit({ block, delta });
     return block;
+  }
+
+  private appendRecord(record: Uint8Array): void {
+    this.store!.append(record);
+    this.journalRecords++;
+  }
+
+  /**
+   * Journals a cheat (see `CheatRecord`) on a chain kept in a store, before its effect is kept:
+   * a failed write throws `LedgerWriteError` and the caller undoes the cheat. Nothing to do in
+   * memory, or while the journal itself is being replayed.
+   */
+  private journalCheat(kind: CheatKind, args: { [k: string]: MsgpackValue }): void {
+    if (!this.store || this.replaying) return;
+    const record: CheatRecord = { c: kind, r: this.latestRound, v: CHEAT_RECORD_VERSION, x: args };
+    try {
+      this.appendRecord(encodeMsgpack(record as unknown as MsgpackValue));
+    } catch (e) {
+      throw new LedgerWriteError(`the ${kind} cheat was not kept: ${(e as Error).message}`, (e as LedgerWriteError).code, { cause: e });
+    }
   }
 
   private emit(event: BlockEvent): void {
@@ -662,7 +696,7 @@ export class Ledger {
    * Runs a cheat that changes state. On a fork, a cheat that read state not fetched yet is undone
    * and refused with `ForkStateMissing` (`ForkState.run` fetches what it missed and runs it again).
    */
-  private stateCheat(change: () => void): void {
+  private stateCheat(kind: CheatKind, args: { [k: string]: MsgpackValue }, change: () => void): void {
     const st = this.state;
     const mark = st.checkpoint();
     const missesBefore = this.fork?.missCount;
@@ -677,6 +711,12 @@ export class Ledger {
     if (this.fork && this.fork.missCount !== missesBefore) {
       st.rollback(mark);
       throw new ForkStateMissing(this.fork.head.url);
+    }
+    try {
+      this.journalCheat(kind, args);
+    } catch (e) {
+      st.rollback(mark);
+      throw e;
     }
     this.afterCheat();
   }
@@ -696,7 +736,26 @@ export class Ledger {
    */
   advanceRounds(n: bigint): Block {
     if (n < 1n) throw new ValidationError(`advanceRounds needs a positive number of rounds, got ${n}`);
-    const block = this.blocks.warp(n, this.timestampOffset ?? 0n);
+    if (this.latestRound + n >= 1n << 64n) throw new ValidationError(`advanceRounds by ${n} would pass the largest round (2^64 - 1)`);
+    const step = this.timestampOffset ?? 0n;
+    const before = this.latestRound;
+    const block = this.warp(n, step);
+    try {
+      this.journalCheat('warp', { h: block.hash, n, s: step });
+    } catch (e) {
+      this.blocks.truncate(before);
+      throw e;
+    }
+    return this.afterWarp(block);
+  }
+
+  /** Adds the made-up rounds of a warp (see {@link advanceRounds}) to the block list. */
+  private warp(n: bigint, step: bigint): Block {
+    const empty = txnCommitmentFor([], this.headerScheme);
+    return this.blocks.warp(n, step, empty, this.headerScheme >= 2 ? (base) => headerHash512(base.header) : undefined);
+  }
+
+  private afterWarp(block: Block): Block {
     this.txids.expireBefore(block.header.round + 1n);
     this.leases.expireBefore(block.header.round + 1n);
     this.committedAt = Date.now();
@@ -719,8 +778,10 @@ export class Ledger {
 
   /** Cheat: transactions authorized by `address` are accepted without checking their signature (everything else is checked). */
   impersonate(address: AddressLike, on = true): void {
-    const k = toHex(addressBytes(address));
+    const a = addressBytes(address);
+    const k = toHex(a);
     const had = this.impersonated.has(k);
+    this.journalCheat('impersonate', { a, o: on });
     if (on) this.impersonated.add(k);
     else this.impersonated.delete(k);
     this.logChain(() => (had ? this.impersonated.add(k) : this.impersonated.delete(k)));
@@ -734,9 +795,9 @@ export class Ledger {
 
   /** Cheat: sets an account's balance (micro-units). */
   setBalance(address: AddressLike, amount: bigint): void {
-    this.stateCheat(() => {
+    const a = addressBytes(address);
+    this.stateCheat('balance', { a, m: amount }, () => {
       if (amount < 0n || amount >= 1n << 64n) throw new ValidationError(`a balance is a uint64, got ${amount}`);
-      const a = addressBytes(address);
       this.state.setBalance(a, amount);
       const acct = this.state.get(a);
       if (acct && isEmptyAccount(acct)) this.state.deleteAccount(toHex(a));
@@ -745,7 +806,10 @@ export class Ledger {
 
   /** Cheat: sets (or, with undefined, removes) an account's holding of an existing asset. */
   setAssetHolding(address: AddressLike, assetId: bigint, holding: { amount: bigint; frozen?: boolean } | undefined): void {
-    this.stateCheat(() => {
+    const args = holding
+      ? { a: addressBytes(address), f: holding.frozen ?? false, i: assetId, m: holding.amount }
+      : { a: addressBytes(address), d: true, i: assetId };
+    this.stateCheat('holding', args, () => {
       if (!this.state.assets.has(assetId))
         throw new LedgerNotFoundError(`asset ${assetId} does not exist; create it first (cheats change holdings, not assets)`);
       if (holding && (holding.amount < 0n || holding.amount >= 1n << 64n)) throw new ValidationError(`an asset amount is a uint64, got ${holding.amount}`);
@@ -755,7 +819,7 @@ export class Ledger {
 
   /** Cheat: sets (or, with undefined, deletes) one global state key of an existing app. */
   setGlobal(appId: bigint, key: Uint8Array, value: TealValue | undefined): void {
-    this.stateCheat(() => {
+    this.stateCheat('global', { i: appId, k: key, ...tealValueArgs(value) }, () => {
       if (!this.state.apps.has(appId)) throw new LedgerNotFoundError(`app ${appId} does not exist`);
       this.checkKeyValue(key, value);
       this.state.setGlobal(appId, key, value);
@@ -764,8 +828,8 @@ export class Ledger {
 
   /** Cheat: sets (or deletes) one local state key of an account opted in to an app. */
   setLocal(address: AddressLike, appId: bigint, key: Uint8Array, value: TealValue | undefined): void {
-    this.stateCheat(() => {
-      const a = addressBytes(address);
+    const a = addressBytes(address);
+    this.stateCheat('local', { a, i: appId, k: key, ...tealValueArgs(value) }, () => {
       if (!this.state.get(a)?.locals.has(appId))
         throw new LedgerNotFoundError(`account ${new Address(a).toString()} is not opted in to app ${appId}; opt it in first`);
       this.checkKeyValue(key, value);
@@ -775,7 +839,7 @@ export class Ledger {
 
   /** Cheat: writes (or, with undefined, deletes) a box of an existing app; the app account's box totals follow. */
   setBox(appId: bigint, name: Uint8Array, value: Uint8Array | undefined): void {
-    this.stateCheat(() => {
+    this.stateCheat('box', { i: appId, k: name, ...(value ? { b: value } : { d: true }) }, () => {
       if (!this.state.apps.has(appId)) throw new LedgerNotFoundError(`app ${appId} does not exist`);
       if (name.length < 1 || name.length > this.params.avm.maxAppKeyLen)
         throw new ValidationError(`a box name is 1 to ${this.params.avm.maxAppKeyLen} bytes, got ${name.length}`);
@@ -789,6 +853,7 @@ export class Ledger {
   setBlockSeed(seed: Uint8Array | undefined, round: bigint = this.latestRound): void {
     if (seed && seed.length !== 32) throw new ValidationError(`a block seed is 32 bytes, got ${seed.length}`);
     if (!this.blocks.get(round)) throw new LedgerNotFoundError(`ledger does not have entry ${round} (latest round ${this.latestRound})`);
+    this.journalCheat('seed', { q: round, ...(seed ? { s: seed } : { d: true }) });
     const old = this.seedOverrides.get(round);
     if (seed) this.seedOverrides.set(round, seed.slice());
     else this.seedOverrides.delete(round);
@@ -1108,10 +1173,14 @@ export class Ledger {
       r: this.latestRound,
       state: stateToWire(this.state),
       txids: this.txids.entries(),
+      // The journal records whose effects this state holds: cheats add records without rounds,
+      // so the round alone does not say where the journal's replay resumes.
+      jn: BigInt(this.journalRecords),
       v: SNAPSHOT_VERSION,
     };
     this.store.writeSnapshot(encodeSnapshot(w));
     this.lastSnapshotRound = this.latestRound;
+    this.snapshotRecords = this.journalRecords;
     this.snapshotError = undefined;
   }
 
@@ -1119,6 +1188,8 @@ export class Ledger {
     const store = this.store!;
     const snapBytes = store.readSnapshot();
     let snapRound = -1n;
+    let covered = 0;
+    this.snapshotRecords = 1;
     if (snapBytes) {
       const snap = decodeSnapshot(snapBytes);
       if (!(snap.gh instanceof Uint8Array) || toHex(snap.gh) !== toHex(this.genesisHash)) {
@@ -1126,10 +1197,13 @@ export class Ledger {
           'the snapshot belongs to a different chain (genesis hash mismatch). Nothing was changed. Start with the genesis configuration the data directory was created with.',
         );
       }
-      snapRound = toUint64(snap.r, 'snapshot round');
-      // `records` starts after the genesis record: records[i] holds round i + 1.
-      const journalEnd = BigInt(records.length);
-      if (snapRound > journalEnd) {
+      snapRound = toUint64(snap.r ?? 0, 'snapshot round');
+      // `records` starts after the genesis record. A snapshot names how many journal records it
+      // covers (the genesis record included); one written before cheat records existed does not,
+      // and then its journal holds exactly one record per round.
+      covered = snap.jn === undefined ? Number(snapRound - this.firstRound) : Number(toUint64(snap.jn, 'snapshot journal records')) - 1;
+      if (covered > records.length) {
+        const journalEnd = journalRoundAfter(records, this.firstRound);
         // The journal lost its last rounds (set aside as damaged, or cut short) but the snapshot
         // has them: its state cannot be matched with the blocks. Rebuild from the journal instead.
         const why = `the snapshot is at round ${snapRound} but the journal ends at round ${journalEnd}`;
@@ -1140,87 +1214,184 @@ export class Ledger {
           );
         }
         store.setSnapshotAside(`${why}; rounds ${journalEnd + 1n}..${snapRound} have no intact journal record`);
-        this.loadRecords(records, -1n);
+        this.loadRecords(records, 0, -1n);
         return;
       }
       stateFromWire(this.state, snap.state as Record<string, unknown>);
       for (const [k, v] of (snap.txids as [string, unknown][] | undefined) ?? []) this.txids.set(k, toUint64(v, 'txid'));
       for (const [k, v] of (snap.leases as [string, unknown][] | undefined) ?? []) this.leases.set(k, toUint64(v, 'lease'));
       this.lastSnapshotRound = snapRound;
+      this.snapshotRecords = covered + 1;
     }
-    this.loadRecords(records, snapRound);
+    this.loadRecords(records, covered, snapRound);
   }
 
-  /** Replays the journal on top of a snapshot at `snapRound` (-1n: none). */
-  private loadRecords(records: Uint8Array[], snapRound: bigint): void {
-    const store = this.store!;
+  /**
+   * Replays the journal (the records after the genesis record) on top of a snapshot at `snapRound`
+   * (-1n: none) that holds the effects of the first `covered` of them.
+   */
+  private loadRecords(records: Uint8Array[], covered: number, snapRound: bigint): void {
+    this.journalRecords = 1;
+    // Block records the snapshot covers are kept undecoded until a block is read (decoding every
+    // record was most of a long chain's start-up); the store has checked their bytes, and a record
+    // is told from a cheat record by its first bytes. Cheat records are decoded and replayed:
+    // a warp makes its rounds again, seeds and impersonations are not in the snapshot, and state
+    // cheats the snapshot covers are skipped. The last covered block record is decoded now: it
+    // holding its round shows the records before it are one per round.
+    let lastLazy = -1;
     let i = 0;
-    // `records[i]` holds round firstRound + 1 + i. The rounds the snapshot already holds are kept
-    // undecoded until a block is read (decoding every record was most of a long chain's start-up);
-    // the store has checked their bytes. The record of the snapshot's round is decoded now: it
-    // holding that round shows the records before it are one per round.
-    const lazy = snapRound > this.latestRound ? Math.min(Number(snapRound - this.latestRound), records.length) : 0;
-    if (lazy > 0) {
-      const last = this.latestRound + BigInt(lazy);
-      try {
-        lazyRecordBlock(records[lazy - 1]!, last, false);
-      } catch (e) {
-        throw new LedgerDamageError(
-          `journal record of round ${last} cannot be replayed: ${(e as Error).message}. Nothing was changed.`,
-          { file: 'journal.bin', offset: -1, round: last },
-          { cause: e },
-        );
-      }
-      for (; i < lazy; i++) {
+    const end = Math.min(covered, records.length);
+    for (; i < end; i++) {
+      const raw = records[i]!;
+      if (isCheatRecord(raw)) this.replayRecordAt(records, i, covered);
+      else {
         const round = this.latestRound + 1n;
-        const raw = records[i]!;
         this.blocks.pushLazy(round, () => lazyRecordBlock(raw, round, true) as Block);
         this.unindexed.push(round);
+        lastLazy = i;
       }
     }
+    this.journalRecords = 1 + i;
+    if (covered > 0) this.checkCovered(lastLazy < 0 ? undefined : { raw: records[lastLazy]!, round: this.blocks.lastRealRound! }, covered, snapRound);
     for (; i < records.length; i++) {
-      const expected = this.latestRound + 1n;
-      try {
-        this.replayRecord(records[i]!, snapRound);
-      } catch (e) {
-        const why = `journal record of round ${expected} cannot be replayed: ${(e as Error).message}`;
-        const index = Number(expected - this.firstRound); // record n holds round n (record 0 is the genesis record)
-        if (store.recover && store.setAsideFrom && expected > snapRound) {
-          store.setAsideFrom(index, why);
-          break;
-        }
-        throw new LedgerDamageError(
-          `${why}. Nothing was changed.${store.setAsideFrom ? ` Start with --recover to keep rounds 0..${expected - 1n} and move the rest of the journal aside.` : ''}`,
-          { file: 'journal.bin', offset: -1, round: expected },
-          { cause: e },
-        );
-      }
+      if (!this.replayRecordAt(records, i, covered)) break;
+      this.journalRecords++;
     }
     if (snapRound > this.latestRound) throw new LedgerStoreError(`snapshot is at round ${snapRound} but the journal ends at ${this.latestRound}`);
   }
 
-  private replayRecord(raw: Uint8Array, snapRound: bigint): void {
+  /**
+   * Replays `records[i]` (a cheat record, or a block record past the snapshot). A record that
+   * cannot be replayed is refused with its round, or with `recover` (past the snapshot only) moved
+   * aside with everything after it: then false.
+   */
+  private replayRecordAt(records: readonly Uint8Array[], i: number, covered: number): boolean {
+    const store = this.store!;
+    const raw = records[i]!;
+    const expected = this.latestRound + 1n;
+    try {
+      if (isCheatRecord(raw)) this.replayCheat(raw, i < covered);
+      else this.replayRecord(raw);
+      return true;
+    } catch (e) {
+      const why = `journal record of round ${expected} cannot be replayed: ${(e as Error).message}`;
+      if (store.recover && store.setAsideFrom && i >= covered) {
+        // Record i + 1 of the journal (record 0 is the genesis record) and everything after it.
+        store.setAsideFrom(i + 1, why);
+        return false;
+      }
+      throw new LedgerDamageError(
+        `${why}. Nothing was changed.${store.setAsideFrom ? ` Start with --recover to keep rounds 0..${expected - 1n} and move the rest of the journal aside.` : ''}`,
+        { file: 'journal.bin', offset: -1, round: expected },
+        { cause: e },
+      );
+    }
+  }
+
+  /** After the records a snapshot covers: the last block record holds its round, and they end at the snapshot's round. */
+  private checkCovered(lastLazy: { raw: Uint8Array; round: bigint } | undefined, covered: number, snapRound: bigint): void {
+    if (lastLazy) {
+      try {
+        lazyRecordBlock(lastLazy.raw, lastLazy.round, false);
+      } catch (e) {
+        throw new LedgerDamageError(
+          `journal record of round ${lastLazy.round} cannot be replayed: ${(e as Error).message}. Nothing was changed.`,
+          { file: 'journal.bin', offset: -1, round: lastLazy.round },
+          { cause: e },
+        );
+      }
+    }
+    if (this.latestRound !== snapRound) {
+      throw new LedgerDamageError(
+        `the snapshot is at round ${snapRound} but the ${covered} journal records after the genesis record it covers end at round ${this.latestRound}. Nothing was changed.${this.store!.setSnapshotAside ? ' Start with --recover to set the snapshot aside and rebuild the state from the journal.' : ''}`,
+        { file: 'journal.bin', offset: -1, round: this.latestRound },
+      );
+    }
+  }
+
+  private replayRecord(raw: Uint8Array): void {
     let rec: Record<string, unknown>;
     try {
-      // No private copy: the record's bins (the block) stay views into the journal's bytes, which
-      // nothing writes to; a lazily kept block is decoded from them later.
+      // No private copy: the record's bins stay views into the journal's bytes, which nothing writes to.
       rec = decodeMsgpack(raw, { copy: false }) as Record<string, unknown>;
     } catch (e) {
       throw new LedgerStoreError(`the record is unreadable: ${(e as Error).message}`, { cause: e });
     }
     const round = toUint64(rec.r, 'journal round');
     if (round !== this.latestRound + 1n) throw new LedgerStoreError(`journal skips from round ${this.latestRound} to ${round}`);
-    if (round <= snapRound) {
-      // The snapshot already holds this round's effects: keep the block undecoded until it is read
-      // (decoding every block of a long chain was most of a devnet's start-up).
-      const bytes = rec.b as Uint8Array;
-      if (!(bytes instanceof Uint8Array)) throw new LedgerStoreError('the record has no block');
-      this.blocks.pushLazy(round, () => decodeBlock(bytes));
-      this.unindexed.push(round);
-      return;
-    }
     const groups = ((rec.g as Uint8Array[][] | undefined) ?? []).map((g) => g.map((b) => decodeSignedTransactions(b)[0]!));
     this.commitBlock(groups, toUint64(rec.t, 'journal timestamp'), {}, undefined, { expectedHash: rec.h as Uint8Array });
+  }
+
+  /**
+   * Replays one cheat record (see `CheatRecord`). `covered`: the snapshot read at open already
+   * holds its state change (only a warp, a seed or an impersonation is repeated then).
+   */
+  private replayCheat(raw: Uint8Array, covered: boolean): void {
+    let rec: Record<string, unknown>;
+    try {
+      rec = decodeMsgpack(raw) as Record<string, unknown>;
+    } catch (e) {
+      throw new LedgerStoreError(`the cheat record is unreadable: ${(e as Error).message}`, { cause: e });
+    }
+    const v = toUint64(rec.v ?? 0, 'cheat record version');
+    if (v !== BigInt(CHEAT_RECORD_VERSION))
+      throw new LedgerStoreError(
+        `the cheat record has version ${v}; this version of Tealworks reads version ${CHEAT_RECORD_VERSION} (a newer Tealworks wrote it?)`,
+      );
+    const kind = rec.c;
+    if (typeof kind !== 'string' || !CHEAT_KINDS.has(kind as CheatKind))
+      throw new LedgerStoreError(`the journal holds a cheat record of an unknown kind (${String(kind)})`);
+    const x = (rec.x ?? {}) as Record<string, unknown>;
+    if (typeof x !== 'object' || x instanceof Uint8Array || Array.isArray(x)) throw new LedgerStoreError('the cheat record has no arguments');
+    const r = toUint64(rec.r ?? 0, 'cheat record round');
+    const u = (k: string) => toUint64(x[k] ?? 0, `${String(kind)} cheat ${k}`);
+    const bin = (k: string, optional = false): Uint8Array => {
+      const b = x[k];
+      if (b === undefined && optional) return new Uint8Array(0);
+      if (!(b instanceof Uint8Array)) throw new LedgerStoreError(`the ${String(kind)} cheat record has no ${k}`);
+      return b;
+    };
+    if (kind === 'warp') {
+      const n = u('n');
+      if (n < 1n || r !== this.latestRound + n)
+        throw new LedgerStoreError(`the warp record of ${n} rounds ends at round ${r}, not after round ${this.latestRound}`);
+      const block = this.warp(n, u('s'));
+      if (toHex(block.hash) !== toHex(bin('h')))
+        throw new LedgerStoreError(`the warp to round ${r} made a different block (expected ${toHex(bin('h'))}, got ${toHex(block.hash)})`);
+      this.afterWarp(block);
+      return;
+    }
+    if (r !== this.latestRound)
+      throw new LedgerStoreError(`the ${String(kind)} cheat record was written at round ${r}, but the journal is at round ${this.latestRound}`);
+    this.replaying = true;
+    try {
+      switch (kind) {
+        case 'seed':
+          return this.setBlockSeed(x.d === true ? undefined : bin('s'), u('q'));
+        case 'impersonate':
+          return this.impersonate(bin('a'), x.o === true);
+        case 'balance':
+          if (!covered) this.setBalance(bin('a'), u('m'));
+          return;
+        case 'holding':
+          if (!covered) this.setAssetHolding(bin('a'), u('i'), x.d === true ? undefined : { amount: u('m'), frozen: x.f === true });
+          return;
+        case 'global':
+          if (!covered) this.setGlobal(u('i'), bin('k', true), tealValueOf(x, kind));
+          return;
+        case 'local':
+          if (!covered) this.setLocal(bin('a'), u('i'), bin('k', true), tealValueOf(x, kind));
+          return;
+        case 'box':
+          if (!covered) this.setBox(u('i'), bin('k'), x.d === true ? undefined : bin('b', true));
+          return;
+        default:
+          throw new LedgerStoreError(`the journal holds a cheat record of an unknown kind (${String(kind)})`);
+      }
+    } finally {
+      this.replaying = false;
+    }
   }
 
   /** Starts over from genesis, deleting the data directory's contents. */
@@ -1237,6 +1408,8 @@ export class Ledger {
     this.chainUndo.length = 0;
     this.seedOverrides.clear();
     this.impersonated.clear();
+    this.journalRecords = 0;
+    this.snapshotRecords = 0;
     this.generation++;
     this.initGenesis(
       this.genesisAlloc(),
@@ -1249,7 +1422,7 @@ export class Ledger {
   close(): void {
     if (this.store) {
       try {
-        if (this.latestRound > this.lastSnapshotRound) this.snapshot();
+        if (this.journalRecords > this.snapshotRecords) this.snapshot();
       } catch (e) {
         // Every round is in the journal; the next start replays from the older snapshot.
         this.snapshotError = e as Error;
@@ -1328,6 +1501,67 @@ function genesisRecordTimestamp(raw: Uint8Array): bigint | undefined {
     const rec = decodeMsgpack(raw) as Record<string, unknown>;
     if (rec.b !== undefined || !(rec.gh instanceof Uint8Array)) return undefined;
     return toUint64(rec.t, 'genesis timestamp');
+  } catch {
+    return undefined;
+  }
+}
+
+const CHEAT_KINDS = new Set(['warp', 'seed', 'impersonate', 'balance', 'holding', 'global', 'local', 'box'] as const);
+
+/** What a cheat record repeats (see `CheatRecord`). */
+type CheatKind = typeof CHEAT_KINDS extends Set<infer K> ? K : never;
+
+/**
+ * A journal record of a cheat (version 2), written before the cheat takes effect and replayed
+ * in journal order at open. Keys (canonical msgpack, so `c` is always the first one, which is
+ * how an open tells it from a block record, whose first key is `b`, without decoding it):
+ * - `c`: the kind; `r`: the latest round after the cheat (a warp: its last round); `v`: 2;
+ * - `x`: the arguments: warp `n` rounds, `s` seconds per round, `h` the hash of its last made-up
+ *   block (checked when it is made again); seed `q` round, `s` seed or `d` (restore);
+ *   impersonate `a` address, `o` on; balance `a`, `m`; holding `a`, `i` asset, `m`, `f` frozen or
+ *   `d` (remove); global `i` app, `k` key, `t` type (1 bytes, 2 uint), `b`/`u` value or `d`;
+ *   local as global plus `a`; box `i`, `k` name, `b` value or `d` (delete).
+ */
+interface CheatRecord {
+  c: CheatKind;
+  r: bigint;
+  v: number;
+  x: { [k: string]: MsgpackValue };
+}
+
+/** The arguments a state-key cheat record keeps for a value (undefined: delete the key). */
+function tealValueArgs(value: TealValue | undefined): { [k: string]: MsgpackValue } {
+  if (value === undefined) return { d: true };
+  return typeof value === 'bigint' ? { t: 2, u: value } : { b: value, t: 1 };
+}
+
+function tealValueOf(x: Record<string, unknown>, kind: string): TealValue | undefined {
+  if (x.d === true) return undefined;
+  const t = toUint64(x.t ?? 0, `${kind} cheat value type`);
+  if (t === 2n) return toUint64(x.u ?? 0, `${kind} cheat value`);
+  if (t === 1n) return x.b === undefined ? new Uint8Array(0) : (x.b as Uint8Array);
+  throw new LedgerStoreError(`the ${kind} cheat record has a value of unknown type ${t}`);
+}
+
+/**
+ * Whether a journal record is a cheat record, told by its first bytes: a small map whose first
+ * key is `c` (block records begin with `b`, the genesis record with `gh`). Canonical encoding
+ * sorts keys, so no other record can begin that way.
+ */
+function isCheatRecord(raw: Uint8Array): boolean {
+  return raw.length > 3 && (raw[0]! & 0xf0) === 0x80 && raw[1] === 0xa1 && raw[2] === 0x63;
+}
+
+/** The latest round once `records` (the journal after its genesis record) are replayed, read from the last one. */
+function journalRoundAfter(records: readonly Uint8Array[], firstRound: bigint): bigint {
+  if (records.length === 0) return firstRound;
+  return recordRound(records[records.length - 1]!) ?? firstRound + BigInt(records.length);
+}
+
+/** @internal The round a journal record names (`r`): a block's round, the latest round after a cheat; undefined when unreadable. */
+export function recordRound(raw: Uint8Array): bigint | undefined {
+  try {
+    return toUint64((decodeMsgpack(raw, { copy: false }) as Record<string, unknown>).r ?? 0, 'journal round');
   } catch {
     return undefined;
   }

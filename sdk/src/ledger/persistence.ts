@@ -21,7 +21,7 @@ import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
 import { sha512_256 } from '../crypto/hash.js';
 import { LedgerDamageError, LedgerStoreError, LedgerWriteError } from './errors.js';
-import type { LedgerStore } from './ledger.js';
+import { recordRound, type LedgerStore } from './ledger.js';
 import { ForkCacheError, type ForkCacheStore } from './fork.js';
 
 const JOURNAL = 'journal.bin';
@@ -300,11 +300,13 @@ export class FileLedgerStore implements LedgerStore {
     // Every record in [0, validLength) has now been checked (directly, or through the checkpoint).
     const digest = trusted ? trusted.hash.update(bytes.subarray(trusted.length, validLength)) : createHash('sha256').update(bytes.subarray(0, validLength));
     if (damage) {
-      const round = records.length;
+      // The first round the damaged record could hold: the one after the round the last intact
+      // record names (blocks, warps and other cheats all name theirs), so a warp before it counts.
+      const round = records.length === 0 ? 0 : Number((recordRound(records[records.length - 1]!) ?? BigInt(records.length - 1)) + 1n);
       const what =
         `${p}: the record of round ${round} at byte offset ${damage.offset} is ${damage.kind === 'partial' ? 'incomplete' : 'damaged'} (${damage.detail}); ` +
         `${bytes.length - damage.offset} bytes from there on${damage.recordsAfter ? ` (${damage.recordsAfter} more intact-looking record${damage.recordsAfter === 1 ? '' : 's'})` : ''} cannot be replayed`;
-      if (round === 0) {
+      if (records.length === 0) {
         throw new LedgerDamageError(
           `${what}. Nothing was changed. The genesis record defines the chain, so it cannot be recovered from this file: restore the data directory from a backup, or move it away to start a new chain.`,
           { file: p, offset: damage.offset, round: 0n },

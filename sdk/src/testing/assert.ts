@@ -7,7 +7,7 @@ import { readBoxMapValue, readGlobalState, readLocalState } from '../client/app-
 import { stringifyJson } from '../encoding/json.js';
 import { toHex } from '../encoding/hex.js';
 import { TestingError } from './errors.js';
-import { SimulateReportError } from './fixture.js';
+import { SimulateReportError, startWork } from './fixture.js';
 
 /** What an expected failure must show: the app's error text (or the node's message) and/or the TEAL line. */
 export interface ExpectedFailure {
@@ -18,18 +18,20 @@ export interface ExpectedFailure {
 }
 
 /**
- * Awaits `work` (an app call, a send, a deploy) and checks that it failed as expected; returns
- * the simulate report. Throws, with the report, when it succeeded or failed differently.
+ * Awaits `work` (an app call, a send, a deploy: its promise, or a function that starts it) and
+ * checks that it failed as expected; returns the simulate report. Throws, with the report, when it
+ * succeeded or failed differently.
  *
  * @example
  * ```ts
  * await expectFailure(counter.call('increment', [50]), { message: 'too big', line: 63 });
  * ```
  */
-export async function expectFailure(work: Promise<unknown>, expected: ExpectedFailure = {}): Promise<SimulateReport> {
+export async function expectFailure(work: Promise<unknown> | (() => Promise<unknown>), expected: ExpectedFailure = {}): Promise<SimulateReport> {
+  const started = startWork(work, 'expectFailure'); // throws for something that is neither
   let error: unknown;
   try {
-    await work;
+    await started;
   } catch (e) {
     error = e;
   }
@@ -48,11 +50,21 @@ export async function expectFailure(work: Promise<unknown>, expected: ExpectedFa
   const texts = [report.failure?.errorMessage, report.failureMessage, error.message].filter((t): t is string => typeof t === 'string');
   const problems: string[] = [];
   if (expected.message !== undefined && !texts.some((t) => matches(t, expected.message!)))
-    problems.push(`its message does not match ${String(expected.message)}`);
+    problems.push(`its message does not match ${String(expected.message)}: ${saidBy(report, error)}`);
   const line = report.failure?.source?.line;
   if (expected.line !== undefined && line !== expected.line) problems.push(`it failed at TEAL line ${line ?? '(unknown)'}, not ${expected.line}`);
   if (problems.length) throw new SimulateReportError(`the failure is not the expected one: ${problems.join('; ')}`, report, { cause: error });
   return report;
+}
+
+/** What a failure said, for a message that did not match: the spec's error message (or why there is none) and the node's. */
+function saidBy(report: SimulateReport, error: Error): string {
+  const f = report.failure;
+  const spec =
+    f?.errorMessage !== undefined
+      ? `the app spec's error message is ${JSON.stringify(f.errorMessage)}`
+      : `the app spec has no error message for pc ${f?.pc ?? '?'} (ARC-56 sourceInfo names them; match the TEAL line with \`line\` instead)`;
+  return `${spec}; the node said ${JSON.stringify(report.failureMessage ?? error.message)}`;
 }
 
 /** What {@link expectState} compares: values by their spec names (`map[key]` for box map entries read whole). */

@@ -235,11 +235,26 @@ export function explained(e: unknown, context?: string): unknown {
   return e;
 }
 
-/** Awaits `work`; when it fails in simulation, rethrows with the whole simulate report in the message. */
-export async function withReport<T>(work: Promise<T>): Promise<T> {
+/**
+ * Awaits `work` (a promise, or a function that starts it); when it fails in simulation, rethrows
+ * with the whole simulate report in the message.
+ */
+export async function withReport<T>(work: Promise<T> | (() => Promise<T>)): Promise<T> {
   try {
-    return await work;
+    return await startWork(work, 'withReport');
   } catch (e) {
     throw explained(e);
   }
+}
+
+/**
+ * The promise of a test helper's `work`: the promise itself, or what the function returns (a
+ * function that throws gives a rejected promise). Throws a `TestingError` for anything else.
+ */
+export function startWork<T>(work: Promise<T> | (() => Promise<T>), helper: string): Promise<T> {
+  if (typeof work === 'function') return Promise.resolve().then(() => work());
+  if (work === null || typeof work !== 'object' || typeof (work as Partial<Promise<T>>).then !== 'function') {
+    throw new TestingError(`${helper} takes the call's promise or a function returning it, got ${work === null ? 'null' : typeof work}`);
+  }
+  return work;
 }

@@ -103,47 +103,87 @@ function allLints(model: DocumentModel, options: LintOptions): Diagnostic[] {
     out.push(warning(site, `label '${l.name}' is never referenced`, LINT_CODES.unusedLabel, true));
   }
 
+  // One pass over the statements (this runs on every edit, over every statement) for three lints,
+  // each collected apart so they are listed in the same order as before.
+  const unreachable: Diagnostic[] = [];
+  const branchToNext: Diagnostic[] = [];
+  const modeProblems: Diagnostic[] = [];
   // Dead statements: the assembler records no stack state for code it considers unreachable.
   let run: { first: TokenInfo; last: TokenInfo } | undefined;
   const flush = () => {
     if (!run) return;
     const range = { start: lspRange(run.first.range).start, end: lspRange(run.last.range).end };
-    out.push(warning(range, 'unreachable code', LINT_CODES.unreachable, true));
+    unreachable.push(warning(range, 'unreachable code', LINT_CODES.unreachable, true));
     run = undefined;
   };
-  for (const s of a.statements) {
-    if (s.label) flush();
-    if (!s.op || s.stackBefore) {
-      if (s.op) flush();
+  // A configured mode states what the file is meant to be; otherwise the assembler's inference
+  // (application as soon as any app-only op or field appears) decides.
+  const mode = options.defaultMode ?? model.mode;
+  const bit = mode ? modeBit(mode) : 0;
+  const modeName = mode === 'logicsig' ? 'a logicsig' : 'an application';
+  const why = options.defaultMode ? ' (mode from the tealworks.defaultMode setting)' : '';
+  // One look-up per distinct op name.
+  const ops = new Map<string, { op: NonNullable<ReturnType<typeof opAt>>; fi: number } | undefined>();
+  const statements = a.statements;
+  for (let i = 0; i < statements.length; i++) {
+    const s = statements[i]!;
+    const label = s.label;
+    const opName = s.op;
+    const tokens = s.tokens;
+    if (label) flush();
+    if (!opName || s.stackBefore) {
+      if (opName) flush();
+    } else {
+      const first = tokens[label ? 1 : 0]!;
+      const last = tokens[tokens.length - 1]!;
+      if (run) run.last = last;
+      else run = { first, last };
+    }
+    if (!opName) continue;
+    if (opName === 'b') {
+      const target = tokens[tokens.length - 1]!;
+      for (let j = i + 1; j < statements.length; j++) {
+        const n = statements[j]!;
+        if (n.label === target.text) {
+          const opTok = tokens[label ? 1 : 0]!;
+          branchToNext.push(
+            withOrigin(
+              warning(lspRange(opTok.range), `branch to '${target.text}', which is the next instruction anyway`, LINT_CODES.branchToNext, true),
+              model.uri,
+              opTok,
+            ),
+          );
+          break;
+        }
+        if (n.op || !n.label) break;
+      }
+    }
+    if (!mode) continue;
+    let entry = ops.get(opName);
+    if (entry === undefined && !ops.has(opName)) {
+      const found = opAt(opName, a.version);
+      entry = found ? { op: found, fi: found.immediates.findIndex((imm) => imm.fieldGroup !== undefined) } : undefined;
+      ops.set(opName, entry);
+    }
+    if (!entry) continue;
+    const { op, fi } = entry;
+    const skip = label ? 1 : 0;
+    const opTok = tokens[skip]!;
+    if (!modeAllows(op.modes, bit)) {
+      modeProblems.push(withOrigin(warning(lspRange(opTok.range), `${op.name} is not allowed in ${modeName}${why}`, LINT_CODES.mode), model.uri, opTok));
       continue;
     }
-    const toks = s.label ? s.tokens.slice(1) : s.tokens;
-    const first = toks[0]!;
-    const last = toks[toks.length - 1]!;
-    if (run) run.last = last;
-    else run = { first, last };
+    const fTok = fi >= 0 ? tokens[skip + fi + 1] : undefined;
+    const field = fTok ? fieldByName(op, fTok.text) : undefined;
+    if (fTok && field && !modeAllows(field.modes, bit)) {
+      modeProblems.push(
+        withOrigin(warning(lspRange(fTok.range), `${op.name} ${field.name} is not available in ${modeName}${why}`, LINT_CODES.mode), model.uri, fTok),
+      );
+    }
   }
   flush();
-
-  a.statements.forEach((s, i) => {
-    if (s.op !== 'b') return;
-    const target = s.tokens[s.tokens.length - 1]!;
-    for (let j = i + 1; j < a.statements.length; j++) {
-      const n = a.statements[j]!;
-      if (n.label === target.text) {
-        const opTok = s.tokens[s.label ? 1 : 0]!;
-        out.push(
-          withOrigin(
-            warning(lspRange(opTok.range), `branch to '${target.text}', which is the next instruction anyway`, LINT_CODES.branchToNext, true),
-            model.uri,
-            opTok,
-          ),
-        );
-        return;
-      }
-      if (n.op || !n.label) return;
-    }
-  });
+  for (const d of unreachable) out.push(d);
+  for (const d of branchToNext) out.push(d);
 
   const pragmaLine = model.lines.findIndex((l) => l.tokens[0]?.text === '#pragma' && l.tokens[1]?.text === 'version');
   const firstCode = model.lines.findIndex((l) => l.tokens.length > 0);
@@ -161,37 +201,6 @@ function allLints(model: DocumentModel, options: LintOptions): Diagnostic[] {
     out.push(warning(range, '#pragma version should come before anything else in the program', LINT_CODES.pragmaPlacement));
   }
 
-  // A configured mode states what the file is meant to be; otherwise the assembler's inference
-  // (application as soon as any app-only op or field appears) decides.
-  const mode = options.defaultMode ?? model.mode;
-  if (mode) {
-    const bit = modeBit(mode);
-    const modeName = mode === 'logicsig' ? 'a logicsig' : 'an application';
-    const why = options.defaultMode ? ' (mode from the tealworks.defaultMode setting)' : '';
-    // One look-up per distinct op name (this loop runs over every statement on every edit).
-    const ops = new Map<string, { op: NonNullable<ReturnType<typeof opAt>>; fi: number } | undefined>();
-    for (const s of a.statements) {
-      if (!s.op) continue;
-      let entry = ops.get(s.op);
-      if (entry === undefined && !ops.has(s.op)) {
-        const found = opAt(s.op, a.version);
-        entry = found ? { op: found, fi: found.immediates.findIndex((imm) => imm.fieldGroup !== undefined) } : undefined;
-        ops.set(s.op, entry);
-      }
-      if (!entry) continue;
-      const { op, fi } = entry;
-      const skip = s.label ? 1 : 0;
-      const opTok = s.tokens[skip]!;
-      if (!modeAllows(op.modes, bit)) {
-        out.push(withOrigin(warning(lspRange(opTok.range), `${op.name} is not allowed in ${modeName}${why}`, LINT_CODES.mode), model.uri, opTok));
-        continue;
-      }
-      const fTok = fi >= 0 ? s.tokens[skip + fi + 1] : undefined;
-      const field = fTok ? fieldByName(op, fTok.text) : undefined;
-      if (fTok && field && !modeAllows(field.modes, bit)) {
-        out.push(withOrigin(warning(lspRange(fTok.range), `${op.name} ${field.name} is not available in ${modeName}${why}`, LINT_CODES.mode), model.uri, fTok));
-      }
-    }
-  }
+  for (const d of modeProblems) out.push(d);
   return out;
 }

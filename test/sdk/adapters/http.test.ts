@@ -332,6 +332,63 @@ describe('adapters/http: against a local server', () => {
     );
   });
 
+  it('refuses a streamed body (no content-length) once it grows past the limit', async () => {
+    server.handler = (_r, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      for (let i = 0; i < 10; i++) res.write('x'.repeat(300));
+      res.end();
+    };
+    await assert.rejects(
+      client({ maxResponseBytes: 1000, retry: false }).json({ method: 'GET', path: '/big' }),
+      (e: unknown) => e instanceof ProtocolError && /response exceeds the 1000-byte limit/.test(e.message) && e.status === 200,
+    );
+  });
+
+  it('assembles a body sent in many chunks, in order, as a plain Uint8Array', async () => {
+    const parts = Array.from({ length: 50 }, (_, i) => `${i},`.repeat(40));
+    server.handler = async (_r, res) => {
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      for (const p of parts) {
+        res.write(p);
+        await sleep(0);
+      }
+      res.end();
+    };
+    const res = await client().send({ method: 'GET', path: '/chunks' });
+    assert.equal(res.body.constructor, Uint8Array);
+    assert.equal(new TextDecoder().decode(res.body), parts.join(''));
+  });
+
+  it('times out a body that stalls after the headers', async () => {
+    server.handler = (_r, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': '100' });
+      res.write('{"a":');
+    };
+    await assert.rejects(client({ timeoutMs: 100, retry: false }).json({ method: 'GET', path: '/stall' }), TimeoutError);
+  });
+
+  it('skips informational responses and parses headers as undici does (repeats as arrays)', async () => {
+    server.handler = (_r, res) => {
+      res.writeProcessing();
+      res.setHeader('Set-Cookie', ['a=1', 'b=2']);
+      res.setHeader('X-Thing', 'yes');
+      json(res, 200, { ok: true });
+    };
+    const res = await client().send({ method: 'GET', path: '/info' });
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.headers['set-cookie'], ['a=1', 'b=2']);
+    assert.equal(res.headers['x-thing'], 'yes');
+    assert.equal(res.contentType, 'application/json');
+    assert.deepEqual(JSON.parse(new TextDecoder().decode(res.body)), { ok: true });
+  });
+
+  it('an abort before the request starts (first request, pool still opening) still rejects', async () => {
+    const ac = new AbortController();
+    const pending = client().json({ method: 'GET', path: '/early', signal: ac.signal });
+    ac.abort();
+    await assert.rejects(pending, RequestAbortedError);
+  });
+
   it('fails fast once closed', async () => {
     const c = client();
     await c.close();

@@ -4,7 +4,7 @@ import { decodeMsgpack } from '../../encoding/msgpack.js';
 import { AdapterError, HttpError, NetworkError, ProtocolError, RequestAbortedError, TimeoutError } from './errors.js';
 import { redactUrl, scrubSecrets } from './redact.js';
 import { DEFAULT_RETRY_POLICY, backoffDelayMs, isRetryableStatus, parseRetryAfter, type RetryPolicy } from './retry.js';
-import { readBodyCapped } from './read-body.js';
+import { requestWhole, type ParsedHeaders } from './read-body.js';
 
 // The clients are `await using`-disposable. `Symbol.asyncDispose` is declared here as TypeScript's
 // `esnext.disposable` lib and Node's types declare it, so the SDK's declarations also compile for a
@@ -201,6 +201,8 @@ export class HttpClient {
   readonly baseUrl: URL;
   /** Opened on the first request: undici is loaded only then (a process that never calls out, such as a devnet, does not pay for it). */
   #pool: Pool | undefined;
+  /** undici's response-header parser (the one its `request` API uses), loaded with the pool. */
+  #parseHeaders: ((raw: Buffer[]) => ParsedHeaders) | undefined;
   readonly #poolOptions: Pool.Options | undefined;
   readonly #transport: HttpTransport | undefined;
   readonly #basePath: string;
@@ -246,7 +248,8 @@ export class HttpClient {
   }
 
   async #openPool(): Promise<Pool> {
-    const { Pool } = await import('undici');
+    const { Pool, util } = await import('undici');
+    this.#parseHeaders ??= util.parseHeaders as (raw: Buffer[]) => ParsedHeaders;
     // Another request may have opened it meanwhile.
     this.#pool ??= new Pool(this.baseUrl.origin, this.#poolOptions);
     if (this.#closed) void this.#pool.close();
@@ -474,13 +477,21 @@ export class HttpClient {
     secrets: readonly string[],
   ): Promise<HttpResponse> {
     if (userSignal?.aborted) throw new RequestAbortedError({ method, url: shownUrl() });
-    const controller = new AbortController();
+    // The signal is for a custom transport; undici requests are cancelled through their handler.
+    const controller = this.#transport ? new AbortController() : undefined;
+    let abortReason: Error | undefined;
+    let cancel: ((reason: Error) => void) | undefined;
+    const abortWith = (reason: Error): void => {
+      abortReason ??= reason;
+      controller?.abort(reason);
+      cancel?.(reason);
+    };
     let timedOut = false;
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort(new Error('timeout'));
+      abortWith(new Error('timeout'));
     }, timeoutMs);
-    const onUserAbort = () => controller.abort(new Error('aborted'));
+    const onUserAbort = () => abortWith(new Error('aborted'));
     const describe = () => ({ method, url: shownUrl() });
     userSignal?.addEventListener('abort', onUserAbort, { once: true });
     let status: number | undefined;
@@ -492,7 +503,7 @@ export class HttpClient {
           path: fullPath,
           headers,
           body: typeof body === 'string' ? ENCODER.encode(body) : body,
-          signal: controller.signal,
+          signal: controller!.signal,
         });
         if (r.parsed) {
           // The body stays unwritten unless someone reads it.
@@ -522,35 +533,40 @@ export class HttpClient {
         };
       }
       const pool = this.#pool ?? (await this.#openPool());
-      const response = await pool.request({
-        method,
-        path: fullPath,
-        headers,
-        body: typeof body === 'string' ? ENCODER.encode(body) : body,
-        signal: controller.signal,
-        headersTimeout: timeoutMs,
-        bodyTimeout: timeoutMs,
-      });
-      status = response.statusCode;
-      responseHeaders = response.headers;
+      if (abortReason) throw abortReason;
       const max = this.#maxBytes;
-      const bytes = await readBodyCapped(
-        response.body,
-        response.headers['content-length'],
+      const request = requestWhole(
+        pool,
+        {
+          method,
+          path: fullPath,
+          headers,
+          body: typeof body === 'string' ? ENCODER.encode(body) : body,
+          headersTimeout: timeoutMs,
+          bodyTimeout: timeoutMs,
+        },
+        this.#parseHeaders!,
         max,
-        (declared) =>
+        (declared, atStatus) =>
           new ProtocolError({
             ...describe(),
-            status,
+            status: atStatus,
             reason: declared !== undefined ? `response of ${declared} bytes exceeds the ${max}-byte limit` : `response exceeds the ${max}-byte limit`,
           }),
       );
-      const contentType = headerValue(response.headers['content-type']);
+      cancel = request.cancel;
+      let response: Awaited<typeof request.response>;
+      try {
+        response = await request.response;
+      } finally {
+        status = request.status();
+        responseHeaders = request.headers();
+      }
       return {
-        status,
+        status: response.status,
         headers: response.headers,
-        contentType,
-        body: bytes,
+        contentType: headerValue(response.headers['content-type']),
+        body: response.body,
         get url() {
           return shownUrl();
         },

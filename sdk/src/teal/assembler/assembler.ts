@@ -1013,11 +1013,11 @@ export class Assembler implements AssemblerContext {
     let w = 0;
     for (const e of edits) {
       for (let p = prev; p < e.pos + e.oldLen; p++) cum[p] = running;
-      out.set(raw.subarray(prev, e.pos), w);
-      w += e.pos - prev;
-      out.set(e.bytes, w);
-      w += e.bytes.length;
-      running += e.bytes.length - e.oldLen;
+      // Byte loops, not set(subarray): thousands of edits a few bytes apart, each a view to allocate.
+      for (let p = prev; p < e.pos; p++) out[w++] = raw[p]!;
+      const bytes = e.bytes;
+      for (let i = 0; i < bytes.length; i++) out[w++] = bytes[i]!;
+      running += bytes.length - e.oldLen;
       prev = e.pos + e.oldLen;
     }
     for (let p = prev; p <= raw.length; p++) cum[p] = running;

@@ -9,16 +9,21 @@
  * The back end (constant blocks, branch sizes, label offsets), which is global, then runs over the
  * whole program as in a full analysis, so the result is the one {@link analyze} gives.
  *
- * Programs whose constant tables depend on order in ways the reuse cannot follow (explicit
- * `intc`/`bytec` ops or blocks, more than 256 constants), lines too long to assemble, or edits
- * that change the number of lines before the point of convergence are analysed from the
- * checkpoint to the end (or in full), never approximately.
+ * An edit that adds or removes lines moves the reused part: every position in it at the
+ * converging checkpoint's line or later is copied with its new line. Constant blocks and explicit
+ * constant ops (`intcblock`, `intc 2`, `bytec_0`) are part of the compared state: the tables must
+ * be the ones the previous pass had there (an edit to a block itself converges nowhere after it).
+ * A macro defined or removed also changes the state for the rest of the program; a macro use
+ * added or removed does not (the count of expanded tokens is compared with its limit only).
+ * Programs with more than 256 implicit constants or lines too long to assemble, and edits after
+ * which no checkpoint matches, are analysed from the checkpoint to the end (or in full), never
+ * approximately. Template values are not supported: substitute them first.
  */
-import type { TealDiagnostic } from '../types.js';
+import type { SourceRange, TealDiagnostic } from '../types.js';
 import { OPTIMIZE_CONSTANTS_VERSION } from './constants.js';
 import type { ConstRef } from './context.js';
-import { Assembler, analysisOf, finishSteps, type LabelDef, type LabelRef } from './assembler.js';
-import type { Analysis, AnalyzedStatement, AssembleOptions, LabelInfo, MacroInfo } from './results.js';
+import { Assembler, analysisOf, finishSteps, MAX_EXPANDED_TOKENS, type LabelDef, type LabelRef } from './assembler.js';
+import type { Analysis, AnalyzedStatement, AssembleOptions, LabelInfo, MacroInfo, TokenInfo } from './results.js';
 import { sameType } from './stacktypes.js';
 import type { Token } from './tokenizer.js';
 import type { Knowledge } from './type-refiners.js';
@@ -54,6 +59,56 @@ interface Checkpoint {
   known: Knowledge;
   /** Macros in force: name, body tokens, index of its info. */
   macros: [string, Token[], number | undefined][];
+  /** The constant tables as they were (copies: the pass appends to its own). */
+  consts: Consts;
+}
+
+/**
+ * What decides the constant tables: blocks written so far, explicit constant ops, and a block's
+ * values (copies; only with a block: otherwise a table is the referenced values in first-reference
+ * order, rebuilt from the references).
+ */
+interface Consts {
+  intc: bigint[] | undefined;
+  bytec: Uint8Array[] | undefined;
+  cntIntcBlock: number;
+  cntBytecBlock: number;
+  explicitConst: boolean;
+}
+
+function constsOf(a: Assembler): Consts {
+  return {
+    intc: a.cntIntcBlock > 0 ? a.intc.slice() : undefined,
+    bytec: a.cntBytecBlock > 0 ? a.bytec.slice() : undefined,
+    cntIntcBlock: a.cntIntcBlock,
+    cntBytecBlock: a.cntBytecBlock,
+    explicitConst: a.explicitConst,
+  };
+}
+
+function sameBytes(x: Uint8Array, y: Uint8Array): boolean {
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+/**
+ * True when the constant tables in `a` are the ones the previous pass had at `cp`. A block's table
+ * must agree value by value, and so must an implicit one when explicit ops (`intc 3`) index it;
+ * otherwise the back end rewrites every reference, whatever index the pass gave it.
+ */
+function sameConsts(a: Assembler, cp: Checkpoint, fe: FrontEnd): boolean {
+  const c = cp.consts;
+  if (a.cntIntcBlock !== c.cntIntcBlock || a.cntBytecBlock !== c.cntBytecBlock || a.explicitConst !== c.explicitConst) return false;
+  if (c.intc) {
+    if (a.intc.length !== c.intc.length) return false;
+    for (let i = 0; i < c.intc.length; i++) if (a.intc[i] !== c.intc[i]) return false;
+  } else if (c.explicitConst && !sameTable(tableOf(a.intcRefs), tableOf(fe.intcRefs, cp.intcRefs))) return false;
+  if (c.bytec) {
+    if (a.bytec.length !== c.bytec.length) return false;
+    for (let i = 0; i < c.bytec.length; i++) if (!sameBytes(a.bytec[i]!, c.bytec[i]!)) return false;
+  } else if (c.explicitConst && !sameTable(tableOf(a.bytecRefs), tableOf(fe.bytecRefs, cp.bytecRefs))) return false;
+  return true;
 }
 
 interface Flags {
@@ -84,6 +139,7 @@ interface FrontEnd {
   labelRefTokens: Token[];
   macroInfos: MacroInfo[];
   flags: Flags;
+  consts: Consts;
   sourceLine: number;
   /** Index of each label name's first definition in labelDefs (built when first needed). */
   firstDef?: Map<string, number>;
@@ -95,6 +151,8 @@ export interface UpdateInfo {
   kind: 'full' | 'resumed' | 'reused';
   fromLine: number;
   toLine?: number;
+  /** For `reused`: lines the edit added (negative: removed); the reused part moved by as many. */
+  linesAdded?: number;
 }
 
 function flagsOf(a: Assembler): Flags {
@@ -125,6 +183,7 @@ function setFlags(a: Assembler, f: Flags): void {
   a.expansionExhausted = f.expansionExhausted;
 }
 
+/** True when the flags agree (`expandedTokens`, a running count, is compared by the caller). */
 function sameFlags(a: Flags, b: Flags): boolean {
   return (
     a.version === b.version &&
@@ -135,7 +194,6 @@ function sameFlags(a: Flags, b: Flags): boolean {
     a.hasPseudoByte === b.hasPseudoByte &&
     a.hasStatefulOps === b.hasStatefulOps &&
     a.fieldModes === b.fieldModes &&
-    a.expandedTokens === b.expandedTokens &&
     a.expansionExhausted === b.expansionExhausted
   );
 }
@@ -173,7 +231,7 @@ function keyBytes(k: string): Uint8Array {
 
 /** True while the pass's output can be reused later (see the module comment). */
 function reusable(a: Assembler): boolean {
-  return !a.explicitConst && a.cntIntcBlock === 0 && a.cntBytecBlock === 0 && a.tooLongLine === undefined;
+  return a.tooLongLine === undefined;
 }
 
 function capture(a: Assembler, line: number, offset: number): Checkpoint {
@@ -201,6 +259,7 @@ function capture(a: Assembler, line: number, offset: number): Checkpoint {
     flags: flagsOf(a),
     known: cloneKnown(a.known),
     macros,
+    consts: constsOf(a),
   };
 }
 
@@ -219,6 +278,7 @@ function record(a: Assembler): FrontEnd {
     labelRefTokens: a.labelRefTokens.slice(),
     macroInfos: a.macroInfos.slice(),
     flags: flagsOf(a),
+    consts: constsOf(a),
     sourceLine: a.sourceLine,
   };
 }
@@ -231,14 +291,21 @@ function push<T>(to: T[], from: readonly T[], start: number, end = from.length):
   for (let i = start; i < end; i++) to.push(from[i]!);
 }
 
+function restoreConsts(a: Assembler, c: Consts): void {
+  a.setIntc(c.intc ? c.intc.slice() : (tableOf(a.intcRefs) as bigint[]));
+  a.setBytec(c.bytec ? c.bytec.slice() : (tableOf(a.bytecRefs) as string[]).map(keyBytes));
+  a.cntIntcBlock = c.cntIntcBlock;
+  a.cntBytecBlock = c.cntBytecBlock;
+  a.explicitConst = c.explicitConst;
+}
+
 /** Puts the state of `cp` (and the output before it, from `fe`) into a fresh assembler. */
 function restore(a: Assembler, cp: Checkpoint, fe: FrontEnd): void {
   setFlags(a, cp.flags);
   a.pending.bytes(fe.pending.subarray(0, cp.pending));
   a.intcRefs = fe.intcRefs.slice(0, cp.intcRefs).map((r) => ({ pos: r.pos, key: r.key }));
   a.bytecRefs = fe.bytecRefs.slice(0, cp.bytecRefs).map((r) => ({ pos: r.pos, key: r.key }));
-  a.setIntc(tableOf(a.intcRefs) as bigint[]);
-  a.setBytec((tableOf(a.bytecRefs) as string[]).map(keyBytes));
+  restoreConsts(a, cp.consts);
   a.labelDefs = fe.labelDefs.slice(0, cp.labelDefs);
   for (const d of a.labelDefs) a.labels.set(d.name, d.pos);
   a.labelRefs = fe.labelRefs.slice(0, cp.labelRefs).map((r) => ({ ...r }));
@@ -317,6 +384,8 @@ export class AnalysisSession {
     let dChars = 0;
     let dLines = 1;
     let from: Checkpoint | undefined;
+    /** Index of the first old checkpoint that may still be where the pass converges. */
+    let next = 0;
     if (old) {
       const prev = old.text;
       const p = commonPrefix(prev, text);
@@ -327,6 +396,7 @@ export class AnalysisSession {
       let i = old.checkpoints.length - 1;
       while (i > 0 && old.checkpoints[i]!.offset > p) i--;
       from = old.checkpoints[i];
+      next = i;
       if (from && from.offset <= p) {
         restore(a, from, old.fe);
         startLine = from.line;
@@ -335,12 +405,19 @@ export class AnalysisSession {
       } else from = undefined;
     }
     let converged: Checkpoint | undefined;
+    let convergedAt = 0;
     const every = this.every;
     const atLine = (line: number, offset: number): boolean => {
-      if (old && from && dLines === 0 && offset >= regionEnd && line % every === 0) {
-        const cp = old.checkpoints[line / every];
-        if (cp && cp.line === line && cp.offset === offset - dChars && this.sameState(a, cp, from, old.fe)) {
+      // Past the edit, line `line` of the new text is line `line - dLines` of the old one (old
+      // checkpoints sit wherever the lines they saved have moved to since: not always every `every`).
+      if (old && from && offset >= regionEnd) {
+        const want = line - dLines;
+        const cps = old.checkpoints;
+        while (next < cps.length && cps[next]!.line < want) next++;
+        const cp = cps[next];
+        if (cp && cp.line === want && cp.offset === offset - dChars && this.sameState(a, cp, from, old.fe)) {
           converged = cp;
+          convergedAt = next;
           return true;
         }
       }
@@ -348,7 +425,7 @@ export class AnalysisSession {
       return false;
     };
     yield* a.linesSteps(text, startLine, startOffset, atLine);
-    if (converged && old) this.splice(a, converged, old.fe, old.checkpoints, checkpoints, dChars);
+    if (converged && old) this.splice(a, converged, convergedAt, old.fe, old.checkpoints, checkpoints, dChars, dLines);
     const keep = reusable(a) && a.intc.length <= MAX_TABLE && a.bytec.length <= MAX_TABLE;
     if (converged && !keep) {
       // The reused output assumed small constant tables: analyse the text in full instead.
@@ -358,7 +435,9 @@ export class AnalysisSession {
     const fe = keep ? record(a) : undefined;
     yield* a.backEndSteps();
     const result = analysisOf(yield* finishSteps(a));
-    this.lastUpdate = converged ? { kind: 'reused', fromLine: startLine, toLine: converged.line } : { kind: from ? 'resumed' : 'full', fromLine: startLine };
+    this.lastUpdate = converged
+      ? { kind: 'reused', fromLine: startLine, toLine: converged.line + dLines, linesAdded: dLines }
+      : { kind: from ? 'resumed' : 'full', fromLine: startLine };
     if (fe) {
       this.text = text;
       this.fe = fe;
@@ -376,7 +455,12 @@ export class AnalysisSession {
 
   /** True when the pass in `a` is where the previous pass was at `cp` (`from`: where `a` resumed). */
   private sameState(a: Assembler, cp: Checkpoint, from: Checkpoint, fe: FrontEnd): boolean {
-    if (!reusable(a) || !sameFlags(flagsOf(a), cp.flags)) return false;
+    if (!reusable(a) || !sameFlags(flagsOf(a), cp.flags) || !sameConsts(a, cp, fe)) return false;
+    // The count of expanded tokens only matters once it passes the limit: a different count (macro
+    // uses added or removed) is the same state as long as the reused part cannot reach the limit.
+    if (a.expandedTokens !== cp.flags.expandedTokens) {
+      if (fe.flags.expansionExhausted || a.expandedTokens + (fe.flags.expandedTokens - cp.flags.expandedTokens) > MAX_EXPANDED_TOKENS) return false;
+    }
     if (a.pending.length > 0 !== cp.pending > 0) return false;
     if (a.macroInfos.length !== cp.macroInfos || a.macros.size !== cp.macros.length || a.labels.size !== cp.labels) return false;
     for (const [name, tokens] of cp.macros) if (a.macros.get(name)?.tokens !== tokens) return false;
@@ -397,7 +481,25 @@ export class AnalysisSession {
   }
 
   /** Appends the previous pass's output after `cp` to `a`, moved to `a`'s positions. */
-  private splice(a: Assembler, cp: Checkpoint, fe: FrontEnd, oldCheckpoints: Checkpoint[], checkpoints: Checkpoint[], dChars: number): void {
+  private splice(
+    a: Assembler,
+    cp: Checkpoint,
+    cpIndex: number,
+    fe: FrontEnd,
+    oldCheckpoints: Checkpoint[],
+    checkpoints: Checkpoint[],
+    dChars: number,
+    dLines: number,
+  ): void {
+    // Everything reused was read at line cp.line or later, or refers to a line before the edit
+    // (a macro defined before the pass resumed): only the former moves by the lines the edit added.
+    const sh = new LineShift(cp.line, dLines);
+    // Macro uses added or removed before `cp` move the running count of expanded tokens.
+    const dExpanded = a.expandedTokens - cp.flags.expandedTokens;
+    const moveFlags = (f: Flags): Flags => {
+      const g = sh.flags(f);
+      return dExpanded === 0 ? g : { ...g, expandedTokens: g.expandedTokens + dExpanded };
+    };
     const d = {
       pending: a.pending.length - cp.pending,
       intcRefs: a.intcRefs.length - cp.intcRefs,
@@ -421,45 +523,55 @@ export class AnalysisSession {
     }
     for (let i = cp.labelRefs; i < fe.labelRefs.length; i++) {
       const r = fe.labelRefs[i]!;
-      a.labelRefs.push({ pos: r.pos + dpc, label: r.label, offsetPos: r.offsetPos + dpc, varint: r.varint });
+      a.labelRefs.push({ pos: r.pos + dpc, label: sh.token(r.label), offsetPos: r.offsetPos + dpc, varint: r.varint });
     }
-    a.statements = a.statements.concat(fe.statements.slice(cp.statements));
-    const pcs = fe.stmtPc.slice(cp.statements);
-    if (dpc !== 0) for (let i = 0; i < pcs.length; i++) if (pcs[i]! >= 0) pcs[i]! += dpc;
-    a.stmtPc = a.stmtPc.concat(pcs);
-    push(a.errors, fe.errors, cp.errors);
-    push(a.warnings, fe.warnings, cp.warnings);
+    for (let i = cp.errors; i < fe.errors.length; i++) a.errors.push(sh.diagnostic(fe.errors[i]!));
+    for (let i = cp.warnings; i < fe.warnings.length; i++) a.warnings.push(sh.diagnostic(fe.warnings[i]!));
     for (let i = cp.labelInfos; i < fe.labelInfos.length; i++) {
       const l = fe.labelInfos[i]!;
-      a.labelInfos.set(l.name, freshLabelInfo(l));
+      a.labelInfos.set(l.name, { name: l.name, definition: sh.info(l.definition), references: [], macroBodyMentions: [] });
     }
-    push(a.labelRefTokens, fe.labelRefTokens, cp.labelRefTokens);
+    for (let i = cp.labelRefTokens; i < fe.labelRefTokens.length; i++) a.labelRefTokens.push(sh.token(fe.labelRefTokens[i]!));
     for (let i = 0; i < cp.macroInfos; i++) {
       const mine = a.macroInfos[i]!;
       const theirs = fe.macroInfos[i]!;
-      push(mine.uses, theirs.uses, cp.macroUses[i]!);
+      for (let j = cp.macroUses[i]!; j < theirs.uses.length; j++) mine.uses.push(sh.info(theirs.uses[j]!));
       mine.current = theirs.current;
     }
     for (let i = cp.macroInfos; i < fe.macroInfos.length; i++) {
       const m = fe.macroInfos[i]!;
-      a.macroInfos.push({ name: m.name, definition: m.definition, body: m.body, uses: m.uses.slice(), current: m.current });
+      const body = sh.none ? m.body : m.body.map((t) => sh.info(t));
+      a.macroInfos.push({ name: m.name, definition: sh.range(m.definition), body, uses: m.uses.map((t) => sh.info(t)), current: m.current });
     }
-    setFlags(a, fe.flags);
-    a.sourceLine = fe.sourceLine;
-    a.setIntc(tableOf(a.intcRefs) as bigint[]);
-    a.setBytec((tableOf(a.bytecRefs) as string[]).map(keyBytes));
-    for (let j = cp.line / this.every; j < oldCheckpoints.length; j++) {
+    // Last: the tokens statements share with the lists above (label definitions, branch targets)
+    // have been moved by now, and the rest belong to one statement each.
+    a.statements = a.statements.concat(sh.none ? fe.statements.slice(cp.statements) : fe.statements.slice(cp.statements).map((st) => sh.statement(st)));
+    const pcs = fe.stmtPc.slice(cp.statements);
+    if (dpc !== 0) for (let i = 0; i < pcs.length; i++) if (pcs[i]! >= 0) pcs[i]! += dpc;
+    a.stmtPc = a.stmtPc.concat(pcs);
+    setFlags(a, moveFlags(fe.flags));
+    a.sourceLine = fe.sourceLine >= cp.line ? fe.sourceLine + dLines : fe.sourceLine;
+    // With a block the table is the block's (references only look values up in it); without one it
+    // is every referenced value in first-reference order, as the pass builds it.
+    const c = fe.consts;
+    a.cntIntcBlock = c.cntIntcBlock;
+    a.cntBytecBlock = c.cntBytecBlock;
+    a.explicitConst = c.explicitConst;
+    a.setIntc(c.intc ? c.intc.slice() : (tableOf(a.intcRefs) as bigint[]));
+    a.setBytec(c.bytec ? c.bytec.slice() : (tableOf(a.bytecRefs) as string[]).map(keyBytes));
+    for (let j = cpIndex; j < oldCheckpoints.length; j++) {
       const o = oldCheckpoints[j]!;
       // Spelled out, not spread: spreading a spread object over and over ends in slow dictionary objects.
       checkpoints.push({
-        line: o.line,
+        line: o.line + dLines,
         labelInfos: o.labelInfos,
         macroInfos: o.macroInfos,
         macroCurrent: o.macroCurrent,
         labels: o.labels,
-        flags: o.flags,
+        flags: moveFlags(o.flags),
         known: o.known,
-        macros: o.macros,
+        consts: o.consts,
+        macros: sh.none ? o.macros : o.macros.map(([name, tokens, index]) => [name, sh.tokens(tokens), index]),
         offset: o.offset + dChars,
         pending: o.pending + d.pending,
         intcRefs: o.intcRefs + d.intcRefs,
@@ -473,6 +585,119 @@ export class AnalysisSession {
         macroUses: o.macroUses.map((u, i) => (i < dUses.length ? u + dUses[i]! : u)),
       });
     }
+  }
+}
+
+/**
+ * Moves what an earlier pass produced by the lines an edit added (or removed, `by` < 0): every
+ * position at line `from` or later, copied; what lies before it is kept as it is. Each object is
+ * copied once, so what was one token (a label's definition, the statement listing it, the branch
+ * naming it) stays one token.
+ */
+class LineShift {
+  /** True when nothing moves. */
+  readonly none: boolean;
+  private readonly infos = new Map<TokenInfo, TokenInfo>();
+  private readonly toks = new Map<Token, Token>();
+  private readonly lists = new Map<readonly Token[], Token[]>();
+  private readonly flagSets = new Map<Flags, Flags>();
+
+  constructor(
+    private readonly from: number,
+    private readonly by: number,
+  ) {
+    this.none = by === 0;
+  }
+
+  range(r: SourceRange): SourceRange {
+    if (this.none || r.line < this.from) return r;
+    return { line: r.line + this.by, column: r.column, endColumn: r.endColumn, utf16Column: r.utf16Column, utf16EndColumn: r.utf16EndColumn };
+  }
+
+  info(t: TokenInfo): TokenInfo {
+    if (this.none) return t;
+    let out = this.infos.get(t);
+    if (!out) this.infos.set(t, (out = this.copy(t)));
+    return out;
+  }
+
+  /** As {@link info}, for a token nothing else asks for after this (a statement's own). */
+  private infoOnce(t: TokenInfo): TokenInfo {
+    return this.infos.get(t) ?? this.copy(t);
+  }
+
+  private copy(t: TokenInfo): TokenInfo {
+    let out: TokenInfo;
+    const range = this.range(t.range);
+    const definition = t.definition && this.range(t.definition);
+    if (range === t.range && definition === t.definition) out = t;
+    else {
+      out = { text: t.text, range };
+      if (definition) out.definition = definition;
+      if (t.macros) out.macros = t.macros;
+    }
+    return out;
+  }
+
+  token(t: Token): Token {
+    if (this.none) return t;
+    let out = this.toks.get(t);
+    if (out) return out;
+    const use = t.use && this.token(t.use);
+    const info = t.info && this.info(t.info);
+    if (t.line < this.from && use === t.use && info === t.info) out = t;
+    else out = { str: t.str, line: t.line < this.from ? t.line : t.line + this.by, col: t.col, ucol: t.ucol, blen: t.blen, use, macros: t.macros, info };
+    this.toks.set(t, out);
+    return out;
+  }
+
+  tokens(ts: Token[]): Token[] {
+    if (this.none) return ts;
+    let out = this.lists.get(ts);
+    if (!out) {
+      const moved = ts.map((t) => this.token(t));
+      out = moved.every((t, i) => t === ts[i]) ? ts : moved;
+      this.lists.set(ts, out);
+    }
+    return out;
+  }
+
+  flags(f: Flags): Flags {
+    if (this.none || !f.autoSaltToken) return f;
+    let out = this.flagSets.get(f);
+    if (!out) {
+      const token = this.token(f.autoSaltToken);
+      out = token === f.autoSaltToken ? f : { ...f, autoSaltToken: token };
+      this.flagSets.set(f, out);
+    }
+    return out;
+  }
+
+  diagnostic(d: TealDiagnostic): TealDiagnostic {
+    if (this.none) return d;
+    const range = this.range(d.range);
+    const definition = d.definition && this.range(d.definition);
+    if (range === d.range && definition === d.definition) return d;
+    const out: TealDiagnostic = { ...d, range };
+    if (definition) out.definition = definition;
+    return out;
+  }
+
+  /** A statement with its tokens moved, with the keys (and their order) the assembler gives it. */
+  statement(s: AnalyzedStatement): AnalyzedStatement {
+    const tokens = s.tokens.map((t) => this.infoOnce(t));
+    const { label, op, stackBefore, stackAfter, pc } = s;
+    if (pc !== undefined && op !== undefined && stackBefore && stackAfter) {
+      return label === undefined ? { tokens, op, stackBefore, stackAfter, pc } : { tokens, label, op, stackBefore, stackAfter, pc };
+    }
+    if (label !== undefined && op === undefined && !stackBefore && !stackAfter && pc === undefined) return { tokens, label };
+    const out: AnalyzedStatement = { tokens };
+    if (label !== undefined) out.label = label;
+    if (op !== undefined) out.op = op;
+    if (stackBefore) out.stackBefore = stackBefore;
+    if (stackAfter) out.stackAfter = stackAfter;
+    if (pc !== undefined) out.pc = pc;
+    return out;
   }
 }
 

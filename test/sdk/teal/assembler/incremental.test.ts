@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { analyze, AnalysisSession, lexTeal, relexTeal, type UpdateInfo } from '@tealworks/sdk/teal';
+import { analyze, AnalysisSession, lexTeal, relexTeal, type Analysis, type TokenInfo, type UpdateInfo } from '@tealworks/sdk/teal';
 import { needShared, sharedPath } from '../../../helpers/shared.js';
 import { generateProgram } from '../../../../bench/teal.bench.js';
 
@@ -49,6 +49,11 @@ const SNIPPETS = [
   '#pragma typetrack true',
   'intc 0',
   'intcblock 1 2',
+  'intc_1',
+  'bytecblock 0x01 "a"',
+  'bytec 1',
+  'bytec_0',
+  'pushbytes 0x01',
   'txn Sender',
   'app_global_get',
   'store 3',
@@ -112,8 +117,10 @@ function replay(name: string, text: string, seed: number, count: number, checkpo
     const next = lines.join('\n');
     const got = session.update(next);
     const info = session.lastUpdate as UpdateInfo;
-    kinds.set(info.kind, (kinds.get(info.kind) ?? 0) + 1);
-    assert.deepStrictEqual(got, analyze(next), `${name}: edit ${i + 1} (seed ${seed}, ${info.kind} from line ${info.fromLine})`);
+    for (const k of kindsOf(info, next)) kinds.set(k, (kinds.get(k) ?? 0) + 1);
+    const full = analyze(next);
+    assert.deepStrictEqual(got, full, `${name}: edit ${i + 1} (seed ${seed}, ${info.kind} from line ${info.fromLine})`);
+    assert.deepStrictEqual(sharing(got), sharing(full), `${name}: shared tokens after edit ${i + 1}`);
     const fresh = lexTeal(next);
     assert.deepStrictEqual(lexTeal(next, lexed), fresh, `${name}: lexer reuse after edit ${i + 1}`);
     const relexed = relexTeal(previousText, lexed, next);
@@ -121,6 +128,31 @@ function replay(name: string, text: string, seed: number, count: number, checkpo
     lexed = relexed.lines;
     previousText = next;
   }
+}
+
+/**
+ * Which of the labels' tokens (definitions, references) are the very objects a statement lists:
+ * equal structures are not enough, a reused part must keep what is one token one object.
+ */
+function sharing(a: Analysis): boolean[] {
+  const listed = new Set<TokenInfo>();
+  for (const s of a.statements) for (const t of s.tokens) listed.add(t);
+  return a.labels.flatMap((l) => [listed.has(l.definition), ...l.references.map((r) => listed.has(r))]);
+}
+
+/**
+ * How an update went, with the cases the reuse has to get right named apart: an edit that added or
+ * removed lines (the reused part moves), a program with a constant block or explicit constant ops,
+ * one with macros.
+ */
+function kindsOf(info: UpdateInfo, text: string): string[] {
+  const out: string[] = [info.kind];
+  if (info.kind !== 'reused') return out;
+  if (info.linesAdded) out.push('reused, lines moved');
+  if (/^\s*(intc|bytec)block\b/m.test(text)) out.push('reused, constant block');
+  if (/^\s*(intc|bytec)(_\d| )/m.test(text)) out.push('reused, explicit constant ops');
+  if (/^\s*#define\b/m.test(text)) out.push('reused, macros');
+  return out;
 }
 
 function tealFiles(root: string): { name: string; text: string }[] {
@@ -144,9 +176,12 @@ describe('teal: incremental analysis (AnalysisSession) equals a full analysis', 
     const kinds = new Map<string, number>();
     const files = tealFiles(root);
     assert.ok(files.length >= 10);
-    // These programs use explicit constant ops and blocks (intc, bytecblock, …), which the session
-    // never reuses around: they check that it falls back to full analyses correctly.
+    // These programs use explicit constant ops and blocks (intc, bytecblock, …): the session reuses
+    // around an edit only where the tables are the ones the previous pass had there.
     files.forEach((f, i) => replay(f.name, f.text, 1000 + i, 15, 4, kinds));
+    const seen = JSON.stringify([...kinds]);
+    for (const k of ['reused, constant block', 'reused, explicit constant ops', 'reused, lines moved'])
+      assert.ok((kinds.get(k) ?? 0) > 0, `no "${k}" update: ${seen}`);
   });
 
   it('on the corpus programs (every third), after each of a random sequence of edits', function () {
@@ -156,13 +191,17 @@ describe('teal: incremental analysis (AnalysisSession) equals a full analysis', 
     const files = tealFiles(root).filter((_, i) => i % 3 === 0);
     assert.ok(files.length >= 20);
     files.forEach((f, i) => replay(f.name, f.text, 2000 + i, 12, 8, kinds));
-    assert.ok((kinds.get('reused') ?? 0) > 0, `update kinds: ${JSON.stringify([...kinds])}`);
+    const seen = JSON.stringify([...kinds]);
+    for (const k of ['reused', 'reused, lines moved', 'reused, constant block', 'reused, explicit constant ops', 'reused, macros']) {
+      assert.ok((kinds.get(k) ?? 0) > 0, `no "${k}" update: ${seen}`);
+    }
   });
 
   it('on a generated 10,000-line program with the default checkpoints', () => {
     const kinds = new Map<string, number>();
     replay('generated', generateProgram(), 7, 10, 32, kinds);
     assert.ok((kinds.get('reused') ?? 0) > 0, `update kinds: ${JSON.stringify([...kinds])}`);
+    assert.ok((kinds.get('reused, lines moved') ?? 0) > 0, `update kinds: ${JSON.stringify([...kinds])}`);
   });
 
   it('an edit that keeps the line count re-analyses only around the edit', () => {
@@ -177,6 +216,56 @@ describe('teal: incremental analysis (AnalysisSession) equals a full analysis', 
     const info = session.lastUpdate!;
     assert.equal(info.kind, 'reused');
     assert.ok(info.fromLine <= at && info.toLine! > at && info.toLine! - info.fromLine <= 4 * 32, JSON.stringify(info));
+  });
+
+  it('an edit that adds or removes lines re-analyses only around the edit, and moves the rest', () => {
+    const text = generateProgram();
+    const lines = text.split('\n');
+    const at = lines.findIndex((l) => l.startsWith('int 1000'));
+    const session = new AnalysisSession();
+    session.update(text);
+    const steps: [string, (ls: string[]) => void, number | undefined][] = [
+      ['a line added', (ls) => void ls.splice(at, 0, 'int 7', 'pop'), 2],
+      ['a line removed', (ls) => void ls.splice(at + 1, 1), -1],
+      ['a line split in two', (ls) => void ls.splice(at, 1, 'int', '1000'), 1],
+      ['a macro used', (ls) => void ls.splice(at, 0, 'ARG0', 'pop'), 2],
+      // A new macro is in force for every line after it: the rest is analysed again.
+      ['a macro defined', (ls) => void ls.splice(at, 0, '#define SEVEN int 7'), undefined],
+      ['the macro removed again', (ls) => void ls.splice(at, 1), undefined],
+    ];
+    let current = lines;
+    for (const [what, edit, added] of steps) {
+      current = current.slice();
+      edit(current);
+      const edited = current.join('\n');
+      assert.deepStrictEqual(session.update(edited), analyze(edited), what);
+      const info = session.lastUpdate!;
+      assert.equal(info.kind, added === undefined ? 'resumed' : 'reused', `${what}: ${JSON.stringify(info)}`);
+      if (added === undefined) continue;
+      assert.equal(info.linesAdded, added, what);
+      assert.ok(info.fromLine <= at && info.toLine! > at && info.toLine! - info.fromLine <= 4 * 32, `${what}: ${JSON.stringify(info)}`);
+    }
+  });
+
+  it('a program with constant blocks is re-analysed only around an edit that leaves the blocks as they were', () => {
+    const body: string[] = [];
+    for (let i = 0; i < 300; i++) body.push(`sub_${i}:`, 'intc_1', `pushint ${i}`, '+', 'bytec_0', 'pop', `bytec ${i % 3}`, 'pop', 'retsub');
+    const lines = ['#pragma version 10', 'intcblock 0 1 2', 'bytecblock 0x00 0x01 "k"', 'callsub sub_0', 'intc 2', 'return', ...body];
+    const session = new AnalysisSession();
+    session.update(lines.join('\n'));
+    const at = lines.indexOf('sub_100:');
+    const edits: [string, string[], 'reused' | 'resumed'][] = [
+      ['an op changed', lines.map((l, i) => (i === at + 2 ? 'pushint 77' : l)), 'reused'],
+      ['a line added', [...lines.slice(0, at), 'intc_2', 'pop', ...lines.slice(at)], 'reused'],
+      ['an explicit op added', [...lines.slice(0, at + 1), 'intc 3', ...lines.slice(at + 1)], 'reused'],
+      // The table changes for every line after it: the rest is analysed again (no reuse), correctly.
+      ['a block changed', lines.map((l, i) => (i === 1 ? 'intcblock 0 1 5' : l)), 'resumed'],
+    ];
+    for (const [what, edited, kind] of edits) {
+      const text = edited.join('\n');
+      assert.deepStrictEqual(session.update(text), analyze(text), what);
+      assert.equal(session.lastUpdate!.kind, kind, `${what}: ${JSON.stringify(session.lastUpdate)}`);
+    }
   });
 
   it('a dropped update leaves the session as it was', () => {

@@ -1,0 +1,258 @@
+/**
+ * A fast path for decoding msgpack in Map mode (`decodeMsgpack(bytes, { maps: true })`), the
+ * mode node responses (blocks, state deltas, group deltas) are read in.
+ *
+ * Profiling msgpackr's Map mode on recorded responses showed most time in allocation: every map
+ * key is a fresh string (its key cache only serves object mode). Node responses repeat a few
+ * dozen short keys, and some short values, thousands of times, so here strings of up to 31 bytes
+ * are interned in a small cache keyed by their bytes, bins are views made with the Uint8Array
+ * constructor (cheaper than subarray), and everything is read in one recursive pass.
+ *
+ * It answers only for input it is sure about, and returns {@link FALLBACK} otherwise: extension
+ * types, the never-used byte 0xc1, truncated or trailing data, implausible lengths, or anything
+ * that throws. The caller then decodes the same bytes with msgpackr, so results and error messages for such input are msgpackr's exactly. For the input
+ * it does accept, its value equals msgpackr's (`useRecords: false`, `mapsAsObjects: false`,
+ * `int64AsType: 'bigint'`): nil → null, ints → number except the 64-bit forms → bigint, float32
+ * and float64 → number, str → string, bin → a subarray of the input, array → Array, map → Map.
+ */
+
+/** Returned when the fast path declines the input; the caller decodes with msgpackr instead. */
+export const FALLBACK: unique symbol = Symbol('msgpack fast path declined');
+
+/** Thrown internally to abandon the fast path. */
+class Decline {}
+const DECLINE = new Decline();
+
+let src: Uint8Array = new Uint8Array(0);
+let view: DataView = new DataView(src.buffer);
+let buffer: ArrayBufferLike = src.buffer;
+let base = 0;
+let pos = 0;
+let end = 0;
+/** Array and map entries still allowed: each needs at least one byte of input (as msgpackr checks). */
+let budget = 0;
+
+// Interned short strings (at most 31 bytes): slot → (length, bytes, string).
+const KEY_MAX = 31;
+const SLOTS = 4096;
+const slotLength = new Int8Array(SLOTS).fill(-1);
+const slotBytes = new Uint8Array(SLOTS * KEY_MAX);
+const slotString: string[] = new Array<string>(SLOTS).fill('');
+
+/**
+ * Non-ASCII str: WHATWG UTF-8 decoding, invalid sequences replaced by U+FFFD and a leading BOM
+ * kept. Go `string` fields holding arbitrary bytes (TEAL keys in state deltas) are str on the
+ * wire, so invalid UTF-8 is routine; this is what msgpackr's native string extraction gives under
+ * Node (the tests cross-check it on random bytes).
+ */
+const utf8 = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/**
+ * Decodes exactly one value from `bytes` (which must be a plain Uint8Array: bins are its
+ * subarrays), or returns {@link FALLBACK}.
+ */
+export function fastDecodeMaps(bytes: Uint8Array): unknown {
+  src = bytes;
+  view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  buffer = bytes.buffer;
+  base = bytes.byteOffset;
+  pos = 0;
+  end = bytes.length;
+  budget = end;
+  try {
+    const value = read();
+    if (pos !== end) return FALLBACK;
+    return value;
+  } catch {
+    return FALLBACK;
+  } finally {
+    // Drop the reference to the caller's bytes.
+    src = EMPTY;
+    view = EMPTY_VIEW;
+    buffer = EMPTY.buffer;
+  }
+}
+
+const EMPTY = new Uint8Array(0);
+const EMPTY_VIEW = new DataView(EMPTY.buffer);
+
+function need(n: number): void {
+  if (n > end - pos) throw DECLINE;
+}
+
+function read(): unknown {
+  if (pos >= end) throw DECLINE;
+  const t = src[pos++]!;
+  if (t < 0x80) return t;
+  if (t < 0x90) return readMap(t & 0x0f);
+  if (t < 0xa0) return readArray(t & 0x0f);
+  if (t < 0xc0) return readShortStr(t & 0x1f);
+  if (t >= 0xe0) return t - 0x100;
+  let n: number;
+  switch (t) {
+    case 0xc0:
+      return null;
+    case 0xc2:
+      return false;
+    case 0xc3:
+      return true;
+    case 0xc4:
+      need(1);
+      return readBin(src[pos++]!);
+    case 0xc5:
+      need(2);
+      n = view.getUint16(pos);
+      pos += 2;
+      return readBin(n);
+    case 0xc6:
+      need(4);
+      n = view.getUint32(pos);
+      pos += 4;
+      return readBin(n);
+    case 0xca:
+      need(4);
+      pos += 4;
+      return view.getFloat32(pos - 4);
+    case 0xcb:
+      need(8);
+      pos += 8;
+      return view.getFloat64(pos - 8);
+    case 0xcc:
+      need(1);
+      return src[pos++]!;
+    case 0xcd:
+      need(2);
+      pos += 2;
+      return view.getUint16(pos - 2);
+    case 0xce:
+      need(4);
+      pos += 4;
+      return view.getUint32(pos - 4);
+    case 0xcf:
+      need(8);
+      pos += 8;
+      return view.getBigUint64(pos - 8);
+    case 0xd0:
+      need(1);
+      pos += 1;
+      return view.getInt8(pos - 1);
+    case 0xd1:
+      need(2);
+      pos += 2;
+      return view.getInt16(pos - 2);
+    case 0xd2:
+      need(4);
+      pos += 4;
+      return view.getInt32(pos - 4);
+    case 0xd3:
+      need(8);
+      pos += 8;
+      return view.getBigInt64(pos - 8);
+    case 0xd9:
+      need(1);
+      n = src[pos++]!;
+      return n <= KEY_MAX ? readShortStr(n) : readStr(n);
+    case 0xda:
+      need(2);
+      n = view.getUint16(pos);
+      pos += 2;
+      return readStr(n);
+    case 0xdb:
+      need(4);
+      n = view.getUint32(pos);
+      pos += 4;
+      return readStr(n);
+    case 0xdc:
+      need(2);
+      n = view.getUint16(pos);
+      pos += 2;
+      return readArray(n);
+    case 0xdd:
+      need(4);
+      n = view.getUint32(pos);
+      pos += 4;
+      return readArray(n);
+    case 0xde:
+      need(2);
+      n = view.getUint16(pos);
+      pos += 2;
+      return readMap(n);
+    case 0xdf:
+      need(4);
+      n = view.getUint32(pos);
+      pos += 4;
+      return readMap(n);
+    default:
+      // 0xc1 (never used) and the extension types: msgpackr's own handling applies.
+      throw DECLINE;
+  }
+}
+
+function readBin(n: number): Uint8Array {
+  need(n);
+  pos += n;
+  // What src.subarray gives for a plain Uint8Array, without the species lookup (measured ~1.6×).
+  return new Uint8Array(buffer, base + pos - n, n);
+}
+
+function readArray(n: number): unknown[] {
+  if (n > end - pos || (budget -= n) < 0) throw DECLINE;
+  const out = new Array<unknown>(n);
+  for (let i = 0; i < n; i++) out[i] = read();
+  return out;
+}
+
+function readMap(n: number): Map<unknown, unknown> {
+  if (n > (end - pos) / 2 || (budget -= n) < 0) throw DECLINE;
+  const out = new Map<unknown, unknown>();
+  for (let i = 0; i < n; i++) {
+    const key = read();
+    out.set(key, read());
+  }
+  return out;
+}
+
+/**
+ * Short strings (keys, and repeated values such as types and ids) go through the interning cache:
+ * one comparison of their bytes instead of a new string.
+ */
+function readShortStr(n: number): string {
+  need(n);
+  const start = pos;
+  // Slot from the length and three of the bytes (cheap); the bytes are then compared.
+  const slot = n === 0 ? 0 : (n * 0x9e5 + src[start]! * 0x3b + src[start + (n >> 1)]! * 7 + src[start + n - 1]!) & (SLOTS - 1);
+  if (slotLength[slot] === n) {
+    const base = slot * KEY_MAX;
+    let i = 0;
+    while (i < n && slotBytes[base + i] === src[start + i]) i++;
+    if (i === n) {
+      pos += n;
+      return slotString[slot]!;
+    }
+  }
+  const text = readStr(n);
+  slotLength[slot] = n;
+  slotBytes.set(src.subarray(start, start + n), slot * KEY_MAX);
+  slotString[slot] = text;
+  return text;
+}
+
+const fromCharCode = String.fromCharCode;
+const SHORT_TEXT = 32;
+
+function readStr(n: number): string {
+  need(n);
+  const start = pos;
+  if (n <= SHORT_TEXT) {
+    // Short ASCII text: building the string directly beats a TextDecoder call's set-up.
+    const codes = new Array<number>(n);
+    let high = 0;
+    for (let i = 0; i < n; i++) high |= codes[i] = src[start + i]!;
+    if (high < 0x80) {
+      pos += n;
+      return fromCharCode(...codes);
+    }
+  }
+  pos += n;
+  return utf8.decode(src.subarray(start, pos));
+}
