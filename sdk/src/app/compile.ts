@@ -1,5 +1,6 @@
 import type { Arc56AppSpec } from '../abi/arc56.js';
 import { assemble } from '../teal/assembler/assembler.js';
+import { toHex } from '../encoding/hex.js';
 import type { TemplateValue } from '../teal/assembler/results.js';
 import { replaceTemplateVariables } from '../teal/assembler/template.js';
 import type { PcMapping } from '../teal/types.js';
@@ -100,6 +101,35 @@ function templateTable(program: 'approval' | 'clear', teal: string, input: Contr
   return table;
 }
 
+/**
+ * Assembled programs by TEAL text and template values: a test file deploys the same contract on
+ * each fresh chain, and assembling is a pure function of these two. Callers get their own copies.
+ */
+const ASSEMBLED = new Map<string, { program: Uint8Array; sourceMap: PcMapping[] }>();
+
+function templateKey(vars: Record<string, TemplateValue>): string {
+  return Object.keys(vars)
+    .sort()
+    .map((k) => {
+      const v = vars[k];
+      const text = v instanceof Uint8Array ? toHex(v) : String(v);
+      return `${k}=${v instanceof Uint8Array ? 'b' : typeof v}:${text}`;
+    })
+    .join('\u0000');
+}
+
+function assembleMemo(teal: string, vars: Record<string, TemplateValue>): { program: Uint8Array; sourceMap: PcMapping[] } {
+  const key = `${templateKey(vars)}\u0001${teal}`;
+  let hit = ASSEMBLED.get(key);
+  if (!hit) {
+    const r = assemble(teal, { templateVars: vars });
+    hit = { program: r.program.slice(), sourceMap: structuredClone(r.sourceMap) };
+    if (ASSEMBLED.size >= 32) ASSEMBLED.delete(ASSEMBLED.keys().next().value!);
+    ASSEMBLED.set(key, hit);
+  }
+  return { program: hit.program.slice(), sourceMap: structuredClone(hit.sourceMap) };
+}
+
 function compileProgram(program: 'approval' | 'clear', input: ContractInput, options: CompileOptions): CompiledProgram {
   const teal = input[program] ?? input.spec?.source(program);
   const sourceName = program === 'approval' ? input.approvalName : input.clearName;
@@ -107,7 +137,7 @@ function compileProgram(program: 'approval' | 'clear', input: ContractInput, opt
     const vars = templateTable(program, teal, input, options);
     let result: { program: Uint8Array; sourceMap: PcMapping[] };
     try {
-      result = assemble(teal, { templateVars: vars });
+      result = assembleMemo(teal, vars);
     } catch (e) {
       throw new ContractCompileError(program, e instanceof Error ? e.message : String(e), { cause: e });
     }

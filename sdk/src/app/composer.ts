@@ -16,6 +16,7 @@ import type { AppChain } from './chain.js';
 import { populateResources, type AppCallRefs } from './populate.js';
 import { AppError, MinimumBalanceError, RekeyedSignerError, SimulateFailedError } from './errors.js';
 import { appAddressOf } from './chain.js';
+import { simulateOutline, type SimulateOutline } from './simulate-outline.js';
 import { buildSimulateReport, failureSummary, type AppKnowledge, type SimulateReport, type TxnContext, type UnnamedResources } from './simulate-report.js';
 
 /*
@@ -113,7 +114,7 @@ export interface SendResult {
 }
 
 /** The report with `extra` added to its group-wide unnamed resources. */
-function withGroupResources(report: SimulateReport, extra: UnnamedResources): SimulateReport {
+function withGroupResources<R extends { unnamedResources?: UnnamedResources }>(report: R, extra: UnnamedResources): R {
   const u = report.unnamedResources;
   const merged: UnnamedResources = u
     ? {
@@ -346,7 +347,7 @@ export class GroupComposer {
    */
   async prepare(options: PrepareOptions): Promise<SimulateReport | undefined> {
     this.#addExtraFee(options.extraFee);
-    return this.#probe(options);
+    return this.#probe(options, true);
   }
 
   #addExtraFee(extraFee: bigint | undefined): void {
@@ -355,10 +356,15 @@ export class GroupComposer {
     if (target) target.txn = { ...target.txn, fee: target.txn.fee + extraFee };
   }
 
-  async #probe(options: PrepareOptions): Promise<SimulateReport | undefined> {
+  /**
+   * `fullReport`: build the probe's whole report (what `prepare` returns); else only what the
+   * probe itself reads (verdict, failure message, unnamed resources), and return undefined.
+   */
+  async #probe(options: PrepareOptions, fullReport: boolean): Promise<SimulateReport | undefined> {
     if (!options.populateResources && !options.coverInnerFees) return undefined;
     const minFee = (await this.chain.node.suggestedParams()).minFee;
     let report: SimulateReport | undefined;
+    let view: SimulateOutline | SimulateReport;
     let overpay = options.coverInnerFees === true;
     // Each round may reveal more: a node that refuses an unnamed box write names the box in its
     // failure message, and the next probe then gets further.
@@ -371,11 +377,13 @@ export class GroupComposer {
         allowUnnamedResources: options.populateResources === true,
         execTrace: false,
       });
-      report = buildSimulateReport(result.raw, {
-        apps: this.apps,
-        txns: this.entries.map((e) => ({ ...(e.app ? { app: e.app } : {}), ...(e.method ? { method: e.method } : {}) })),
-      });
-      if (overpay && !report.wouldSucceed && /overspend|below min/i.test(report.failureMessage ?? '')) {
+      if (fullReport) {
+        view = report = buildSimulateReport(result.raw, {
+          apps: this.apps,
+          txns: this.entries.map((e) => ({ ...(e.app ? { app: e.app } : {}), ...(e.method ? { method: e.method } : {}) })),
+        });
+      } else view = simulateOutline(result.raw);
+      if (overpay && !view.wouldSucceed && /overspend|below min/i.test(view.failureMessage ?? '')) {
         // A sender too poor for the probe's generous fee: measure with the fees as they are.
         overpay = false;
         continue;
@@ -385,9 +393,9 @@ export class GroupComposer {
         return report;
       }
       const before = this.referenceCount();
-      const fromMessage = report.failureMessage ? resourcesInMessage(report.failureMessage) : undefined;
-      this.applyReferences(fromMessage ? withGroupResources(report, fromMessage) : report);
-      if (this.referenceCount() === before || report.wouldSucceed) {
+      const fromMessage = view.failureMessage ? resourcesInMessage(view.failureMessage) : undefined;
+      this.applyReferences(fromMessage ? withGroupResources(view, fromMessage) : view);
+      if (this.referenceCount() === before || view.wouldSucceed) {
         if (options.coverInnerFees) this.coverFees(result.raw, minFee);
         break;
       }
@@ -423,7 +431,7 @@ export class GroupComposer {
   }
 
   /** Adds the references a probe reported (placement and limits by populate.ts). */
-  private applyReferences(report: SimulateReport): void {
+  private applyReferences(report: SimulateOutline | SimulateReport): void {
     const calls: AppCallRefs[] = [];
     this.entries.forEach((e, index) => {
       const a = e.txn.appCall;
@@ -523,7 +531,7 @@ export class GroupComposer {
       if (first && first.report.wouldSucceed && !hasInnerTxns(first.raw)) {
         report = first.report;
       } else {
-        await this.#probe(options);
+        await this.#probe(options, false);
         const unchanged = first !== undefined && sameBytes(simulateRequest(this.entries, gate).bytes, first.bytes);
         report = unchanged ? first.report : (await simulateGroupRaw(this.chain, this.entries, { apps: this.apps, ...gate, throwOnFailure: false })).report;
         if (first && !unchanged) {

@@ -121,7 +121,11 @@ function availableInGroup(calls: readonly AppCallRefs[], need: Need): boolean {
 }
 
 /** Adds the unnamed resources a simulate report lists to the group's app calls, placing each where the limits allow. */
-export function populateResources(callsIn: readonly AppCallRefs[], report: SimulateReport, limits: Limits = DEFAULT_LIMITS): PopulateResult {
+export function populateResources(
+  callsIn: readonly AppCallRefs[],
+  report: Pick<SimulateReport, 'unnamedResources'> & { txns: readonly Pick<SimulateReport['txns'][number], 'unnamedResources'>[] },
+  limits: Limits = DEFAULT_LIMITS,
+): PopulateResult {
   const calls = callsIn.map((c) => ({ ...c, accounts: [...c.accounts], apps: [...c.apps], assets: [...c.assets], boxes: [...c.boxes] }));
   const unplaced: string[] = [];
   let added = 0;

@@ -38,3 +38,9 @@ export function bigOf(v: unknown): bigint | undefined {
   if (typeof v === 'string' && /^[0-9]+$/.test(v)) return BigInt(v);
   return undefined;
 }
+
+/** A uint64 member as a number (undefined when absent or not a number). */
+export function numOf(v: unknown): number | undefined {
+  const b = bigOf(v);
+  return b === undefined ? undefined : Number(b);
+}

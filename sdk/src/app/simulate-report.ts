@@ -20,7 +20,7 @@ import {
   type BytesView,
   type StorageItem,
 } from './state-decode.js';
-import { arr, bigOf, bytesOf, isObj, obj, rawResponse, type Obj } from './response-read.js';
+import { arr, bigOf, bytesOf, isObj, numOf, obj, rawResponse, type Obj } from './response-read.js';
 
 /*
  * Turns a node's simulate response (protocol.md §4.3, JSON or msgpack-decoded) into a report
@@ -260,10 +260,6 @@ export interface SimulateReport {
 // ---------------------------------------------------------------------------------------------
 // Reading the loosely typed response
 
-function numOf(v: unknown): number | undefined {
-  const b = bigOf(v);
-  return b === undefined ? undefined : Number(b);
-}
 function addressOf(v: unknown): string | undefined {
   if (typeof v === 'string' && v.length === 58) return v;
   const b = v instanceof Uint8Array ? v : typeof v === 'string' ? bytesOf(v) : undefined;

@@ -23,6 +23,10 @@ import { HttpClient } from '../adapters/http/client.js';
 import { ALGOD_TOKEN_HEADER, AlgodAdapter } from '../adapters/node/algod.js';
 import { QUERY_TOKEN_HEADER, QueryClient } from '../adapters/query/client.js';
 import { profileFromDevnet } from '../adapters/profiles.js';
+import { toSuggestedParams } from '../adapters/node/normalize.js';
+import type { SuggestedParams } from '../adapters/node/types.js';
+import { jsonRoundTrip } from '../encoding/json.js';
+import { transactionParamsJson } from '../services/node/algod/status.js';
 import type { Signer } from '../adapters/signer.js';
 import type { Arc56AppSpec } from '../abi/arc56.js';
 import type { AbiValue } from '../abi/types.js';
@@ -134,7 +138,7 @@ export class InProcessChain {
     const n = options.accounts ?? 3;
     if (!Number.isInteger(n) || n < 0 || n > 1000) throw new ClientError(`accounts must be a whole number from 0 to 1000, got ${n}`);
     const seed = options.seed ?? 'tealworks-test';
-    const accounts = options.ledger ? [] : Array.from({ length: n }, (_, i) => new LocalAccount(sha512_256(utf8(`${seed}/${i}`))));
+    const accounts = options.ledger ? [] : Array.from({ length: n }, (_, i) => genesisAccount(seed, i));
     const funds = options.accountFunds ?? 10n ** 14n;
     const config: LedgerConfig = {
       ...(fork ? { fork } : {}),
@@ -171,10 +175,17 @@ export class InProcessChain {
       },
     });
     const profile = profileFromDevnet({ node: { url: BASE, token: TOKEN }, query: { url: BASE, token: TOKEN }, keyManager: { url: BASE, token: TOKEN } });
+    const paramsJson = node.definition.json ?? {};
     const connection: Connection = {
       name: 'in-process',
       profile: { ...profile, name: 'in-process', node: { ...profile.node, api: 'algod' } },
-      chain: { node: new AlgodAdapter(nodeClient), query: new QueryClient(queryClient) },
+      chain: {
+        node: new InProcessAlgodAdapter(nodeClient, () => {
+          const round = node.follower.fetchedRound;
+          return { key: [round, ledger.generation, ledger.genesisHash, ledger.params], json: () => jsonRoundTrip(transactionParamsJson(ledger, round), paramsJson) };
+        }),
+        query: new QueryClient(queryClient),
+      },
       ...(accounts[0] ? { dispenser: accounts[0] } : {}),
       isDev: true,
       tokenSource: 'the in-process chain',
@@ -348,6 +359,49 @@ export class InProcessChain {
   async close(): Promise<void> {
     await this.connection.close();
   }
+}
+
+/**
+ * The node adapter of an in-process chain: the same routes as over HTTP, except that suggested
+ * parameters (asked for once or twice per call) are read from the ledger directly, and reused until
+ * the round, the chain (a revert or cheat) or its genesis changes: the answer is the route's
+ * own value as the client would have parsed it.
+ */
+class InProcessAlgodAdapter extends AlgodAdapter {
+  readonly #params: () => { key: unknown[]; json: () => unknown };
+  #cached: { key: unknown[]; value: SuggestedParams } | undefined;
+
+  constructor(http: HttpClient, params: () => { key: unknown[]; json: () => unknown }) {
+    super(http);
+    this.#params = params;
+  }
+
+  override async suggestedParams(): Promise<SuggestedParams> {
+    const { key, json } = this.#params();
+    const c = this.#cached;
+    if (!c || c.key.length !== key.length || c.key.some((k, i) => k !== key[i])) this.#cached = { key, value: toSuggestedParams(json()) };
+    // A copy each time: callers may change what they were given.
+    const value = this.#cached!.value;
+    return { ...value, genesisHash: value.genesisHash.slice() };
+  }
+}
+
+/**
+ * The genesis accounts' keys derive from the seed text alone, and importing a key costs about a
+ * millisecond: chains made one after another (a fixture per test file) share the same accounts.
+ * An account holds nothing but its key, so sharing one is the same as making it again.
+ */
+const GENESIS_ACCOUNTS = new Map<string, LocalAccount>();
+
+function genesisAccount(seed: string, i: number): LocalAccount {
+  const text = `${seed}/${i}`;
+  let a = GENESIS_ACCOUNTS.get(text);
+  if (!a) {
+    if (GENESIS_ACCOUNTS.size >= 4096) GENESIS_ACCOUNTS.clear();
+    a = new LocalAccount(sha512_256(utf8(text)));
+    GENESIS_ACCOUNTS.set(text, a);
+  }
+  return a;
 }
 
 function addressText(a: AddressLike): string {

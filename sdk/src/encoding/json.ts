@@ -422,14 +422,21 @@ function parsedInteger(v: bigint): number | bigint {
  * {@link stringifyJson} does (a circular value, a value with no JSON form).
  */
 export function jsonRoundTrip(value: unknown, options: Pick<JsonStringifyOptions, 'bytes' | 'sortKeys'> = {}): JsonValue {
-  const out = roundTrip(value, '', options.bytes ?? 'base64', options.sortKeys ?? false, new Set());
+  const out = roundTrip(value, '', options.bytes ?? 'base64', options.sortKeys ?? false, new Set(), 0);
   if (out === undefined) throw new ValidationError(`cannot represent a ${typeof value} as JSON`);
   return out;
 }
 
-function roundTrip(value: unknown, key: string, bytes: 'base64' | 'array', sortKeys: boolean, seen: Set<object>): JsonValue | undefined {
+/**
+ * Nesting below this depth is not checked for cycles (a cycle nests without end, so it is still
+ * caught, a few levels further down): answers are shallow, and most objects then skip the check.
+ */
+const UNCHECKED_DEPTH = 32;
+
+/** `key` is a member name, or an array index (made text only for a `toJSON` that is given it). */
+function roundTrip(value: unknown, key: string | number, bytes: 'base64' | 'array', sortKeys: boolean, seen: Set<object>, depth: number): JsonValue | undefined {
   if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function' && !(value instanceof Uint8Array)) {
-    value = (value as { toJSON(key: string): unknown }).toJSON(key);
+    value = (value as { toJSON(key: string): unknown }).toJSON(typeof key === 'number' ? String(key) : key);
   }
   switch (typeof value) {
     case 'string':
@@ -453,12 +460,16 @@ function roundTrip(value: unknown, key: string, bytes: 'base64' | 'array', sortK
   if (value === null) return null;
   const obj = value as object;
   if (obj instanceof Uint8Array) return bytes === 'base64' ? toBase64(obj) : Array.from(obj);
-  if (seen.has(obj)) throw new ValidationError('cannot write JSON for a value that contains itself (circular reference)');
-  seen.add(obj);
+  const checked = depth >= UNCHECKED_DEPTH;
+  if (checked) {
+    if (seen.has(obj)) throw new ValidationError('cannot write JSON for a value that contains itself (circular reference)');
+    seen.add(obj);
+  }
   try {
+    const next = depth + 1;
     if (Array.isArray(obj)) {
       const arr = new Array<JsonValue>(obj.length);
-      for (let i = 0; i < obj.length; i++) arr[i] = roundTrip(obj[i], String(i), bytes, sortKeys, seen) ?? null;
+      for (let i = 0; i < obj.length; i++) arr[i] = roundTrip(obj[i], i, bytes, sortKeys, seen, next) ?? null;
       return arr;
     }
     const record = (obj instanceof Map ? Object.fromEntries(obj) : obj) as Record<string, unknown>;
@@ -466,7 +477,7 @@ function roundTrip(value: unknown, key: string, bytes: 'base64' | 'array', sortK
     if (sortKeys) keys.sort(compareKeys);
     const result: { [key: string]: JsonValue } = {};
     for (const k of keys) {
-      const v = roundTrip(record[k], k, bytes, sortKeys, seen);
+      const v = roundTrip(record[k], k, bytes, sortKeys, seen, next);
       if (v === undefined) continue;
       // A `__proto__` member is an own property after JSON.parse, not the prototype.
       if (k === '__proto__') Object.defineProperty(result, k, { value: v, enumerable: true, writable: true, configurable: true });
@@ -474,6 +485,6 @@ function roundTrip(value: unknown, key: string, bytes: 'base64' | 'array', sortK
     }
     return result;
   } finally {
-    seen.delete(obj);
+    if (checked) seen.delete(obj);
   }
 }

@@ -146,12 +146,17 @@ export function headerFromWire(w: Record<string, unknown>): BlockHeader {
 
 /** The hash of a block header (what the next block names as previous). */
 export function headerHash(h: BlockHeader): Uint8Array {
-  return sha512_256(encodeMsgpackWithPrefix(utf8('BH'), headerToWire(h)));
+  return sha512_256(headerHashInput(h));
+}
+
+/** What a header's hashes are taken over: `"BH" || msgpack(header)` (kept by the ledger, which hashes its latest header twice). */
+export function headerHashInput(h: BlockHeader): Uint8Array {
+  return encodeMsgpackWithPrefix(utf8('BH'), headerToWire(h));
 }
 
 /** The SHA-512 hash of a block header (`Hash512`: SHA-512 over `"BH" || msgpack(header)`), which the next block names as `prev512`. */
 export function headerHash512(h: BlockHeader): Uint8Array {
-  return sha512(encodeMsgpackWithPrefix(utf8('BH'), headerToWire(h)));
+  return sha512(headerHashInput(h));
 }
 
 /** The text form the node uses for block hashes (`blk-…`). */

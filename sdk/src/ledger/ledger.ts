@@ -10,6 +10,7 @@ import type { BlockHeaderRecord } from '../avm/ledger-view.js';
 import {
   headerHash,
   headerHash512,
+  headerHashInput,
   txnCommitmentFor,
   HEADER_SCHEME_CURRENT,
   type HeaderScheme,
@@ -222,6 +223,8 @@ export class Ledger {
   readonly firstRound: bigint;
   private readonly blocks = new BlockList();
   private readonly txIndex = new Map<string, { round: bigint; intra: number }>();
+  /** The header of the block this ledger committed last and the bytes its hashes are taken over (used only while it is still the latest block). */
+  #lastHeader: { header: BlockHeader; input: Uint8Array } | undefined;
   /** Rounds loaded lazily (start-up replay) whose transactions are not in txIndex yet: indexed on the first lookup that misses. */
   private unindexed: bigint[] = [];
   private readonly txids = new RoundWindow();
@@ -520,12 +523,13 @@ export class Ledger {
       seed: sha512_256(new Uint8Array([...prev.header.seed, ...u64(round)])),
       txnRoot: commit.root,
       txnRoot256: commit.root256,
-      ...(this.headerScheme >= 2 ? { prev512: headerHash512(prev.header), txnRoot512: commit.root512 } : {}),
+      ...(this.headerScheme >= 2 ? { prev512: this.#lastHeader?.header === prev.header ? sha512(this.#lastHeader.input) : headerHash512(prev.header), txnRoot512: commit.root512 } : {}),
       timestamp,
       txnCounter: st.txnCounter,
       feesCollected: fees,
     };
-    const block: Block = { header, txns, hash: headerHash(header) };
+    const headerInput = headerHashInput(header);
+    const block: Block = { header, txns, hash: sha512_256(headerInput) };
     if (replay && toHex(replay.expectedHash) !== toHex(block.hash)) {
       st.rollback(blockMark);
       throw new LedgerStoreError(
@@ -555,6 +559,8 @@ export class Ledger {
     this.txids.expireBefore(round + 1n);
     this.leases.expireBefore(round + 1n);
     this.blocks.push(block);
+    // The next block names this header's SHA-512 hash (prev512): over the same bytes, kept.
+    this.#lastHeader = { header, input: headerInput };
     for (const t of txns) this.txIndex.set(t.txid, { round, intra: t.intra });
     this.generation++;
     const delta = buildRoundDelta(st, this.supply(), block, st.touched);

@@ -27,6 +27,8 @@ export class RoundOverlay implements RoundLookup {
 export class RoundWindow implements RoundLookup {
   private readonly values = new Map<string, bigint>();
   private readonly buckets = new Map<bigint, string[]>();
+  /** No bucket's round is below this (a lower bound, not always the least round): lets expiry skip the scan. */
+  private floor: bigint | undefined;
   /** When set, receives how to undo each change (the ledger's snapshots). */
   undo: ((fn: () => void) => void) | undefined;
 
@@ -47,6 +49,7 @@ export class RoundWindow implements RoundLookup {
     const created = !b;
     if (!b) this.buckets.set(lastValid, (b = []));
     b.push(key);
+    if (this.floor === undefined || lastValid < this.floor) this.floor = lastValid;
     if (this.undo) {
       const bucket = b;
       this.undo(() => {
@@ -64,16 +67,45 @@ export class RoundWindow implements RoundLookup {
 
   /** Forgets everything whose last valid round is before `round`. */
   expireBefore(round: bigint): void {
+    if (this.floor !== undefined && round <= this.floor) return;
+    // Usually only one round's bucket expires per block: find it by round instead of scanning
+    // every bucket. When more than one does, the scan below runs so that the order in which
+    // buckets go (and come back on undo) is the buckets' own order, as before.
+    if (this.floor !== undefined && round - this.floor <= 64n) {
+      let found: bigint | undefined;
+      let count = 0;
+      for (let r = this.floor; r < round; r++) {
+        if (this.buckets.has(r)) {
+          found = r;
+          count++;
+        }
+      }
+      if (count === 0) {
+        this.floor = round;
+        return;
+      }
+      if (count === 1) {
+        this.#expireBucket(found!, this.buckets.get(found!)!);
+        this.floor = round;
+        return;
+      }
+    }
     for (const [r, keys] of this.buckets) {
       if (r >= round) continue;
-      const gone = keys.filter((k) => this.values.get(k) === r);
-      for (const k of gone) this.values.delete(k);
-      this.buckets.delete(r);
-      this.undo?.(() => {
-        this.buckets.set(r, keys);
-        for (const k of gone) this.values.set(k, r);
-      });
+      this.#expireBucket(r, keys);
     }
+    this.floor = round;
+  }
+
+  #expireBucket(r: bigint, keys: string[]): void {
+    const gone = keys.filter((k) => this.values.get(k) === r);
+    for (const k of gone) this.values.delete(k);
+    this.buckets.delete(r);
+    this.undo?.(() => {
+      this.buckets.set(r, keys);
+      if (this.floor !== undefined && r < this.floor) this.floor = r;
+      for (const k of gone) this.values.set(k, r);
+    });
   }
 
   entries(): [string, bigint][] {
@@ -83,5 +115,6 @@ export class RoundWindow implements RoundLookup {
   clear(): void {
     this.values.clear();
     this.buckets.clear();
+    this.floor = undefined;
   }
 }

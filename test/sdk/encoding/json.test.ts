@@ -154,4 +154,24 @@ describe('encoding: bigint-safe JSON', () => {
     assert.throws(() => jsonRoundTrip(circular), /circular/);
     assert.throws(() => jsonRoundTrip(undefined), /cannot represent/);
   });
+
+  it('jsonRoundTrip: deep values, shared members, array keys given to toJSON, and cycles found however deep they start', () => {
+    // 100 levels: deeper than the part left unchecked for cycles.
+    let deep: unknown = { leaf: 1n };
+    for (let i = 0; i < 100; i++) deep = i % 2 ? { [`k${i}`]: deep, i } : [deep, i];
+    const shared = { s: new Uint8Array([9]) };
+    const keys: string[] = [];
+    const spy = { toJSON: (key: string) => (keys.push(key), { k: key }) };
+    for (const v of [deep, { a: shared, b: [shared, shared] }, [[0, spy], spy]]) {
+      assert.deepEqual(jsonRoundTrip(v, { sortKeys: true }), parseJson(stringifyJson(v, { sortKeys: true })));
+    }
+    assert.deepEqual(keys.slice(0, 2), ['1', '1'], 'an array member is given its index as text');
+    for (const depth of [0, 5, 31, 32, 33, 80]) {
+      const loop: Record<string, unknown> = {};
+      let top: unknown = loop;
+      for (let i = 0; i < depth; i++) top = { down: top };
+      loop.again = { back: top };
+      assert.throws(() => jsonRoundTrip(top), /circular/, `cycle starting at depth ${depth}`);
+    }
+  });
 });

@@ -1,9 +1,22 @@
 import { emptyReply, jsonReply, textReply } from '../../http/reply.js';
+import type { Ledger } from '../../../ledger/ledger.js';
 import type { NodeContext } from '../routes.js';
 import { type AlgodJson } from './views.js';
 import { genesisText } from './genesis.js';
 import { pathUint, JSON_ONLY, R, ROUND } from './common.js';
 import type { AlgodRouteOptions, AlgodRoute } from './common.js';
+
+/** The `/v2/transactions/params` answer for a ledger whose node has fetched up to `lastRound` (also served in process without the route). */
+export function transactionParamsJson(ledger: Ledger, lastRound: bigint): AlgodJson {
+  return {
+    'consensus-version': ledger.params.protocol,
+    fee: 0n,
+    'genesis-hash': ledger.genesisHash,
+    'genesis-id': ledger.genesisId,
+    'last-round': lastRound,
+    'min-fee': ledger.params.minTxnFee,
+  };
+}
 
 function statusJson(node: NodeContext): AlgodJson {
   const last = node.follower.fetchedRound;
@@ -92,17 +105,7 @@ export function statusRoutes(options: AlgodRouteOptions): AlgodRoute[] {
       params: [],
       produces: JSON_ONLY,
       responses: R({ '500': 'Internal Error', '503': 'Service Temporarily Unavailable' }),
-      handler: (_ctx, node) => {
-        const l = node.ledger;
-        return jsonReply({
-          'consensus-version': l.params.protocol,
-          fee: 0n,
-          'genesis-hash': l.genesisHash,
-          'genesis-id': l.genesisId,
-          'last-round': node.follower.fetchedRound,
-          'min-fee': l.params.minTxnFee,
-        });
-      },
+      handler: (_ctx, node) => jsonReply(transactionParamsJson(node.ledger, node.follower.fetchedRound)),
     },
     {
       operationId: 'GetSupply',
