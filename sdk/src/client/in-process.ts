@@ -182,7 +182,10 @@ export class InProcessChain {
       chain: {
         node: new InProcessAlgodAdapter(nodeClient, () => {
           const round = node.follower.fetchedRound;
-          return { key: [round, ledger.generation, ledger.genesisHash, ledger.params], json: () => jsonRoundTrip(transactionParamsJson(ledger, round), paramsJson) };
+          return {
+            key: [round, ledger.generation, ledger.genesisHash, ledger.params],
+            json: () => jsonRoundTrip(transactionParamsJson(ledger, round), paramsJson),
+          };
         }),
         query: new QueryClient(queryClient),
       },

@@ -434,7 +434,14 @@ export function jsonRoundTrip(value: unknown, options: Pick<JsonStringifyOptions
 const UNCHECKED_DEPTH = 32;
 
 /** `key` is a member name, or an array index (made text only for a `toJSON` that is given it). */
-function roundTrip(value: unknown, key: string | number, bytes: 'base64' | 'array', sortKeys: boolean, seen: Set<object>, depth: number): JsonValue | undefined {
+function roundTrip(
+  value: unknown,
+  key: string | number,
+  bytes: 'base64' | 'array',
+  sortKeys: boolean,
+  seen: Set<object>,
+  depth: number,
+): JsonValue | undefined {
   if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function' && !(value instanceof Uint8Array)) {
     value = (value as { toJSON(key: string): unknown }).toJSON(typeof key === 'number' ? String(key) : key);
   }

@@ -523,7 +523,9 @@ export class Ledger {
       seed: sha512_256(new Uint8Array([...prev.header.seed, ...u64(round)])),
       txnRoot: commit.root,
       txnRoot256: commit.root256,
-      ...(this.headerScheme >= 2 ? { prev512: this.#lastHeader?.header === prev.header ? sha512(this.#lastHeader.input) : headerHash512(prev.header), txnRoot512: commit.root512 } : {}),
+      ...(this.headerScheme >= 2
+        ? { prev512: this.#lastHeader?.header === prev.header ? sha512(this.#lastHeader.input) : headerHash512(prev.header), txnRoot512: commit.root512 }
+        : {}),
       timestamp,
       txnCounter: st.txnCounter,
       feesCollected: fees,

@@ -19,7 +19,13 @@ describe('simulateOutline', () => {
         raws.push(r.raw);
         return r;
       };
-      const app = await tw.app.deploy({ creator: tw.testChain.accounts[0]!, spec: `${ABI}/counter.arc56.json`, approval: `${ABI}/counter.teal`, clear: `${ABI}/clear.teal`, fund: 10_000_000n });
+      const app = await tw.app.deploy({
+        creator: tw.testChain.accounts[0]!,
+        spec: `${ABI}/counter.arc56.json`,
+        approval: `${ABI}/counter.teal`,
+        clear: `${ABI}/clear.teal`,
+        fund: 10_000_000n,
+      });
       await app.client.call('increment', [5]);
       await assert.rejects(app.client.call('increment', [50]));
       await tw.send.payment({ sender: tw.testChain.accounts[0]!, receiver: tw.testChain.accounts[1]!.address, amount: 1000n });
