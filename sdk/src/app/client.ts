@@ -143,9 +143,10 @@ export class AppClient {
     this.spec = options.spec ?? options.compiled?.spec;
     this.compiled = options.compiled;
     this.name = options.name;
+    const signer = options.signer ?? accountSigner(options.sender);
     this.defaults = {
       ...(options.sender ? { sender: senderAddress(options.sender) } : {}),
-      ...((options.signer ?? accountSigner(options.sender)) ? { signer: (options.signer ?? accountSigner(options.sender))! } : {}),
+      ...(signer ? { signer } : {}),
       ...(options.resolveSigner ? { resolveSigner: options.resolveSigner } : {}),
       ...(options.observer ? { observer: options.observer } : {}),
     };

@@ -122,8 +122,9 @@ function assembleMemo(teal: string, vars: Record<string, TemplateValue>): { prog
   const key = `${templateKey(vars)}\u0001${teal}`;
   let hit = ASSEMBLED.get(key);
   if (!hit) {
+    // The fresh result is nobody else's: it is kept as it is, and the caller gets a copy.
     const r = assemble(teal, { templateVars: vars });
-    hit = { program: r.program.slice(), sourceMap: structuredClone(r.sourceMap) };
+    hit = { program: r.program, sourceMap: r.sourceMap };
     if (ASSEMBLED.size >= 32) ASSEMBLED.delete(ASSEMBLED.keys().next().value!);
     ASSEMBLED.set(key, hit);
   }

@@ -96,11 +96,7 @@ function prefixBytes(prefix: string): Uint8Array {
 export function hashWithPrefix(prefix: string, data: Uint8Array): Uint8Array {
   if (data.length < NATIVE_ONE_SHOT_MAX && nativeOneShotAvailable()) {
     // Joining prefix and data costs one small copy; a Hash object with two updates costs more.
-    const tag = prefixBytes(prefix);
-    const joined = new Uint8Array(tag.length + data.length);
-    joined.set(tag);
-    joined.set(data, tag.length);
-    const digest = nativeDigest('sha512-256', joined);
+    const digest = nativeDigest('sha512-256', concatBytes(prefixBytes(prefix), data));
     if (digest) return digest;
   }
   if (native) return view(native.createHash('sha512-256').update(prefixBytes(prefix)).update(data).digest());
