@@ -12,6 +12,7 @@ import {
   type ForkHead,
   type ForkRemote,
   type RemoteAccount,
+  type RemoteBoxPage,
   type RemoteRead,
 } from '../sdk/src/ledger/index.js';
 import { encodeSignedTransaction } from '../sdk/src/txn/encode.js';
@@ -321,6 +322,9 @@ class WaveCounter implements ForkRemote {
   }
   box(appId: bigint, name: Uint8Array): Promise<RemoteRead<Uint8Array>> {
     return this.#count(() => this.#inner.box(appId, name));
+  }
+  boxPage(appId: bigint, options: { after?: Uint8Array; limit: number; round?: bigint }): Promise<RemoteBoxPage | undefined> {
+    return this.#count(() => this.#inner.boxPage!(appId, options));
   }
 }
 

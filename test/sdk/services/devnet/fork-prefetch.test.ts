@@ -13,6 +13,7 @@ import {
   type ForkHead,
   type ForkRemote,
   type RemoteAccount,
+  type RemoteBoxPage,
   type RemoteRead,
 } from '../../../../sdk/src/ledger/index.js';
 import { AlgodForkRemote } from '../../../../sdk/src/services/devnet/fork-remote.js';
@@ -112,6 +113,9 @@ class CountingRemote implements ForkRemote {
   box(appId: bigint, name: Uint8Array): Promise<RemoteRead<Uint8Array>> {
     return this.#count(`box ${appId}/0x${toHex(name)}`, () => this.#inner.box(appId, name));
   }
+  boxPage(appId: bigint, options: { after?: Uint8Array; limit: number; round?: bigint }): Promise<RemoteBoxPage | undefined> {
+    return this.#count(`boxes of app ${appId} after 0x${toHex(options.after ?? new Uint8Array())}`, () => this.#inner.boxPage!(appId, options));
+  }
 }
 
 describe('fork prefetch: one batch for a cold call, nothing for a cached one', function () {
@@ -123,6 +127,7 @@ describe('fork prefetch: one batch for a cold call, nothing for a cached one', f
   let remote: CountingRemote;
   let appId: bigint;
   let group: SignedTransaction[];
+  let names: Uint8Array[];
   let request: { 'txn-groups': { txns: SignedTransaction[] }[] };
   const token = 'c'.repeat(64);
 
@@ -149,7 +154,7 @@ describe('fork prefetch: one batch for a cold call, nothing for a cached one', f
     ]);
     appId = l.block(l.latestRound).txns[0]!.ad.createdAppId!;
     l.submit([signTransaction(makePaymentTxn({ sender, receiver: Address.forApp(appId), amount: 10n ** 9n, suggestedParams: sp() }), key)]);
-    const names = Array.from({ length: BOXES }, (_, i) => {
+    names = Array.from({ length: BOXES }, (_, i) => {
       const n = new Uint8Array(11);
       n.set(utf8('box'));
       new DataView(n.buffer).setBigUint64(3, BigInt(i));
@@ -191,17 +196,20 @@ describe('fork prefetch: one batch for a cold call, nothing for a cached one', f
     assert.equal(remote.asked.length, 0, 'naming asks nothing');
   });
 
-  it('a cold call fetches everything in one parallel wave and runs once; the cached call asks nothing; both equal the remote simulate', async () => {
+  it('a cold call fetches everything in one parallel wave of 5 requests (the ten boxes in one page) and runs once; the cached call asks nothing; both equal the remote simulate', async () => {
     const { fork, forked } = await openFork();
     await fork.prefetchGroups([group]);
-    assert.equal(remote.asked.length, BOXES + 4);
+    assert.equal(remote.asked.length, 5, `sender, app, app account, fee sink and one page of boxes: ${remote.asked.join(', ')}`);
+    assert.equal(remote.asked.filter((a) => a.startsWith('boxes of app')).length, 1);
     assert.equal(new Set(remote.asked).size, remote.asked.length, 'no resource asked twice');
     assert.equal(remote.waves, 1, `one wave of requests, got ${remote.waves}`);
-    assert.equal(remote.maxInFlight, BOXES + 4, 'all in flight at once');
+    assert.equal(remote.maxInFlight, 5, 'all in flight at once');
+    for (const name of names) assert.ok(fork.has({ kind: 'box', appId, name }), 'every named box is known after the page');
+    assert.equal(fork.requests.length, 5);
     const misses = fork.missCount;
     const cold = await fork.run(() => simulate(forked, request));
     assert.equal(fork.missCount, misses, 'the first run read nothing it had not fetched: one pass');
-    assert.equal(remote.asked.length, BOXES + 4, 'the run itself asked nothing');
+    assert.equal(remote.asked.length, 5, 'the run itself asked nothing');
     const own = simulate(l, request);
     assert.equal((own['txn-groups'] as { 'failure-message'?: string }[])[0]!['failure-message'], undefined);
     assert.deepEqual(cold, own, "the fork's result equals the remote's own simulate");
@@ -225,7 +233,7 @@ describe('fork prefetch: one batch for a cold call, nothing for a cached one', f
     const fork = await ForkState.open({ remote, cache: new MemoryForkCache(), limits: { concurrency: 4 } });
     remote.reset();
     await fork.prefetchGroups([group]);
-    assert.equal(remote.asked.length, BOXES + 4);
+    assert.equal(remote.asked.length, 5);
     assert.equal(remote.maxInFlight, 4);
   });
 
