@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'undici';
 import { Ed25519KeyPair } from '../../../../sdk/src/crypto/ed25519.js';
 import { Address } from '../../../../sdk/src/encoding/address.js';
 import { toHex } from '../../../../sdk/src/encoding/hex.js';
@@ -116,6 +119,44 @@ class CountingRemote implements ForkRemote {
   boxPage(appId: bigint, options: { after?: Uint8Array; limit: number; round?: bigint }): Promise<RemoteBoxPage | undefined> {
     return this.#count(`boxes of app ${appId} after 0x${toHex(options.after ?? new Uint8Array())}`, () => this.#inner.boxPage!(appId, options));
   }
+}
+
+/**
+ * A node in front of the real one that answers the paged box listing as an older node would:
+ * `legacy` ignores the paging parameters (every name, no round, no values), `refuse` answers 400,
+ * `no-values` drops `include` (paged, but without values), `pass` forwards it. Everything else is
+ * forwarded. Counts the box listings asked for.
+ */
+async function olderNode(target: string, mode: 'legacy' | 'refuse' | 'no-values' | 'pass') {
+  const listings: string[] = [];
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', target);
+    if (/^\/v2\/applications\/\d+\/boxes$/.test(url.pathname)) {
+      listings.push(url.search);
+      if (mode === 'refuse') {
+        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Invalid format for parameter include: unknown' }));
+        return;
+      }
+      if (mode === 'legacy') for (const k of ['limit', 'next', 'prefix', 'include', 'round']) url.searchParams.delete(k);
+      if (mode === 'no-values') url.searchParams.delete('include');
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host') headers[k] = v;
+    httpRequest(url, { method: 'GET', headers }).then(
+      async (r) => {
+        const body = Buffer.from(await r.body.arrayBuffer());
+        res.writeHead(r.statusCode, { 'content-type': String(r.headers['content-type'] ?? 'application/json') }).end(body);
+      },
+      () => res.writeHead(502).end(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    listings,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('fork prefetch: one batch for a cold call, nothing for a cached one', function () {
@@ -245,5 +286,50 @@ describe('fork prefetch: one batch for a cold call, nothing for a cached one', f
     await fork.prefetch([{ kind: 'account', address: local.publicKey }]);
     assert.deepEqual(remote.asked, [], 'a local account is not asked of the remote');
     assert.equal(forked.balance(local.publicKey), 10n ** 12n);
+  });
+  for (const mode of ['legacy', 'refuse', 'no-values'] as const) {
+    it(`an older remote (${mode === 'legacy' ? 'ignoring the paging parameters' : mode === 'refuse' ? 'refusing them with 400' : 'ignoring include'}): every box read on its own, the same result, and no page asked again`, async () => {
+      const older = await olderNode(node.url, mode);
+      try {
+        const counted = new CountingRemote(new AlgodForkRemote({ url: older.url, token }));
+        for (let i = 0; i < 2; i++) {
+          const fork = await ForkState.open({ remote: counted, cache: new MemoryForkCache() });
+          const forked = new Ledger({ fork });
+          counted.reset();
+          await fork.prefetchGroups([group]);
+          assert.equal(counted.asked.filter((a) => a.startsWith('box ')).length, BOXES, 'each box on its own');
+          assert.equal(older.listings.length, 1, 'the listing was asked once, by the first fork only');
+          assert.equal(fork.requests.length, BOXES + 4);
+          const result = await fork.run(() => simulate(forked, request));
+          assert.deepEqual(result, simulate(l, request));
+        }
+      } finally {
+        await older.close();
+      }
+    });
+  }
+
+  it('a remote that no longer holds the fork round: the page is read at its latest round instead, and later pages skip the old round', async () => {
+    const counting = await olderNode(node.url, 'pass');
+    try {
+      const counted = new CountingRemote(new AlgodForkRemote({ url: counting.url, token }));
+      const fork = await ForkState.open({ remote: counted, cache: new MemoryForkCache() });
+      const forkRound = fork.head.round;
+      l.advanceRounds(100n); // past the remote's window of 64 rounds of deltas
+      await fork.prefetchGroups([group]);
+      assert.equal(counting.listings.length, 2, `asked at the fork round, then at the latest: ${counting.listings.join(' ; ')}`);
+      assert.match(counting.listings[0]!, new RegExp(`round=${forkRound}`));
+      assert.doesNotMatch(counting.listings[1]!, /round=/);
+      assert.equal(counted.asked.filter((a) => a.startsWith('box ')).length, 0);
+      const forked = new Ledger({ fork });
+      for (const [i, name] of names.entries()) assert.equal(new DataView(forked.box(appId, name)!.buffer).getBigUint64(0), BigInt(i + 1));
+      assert.equal(fork.recordRound({ kind: 'box', appId, name: names[0]! }), l.latestRound, 'read at the remote latest round');
+      const again = await ForkState.open({ remote: counted, cache: new MemoryForkCache() });
+      await again.prefetchGroups([group]);
+      assert.equal(counting.listings.length, 3);
+      assert.doesNotMatch(counting.listings[2]!, /round=/);
+    } finally {
+      await counting.close();
+    }
   });
 });
