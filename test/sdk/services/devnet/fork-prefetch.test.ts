@@ -309,6 +309,26 @@ describe('fork prefetch: one batch for a cold call, nothing for a cached one', f
     });
   }
 
+  it("a fork as the remote (a fork of a fork): the middle fork refuses to page the boxes it has only partly read, so each is read on its own, and the result is the first remote's", async () => {
+    const { fork: middle, forked: middleLedger } = await openFork();
+    await middle.prefetch([{ kind: 'box', appId, name: names[3]! }]); // the middle fork has read one box
+    const middleNode = await startNodeService({ ledger: middleLedger, apiToken: token, host: '127.0.0.1', port: 0 });
+    try {
+      const page = await httpRequest(`${middleNode.url}/v2/applications/${appId}/boxes?limit=5&include=values`, { headers: { 'x-algo-api-token': token } });
+      assert.equal(page.statusCode, 400);
+      assert.match(((await page.body.json()) as { message: string }).message, /a fork holds only the boxes it has read or written of app/);
+      const counted = new CountingRemote(new AlgodForkRemote({ url: middleNode.url, token }));
+      const top = await ForkState.open({ remote: counted, cache: new MemoryForkCache() });
+      const topLedger = new Ledger({ fork: top });
+      counted.reset();
+      await top.prefetchGroups([group]);
+      assert.equal(counted.asked.filter((a) => a.startsWith('box ')).length, BOXES, 'each box on its own');
+      assert.deepEqual(await top.run(() => simulate(topLedger, request)), simulate(l, request));
+    } finally {
+      await middleNode.close();
+    }
+  });
+
   it('a remote that no longer holds the fork round: the page is read at its latest round instead, and later pages skip the old round', async () => {
     const counting = await olderNode(node.url, 'pass');
     try {

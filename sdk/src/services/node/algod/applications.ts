@@ -51,6 +51,14 @@ function boxesPage(
   const limit = q.limit === 0n || q.limit > MAX_API_BOX_PER_APPLICATION ? MAX_API_BOX_PER_APPLICATION : q.limit;
   const after = q.next ? appCallBytesParam(q.next, 'invalid next token') : undefined;
   const prefix = q.prefix ? appCallBytesParam(q.prefix, 'invalid prefix') : undefined;
+  // A fork holds only the boxes it has read or written of an app that existed before it: a page of
+  // them would call the others absent. Apps made on the fork (ids past the remote's counter) are whole.
+  const fork = ledger.fork;
+  if (fork && id <= fork.head.txnCounter) {
+    throw new BadRequestError(
+      `a fork holds only the boxes it has read or written of app ${id} (made before the fork), so it does not page them; list them on the remote ${fork.head.url}`,
+    );
+  }
   const all = ledger.boxesAt(id, q.round);
   if (!all) throw new BadRequestError(ALGOD_ERRORS.roundTooOld);
   const matching = [...all.values()]
