@@ -504,8 +504,12 @@ export class ForkState {
       if (names.length === 1) tasks.push(() => this.#fetchOne(remote, forkResourceKey({ kind: 'box', appId, name: names[0]! })));
       else tasks.push(() => this.#fetchBoxes(remote, appId, names));
     }
-    await this.#pool(tasks);
-    this.#save();
+    try {
+      await this.#pool(tasks);
+    } finally {
+      // Records fetched before a failure are complete: they are kept.
+      this.#save();
+    }
   }
 
   /** Runs the tasks, `concurrency` at a time; after a failure starts no more, and rethrows the first failure once all have stopped. */
