@@ -224,12 +224,12 @@ export class AlgodForkRemote implements ForkRemote {
 
   /** Set once the remote has shown it has no usable paged box listing: later pages are not asked for. */
   #noBoxPages = false;
-  /** Set once the remote no longer holds a round asked for: later pages are read at its latest round. */
-  #pinnedRoundGone = false;
+  /** The latest round the remote said it no longer holds: pages asked at it or before are read at the remote's latest round. */
+  #roundGone: bigint | undefined;
 
   /**
    * One page of an app's boxes with values (`/v2/applications/{id}/boxes?include=values&next=…&limit=…&round=…`).
-   * The round is dropped (the remote's latest is read) once the remote says it no longer holds it.
+   * The round is dropped (the remote's latest is read) when the remote says it no longer holds it.
    * Undefined, and never asked again, when the remote refuses the paged form (an older node's 400
    * or 404) or answers it in a way that cannot be trusted: without a round, without values, with
    * names out of order or before `after`, or with more boxes than asked for.
@@ -246,7 +246,8 @@ export class AlgodForkRemote implements ForkRemote {
       });
     let answer;
     try {
-      const pinned = this.#pinnedRoundGone ? undefined : options.round;
+      const gone = this.#roundGone;
+      const pinned = options.round !== undefined && gone !== undefined && options.round <= gone ? undefined : options.round;
       try {
         answer = await ask(pinned);
       } catch (e) {
@@ -256,7 +257,7 @@ export class AlgodForkRemote implements ForkRemote {
           !(e instanceof HttpError && e.status === 400 && /given round is (no longer available|greater than the latest)/.test(e.serviceMessage ?? ''))
         )
           throw e;
-        this.#pinnedRoundGone = true;
+        if (gone === undefined || pinned > gone) this.#roundGone = pinned;
         answer = await ask(undefined);
       }
     } catch (e) {

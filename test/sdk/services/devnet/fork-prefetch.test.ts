@@ -344,10 +344,16 @@ describe('fork prefetch: one batch for a cold call, nothing for a cached one', f
       const forked = new Ledger({ fork });
       for (const [i, name] of names.entries()) assert.equal(new DataView(forked.box(appId, name)!.buffer).getBigUint64(0), BigInt(i + 1));
       assert.equal(fork.recordRound({ kind: 'box', appId, name: names[0]! }), l.latestRound, 'read at the remote latest round');
-      const again = await ForkState.open({ remote: counted, cache: new MemoryForkCache() });
-      await again.prefetchGroups([group]);
+      // The old round is not asked for again; a fork of the remote's current round pins that one.
+      await fork.prefetch(['zz1', 'zz2'].map((n) => ({ kind: 'box' as const, appId, name: utf8(n) })));
       assert.equal(counting.listings.length, 3);
       assert.doesNotMatch(counting.listings[2]!, /round=/);
+      assert.equal(forked.box(appId, utf8('zz1')), undefined);
+      assert.ok(fork.has({ kind: 'box', appId, name: utf8('zz2') }), 'known absent');
+      const again = await ForkState.open({ remote: counted, cache: new MemoryForkCache() });
+      await again.prefetchGroups([group]);
+      assert.equal(counting.listings.length, 4);
+      assert.match(counting.listings[3]!, new RegExp(`round=${again.head.round}`));
     } finally {
       await counting.close();
     }
