@@ -190,7 +190,12 @@ const REF_HINTS_MAX = 2048;
 function refHintKey(t: Transaction): string | undefined {
   const a = t.appCall;
   if (!a || a.appId === 0n || a.access.length > 0) return undefined;
-  const refs = [a.accounts.map(String).join(','), a.foreignApps.join(','), a.foreignAssets.join(','), a.boxes.map((b) => `${b.appId}:${toHex(b.name)}`).join(',')];
+  const refs = [
+    a.accounts.map(String).join(','),
+    a.foreignApps.join(','),
+    a.foreignAssets.join(','),
+    a.boxes.map((b) => `${b.appId}:${toHex(b.name)}`).join(','),
+  ];
   return `${a.appId}|${a.onComplete}|${a.args[0] ? toHex(a.args[0]) : ''}|${t.sender.toString()}|${refs.join('|')}`;
 }
 

@@ -123,12 +123,22 @@ describe('app/composer send: simulations per call', function () {
         ['#pragma version 10', 'txn ApplicationID', 'bz ok', 'txna ApplicationArgs 1', 'int 1', 'box_create', 'pop', 'ok:', 'int 1'].join('\n'),
       );
       writeFileSync(join(dir, 'clear.teal'), '#pragma version 10\nint 1\n');
-      const app = await tw.app.deploy({ creator: tw.testChain.accounts[0]!, approval: join(dir, 'approval.teal'), clear: join(dir, 'clear.teal'), fund: 10_000_000n, name: 'named-boxes' });
+      const app = await tw.app.deploy({
+        creator: tw.testChain.accounts[0]!,
+        approval: join(dir, 'approval.teal'),
+        clear: join(dir, 'clear.teal'),
+        fund: 10_000_000n,
+        name: 'named-boxes',
+      });
       const n = countSimulations(tw);
       const names: string[] = [];
       for (const name of ['a', 'b', 'c', 'd']) {
         const r = await app.client.call(undefined, ['make', name]);
-        names.push(boxesOf(tw, r.txid).map((b) => new TextDecoder().decode(b)).join());
+        names.push(
+          boxesOf(tw, r.txid)
+            .map((b) => new TextDecoder().decode(b))
+            .join(),
+        );
       }
       assert.deepEqual(names, ['a', 'b', 'c', 'd'], 'each call named exactly its own box');
       // a: gate, probe, gate; b: hinted gate (a miss), probe, gate; c, d: not hinted again, and
