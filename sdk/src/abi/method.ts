@@ -1,7 +1,6 @@
-import { toHex } from '../encoding/hex.js';
-import { sha512_256Utf8 } from '../crypto/hash.js';
 import { AbiLookupError, AbiTypeError } from './errors.js';
 import { parseAbiType, splitTupleElements } from './parse-type.js';
+import { selectorBytes, selectorHexOf, selectorWord } from './selector.js';
 import type { AbiType } from './types.js';
 
 /** Transaction argument types: the caller supplies a whole transaction placed before the app call. */
@@ -92,7 +91,8 @@ export class AbiMethod {
   readonly args: readonly AbiMethodArg[];
   readonly returns: AbiMethodReturn;
   #signature: string | undefined;
-  #selector: Uint8Array | undefined;
+  /** sha512_256(signature)[0:4], big-endian. */
+  #selector: number | undefined;
 
   constructor(init: { name: string; desc?: string; args: readonly AbiMethodArgInput[]; returns?: { type: string | AbiType; desc?: string } }) {
     if (typeof init.name !== 'string' || init.name === '') throw new AbiTypeError('method name must be a non-empty string');
@@ -143,12 +143,12 @@ export class AbiMethod {
 
   /** sha512_256(signature)[0:4]. */
   get selector(): Uint8Array {
-    return (this.#selector ??= cachedSelector(this.signature)).slice();
+    return selectorBytes((this.#selector ??= selectorWord(this.signature)));
   }
 
   /** The selector as 8 hex digits. */
   get selectorHex(): string {
-    return toHex((this.#selector ??= cachedSelector(this.signature)));
+    return selectorHexOf((this.#selector ??= selectorWord(this.signature)));
   }
 
   /** Transactions this call occupies in a group: the app call plus one per transaction argument. */
@@ -176,24 +176,9 @@ export class AbiMethod {
   }
 }
 
-// App clients recompute the selectors of the same few methods over and over; hashing dominates.
-const selectorCache = new Map<string, Uint8Array>();
-const SELECTOR_CACHE_LIMIT = 4096;
-
-/** The shared cached selector (never handed out: callers copy it). */
-function cachedSelector(signature: string): Uint8Array {
-  let selector = selectorCache.get(signature);
-  if (!selector) {
-    selector = sha512_256Utf8(signature).slice(0, 4);
-    if (selectorCache.size >= SELECTOR_CACHE_LIMIT) selectorCache.clear();
-    selectorCache.set(signature, selector);
-  }
-  return selector;
-}
-
-/** sha512_256(signature)[0:4] (a fresh copy each call). */
+/** sha512_256(signature)[0:4] (a fresh copy each call; signatures asked for again are cached, see ./selector.ts). */
 export function methodSelector(signature: string): Uint8Array {
-  return cachedSelector(signature).slice();
+  return selectorBytes(selectorWord(signature));
 }
 
 /** Splits a method signature into name, argument type strings and return type string. */
