@@ -6,10 +6,11 @@
  * and over by their signature text, and hashing is most of what a selector costs. What it must
  * not do is charge code that sees each signature once (a contract's methods listed once, tools
  * walking many specs): a Map insert per signature, and entries that live long enough to be
- * promoted and then collected as old garbage. So a signature is cached on its second miss only.
- * First misses are remembered in a fixed bit table (a "doorkeeper": one bit per bucket, the
- * bucket taken from the selector itself, emptied every {@link DOORKEEPER_RESET} new bits), which
- * costs no allocation; a bucket shared by two signatures only lets one of them in early.
+ * promoted and then collected as old garbage. So the cache is looked at, and filled, only for a
+ * signature asked for before: first requests are remembered in a fixed bit table (a
+ * "doorkeeper": one bit per bucket of a cheap hash, emptied every {@link DOORKEEPER_RESET} new
+ * bits), which costs a few character reads and no allocation. A cached signature whose bit was
+ * emptied is hashed once more before the cache answers for it again.
  *
  * Internal: not exported from the package (`method.ts` and `events.ts` build on it).
  */
@@ -36,32 +37,44 @@ function hashSelector(signature: string): number {
 }
 
 /**
- * True the first time the doorkeeper sees `selector`'s bucket since it was last emptied (and
- * remembers it). The selector is itself a good hash of the signature, and already paid for.
+ * The doorkeeper's bucket for `signature`: a hash of its length and a few of its characters (the
+ * first eight, where the method's name is, then the middle and the last two). Reading every
+ * character, as hashing it for a Map lookup does, costs more than the whole selector saves when
+ * the signature is new; two signatures that share a bucket only get cached a little early.
  */
-function firstMiss(selector: number): boolean {
-  const h = selector & (DOORKEEPER_BITS - 1);
-  const word = h >>> 5;
-  const bit = 1 << (h & 31);
-  const bits = doorkeeper[word]!;
-  if ((bits & bit) !== 0) return false;
-  doorkeeper[word] = bits | bit;
-  if (++remembered >= DOORKEEPER_RESET) {
-    doorkeeper.fill(0);
-    remembered = 0;
+function bucket(signature: string): number {
+  const n = signature.length;
+  let h = Math.imul(n ^ 0x811c9dc5, 0x01000193);
+  const head = n < 8 ? n : 8;
+  for (let i = 0; i < head; i++) h = Math.imul(h ^ signature.charCodeAt(i), 0x01000193);
+  if (n > 8) {
+    h = Math.imul(h ^ signature.charCodeAt(n >>> 1), 0x01000193);
+    h = Math.imul(h ^ signature.charCodeAt(n - 2), 0x01000193);
+    h = Math.imul(h ^ signature.charCodeAt(n - 1), 0x01000193);
   }
-  return true;
+  return (h ^ (h >>> 15)) & (DOORKEEPER_BITS - 1);
 }
 
 /** The selector of `signature` as a big-endian uint32 (cached from its second request on). */
 export function selectorWord(signature: string): number {
+  const b = bucket(signature);
+  const word = b >>> 5;
+  const bit = 1 << (b & 31);
+  const bits = doorkeeper[word]!;
+  if ((bits & bit) === 0) {
+    // First request since the doorkeeper was emptied: hash, remember the bucket, cache nothing.
+    doorkeeper[word] = bits | bit;
+    if (++remembered >= DOORKEEPER_RESET) {
+      doorkeeper.fill(0);
+      remembered = 0;
+    }
+    return hashSelector(signature);
+  }
   const hit = cache.get(signature);
   if (hit !== undefined) return hit;
   const selector = hashSelector(signature);
-  if (!firstMiss(selector)) {
-    if (cache.size >= SELECTOR_CACHE_LIMIT) cache.clear();
-    cache.set(signature, selector);
-  }
+  if (cache.size >= SELECTOR_CACHE_LIMIT) cache.clear();
+  cache.set(signature, selector);
   return selector;
 }
 
