@@ -37,18 +37,21 @@ function hashSelector(signature: string): number {
 }
 
 /**
- * The doorkeeper's bucket for `signature`: a hash of its length and a few of its characters (the
- * first eight, where the method's name is, then the middle and the last two). Reading every
- * character, as hashing it for a Map lookup does, costs more than the whole selector saves when
- * the signature is new; two signatures that share a bucket only get cached a little early.
+ * The doorkeeper's bucket for `signature`: a hash of its length, the last sixteen characters of
+ * the method's name (usually all of it: the name is what tells most signatures apart) and four
+ * more (the middle and the end). Reading every character, as hashing the text for a Map lookup
+ * does, costs more than the whole selector saves when the signature is new; signatures that
+ * share a bucket only get cached a little early.
  */
 function bucket(signature: string): number {
   const n = signature.length;
+  const open = signature.indexOf('(');
+  const nameEnd = open < 0 ? n : open;
   let h = Math.imul(n ^ 0x811c9dc5, 0x01000193);
-  const head = n < 8 ? n : 8;
-  for (let i = 0; i < head; i++) h = Math.imul(h ^ signature.charCodeAt(i), 0x01000193);
-  if (n > 8) {
+  for (let i = nameEnd > 16 ? nameEnd - 16 : 0; i < nameEnd; i++) h = Math.imul(h ^ signature.charCodeAt(i), 0x01000193);
+  if (n >= 4) {
     h = Math.imul(h ^ signature.charCodeAt(n >>> 1), 0x01000193);
+    h = Math.imul(h ^ signature.charCodeAt((n + nameEnd) >>> 1), 0x01000193);
     h = Math.imul(h ^ signature.charCodeAt(n - 2), 0x01000193);
     h = Math.imul(h ^ signature.charCodeAt(n - 1), 0x01000193);
   }
