@@ -8,10 +8,10 @@ import { Address } from '../encoding/address.js';
 import { encodeSignedTransaction, txid as txidOf } from '../txn/encode.js';
 import { assignGroupId } from '../txn/group.js';
 import { signLogicSigTransaction } from '../txn/logicsig.js';
-import type { LogicSig, Transaction } from '../txn/types.js';
+import type { AppCallFields, LogicSig, Transaction } from '../txn/types.js';
 import { fromBase64 } from '../encoding/base64.js';
 import { bytesEqual } from '../encoding/bytes.js';
-import { fromHex } from '../encoding/hex.js';
+import { fromHex, toHex } from '../encoding/hex.js';
 import type { AppChain } from './chain.js';
 import { populateResources, type AppCallRefs } from './populate.js';
 import { AppError, MinimumBalanceError, RekeyedSignerError, SimulateFailedError } from './errors.js';
@@ -164,6 +164,39 @@ function hasInnerTxns(raw: unknown): boolean {
     }
   }
   return false;
+}
+
+/**
+ * A failure a probe cannot change: the program itself rejected (an `assert`, `err`, or a zero
+ * result). A strict run fails on an unnamed resource with an "unavailable …" or box-reference
+ * error, never with these, so the program failed before it touched anything a probe would name.
+ */
+function programRejected(report: SimulateReport): boolean {
+  return /logic eval error: (assert failed|err opcode executed)|rejected by ApprovalProgram/.test(report.failureMessage ?? '');
+}
+
+/** The references an app call names (what a probe may add to). */
+type CallRefs = Pick<AppCallFields, 'accounts' | 'foreignApps' | 'foreignAssets' | 'boxes'>;
+
+/**
+ * Per node: the references a probe added to an app call, by what the call looked like before
+ * (`refHintKey`), so the next call of the same shape is simulated once with them (see `send`).
+ * `null` marks a shape whose references changed from one call to the next: it is not hinted again.
+ */
+const REF_HINTS = new WeakMap<object, Map<string, CallRefs | null>>();
+const REF_HINTS_MAX = 2048;
+
+/** App, on-completion, selector (first argument), sender and the references as given. */
+function refHintKey(t: Transaction): string | undefined {
+  const a = t.appCall;
+  if (!a || a.appId === 0n || a.access.length > 0) return undefined;
+  const refs = [
+    a.accounts.map(String).join(','),
+    a.foreignApps.join(','),
+    a.foreignAssets.join(','),
+    a.boxes.map((b) => `${b.appId}:${toHex(b.name)}`).join(','),
+  ];
+  return `${a.appId}|${a.onComplete}|${a.args[0] ? toHex(a.args[0]) : ''}|${t.sender.toString()}|${refs.join('|')}`;
 }
 
 function sameBytes(a: readonly Uint8Array[], b: readonly Uint8Array[]): boolean {
@@ -506,6 +539,20 @@ export class GroupComposer {
     return { txns, signed };
   }
 
+  /** Gives each app call the references its shape needed last time (`REF_HINTS`); whether any was given. */
+  #applyHints(keys: readonly (string | undefined)[], hints: Map<string, CallRefs | null> | undefined): boolean {
+    if (!hints) return false;
+    let any = false;
+    this.entries.forEach((e, i) => {
+      const k = keys[i];
+      const refs = k === undefined ? undefined : hints.get(k);
+      if (!refs) return;
+      e.txn = { ...e.txn, appCall: { ...e.txn.appCall!, ...refs } };
+      any = true;
+    });
+    return any;
+  }
+
   /**
    * Prepares, simulates the exact group (throws SimulateFailedError with the report when it would
    * fail), signs, sends and waits for confirmation.
@@ -520,23 +567,52 @@ export class GroupComposer {
     } else {
       // The exact group is simulated first. When it succeeds and makes no inner transaction, a
       // probe would find no reference to add and no inner fee to cover: that simulation is the
-      // gate. Otherwise the probe fills the group in, and when it changed nothing the first
+      // gate. The same holds when the program itself rejects (assert, err) before any inner
+      // transaction: a strict run fails on an unnamed resource with its own error, never so.
+      // Otherwise the probe fills the group in, and when it changed nothing the first
       // simulation (of these very bytes, on the same state) is still the gate.
-      // Apps that needed the probe before are probed first (saves a simulation; same outcome).
+      // Apps that needed the probe before are probed first (saves a simulation; same outcome),
+      // unless a call of the same shape (app, method, sender, references given) needed the
+      // probe's references before: the group is then simulated once with those references, and
+      // kept when that simulation is a gate by the rule above (it names nothing unneeded the
+      // probe would not, unless the program's accesses changed, and then it falls back).
       const appIds = this.entries.map((e) => e.txn.appCall?.appId ?? 0n).filter((id) => id !== 0n);
       let known = PROBED_APPS.get(this.chain.node);
-      const first = appIds.some((id) => known?.has(id))
-        ? undefined
-        : await simulateGroupRaw(this.chain, this.entries, { apps: this.apps, ...gate, throwOnFailure: false });
-      if (first && first.report.wouldSucceed && !hasInnerTxns(first.raw)) {
+      let hints = REF_HINTS.get(this.chain.node);
+      const given = this.entries.map((e) => e.txn);
+      const keys = given.map(refHintKey);
+      const hinted = options.populateResources === true && this.#applyHints(keys, hints);
+      let first =
+        hinted || !appIds.some((id) => known?.has(id))
+          ? await simulateGroupRaw(this.chain, this.entries, { apps: this.apps, ...gate, throwOnFailure: false })
+          : undefined;
+      const isGate = (f: { report: SimulateReport; raw: unknown }) => !hasInnerTxns(f.raw) && (f.report.wouldSucceed || programRejected(f.report));
+      if (first && isGate(first)) {
         report = first.report;
       } else {
+        if (hinted) {
+          // The hinted references did not do: back to the group as given, the usual way.
+          this.entries.forEach((e, i) => (e.txn = given[i]!));
+          keys.forEach((k) => k !== undefined && hints?.has(k) && hints.set(k, null));
+          first = undefined;
+        }
         await this.#probe(options, false);
         const unchanged = first !== undefined && sameBytes(simulateRequest(this.entries, gate).bytes, first.bytes);
-        report = unchanged ? first.report : (await simulateGroupRaw(this.chain, this.entries, { apps: this.apps, ...gate, throwOnFailure: false })).report;
+        const gated = unchanged ? first! : await simulateGroupRaw(this.chain, this.entries, { apps: this.apps, ...gate, throwOnFailure: false });
+        report = gated.report;
         if (first && !unchanged) {
           if (!known) PROBED_APPS.set(this.chain.node, (known = new Set()));
           for (const id of appIds) known.add(id);
+        }
+        if (!hinted && options.populateResources === true && report.wouldSucceed && !hasInnerTxns(gated.raw)) {
+          if (!hints) REF_HINTS.set(this.chain.node, (hints = new Map()));
+          if (hints.size >= REF_HINTS_MAX) hints.clear();
+          this.entries.forEach((e, i) => {
+            const k = keys[i];
+            const a = e.txn.appCall;
+            if (k === undefined || !a || e.txn === given[i] || hints!.get(k) === null) return;
+            hints!.set(k, { accounts: a.accounts, foreignApps: a.foreignApps, foreignAssets: a.foreignAssets, boxes: a.boxes });
+          });
         }
       }
       tell(this.observer, (o) => o.simulated?.(report, 'gate', this.transactions));

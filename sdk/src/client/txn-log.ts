@@ -69,32 +69,37 @@ export class TransactionLog implements ComposerObserver {
     this.sink = options.sink ?? ((line) => console.error(line));
   }
 
-  #write(min: 'info' | 'debug', text: string): void {
-    if (this.level === 'off' || (min === 'debug' && this.level !== 'debug')) return;
-    for (const line of text.split('\n')) this.sink(`[tealworks] ${line}`);
+  /** Whether lines of level `min` are written now (nothing is worked out for a line that is not). */
+  #on(min: 'info' | 'debug'): boolean {
+    return this.level !== 'off' && (min === 'info' || this.level === 'debug');
+  }
+
+  #write(min: 'info' | 'debug', text: () => string): void {
+    if (!this.#on(min)) return;
+    for (const line of text().split('\n')) this.sink(`[tealworks] ${line}`);
   }
 
   /** A simulation finished: failures at `info` (with the whole report at `debug`), successes at `debug`. */
   simulated(report: SimulateReport, stage: 'gate' | 'simulate', txns: readonly Transaction[]): void {
-    const what = `${stage === 'gate' ? 'simulated before sending' : 'simulated'} ${txns.length === 1 ? describe(txns[0]!) : `group of ${txns.length}`}`;
+    const what = () => `${stage === 'gate' ? 'simulated before sending' : 'simulated'} ${txns.length === 1 ? describe(txns[0]!) : `group of ${txns.length}`}`;
     if (report.wouldSucceed) {
-      this.#write('debug', `${what}: would succeed`);
+      this.#write('debug', () => `${what()}: would succeed`);
       return;
     }
-    this.#write('info', `${what}: ${failureSummary(report)}`);
-    this.#write('debug', renderSimulateReport(report));
+    this.#write('info', () => `${what()}: ${failureSummary(report)}`);
+    this.#write('debug', () => renderSimulateReport(report));
   }
 
   /** The group was submitted. */
   submitted(txids: readonly string[], txns: readonly Transaction[]): void {
-    txns.forEach((t, i) => this.#write('info', `sent ${describe(t)} (txn ${txids[i]})`));
+    txns.forEach((t, i) => this.#write('info', () => `sent ${describe(t)} (txn ${txids[i]})`));
   }
 
   /** The group was confirmed. */
   confirmed(result: SendResult): void {
     this.#write(
       'info',
-      `confirmed in round ${result.confirmedRound}: ${result.txids.length === 1 ? `txn ${result.txids[0]}` : `group of ${result.txids.length}`}`,
+      () => `confirmed in round ${result.confirmedRound}: ${result.txids.length === 1 ? `txn ${result.txids[0]}` : `group of ${result.txids.length}`}`,
     );
   }
 }

@@ -214,6 +214,7 @@ class Context implements RequestContext {
     readonly params: Readonly<Record<string, string>>,
     limit: number,
     readonly signal: AbortSignal,
+    readonly authenticated?: boolean,
   ) {
     this.#source = source;
     this.#limit = limit;
@@ -307,7 +308,7 @@ function routeRequest(
   admit?.(authenticated);
   if (auth && !route.options.public && !authenticated) throw new UnauthorizedError();
   const limit = route.options.maxBodyBytes ?? def.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const ctx = new Context(def.name, source, path, url.searchParams, match.params, limit, signal);
+  const ctx = new Context(def.name, source, path, url.searchParams, match.params, limit, signal, auth ? authenticated : undefined);
   return { ctx, reply: route.handler(ctx) };
 }
 

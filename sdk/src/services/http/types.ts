@@ -14,6 +14,11 @@ export interface RequestContext {
   readonly headers: IncomingHttpHeaders;
   /** Aborted when the client goes away or the server is force-closed. */
   readonly signal: AbortSignal;
+  /**
+   * The service's verdict on the request's token, checked once as it came in (a public route is
+   * served either way and may answer by it); undefined when the service takes no token.
+   */
+  readonly authenticated?: boolean;
   body(): Promise<Uint8Array>;
   /** Bigint-safe JSON; `undefined` for an empty body. Malformed text → BadRequestError. */
   json<T = unknown>(options?: JsonParseOptions): Promise<T | undefined>;

@@ -14,7 +14,9 @@ import { tealRoutes } from './teal.js';
 /** Renders failures as the public API does: the status and a `{"message": …}` body. */
 function algodErrors(handler: NodeEndpoint['handler'], auth: TokenChecker | undefined): NodeEndpoint['handler'] {
   return async (ctx, node) => {
-    if (auth && !auth.accepts(ctx.headers)) return jsonReply({ message: 'Invalid API Token' }, 401);
+    // The service checked the token as the request came in (the same tokens: see nodeService);
+    // a context without that verdict (a handler called directly) is checked here.
+    if (auth && !(ctx.authenticated ?? auth.accepts(ctx.headers))) return jsonReply({ message: 'Invalid API Token' }, 401);
     try {
       return await handler(ctx, node);
     } catch (e) {

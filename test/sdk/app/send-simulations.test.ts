@@ -1,0 +1,151 @@
+// Issue 23: how many simulations a send costs, and that the shortcuts change nothing. A call whose
+// program rejects (assert) is not probed; a call of a shape that needed the probe's references
+// before is simulated once with them. Both must give exactly what the long way gives: the same
+// transactions (txids), the same failure, the same state.
+import { strict as assert } from 'node:assert';
+import { Tealworks } from '../../../sdk/src/index.js';
+import type { SimulateOptions } from '../../../sdk/src/adapters/node/types.js';
+import type { AppDeployment } from '../../../sdk/src/client/index.js';
+import { utf8, concatBytes } from '../../../sdk/src/encoding/bytes.js';
+import { Address } from '../../../sdk/src/encoding/address.js';
+import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const ABI = 'examples/counter/abi';
+const counter = { spec: `${ABI}/counter.arc56.json`, approval: `${ABI}/counter.teal`, clear: `${ABI}/clear.teal`, fund: 10_000_000n };
+
+type Tw = Tealworks & { testChain: NonNullable<Tealworks['testChain']> };
+
+/** Counts the node's simulations, and whether each allowed unnamed resources (a probe). */
+function countSimulations(tw: Tealworks): { gates: number; probes: number; reset(): void } {
+  const node = tw.node as { simulate: (b: Uint8Array[], o?: SimulateOptions) => Promise<unknown> };
+  const orig = node.simulate.bind(node);
+  const c = {
+    gates: 0,
+    probes: 0,
+    reset() {
+      c.gates = 0;
+      c.probes = 0;
+    },
+  };
+  node.simulate = (b, o) => {
+    if (o?.allowUnnamedResources) c.probes++;
+    else c.gates++;
+    return orig(b, o);
+  };
+  return c;
+}
+
+/** The counter's per-caller box, "c:" + address. */
+const callerBox = (address: string) => concatBytes(utf8('c:'), Address.fromString(address).publicKey);
+
+/** The box names a confirmed app call referenced. */
+const boxesOf = (tw: Tw, txid: string) => tw.testChain.ledger.transaction(txid)!.stxn.txn.appCall!.boxes.map((b) => b.name);
+
+describe('app/composer send: simulations per call', function () {
+  let tw: Tw;
+  let d: AppDeployment;
+  before(async () => {
+    tw = (await Tealworks.inProcess({ accounts: 2 })) as Tw;
+    d = await tw.app.deploy({ creator: tw.testChain.accounts[0]!, ...counter });
+  });
+  after(() => tw.close());
+
+  it('probes a call the first time, then simulates it once with the references it needed', async () => {
+    const n = countSimulations(tw);
+    const first = await d.client.call('increment', [1]);
+    assert.equal(n.probes, 1, 'the first call finds the caller box through a probe');
+    const box = boxesOf(tw, first.txid);
+    assert.deepEqual(box, [callerBox(tw.testChain.accounts[0]!.address)], 'the probe named the box');
+    n.reset();
+    const second = await d.client.call('increment', [2]);
+    assert.deepEqual({ gates: n.gates, probes: n.probes }, { gates: 1, probes: 0 });
+    assert.deepEqual(boxesOf(tw, second.txid), box, 'the same references as the probe found');
+    assert.equal(second.returnValue, 3n);
+  });
+
+  it('does not probe a call its program rejects, and reports the failure as the long way does', async () => {
+    // A new app whose first call fails: the program asserts before it touches the box.
+    const fresh = await tw.app.deploy({ creator: tw.testChain.accounts[0]!, ...counter, name: 'fresh' });
+    const n = countSimulations(tw);
+    await assert.rejects(fresh.client.call('increment', [50]), (e: Error & { report?: { failureMessage?: string } }) => {
+      assert.match(e.report!.failureMessage!, /assert failed/);
+      assert.match(e.message, /too big/);
+      return true;
+    });
+    assert.deepEqual({ gates: n.gates, probes: n.probes }, { gates: 1, probes: 0 });
+    n.reset();
+    // A hinted shape that fails the same way: one simulation, the same failure.
+    await assert.rejects(d.client.call('increment', [60]), /too big/);
+    assert.deepEqual({ gates: n.gates, probes: n.probes }, { gates: 1, probes: 0 });
+  });
+
+  it('gives the same txids, returns and state as calls that name their references themselves', async () => {
+    const run = async (explicit: boolean) => {
+      const t = (await Tealworks.inProcess({ accounts: 2 })) as Tw;
+      try {
+        const [alice, bob] = t.testChain.accounts;
+        const app = await t.app.deploy({ creator: alice!, ...counter });
+        const out: unknown[] = [];
+        for (const [who, k] of [
+          [alice, 1],
+          [alice, 2],
+          [bob, 3],
+          [alice, 60],
+          [bob, 4],
+          [alice, 5],
+        ] as const) {
+          const opts = { sender: who!, ...(explicit ? { boxes: [{ name: callerBox(who!.address) }], populateResources: false } : {}) };
+          try {
+            const r = await app.client.call('increment', [k], opts);
+            out.push({ txid: r.txid, rv: r.returnValue });
+          } catch (e) {
+            out.push({ error: (e as { report?: { failureMessage?: string } }).report?.failureMessage });
+          }
+        }
+        return { out, hash: t.testChain.stateHash() };
+      } finally {
+        await t.close();
+      }
+    };
+    const auto = await run(false);
+    const named = await run(true);
+    assert.deepEqual(auto, named);
+  });
+
+  it('falls back when the references a shape needed change from call to call, and stops hinting that shape', async () => {
+    // A box named by the second argument: every call of the same shape (same first argument) needs another box.
+    const dir = mkdtempSync(join(tmpdir(), 'tw-hints-'));
+    try {
+      writeFileSync(
+        join(dir, 'approval.teal'),
+        ['#pragma version 10', 'txn ApplicationID', 'bz ok', 'txna ApplicationArgs 1', 'int 1', 'box_create', 'pop', 'ok:', 'int 1'].join('\n'),
+      );
+      writeFileSync(join(dir, 'clear.teal'), '#pragma version 10\nint 1\n');
+      const app = await tw.app.deploy({
+        creator: tw.testChain.accounts[0]!,
+        approval: join(dir, 'approval.teal'),
+        clear: join(dir, 'clear.teal'),
+        fund: 10_000_000n,
+        name: 'named-boxes',
+      });
+      const n = countSimulations(tw);
+      const names: string[] = [];
+      for (const name of ['a', 'b', 'c', 'd']) {
+        const r = await app.client.call(undefined, ['make', name]);
+        names.push(
+          boxesOf(tw, r.txid)
+            .map((b) => new TextDecoder().decode(b))
+            .join(),
+        );
+      }
+      assert.deepEqual(names, ['a', 'b', 'c', 'd'], 'each call named exactly its own box');
+      // a: gate, probe, gate; b: hinted gate (a miss), probe, gate; c, d: not hinted again, and
+      // the app needed a probe before, so probe, gate.
+      assert.deepEqual({ gates: n.gates, probes: n.probes }, { gates: 2 + 2 + 1 + 1, probes: 4 });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
