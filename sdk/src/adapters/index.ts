@@ -24,6 +24,7 @@ export type {
   AccountInfo,
   AppLocalState as NodeAppLocalState,
   BoxValue,
+  BoxesPage,
   BlockInfo,
   Supply,
   SimulateOptions,

@@ -1,4 +1,5 @@
 import { Address } from '../encoding/address.js';
+import { compareBytes } from '../encoding/bytes.js';
 import { fromHex, toHex } from '../encoding/hex.js';
 import { decodeMsgpack, encodeMsgpack, toUint64, type MsgpackValue } from '../encoding/msgpack.js';
 import { TealworksError } from '../errors.js';
@@ -70,6 +71,28 @@ export interface ForkRemote {
   app(id: bigint): Promise<RemoteRead<AppData>>;
   asset(id: bigint): Promise<RemoteRead<AssetData>>;
   box(appId: bigint, name: Uint8Array): Promise<RemoteRead<Uint8Array>>;
+  /**
+   * Optional: one page of an app's boxes with their values, names ascending, starting after
+   * `after` (from the app's first box without it), at most `limit` boxes, read at `round` when the
+   * remote still holds that round (the page says which round it was read at). Undefined when the
+   * remote cannot list boxes this way (an older node): the fork then reads each box on its own.
+   * A fork uses it when a pass needs several boxes of one app (see {@link RemoteBoxPage}).
+   */
+  boxPage?(appId: bigint, options: { after?: Uint8Array; limit: number; round?: bigint }): Promise<RemoteBoxPage | undefined>;
+}
+
+/**
+ * A page of an app's boxes: every box whose name is after the page's `after` and at most `last`
+ * (to the app's last box when `last` is undefined) is in `boxes`, so a name in that range that is
+ * not there is not a box of the app at `round`.
+ */
+export interface RemoteBoxPage {
+  /** The remote round the page was read at. */
+  round: bigint;
+  /** The boxes of the range, names ascending, with their values. */
+  boxes: { name: Uint8Array; value: Uint8Array }[];
+  /** The last name the page covers when more boxes follow it (the last box returned); undefined when none follow. */
+  last?: Uint8Array;
 }
 
 /** Durable storage of a fork's fetched records (replaced atomically on every write). */
@@ -78,6 +101,32 @@ export interface ForkCacheStore {
   /** Replaces the whole cache atomically: a failure leaves the previous cache intact. */
   write(bytes: Uint8Array): void;
   clear(): void;
+}
+
+/** Pages of one app's boxes a pass reads at most before reading the names still left one by one. */
+export const BOX_PAGES = 2;
+
+/** The longest box name (consensus `MaxAppKeyLen`): bounds the name just before another. */
+const MAX_BOX_NAME = 64;
+
+/**
+ * The largest box name (at most 64 bytes) that sorts before `name`, so a page after it starts at
+ * `name` itself; undefined when none does (the name is the single byte 0). Any name before `name`
+ * would do for correctness: this one wastes no room of the page on names that are not wanted.
+ */
+export function boxNameBefore(name: Uint8Array): Uint8Array | undefined {
+  const last = name[name.length - 1];
+  if (last === undefined) return undefined;
+  if (last === 0) return name.length > 1 ? name.slice(0, -1) : undefined;
+  const out = new Uint8Array(Math.max(MAX_BOX_NAME, name.length)).fill(0xff);
+  out.set(name.subarray(0, -1));
+  out[name.length - 1] = last - 1;
+  return out;
+}
+
+/** Boxes asked for in one page when `wanted` names are left: room for some unwanted names between them. */
+export function boxPageLimit(wanted: number): number {
+  return Math.min(1000, Math.max(2 * wanted, wanted + 16));
 }
 
 /** A fork's cache kept in memory (tests, the in-process chain). */
@@ -443,21 +492,84 @@ export class ForkState {
         `the fork needs ${describeForkResource(keys[0]!)}${keys.length > 1 ? ` and ${keys.length - 1} more` : ''}, which is not in its cache, and it was started without a remote. Start it with --fork ${this.head.url} (reachable) to fetch it.`,
       );
     }
+    // Several boxes of one app are read as a range of the app's boxes (one task per app); the rest one request each.
+    const tasks: (() => Promise<void>)[] = [];
+    const byApp = new Map<bigint, Uint8Array[]>();
+    for (const key of keys) {
+      const r = resourceOfKey(key);
+      if (r.kind === 'box' && remote.boxPage) byApp.set(r.appId, [...(byApp.get(r.appId) ?? []), r.name]);
+      else tasks.push(() => this.#fetchOne(remote, key));
+    }
+    for (const [appId, names] of byApp) {
+      if (names.length === 1) tasks.push(() => this.#fetchOne(remote, forkResourceKey({ kind: 'box', appId, name: names[0]! })));
+      else tasks.push(() => this.#fetchBoxes(remote, appId, names));
+    }
+    try {
+      await this.#pool(tasks);
+    } finally {
+      // Records fetched before a failure are complete: they are kept.
+      this.#save();
+    }
+  }
+
+  /** Runs the tasks, `concurrency` at a time; after a failure starts no more, and rethrows the first failure once all have stopped. */
+  async #pool(tasks: readonly (() => Promise<void>)[]): Promise<void> {
     let failure: unknown;
     let next = 0;
     const worker = async () => {
-      while (failure === undefined && next < keys.length) {
-        const key = keys[next++]!;
+      while (failure === undefined && next < tasks.length) {
+        const task = tasks[next++]!;
         try {
-          await this.#fetchOne(remote, key);
+          await task();
         } catch (e) {
           failure ??= e;
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.#limits.concurrency, keys.length) }, worker));
-    this.#save();
+    await Promise.all(Array.from({ length: Math.min(this.#limits.concurrency, tasks.length) }, worker));
     if (failure !== undefined) throw failure;
+  }
+
+  /**
+   * Reads several boxes of one app through the remote's pages of boxes: a page starting just
+   * before the smallest name wanted settles every wanted name inside the range it covers (present
+   * with its value, or absent); at most {@link BOX_PAGES} pages, then the names still outside any
+   * page are read one by one. A remote without pages (or refusing them) gets the one-by-one reads
+   * for all of them.
+   */
+  async #fetchBoxes(remote: ForkRemote, appId: bigint, wanted: readonly Uint8Array[]): Promise<void> {
+    let left = [...wanted].sort(compareBytes);
+    let round = this.head.round;
+    for (let pages = 0; left.length > 1 && pages < BOX_PAGES; pages++) {
+      const after = boxNameBefore(left[0]!);
+      const page = await remote.boxPage!(appId, { ...(after ? { after } : {}), limit: boxPageLimit(left.length), round });
+      if (!page) break;
+      // Later pages are read at the round of the first, so the pages agree.
+      round = page.round;
+      const values = new Map(page.boxes.map((b) => [toHex(b.name), b.value]));
+      const inRange = (n: Uint8Array) => (!after || compareBytes(n, after) > 0) && (!page.last || compareBytes(n, page.last) <= 0);
+      const settled = left.filter(inRange);
+      left = left.filter((n) => !inRange(n));
+      for (const name of settled) {
+        const key = forkResourceKey({ kind: 'box', appId, name });
+        this.#records.set(key, { round: page.round, wire: values.get(toHex(name)) });
+      }
+      // Boxes of the page nobody asked for are kept too: they are the remote's at that round.
+      for (const b of page.boxes) {
+        const key = forkResourceKey({ kind: 'box', appId, name: b.name });
+        if (!this.#records.has(key)) this.#records.set(key, { round: page.round, wire: b.value });
+      }
+      if (page.round > this.#remoteRound) this.#remoteRound = page.round;
+      const found = settled.filter((n) => values.has(toHex(n))).length;
+      const req: ForkRequest = {
+        resource: `boxes of app ${appId}: a page of ${page.boxes.length} (${found} of ${settled.length} wanted present${page.last ? ', more follow' : ''})`,
+        found: page.boxes.length > 0,
+        round: page.round,
+      };
+      this.requests.push(req);
+      this.onRequest?.(req);
+    }
+    await this.#pool(left.map((name) => () => this.#fetchOne(remote, forkResourceKey({ kind: 'box', appId, name }))));
   }
 
   async #fetchOne(remote: ForkRemote, key: string): Promise<void> {

@@ -55,5 +55,17 @@ export type { SimulateRequest, SimulateResponse } from './simulate.js';
 export { pendingTransactionResponse } from './response.js';
 export type { ResponseObject } from './response.js';
 export { ForkState, MemoryForkCache, ForkRemoteError, ForkCacheError, namedResources, forkResourceKey, describeForkResource } from './fork.js';
-export type { ForkOrigin, ForkHead, ForkRemote, ForkCacheStore, ForkResource, ForkRequest, ForkStatus, ForkLimits, RemoteAccount, RemoteRead } from './fork.js';
+export type {
+  ForkOrigin,
+  ForkHead,
+  ForkRemote,
+  ForkCacheStore,
+  ForkResource,
+  ForkRequest,
+  ForkStatus,
+  ForkLimits,
+  RemoteAccount,
+  RemoteRead,
+  RemoteBoxPage,
+} from './fork.js';
 export { ForkStateMissing } from './errors.js';

@@ -1125,6 +1125,36 @@ export class Ledger {
     return out.sort((a, b) => (toHex(a) < toHex(b) ? -1 : 1));
   }
 
+  /**
+   * An app's boxes as they stood after `round`, keyed by the name's hex: the latest state with the
+   * box changes of every later round's delta undone. Undefined when the state at `round` is not
+   * held (past the latest round, before the delta window, or before a fork's first block).
+   * Changes made by cheats carry no delta, so they count as made at the round they followed.
+   */
+  boxesAt(appId: bigint, round: bigint): Map<string, { name: Uint8Array; value: Uint8Array }> | undefined {
+    if (!this.holdsStateAt(round) || (this.fork && round < this.fork.head.round)) return undefined;
+    const out = new Map<string, { name: Uint8Array; value: Uint8Array }>();
+    const prefix = `${appId}/`;
+    for (const k of this.state.boxes.keys()) {
+      if (!k.startsWith(prefix)) continue;
+      const hex = k.slice(prefix.length);
+      const name = fromHex(hex);
+      out.set(hex, { name, value: this.state.getBox(appId, name)! });
+    }
+    // Newest first, so each box ends as it was before the earliest later change to it.
+    for (let r = this.latestRound; r > round; r--) {
+      const d = this.deltas.get(r);
+      if (!d) continue; // a warped (empty) round
+      for (const kv of d.kv) {
+        if (kv.appId !== appId) continue;
+        const hex = toHex(kv.name);
+        if (kv.oldData === undefined) out.delete(hex);
+        else out.set(hex, { name: kv.name, value: kv.oldData });
+      }
+    }
+    return out;
+  }
+
   /** Total and online money (no rewards and no online stake on the devnet: online is 0). */
   supply(): { round: bigint; totalMoney: bigint; onlineMoney: bigint; notParticipatingMoney: bigint } {
     let total = 0n;

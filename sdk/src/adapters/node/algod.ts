@@ -6,8 +6,20 @@ import { HttpNodeAdapter } from './http-node-adapter.js';
 import { pendingState } from './adapter.js';
 import { TransactionNotFoundError } from './errors.js';
 import type { ConnectionOptions } from '../http/connection.js';
-import { toAccountInfo, toAppInfo, toAssetInfo, toBlockInfo, toBox, toNodeStatus, toPending, toSuggestedParams, toSupply } from './normalize.js';
-import type { AccountInfo, AppInfo, AssetInfo, BlockInfo, BoxValue, CompileResult, NodeStatus, PendingTransaction, SuggestedParams, Supply } from './types.js';
+import { toAccountInfo, toAppInfo, toAssetInfo, toBlockInfo, toBox, toBoxesPage, toNodeStatus, toPending, toSuggestedParams, toSupply } from './normalize.js';
+import type {
+  AccountInfo,
+  AppInfo,
+  AssetInfo,
+  BlockInfo,
+  BoxesPage,
+  BoxValue,
+  CompileResult,
+  NodeStatus,
+  PendingTransaction,
+  SuggestedParams,
+  Supply,
+} from './types.js';
 import type { NodeVersion } from './v1-model.js';
 import { toNodeVersion } from './v1-model.js';
 import { DecodeError } from '../../errors.js';
@@ -246,6 +258,28 @@ export class AlgodAdapter extends HttpNodeAdapter {
       'boxes',
     );
     return arr(body.boxes, 'boxes.boxes').map((b, i) => bytes(obj(b, `boxes[${i}]`).name, `boxes[${i}].name`));
+  }
+
+  /**
+   * One page of an application's boxes in the node's paged form: names ascending after `next`
+   * (exclusive) and under `prefix`, at most `limit`, with values when `values` is set, read at
+   * `round` (default: the node's latest). Check the answer's `round`: a node that predates the
+   * paged form ignores these parameters and lists every name (see {@link BoxesPage}).
+   */
+  async boxesPage(appId: bigint, query: { limit?: bigint; next?: Uint8Array; prefix?: Uint8Array; values?: boolean; round?: bigint } = {}): Promise<BoxesPage> {
+    return toBoxesPage(
+      await this.http.json({
+        method: 'GET',
+        path: pathOf('v2', 'applications', appId, 'boxes'),
+        query: {
+          limit: query.limit,
+          next: query.next ? boxNameParam(query.next) : undefined,
+          prefix: query.prefix ? boxNameParam(query.prefix) : undefined,
+          include: query.values ? 'values' : undefined,
+          round: query.round,
+        },
+      }),
+    );
   }
 
   async block(round: bigint, options: { headerOnly?: boolean } = {}): Promise<BlockInfo> {

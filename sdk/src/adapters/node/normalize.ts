@@ -12,6 +12,7 @@ import type {
   AssetParams,
   BlockInfo,
   BoxValue,
+  BoxesPage,
   NodeStatus,
   PendingTransaction,
   SimulateResult,
@@ -231,6 +232,21 @@ export function toAccountInfo(body: unknown): AccountInfo {
 export function toBox(body: unknown): BoxValue {
   const o = obj(body, 'box');
   return compact({ name: bytes(o.name, 'box.name'), value: bytes(o.value, 'box.value'), round: optU64(o.round, 'box.round') });
+}
+
+/** A `/v2/applications/{id}/boxes` answer, paged or not (see {@link BoxesPage}). */
+export function toBoxesPage(body: unknown): BoxesPage {
+  const o = obj(body, 'boxes');
+  const boxes = arr(o.boxes ?? [], 'boxes.boxes').map((b, i) => {
+    const e = obj(b, `boxes[${i}]`);
+    const name = bytes(e.name, `boxes[${i}].name`);
+    return e.value === undefined || e.value === null ? { name } : { name, value: bytes(e.value, `boxes[${i}].value`) };
+  });
+  return compact({
+    round: optU64(o.round, 'boxes.round'),
+    nextToken: o['next-token'] === undefined ? undefined : str(o['next-token'], 'boxes.next-token'),
+    boxes,
+  });
 }
 
 function addressText(value: unknown, what: string): string | undefined {

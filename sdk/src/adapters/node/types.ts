@@ -163,6 +163,20 @@ export interface BoxValue {
   round?: bigint;
 }
 
+/**
+ * One page of an application's boxes in the node's paged form (`/v2/applications/{id}/boxes` with
+ * `limit`, `next`, `prefix`, `include=values` or `round`): names ascending. A node that predates
+ * the paged form answers with every name and no `round`, values or `nextToken`.
+ */
+export interface BoxesPage {
+  /** The round the page was read at (absent from a node without the paged form). */
+  round?: bigint;
+  /** The page's last name as `b64:…` when more boxes follow: the `next` of the following page. */
+  nextToken?: string;
+  /** The boxes, each with its value when values were asked for (and the node gave them). */
+  boxes: { name: Uint8Array; value?: Uint8Array }[];
+}
+
 /** A block as a node reports it: round, timestamp, genesis id and hash, proposer, and the raw answer. */
 export interface BlockInfo {
   round: bigint;

@@ -1,11 +1,12 @@
 import { addressBytes, encodeAddress } from '../../encoding/address.js';
-import { utf8 } from '../../encoding/bytes.js';
+import { compareBytes, utf8 } from '../../encoding/bytes.js';
+import { fromBase64 } from '../../encoding/base64.js';
 import { toHex } from '../../encoding/hex.js';
 import { AlgodAdapter } from '../../adapters/node/algod.js';
 import { HttpError, NetworkError, ProtocolError, RequestError, TimeoutError } from '../../adapters/http/errors.js';
 import { PUBLIC_ENDPOINTS } from '../../adapters/profiles.js';
-import type { AppInfo, AssetInfo, TealKeyValue } from '../../adapters/node/types.js';
-import { ForkRemoteError, type ForkHead, type ForkRemote, type RemoteAccount, type RemoteRead } from '../../ledger/fork.js';
+import type { AppInfo, AssetInfo, BoxesPage, TealKeyValue } from '../../adapters/node/types.js';
+import { ForkRemoteError, type ForkHead, type ForkRemote, type RemoteAccount, type RemoteBoxPage, type RemoteRead } from '../../ledger/fork.js';
 import type { AccountData, AppData, AssetData, KeyValue } from '../../ledger/state.js';
 import { DecodeError } from '../../errors.js';
 
@@ -68,6 +69,14 @@ function assetData(info: AssetInfo): AssetData {
     freeze: addr(p.freeze),
     clawback: addr(p.clawback),
   };
+}
+
+function fromBase64Safe(text: string): Uint8Array | undefined {
+  try {
+    return fromBase64(text);
+  } catch {
+    return undefined;
+  }
 }
 
 const STATUS: Record<string, 0 | 1 | 2> = { Offline: 0, Online: 1, NotParticipating: 2 };
@@ -211,6 +220,78 @@ export class AlgodForkRemote implements ForkRemote {
   async asset(id: bigint): Promise<RemoteRead<AssetData>> {
     const info = await this.#maybe(`asset ${id}`, () => this.#algod.asset(id));
     return { round: this.#round, value: info ? assetData(info) : undefined };
+  }
+
+  /** Set once the remote has shown it has no usable paged box listing: later pages are not asked for. */
+  #noBoxPages = false;
+  /** The latest round the remote said it no longer holds: pages asked at it or before are read at the remote's latest round. */
+  #roundGone: bigint | undefined;
+
+  /**
+   * One page of an app's boxes with values (`/v2/applications/{id}/boxes?include=values&next=…&limit=…&round=…`).
+   * The round is dropped (the remote's latest is read) when the remote says it no longer holds it.
+   * Undefined, and never asked again, when the remote refuses the paged form (an older node's 400
+   * or 404) or answers it in a way that cannot be trusted: without a round, without values, with
+   * names out of order or before `after`, or with more boxes than asked for.
+   */
+  async boxPage(appId: bigint, options: { after?: Uint8Array; limit: number; round?: bigint }): Promise<RemoteBoxPage | undefined> {
+    if (this.#noBoxPages) return undefined;
+    const what = `boxes of app ${appId}`;
+    const ask = (round: bigint | undefined) =>
+      this.#algod.boxesPage(appId, {
+        limit: BigInt(options.limit),
+        values: true,
+        ...(options.after ? { next: options.after } : {}),
+        ...(round !== undefined ? { round } : {}),
+      });
+    let answer;
+    try {
+      const gone = this.#roundGone;
+      const pinned = options.round !== undefined && gone !== undefined && options.round <= gone ? undefined : options.round;
+      try {
+        answer = await ask(pinned);
+      } catch (e) {
+        // The node's words for a round it has let go of (or not reached): read its latest instead.
+        if (
+          pinned === undefined ||
+          !(e instanceof HttpError && e.status === 400 && /given round is (no longer available|greater than the latest)/.test(e.serviceMessage ?? ''))
+        )
+          throw e;
+        if (gone === undefined || pinned > gone) this.#roundGone = pinned;
+        answer = await ask(undefined);
+      }
+    } catch (e) {
+      if (e instanceof HttpError && [400, 404, 405, 501].includes(e.status)) {
+        this.#noBoxPages = true;
+        return undefined;
+      }
+      throw this.#explain(what, e);
+    }
+    const page = this.#trustedPage(answer, options);
+    if (!page) {
+      this.#noBoxPages = true;
+      return undefined;
+    }
+    if (page.round > this.#round) this.#round = page.round;
+    return page;
+  }
+
+  /** The answer as a page, or undefined when it is not the paged form answered as asked. */
+  #trustedPage(answer: BoxesPage, options: { after?: Uint8Array; limit: number }): RemoteBoxPage | undefined {
+    if (answer.round === undefined || answer.boxes.length > options.limit) return undefined;
+    const boxes: RemoteBoxPage['boxes'] = [];
+    let prev = options.after;
+    for (const b of answer.boxes) {
+      if (b.value === undefined || (prev && compareBytes(b.name, prev) <= 0)) return undefined;
+      boxes.push({ name: b.name, value: b.value });
+      prev = b.name;
+    }
+    if (answer.nextToken === undefined) return { round: answer.round, boxes };
+    // More follow: the token names the page's last box, where the next page would start.
+    const last = boxes[boxes.length - 1]?.name;
+    const token = /^b64:/.test(answer.nextToken) ? fromBase64Safe(answer.nextToken.slice(4)) : undefined;
+    if (!last || !token || compareBytes(token, last) !== 0) return undefined;
+    return { round: answer.round, boxes, last };
   }
 
   async box(appId: bigint, name: Uint8Array): Promise<RemoteRead<Uint8Array>> {

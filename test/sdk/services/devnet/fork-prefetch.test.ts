@@ -1,4 +1,7 @@
 import assert from 'node:assert/strict';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { request as httpRequest } from 'undici';
 import { Ed25519KeyPair } from '../../../../sdk/src/crypto/ed25519.js';
 import { Address } from '../../../../sdk/src/encoding/address.js';
 import { toHex } from '../../../../sdk/src/encoding/hex.js';
@@ -13,6 +16,7 @@ import {
   type ForkHead,
   type ForkRemote,
   type RemoteAccount,
+  type RemoteBoxPage,
   type RemoteRead,
 } from '../../../../sdk/src/ledger/index.js';
 import { AlgodForkRemote } from '../../../../sdk/src/services/devnet/fork-remote.js';
@@ -112,6 +116,47 @@ class CountingRemote implements ForkRemote {
   box(appId: bigint, name: Uint8Array): Promise<RemoteRead<Uint8Array>> {
     return this.#count(`box ${appId}/0x${toHex(name)}`, () => this.#inner.box(appId, name));
   }
+  boxPage(appId: bigint, options: { after?: Uint8Array; limit: number; round?: bigint }): Promise<RemoteBoxPage | undefined> {
+    return this.#count(`boxes of app ${appId} after 0x${toHex(options.after ?? new Uint8Array())}`, () => this.#inner.boxPage!(appId, options));
+  }
+}
+
+/**
+ * A node in front of the real one that answers the paged box listing as an older node would:
+ * `legacy` ignores the paging parameters (every name, no round, no values), `refuse` answers 400,
+ * `no-values` drops `include` (paged, but without values), `pass` forwards it. Everything else is
+ * forwarded. Counts the box listings asked for.
+ */
+async function olderNode(target: string, mode: 'legacy' | 'refuse' | 'no-values' | 'pass') {
+  const listings: string[] = [];
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', target);
+    if (/^\/v2\/applications\/\d+\/boxes$/.test(url.pathname)) {
+      listings.push(url.search);
+      if (mode === 'refuse') {
+        res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ message: 'Invalid format for parameter include: unknown' }));
+        return;
+      }
+      if (mode === 'legacy') for (const k of ['limit', 'next', 'prefix', 'include', 'round']) url.searchParams.delete(k);
+      if (mode === 'no-values') url.searchParams.delete('include');
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (typeof v === 'string' && k !== 'host') headers[k] = v;
+    httpRequest(url, { method: 'GET', headers }).then(
+      async (r) => {
+        const body = Buffer.from(await r.body.arrayBuffer());
+        res.writeHead(r.statusCode, { 'content-type': String(r.headers['content-type'] ?? 'application/json') }).end(body);
+      },
+      () => res.writeHead(502).end(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    listings,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 describe('fork prefetch: one batch for a cold call, nothing for a cached one', function () {
@@ -123,6 +168,7 @@ describe('fork prefetch: one batch for a cold call, nothing for a cached one', f
   let remote: CountingRemote;
   let appId: bigint;
   let group: SignedTransaction[];
+  let names: Uint8Array[];
   let request: { 'txn-groups': { txns: SignedTransaction[] }[] };
   const token = 'c'.repeat(64);
 
@@ -149,7 +195,7 @@ describe('fork prefetch: one batch for a cold call, nothing for a cached one', f
     ]);
     appId = l.block(l.latestRound).txns[0]!.ad.createdAppId!;
     l.submit([signTransaction(makePaymentTxn({ sender, receiver: Address.forApp(appId), amount: 10n ** 9n, suggestedParams: sp() }), key)]);
-    const names = Array.from({ length: BOXES }, (_, i) => {
+    names = Array.from({ length: BOXES }, (_, i) => {
       const n = new Uint8Array(11);
       n.set(utf8('box'));
       new DataView(n.buffer).setBigUint64(3, BigInt(i));
@@ -191,17 +237,20 @@ describe('fork prefetch: one batch for a cold call, nothing for a cached one', f
     assert.equal(remote.asked.length, 0, 'naming asks nothing');
   });
 
-  it('a cold call fetches everything in one parallel wave and runs once; the cached call asks nothing; both equal the remote simulate', async () => {
+  it('a cold call fetches everything in one parallel wave of 5 requests (the ten boxes in one page) and runs once; the cached call asks nothing; both equal the remote simulate', async () => {
     const { fork, forked } = await openFork();
     await fork.prefetchGroups([group]);
-    assert.equal(remote.asked.length, BOXES + 4);
+    assert.equal(remote.asked.length, 5, `sender, app, app account, fee sink and one page of boxes: ${remote.asked.join(', ')}`);
+    assert.equal(remote.asked.filter((a) => a.startsWith('boxes of app')).length, 1);
     assert.equal(new Set(remote.asked).size, remote.asked.length, 'no resource asked twice');
     assert.equal(remote.waves, 1, `one wave of requests, got ${remote.waves}`);
-    assert.equal(remote.maxInFlight, BOXES + 4, 'all in flight at once');
+    assert.equal(remote.maxInFlight, 5, 'all in flight at once');
+    for (const name of names) assert.ok(fork.has({ kind: 'box', appId, name }), 'every named box is known after the page');
+    assert.equal(fork.requests.length, 5);
     const misses = fork.missCount;
     const cold = await fork.run(() => simulate(forked, request));
     assert.equal(fork.missCount, misses, 'the first run read nothing it had not fetched: one pass');
-    assert.equal(remote.asked.length, BOXES + 4, 'the run itself asked nothing');
+    assert.equal(remote.asked.length, 5, 'the run itself asked nothing');
     const own = simulate(l, request);
     assert.equal((own['txn-groups'] as { 'failure-message'?: string }[])[0]!['failure-message'], undefined);
     assert.deepEqual(cold, own, "the fork's result equals the remote's own simulate");
@@ -225,7 +274,7 @@ describe('fork prefetch: one batch for a cold call, nothing for a cached one', f
     const fork = await ForkState.open({ remote, cache: new MemoryForkCache(), limits: { concurrency: 4 } });
     remote.reset();
     await fork.prefetchGroups([group]);
-    assert.equal(remote.asked.length, BOXES + 4);
+    assert.equal(remote.asked.length, 5);
     assert.equal(remote.maxInFlight, 4);
   });
 
@@ -237,5 +286,76 @@ describe('fork prefetch: one batch for a cold call, nothing for a cached one', f
     await fork.prefetch([{ kind: 'account', address: local.publicKey }]);
     assert.deepEqual(remote.asked, [], 'a local account is not asked of the remote');
     assert.equal(forked.balance(local.publicKey), 10n ** 12n);
+  });
+  for (const mode of ['legacy', 'refuse', 'no-values'] as const) {
+    it(`an older remote (${mode === 'legacy' ? 'ignoring the paging parameters' : mode === 'refuse' ? 'refusing them with 400' : 'ignoring include'}): every box read on its own, the same result, and no page asked again`, async () => {
+      const older = await olderNode(node.url, mode);
+      try {
+        const counted = new CountingRemote(new AlgodForkRemote({ url: older.url, token }));
+        for (let i = 0; i < 2; i++) {
+          const fork = await ForkState.open({ remote: counted, cache: new MemoryForkCache() });
+          const forked = new Ledger({ fork });
+          counted.reset();
+          await fork.prefetchGroups([group]);
+          assert.equal(counted.asked.filter((a) => a.startsWith('box ')).length, BOXES, 'each box on its own');
+          assert.equal(older.listings.length, 1, 'the listing was asked once, by the first fork only');
+          assert.equal(fork.requests.length, BOXES + 4);
+          const result = await fork.run(() => simulate(forked, request));
+          assert.deepEqual(result, simulate(l, request));
+        }
+      } finally {
+        await older.close();
+      }
+    });
+  }
+
+  it("a fork as the remote (a fork of a fork): the middle fork refuses to page the boxes it has only partly read, so each is read on its own, and the result is the first remote's", async () => {
+    const { fork: middle, forked: middleLedger } = await openFork();
+    await middle.prefetch([{ kind: 'box', appId, name: names[3]! }]); // the middle fork has read one box
+    const middleNode = await startNodeService({ ledger: middleLedger, apiToken: token, host: '127.0.0.1', port: 0 });
+    try {
+      const page = await httpRequest(`${middleNode.url}/v2/applications/${appId}/boxes?limit=5&include=values`, { headers: { 'x-algo-api-token': token } });
+      assert.equal(page.statusCode, 400);
+      assert.match(((await page.body.json()) as { message: string }).message, /a fork holds only the boxes it has read or written of app/);
+      const counted = new CountingRemote(new AlgodForkRemote({ url: middleNode.url, token }));
+      const top = await ForkState.open({ remote: counted, cache: new MemoryForkCache() });
+      const topLedger = new Ledger({ fork: top });
+      counted.reset();
+      await top.prefetchGroups([group]);
+      assert.equal(counted.asked.filter((a) => a.startsWith('box ')).length, BOXES, 'each box on its own');
+      assert.deepEqual(await top.run(() => simulate(topLedger, request)), simulate(l, request));
+    } finally {
+      await middleNode.close();
+    }
+  });
+
+  it('a remote that no longer holds the fork round: the page is read at its latest round instead, and later pages skip the old round', async () => {
+    const counting = await olderNode(node.url, 'pass');
+    try {
+      const counted = new CountingRemote(new AlgodForkRemote({ url: counting.url, token }));
+      const fork = await ForkState.open({ remote: counted, cache: new MemoryForkCache() });
+      const forkRound = fork.head.round;
+      l.advanceRounds(100n); // past the remote's window of 64 rounds of deltas
+      await fork.prefetchGroups([group]);
+      assert.equal(counting.listings.length, 2, `asked at the fork round, then at the latest: ${counting.listings.join(' ; ')}`);
+      assert.match(counting.listings[0]!, new RegExp(`round=${forkRound}`));
+      assert.doesNotMatch(counting.listings[1]!, /round=/);
+      assert.equal(counted.asked.filter((a) => a.startsWith('box ')).length, 0);
+      const forked = new Ledger({ fork });
+      for (const [i, name] of names.entries()) assert.equal(new DataView(forked.box(appId, name)!.buffer).getBigUint64(0), BigInt(i + 1));
+      assert.equal(fork.recordRound({ kind: 'box', appId, name: names[0]! }), l.latestRound, 'read at the remote latest round');
+      // The old round is not asked for again; a fork of the remote's current round pins that one.
+      await fork.prefetch(['zz1', 'zz2'].map((n) => ({ kind: 'box' as const, appId, name: utf8(n) })));
+      assert.equal(counting.listings.length, 3);
+      assert.doesNotMatch(counting.listings[2]!, /round=/);
+      assert.equal(forked.box(appId, utf8('zz1')), undefined);
+      assert.ok(fork.has({ kind: 'box', appId, name: utf8('zz2') }), 'known absent');
+      const again = await ForkState.open({ remote: counted, cache: new MemoryForkCache() });
+      await again.prefetchGroups([group]);
+      assert.equal(counting.listings.length, 4);
+      assert.match(counting.listings[3]!, new RegExp(`round=${again.head.round}`));
+    } finally {
+      await counting.close();
+    }
   });
 });

@@ -25,6 +25,8 @@ export const ALGOD_ERRORS = {
   invalidHashType: 'invalid hash type',
   transactionNotFound: 'could not find the transaction in the transaction pool or in the last 1000 confirmed rounds',
   payloadZeroLength: 'payload was of zero length',
+  roundGreaterThanLatest: 'given round is greater than the latest round',
+  roundTooOld: 'given round is no longer available; use a more recent round',
   notDevMode: 'failed retrieving timestamp offset from node: cannot get block timestamp offset because we are not in dev mode',
 } as const;
 
