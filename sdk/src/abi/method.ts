@@ -1,7 +1,6 @@
-import { toHex } from '../encoding/hex.js';
-import { sha512_256Utf8 } from '../crypto/hash.js';
 import { AbiLookupError, AbiTypeError } from './errors.js';
-import { parseAbiType, splitTupleElements } from './parse-type.js';
+import { parseAbiType } from './parse-type.js';
+import { selectorBytes, selectorHexOf, selectorWord } from './selector.js';
 import type { AbiType } from './types.js';
 
 /** Transaction argument types: the caller supplies a whole transaction placed before the app call. */
@@ -65,11 +64,32 @@ export const RETURN_PREFIX = new Uint8Array([0x15, 0x1f, 0x7c, 0x75]);
 /** Method names follow the ARC-4 rule: a C-style identifier. */
 const METHOD_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** What an argument type names besides ABI values: a transaction, a reference, or neither (undefined). */
+function nonValueKind(type: string): 'transaction' | 'reference' | undefined {
+  // A switch compares the text in place; a Set or Map lookup would hash every fresh argument string.
+  switch (type) {
+    case 'txn':
+    case 'pay':
+    case 'keyreg':
+    case 'acfg':
+    case 'axfer':
+    case 'afrz':
+    case 'appl':
+      return 'transaction';
+    case 'account':
+    case 'asset':
+    case 'application':
+      return 'reference';
+  }
+  return undefined;
+}
+
 function makeArg(input: AbiMethodArgInput, method: string, index: number): AbiMethodArg {
   const type = typeof input.type === 'string' ? input.type : input.type.toString();
   let arg: AbiMethodArg;
-  if (isTransactionArgType(type)) arg = { kind: 'transaction', type };
-  else if (isReferenceArgType(type)) arg = { kind: 'reference', type };
+  const kind = nonValueKind(type);
+  if (kind === 'transaction') arg = { kind, type: type as AbiTransactionArgType };
+  else if (kind === 'reference') arg = { kind, type: type as AbiReferenceArgType };
   else {
     let abiType: AbiType;
     try {
@@ -92,14 +112,17 @@ export class AbiMethod {
   readonly args: readonly AbiMethodArg[];
   readonly returns: AbiMethodReturn;
   #signature: string | undefined;
-  #selector: Uint8Array | undefined;
+  /** sha512_256(signature)[0:4], big-endian. */
+  #selector: number | undefined;
 
   constructor(init: { name: string; desc?: string; args: readonly AbiMethodArgInput[]; returns?: { type: string | AbiType; desc?: string } }) {
     if (typeof init.name !== 'string' || init.name === '') throw new AbiTypeError('method name must be a non-empty string');
     this.name = init.name;
     this.desc = init.desc;
     if (!Array.isArray(init.args)) throw new AbiTypeError(`method ${init.name}: args must be a list`);
-    this.args = Object.freeze(init.args.map((a, i) => makeArg(a, init.name, i)));
+    const args: AbiMethodArg[] = [];
+    for (let i = 0; i < init.args.length; i++) args.push(makeArg(init.args[i]!, init.name, i));
+    this.args = Object.freeze(args);
     const retType = init.returns?.type ?? 'void';
     const retText = typeof retType === 'string' ? retType : retType.toString();
     let abiType: AbiType | undefined;
@@ -110,7 +133,9 @@ export class AbiMethod {
         throw new AbiTypeError(`method ${init.name} return type: ${e instanceof Error ? e.message : String(e)}`);
       }
     }
-    this.returns = { type: abiType ? abiType.toString() : 'void', abiType, ...(init.returns?.desc !== undefined ? { desc: init.returns.desc } : {}) };
+    const returns: AbiMethodReturn = { type: abiType ? abiType.toString() : 'void', abiType };
+    if (init.returns?.desc !== undefined) returns.desc = init.returns.desc;
+    this.returns = returns;
   }
 
   /** Parses `name(arg,…)ret`, e.g. `add(uint64,uint64)uint128` or `pay(pay,account)void`. */
@@ -143,12 +168,12 @@ export class AbiMethod {
 
   /** sha512_256(signature)[0:4]. */
   get selector(): Uint8Array {
-    return (this.#selector ??= cachedSelector(this.signature)).slice();
+    return selectorBytes((this.#selector ??= selectorWord(this.signature)));
   }
 
   /** The selector as 8 hex digits. */
   get selectorHex(): string {
-    return toHex((this.#selector ??= cachedSelector(this.signature)));
+    return selectorHexOf((this.#selector ??= selectorWord(this.signature)));
   }
 
   /** Transactions this call occupies in a group: the app call plus one per transaction argument. */
@@ -176,24 +201,9 @@ export class AbiMethod {
   }
 }
 
-// App clients recompute the selectors of the same few methods over and over; hashing dominates.
-const selectorCache = new Map<string, Uint8Array>();
-const SELECTOR_CACHE_LIMIT = 4096;
-
-/** The shared cached selector (never handed out: callers copy it). */
-function cachedSelector(signature: string): Uint8Array {
-  let selector = selectorCache.get(signature);
-  if (!selector) {
-    selector = sha512_256Utf8(signature).slice(0, 4);
-    if (selectorCache.size >= SELECTOR_CACHE_LIMIT) selectorCache.clear();
-    selectorCache.set(signature, selector);
-  }
-  return selector;
-}
-
-/** sha512_256(signature)[0:4] (a fresh copy each call). */
+/** sha512_256(signature)[0:4] (a fresh copy each call; signatures asked for again are cached, see ./selector.ts). */
 export function methodSelector(signature: string): Uint8Array {
-  return cachedSelector(signature).slice();
+  return selectorBytes(selectorWord(signature));
 }
 
 /** Splits a method signature into name, argument type strings and return type string. */
@@ -201,14 +211,25 @@ export function parseMethodSignature(signature: string): { name: string; args: s
   if (typeof signature !== 'string') throw new AbiTypeError(`method signature must be a string, got ${typeof signature}`);
   const open = signature.indexOf('(');
   if (open < 0) throw new AbiTypeError(`invalid method signature ${JSON.stringify(signature)}: missing "("`);
+  // One pass finds the ")" matching the first "(" and cuts the arguments at the commas between
+  // them that no inner tuple encloses.
+  const args: string[] = [];
   let depth = 0;
   let close = -1;
+  let start = open + 1;
+  let emptyArg = false;
   for (let i = open; i < signature.length; i++) {
     const c = signature.charCodeAt(i);
     if (c === 0x28 /* ( */) depth++;
-    else if (c === 0x29 /* ) */ && --depth === 0) {
-      close = i;
-      break;
+    else if (c === 0x29 /* ) */) {
+      if (--depth === 0) {
+        close = i;
+        break;
+      }
+    } else if (c === 0x2c /* , */ && depth === 1) {
+      if (i === start) emptyArg = true;
+      args.push(signature.slice(start, i));
+      start = i + 1;
     }
   }
   if (close < 0) throw new AbiTypeError(`invalid method signature ${JSON.stringify(signature)}: unbalanced parentheses`);
@@ -217,11 +238,16 @@ export function parseMethodSignature(signature: string): { name: string; args: s
     throw new AbiTypeError(`invalid method signature ${JSON.stringify(signature)}: ${JSON.stringify(name)} is not a valid method name`);
   const returns = signature.slice(close + 1);
   if (returns === '') throw new AbiTypeError(`invalid method signature ${JSON.stringify(signature)}: missing return type (use "void")`);
-  let args: string[];
-  try {
-    args = splitTupleElements(signature.slice(open + 1, close));
-  } catch (e) {
-    throw new AbiTypeError(`invalid method signature ${JSON.stringify(signature)}: ${e instanceof Error ? e.message : String(e)}`);
+  if (close > open + 1) {
+    if (close === start) emptyArg = true;
+    args.push(signature.slice(start, close));
+  }
+  if (emptyArg) {
+    // Worded as splitting the argument tuple says it.
+    const inner = signature.slice(open + 1, close);
+    throw new AbiTypeError(
+      `invalid method signature ${JSON.stringify(signature)}: invalid ABI type ${JSON.stringify(inner)}: empty tuple element (stray comma)`,
+    );
   }
   return { name, args, returns };
 }

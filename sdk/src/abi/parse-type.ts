@@ -23,10 +23,52 @@ const UINT = /^uint([1-9][0-9]*)$/;
 const UFIXED = /^ufixed([1-9][0-9]*)x([1-9][0-9]*)$/;
 const ARRAY_LENGTH = /^(0|[1-9][0-9]*)$/;
 
+/** The elementary types method signatures name most, made once. */
+const UINT8 = new AbiUintType(8);
+const UINT16 = new AbiUintType(16);
+const UINT32 = new AbiUintType(32);
+const UINT64 = new AbiUintType(64);
+const UINT128 = new AbiUintType(128);
+const UINT256 = new AbiUintType(256);
+const BOOL = new AbiBoolType();
+const BYTE = new AbiByteType();
+const ADDRESS = new AbiAddressType();
+const STRING = new AbiStringType();
+
+/**
+ * The common elementary types, matched by comparing the text in place: type texts cut out of a
+ * signature are new strings each time, and a Map lookup would hash each one first.
+ */
+function common(text: string): AbiType | undefined {
+  switch (text) {
+    case 'uint64':
+      return UINT64;
+    case 'string':
+      return STRING;
+    case 'address':
+      return ADDRESS;
+    case 'bool':
+      return BOOL;
+    case 'byte':
+      return BYTE;
+    case 'uint8':
+      return UINT8;
+    case 'uint16':
+      return UINT16;
+    case 'uint32':
+      return UINT32;
+    case 'uint128':
+      return UINT128;
+    case 'uint256':
+      return UINT256;
+  }
+  return undefined;
+}
+
 /** Parses ABI type text (`uint64`, `(address,byte[32])[]`, …) into an `AbiType`; throws `AbiTypeError` for invalid text. */
 export function parseAbiType(text: string): AbiType {
   if (typeof text !== 'string') throw new AbiTypeError(`ABI type must be a string, got ${typeof text}`);
-  let type = cache.get(text);
+  let type = common(text) ?? cache.get(text);
   if (type) return type;
   type = parseUncached(text, text);
   if (cache.size >= CACHE_LIMIT) cache.clear();

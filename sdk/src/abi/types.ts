@@ -173,8 +173,10 @@ abstract class AbiIntegerLike extends AbiType {
 
 /** The ABI `uintN` types (N a multiple of 8 up to 512): big-endian, decoded as bigint. */
 export class AbiUintType extends AbiIntegerLike {
+  private text: string | undefined;
+
   toString(): string {
-    return `uint${this.bitSize}`;
+    return (this.text ??= `uint${this.bitSize}`);
   }
 }
 

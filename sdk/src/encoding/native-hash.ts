@@ -75,3 +75,14 @@ export function nativeDigest(algorithm: NativeDigestAlgorithm, data: Uint8Array 
   for (let i = 0; i < n; i++) out[i] = text.charCodeAt(i);
   return out;
 }
+
+/**
+ * The first four bytes of the digest of `data` (bytes, or text hashed as its UTF-8 bytes) as a
+ * big-endian unsigned 32-bit number, or undefined when {@link nativeDigest} would be. For method
+ * selectors: no array is built for the 28 bytes nobody reads.
+ */
+export function nativeDigestWord(algorithm: NativeDigestAlgorithm, data: Uint8Array | string): number | undefined {
+  if (!oneShot || data.length > NATIVE_ONE_SHOT_MAX) return undefined;
+  const text = oneShot(algorithm, data, 'latin1');
+  return ((text.charCodeAt(0) << 24) | (text.charCodeAt(1) << 16) | (text.charCodeAt(2) << 8) | text.charCodeAt(3)) >>> 0;
+}
