@@ -1,4 +1,5 @@
 import { AbiTypeError } from './errors.js';
+import { Doorkeeper, fnv } from './doorkeeper.js';
 import {
   AbiAddressType,
   AbiBoolType,
@@ -14,10 +15,25 @@ import {
 
 /**
  * Type strings → AbiType. Types are immutable, so parsed strings are cached: method signatures
- * and app specs name the same few types over and over.
+ * and app specs name the same few types over and over. A type is cached from its second parse
+ * (a doorkeeper remembers the first), so text seen once costs no Map work and no retained entry.
  */
 const cache = new Map<string, AbiType>();
 const CACHE_LIMIT = 4096;
+const doorkeeper = new Doorkeeper(1 << 16, 4096);
+
+/** The doorkeeper's bucket for a type text: its length and its last sixteen characters (where array lengths and tuple ends differ), and three more. */
+function bucket(text: string): number {
+  const n = text.length;
+  let h = fnv(0x811c9dc5, n);
+  for (let i = n > 16 ? n - 16 : 0; i < n; i++) h = fnv(h, text.charCodeAt(i));
+  if (n > 16) {
+    h = fnv(h, text.charCodeAt(0));
+    h = fnv(h, text.charCodeAt(n >>> 2));
+    h = fnv(h, text.charCodeAt(n >>> 1));
+  }
+  return h ^ (h >>> 15);
+}
 
 const UINT = /^uint([1-9][0-9]*)$/;
 const UFIXED = /^ufixed([1-9][0-9]*)x([1-9][0-9]*)$/;
@@ -68,7 +84,10 @@ function common(text: string): AbiType | undefined {
 /** Parses ABI type text (`uint64`, `(address,byte[32])[]`, …) into an `AbiType`; throws `AbiTypeError` for invalid text. */
 export function parseAbiType(text: string): AbiType {
   if (typeof text !== 'string') throw new AbiTypeError(`ABI type must be a string, got ${typeof text}`);
-  let type = common(text) ?? cache.get(text);
+  let type = common(text);
+  if (type) return type;
+  if (!doorkeeper.seen(bucket(text))) return parseUncached(text, text);
+  type = cache.get(text);
   if (type) return type;
   type = parseUncached(text, text);
   if (cache.size >= CACHE_LIMIT) cache.clear();

@@ -16,6 +16,7 @@
  */
 import { sha512_256Utf8 } from '../crypto/hash.js';
 import { nativeDigestWord } from '../encoding/native-hash.js';
+import { Doorkeeper, fnv } from './doorkeeper.js';
 
 /** Most signatures the cache holds; a full cache starts again empty. */
 export const SELECTOR_CACHE_LIMIT = 4096;
@@ -25,8 +26,7 @@ export const DOORKEEPER_RESET = 4096;
 const DOORKEEPER_BITS = 1 << 16;
 
 const cache = new Map<string, number>();
-const doorkeeper = new Int32Array(DOORKEEPER_BITS >>> 5);
-let remembered = 0;
+const doorkeeper = new Doorkeeper(DOORKEEPER_BITS, DOORKEEPER_RESET);
 
 /** sha512_256(signature)[0:4] as a big-endian uint32, never cached. */
 function hashSelector(signature: string): number {
@@ -47,32 +47,21 @@ function bucket(signature: string): number {
   const n = signature.length;
   const open = signature.indexOf('(');
   const nameEnd = open < 0 ? n : open;
-  let h = Math.imul(n ^ 0x811c9dc5, 0x01000193);
-  for (let i = nameEnd > 16 ? nameEnd - 16 : 0; i < nameEnd; i++) h = Math.imul(h ^ signature.charCodeAt(i), 0x01000193);
+  let h = fnv(0x811c9dc5, n);
+  for (let i = nameEnd > 16 ? nameEnd - 16 : 0; i < nameEnd; i++) h = fnv(h, signature.charCodeAt(i));
   if (n >= 4) {
-    h = Math.imul(h ^ signature.charCodeAt(n >>> 1), 0x01000193);
-    h = Math.imul(h ^ signature.charCodeAt((n + nameEnd) >>> 1), 0x01000193);
-    h = Math.imul(h ^ signature.charCodeAt(n - 2), 0x01000193);
-    h = Math.imul(h ^ signature.charCodeAt(n - 1), 0x01000193);
+    h = fnv(h, signature.charCodeAt(n >>> 1));
+    h = fnv(h, signature.charCodeAt((n + nameEnd) >>> 1));
+    h = fnv(h, signature.charCodeAt(n - 2));
+    h = fnv(h, signature.charCodeAt(n - 1));
   }
-  return (h ^ (h >>> 15)) & (DOORKEEPER_BITS - 1);
+  return h ^ (h >>> 15);
 }
 
 /** The selector of `signature` as a big-endian uint32 (cached from its second request on). */
 export function selectorWord(signature: string): number {
-  const b = bucket(signature);
-  const word = b >>> 5;
-  const bit = 1 << (b & 31);
-  const bits = doorkeeper[word]!;
-  if ((bits & bit) === 0) {
-    // First request since the doorkeeper was emptied: hash, remember the bucket, cache nothing.
-    doorkeeper[word] = bits | bit;
-    if (++remembered >= DOORKEEPER_RESET) {
-      doorkeeper.fill(0);
-      remembered = 0;
-    }
-    return hashSelector(signature);
-  }
+  // First request since the doorkeeper was emptied: hash, remember the bucket, cache nothing.
+  if (!doorkeeper.seen(bucket(signature))) return hashSelector(signature);
   const hit = cache.get(signature);
   if (hit !== undefined) return hit;
   const selector = hashSelector(signature);
@@ -104,6 +93,5 @@ export function selectorCacheState(signature?: string): { size: number; has: boo
 /** For tests: empties the cache and the doorkeeper. */
 export function resetSelectorCache(): void {
   cache.clear();
-  doorkeeper.fill(0);
-  remembered = 0;
+  doorkeeper.clear();
 }
