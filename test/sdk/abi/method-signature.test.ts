@@ -181,4 +181,16 @@ describe('abi: method signatures and selectors', () => {
       if (!type.dynamic) assert.equal(type.staticSize, theirs.byteLen(), text);
     }
   });
+
+  it('caches a composite type from its second parse, and every parse is the same type', () => {
+    for (let i = 0; i < 50; i++) {
+      const text = `(uint64,(address,byte[${40_000 + i}])[],string,ufixed64x${(i % 160) + 1})`;
+      const first = parseAbiType(text);
+      const second = parseAbiType(text);
+      assert.ok(first.equals(second), text);
+      assert.equal(first.toString(), text);
+      assert.equal(parseAbiType(text), second, `${text}: the second parse is the one cached`);
+      assert.equal(parseAbiType(text), second);
+    }
+  });
 });
