@@ -8,10 +8,10 @@ import {
   boxPageLimit,
   ForkState,
   MemoryForkCache,
-  type ForkHead,
   type ForkRemote,
   type RemoteBoxPage,
 } from '../../../sdk/src/ledger/fork.js';
+import { TEST_FORK_HEAD } from './fork-head.js';
 
 /**
  * A fork reading several boxes of one app through pages of the app's boxes: every wanted name
@@ -21,17 +21,7 @@ import {
  * over HTTP against the devnet's node service is in test/sdk/services/devnet/fork-prefetch.test.ts.
  */
 
-const HEAD: ForkHead = {
-  url: 'http://remote.invalid',
-  genesisId: 'remote-v1',
-  genesisHash: new Uint8Array(32).fill(7),
-  round: 50n,
-  timestamp: 1_700_000_000n,
-  txnCounter: 5000n,
-  feeSink: new Uint8Array(32).fill(1),
-  rewardsPool: new Uint8Array(32).fill(2),
-  protocol: 'future',
-};
+const HEAD = TEST_FORK_HEAD;
 const APP = 77n;
 
 type PageCall = { after?: Uint8Array; limit: number; round?: bigint };

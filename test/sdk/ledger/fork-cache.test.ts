@@ -4,9 +4,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileForkCache, type StoreFs } from '../../../sdk/src/ledger/persistence.js';
-import { ForkCacheError, ForkRemoteError, ForkState, type ForkHead, type ForkRemote, type RemoteAccount } from '../../../sdk/src/ledger/fork.js';
+import { ForkCacheError, ForkRemoteError, ForkState, type ForkRemote, type RemoteAccount } from '../../../sdk/src/ledger/fork.js';
 import { LedgerWriteError } from '../../../sdk/src/ledger/errors.js';
 import { Ledger } from '../../../sdk/src/ledger/ledger.js';
+import { TEST_FORK_HEAD } from './fork-head.js';
 
 /**
  * The fork cache file: replaced atomically (a failed write or a failed fetch never leaves a
@@ -15,17 +16,7 @@ import { Ledger } from '../../../sdk/src/ledger/ledger.js';
  * test/sdk/services/devnet/fork.test.ts.
  */
 
-const HEAD: ForkHead = {
-  url: 'http://remote.invalid',
-  genesisId: 'remote-v1',
-  genesisHash: new Uint8Array(32).fill(7),
-  round: 50n,
-  timestamp: 1_700_000_000n,
-  txnCounter: 5000n,
-  feeSink: new Uint8Array(32).fill(1),
-  rewardsPool: new Uint8Array(32).fill(2),
-  protocol: 'future',
-};
+const HEAD = TEST_FORK_HEAD;
 
 function account(balance: bigint): RemoteAccount {
   return {
