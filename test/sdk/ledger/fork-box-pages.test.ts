@@ -2,15 +2,7 @@ import assert from 'node:assert/strict';
 import { compareBytes, utf8 } from '../../../sdk/src/encoding/bytes.js';
 import { toHex } from '../../../sdk/src/encoding/hex.js';
 import { Ledger } from '../../../sdk/src/ledger/ledger.js';
-import {
-  BOX_PAGES,
-  boxNameBefore,
-  boxPageLimit,
-  ForkState,
-  MemoryForkCache,
-  type ForkRemote,
-  type RemoteBoxPage,
-} from '../../../sdk/src/ledger/fork.js';
+import { BOX_PAGES, boxNameBefore, boxPageLimit, ForkState, MemoryForkCache, type ForkRemote, type RemoteBoxPage } from '../../../sdk/src/ledger/fork.js';
 import { TEST_FORK_HEAD } from './fork-head.js';
 
 /**
