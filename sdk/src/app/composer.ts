@@ -8,7 +8,8 @@ import { Address } from '../encoding/address.js';
 import { encodeSignedTransaction, txid as txidOf } from '../txn/encode.js';
 import { assignGroupId } from '../txn/group.js';
 import { signLogicSigTransaction } from '../txn/logicsig.js';
-import type { AppCallFields, LogicSig, Transaction } from '../txn/types.js';
+import { OnComplete, type AppCallFields, type LogicSig, type Transaction } from '../txn/types.js';
+import { decodeProgram } from '../teal/disassembler/decode.js';
 import { fromBase64 } from '../encoding/base64.js';
 import { bytesEqual } from '../encoding/bytes.js';
 import { fromHex, toHex } from '../encoding/hex.js';
@@ -167,12 +168,40 @@ function hasInnerTxns(raw: unknown): boolean {
 }
 
 /**
- * A failure a probe cannot change: the program itself rejected (an `assert`, `err`, or a zero
- * result). A strict run fails on an unnamed resource with an "unavailable …" or box-reference
- * error, never with these, so the program failed before it touched anything a probe would name.
+ * The program itself rejected (an `assert`, `err`, or a zero result). A strict run fails on an
+ * unnamed resource with an "unavailable …" or box-reference error, never with these, so the
+ * program failed before it touched anything a probe would name.
  */
 function programRejected(report: SimulateReport): boolean {
   return /logic eval error: (assert failed|err opcode executed)|rejected by ApprovalProgram/.test(report.failureMessage ?? '');
+}
+
+/**
+ * Opcodes whose answers a probe's overpaid app-call fee can change: balances (the fee is paid
+ * before the program runs) and, through `txn`/`gtxn`/`gtxns` with the `Fee` field, the fee itself.
+ */
+const FEE_SENSITIVE_OPS = new Set(['balance', 'min_balance', 'acct_params_get']);
+const TXN_FIELD_OPS = new Set(['txn', 'gtxn', 'gtxns']);
+const IGNORES_FEES = new WeakMap<Uint8Array, boolean>();
+
+/** Whether no instruction of `program` reads a fee or a balance (undecodable bytes: false). */
+function ignoresFees(program: Uint8Array): boolean {
+  let known = IGNORES_FEES.get(program);
+  if (known !== undefined) return known;
+  known = true;
+  try {
+    for (const ins of decodeProgram(program).instructions) {
+      const name = ins.op.name;
+      if (FEE_SENSITIVE_OPS.has(name) || (TXN_FIELD_OPS.has(name) && ins.immediates.some((i) => i.encoding === 'uint8' && i.field?.name === 'Fee'))) {
+        known = false;
+        break;
+      }
+    }
+  } catch {
+    known = false;
+  }
+  IGNORES_FEES.set(program, known);
+  return known;
 }
 
 /** The references an app call names (what a probe may add to). */
@@ -185,6 +214,15 @@ type CallRefs = Pick<AppCallFields, 'accounts' | 'foreignApps' | 'foreignAssets'
  */
 const REF_HINTS = new WeakMap<object, Map<string, CallRefs | null>>();
 const REF_HINTS_MAX = 2048;
+
+/** The hint table of `node`, made on first use. */
+function refHints(node: object): Map<string, CallRefs | null> {
+  let hints = REF_HINTS.get(node);
+  if (!hints) REF_HINTS.set(node, (hints = new Map()));
+  return hints;
+}
+
+const refCount = (a: CallRefs): number => a.accounts.length + a.foreignApps.length + a.foreignAssets.length + a.boxes.length;
 
 /** App, on-completion, selector (first argument), sender and the references as given. */
 function refHintKey(t: Transaction): string | undefined {
@@ -539,6 +577,23 @@ export class GroupComposer {
     return { txns, signed };
   }
 
+  /**
+   * Whether no program the group runs reads a fee or a balance (`ignoresFees`), so a probe's
+   * overpaid fee cannot change a rejection: every app call's approval program and every logic
+   * signature must be known here; a clear-state call, or an app whose bytes are not known, is not.
+   */
+  #programsIgnoreFees(): boolean {
+    return this.entries.every((e) => {
+      const lsig = e.lsig ?? (e.signer instanceof LogicSigSigner ? e.signer.lsig : undefined);
+      if (lsig && !ignoresFees(lsig.program)) return false;
+      const a = e.txn.appCall;
+      if (!a) return true;
+      if (a.onComplete === OnComplete.ClearState) return false;
+      const bytes = (a.appId === 0n ? e.app : (this.apps.get(a.appId) ?? e.app))?.approval?.bytes ?? (a.appId === 0n ? a.approvalProgram : undefined);
+      return bytes !== undefined && ignoresFees(bytes);
+    });
+  }
+
   /** Gives each app call the references its shape needed last time (`REF_HINTS`); whether any was given. */
   #applyHints(keys: readonly (string | undefined)[], hints: Map<string, CallRefs | null> | undefined): boolean {
     if (!hints) return false;
@@ -547,7 +602,16 @@ export class GroupComposer {
       const k = keys[i];
       const refs = k === undefined ? undefined : hints.get(k);
       if (!refs) return;
-      e.txn = { ...e.txn, appCall: { ...e.txn.appCall!, ...refs } };
+      e.txn = {
+        ...e.txn,
+        appCall: {
+          ...e.txn.appCall!,
+          accounts: [...refs.accounts],
+          foreignApps: [...refs.foreignApps],
+          foreignAssets: [...refs.foreignAssets],
+          boxes: [...refs.boxes],
+        },
+      };
       any = true;
     });
     return any;
@@ -568,51 +632,58 @@ export class GroupComposer {
       // The exact group is simulated first. When it succeeds and makes no inner transaction, a
       // probe would find no reference to add and no inner fee to cover: that simulation is the
       // gate. The same holds when the program itself rejects (assert, err) before any inner
-      // transaction: a strict run fails on an unnamed resource with its own error, never so.
+      // transaction, as long as the probe's overpaid fee cannot change the run (no fee to cover,
+      // or no program of the group reads a fee or a balance): a strict run fails on an unnamed
+      // resource with its own error, never so.
       // Otherwise the probe fills the group in, and when it changed nothing the first
       // simulation (of these very bytes, on the same state) is still the gate.
       // Apps that needed the probe before are probed first (saves a simulation; same outcome),
-      // unless a call of the same shape (app, method, sender, references given) needed the
-      // probe's references before: the group is then simulated once with those references, and
-      // kept when that simulation is a gate by the rule above (it names nothing unneeded the
-      // probe would not, unless the program's accesses changed, and then it falls back).
+      // unless the call is of a shape (app, method, sender, references given) whose probe added
+      // references before: the group is then simulated once with them, and sent when that
+      // succeeds without inner transactions. When it does not, the group as given goes the usual
+      // way (a rejection is then told for the call as given); when the references did not do,
+      // the shape is not hinted again.
       const appIds = this.entries.map((e) => e.txn.appCall?.appId ?? 0n).filter((id) => id !== 0n);
       let known = PROBED_APPS.get(this.chain.node);
-      let hints = REF_HINTS.get(this.chain.node);
       const given = this.entries.map((e) => e.txn);
       const keys = given.map(refHintKey);
-      const hinted = options.populateResources === true && this.#applyHints(keys, hints);
-      let first =
-        hinted || !appIds.some((id) => known?.has(id))
-          ? await simulateGroupRaw(this.chain, this.entries, { apps: this.apps, ...gate, throwOnFailure: false })
-          : undefined;
-      const isGate = (f: { report: SimulateReport; raw: unknown }) => !hasInnerTxns(f.raw) && (f.report.wouldSucceed || programRejected(f.report));
-      if (first && isGate(first)) {
+      const strict = () => simulateGroupRaw(this.chain, this.entries, { apps: this.apps, ...gate, throwOnFailure: false });
+      const finalRejection = (f: { report: SimulateReport; raw: unknown }) =>
+        !hasInnerTxns(f.raw) && programRejected(f.report) && (!options.coverInnerFees || this.#programsIgnoreFees());
+      const hinted = options.populateResources === true && this.#applyHints(keys, REF_HINTS.get(this.chain.node));
+      let first = hinted || !appIds.some((id) => known?.has(id)) ? await strict() : undefined;
+      if (hinted && first && !(first.report.wouldSucceed && !hasInnerTxns(first.raw))) {
+        const rejected = finalRejection(first);
+        if (!rejected) {
+          const hints = refHints(this.chain.node);
+          keys.forEach((k) => k !== undefined && hints.has(k) && hints.set(k, null));
+        }
+        this.entries.forEach((e, i) => (e.txn = given[i]!));
+        first = rejected ? await strict() : undefined;
+      }
+      if (first && !hasInnerTxns(first.raw) && (first.report.wouldSucceed || finalRejection(first))) {
         report = first.report;
       } else {
-        if (hinted) {
-          // The hinted references did not do: back to the group as given, the usual way.
-          this.entries.forEach((e, i) => (e.txn = given[i]!));
-          keys.forEach((k) => k !== undefined && hints?.has(k) && hints.set(k, null));
-          first = undefined;
-        }
         await this.#probe(options, false);
         const unchanged = first !== undefined && sameBytes(simulateRequest(this.entries, gate).bytes, first.bytes);
-        const gated = unchanged ? first! : await simulateGroupRaw(this.chain, this.entries, { apps: this.apps, ...gate, throwOnFailure: false });
+        const gated = unchanged ? first! : await strict();
         report = gated.report;
         if (first && !unchanged) {
           if (!known) PROBED_APPS.set(this.chain.node, (known = new Set()));
           for (const id of appIds) known.add(id);
         }
-        if (!hinted && options.populateResources === true && report.wouldSucceed && !hasInnerTxns(gated.raw)) {
-          if (!hints) REF_HINTS.set(this.chain.node, (hints = new Map()));
-          if (hints.size >= REF_HINTS_MAX) hints.clear();
-          this.entries.forEach((e, i) => {
-            const k = keys[i];
-            const a = e.txn.appCall;
-            if (k === undefined || !a || e.txn === given[i] || hints!.get(k) === null) return;
-            hints!.set(k, { accounts: a.accounts, foreignApps: a.foreignApps, foreignAssets: a.foreignAssets, boxes: a.boxes });
-          });
+        // Hints come from single app calls only: in a group, the probe may place a reference on
+        // another call than the one that needed it.
+        const calls = this.entries.filter((e) => e.txn.appCall);
+        const i = this.entries.findIndex((e) => e.txn.appCall);
+        const k = keys[i];
+        const a = this.entries[i]?.txn.appCall;
+        if (options.populateResources === true && calls.length === 1 && k !== undefined && a && report.wouldSucceed && !hasInnerTxns(gated.raw)) {
+          const hints = refHints(this.chain.node);
+          if (refCount(a) > refCount(given[i]!.appCall!) && hints.get(k) !== null) {
+            if (hints.size >= REF_HINTS_MAX) hints.clear();
+            hints.set(k, { accounts: [...a.accounts], foreignApps: [...a.foreignApps], foreignAssets: [...a.foreignAssets], boxes: [...a.boxes] });
+          }
         }
       }
       tell(this.observer, (o) => o.simulated?.(report, 'gate', this.transactions));

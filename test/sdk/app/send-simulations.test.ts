@@ -76,9 +76,65 @@ describe('app/composer send: simulations per call', function () {
     });
     assert.deepEqual({ gates: n.gates, probes: n.probes }, { gates: 1, probes: 0 });
     n.reset();
-    // A hinted shape that fails the same way: one simulation, the same failure.
-    await assert.rejects(d.client.call('increment', [60]), /too big/);
-    assert.deepEqual({ gates: n.gates, probes: n.probes }, { gates: 1, probes: 0 });
+    // A hinted shape that fails the same way: the hinted simulation, then the call as given (no
+    // probe), and the failure names the transaction as given, exactly as a call that does not
+    // fill references in reports it (same fields, same round: same txid).
+    const failure = async (options: object) => {
+      try {
+        await d.client.call('increment', [60], options);
+      } catch (e) {
+        return (e as { report?: { failureMessage?: string } }).report?.failureMessage;
+      }
+      assert.fail('the call should fail');
+    };
+    const hintedFailure = await failure({});
+    assert.deepEqual({ gates: n.gates, probes: n.probes }, { gates: 2, probes: 0 });
+    assert.match(hintedFailure!, /assert failed/);
+    assert.equal(hintedFailure, await failure({ populateResources: false }));
+  });
+
+  it('probes a rejected call when the probe’s overpaid fee could change the run (the program reads its fee)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tw-fee-'));
+    try {
+      // Asserts that its fee pays for one inner payment, then makes it: the probe's overpaid fee
+      // passes the assert, and the inner payment's fee is then covered.
+      writeFileSync(
+        join(dir, 'approval.teal'),
+        [
+          '#pragma version 10',
+          'txn ApplicationID',
+          'bz ok',
+          'txn Fee',
+          'global MinTxnFee',
+          'int 2',
+          '*',
+          '>=',
+          'assert',
+          'itxn_begin',
+          'int pay',
+          'itxn_field TypeEnum',
+          'txn Sender',
+          'itxn_field Receiver',
+          'int 0',
+          'itxn_field Fee',
+          'itxn_submit',
+          'ok:',
+          'int 1',
+        ].join('\n'),
+      );
+      writeFileSync(join(dir, 'clear.teal'), '#pragma version 10\nint 1\n');
+      const app = await tw.app.deploy({
+        creator: tw.testChain.accounts[0]!,
+        approval: join(dir, 'approval.teal'),
+        clear: join(dir, 'clear.teal'),
+        fund: 10_000_000n,
+        name: 'fee-reader',
+      });
+      const r = await app.client.call(undefined, []);
+      assert.equal(tw.testChain.ledger.transaction(r.txid)!.stxn.txn.fee, 2000n, 'the call pays for its inner payment');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('gives the same txids, returns and state as calls that name their references themselves', async () => {
@@ -101,7 +157,8 @@ describe('app/composer send: simulations per call', function () {
             const r = await app.client.call('increment', [k], opts);
             out.push({ txid: r.txid, rv: r.returnValue });
           } catch (e) {
-            out.push({ error: (e as { report?: { failureMessage?: string } }).report?.failureMessage });
+            // A rejection names the call as given (without the references a probe would add).
+            out.push({ error: (e as { report?: { failureMessage?: string } }).report?.failureMessage?.replace(/transaction [A-Z2-7]{52}/g, 'transaction …') });
           }
         }
         return { out, hash: t.testChain.stateHash() };
