@@ -40,6 +40,25 @@ function countSimulations(tw: Tealworks): { gates: number; probes: number; reset
 /** The counter's per-caller box, "c:" + address. */
 const callerBox = (address: string) => concatBytes(utf8('c:'), Address.fromString(address).publicKey);
 
+/** Deploys a spec-less app from TEAL lines (and a clear program that approves) under `name`; `cleanup` removes its files. */
+async function deployTeal(tw: Tw, name: string, approval: readonly string[]) {
+  const dir = mkdtempSync(join(tmpdir(), `tw-${name}-`));
+  writeFileSync(join(dir, 'approval.teal'), approval.join('\n'));
+  writeFileSync(join(dir, 'clear.teal'), '#pragma version 10\nint 1\n');
+  try {
+    const app = await tw.app.deploy({
+      creator: tw.testChain.accounts[0]!,
+      approval: join(dir, 'approval.teal'),
+      clear: join(dir, 'clear.teal'),
+      fund: 10_000_000n,
+      name,
+    });
+    return app;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** The box names a confirmed app call referenced. */
 const boxesOf = (tw: Tw, txid: string) => tw.testChain.ledger.transaction(txid)!.stxn.txn.appCall!.boxes.map((b) => b.name);
 
@@ -94,47 +113,31 @@ describe('app/composer send: simulations per call', function () {
   });
 
   it('probes a rejected call when the probe’s overpaid fee could change the run (the program reads its fee)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'tw-fee-'));
-    try {
-      // Asserts that its fee pays for one inner payment, then makes it: the probe's overpaid fee
-      // passes the assert, and the inner payment's fee is then covered.
-      writeFileSync(
-        join(dir, 'approval.teal'),
-        [
-          '#pragma version 10',
-          'txn ApplicationID',
-          'bz ok',
-          'txn Fee',
-          'global MinTxnFee',
-          'int 2',
-          '*',
-          '>=',
-          'assert',
-          'itxn_begin',
-          'int pay',
-          'itxn_field TypeEnum',
-          'txn Sender',
-          'itxn_field Receiver',
-          'int 0',
-          'itxn_field Fee',
-          'itxn_submit',
-          'ok:',
-          'int 1',
-        ].join('\n'),
-      );
-      writeFileSync(join(dir, 'clear.teal'), '#pragma version 10\nint 1\n');
-      const app = await tw.app.deploy({
-        creator: tw.testChain.accounts[0]!,
-        approval: join(dir, 'approval.teal'),
-        clear: join(dir, 'clear.teal'),
-        fund: 10_000_000n,
-        name: 'fee-reader',
-      });
-      const r = await app.client.call(undefined, []);
-      assert.equal(tw.testChain.ledger.transaction(r.txid)!.stxn.txn.fee, 2000n, 'the call pays for its inner payment');
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    // Asserts that its fee pays for one inner payment, then makes it: the probe's overpaid fee
+    // passes the assert, and the inner payment's fee is then covered.
+    const app = await deployTeal(tw, 'fee-reader', [
+      '#pragma version 10',
+      'txn ApplicationID',
+      'bz ok',
+      'txn Fee',
+      'global MinTxnFee',
+      'int 2',
+      '*',
+      '>=',
+      'assert',
+      'itxn_begin',
+      'int pay',
+      'itxn_field TypeEnum',
+      'txn Sender',
+      'itxn_field Receiver',
+      'int 0',
+      'itxn_field Fee',
+      'itxn_submit',
+      'ok:',
+      'int 1',
+    ]);
+    const r = await app.client.call(undefined, []);
+    assert.equal(tw.testChain.ledger.transaction(r.txid)!.stxn.txn.fee, 2000n, 'the call pays for its inner payment');
   });
 
   it('gives the same txids, returns and state as calls that name their references themselves', async () => {
@@ -173,36 +176,30 @@ describe('app/composer send: simulations per call', function () {
 
   it('falls back when the references a shape needed change from call to call, and stops hinting that shape', async () => {
     // A box named by the second argument: every call of the same shape (same first argument) needs another box.
-    const dir = mkdtempSync(join(tmpdir(), 'tw-hints-'));
-    try {
-      writeFileSync(
-        join(dir, 'approval.teal'),
-        ['#pragma version 10', 'txn ApplicationID', 'bz ok', 'txna ApplicationArgs 1', 'int 1', 'box_create', 'pop', 'ok:', 'int 1'].join('\n'),
+    const app = await deployTeal(tw, 'named-boxes', [
+      '#pragma version 10',
+      'txn ApplicationID',
+      'bz ok',
+      'txna ApplicationArgs 1',
+      'int 1',
+      'box_create',
+      'pop',
+      'ok:',
+      'int 1',
+    ]);
+    const n = countSimulations(tw);
+    const names: string[] = [];
+    for (const name of ['a', 'b', 'c', 'd']) {
+      const r = await app.client.call(undefined, ['make', name]);
+      names.push(
+        boxesOf(tw, r.txid)
+          .map((b) => new TextDecoder().decode(b))
+          .join(),
       );
-      writeFileSync(join(dir, 'clear.teal'), '#pragma version 10\nint 1\n');
-      const app = await tw.app.deploy({
-        creator: tw.testChain.accounts[0]!,
-        approval: join(dir, 'approval.teal'),
-        clear: join(dir, 'clear.teal'),
-        fund: 10_000_000n,
-        name: 'named-boxes',
-      });
-      const n = countSimulations(tw);
-      const names: string[] = [];
-      for (const name of ['a', 'b', 'c', 'd']) {
-        const r = await app.client.call(undefined, ['make', name]);
-        names.push(
-          boxesOf(tw, r.txid)
-            .map((b) => new TextDecoder().decode(b))
-            .join(),
-        );
-      }
-      assert.deepEqual(names, ['a', 'b', 'c', 'd'], 'each call named exactly its own box');
-      // a: gate, probe, gate; b: hinted gate (a miss), probe, gate; c, d: not hinted again, and
-      // the app needed a probe before, so probe, gate.
-      assert.deepEqual({ gates: n.gates, probes: n.probes }, { gates: 2 + 2 + 1 + 1, probes: 4 });
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
     }
+    assert.deepEqual(names, ['a', 'b', 'c', 'd'], 'each call named exactly its own box');
+    // a: gate, probe, gate; b: hinted gate (a miss), probe, gate; c, d: not hinted again, and
+    // the app needed a probe before, so probe, gate.
+    assert.deepEqual({ gates: n.gates, probes: n.probes }, { gates: 2 + 2 + 1 + 1, probes: 4 });
   });
 });
