@@ -1,25 +1,25 @@
 import { encodeAddress } from '../../encoding/address.js';
-import { isAllZero, tryFromUtf8 } from '../../encoding/bytes.js';
-import { toHex } from '../../encoding/hex.js';
+import { bytesEqual, isAllZero, tryFromUtf8 } from '../../encoding/bytes.js';
 import type { BlockHeader, DeltaMap, TxnApplyData } from '../../ledger/block.js';
 import type { AssetData, KeyValue } from '../../ledger/state.js';
 import type { AssetParams, MultisigSig, SignedTransaction, Transaction } from '../../txn/types.js';
 import { OnComplete } from '../../txn/types.js';
 import type { AccountRec, AccountSnap, AppRec, AppSnap, AssetRec, HoldingRec, LocalRec } from './state-index.js';
 import type { TxnEntry } from './txn-index.js';
+import { num } from './json-number.js';
 
 type Json = Record<string, unknown>;
 
-// Address text carries a checksum hash; pages repeat the same few addresses, so remember them.
-const addressText = new Map<string, string>();
+// Address text carries a checksum hash; pages repeat the same few addresses, so remember them,
+// found by their first four bytes and confirmed by all 32 (a clash only costs an encoding).
+const addressText = new Map<number, { key: Uint8Array; text: string }>();
 function addr(b: Uint8Array): string {
-  const key = toHex(b);
-  let text = addressText.get(key);
-  if (text === undefined) {
-    if (addressText.size >= 100_000) addressText.clear();
-    text = encodeAddress(b);
-    addressText.set(key, text);
-  }
+  const h = (b[0]! | (b[1]! << 8) | (b[2]! << 16) | (b[3]! << 24)) >>> 0;
+  const known = addressText.get(h);
+  if (known !== undefined && bytesEqual(known.key, b)) return known.text;
+  if (addressText.size >= 100_000) addressText.clear();
+  const text = encodeAddress(b);
+  addressText.set(h, { key: b.slice(), text });
   return text;
 }
 const text = (a: { publicKey: Uint8Array }): string => addr(a.publicKey);
@@ -72,7 +72,7 @@ export function assetParamsJson(p: AssetData): Json {
 
 function txnAssetParamsJson(p: AssetParams, creator: Uint8Array): Json {
   const enc = (s: string | undefined) => (s === undefined ? undefined : new TextEncoder().encode(s));
-  const o: Json = { creator: addr(creator), decimals: p.decimals, 'default-frozen': p.defaultFrozen, total: p.total };
+  const o: Json = { creator: addr(creator), decimals: p.decimals, 'default-frozen': p.defaultFrozen, total: num(p.total) };
   if (p.clawback) o.clawback = text(p.clawback);
   if (p.freeze) o.freeze = text(p.freeze);
   if (p.manager) o.manager = text(p.manager);
@@ -97,7 +97,7 @@ function stateDelta(m: DeltaMap): Json[] {
   for (const { key, delta } of m.values()) {
     let value: Json;
     if (delta.action === 'delete') value = { action: 3 };
-    else if (typeof delta.value === 'bigint') value = { action: 2, uint: delta.value };
+    else if (typeof delta.value === 'bigint') value = { action: 2, uint: num(delta.value) };
     else value = { action: 1, bytes: b64(delta.value as Uint8Array) };
     out.push({ key: b64(key), value });
   }
@@ -128,10 +128,10 @@ function signatureJson(s: SignedTransaction): Json | undefined {
 
 function typeFields(t: Transaction, ad: TxnApplyData): [string, Json] | undefined {
   if (t.payment) {
-    const p: Json = { amount: t.payment.amount, receiver: text(t.payment.receiver) };
+    const p: Json = { amount: num(t.payment.amount), receiver: text(t.payment.receiver) };
     if (t.payment.closeRemainderTo) {
       p['close-remainder-to'] = text(t.payment.closeRemainderTo);
-      p['close-amount'] = ad.closingAmount ?? 0n;
+      p['close-amount'] = num(ad.closingAmount ?? 0n);
     }
     return ['payment-transaction', p];
   }
@@ -141,37 +141,40 @@ function typeFields(t: Transaction, ad: TxnApplyData): [string, Json] | undefine
     if (k.selectionKey) o['selection-participation-key'] = b64(k.selectionKey);
     if (k.stateProofKey) o['state-proof-key'] = b64(k.stateProofKey);
     if (k.voteKey) o['vote-participation-key'] = b64(k.voteKey);
-    if (k.voteFirst) o['vote-first-valid'] = k.voteFirst;
-    if (k.voteLast) o['vote-last-valid'] = k.voteLast;
-    if (k.voteKeyDilution) o['vote-key-dilution'] = k.voteKeyDilution;
+    if (k.voteFirst) o['vote-first-valid'] = num(k.voteFirst);
+    if (k.voteLast) o['vote-last-valid'] = num(k.voteLast);
+    if (k.voteKeyDilution) o['vote-key-dilution'] = num(k.voteKeyDilution);
     return ['keyreg-transaction', o];
   }
   if (t.assetConfig) {
-    const o: Json = { 'asset-id': t.assetConfig.assetId };
+    const o: Json = { 'asset-id': num(t.assetConfig.assetId) };
     if (t.assetConfig.params) o.params = txnAssetParamsJson(t.assetConfig.params, t.sender.publicKey);
     return ['asset-config-transaction', o];
   }
   if (t.assetTransfer) {
     const x = t.assetTransfer;
-    const o: Json = { amount: x.amount, 'asset-id': x.assetId, receiver: text(x.receiver) };
+    const o: Json = { amount: num(x.amount), 'asset-id': num(x.assetId), receiver: text(x.receiver) };
     if (x.assetSender) o.sender = text(x.assetSender);
     if (x.closeTo) {
       o['close-to'] = text(x.closeTo);
-      o['close-amount'] = ad.assetClosingAmount ?? 0n;
+      o['close-amount'] = num(ad.assetClosingAmount ?? 0n);
     }
     return ['asset-transfer-transaction', o];
   }
   if (t.assetFreeze) {
-    return ['asset-freeze-transaction', { address: text(t.assetFreeze.account), 'asset-id': t.assetFreeze.assetId, 'new-freeze-status': t.assetFreeze.frozen }];
+    return [
+      'asset-freeze-transaction',
+      { address: text(t.assetFreeze.account), 'asset-id': num(t.assetFreeze.assetId), 'new-freeze-status': t.assetFreeze.frozen },
+    ];
   }
   if (t.appCall) {
     const a = t.appCall;
     const o: Json = {
       accounts: a.accounts.map((x) => text(x)),
       'application-args': a.args.map(b64),
-      'application-id': a.appId,
-      'foreign-apps': a.foreignApps,
-      'foreign-assets': a.foreignAssets,
+      'application-id': num(a.appId),
+      'foreign-apps': a.foreignApps.map(num),
+      'foreign-assets': a.foreignAssets.map(num),
       'on-completion': ON_COMPLETION[a.onComplete] ?? 'noop',
     };
     if (a.approvalProgram) o['approval-program'] = b64(a.approvalProgram);
@@ -193,14 +196,14 @@ function typeFields(t: Transaction, ad: TxnApplyData): [string, Json] | undefine
       'heartbeat-transaction',
       {
         'hb-address': addr(h.address?.publicKey ?? new Uint8Array(32)),
-        'hb-key-dilution': h.keyDilution,
+        'hb-key-dilution': num(h.keyDilution),
         'hb-proof': proof,
         'hb-seed': b64(h.seed ?? new Uint8Array(0)),
         'hb-vote-id': b64(h.voteId ?? new Uint8Array(0)),
       },
     ];
   }
-  if (t.stateProof) return ['state-proof-transaction', { 'state-proof-type': t.stateProof.stateProofType }];
+  if (t.stateProof) return ['state-proof-transaction', { 'state-proof-type': num(t.stateProof.stateProofType) }];
   return undefined;
 }
 
@@ -213,17 +216,17 @@ interface RenderContext {
 
 function txnBody(t: Transaction, ad: TxnApplyData, ctx: RenderContext): Json {
   const o: Json = {
-    'close-rewards': 0n,
-    'closing-amount': ad.closingAmount ?? 0n,
-    'confirmed-round': ctx.round,
-    fee: t.fee,
-    'first-valid': t.firstValid,
+    'close-rewards': 0,
+    'closing-amount': num(ad.closingAmount ?? 0n),
+    'confirmed-round': num(ctx.round),
+    fee: num(t.fee),
+    'first-valid': num(t.firstValid),
     'intra-round-offset': ctx.intra,
-    'last-valid': t.lastValid,
-    'receiver-rewards': 0n,
-    'round-time': ctx.time,
+    'last-valid': num(t.lastValid),
+    'receiver-rewards': 0,
+    'round-time': num(ctx.time),
     sender: text(t.sender),
-    'sender-rewards': 0n,
+    'sender-rewards': 0,
     'tx-type': t.type,
   };
   ctx.intra++;
@@ -233,8 +236,8 @@ function txnBody(t: Transaction, ad: TxnApplyData, ctx: RenderContext): Json {
   if (t.lease) o.lease = b64(t.lease);
   if (t.note) o.note = b64(t.note);
   if (t.rekeyTo) o['rekey-to'] = text(t.rekeyTo);
-  if (ad.createdAppId) o['created-application-index'] = ad.createdAppId;
-  if (ad.createdAssetId) o['created-asset-index'] = ad.createdAssetId;
+  if (ad.createdAppId) o['created-application-index'] = num(ad.createdAppId);
+  if (ad.createdAssetId) o['created-asset-index'] = num(ad.createdAssetId);
   if (ad.globalDelta.size) o['global-state-delta'] = stateDelta(ad.globalDelta);
   if (ad.localDeltas.size) o['local-state-delta'] = [...ad.localDeltas.values()].map((l) => ({ address: addr(l.address), delta: stateDelta(l.keys) }));
   if (ad.logs.length) o.logs = ad.logs.map(b64);

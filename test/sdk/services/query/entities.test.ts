@@ -476,6 +476,7 @@ describe('query service: accounts, assets, applications, boxes, logs, blocks', f
     assert.match(res.text, /"total":18446744073709551615[,}]/);
     const parsed = parseJson<{ asset: { params: { total: bigint } } }>(res.text);
     assert.equal(parsed.asset.params.total, max);
+    assert.match((await srv.get(`/v2/transactions/${r.txids[0]}`)).text, /"total":18446744073709551615[,}]/);
     const holders = await srv.get(`/v2/assets/${id}/balances`);
     assert.match(holders.text, /"amount":18446744073709551615[,}]/);
     const big = 1n << 60n;

@@ -3,6 +3,7 @@ import { Address } from '../../../../sdk/src/encoding/address.js';
 import { toBase64 } from '../../../../sdk/src/encoding/base64.js';
 import { utf8 } from '../../../../sdk/src/encoding/bytes.js';
 import { QueryIndex } from '../../../../sdk/src/services/query/index.js';
+import { transactionJson } from '../../../../sdk/src/services/query/render.js';
 import { makePaymentTxn } from '../../../../sdk/src/txn/builders.js';
 import { ALGO, buildScenario, serveQuery, type Scenario, type Served } from './fixture.js';
 
@@ -208,6 +209,24 @@ describe('query service: transactions', function () {
     const grp = (await srv.get(`/v2/transactions/${s.tx.group1}`)).body.transaction;
     assert.equal(grp['intra-round-offset'], 1);
     assert.equal(typeof grp.group, 'string');
+  });
+
+  it("renders every kind of transaction without a bigint, so its page takes the serializer's fast path", () => {
+    const bigints: string[] = [];
+    const walk = (v: unknown, path: string): void => {
+      if (typeof v === 'bigint') bigints.push(path);
+      else if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
+      else if (v && typeof v === 'object' && !(v instanceof Uint8Array)) for (const [k, x] of Object.entries(v)) walk(x, `${path}.${k}`);
+    };
+    const types = new Set<string>();
+    for (const [label, txid] of Object.entries(s.tx)) {
+      const e = incremental.txns.byTxid(txid)!;
+      const json = transactionJson(e, incremental.txns.header(e.round)!);
+      types.add(String(json['tx-type']));
+      walk(json, label);
+    }
+    assert.deepEqual(bigints, []);
+    assert.ok(types.size >= 5, [...types].join(','));
   });
 
   it('answers 400 with {message} for bad filters and combinations, 404 for unknown ids', async () => {

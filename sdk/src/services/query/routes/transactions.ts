@@ -2,6 +2,7 @@
 import { NotFoundError } from '../../http/errors.js';
 import { QueryParams, parseTxidParam } from '../params.js';
 import { transactionJson } from '../render.js';
+import { num } from '../json-number.js';
 import { MSG, jsonReply, txnFilter, type QueryRoutes } from './shared.js';
 
 /** Routes 20–21 of query-service.md: transactions. */
@@ -18,6 +19,6 @@ export function transactionRoutes(r: QueryRoutes): void {
     const txid = parseTxidParam(ctx.params.txid!);
     const e = index.txns.byTxid(txid);
     if (!e) throw new NotFoundError(`${MSG.txnNotFound}: ${txid}`);
-    return jsonReply({ 'current-round': cur(), transaction: transactionJson(e, header(e.round)) });
+    return jsonReply({ 'current-round': num(cur()), transaction: transactionJson(e, header(e.round)) });
   });
 }
