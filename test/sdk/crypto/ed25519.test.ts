@@ -1,5 +1,12 @@
 import assert from 'node:assert/strict';
-import { Ed25519KeyPair, ed25519Verify, nativeEd25519Available, setNativeEd25519 } from '../../../sdk/src/crypto/ed25519.js';
+import {
+  Ed25519KeyPair,
+  ed25519Verify,
+  forgetMadeSignatures,
+  madeSignatureCount,
+  nativeEd25519Available,
+  setNativeEd25519,
+} from '../../../sdk/src/crypto/ed25519.js';
 import { toHex } from '../../../sdk/src/encoding/hex.js';
 import { prng } from '../../helpers/random.js';
 
@@ -19,6 +26,8 @@ describe('crypto: ed25519 key pairs from seeds', () => {
       const portable = Ed25519KeyPair.fromSeed(seed);
       assert.equal(toHex(native.publicKey), toHex(portable.publicKey), `seed ${toHex(seed)}`);
       assert.equal(toHex(sigNative), toHex(portable.sign(message)));
+      // The verifier itself, not the memo of signatures made here.
+      forgetMadeSignatures();
       assert.ok(ed25519Verify(portable.publicKey, message, sigNative));
       // A plain Uint8Array of its own, not a view into Node's buffer; the seed is a private copy.
       assert.equal(native.publicKey.constructor, Uint8Array);
@@ -26,5 +35,35 @@ describe('crypto: ed25519 key pairs from seeds', () => {
       assert.equal(native.publicKey.buffer.byteLength, 32);
       assert.notEqual(native.seed, seed);
     }
+  });
+
+  it('a signature made here is recognised only for its own key and message, as the verifier would', () => {
+    const rnd = prng(7);
+    const a = Ed25519KeyPair.fromSeed(Uint8Array.from({ length: 32 }, () => Math.floor(rnd() * 256)));
+    const b = Ed25519KeyPair.fromSeed(Uint8Array.from({ length: 32 }, () => Math.floor(rnd() * 256)));
+    const message = Uint8Array.from({ length: 40 }, () => Math.floor(rnd() * 256));
+    const sig = a.sign(message);
+    assert.ok(ed25519Verify(a.publicKey, message, sig));
+    assert.equal(ed25519Verify(b.publicKey, message, sig), false);
+    const other = message.slice();
+    other[3]! ^= 1;
+    assert.equal(ed25519Verify(a.publicKey, other, sig), false);
+    const forged = sig.slice();
+    forged[0]! ^= 1;
+    assert.equal(ed25519Verify(a.publicKey, message, forged), false);
+    // The message was copied when signed: changing the caller's array later changes the answer.
+    message[0]! ^= 1;
+    assert.equal(ed25519Verify(a.publicKey, message, sig), false);
+    message[0]! ^= 1;
+    assert.ok(ed25519Verify(a.publicKey, message, sig));
+  });
+
+  it('remembers a bounded number of signatures; older ones are verified by the verifier', () => {
+    forgetMadeSignatures();
+    const k = Ed25519KeyPair.fromSeed(new Uint8Array(32).fill(9));
+    const first = k.sign(Uint8Array.of(0));
+    for (let i = 1; i <= 1100; i++) k.sign(Uint8Array.of(i & 255, i >> 8));
+    assert.equal(madeSignatureCount(), 1024);
+    assert.ok(ed25519Verify(k.publicKey, Uint8Array.of(0), first));
   });
 });
