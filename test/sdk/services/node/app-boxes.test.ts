@@ -204,6 +204,30 @@ describe('node service: GET /v2/applications/{id}/boxes (paged form)', function 
     assert.match((await get('?round=-1')).json.message, /round/);
   });
 
+  it("one box by name: the name is read as the node reads it, and refused in the node's words", async () => {
+    const one = (q: string) => n.call('GET', `/v2/applications/${appId}/box${q}`);
+    const ok = await one('?name=b64:YWxwaGE%3D');
+    assert.equal(ok.status, 200);
+    assert.equal(Buffer.from(ok.json.value, 'base64').toString(), 'valpha');
+    assert.equal((await one('?name=abi:string:"alpha"')).status, 404, 'an ABI string has a length prefix');
+    assert.deepEqual((await one('?name=str:zzz')).json, { message: 'box not found' });
+    const cases: [string, string][] = [
+      ['?name=alpha', "all arguments and box names should be of the form 'encoding:value'"],
+      ['?name=', "all arguments and box names should be of the form 'encoding:value'"],
+      ['?name=b64:YQ', 'Could not decode base64-encoded string (YQ): illegal base64 data at input byte 0'],
+      ['?name=int:x', 'Could not parse uint64 from string (x): strconv.ParseUint: parsing "x": invalid syntax'],
+      ['?name=hex:00', 'Unknown encoding: hex'],
+    ];
+    for (const [q, message] of cases) {
+      const r = await one(q);
+      assert.equal(r.status, 400, q);
+      assert.deepEqual(r.json, { message }, q);
+    }
+    const missing = await one('');
+    assert.equal(missing.status, 400);
+    assert.match(missing.json.message, /name is required/);
+  });
+
   it('names in every encoding the node reads', async () => {
     assert.deepEqual(names(await get(`?prefix=b32:${'MFWA===='}`)), ['alpha', 'alphabeta'], 'b32 "al"');
     assert.deepEqual(names(await get('?prefix=base64:YWxw')), ['alpha', 'alphabeta']);

@@ -1,6 +1,5 @@
 import { decodeAddress } from '../../../encoding/address.js';
 import { fromBase32 } from '../../../encoding/base32.js';
-import { BoxNameError, parseBoxName } from '../../query/box-name.js';
 import { BadRequestError } from '../../http/errors.js';
 import { jsonReply, msgpackReply } from '../../http/reply.js';
 import type { Reply, RequestContext } from '../../http/types.js';
@@ -9,6 +8,7 @@ import type { NodeEndpoint } from '../routes.js';
 import { type WireForm } from './pending.js';
 import { type GenesisDescription } from './genesis.js';
 import { FAILED_LOOKING_UP_LEDGER } from './error-reply.js';
+import { AppCallBytesError, appCallBytes } from './app-call-bytes.js';
 
 /** Error texts of the public node API, word for word (clients match on them). */
 export const ALGOD_ERRORS = {
@@ -137,13 +137,15 @@ export function txidParam(raw: string | undefined): string {
   return t;
 }
 
-/** A box name parameter in the node's `encoding:value` form (the query service's parser: one grammar). */
+/** A box name parameter in the node's `encoding:value` form, read (and refused) as the node reads it. */
 export function boxNameParam(raw: string | null, what = 'name'): Uint8Array {
-  if (raw === null || raw === '') throw new BadRequestError(`${what} is required: use encoding:value (str:, int:, addr:, b32:, b64:)`);
+  if (raw === null) throw new BadRequestError(`${what} is required: use encoding:value (str:, int:, addr:, b32:, b64:, abi:)`);
   try {
-    return parseBoxName(raw);
+    return appCallBytes(raw);
   } catch (e) {
-    throw new BadRequestError(e instanceof BoxNameError ? e.message : 'box name is not valid');
+    // The node answers with the reader's own words, as they are.
+    if (e instanceof AppCallBytesError) throw new BadRequestError(e.message);
+    throw e;
   }
 }
 
