@@ -41,6 +41,14 @@ export interface DocumentModel {
   templateSites: TemplateSite[];
   /** What is known of each template variable (value for diagnostics, its origin, the spec's type). */
   templates: Map<string, TemplateInfo>;
+  /** What {@link sniffMode} found and on which line (`lines.length` when no line decides), once it ran: the next version's sniff starts at its edit. */
+  sniffed?: Sniffed;
+}
+
+/** A mode sniffed from the source, and the first line that decides it (`lines.length`: none does). */
+export interface Sniffed {
+  mode: Mode | undefined;
+  line: number;
 }
 
 export interface ModelOptions {
@@ -61,7 +69,7 @@ export interface ModelOptions {
  * `previous` is a model of an earlier version of the same document, whose lexed lines are reused.
  */
 export function buildModel(
-  doc: Pick<TextDocument, 'uri' | 'version' | 'getText'>,
+  doc: Pick<TextDocument, 'uri' | 'version' | 'getText'> & Partial<Pick<TextDocument, 'positionAt'>>,
   options: ModelOptions = {},
   collected?: Collected,
   previous?: DocumentModel,
@@ -92,7 +100,10 @@ export function buildModel(
   // Only the lines an edit touched are lexed again; and when those lines neither held nor hold a
   // directive, a label or a template placeholder (and no line was added or removed), the symbols
   // of the previous version still hold (the result is the same as building from scratch).
-  const edit = previous && previous.lines.length > 0 ? relexTeal(previous.text, previous.lines, text) : undefined;
+  // The editor's line index finds the edit's first line without counting the lines before it
+  // (it also breaks lines at a lone `\r`, which TEAL does not: then the lexer counts).
+  const lineAt = doc.positionAt && !text.includes('\r') ? (offset: number) => doc.positionAt!(offset).line : undefined;
+  const edit = previous && previous.lines.length > 0 ? relexTeal(previous.text, previous.lines, text, lineAt) : undefined;
   const lines = edit ? edit.lines : lexTeal(text);
   let avmVersion = 1;
   let versionDeclared = false;
@@ -171,7 +182,15 @@ export function buildModel(
     if (analysed.program) model.program = analysed.program;
   }
   // The assembler sees through macros, so its verdict on the mode wins over the token sniff.
-  const mode = analysed?.program?.mode ?? sniffMode(model) ?? options.light?.mode;
+  let mode = analysed?.program?.mode;
+  if (!mode) {
+    // Lines before the edit decided nothing last time (or decided it before the edit, when it still holds).
+    const before = previous?.sniffed;
+    const same = before && edit && previous.avmVersion === avmVersion;
+    if (same && before.mode && before.line < edit.firstLine) model.sniffed = before;
+    else model.sniffed = sniffFrom(model, same ? Math.min(edit.firstLine, before.line) : 0);
+    mode = model.sniffed.mode ?? options.light?.mode;
+  }
   if (mode) model.mode = mode;
   else if (options.defaultMode) {
     model.mode = options.defaultMode;
@@ -202,9 +221,11 @@ function plainLines(lines: readonly LexedLine[], from: number, to: number): bool
   return true;
 }
 
-/** Each statement's tokens, with an optional leading label definition removed. */
-export function* instructions(model: DocumentModel): Generator<LexToken[]> {
-  for (const l of model.lines) {
+/** Each statement's tokens, with an optional leading label definition removed (from line `from` on). */
+export function* instructions(model: Pick<DocumentModel, 'lines'>, from = 0): Generator<LexToken[]> {
+  const lines = model.lines;
+  for (let i = from; i < lines.length; i++) {
+    const l = lines[i]!;
     if (l.tokens[0]?.text.startsWith('#')) continue;
     for (const st of statementsOf(l.tokens)) {
       const rest = st[0]!.text.endsWith(':') ? st.slice(1) : st;
@@ -217,9 +238,14 @@ export function* instructions(model: DocumentModel): Generator<LexToken[]> {
  * Guesses the run mode from ops and fields that exist in only one mode (e.g. `arg` → logicsig,
  * `app_global_get` → application). Undefined when nothing in the source decides it.
  */
-export function sniffMode(model: DocumentModel): Mode | undefined {
+export function sniffMode(model: Pick<DocumentModel, 'lines' | 'avmVersion'>): Mode | undefined {
+  return sniffFrom(model, 0).mode;
+}
+
+/** {@link sniffMode} over lines `from`.. only, with the line that decided it. */
+function sniffFrom(model: Pick<DocumentModel, 'lines' | 'avmVersion'>, from: number): Sniffed {
   const both = modeBit(undefined);
-  for (const st of instructions(model)) {
+  for (const st of instructions(model, from)) {
     const op = opAt(st[0]!.text, model.avmVersion);
     if (!op) continue;
     let modes = op.modes;
@@ -227,9 +253,9 @@ export function sniffMode(model: DocumentModel): Mode | undefined {
     const fieldToken = fieldIndex >= 0 ? st[fieldIndex + 1] : undefined;
     const field = fieldToken ? fieldByName(op, fieldToken.text) : undefined;
     if (field) modes &= field.modes;
-    if (modes !== both && modes !== 0) return modes === modeBit('logicsig') ? 'logicsig' : 'application';
+    if (modes !== both && modes !== 0) return { mode: modes === modeBit('logicsig') ? 'logicsig' : 'application', line: st[0]!.line };
   }
-  return undefined;
+  return { mode: undefined, line: model.lines.length };
 }
 
 /**

@@ -55,7 +55,8 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
   const models = new Map<string, DocumentModel>();
   /** Lexed-only models of versions whose analysis has not run yet (see quickModelFor). */
   const lightModels = new Map<string, DocumentModel>();
-  const pending = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Per document: cancels its scheduled publish. */
+  const pending = new Map<string, () => void>();
   /** Per document: the incremental analysis, which re-analyses only around each edit. */
   const sessions = new Map<string, AnalysisSession>();
   let delay = serverOptions.diagnosticsDelay ?? 150;
@@ -147,14 +148,19 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
   };
 
   const schedule = (uri: string) => {
-    clearTimeout(pending.get(uri));
-    pending.set(
-      uri,
-      setTimeout(() => {
-        pending.delete(uri);
-        void publish(uri);
-      }, delay),
-    );
+    pending.get(uri)?.();
+    const run = () => {
+      pending.delete(uri);
+      void publish(uri);
+    };
+    // No debounce: right after the messages already read (a 0 ms timer would still wait a millisecond).
+    if (delay > 0) {
+      const timer = setTimeout(run, delay);
+      pending.set(uri, () => clearTimeout(timer));
+    } else {
+      const immediate = setImmediate(run);
+      pending.set(uri, () => clearImmediate(immediate));
+    }
   };
 
   connection.onInitialize((params: InitializeParams): InitializeResult => {
@@ -225,7 +231,7 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
   documents.onDidOpen((e) => void publish(e.document.uri));
   documents.onDidChangeContent((e) => schedule(e.document.uri));
   documents.onDidClose((e) => {
-    clearTimeout(pending.get(e.document.uri));
+    pending.get(e.document.uri)?.();
     pending.delete(e.document.uri);
     models.delete(e.document.uri);
     lightModels.delete(e.document.uri);

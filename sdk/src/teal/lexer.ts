@@ -150,32 +150,42 @@ export function commonSuffix(a: string, b: string, max: number): number {
  * Lexes `source`, an edited version of `previousText` whose lexed lines are `previousLines`: only
  * the lines the edit touched are lexed; those before are reused as they are, those after too (or,
  * when the edit added or removed lines, copied with their new numbers). Same result as `lexTeal(source)`.
+ *
+ * `lineAt`, when given, returns the 0-based line (counting `\n` only) that starts at a given offset
+ * of `source` (an editor's line index answers this without scanning); without it the lines before
+ * the edit are counted.
  */
-export function relexTeal(previousText: string, previousLines: readonly LexedLine[], source: string): LexEdit {
+export function relexTeal(previousText: string, previousLines: readonly LexedLine[], source: string, lineAt?: (lineStartOffset: number) => number): LexEdit {
+  if (previousText === source) {
+    // Nothing changed (a version bump, or an edit undone by the next): every line is the previous one.
+    const last = previousLines.length - 1;
+    return { lines: previousLines.slice(), firstLine: previousLines.length, oldLastLine: last, newLastLine: last };
+  }
   const p = commonPrefix(previousText, source);
   const s = commonSuffix(previousText, source, Math.min(previousText.length, source.length) - p);
   const lineStart = p === 0 ? 0 : source.lastIndexOf('\n', p - 1) + 1;
-  const firstLine = newlinesIn(source, 0, lineStart);
+  const firstLine = lineStart === 0 ? 0 : lineAt ? lineAt(lineStart) : newlinesIn(source, 0, lineStart);
   const oldLastLine = firstLine + newlinesIn(previousText, lineStart, previousText.length - s);
   const newLastLine = firstLine + newlinesIn(source, lineStart, source.length - s);
-  const lines: LexedLine[] = previousLines.slice(0, firstLine);
+  const edited: LexedLine[] = [];
   let start = lineStart;
   for (let ln = firstLine; ln <= newLastLine; ln++) {
     let nl = source.indexOf('\n', start);
     if (nl < 0) nl = source.length;
     const raw = source.slice(start, nl);
-    lines.push(lexLine(raw.endsWith('\r') ? raw.slice(0, -1) : raw, ln));
+    edited.push(lexLine(raw.endsWith('\r') ? raw.slice(0, -1) : raw, ln));
     start = nl + 1;
   }
   const shift = newLastLine - oldLastLine;
+  // Same line count: the lines on either side are the previous objects, copied in bulk.
+  if (shift === 0) return { lines: previousLines.slice(0, firstLine).concat(edited, previousLines.slice(oldLastLine + 1)), firstLine, oldLastLine, newLastLine };
+  const lines: LexedLine[] = previousLines.slice(0, firstLine);
+  for (const l of edited) lines.push(l);
   for (let i = oldLastLine + 1; i < previousLines.length; i++) {
     const l = previousLines[i]!;
-    if (shift === 0) lines.push(l);
-    else {
-      const line = i + shift;
-      const tokens = l.tokens.map((t) => ({ text: t.text, line, start: t.start, end: t.end }));
-      lines.push(l.commentStart === undefined ? { line, text: l.text, tokens } : { line, text: l.text, tokens, commentStart: l.commentStart });
-    }
+    const line = i + shift;
+    const tokens = l.tokens.map((t) => ({ text: t.text, line, start: t.start, end: t.end }));
+    lines.push(l.commentStart === undefined ? { line, text: l.text, tokens } : { line, text: l.text, tokens, commentStart: l.commentStart });
   }
   return { lines, firstLine, oldLastLine, newLastLine };
 }

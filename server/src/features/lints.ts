@@ -64,6 +64,14 @@ function withOrigin(d: Diagnostic, uri: string, t: TokenInfo): Diagnostic {
   return d;
 }
 
+/** An op as the mode lint sees it: allowed in the mode or not, where its field immediate is, its fields looked up so far. */
+interface OpModes {
+  op: NonNullable<ReturnType<typeof opAt>>;
+  fi: number;
+  allowed: boolean;
+  fields?: Map<string, ReturnType<typeof fieldByName> | null>;
+}
+
 export interface LintOptions {
   /** The `tealworks.defaultMode` setting: when set, the program is checked against it. */
   defaultMode?: Mode;
@@ -122,8 +130,8 @@ function allLints(model: DocumentModel, options: LintOptions): Diagnostic[] {
   const bit = mode ? modeBit(mode) : 0;
   const modeName = mode === 'logicsig' ? 'a logicsig' : 'an application';
   const why = options.defaultMode ? ' (mode from the tealworks.defaultMode setting)' : '';
-  // One look-up per distinct op name.
-  const ops = new Map<string, { op: NonNullable<ReturnType<typeof opAt>>; fi: number } | undefined>();
+  // One look-up per distinct op name, and per distinct field name of each op.
+  const ops = new Map<string, OpModes | undefined>();
   const statements = a.statements;
   for (let i = 0; i < statements.length; i++) {
     const s = statements[i]!;
@@ -162,20 +170,23 @@ function allLints(model: DocumentModel, options: LintOptions): Diagnostic[] {
     let entry = ops.get(opName);
     if (entry === undefined && !ops.has(opName)) {
       const found = opAt(opName, a.version);
-      entry = found ? { op: found, fi: found.immediates.findIndex((imm) => imm.fieldGroup !== undefined) } : undefined;
+      entry = found ? { op: found, fi: found.immediates.findIndex((imm) => imm.fieldGroup !== undefined), allowed: modeAllows(found.modes, bit) } : undefined;
       ops.set(opName, entry);
     }
-    if (!entry) continue;
+    // Most statements: an op the mode allows, without a field immediate.
+    if (!entry || (entry.allowed && entry.fi < 0)) continue;
     const { op, fi } = entry;
     const skip = label ? 1 : 0;
     const opTok = tokens[skip]!;
-    if (!modeAllows(op.modes, bit)) {
+    if (!entry.allowed) {
       modeProblems.push(withOrigin(warning(lspRange(opTok.range), `${op.name} is not allowed in ${modeName}${why}`, LINT_CODES.mode), model.uri, opTok));
       continue;
     }
-    const fTok = fi >= 0 ? tokens[skip + fi + 1] : undefined;
-    const field = fTok ? fieldByName(op, fTok.text) : undefined;
-    if (fTok && field && !modeAllows(field.modes, bit)) {
+    const fTok = tokens[skip + fi + 1];
+    if (!fTok) continue;
+    let field = (entry.fields ??= new Map()).get(fTok.text);
+    if (field === undefined) entry.fields.set(fTok.text, (field = fieldByName(op, fTok.text) ?? null));
+    if (field && !modeAllows(field.modes, bit)) {
       modeProblems.push(
         withOrigin(warning(lspRange(fTok.range), `${op.name} ${field.name} is not available in ${modeName}${why}`, LINT_CODES.mode), model.uri, fTok),
       );

@@ -367,8 +367,11 @@ export class Assembler implements AssemblerContext {
   *backEndSteps(): Generator<void, void, void> {
     yield;
     if (this.version >= OPTIMIZE_CONSTANTS_VERSION || this.version === NO_VERSION) {
-      this.optimizeInts();
-      this.optimizeBytes();
+      // Both tables' rewrites touch different bytes: spliced in one pass.
+      const edits = this.optimizeInts();
+      for (const e of this.optimizeBytes()) edits.push(e);
+      edits.sort((a, b) => a.pos - b.pos);
+      this.applyEdits(edits);
     }
     yield;
     this.findBranchSizes();
@@ -495,7 +498,9 @@ export class Assembler implements AssemblerContext {
       this.known.deadcode = true;
     }
     if (spec.name === 'callsub') this.labelKnowledge();
-    if (infos) this.addStatement(infos, label, mnemonic.str, stackBefore, this.known.deadcode ? undefined : this.snapshot(), pc);
+    // The table's own string when it is the one written: editor features look ops up by name on every edit.
+    const op = spec.name === mnemonic.str ? spec.name : mnemonic.str;
+    if (infos) this.addStatement(infos, label, op, stackBefore, this.known.deadcode ? undefined : this.snapshot(), pc);
   }
 
   /**
@@ -906,8 +911,9 @@ export class Assembler implements AssemblerContext {
     });
   }
 
-  private optimizeInts(): void {
-    if (this.cntIntcBlock > 0) return;
+  /** The rewrites of the integer constant references (applied by the caller), once the new table is set. */
+  private optimizeInts(): Edit[] {
+    if (this.cntIntcBlock > 0) return [];
     const refs = this.intcRefs;
     this.intcRefs = [];
     const block = this.optimizeConstants(
@@ -917,11 +923,14 @@ export class Assembler implements AssemblerContext {
       (op) => (op >= OP_INTC_0 && op <= OP_INTC_0 + 3 ? 1 : op === OP_INTC ? 2 : 0),
       'intReference',
     );
-    if (block) this.setIntc(block as bigint[]);
+    if (!block) return [];
+    this.setIntc(block.table as bigint[]);
+    return block.edits;
   }
 
-  private optimizeBytes(): void {
-    if (this.cntBytecBlock > 0) return;
+  /** As {@link optimizeInts}, for the byte constants. */
+  private optimizeBytes(): Edit[] {
+    if (this.cntBytecBlock > 0) return [];
     const refs = this.bytecRefs;
     this.bytecRefs = [];
     const keys = this.bytec.map(bytesKey);
@@ -932,17 +941,22 @@ export class Assembler implements AssemblerContext {
       (op) => (op >= OP_BYTEC_0 && op <= OP_BYTEC_0 + 3 ? 1 : op === OP_BYTEC ? 2 : 0),
       'byteReference',
     );
-    if (block) this.setBytec((block as string[]).map(keyBytes));
+    if (!block) return [];
+    this.setBytec((block.table as string[]).map(keyBytes));
+    return block.edits;
   }
 
-  /** Most-referenced constants first (stable), singletons become push ops; returns the new block. */
+  /**
+   * Most-referenced constants first (stable), singletons become push ops; returns the new block
+   * and the rewrites of the references (by position), which the caller splices in.
+   */
   private optimizeConstants(
     refs: ConstRef[],
     block: readonly (bigint | string)[],
     encode: (key: bigint | string, singleton: boolean, index: number) => Uint8Array,
     lengthOf: (op: number) => number,
     refKind: string,
-  ): (bigint | string)[] | undefined {
+  ): { table: (bigint | string)[]; edits: Edit[] } | undefined {
     // Each distinct value gets a slot; every reference is looked up once and then works by slot.
     const slot = new Map<bigint | string, number>();
     const order: (bigint | string)[] = [];
@@ -990,14 +1004,12 @@ export class Assembler implements AssemblerContext {
       const bytes = (encoded[at] ??= encode(r.key, counts[at] === 1, rank[at]!));
       edits.push({ pos: r.pos, oldLen, bytes });
     }
-    edits.sort((a, b) => a.pos - b.pos);
-    this.applyEdits(edits);
     const out: (bigint | string)[] = [];
     for (const e of sorted) {
       if (e.f === 1) break;
       out.push(e.v);
     }
-    return out;
+    return { table: out, edits };
   }
 
   /** Splices edits into the pending bytes and moves every recorded position accordingly. */
@@ -1038,7 +1050,68 @@ export class Assembler implements AssemblerContext {
 
   // ---- branches --------------------------------------------------------------------------------
 
+  /**
+   * Shrinks each varint branch offset to the length its jump needs, round after round (a shorter
+   * offset brings other targets nearer) until none shrinks. The rounds work on the positions the
+   * shrinking would give, and the bytes are spliced once at the end: the same result as splicing
+   * after every round.
+   */
   private findBranchSizes(): void {
+    const refs: LabelRef[] = [];
+    for (const r of this.labelRefs) {
+      if (!r.varint) continue;
+      // Each offset lies after its op byte and before the next branch's op byte (or the general way).
+      if (refs.length > 0 && r.pos - 1 < refs[refs.length - 1]!.offsetPos) return this.findBranchSizesBySplicing();
+      refs.push(r);
+    }
+    const n = refs.length;
+    if (n === 0) return;
+    const ends = new Int32Array(n);
+    const size = new Int32Array(n);
+    const dest = new Int32Array(n);
+    for (let k = 0; k < n; k++) {
+      const r = refs[k]!;
+      ends[k] = r.offsetPos;
+      size[k] = r.offsetPos - r.pos;
+      dest[k] = this.labels.get(r.label.str) ?? -1;
+    }
+    const original = size.slice();
+    // shift[k]: how far the shrinking so far moves a position after the first k offsets.
+    const shift = new Int32Array(n + 1);
+    for (;;) {
+      for (let k = 0; k < n; k++) shift[k + 1] = shift[k]! + size[k]! - original[k]!;
+      let changed = false;
+      for (let k = 0; k < n; k++) {
+        const to = dest[k]!;
+        if (to < 0) continue;
+        const r = refs[k]!;
+        const opPos = r.pos - 1 + shift[k]!;
+        // Offsets that end at or before the target move it.
+        let lo = 0;
+        let hi = n;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if (ends[mid]! <= to) lo = mid + 1;
+          else hi = mid;
+        }
+        const at = to + shift[lo]!;
+        if (at === opPos) continue;
+        const jump = at < opPos ? at - opPos : at - (r.offsetPos + shift[k + 1]!);
+        const needed = varintLength(jump);
+        if (needed < size[k]!) {
+          size[k] = needed;
+          changed = true;
+        }
+      }
+      if (!changed) break;
+    }
+    const edits: Edit[] = [];
+    for (let k = 0; k < n; k++) if (size[k] !== original[k]) edits.push({ pos: refs[k]!.pos, oldLen: original[k]!, bytes: new Uint8Array(size[k]!) });
+    this.applyEdits(edits);
+  }
+
+  /** {@link findBranchSizes} splicing the bytes after every round. */
+  private findBranchSizesBySplicing(): void {
     for (;;) {
       const edits: Edit[] = [];
       for (const r of this.labelRefs) {

@@ -125,9 +125,23 @@ function replay(name: string, text: string, seed: number, count: number, checkpo
     assert.deepStrictEqual(lexTeal(next, lexed), fresh, `${name}: lexer reuse after edit ${i + 1}`);
     const relexed = relexTeal(previousText, lexed, next);
     assert.deepStrictEqual(relexed.lines, fresh, `${name}: re-lex of the edited lines after edit ${i + 1}`);
+    // With an editor's line index for the edit's first line: the same lines and the same edit range.
+    const starts = lineStarts(next);
+    const hinted = relexTeal(previousText, lexed, next, (offset) => starts.indexOf(offset));
+    assert.deepStrictEqual(hinted, relexed, `${name}: re-lex with a line index after edit ${i + 1}`);
+    for (let l = 0; l < fresh.length; l++) {
+      if (l < relexed.firstLine) assert.equal(relexed.lines[l], lexed[l], `${name}: line ${l} before the edit is the previous object`);
+    }
     lexed = relexed.lines;
     previousText = next;
   }
+}
+
+/** Offsets where each line of `text` starts (lines end at `\n` only). */
+function lineStarts(text: string): number[] {
+  const out = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) out.push(i + 1);
+  return out;
 }
 
 /**
