@@ -83,6 +83,18 @@ interface Edit {
   bytes: Uint8Array;
 }
 
+/** How many of the first `n` (ascending) values of `sorted` are at most `x`. */
+function countAtMost(sorted: Int32Array, n: number, x: number): number {
+  let lo = 0;
+  let hi = n;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! <= x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 function hexOf(b: Uint8Array): string {
   let s = '';
   for (const x of b) s += (x < 16 ? '0' : '') + x.toString(16);
@@ -366,15 +378,15 @@ export class Assembler implements AssemblerContext {
   /** What follows the per-line pass: constant blocks, branch sizes, label offsets. */
   *backEndSteps(): Generator<void, void, void> {
     yield;
+    let constants: Edit[] = [];
     if (this.version >= OPTIMIZE_CONSTANTS_VERSION || this.version === NO_VERSION) {
-      // Both tables' rewrites touch different bytes: spliced in one pass.
-      const edits = this.optimizeInts();
-      for (const e of this.optimizeBytes()) edits.push(e);
-      edits.sort((a, b) => a.pos - b.pos);
-      this.applyEdits(edits);
+      // Both tables' rewrites touch different bytes; they are spliced with the branch sizes, in one pass.
+      constants = this.optimizeInts();
+      for (const e of this.optimizeBytes()) constants.push(e);
+      constants.sort((a, b) => a.pos - b.pos);
     }
     yield;
-    this.findBranchSizes();
+    this.findBranchSizes(constants);
     this.resolveLabels();
   }
 
@@ -1051,29 +1063,46 @@ export class Assembler implements AssemblerContext {
   // ---- branches --------------------------------------------------------------------------------
 
   /**
-   * Shrinks each varint branch offset to the length its jump needs, round after round (a shorter
-   * offset brings other targets nearer) until none shrinks. The rounds work on the positions the
+   * Splices `constants` (the constant references' rewrites, by position) and shrinks each varint
+   * branch offset to the length its jump needs, round after round (a shorter offset brings other
+   * targets nearer) until none shrinks. The rounds work on the positions the rewrites and the
    * shrinking would give, and the bytes are spliced once at the end: the same result as splicing
-   * after every round.
+   * the constants, then after every round.
    */
-  private findBranchSizes(): void {
+  private findBranchSizes(constants: Edit[]): void {
     const refs: LabelRef[] = [];
     for (const r of this.labelRefs) {
       if (!r.varint) continue;
       // Each offset lies after its op byte and before the next branch's op byte (or the general way).
-      if (refs.length > 0 && r.pos - 1 < refs[refs.length - 1]!.offsetPos) return this.findBranchSizesBySplicing();
+      if (refs.length > 0 && r.pos - 1 < refs[refs.length - 1]!.offsetPos) {
+        this.applyEdits(constants);
+        return this.findBranchSizesBySplicing();
+      }
       refs.push(r);
     }
     const n = refs.length;
-    if (n === 0) return;
+    if (n === 0) return this.applyEdits(constants);
+    // Where a position of the pending bytes is once the constants are rewritten.
+    const m = constants.length;
+    const constEnds = new Int32Array(m);
+    const constShift = new Int32Array(m + 1);
+    for (let j = 0; j < m; j++) {
+      const e = constants[j]!;
+      constEnds[j] = e.pos + e.oldLen;
+      constShift[j + 1] = constShift[j]! + e.bytes.length - e.oldLen;
+    }
+    const afterConstants = (x: number): number => x + constShift[countAtMost(constEnds, m, x)]!;
+    const start = new Int32Array(n);
     const ends = new Int32Array(n);
     const size = new Int32Array(n);
     const dest = new Int32Array(n);
     for (let k = 0; k < n; k++) {
       const r = refs[k]!;
-      ends[k] = r.offsetPos;
+      start[k] = afterConstants(r.pos);
       size[k] = r.offsetPos - r.pos;
-      dest[k] = this.labels.get(r.label.str) ?? -1;
+      ends[k] = start[k]! + size[k]!;
+      const to = this.labels.get(r.label.str);
+      dest[k] = to === undefined ? -1 : afterConstants(to);
     }
     const original = size.slice();
     // shift[k]: how far the shrinking so far moves a position after the first k offsets.
@@ -1084,19 +1113,11 @@ export class Assembler implements AssemblerContext {
       for (let k = 0; k < n; k++) {
         const to = dest[k]!;
         if (to < 0) continue;
-        const r = refs[k]!;
-        const opPos = r.pos - 1 + shift[k]!;
+        const opPos = start[k]! - 1 + shift[k]!;
         // Offsets that end at or before the target move it.
-        let lo = 0;
-        let hi = n;
-        while (lo < hi) {
-          const mid = (lo + hi) >> 1;
-          if (ends[mid]! <= to) lo = mid + 1;
-          else hi = mid;
-        }
-        const at = to + shift[lo]!;
+        const at = to + shift[countAtMost(ends, n, to)]!;
         if (at === opPos) continue;
-        const jump = at < opPos ? at - opPos : at - (r.offsetPos + shift[k + 1]!);
+        const jump = at < opPos ? at - opPos : at - (ends[k]! + shift[k + 1]!);
         const needed = varintLength(jump);
         if (needed < size[k]!) {
           size[k] = needed;
@@ -1105,8 +1126,16 @@ export class Assembler implements AssemblerContext {
       }
       if (!changed) break;
     }
+    const branches: Edit[] = [];
+    for (let k = 0; k < n; k++) if (size[k] !== original[k]) branches.push({ pos: refs[k]!.pos, oldLen: original[k]!, bytes: new Uint8Array(size[k]!) });
+    // Both lists are in position order, and their spans are apart: merged in order.
     const edits: Edit[] = [];
-    for (let k = 0; k < n; k++) if (size[k] !== original[k]) edits.push({ pos: refs[k]!.pos, oldLen: original[k]!, bytes: new Uint8Array(size[k]!) });
+    let i = 0;
+    let j = 0;
+    while (i < m || j < branches.length) {
+      if (j >= branches.length || (i < m && constants[i]!.pos < branches[j]!.pos)) edits.push(constants[i++]!);
+      else edits.push(branches[j++]!);
+    }
     this.applyEdits(edits);
   }
 
