@@ -21,7 +21,7 @@ import { inlayHints } from './features/inlayHints.js';
 import { codeLenses } from './features/codeLens.js';
 import { codeActions } from './features/codeActions.js';
 import { signatureHelp } from './features/signatureHelp.js';
-import { lints } from './features/lints.js';
+import { lints, type LintMemo } from './features/lints.js';
 import { labelHover } from './features/labelHover.js';
 import { readSettings, DEFAULT_SETTINGS, type FeatureSettings } from './features/settings.js';
 import { assembled, expandedText, pcLocation } from './features/commands.js';
@@ -55,6 +55,8 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
   const models = new Map<string, DocumentModel>();
   /** Lexed-only models of versions whose analysis has not run yet (see quickModelFor). */
   const lightModels = new Map<string, DocumentModel>();
+  /** Per document: the statement lints last published, reused where the next analysis has the same statements. */
+  const lintMemos = new Map<string, LintMemo>();
   /** Per document: cancels its scheduled publish. */
   const pending = new Map<string, () => void>();
   /** Per document: the incremental analysis, which re-analyses only around each edit. */
@@ -143,7 +145,14 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
       style: settings.lint.style,
       generatedCode: settings.lint.generatedCode,
     };
-    void connection.sendDiagnostics({ uri, version: model.version, diagnostics: [...diagnostics(model), ...lints(model, lintOptions)] });
+    // Statements the edit left alone keep their lints (features/lints.ts).
+    const memo: { previous?: LintMemo; next?: LintMemo } = {};
+    const previous = lintMemos.get(uri);
+    if (previous) memo.previous = previous;
+    const found = lints(model, lintOptions, memo);
+    if (memo.next) lintMemos.set(uri, memo.next);
+    else lintMemos.delete(uri);
+    void connection.sendDiagnostics({ uri, version: model.version, diagnostics: [...diagnostics(model), ...found] });
     void connection.sendNotification(documentInfoNotification, documentInfo(model));
   };
 
@@ -236,6 +245,7 @@ export function startServer(connection: Connection, serverOptions: ServerOptions
     models.delete(e.document.uri);
     lightModels.delete(e.document.uri);
     sessions.delete(e.document.uri);
+    lintMemos.delete(e.document.uri);
     running.delete(e.document.uri);
     void connection.sendDiagnostics({ uri: e.document.uri, diagnostics: [] });
   });

@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { buildModel, type DocumentModel } from '../../server/src/document.js';
-import { lints } from '../../server/src/features/lints.js';
+import { lints, type LintMemo } from '../../server/src/features/lints.js';
 import { AnalysisSession, collectDiagnostics, collectDiagnosticsSteps } from '../../server/src/teal.js';
 import { diagnostics } from '../../server/src/features/diagnostics.js';
 import { needShared, sharedPath } from '../helpers/shared.js';
@@ -39,6 +39,9 @@ const SNIPPETS = [
   'app_global_get',
   'arg 0',
   'txna ApplicationArgs 0',
+  'err',
+  'b next_two',
+  'next_two:',
 ];
 
 function edit(lines: string[], rnd: () => number): void {
@@ -99,6 +102,7 @@ describe('server: incremental document models equal models built from scratch', 
       let text = lines.join('\n');
       let light = buildModel({ uri: 'file:///x.teal', version: 0, getText: () => text }, { light: {} });
       let full = buildModel({ uri: 'file:///x.teal', version: 0, getText: () => text }, {}, collect(text, session));
+      const memos: (LintMemo | undefined)[] = [];
       for (let i = 1; i <= 12; i++) {
         lines = lines.slice();
         edit(lines, rnd);
@@ -118,9 +122,13 @@ describe('server: incremental document models equal models built from scratch', 
         assert.deepStrictEqual(symbols(nextFull), symbols(scratch), `${file}: model after edit ${i}`);
         assert.deepStrictEqual(diagnostics(nextFull), diagnostics(scratch), `${file}: diagnostics after edit ${i}`);
         assert.deepStrictEqual(nextFull.analysis, scratch.analysis, `${file}: analysis after edit ${i}`);
-        for (const defaultMode of [undefined, 'logicsig'] as const) {
+        // As the server lints: each version from the previous one's memo.
+        for (const [k, defaultMode] of ([undefined, 'logicsig'] as const).entries()) {
           const options = defaultMode ? { defaultMode, style: 'warning' as const } : {};
-          assert.deepStrictEqual(lints(nextFull, options), lints(scratch, options), `${file}: lints after edit ${i}`);
+          const memo: { previous?: LintMemo; next?: LintMemo } = {};
+          if (memos[k]) memo.previous = memos[k];
+          assert.deepStrictEqual(lints(nextFull, options, memo), lints(scratch, options), `${file}: lints after edit ${i}`);
+          memos[k] = memo.next;
         }
         light = nextLight;
         full = nextFull;

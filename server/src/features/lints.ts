@@ -7,7 +7,7 @@
 // a macro body or as an argument of a macro use is not "unused"; the entry label never is.
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver';
 import { fieldByName, modeAllows } from '@tealworks/sdk/teal';
-import type { TokenInfo } from '@tealworks/sdk/teal';
+import type { AnalyzedStatement, TokenInfo } from '@tealworks/sdk/teal';
 import type { DocumentModel } from '../document.js';
 import { modeBit, opAt, type Mode } from '../language.js';
 import { lspRange } from './symbolIndex.js';
@@ -81,8 +81,13 @@ export interface LintOptions {
   generatedCode?: boolean;
 }
 
-export function lints(model: DocumentModel, options: LintOptions = {}): Diagnostic[] {
-  const all = allLints(model, options);
+/**
+ * The lints of `model`. With `memo`, the statement lints of `memo.previous` (an earlier version of
+ * the same document, from `memo.next` of that call) are reused where the statements are the same
+ * objects, and `memo.next` is set for the next version; the result is the same either way.
+ */
+export function lints(model: DocumentModel, options: LintOptions = {}, memo?: { previous?: LintMemo; next?: LintMemo }): Diagnostic[] {
+  const all = allLints(model, options, memo);
   const style = options.style ?? 'hint';
   const quiet = style === 'off' || (!options.generatedCode && isGenerated(model));
   const out: Diagnostic[] = [];
@@ -93,7 +98,7 @@ export function lints(model: DocumentModel, options: LintOptions = {}): Diagnost
   return out;
 }
 
-function allLints(model: DocumentModel, options: LintOptions): Diagnostic[] {
+function allLints(model: DocumentModel, options: LintOptions, memo?: { previous?: LintMemo; next?: LintMemo }): Diagnostic[] {
   const a = model.analysis;
   if (!a) return [];
   const out: Diagnostic[] = [];
@@ -111,90 +116,21 @@ function allLints(model: DocumentModel, options: LintOptions): Diagnostic[] {
     out.push(warning(site, `label '${l.name}' is never referenced`, LINT_CODES.unusedLabel, true));
   }
 
-  // One pass over the statements (this runs on every edit, over every statement) for three lints,
-  // each collected apart so they are listed in the same order as before.
-  const unreachable: Diagnostic[] = [];
-  const branchToNext: Diagnostic[] = [];
-  const modeProblems: Diagnostic[] = [];
-  // Dead statements: the assembler records no stack state for code it considers unreachable.
-  let run: { first: TokenInfo; last: TokenInfo } | undefined;
-  const flush = () => {
-    if (!run) return;
-    const range = { start: lspRange(run.first.range).start, end: lspRange(run.last.range).end };
-    unreachable.push(warning(range, 'unreachable code', LINT_CODES.unreachable, true));
-    run = undefined;
-  };
   // A configured mode states what the file is meant to be; otherwise the assembler's inference
   // (application as soon as any app-only op or field appears) decides.
   const mode = options.defaultMode ?? model.mode;
-  const bit = mode ? modeBit(mode) : 0;
-  const modeName = mode === 'logicsig' ? 'a logicsig' : 'an application';
-  const why = options.defaultMode ? ' (mode from the tealworks.defaultMode setting)' : '';
-  // One look-up per distinct op name, and per distinct field name of each op.
-  const ops = new Map<string, OpModes | undefined>();
-  const statements = a.statements;
-  for (let i = 0; i < statements.length; i++) {
-    const s = statements[i]!;
-    const label = s.label;
-    const opName = s.op;
-    const tokens = s.tokens;
-    if (label) flush();
-    if (!opName || s.stackBefore) {
-      if (opName) flush();
-    } else {
-      const first = tokens[label ? 1 : 0]!;
-      const last = tokens[tokens.length - 1]!;
-      if (run) run.last = last;
-      else run = { first, last };
-    }
-    if (!opName) continue;
-    if (opName === 'b') {
-      const target = tokens[tokens.length - 1]!;
-      for (let j = i + 1; j < statements.length; j++) {
-        const n = statements[j]!;
-        if (n.label === target.text) {
-          const opTok = tokens[label ? 1 : 0]!;
-          branchToNext.push(
-            withOrigin(
-              warning(lspRange(opTok.range), `branch to '${target.text}', which is the next instruction anyway`, LINT_CODES.branchToNext, true),
-              model.uri,
-              opTok,
-            ),
-          );
-          break;
-        }
-        if (n.op || !n.label) break;
-      }
-    }
-    if (!mode) continue;
-    let entry = ops.get(opName);
-    if (entry === undefined && !ops.has(opName)) {
-      const found = opAt(opName, a.version);
-      entry = found ? { op: found, fi: found.immediates.findIndex((imm) => imm.fieldGroup !== undefined), allowed: modeAllows(found.modes, bit) } : undefined;
-      ops.set(opName, entry);
-    }
-    // Most statements: an op the mode allows, without a field immediate.
-    if (!entry || (entry.allowed && entry.fi < 0)) continue;
-    const { op, fi } = entry;
-    const skip = label ? 1 : 0;
-    const opTok = tokens[skip]!;
-    if (!entry.allowed) {
-      modeProblems.push(withOrigin(warning(lspRange(opTok.range), `${op.name} is not allowed in ${modeName}${why}`, LINT_CODES.mode), model.uri, opTok));
-      continue;
-    }
-    const fTok = tokens[skip + fi + 1];
-    if (!fTok) continue;
-    let field = (entry.fields ??= new Map()).get(fTok.text);
-    if (field === undefined) entry.fields.set(fTok.text, (field = fieldByName(op, fTok.text) ?? null));
-    if (field && !modeAllows(field.modes, bit)) {
-      modeProblems.push(
-        withOrigin(warning(lspRange(fTok.range), `${op.name} ${field.name} is not available in ${modeName}${why}`, LINT_CODES.mode), model.uri, fTok),
-      );
-    }
-  }
-  flush();
-  for (const d of unreachable) out.push(d);
-  for (const d of branchToNext) out.push(d);
+  const ctx: ScanContext = {
+    uri: model.uri,
+    version: a.version,
+    mode,
+    bit: mode ? modeBit(mode) : 0,
+    modeName: mode === 'logicsig' ? 'a logicsig' : 'an application',
+    why: options.defaultMode ? ' (mode from the tealworks.defaultMode setting)' : '',
+  };
+  const found = statementLints(a.statements, ctx, memo?.previous);
+  if (memo) memo.next = found;
+  for (const t of found.unreachable) out.push(t.d);
+  for (const t of found.branchToNext) out.push(t.d);
 
   const pragmaLine = model.lines.findIndex((l) => l.tokens[0]?.text === '#pragma' && l.tokens[1]?.text === 'version');
   const firstCode = model.lines.findIndex((l) => l.tokens.length > 0);
@@ -212,6 +148,161 @@ function allLints(model: DocumentModel, options: LintOptions): Diagnostic[] {
     out.push(warning(range, '#pragma version should come before anything else in the program', LINT_CODES.pragmaPlacement));
   }
 
-  for (const d of modeProblems) out.push(d);
+  for (const t of found.modeProblems) out.push(t.d);
   return out;
+}
+
+/** What the statement lints depend on besides the statements. */
+interface ScanContext {
+  uri: string;
+  version: number;
+  mode: Mode | undefined;
+  bit: number;
+  modeName: string;
+  why: string;
+}
+
+/** A lint found at statement `at` (a run of unreachable code: its first statement). */
+interface Tagged {
+  at: number;
+  d: Diagnostic;
+}
+
+/**
+ * The statement lints of one analysis, kept for the next version's: statements the edit left alone
+ * are the same objects in the next analysis, and their lints are taken from here.
+ */
+export interface LintMemo {
+  statements: readonly AnalyzedStatement[];
+  context: ScanContext;
+  unreachable: Tagged[];
+  branchToNext: Tagged[];
+  modeProblems: Tagged[];
+}
+
+function sameContext(a: ScanContext, b: ScanContext): boolean {
+  return a.uri === b.uri && a.version === b.version && a.mode === b.mode && a.bit === b.bit && a.modeName === b.modeName && a.why === b.why;
+}
+
+/** A live instruction: it ends a run of unreachable code, and a look-ahead for a branch's target stops there. */
+function isBarrier(s: AnalyzedStatement): boolean {
+  return s.op !== undefined && s.stackBefore !== undefined;
+}
+
+/**
+ * Unreachable code, branches to the next line and mode problems, by statement. With `previous`
+ * (the same lints of an earlier analysis of the document), only the statements between the last
+ * live instruction before the first one that changed and the first live instruction after the last
+ * one that changed are scanned again (no run or look-ahead crosses a live instruction); the result
+ * is the same as scanning them all.
+ */
+function statementLints(statements: readonly AnalyzedStatement[], ctx: ScanContext, previous?: LintMemo): LintMemo {
+  const n = statements.length;
+  let from = 0;
+  let to = n;
+  let reuse: { before: number; after: number; shift: number } | undefined;
+  if (previous && sameContext(previous.context, ctx)) {
+    const old = previous.statements;
+    const m = old.length;
+    const most = Math.min(n, m);
+    let p = 0;
+    while (p < most && statements[p] === old[p]) p++;
+    let q = 0;
+    while (q < most - p && statements[n - 1 - q] === old[m - 1 - q]) q++;
+    // The scan starts at a live instruction before the change, and ends at one after it.
+    from = p - 1;
+    while (from > 0 && !isBarrier(statements[from]!)) from--;
+    from = Math.max(from, 0);
+    to = n - q;
+    while (to < n && !isBarrier(statements[to]!)) to++;
+    reuse = { before: from, after: to - (n - m), shift: n - m };
+  }
+  const found: LintMemo = { statements, context: ctx, unreachable: [], branchToNext: [], modeProblems: [] };
+  const keep = (list: Tagged[], old: Tagged[] | undefined, lo: number, hi: number, shift: number) => {
+    if (!old) return;
+    for (const t of old) if (t.at >= lo && t.at < hi) list.push(shift === 0 ? t : { at: t.at + shift, d: t.d });
+  };
+  const lists = ['unreachable', 'branchToNext', 'modeProblems'] as const;
+  if (reuse) for (const k of lists) keep(found[k], previous![k], 0, reuse.before, 0);
+  scanStatements(statements, from, to, ctx, found);
+  if (reuse) for (const k of lists) keep(found[k], previous![k], reuse.after, Number.MAX_SAFE_INTEGER, reuse.shift);
+  return found;
+}
+
+/** The statement lints of statements `from`..`to` (exclusive; `from` starts no run in the middle). */
+function scanStatements(statements: readonly AnalyzedStatement[], from: number, to: number, ctx: ScanContext, found: LintMemo): void {
+  const { unreachable, branchToNext, modeProblems } = found;
+  const { mode, bit, modeName, why } = ctx;
+  // Dead statements: the assembler records no stack state for code it considers unreachable.
+  let run: { at: number; first: TokenInfo; last: TokenInfo } | undefined;
+  const flush = () => {
+    if (!run) return;
+    const range = { start: lspRange(run.first.range).start, end: lspRange(run.last.range).end };
+    unreachable.push({ at: run.at, d: warning(range, 'unreachable code', LINT_CODES.unreachable, true) });
+    run = undefined;
+  };
+  // One look-up per distinct op name, and per distinct field name of each op.
+  const ops = new Map<string, OpModes | undefined>();
+  for (let i = from; i < to; i++) {
+    const s = statements[i]!;
+    const label = s.label;
+    const opName = s.op;
+    const tokens = s.tokens;
+    if (label) flush();
+    if (!opName || s.stackBefore) {
+      if (opName) flush();
+    } else {
+      const first = tokens[label ? 1 : 0]!;
+      const last = tokens[tokens.length - 1]!;
+      if (run) run.last = last;
+      else run = { at: i, first, last };
+    }
+    if (!opName) continue;
+    if (opName === 'b') {
+      const target = tokens[tokens.length - 1]!;
+      for (let j = i + 1; j < statements.length; j++) {
+        const n = statements[j]!;
+        if (n.label === target.text) {
+          const opTok = tokens[label ? 1 : 0]!;
+          branchToNext.push({
+            at: i,
+            d: withOrigin(
+              warning(lspRange(opTok.range), `branch to '${target.text}', which is the next instruction anyway`, LINT_CODES.branchToNext, true),
+              ctx.uri,
+              opTok,
+            ),
+          });
+          break;
+        }
+        if (n.op || !n.label) break;
+      }
+    }
+    if (!mode) continue;
+    let entry = ops.get(opName);
+    if (entry === undefined && !ops.has(opName)) {
+      const op = opAt(opName, ctx.version);
+      entry = op ? { op, fi: op.immediates.findIndex((imm) => imm.fieldGroup !== undefined), allowed: modeAllows(op.modes, bit) } : undefined;
+      ops.set(opName, entry);
+    }
+    // Most statements: an op the mode allows, without a field immediate.
+    if (!entry || (entry.allowed && entry.fi < 0)) continue;
+    const { op, fi } = entry;
+    const skip = label ? 1 : 0;
+    const opTok = tokens[skip]!;
+    if (!entry.allowed) {
+      modeProblems.push({ at: i, d: withOrigin(warning(lspRange(opTok.range), `${op.name} is not allowed in ${modeName}${why}`, LINT_CODES.mode), ctx.uri, opTok) });
+      continue;
+    }
+    const fTok = tokens[skip + fi + 1];
+    if (!fTok) continue;
+    let field = (entry.fields ??= new Map()).get(fTok.text);
+    if (field === undefined) entry.fields.set(fTok.text, (field = fieldByName(op, fTok.text) ?? null));
+    if (field && !modeAllows(field.modes, bit)) {
+      modeProblems.push({
+        at: i,
+        d: withOrigin(warning(lspRange(fTok.range), `${op.name} ${field.name} is not available in ${modeName}${why}`, LINT_CODES.mode), ctx.uri, fTok),
+      });
+    }
+  }
+  flush();
 }
