@@ -50,6 +50,8 @@ import { RoundOverlay, RoundWindow } from './window.js';
 import type { ForkState } from './fork.js';
 import { BlockList } from './block-list.js';
 
+const MAX_UINT64 = (1n << 64n) - 1n;
+
 /** An account funded at genesis: address and amount. */
 export interface GenesisAccount {
   address: AddressLike;
@@ -740,6 +742,11 @@ export class Ledger {
     if (n < 1n) throw new ValidationError(`advanceRounds needs a positive number of rounds, got ${n}`);
     if (this.latestRound + n >= 1n << 64n) throw new ValidationError(`advanceRounds by ${n} would pass the largest round (2^64 - 1)`);
     const step = this.timestampOffset ?? 0n;
+    const now = this.latestBlock.header.timestamp;
+    if (now + n * step > MAX_UINT64)
+      throw new ValidationError(
+        `advanceRounds by ${n} rounds, ${step} seconds apart, from timestamp ${now} would pass the largest timestamp (2^64 - 1); use setTime for an earlier timestamp first`,
+      );
     const before = this.latestRound;
     const block = this.warp(n, step);
     try {
@@ -769,13 +776,17 @@ export class Ledger {
   /** Cheat: commits one empty block stamped `timestamp` (seconds), so `global LatestTimestamp` reads it. */
   setTime(timestamp: bigint): Block {
     if (timestamp < 0n) throw new ValidationError(`a block timestamp cannot be negative, got ${timestamp}`);
+    if (timestamp > MAX_UINT64) throw new ValidationError(`a block timestamp is a uint64 (at most 2^64 - 1 seconds), got ${timestamp}`);
     return this.commitBlock([], timestamp, {});
   }
 
   /** Cheat: commits one empty block `seconds` after the latest one. */
   advanceTime(seconds: bigint): Block {
     if (seconds < 0n) throw new ValidationError(`advanceTime moves time forward only, got ${seconds} seconds (use setTime for any timestamp)`);
-    return this.setTime(this.latestBlock.header.timestamp + seconds);
+    const now = this.latestBlock.header.timestamp;
+    if (now + seconds > MAX_UINT64)
+      throw new ValidationError(`advanceTime by ${seconds} seconds from timestamp ${now} would pass the largest timestamp (2^64 - 1); use setTime for an earlier timestamp first`);
+    return this.setTime(now + seconds);
   }
 
   /** Cheat: transactions authorized by `address` are accepted without checking their signature (everything else is checked). */
@@ -825,6 +836,7 @@ export class Ledger {
       if (!this.state.apps.has(appId)) throw new LedgerNotFoundError(`app ${appId} does not exist`);
       this.checkKeyValue(key, value);
       this.state.setGlobal(appId, key, value);
+      this.checkCheatSchema(appId, 'global', this.state.apps.get(appId)!.global);
     });
   }
 
@@ -836,6 +848,7 @@ export class Ledger {
         throw new LedgerNotFoundError(`account ${new Address(a).toString()} is not opted in to app ${appId}; opt it in first`);
       this.checkKeyValue(key, value);
       this.state.setLocal(a, appId, key, value);
+      this.checkCheatSchema(appId, 'local', this.state.get(a)!.locals.get(appId)!);
     });
   }
 
@@ -853,6 +866,7 @@ export class Ledger {
 
   /** Cheat: the seed `block BlkSeed` reads for `round` (default the latest round); undefined restores the real one. */
   setBlockSeed(seed: Uint8Array | undefined, round: bigint = this.latestRound): void {
+    if (seed !== undefined && !(seed instanceof Uint8Array)) throw new ValidationError(`a block seed is 32 bytes (a Uint8Array), got ${typeof seed}`);
     if (seed && seed.length !== 32) throw new ValidationError(`a block seed is 32 bytes, got ${seed.length}`);
     if (!this.blocks.get(round)) throw new LedgerNotFoundError(`ledger does not have entry ${round} (latest round ${this.latestRound})`);
     this.journalCheat('seed', { q: round, ...(seed ? { s: seed } : { d: true }) });
@@ -864,10 +878,31 @@ export class Ledger {
   }
 
   private checkKeyValue(key: Uint8Array, value: TealValue | undefined): void {
+    if (typeof value === 'bigint' && (value < 0n || value > MAX_UINT64)) throw new ValidationError(`a uint state value is a uint64, got ${value}`);
     if (key.length > this.params.avm.maxAppKeyLen) throw new ValidationError(`a state key is at most ${this.params.avm.maxAppKeyLen} bytes, got ${key.length}`);
     if (value instanceof Uint8Array && key.length + value.length > this.params.avm.maxAppSumKeyValueLens)
       throw new ValidationError(
         `a state key and its value are at most ${this.params.avm.maxAppSumKeyValueLens} bytes together, got ${key.length + value.length}`,
+      );
+  }
+
+  /**
+   * A state cheat leaves the app's keys within its schema: a key the schema has no room for would
+   * make every later call of the app fail its schema check. Thrown inside `stateCheat`, so nothing changes.
+   */
+  private checkCheatSchema(appId: bigint, where: 'global' | 'local', kv: ReadonlyMap<string, { value: TealValue }>): void {
+    const app = this.state.apps.get(appId);
+    // A journal replays what was accepted when it was written.
+    if (!app || this.replaying) return;
+    let uints = 0n;
+    let bytes = 0n;
+    for (const { value } of kv.values())
+      if (typeof value === 'bigint') uints++;
+      else bytes++;
+    const [maxUints, maxBytes] = where === 'global' ? [app.globalNumUint, app.globalNumByteSlice] : [app.localNumUint, app.localNumByteSlice];
+    if (uints > maxUints || bytes > maxBytes)
+      throw new ValidationError(
+        `app ${appId}'s ${where} schema holds ${maxUints} uint(s) and ${maxBytes} byte slice(s); after this change its ${where} state would hold ${uints} and ${bytes}, and every call of the app would fail its schema check. Nothing was changed: write a key the app already has (with a value of the same kind), or delete one first.`,
       );
   }
 
