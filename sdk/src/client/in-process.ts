@@ -294,7 +294,9 @@ export class InProcessChain {
       throw new ValidationError(`setAssetHolding takes the holding as { amount, frozen? }, or undefined to remove it; got ${describeValue(holding)}`);
     if (holding?.frozen !== undefined && typeof holding.frozen !== 'boolean')
       throw new ValidationError(`setAssetHolding: frozen is true or false, got ${describeValue(holding.frozen)}`);
-    const h = holding ? { amount: uint64(holding.amount, 'setAssetHolding: the amount'), ...(holding.frozen !== undefined ? { frozen: holding.frozen } : {}) } : undefined;
+    const h = holding
+      ? { amount: uint64(holding.amount, 'setAssetHolding: the amount'), ...(holding.frozen !== undefined ? { frozen: holding.frozen } : {}) }
+      : undefined;
     this.#cheat(() => this.ledger.setAssetHolding(address, id, h));
   }
 

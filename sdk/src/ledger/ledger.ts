@@ -785,7 +785,9 @@ export class Ledger {
     if (seconds < 0n) throw new ValidationError(`advanceTime moves time forward only, got ${seconds} seconds (use setTime for any timestamp)`);
     const now = this.latestBlock.header.timestamp;
     if (now + seconds > MAX_UINT64)
-      throw new ValidationError(`advanceTime by ${seconds} seconds from timestamp ${now} would pass the largest timestamp (2^64 - 1); use setTime for an earlier timestamp first`);
+      throw new ValidationError(
+        `advanceTime by ${seconds} seconds from timestamp ${now} would pass the largest timestamp (2^64 - 1); use setTime for an earlier timestamp first`,
+      );
     return this.setTime(now + seconds);
   }
 

@@ -32,7 +32,8 @@ export async function expectFailure(work: Promise<unknown> | (() => Promise<unkn
   const misuse = expectationProblem(expected);
   if (misuse) {
     // The call is already under way: its failure must not surface later as an unhandled rejection.
-    if (work !== null && typeof work === 'object' && typeof (work as Partial<Promise<unknown>>).then === 'function') (work as Promise<unknown>).catch(() => undefined);
+    if (work !== null && typeof work === 'object' && typeof (work as Partial<Promise<unknown>>).then === 'function')
+      (work as Promise<unknown>).catch(() => undefined);
     throw new TestingError(misuse);
   }
   const started = startWork(work, 'expectFailure'); // throws for something that is neither

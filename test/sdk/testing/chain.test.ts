@@ -295,7 +295,10 @@ describe('testing: the in-process chain', function () {
     assert.throws(() => chain.setTime(max + 1n), ValidationError);
     chain.setTime(max);
     const round = chain.round;
-    assert.throws(() => chain.advanceTime(1), (e: unknown) => e instanceof ValidationError && /would pass the largest timestamp \(2\^64 - 1\)/.test((e as Error).message));
+    assert.throws(
+      () => chain.advanceTime(1),
+      (e: unknown) => e instanceof ValidationError && /would pass the largest timestamp \(2\^64 - 1\)/.test((e as Error).message),
+    );
     assert.equal(chain.round, round);
     const ledger = new Ledger({ genesisTimestamp: max - 10n });
     ledger.setTimestampOffset(5n);
@@ -304,7 +307,10 @@ describe('testing: the in-process chain', function () {
   });
 
   it("the chain's genesis options are checked: funds and timestamps are uint64 bigints, and the supply fits", () => {
-    assert.throws(() => InProcessChain.create({ accountFunds: -5n }), (e: unknown) => e instanceof ClientError && /accountFunds is a uint64 given as a bigint .*got -5n/.test((e as Error).message));
+    assert.throws(
+      () => InProcessChain.create({ accountFunds: -5n }),
+      (e: unknown) => e instanceof ClientError && /accountFunds is a uint64 given as a bigint .*got -5n/.test((e as Error).message),
+    );
     assert.throws(() => InProcessChain.create({ accountFunds: 5 as never }), /accountFunds is a uint64 given as a bigint .*got 5$/);
     assert.throws(() => InProcessChain.create({ genesisTimestamp: 2n ** 64n }), /genesisTimestamp is a uint64/);
     assert.throws(() => InProcessChain.create({ accounts: 4, accountFunds: 2n ** 63n }), /4 accounts of \d+ micro-units each would pass the largest supply/);
@@ -314,7 +320,11 @@ describe('testing: the in-process chain', function () {
     const d = await startDevnet({ inMemory: true, accounts: 1 });
     const a = d.accounts[0]!.address;
     const post = async (path: string, body: string) => {
-      const r = await fetch(`${d.node.url}/v1/devnet/${path}`, { method: 'POST', headers: { 'X-Algo-API-Token': d.node.token, 'content-type': 'application/json' }, body });
+      const r = await fetch(`${d.node.url}/v1/devnet/${path}`, {
+        method: 'POST',
+        headers: { 'X-Algo-API-Token': d.node.token, 'content-type': 'application/json' },
+        body,
+      });
       return { status: r.status, text: await r.text() };
     };
     try {

@@ -63,12 +63,18 @@ describe('testing: helpers as a new user calls them', function () {
     process.on('unhandledRejection', onUnhandled);
     try {
       const failing = new Promise((_, reject) => setTimeout(() => reject(new Error('the call failed')), 5));
-      await assert.rejects(expectFailure(failing, null as never), (e: Error) => e instanceof TestingError && /\{ message\?, line\? \}.*got null/.test(e.message));
+      await assert.rejects(
+        expectFailure(failing, null as never),
+        (e: Error) => e instanceof TestingError && /\{ message\?, line\? \}.*got null/.test(e.message),
+      );
       await assert.rejects(
         expectFailure(f.apps.counter.call('increment', [50]), { line: 'x' as never }),
         (e: Error) => e instanceof TestingError && /line is a 1-based TEAL line number, got "x"/.test(e.message),
       );
-      await assert.rejects(expectFailure(() => f.apps.counter.call('increment', [50]), { message: 5 as never }), /message is a string .* or a RegExp/);
+      await assert.rejects(
+        expectFailure(() => f.apps.counter.call('increment', [50]), { message: 5 as never }),
+        /message is a string .* or a RegExp/,
+      );
       // The rejected call settles after the helper threw; give it the turns it needs (a hang guard, not a timing).
       await new Promise((r) => setTimeout(r, 100));
       assert.deepEqual(unhandled, []);
@@ -79,12 +85,21 @@ describe('testing: helpers as a new user calls them', function () {
 
   it('a rejection without an error object is a failure, not a success', async () => {
     await assert.rejects(expectFailure(Promise.reject(undefined)), (e: Error) => e instanceof TestingError && !/succeeded/.test(e.message));
-    await assert.rejects(expectFailure(() => Promise.reject(null), { message: 'x' }), /it failed with: null/);
+    await assert.rejects(
+      expectFailure(() => Promise.reject(null), { message: 'x' }),
+      /it failed with: null/,
+    );
   });
 
   it('expectState given no app, no expectation or a local key that is not an address says so', async () => {
-    await assert.rejects(expectState(undefined as never, { global: {} }), (e: Error) => e instanceof TestingError && /takes an app client first/.test(e.message));
-    await assert.rejects(expectState(f.apps.counter, null as never), (e: Error) => e instanceof TestingError && /\{ global\?, local\?, boxMaps\? \}/.test(e.message));
+    await assert.rejects(
+      expectState(undefined as never, { global: {} }),
+      (e: Error) => e instanceof TestingError && /takes an app client first/.test(e.message),
+    );
+    await assert.rejects(
+      expectState(f.apps.counter, null as never),
+      (e: Error) => e instanceof TestingError && /\{ global\?, local\?, boxMaps\? \}/.test(e.message),
+    );
     await assert.rejects(
       expectState(f.apps.counter, { local: { XYZ: { count: 1n } } }),
       (e: Error) => e instanceof TestingError && /"XYZ" is not one/.test(e.message),
@@ -96,16 +111,31 @@ describe('testing: helpers as a new user calls them', function () {
     const id = f.apps.counter.appId;
     const chain = f.chain;
     const before = chain.stateHash();
-    assert.throws(() => chain.setGlobal(id, 'count', -1n, spec), (e: Error) => e instanceof AppError && /uint64 \(0 to 2\^64 - 1\), got -1/.test(e.message));
-    assert.throws(() => chain.setGlobal(id, 'count', 2n ** 64n, spec), (e: Error) => e instanceof AppError && /got 18446744073709551616/.test(e.message));
-    assert.throws(() => chain.setGlobal(id, 'count', 1.5, spec), (e: Error) => e instanceof AppError && /whole number, got 1.5/.test(e.message));
+    assert.throws(
+      () => chain.setGlobal(id, 'count', -1n, spec),
+      (e: Error) => e instanceof AppError && /uint64 \(0 to 2\^64 - 1\), got -1/.test(e.message),
+    );
+    assert.throws(
+      () => chain.setGlobal(id, 'count', 2n ** 64n, spec),
+      (e: Error) => e instanceof AppError && /got 18446744073709551616/.test(e.message),
+    );
+    assert.throws(
+      () => chain.setGlobal(id, 'count', 1.5, spec),
+      (e: Error) => e instanceof AppError && /whole number, got 1.5/.test(e.message),
+    );
     assert.throws(() => chain.setGlobal(id, 'count', 'x', spec), /holds a uint64: give a number or bigint/);
     assert.throws(() => chain.setGlobal(id, 'count', 2n ** 64n), /uint64/);
     const json = JSON.parse(readFileSync(join(abi, 'counter.arc56.json'), 'utf8')) as never;
-    assert.throws(() => chain.setGlobal(id, 'count', 5n, json), (e: Error) => e instanceof ValidationError && /parsed app spec .*loadAppSpec/.test(e.message));
+    assert.throws(
+      () => chain.setGlobal(id, 'count', 5n, json),
+      (e: Error) => e instanceof ValidationError && /parsed app spec .*loadAppSpec/.test(e.message),
+    );
     assert.throws(() => chain.setBox(id, 'b', 'x', json), /parsed app spec/);
     // The counter's global schema has room for 1 uint and 1 byte slice, both used.
-    assert.throws(() => chain.setGlobal(id, 'extra', 1n), (e: Error) => e instanceof ValidationError && /global schema holds 1 uint\(s\) and 1 byte slice\(s\).*2 and 1/.test(e.message));
+    assert.throws(
+      () => chain.setGlobal(id, 'extra', 1n),
+      (e: Error) => e instanceof ValidationError && /global schema holds 1 uint\(s\) and 1 byte slice\(s\).*2 and 1/.test(e.message),
+    );
     assert.throws(() => chain.setGlobal(id, 'count', utf8('text')), /would hold 0 and 2/);
     assert.throws(() => chain.setGlobal(id, 5 as never, 1n), /key as bytes \(Uint8Array\) or a name \(string\), got 5/);
     assert.equal(chain.stateHash(), before);
@@ -129,7 +159,9 @@ describe('testing: helpers as a new user calls them', function () {
     const twice = testFixture({ baseDir: abi, apps: { a: counterApp, b: counterApp } });
     await assert.rejects(
       twice.setup(),
-      (e: Error) => e instanceof TestingError && /apps a and b both deploy as "Counter" from account 0, so they would be the same app: give one of them its own `name`/.test(e.message),
+      (e: Error) =>
+        e instanceof TestingError &&
+        /apps a and b both deploy as "Counter" from account 0, so they would be the same app: give one of them its own `name`/.test(e.message),
     );
     assert.throws(() => twice.apps, /not set up yet/);
     const named = testFixture({ baseDir: abi, apps: { a: counterApp, b: { ...counterApp, name: 'Counter2' } } });
@@ -144,13 +176,22 @@ describe('testing: helpers as a new user calls them', function () {
       const bad = testFixture({ baseDir: abi, apps: { x: { ...counterApp, spec } } });
       await assert.rejects(bad.setup(), (e: Error) => e instanceof TestingError && message.test(e.message));
     }
-    await assert.rejects(testFixture({ apps: { x: undefined as never } }).setup(), (e: Error) => e instanceof TestingError && /app x: give it as \{ spec/.test(e.message));
-    await assert.rejects(testFixture({ accounts: 0, baseDir: abi, apps: { x: counterApp } }).setup(), /creator index 0 has no funded account \(the chain has 0\)/);
+    await assert.rejects(
+      testFixture({ apps: { x: undefined as never } }).setup(),
+      (e: Error) => e instanceof TestingError && /app x: give it as \{ spec/.test(e.message),
+    );
+    await assert.rejects(
+      testFixture({ accounts: 0, baseDir: abi, apps: { x: counterApp } }).setup(),
+      /creator index 0 has no funded account \(the chain has 0\)/,
+    );
   }
 
   it('reset before setup, teardown twice and use after teardown', async () => {
     const g = testFixture({ baseDir: abi, apps: { counter: counterApp } });
-    assert.throws(() => g.reset(), (e: Error) => e instanceof TestingError && /not set up yet: call setup\(\)/.test(e.message));
+    assert.throws(
+      () => g.reset(),
+      (e: Error) => e instanceof TestingError && /not set up yet: call setup\(\)/.test(e.message),
+    );
     await g.teardown();
     await Promise.all([g.setup(), g.setup()]);
     await g.apps.counter.call('increment', [1]);
@@ -158,7 +199,10 @@ describe('testing: helpers as a new user calls them', function () {
     await expectState(g.apps.counter, { global: { count: 0n } });
     await g.teardown();
     await g.teardown();
-    assert.throws(() => g.reset(), (e: Error) => e instanceof TestingError && /torn down .*call setup\(\) again/.test(e.message));
+    assert.throws(
+      () => g.reset(),
+      (e: Error) => e instanceof TestingError && /torn down .*call setup\(\) again/.test(e.message),
+    );
     assert.throws(() => g.chain, /torn down/);
     await g.setup();
     await expectState(g.apps.counter, { global: { count: 0n } });
