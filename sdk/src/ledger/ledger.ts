@@ -838,7 +838,6 @@ export class Ledger {
       if (!this.state.apps.has(appId)) throw new LedgerNotFoundError(`app ${appId} does not exist`);
       this.checkKeyValue(key, value);
       this.state.setGlobal(appId, key, value);
-      this.checkCheatSchema(appId, 'global', this.state.apps.get(appId)!.global);
     });
   }
 
@@ -850,7 +849,6 @@ export class Ledger {
         throw new LedgerNotFoundError(`account ${new Address(a).toString()} is not opted in to app ${appId}; opt it in first`);
       this.checkKeyValue(key, value);
       this.state.setLocal(a, appId, key, value);
-      this.checkCheatSchema(appId, 'local', this.state.get(a)!.locals.get(appId)!);
     });
   }
 
@@ -885,26 +883,6 @@ export class Ledger {
     if (value instanceof Uint8Array && key.length + value.length > this.params.avm.maxAppSumKeyValueLens)
       throw new ValidationError(
         `a state key and its value are at most ${this.params.avm.maxAppSumKeyValueLens} bytes together, got ${key.length + value.length}`,
-      );
-  }
-
-  /**
-   * A state cheat leaves the app's keys within its schema: a key the schema has no room for would
-   * make every later call of the app fail its schema check. Thrown inside `stateCheat`, so nothing changes.
-   */
-  private checkCheatSchema(appId: bigint, where: 'global' | 'local', kv: ReadonlyMap<string, { value: TealValue }>): void {
-    const app = this.state.apps.get(appId);
-    // A journal replays what was accepted when it was written.
-    if (!app || this.replaying) return;
-    let uints = 0n;
-    let bytes = 0n;
-    for (const { value } of kv.values())
-      if (typeof value === 'bigint') uints++;
-      else bytes++;
-    const [maxUints, maxBytes] = where === 'global' ? [app.globalNumUint, app.globalNumByteSlice] : [app.localNumUint, app.localNumByteSlice];
-    if (uints > maxUints || bytes > maxBytes)
-      throw new ValidationError(
-        `app ${appId}'s ${where} schema holds ${maxUints} uint(s) and ${maxBytes} byte slice(s); after this change its ${where} state would hold ${uints} and ${bytes}, and every call of the app would fail its schema check. Nothing was changed: write a key the app already has (with a value of the same kind), or delete one first.`,
       );
   }
 
