@@ -300,7 +300,10 @@ export class InProcessChain {
     this.#cheat(() => this.ledger.setAssetHolding(address, id, h));
   }
 
-  /** Sets (or with undefined deletes) a global state key; with a spec, `key` may be a declared key name and `value` any value of its type. */
+  /**
+   * Sets (or with undefined deletes) a global state key; with a spec (parsed: an `AppClient`'s `.spec`
+   * or `loadAppSpec(json)`), `key` may be a declared key name and `value` any value of its type.
+   */
   setGlobal(appId: number | bigint, key: CheatKey, value: CheatValue | undefined, spec?: Arc56AppSpec): void {
     const id = uint64(appId, 'setGlobal: the app id');
     const e = encodeStorageValue(specOf(spec, 'setGlobal'), 'global', stateKey(key, 'setGlobal'), value);

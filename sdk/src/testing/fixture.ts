@@ -40,7 +40,7 @@ export interface FixtureApp {
   fund?: AmountLike;
   /** Which funded account creates it (index into `accounts`, default 0). */
   creator?: number;
-  /** Deploy name (default: the spec's name). */
+  /** Deploy name (default: the spec's name). Deploys are idempotent by creator and name, so two apps of a fixture with the same creator need different names (setup refuses otherwise). */
   name?: string;
 }
 
