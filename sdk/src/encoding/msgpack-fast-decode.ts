@@ -23,14 +23,18 @@ export const FALLBACK: unique symbol = Symbol('msgpack fast path declined');
 class Decline {}
 const DECLINE = new Decline();
 
-let src: Uint8Array = new Uint8Array(0);
-let view: DataView = new DataView(src.buffer);
-let buffer: ArrayBufferLike = src.buffer;
-let base = 0;
-let pos = 0;
-let end = 0;
+// Decoder state. `var`, not `let`: module-level `let` bindings are checked for the temporal dead
+// zone on every access in the hot loops below, and these are read per byte.
+/* eslint-disable no-var */
+var src: Uint8Array = new Uint8Array(0);
+var view: DataView = new DataView(src.buffer);
+var buffer: ArrayBufferLike = src.buffer;
+var base = 0;
+var pos = 0;
+var end = 0;
 /** Array and map entries still allowed: each needs at least one byte of input (as msgpackr checks). */
-let budget = 0;
+var budget = 0;
+/* eslint-enable no-var */
 
 // Interned short strings (at most 31 bytes): slot → (length, bytes, string).
 const KEY_MAX = 31;
@@ -76,18 +80,30 @@ export function fastDecodeMaps(bytes: Uint8Array): unknown {
 const EMPTY = new Uint8Array(0);
 const EMPTY_VIEW = new DataView(EMPTY.buffer);
 
-function need(n: number): void {
-  if (n > end - pos) throw DECLINE;
-}
-
+/** Reads one value; the commonest kinds are tested first. */
 function read(): unknown {
   if (pos >= end) throw DECLINE;
   const t = src[pos++]!;
   if (t < 0x80) return t;
+  if (t >= 0xa0) {
+    if (t < 0xc0) return readShortStr(t & 0x1f);
+    if (t >= 0xe0) return t - 0x100;
+    if (t === 0xc4) {
+      // bin 8: hashes, addresses, keys, signatures.
+      if (pos >= end) throw DECLINE;
+      const n = src[pos]!;
+      if (n >= end - pos) throw DECLINE;
+      pos += n + 1;
+      return new Uint8Array(buffer, base + pos - n, n);
+    }
+    return readOther(t);
+  }
   if (t < 0x90) return readMap(t & 0x0f);
-  if (t < 0xa0) return readArray(t & 0x0f);
-  if (t < 0xc0) return readShortStr(t & 0x1f);
-  if (t >= 0xe0) return t - 0x100;
+  return readArray(t & 0x0f);
+}
+
+/** The remaining type bytes (0xc0–0xdf). */
+function readOther(t: number): unknown {
   let n: number;
   switch (t) {
     case 0xc0:
@@ -96,9 +112,6 @@ function read(): unknown {
       return false;
     case 0xc3:
       return true;
-    case 0xc4:
-      need(1);
-      return readBin(src[pos++]!);
     case 0xc5:
       need(2);
       n = view.getUint16(pos);
@@ -188,6 +201,10 @@ function read(): unknown {
   }
 }
 
+function need(n: number): void {
+  if (n > end - pos) throw DECLINE;
+}
+
 function readBin(n: number): Uint8Array {
   need(n);
   pos += n;
@@ -206,7 +223,13 @@ function readMap(n: number): Map<unknown, unknown> {
   if (n > (end - pos) / 2 || (budget -= n) < 0) throw DECLINE;
   const out = new Map<unknown, unknown>();
   for (let i = 0; i < n; i++) {
-    const key = read();
+    // Keys are nearly always fixstr: straight to the interning cache, without the dispatch.
+    const t = src[pos]!;
+    let key: unknown;
+    if ((t & 0xe0) === 0xa0) {
+      pos++;
+      key = readShortStr(t & 0x1f);
+    } else key = read();
     out.set(key, read());
   }
   return out;
@@ -217,16 +240,20 @@ function readMap(n: number): Map<unknown, unknown> {
  * one comparison of their bytes instead of a new string.
  */
 function readShortStr(n: number): string {
-  need(n);
   const start = pos;
+  if (n > end - start) throw DECLINE;
   // Slot from the length and three of the bytes (cheap); the bytes are then compared.
   const slot = n === 0 ? 0 : (n * 0x9e5 + src[start]! * 0x3b + src[start + (n >> 1)]! * 7 + src[start + n - 1]!) & (SLOTS - 1);
   if (slotLength[slot] === n) {
-    const base = slot * KEY_MAX;
-    let i = 0;
-    while (i < n && slotBytes[base + i] === src[start + i]) i++;
-    if (i === n) {
-      pos += n;
+    let at = slot * KEY_MAX;
+    let i = start;
+    const stop = start + n;
+    while (i < stop && slotBytes[at] === src[i]) {
+      i++;
+      at++;
+    }
+    if (i === stop) {
+      pos = stop;
       return slotString[slot]!;
     }
   }
