@@ -40,8 +40,11 @@ var budget = 0;
 const KEY_MAX = 31;
 const SLOTS = 4096;
 const slotLength = new Int8Array(SLOTS).fill(-1);
-const slotBytes = new Uint8Array(SLOTS * KEY_MAX);
+/** Each slot's bytes as 8 little-endian 32-bit words, the last partial one zero-padded. */
+const slotWords = new Int32Array(SLOTS * 8);
 const slotString: string[] = new Array<string>(SLOTS).fill('');
+/** Masks keeping the first 0–3 bytes of a little-endian word (0: the whole word). */
+const TAIL_MASK = new Int32Array([-1, 0xff, 0xffff, 0xffffff]);
 
 /**
  * Non-ASCII str: WHATWG UTF-8 decoding, invalid sequences replaced by U+FFFD and a leading BOM
@@ -244,24 +247,37 @@ function readShortStr(n: number): string {
   if (n > end - start) throw DECLINE;
   // Slot from the length and three of the bytes (cheap); the bytes are then compared.
   const slot = n === 0 ? 0 : (n * 0x9e5 + src[start]! * 0x3b + src[start + (n >> 1)]! * 7 + src[start + n - 1]!) & (SLOTS - 1);
-  if (slotLength[slot] === n) {
-    let at = slot * KEY_MAX;
-    let i = start;
-    const stop = start + n;
-    while (i < stop && slotBytes[at] === src[i]) {
-      i++;
-      at++;
-    }
-    if (i === stop) {
-      pos = stop;
-      return slotString[slot]!;
-    }
+  if (slotLength[slot] === n && sameBytes(start, n, slot << 3)) {
+    pos = start + n;
+    return slotString[slot]!;
   }
   const text = readStr(n);
   slotLength[slot] = n;
-  slotBytes.set(src.subarray(start, start + n), slot * KEY_MAX);
+  // The words of the new entry (bytes past the string read as zero).
+  for (let w = 0, at = start; w < 8; w++, at += 4) {
+    let word = 0;
+    for (let b = 0; b < 4; b++) if (at + b < start + n) word |= src[at + b]! << (8 * b);
+    slotWords[(slot << 3) + w] = word;
+  }
   slotString[slot] = text;
   return text;
+}
+
+/**
+ * Whether the n bytes at `start` are those stored at word index `w`: four bytes per comparison,
+ * read through the DataView (the input has no alignment). Near the end of the input, where the
+ * last word would read past it, byte by byte.
+ */
+function sameBytes(start: number, n: number, w: number): boolean {
+  const full = n >> 2;
+  const tail = n & 3;
+  let at = start;
+  for (let k = 0; k < full; k++, at += 4, w++) if (view.getInt32(at, true) !== slotWords[w]) return false;
+  if (tail === 0) return true;
+  if (at + 4 <= end) return (view.getInt32(at, true) & TAIL_MASK[tail]!) === slotWords[w];
+  let word = 0;
+  for (let b = 0; b < tail; b++) word |= src[at + b]! << (8 * b);
+  return word === slotWords[w];
 }
 
 const fromCharCode = String.fromCharCode;
