@@ -39,6 +39,7 @@ var budget = 0;
 // Interned short strings (at most 31 bytes): slot → (length, bytes, string).
 const KEY_MAX = 31;
 const SLOTS = 4096;
+const SLOT_SHIFT = 20;
 const slotLength = new Int8Array(SLOTS).fill(-1);
 /** Each slot's bytes as 8 little-endian 32-bit words, the last partial one zero-padded. */
 const slotWords = new Int32Array(SLOTS * 8);
@@ -233,7 +234,12 @@ function readMap(n: number): Map<unknown, unknown> {
       pos++;
       key = readShortStr(t & 0x1f);
     } else key = read();
-    out.set(key, read());
+    // Positive fixints (flags, counts, small amounts) are the commonest values.
+    const v = src[pos]!;
+    if (v < 0x80) {
+      pos++;
+      out.set(key, v);
+    } else out.set(key, read());
   }
   return out;
 }
@@ -245,8 +251,14 @@ function readMap(n: number): Map<unknown, unknown> {
 function readShortStr(n: number): string {
   const start = pos;
   if (n > end - start) throw DECLINE;
-  // Slot from the length and three of the bytes (cheap); the bytes are then compared.
-  const slot = n === 0 ? 0 : (n * 0x9e5 + src[start]! * 0x3b + src[start + (n >> 1)]! * 7 + src[start + n - 1]!) & (SLOTS - 1);
+  // Slot from the length and the first and last four bytes (fewer bytes let the keys of one
+  // response evict each other); the bytes are then compared.
+  const slot =
+    n >= 4
+      ? (Math.imul(view.getInt32(start, true) ^ n, 0x9e3779b1) ^ Math.imul(view.getInt32(start + n - 4, true), 0x85ebca6b)) >>> SLOT_SHIFT
+      : n === 0
+        ? 0
+        : (n * 0x9e5 + src[start]! * 0x3b + src[start + (n >> 1)]! * 7 + src[start + n - 1]!) & (SLOTS - 1);
   if (slotLength[slot] === n && sameBytes(start, n, slot << 3)) {
     pos = start + n;
     return slotString[slot]!;
