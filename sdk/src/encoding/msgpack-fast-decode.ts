@@ -219,7 +219,13 @@ function readBin(n: number): Uint8Array {
 function readArray(n: number): unknown[] {
   if (n > end - pos || (budget -= n) < 0) throw DECLINE;
   const out = new Array<unknown>(n);
-  for (let i = 0; i < n; i++) out[i] = read();
+  for (let i = 0; i < n; i++) {
+    const v = src[pos]!;
+    if (v < 0x80) {
+      pos++;
+      out[i] = v;
+    } else out[i] = read();
+  }
   return out;
 }
 
