@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { cli } from './helpers.js';
+import { cli, cliProcess } from './helpers.js';
 import { startDevnet, type RunningDevnet } from '../../sdk/src/services/devnet/index.js';
 import { toHex } from '../../sdk/src/encoding/hex.js';
 
@@ -42,6 +42,27 @@ describe('cli: tealworks cheat', function () {
     const snap = await cli(['cheat', 'snapshot'], dir);
     assert.notEqual(snap.code, 0);
     assert.match(snap.stderr, /snapshots need a chain kept in memory/);
+  });
+
+  it('refuses a field given twice and a public network before sending anything', async () => {
+    const round = devnet.ledger.latestRound;
+    const twice = await cli(['cheat', 'advance-rounds', 'rounds=5', 'rounds=6'], dir);
+    assert.equal(twice.code, 2);
+    assert.match(twice.stderr, /field rounds is given twice; give each field once/);
+    for (const network of ['mainnet', 'testnet']) {
+      const r = await cli(['cheat', 'advance-rounds', 'rounds=5', '--network', network], dir);
+      assert.equal(r.code, 2);
+      assert.match(r.stderr, new RegExp(`cheats change a devnet's chain; ${network} has none: use --network devnet`));
+    }
+    assert.equal(devnet.ledger.latestRound, round);
+  });
+
+  it('as a real process: a bad value is a one-line message and a non-zero exit, no stack trace', async () => {
+    const r = await cliProcess(['cheat', 'impersonate', 'address=XBYLS2E6YI6XXL5BWCAMOA4GTWHXWENZMX5UHXMRNWWUQ7BXCY5WC5TEPA', 'on=maybe'], dir);
+    assert.equal(r.code, 1, r.stderr);
+    assert.match(r.stderr, /"on" must be true or false/);
+    assert.doesNotMatch(r.stderr, /\n\s+at /);
+    assert.equal(devnet.ledger.isImpersonated('XBYLS2E6YI6XXL5BWCAMOA4GTWHXWENZMX5UHXMRNWWUQ7BXCY5WC5TEPA'), false);
   });
 });
 

@@ -174,7 +174,7 @@ export function encodeStorageValue(
     const isUint = storage !== 'box' && ((t.kind === 'avm' && t.avm === 'AVMUint64') || (t.kind === 'abi' && t.text === 'uint64'));
     if (isUint) {
       if (typeof value !== 'bigint' && typeof value !== 'number') throw new AppError(`${storage} key ${key} holds a ${t.text}: give a number or bigint`);
-      return { key: keyBytes, value: BigInt(value) };
+      return { key: keyBytes, value: uintValue(value, `${storage} key ${key}`) };
     }
     return { key: keyBytes, value: encodeArc56Value(t, value) };
   }
@@ -183,11 +183,19 @@ export function encodeStorageValue(
       throw new AppError(
         `a box holds bytes: give a Uint8Array or text for box ${typeof key === 'string' ? key : displayBytes(key)} (or an app spec declaring its type)`,
       );
-    return { key: keyBytes, value: BigInt(value) };
+    return { key: keyBytes, value: uintValue(value, `${storage} key ${typeof key === 'string' ? key : displayBytes(key)}`) };
   }
   if (typeof value === 'string') return { key: keyBytes, value: utf8(value) };
   if (value instanceof Uint8Array) return { key: keyBytes, value };
   throw new AppError(`cannot store this value under ${typeof key === 'string' ? key : displayBytes(key)} without an app spec declaring its type`);
+}
+
+/** A uint slot's value: a whole number from 0 to 2^64 - 1, else an `AppError` naming where it goes. */
+function uintValue(value: bigint | number, where: string): bigint {
+  if (typeof value === 'number' && !Number.isInteger(value)) throw new AppError(`${where} holds a uint64: give a whole number, got ${value}`);
+  const n = BigInt(value);
+  if (n < 0n || n >= 1n << 64n) throw new AppError(`${where} holds a uint64 (0 to 2^64 - 1), got ${n}`);
+  return n;
 }
 
 /** Value type text of a declared key/map, for display. */

@@ -93,7 +93,18 @@ function readText(value: string, ext: string, baseDir: string, what: string): st
 /** Parses any {@link AppSpecInput}. */
 export function loadSpec(spec: AppSpecInput, baseDir = process.cwd()): Arc56AppSpec {
   if (spec instanceof Arc56AppSpec) return spec;
-  if (typeof spec === 'string') return loadAppSpec(readText(spec.trim(), '.json', baseDir, 'app spec'));
+  if (typeof spec === 'string') {
+    const text = spec.trim();
+    if (!text.includes('\n') && !text.endsWith('.json') && !text.startsWith('{'))
+      throw new ClientError(`app spec ${JSON.stringify(text)} is neither a .json file path nor ARC-56 / ARC-32 JSON text: name the spec's .json file`);
+    const json = readText(text, '.json', baseDir, 'app spec');
+    if (json === text) return loadAppSpec(json);
+    try {
+      return loadAppSpec(json);
+    } catch (e) {
+      throw new ClientError(`app spec file ${resolve(baseDir, text)} is not a valid app spec: ${(e as Error).message}`, { cause: e });
+    }
+  }
   return loadAppSpec(spec);
 }
 

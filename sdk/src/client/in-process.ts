@@ -28,7 +28,7 @@ import type { SuggestedParams } from '../adapters/node/types.js';
 import { jsonRoundTrip } from '../encoding/json.js';
 import { transactionParamsJson } from '../services/node/algod/status.js';
 import type { Signer } from '../adapters/signer.js';
-import type { Arc56AppSpec } from '../abi/arc56.js';
+import { Arc56AppSpec } from '../abi/arc56.js';
 import type { AbiValue } from '../abi/types.js';
 import { encodeStorageValue } from '../app/state-decode.js';
 import type { TealValue } from '../avm/ledger-view.js';
@@ -49,6 +49,7 @@ import { ForkStateMissing } from '../ledger/errors.js';
 import { AlgodForkRemote, type ForkOptions } from '../services/devnet/fork-remote.js';
 import type { Connection } from './network.js';
 import { ClientError } from './errors.js';
+import { ValidationError } from '../errors.js';
 
 /** Options of an in-process chain (`Tealworks.inProcess()`, `InProcessChain.create()`). */
 export interface InProcessOptions {
@@ -137,6 +138,14 @@ export class InProcessChain {
   static #make(options: InProcessOptions, fork: ForkState | undefined): InProcessChain {
     const n = options.accounts ?? 3;
     if (!Number.isInteger(n) || n < 0 || n > 1000) throw new ClientError(`accounts must be a whole number from 0 to 1000, got ${n}`);
+    for (const [name, v] of [
+      ['accountFunds', options.accountFunds],
+      ['genesisTimestamp', options.genesisTimestamp],
+    ] as const)
+      if (v !== undefined && (typeof v !== 'bigint' || v < 0n || v > MAX_UINT64))
+        throw new ClientError(`${name} is a uint64 given as a bigint (e.g. 10n ** 12n), got ${describeValue(v)}`);
+    if (options.accountFunds !== undefined && options.accountFunds * BigInt(n) > MAX_UINT64)
+      throw new ClientError(`${n} accounts of ${options.accountFunds} micro-units each would pass the largest supply (2^64 - 1): fund them with less`);
     const seed = options.seed ?? 'tealworks-test';
     const accounts = options.ledger ? [] : Array.from({ length: n }, (_, i) => genesisAccount(seed, i));
     const funds = options.accountFunds ?? 10n ** 14n;
@@ -218,12 +227,12 @@ export class InProcessChain {
    * time, cheats). Costs what changed since. The snapshot stays usable; later ones are dropped.
    */
   revert(id: number): void {
-    this.ledger.revertToMark(id);
+    this.ledger.revertToMark(snapshotId(id, 'revert'));
   }
 
   /** Forgets a snapshot. */
   release(id: number): void {
-    this.ledger.releaseMark(id);
+    this.ledger.releaseMark(snapshotId(id, 'release'));
   }
 
   /** Hex digest of all account, asset, app and box state (equal state ⇔ equal hash). */
@@ -245,17 +254,17 @@ export class InProcessChain {
 
   /** Adds `n` empty rounds at once (O(1)); `global Round`, `block` and validity windows see them. */
   advanceRounds(n: number | bigint): bigint {
-    return this.ledger.advanceRounds(BigInt(n)).header.round;
+    return this.ledger.advanceRounds(uint64(n, 'advanceRounds: the number of rounds')).header.round;
   }
 
   /** Commits one empty block stamped `timestamp` (seconds since the epoch). */
   setTime(timestamp: number | bigint): void {
-    this.ledger.setTime(BigInt(timestamp));
+    this.ledger.setTime(uint64(timestamp, 'setTime: the timestamp'));
   }
 
   /** Commits one empty block `seconds` after the latest one. */
   advanceTime(seconds: number | bigint): void {
-    this.ledger.advanceTime(BigInt(seconds));
+    this.ledger.advanceTime(uint64(seconds, 'advanceTime: the seconds'));
   }
 
   /**
@@ -274,43 +283,51 @@ export class InProcessChain {
 
   /** Sets an account's balance in micro-units. */
   setBalance(address: AddressLike, microUnits: number | bigint): void {
-    this.#cheat(() => this.ledger.setBalance(address, BigInt(microUnits)));
+    const amount = uint64(microUnits, 'setBalance: the balance');
+    this.#cheat(() => this.ledger.setBalance(address, amount));
   }
 
   /** Sets (or with undefined removes) an account's holding of an existing asset. */
   setAssetHolding(address: AddressLike, assetId: number | bigint, holding: { amount: number | bigint; frozen?: boolean } | undefined): void {
-    this.#cheat(() =>
-      this.ledger.setAssetHolding(
-        address,
-        BigInt(assetId),
-        holding ? { amount: BigInt(holding.amount), ...(holding.frozen !== undefined ? { frozen: holding.frozen } : {}) } : undefined,
-      ),
-    );
+    const id = uint64(assetId, 'setAssetHolding: the asset id');
+    if (holding !== undefined && (holding === null || typeof holding !== 'object'))
+      throw new ValidationError(`setAssetHolding takes the holding as { amount, frozen? }, or undefined to remove it; got ${describeValue(holding)}`);
+    if (holding?.frozen !== undefined && typeof holding.frozen !== 'boolean')
+      throw new ValidationError(`setAssetHolding: frozen is true or false, got ${describeValue(holding.frozen)}`);
+    const h = holding
+      ? { amount: uint64(holding.amount, 'setAssetHolding: the amount'), ...(holding.frozen !== undefined ? { frozen: holding.frozen } : {}) }
+      : undefined;
+    this.#cheat(() => this.ledger.setAssetHolding(address, id, h));
   }
 
-  /** Sets (or with undefined deletes) a global state key; with a spec, `key` may be a declared key name and `value` any value of its type. */
+  /**
+   * Sets (or with undefined deletes) a global state key; with a spec (parsed: an `AppClient`'s `.spec`
+   * or `loadAppSpec(json)`), `key` may be a declared key name and `value` any value of its type.
+   */
   setGlobal(appId: number | bigint, key: CheatKey, value: CheatValue | undefined, spec?: Arc56AppSpec): void {
-    const e = encodeStorageValue(spec, 'global', key, value);
-    this.#cheat(() => this.ledger.setGlobal(BigInt(appId), e.key, e.value));
+    const id = uint64(appId, 'setGlobal: the app id');
+    const e = encodeStorageValue(specOf(spec, 'setGlobal'), 'global', stateKey(key, 'setGlobal'), value);
+    this.#cheat(() => this.ledger.setGlobal(id, e.key, e.value));
   }
 
   /** Sets (or deletes) a local state key of an opted-in account; typed by the spec when given. */
   setLocal(address: AddressLike, appId: number | bigint, key: CheatKey, value: CheatValue | undefined, spec?: Arc56AppSpec): void {
-    const e = encodeStorageValue(spec, 'local', key, value);
-    this.#cheat(() => this.ledger.setLocal(address, BigInt(appId), e.key, e.value));
+    const id = uint64(appId, 'setLocal: the app id');
+    const e = encodeStorageValue(specOf(spec, 'setLocal'), 'local', stateKey(key, 'setLocal'), value);
+    this.#cheat(() => this.ledger.setLocal(address, id, e.key, e.value));
   }
 
   /** Writes (or with undefined deletes) a box; typed by the spec when given (a declared box name, its value type). */
   setBox(appId: number | bigint, name: CheatKey, value: CheatValue | undefined, spec?: Arc56AppSpec): void {
-    const e = encodeStorageValue(spec, 'box', name, value);
-    this.#cheat(() =>
-      this.ledger.setBox(BigInt(appId), e.key, e.value === undefined ? undefined : typeof e.value === 'bigint' ? uint64ToBytes(e.value) : e.value),
-    );
+    const id = uint64(appId, 'setBox: the app id');
+    const e = encodeStorageValue(specOf(spec, 'setBox'), 'box', stateKey(name, 'setBox'), value);
+    this.#cheat(() => this.ledger.setBox(id, e.key, e.value === undefined ? undefined : typeof e.value === 'bigint' ? uint64ToBytes(e.value) : e.value));
   }
 
   /** Sets the seed `block BlkSeed` reads for `round` (default the latest); 32 bytes. */
   setBlockSeed(seed: Uint8Array, round?: number | bigint): void {
-    this.ledger.setBlockSeed(seed, round === undefined ? undefined : BigInt(round));
+    if (!(seed instanceof Uint8Array)) throw new ValidationError(`setBlockSeed takes the seed as 32 bytes (a Uint8Array), got ${describeValue(seed)}`);
+    this.ledger.setBlockSeed(seed, round === undefined ? undefined : uint64(round, 'setBlockSeed: the round'));
   }
 
   // ---- fork ------------------------------------------------------------------------------------
@@ -405,6 +422,49 @@ function genesisAccount(seed: string, i: number): LocalAccount {
     GENESIS_ACCOUNTS.set(text, a);
   }
   return a;
+}
+
+const MAX_UINT64 = (1n << 64n) - 1n;
+
+/** A whole number from 0 to 2^64 - 1 as a bigint, or a `ValidationError` naming `what`. */
+function uint64(v: unknown, what: string): bigint {
+  let n: bigint | undefined;
+  if (typeof v === 'bigint') n = v;
+  else if (typeof v === 'number' && Number.isInteger(v)) n = BigInt(v);
+  else if (typeof v === 'string' && /^\d+$/.test(v.trim())) n = BigInt(v.trim());
+  if (n === undefined || n < 0n || n > MAX_UINT64)
+    throw new ValidationError(`${what} is a whole number from 0 to 2^64 - 1 (a number or bigint), got ${describeValue(v)}`);
+  return n;
+}
+
+/** A snapshot id as `snapshot()` returned it, or a `ValidationError`. */
+function snapshotId(id: unknown, what: string): number {
+  if (typeof id === 'number' && Number.isSafeInteger(id) && id >= 0) return id;
+  throw new ValidationError(`${what} takes a snapshot id as snapshot() returned it (a whole number), got ${describeValue(id)}`);
+}
+
+/** A state key or box name: bytes or text. */
+function stateKey(key: unknown, what: string): CheatKey {
+  if (key instanceof Uint8Array || typeof key === 'string') return key;
+  throw new ValidationError(`${what} takes the key as bytes (Uint8Array) or a name (string), got ${describeValue(key)}`);
+}
+
+/** The parsed spec a typed cheat reads key names and types from; plain JSON is refused with what to do. */
+function specOf(spec: Arc56AppSpec | undefined | null, what: string): Arc56AppSpec | undefined {
+  if (spec === undefined || spec === null) return undefined;
+  if (spec instanceof Arc56AppSpec) return spec;
+  throw new ValidationError(
+    `${what} takes a parsed app spec (an AppClient's .spec, or loadAppSpec(json) from @tealworks/sdk), got ${describeValue(spec)}: parse the ARC-56 JSON first`,
+  );
+}
+
+function describeValue(v: unknown): string {
+  if (typeof v === 'bigint') return `${v}n`;
+  if (typeof v === 'string') return JSON.stringify(v);
+  if (v instanceof Uint8Array) return `${v.length} bytes`;
+  if (Array.isArray(v)) return 'an array';
+  if (v !== null && typeof v === 'object') return v.constructor === Object ? 'a plain object' : `a ${v.constructor?.name ?? 'object'}`;
+  return String(v);
 }
 
 function addressText(a: AddressLike): string {

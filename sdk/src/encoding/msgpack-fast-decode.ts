@@ -8,6 +8,13 @@
  * are interned in a small cache keyed by their bytes, bins are views made with the Uint8Array
  * constructor (cheaper than subarray), and everything is read in one recursive pass.
  *
+ * Once that was done, about half of the remaining time is `Map` creation and `set` (msgpackr and
+ * algosdk pay the same), so the rest is kept lean: the interning cache is looked up by a hash of
+ * a string's first and last four bytes and compared four bytes at a time; map keys that are
+ * fixstr go straight to the cache; positive fixints and bin 8 are read without the full type
+ * dispatch; the decoder's state lives in `var`s (module `let`s are checked for the temporal dead
+ * zone on every access).
+ *
  * It answers only for input it is sure about, and returns {@link FALLBACK} otherwise: extension
  * types, the never-used byte 0xc1, truncated or trailing data, implausible lengths, or anything
  * that throws. The caller then decodes the same bytes with msgpackr, so results and error messages for such input are msgpackr's exactly. For the input
@@ -23,21 +30,29 @@ export const FALLBACK: unique symbol = Symbol('msgpack fast path declined');
 class Decline {}
 const DECLINE = new Decline();
 
-let src: Uint8Array = new Uint8Array(0);
-let view: DataView = new DataView(src.buffer);
-let buffer: ArrayBufferLike = src.buffer;
-let base = 0;
-let pos = 0;
-let end = 0;
+// Decoder state. `var`, not `let`: module-level `let` bindings are checked for the temporal dead
+// zone on every access in the hot loops below, and these are read per byte.
+/* eslint-disable no-var */
+var src: Uint8Array = new Uint8Array(0);
+var view: DataView = new DataView(src.buffer);
+var buffer: ArrayBufferLike = src.buffer;
+var base = 0;
+var pos = 0;
+var end = 0;
 /** Array and map entries still allowed: each needs at least one byte of input (as msgpackr checks). */
-let budget = 0;
+var budget = 0;
+/* eslint-enable no-var */
 
 // Interned short strings (at most 31 bytes): slot → (length, bytes, string).
 const KEY_MAX = 31;
 const SLOTS = 4096;
+const SLOT_SHIFT = 20;
 const slotLength = new Int8Array(SLOTS).fill(-1);
-const slotBytes = new Uint8Array(SLOTS * KEY_MAX);
+/** Each slot's bytes as 8 little-endian 32-bit words, the last partial one zero-padded. */
+const slotWords = new Int32Array(SLOTS * 8);
 const slotString: string[] = new Array<string>(SLOTS).fill('');
+/** Masks keeping the first 0–3 bytes of a little-endian word (0: the whole word). */
+const TAIL_MASK = new Int32Array([-1, 0xff, 0xffff, 0xffffff]);
 
 /**
  * Non-ASCII str: WHATWG UTF-8 decoding, invalid sequences replaced by U+FFFD and a leading BOM
@@ -76,18 +91,30 @@ export function fastDecodeMaps(bytes: Uint8Array): unknown {
 const EMPTY = new Uint8Array(0);
 const EMPTY_VIEW = new DataView(EMPTY.buffer);
 
-function need(n: number): void {
-  if (n > end - pos) throw DECLINE;
-}
-
+/** Reads one value; the commonest kinds are tested first. */
 function read(): unknown {
   if (pos >= end) throw DECLINE;
   const t = src[pos++]!;
   if (t < 0x80) return t;
+  if (t >= 0xa0) {
+    if (t < 0xc0) return readShortStr(t & 0x1f);
+    if (t >= 0xe0) return t - 0x100;
+    if (t === 0xc4) {
+      // bin 8: hashes, addresses, keys, signatures.
+      if (pos >= end) throw DECLINE;
+      const n = src[pos]!;
+      if (n >= end - pos) throw DECLINE;
+      pos += n + 1;
+      return new Uint8Array(buffer, base + pos - n, n);
+    }
+    return readOther(t);
+  }
   if (t < 0x90) return readMap(t & 0x0f);
-  if (t < 0xa0) return readArray(t & 0x0f);
-  if (t < 0xc0) return readShortStr(t & 0x1f);
-  if (t >= 0xe0) return t - 0x100;
+  return readArray(t & 0x0f);
+}
+
+/** The remaining type bytes (0xc0–0xdf). */
+function readOther(t: number): unknown {
   let n: number;
   switch (t) {
     case 0xc0:
@@ -96,9 +123,6 @@ function read(): unknown {
       return false;
     case 0xc3:
       return true;
-    case 0xc4:
-      need(1);
-      return readBin(src[pos++]!);
     case 0xc5:
       need(2);
       n = view.getUint16(pos);
@@ -188,6 +212,10 @@ function read(): unknown {
   }
 }
 
+function need(n: number): void {
+  if (n > end - pos) throw DECLINE;
+}
+
 function readBin(n: number): Uint8Array {
   need(n);
   pos += n;
@@ -198,7 +226,13 @@ function readBin(n: number): Uint8Array {
 function readArray(n: number): unknown[] {
   if (n > end - pos || (budget -= n) < 0) throw DECLINE;
   const out = new Array<unknown>(n);
-  for (let i = 0; i < n; i++) out[i] = read();
+  for (let i = 0; i < n; i++) {
+    const v = src[pos]!;
+    if (v < 0x80) {
+      pos++;
+      out[i] = v;
+    } else out[i] = read();
+  }
   return out;
 }
 
@@ -206,8 +240,19 @@ function readMap(n: number): Map<unknown, unknown> {
   if (n > (end - pos) / 2 || (budget -= n) < 0) throw DECLINE;
   const out = new Map<unknown, unknown>();
   for (let i = 0; i < n; i++) {
-    const key = read();
-    out.set(key, read());
+    // Keys are nearly always fixstr: straight to the interning cache, without the dispatch.
+    const t = src[pos]!;
+    let key: unknown;
+    if ((t & 0xe0) === 0xa0) {
+      pos++;
+      key = readShortStr(t & 0x1f);
+    } else key = read();
+    // Positive fixints (flags, counts, small amounts) are the commonest values.
+    const v = src[pos]!;
+    if (v < 0x80) {
+      pos++;
+      out.set(key, v);
+    } else out.set(key, read());
   }
   return out;
 }
@@ -217,24 +262,47 @@ function readMap(n: number): Map<unknown, unknown> {
  * one comparison of their bytes instead of a new string.
  */
 function readShortStr(n: number): string {
-  need(n);
   const start = pos;
-  // Slot from the length and three of the bytes (cheap); the bytes are then compared.
-  const slot = n === 0 ? 0 : (n * 0x9e5 + src[start]! * 0x3b + src[start + (n >> 1)]! * 7 + src[start + n - 1]!) & (SLOTS - 1);
-  if (slotLength[slot] === n) {
-    const base = slot * KEY_MAX;
-    let i = 0;
-    while (i < n && slotBytes[base + i] === src[start + i]) i++;
-    if (i === n) {
-      pos += n;
-      return slotString[slot]!;
-    }
+  if (n > end - start) throw DECLINE;
+  // Slot from the length and the first and last four bytes (fewer bytes let the keys of one
+  // response evict each other); the bytes are then compared.
+  const slot =
+    n >= 4
+      ? (Math.imul(view.getInt32(start, true) ^ n, 0x9e3779b1) ^ Math.imul(view.getInt32(start + n - 4, true), 0x85ebca6b)) >>> SLOT_SHIFT
+      : n === 0
+        ? 0
+        : (n * 0x9e5 + src[start]! * 0x3b + src[start + (n >> 1)]! * 7 + src[start + n - 1]!) & (SLOTS - 1);
+  if (slotLength[slot] === n && sameBytes(start, n, slot << 3)) {
+    pos = start + n;
+    return slotString[slot]!;
   }
   const text = readStr(n);
   slotLength[slot] = n;
-  slotBytes.set(src.subarray(start, start + n), slot * KEY_MAX);
+  // The words of the new entry (bytes past the string read as zero).
+  for (let w = 0, at = start; w < 8; w++, at += 4) {
+    let word = 0;
+    for (let b = 0; b < 4; b++) if (at + b < start + n) word |= src[at + b]! << (8 * b);
+    slotWords[(slot << 3) + w] = word;
+  }
   slotString[slot] = text;
   return text;
+}
+
+/**
+ * Whether the n bytes at `start` are those stored at word index `w`: four bytes per comparison,
+ * read through the DataView (the input has no alignment). Near the end of the input, where the
+ * last word would read past it, byte by byte.
+ */
+function sameBytes(start: number, n: number, w: number): boolean {
+  const full = n >> 2;
+  const tail = n & 3;
+  let at = start;
+  for (let k = 0; k < full; k++, at += 4, w++) if (view.getInt32(at, true) !== slotWords[w]) return false;
+  if (tail === 0) return true;
+  if (at + 4 <= end) return (view.getInt32(at, true) & TAIL_MASK[tail]!) === slotWords[w];
+  let word = 0;
+  for (let b = 0; b < tail; b++) word |= src[at + b]! << (8 * b);
+  return word === slotWords[w];
 }
 
 const fromCharCode = String.fromCharCode;

@@ -50,6 +50,8 @@ import { RoundOverlay, RoundWindow } from './window.js';
 import type { ForkState } from './fork.js';
 import { BlockList } from './block-list.js';
 
+const MAX_UINT64 = (1n << 64n) - 1n;
+
 /** An account funded at genesis: address and amount. */
 export interface GenesisAccount {
   address: AddressLike;
@@ -740,6 +742,11 @@ export class Ledger {
     if (n < 1n) throw new ValidationError(`advanceRounds needs a positive number of rounds, got ${n}`);
     if (this.latestRound + n >= 1n << 64n) throw new ValidationError(`advanceRounds by ${n} would pass the largest round (2^64 - 1)`);
     const step = this.timestampOffset ?? 0n;
+    const now = this.latestBlock.header.timestamp;
+    if (now + n * step > MAX_UINT64)
+      throw new ValidationError(
+        `advanceRounds by ${n} rounds, ${step} seconds apart, from timestamp ${now} would pass the largest timestamp (2^64 - 1); use setTime for an earlier timestamp first`,
+      );
     const before = this.latestRound;
     const block = this.warp(n, step);
     try {
@@ -769,13 +776,19 @@ export class Ledger {
   /** Cheat: commits one empty block stamped `timestamp` (seconds), so `global LatestTimestamp` reads it. */
   setTime(timestamp: bigint): Block {
     if (timestamp < 0n) throw new ValidationError(`a block timestamp cannot be negative, got ${timestamp}`);
+    if (timestamp > MAX_UINT64) throw new ValidationError(`a block timestamp is a uint64 (at most 2^64 - 1 seconds), got ${timestamp}`);
     return this.commitBlock([], timestamp, {});
   }
 
   /** Cheat: commits one empty block `seconds` after the latest one. */
   advanceTime(seconds: bigint): Block {
     if (seconds < 0n) throw new ValidationError(`advanceTime moves time forward only, got ${seconds} seconds (use setTime for any timestamp)`);
-    return this.setTime(this.latestBlock.header.timestamp + seconds);
+    const now = this.latestBlock.header.timestamp;
+    if (now + seconds > MAX_UINT64)
+      throw new ValidationError(
+        `advanceTime by ${seconds} seconds from timestamp ${now} would pass the largest timestamp (2^64 - 1); use setTime for an earlier timestamp first`,
+      );
+    return this.setTime(now + seconds);
   }
 
   /** Cheat: transactions authorized by `address` are accepted without checking their signature (everything else is checked). */
@@ -853,6 +866,7 @@ export class Ledger {
 
   /** Cheat: the seed `block BlkSeed` reads for `round` (default the latest round); undefined restores the real one. */
   setBlockSeed(seed: Uint8Array | undefined, round: bigint = this.latestRound): void {
+    if (seed !== undefined && !(seed instanceof Uint8Array)) throw new ValidationError(`a block seed is 32 bytes (a Uint8Array), got ${typeof seed}`);
     if (seed && seed.length !== 32) throw new ValidationError(`a block seed is 32 bytes, got ${seed.length}`);
     if (!this.blocks.get(round)) throw new LedgerNotFoundError(`ledger does not have entry ${round} (latest round ${this.latestRound})`);
     this.journalCheat('seed', { q: round, ...(seed ? { s: seed } : { d: true }) });
@@ -864,6 +878,7 @@ export class Ledger {
   }
 
   private checkKeyValue(key: Uint8Array, value: TealValue | undefined): void {
+    if (typeof value === 'bigint' && (value < 0n || value > MAX_UINT64)) throw new ValidationError(`a uint state value is a uint64, got ${value}`);
     if (key.length > this.params.avm.maxAppKeyLen) throw new ValidationError(`a state key is at most ${this.params.avm.maxAppKeyLen} bytes, got ${key.length}`);
     if (value instanceof Uint8Array && key.length + value.length > this.params.avm.maxAppSumKeyValueLens)
       throw new ValidationError(

@@ -7,6 +7,7 @@ import { readBoxMapValue, readGlobalState, readLocalState } from '../client/app-
 import { stringifyJson } from '../encoding/json.js';
 import { toHex } from '../encoding/hex.js';
 import { TestingError } from './errors.js';
+import { isValidAddress } from '../encoding/address.js';
 import { SimulateReportError, startWork } from './fixture.js';
 
 /** What an expected failure must show: the app's error text (or the node's message) and/or the TEAL line. */
@@ -28,14 +29,23 @@ export interface ExpectedFailure {
  * ```
  */
 export async function expectFailure(work: Promise<unknown> | (() => Promise<unknown>), expected: ExpectedFailure = {}): Promise<SimulateReport> {
+  const misuse = expectationProblem(expected);
+  if (misuse) {
+    // The call is already under way: its failure must not surface later as an unhandled rejection.
+    if (work !== null && typeof work === 'object' && typeof (work as Partial<Promise<unknown>>).then === 'function')
+      (work as Promise<unknown>).catch(() => undefined);
+    throw new TestingError(misuse);
+  }
   const started = startWork(work, 'expectFailure'); // throws for something that is neither
+  let failed = false;
   let error: unknown;
   try {
     await started;
   } catch (e) {
+    failed = true;
     error = e;
   }
-  if (error === undefined) throw new TestingError(`expected a failure${describe(expected)}, but it succeeded`);
+  if (!failed) throw new TestingError(`expected a failure${describe(expected)}, but it succeeded`);
   if (!(error instanceof SimulateFailedError) || !error.report) {
     if (expected.line !== undefined)
       throw new TestingError(
@@ -55,6 +65,18 @@ export async function expectFailure(work: Promise<unknown> | (() => Promise<unkn
   if (expected.line !== undefined && line !== expected.line) problems.push(`it failed at TEAL line ${line ?? '(unknown)'}, not ${expected.line}`);
   if (problems.length) throw new SimulateReportError(`the failure is not the expected one: ${problems.join('; ')}`, report, { cause: error });
   return report;
+}
+
+/** Why `expected` is not an {@link ExpectedFailure}, or undefined when it is one. */
+function expectationProblem(expected: unknown): string | undefined {
+  if (expected === null || typeof expected !== 'object')
+    return `expectFailure takes what to expect as { message?, line? } (or nothing), got ${expected === null ? 'null' : typeof expected}`;
+  const { message, line } = expected as ExpectedFailure;
+  if (message !== undefined && typeof message !== 'string' && !(message instanceof RegExp))
+    return `expectFailure: message is a string (a part of the failure's text) or a RegExp, got ${typeof message}`;
+  if (line !== undefined && !(Number.isInteger(line) && line >= 1))
+    return `expectFailure: line is a 1-based TEAL line number, got ${typeof line === 'string' ? JSON.stringify(line) : String(line)}`;
+  return undefined;
 }
 
 /** What a failure said, for a message that did not match: the spec's error message (or why there is none) and the node's. */
@@ -81,6 +103,12 @@ export interface ExpectedState {
  * value (other keys are not checked); `undefined` means absent.
  */
 export async function expectState(app: AppClient, expected: ExpectedState): Promise<void> {
+  if (app === null || typeof app !== 'object' || typeof (app as Partial<AppClient>).appId !== 'bigint')
+    throw new TestingError(`expectState takes an app client first (e.g. f.apps.counter), got ${app === null ? 'null' : typeof app}`);
+  if (expected === null || typeof expected !== 'object')
+    throw new TestingError(`expectState takes what to expect as { global?, local?, boxMaps? }, got ${expected === null ? 'null' : typeof expected}`);
+  for (const addr of Object.keys(expected.local ?? {}))
+    if (!isValidAddress(addr)) throw new TestingError(`expectState: local state is keyed by account address, and ${JSON.stringify(addr)} is not one`);
   const problems: string[] = [];
   const compare = (where: string, actual: Record<string, unknown>, want: Record<string, unknown>) => {
     for (const [k, v] of Object.entries(want))

@@ -8,6 +8,8 @@ import type { TemplateValue } from '../teal/assembler/results.js';
 import { SimulateFailedError } from '../app/errors.js';
 import { renderSimulateReport, type SimulateReport } from '../app/simulate-report.js';
 import { TestingError } from './errors.js';
+import { TealworksError } from '../errors.js';
+import { loadSpec } from '../client/app-manager.js';
 import { ReportSession } from '../app/report-session.js';
 import type { AppKnowledge, ProgramKnowledge } from '../app/simulate-report.js';
 import type { CoverageProgram } from '../app/coverage.js';
@@ -38,7 +40,7 @@ export interface FixtureApp {
   fund?: AmountLike;
   /** Which funded account creates it (index into `accounts`, default 0). */
   creator?: number;
-  /** Deploy name (default: the spec's name). */
+  /** Deploy name (default: the spec's name). Deploys are idempotent by creator and name, so two apps of a fixture with the same creator need different names (setup refuses otherwise). */
   name?: string;
 }
 
@@ -80,6 +82,8 @@ export class TestFixture<A extends string = string> {
   #deployments: Record<A, AppDeployment> | undefined;
   #base: number | undefined;
   #session: { session: ReportSession; detach: () => void } | undefined;
+  #settingUp: Promise<void> | undefined;
+  #tornDown = false;
 
   constructor(options: FixtureOptions<A> = {}) {
     this.#options = options;
@@ -87,8 +91,16 @@ export class TestFixture<A extends string = string> {
 
   /** The client on the chain (after `setup`). */
   get tw(): Tealworks & { readonly testChain: InProcessChain } {
-    if (!this.#tw) throw new TestingError('the fixture is not set up yet: call setup() in a before/beforeAll hook (or use install())');
+    if (!this.#tw) throw this.#notSetUp();
     return this.#tw;
+  }
+
+  #notSetUp(): TestingError {
+    return new TestingError(
+      this.#tornDown
+        ? 'the fixture was torn down (teardown() ran, e.g. in an after/afterAll hook): call setup() again before using it, or keep its use inside the tests'
+        : 'the fixture is not set up yet: call setup() in a before/beforeAll hook (or use install())',
+    );
   }
 
   /** The chain: snapshots and cheats. */
@@ -116,19 +128,52 @@ export class TestFixture<A extends string = string> {
   /** Makes the chain, deploys the apps and takes the snapshot every test starts from. */
   async setup(): Promise<void> {
     if (this.#tw) return;
+    // Two setup() calls at once make one chain.
+    this.#settingUp ??= this.#setup().finally(() => (this.#settingUp = undefined));
+    return this.#settingUp;
+  }
+
+  async #setup(): Promise<void> {
+    this.#tornDown = false;
     const { apps, baseDir, ...chainOptions } = this.#options;
+    const entries = Object.entries(apps ?? {}) as [A, FixtureApp][];
+    for (const [name, app] of entries)
+      if (app === null || typeof app !== 'object' || app.spec === undefined)
+        throw new TestingError(`app ${name}: give it as { spec, approval?, clear?, … } (the spec is required), got ${app === null ? 'null' : typeof app}`);
     const tw = await Tealworks.inProcess({ accounts: 3, ...chainOptions });
+    try {
+      await this.#deploy(tw, entries, baseDir);
+    } catch (e) {
+      // A failed setup leaves nothing running.
+      this.#session?.detach();
+      this.#session = undefined;
+      await tw.close().catch(() => undefined);
+      throw e;
+    }
+  }
+
+  async #deploy(tw: Tealworks & { readonly testChain: InProcessChain }, entries: [A, FixtureApp][], baseDir: string | undefined): Promise<void> {
     if (process.env[REPORT_DIR_ENV]) {
       const session = new ReportSession();
       this.#session = { session, detach: session.attach(tw.testChain.ledger) };
     }
     const clients = {} as Record<A, AppClient>;
     const deployments = {} as Record<A, AppDeployment>;
-    for (const [name, app] of Object.entries(apps ?? {}) as [A, FixtureApp][]) {
-      const creator = tw.testChain.accounts[app.creator ?? 0];
-      if (!creator) throw new TestingError(`app ${name}: creator index ${app.creator} has no funded account (the chain has ${tw.testChain.accounts.length})`);
+    // Deploys are idempotent by creator and name: two apps with both the same would be one app.
+    const deployed = new Map<string, A>();
+    for (const [name, app] of entries) {
+      const index = app.creator ?? 0;
+      const creator = tw.testChain.accounts[index];
+      if (!creator) throw new TestingError(`app ${name}: creator index ${index} has no funded account (the chain has ${tw.testChain.accounts.length})`);
       let d: AppDeployment;
       try {
+        const deployName = app.name || loadSpec(app.spec, baseDir ?? process.cwd()).name;
+        const other = deployed.get(`${creator.address}/${deployName}`);
+        if (other !== undefined)
+          throw new TestingError(
+            `apps ${other} and ${name} both deploy as ${JSON.stringify(deployName)} from account ${index}, so they would be the same app: give one of them its own \`name\` (or another \`creator\`)`,
+          );
+        deployed.set(`${creator.address}/${deployName}`, name);
         d = await tw.app.deploy({
           creator,
           spec: app.spec,
@@ -142,7 +187,10 @@ export class TestFixture<A extends string = string> {
           ...(baseDir ? { baseDir } : {}),
         });
       } catch (e) {
-        throw explained(e, `deploying app ${name} failed`);
+        if (e instanceof TestingError) throw e;
+        const explainedError = explained(e, `deploying app ${name} failed`);
+        if (explainedError !== e || !(e instanceof TealworksError)) throw explainedError;
+        throw new TestingError(`deploying app ${name} failed: ${e.message}`, { cause: e });
       }
       clients[name] = d.client;
       deployments[name] = d;
@@ -156,13 +204,16 @@ export class TestFixture<A extends string = string> {
 
   /** Puts the chain back as `setup` left it (revert to the base snapshot). */
   reset(): void {
-    if (this.#base === undefined) throw new TestingError('the fixture is not set up yet: call setup() in a before/beforeAll hook (or use install())');
+    if (this.#base === undefined) throw this.#notSetUp();
     this.chain.revert(this.#base);
   }
 
   /** Closes the chain's in-process services. */
   async teardown(): Promise<void> {
+    // A setup still under way finishes first, so its chain is closed too.
+    await this.#settingUp?.catch(() => undefined);
     const tw = this.#tw;
+    if (tw) this.#tornDown = true;
     this.#tw = undefined;
     this.#base = undefined;
     const recorded = this.#session;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import { Unpackr } from 'msgpackr';
@@ -153,6 +154,47 @@ function randomMsgpack(rand: (n: number) => number, depth = 0): number[] {
   return out;
 }
 
+/**
+ * A digest of a decoded tree's exact structure: Map entries in order, the kind of every value
+ * (number vs bigint, plain Uint8Array vs other views), lengths and bytes.
+ */
+function structuralDigest(value: unknown): string {
+  const h = createHash('sha256');
+  const walk = (v: unknown): void => {
+    if (v instanceof Map) {
+      h.update(`M${v.size}(`);
+      for (const [k, x] of v) {
+        walk(k);
+        walk(x);
+      }
+      h.update(')');
+    } else if (Array.isArray(v)) {
+      h.update(`A${v.length}(`);
+      v.forEach(walk);
+      h.update(')');
+    } else if (v instanceof Uint8Array) {
+      h.update(`B${v.constructor.name}${v.length}:`);
+      h.update(v);
+    } else if (typeof v === 'string') h.update(`S${v.length}:${v}`);
+    else if (typeof v === 'bigint') h.update(`I${v};`);
+    else if (typeof v === 'number') h.update(`N${Object.is(v, -0) ? '-0' : String(v)};`);
+    else h.update(`V${String(v)};`);
+  };
+  walk(value);
+  return h.digest('hex');
+}
+
+/**
+ * The digests of the recorded responses as decoded before the decoder was tuned for issue 31
+ * (main at 6ac0a20): any change to what these decode to shows here, whatever msgpackr does.
+ */
+const RECORDED_DIGESTS: Record<string, string> = {
+  'generated_responses/groupdelta-betanet_23963123.base64': '6ef8c1222424249886835ed6c86670afb3a7f3ce83e9015cd0f9b62aa9175a74',
+  'generated_responses/statedelta_betanet_23963123.base64': '68955de321a2422fceec2c796f834c12e0b363c8434efb309af108226a52b06f',
+  'stateproof/v2_algod_GetBlock_transaction.base64': '8a6321a048cbf6200fb8f9b909890f038f6051ef8b363cef72f46d7797d3e69e',
+  'generated_responses_231/algod_PendingTransactionResponse_0.base64': '1ee0303df2e96bf63497d84c5648b9aec053f6fb02862f4b8db1dfc27ca55a98',
+};
+
 describe('encoding: msgpack Map-mode fast path', () => {
   it('decodes random msgpack (every type and width) exactly as msgpackr does', () => {
     const rand = rng(31);
@@ -252,6 +294,51 @@ describe('encoding: msgpack Map-mode fast path', () => {
       const got = fastDecodeMaps(new Uint8Array(raw));
       assert.notEqual(got, FALLBACK, f);
       assert.ok(isDeepStrictEqual(got, referenceDecode(raw).value), f);
+    }
+  });
+  it('decodes the recorded node responses to the same trees as before (structural digests), in every mode', function () {
+    const dir = sharedPath('fixtures/algorand-sdk-testing/features/resources');
+    needShared(this, dir);
+    for (const [f, want] of Object.entries(RECORDED_DIGESTS)) {
+      const raw = fromBase64Lenient(readFileSync(`${dir}/${f}`, 'utf8').replace(/\s+/g, ''));
+      // Twice each: the second decode meets a warm interning cache.
+      for (let round = 0; round < 2; round++) {
+        assert.equal(structuralDigest(decodeMsgpack(raw, { maps: true })), want, `${f} (default)`);
+        assert.equal(structuralDigest(decodeMsgpack(raw, { maps: true, copy: false })), want, `${f} (copy: false)`);
+      }
+    }
+  });
+
+  it('interned strings that share a slot’s sampled bytes, or evict each other, stay exact', () => {
+    const rand = rng(2031);
+    // Same length, same first and last four bytes, different middles; some at the very end of
+    // the input (where the last word cannot be read whole), and enough distinct ones to evict.
+    for (let i = 0; i < 400; i++) {
+      const n = 1 + rand(31);
+      const words: number[][] = [];
+      const baseWord = Array.from({ length: n }, () => 0x61 + rand(26));
+      for (let k = 0; k < 6; k++) {
+        const w = baseWord.slice();
+        if (n > 8) w[4 + rand(n - 8)] = 0x41 + rand(26);
+        else if (n > 0) w[rand(n)] = 0x41 + rand(26);
+        words.push(w);
+      }
+      const entries = words.flatMap((w, k) => [0xa0 | n, ...w, k]);
+      const tail = words[rand(words.length)]!;
+      const bytes = Uint8Array.from([0x92, 0x80 | words.length, ...entries, 0xa0 | n, ...tail]);
+      const want = referenceDecode(bytes);
+      for (let round = 0; round < 2; round++) {
+        const got = fastDecodeMaps(new Uint8Array(bytes));
+        assert.notEqual(got, FALLBACK);
+        assert.ok(isDeepStrictEqual(got, want.value), `case ${i}`);
+      }
+    }
+    // Many distinct short keys (more than the cache holds), decoded twice in a different order.
+    const keys = Array.from({ length: 6000 }, (_, i) => `k${i.toString(36)}_${'z'.repeat(i % 20)}`);
+    for (const order of [keys, [...keys].reverse()]) {
+      const body = order.flatMap((k, i) => [0xa0 | k.length, ...Buffer.from(k), i & 0x7f]);
+      const bytes = Uint8Array.from([0xde, order.length >> 8, order.length & 0xff, ...body]);
+      assert.ok(isDeepStrictEqual(fastDecodeMaps(bytes), referenceDecode(bytes).value));
     }
   });
 });

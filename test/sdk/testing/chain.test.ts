@@ -13,6 +13,8 @@ import { startDevnet } from '../../../sdk/src/services/devnet/devnet.js';
 import { startNodeService } from '../../../sdk/src/services/node/service.js';
 import { Ledger } from '../../../sdk/src/ledger/ledger.js';
 import { LedgerNotFoundError } from '../../../sdk/src/ledger/errors.js';
+import { ClientError } from '../../../sdk/src/client/errors.js';
+import { ValidationError } from '../../../sdk/src/errors.js';
 
 // Logs what a contract sees of the chain: round, latest timestamp, sender, sender's balance, box "b",
 // FirstValidTime, and the seed of the block before FirstValid.
@@ -256,6 +258,95 @@ describe('testing: the in-process chain', function () {
       assert.equal(ledger.latestRound, 0n);
     } finally {
       await plain.close();
+      await d.stop();
+    }
+  });
+
+  it('cheats and snapshot ids refuse fractions, wrong types and values beyond uint64 with a ValidationError, changing nothing', () => {
+    const chain = InProcessChain.create({ accounts: 1 });
+    const a = chain.accounts[0]!.address;
+    const invalid = (what: RegExp) => (e: unknown) => e instanceof ValidationError && what.test((e as Error).message);
+    const hash = chain.stateHash();
+    assert.throws(() => chain.advanceRounds(1.5), invalid(/advanceRounds: the number of rounds is a whole number from 0 to 2\^64 - 1 .*got 1.5/));
+    assert.throws(() => chain.advanceRounds(NaN), invalid(/got NaN/));
+    assert.throws(() => chain.advanceRounds(undefined as never), invalid(/got undefined/));
+    assert.throws(() => chain.advanceRounds('x' as never), invalid(/got "x"/));
+    assert.throws(() => chain.setTime(2n ** 64n), invalid(/got 18446744073709551616n/));
+    assert.throws(() => chain.setTime(Infinity), invalid(/setTime: the timestamp/));
+    assert.throws(() => chain.setBalance(a, 1.5), invalid(/setBalance: the balance/));
+    assert.throws(() => chain.setBalance(a, null as never), invalid(/got null/));
+    assert.throws(() => chain.setAssetHolding(a, 1.5, { amount: 1n }), invalid(/the asset id/));
+    assert.throws(() => chain.setAssetHolding(a, 9n, {} as never), invalid(/setAssetHolding: the amount .*got undefined/));
+    assert.throws(() => chain.setAssetHolding(a, 9n, { amount: 1n, frozen: 'yes' as never }), invalid(/frozen is true or false/));
+    assert.throws(() => chain.setGlobal(-5, 'k', 1n), invalid(/setGlobal: the app id .*got -5/));
+    assert.throws(() => chain.setGlobal(5, 'k', 1.5), /whole number, got 1.5/);
+    assert.throws(() => chain.setBox(2n ** 64n, 'b', 'x'), invalid(/setBox: the app id/));
+    assert.throws(() => chain.setBlockSeed('x'.repeat(32) as never), invalid(/32 bytes \(a Uint8Array\), got "x+"/));
+    assert.throws(() => chain.setBlockSeed(new Uint8Array(32), 1.5), invalid(/setBlockSeed: the round/));
+    assert.throws(() => chain.revert('0' as never), invalid(/revert takes a snapshot id as snapshot\(\) returned it .*got "0"/));
+    assert.throws(() => chain.release(1.5), invalid(/release takes a snapshot id/));
+    assert.equal(chain.stateHash(), hash);
+    assert.equal(chain.round, 0n);
+  });
+
+  it('time cannot pass the largest uint64 timestamp, by setTime, advanceTime or a warp of rounds apart in time', () => {
+    const max = 2n ** 64n - 1n;
+    const chain = InProcessChain.create({ accounts: 1 });
+    assert.throws(() => chain.setTime(max + 1n), ValidationError);
+    chain.setTime(max);
+    const round = chain.round;
+    assert.throws(
+      () => chain.advanceTime(1),
+      (e: unknown) => e instanceof ValidationError && /would pass the largest timestamp \(2\^64 - 1\)/.test((e as Error).message),
+    );
+    assert.equal(chain.round, round);
+    const ledger = new Ledger({ genesisTimestamp: max - 10n });
+    ledger.setTimestampOffset(5n);
+    assert.throws(() => ledger.advanceRounds(3n), /advanceRounds by 3 rounds, 5 seconds apart, from timestamp \d+ would pass the largest timestamp/);
+    assert.equal(ledger.advanceRounds(2n).header.timestamp, max);
+  });
+
+  it("the chain's genesis options are checked: funds and timestamps are uint64 bigints, and the supply fits", () => {
+    assert.throws(
+      () => InProcessChain.create({ accountFunds: -5n }),
+      (e: unknown) => e instanceof ClientError && /accountFunds is a uint64 given as a bigint .*got -5n/.test((e as Error).message),
+    );
+    assert.throws(() => InProcessChain.create({ accountFunds: 5 as never }), /accountFunds is a uint64 given as a bigint .*got 5$/);
+    assert.throws(() => InProcessChain.create({ genesisTimestamp: 2n ** 64n }), /genesisTimestamp is a uint64/);
+    assert.throws(() => InProcessChain.create({ accounts: 4, accountFunds: 2n ** 63n }), /4 accounts of \d+ micro-units each would pass the largest supply/);
+  });
+
+  it('cheat routes over HTTP: wrong types, huge ids and time overflow are 400/404 with a specific message, never a 500', async () => {
+    const d = await startDevnet({ inMemory: true, accounts: 1 });
+    const a = d.accounts[0]!.address;
+    const post = async (path: string, body: string) => {
+      const r = await fetch(`${d.node.url}/v1/devnet/${path}`, {
+        method: 'POST',
+        headers: { 'X-Algo-API-Token': d.node.token, 'content-type': 'application/json' },
+        body,
+      });
+      return { status: r.status, text: await r.text() };
+    };
+    try {
+      const cases: [string, string, number, RegExp][] = [
+        ['impersonate', `{"address":"${a}","on":"no"}`, 400, /"on" must be true or false/],
+        ['set-asset-holding', `{"address":"${a}","assetId":5,"amount":1,"frozen":"yes"}`, 400, /"frozen" must be true or false/],
+        ['set-box', `{"appId":5,"name":"YQ==","delete":"true"}`, 400, /"delete" must be true or false/],
+        ['set-global', `{"appId":5,"key":"YQ==","delete":1}`, 400, /"delete" must be true or false/],
+        ['revert', '{"id":18446744073709551615}', 404, /no snapshot 18446744073709551615:/],
+        ['release', '{"id":"9007199254740993"}', 404, /no snapshot 9007199254740993:/],
+        ['set-time', '{"timestamp":18446744073709551616}', 400, /"timestamp" must be a uint64/],
+        ['set-time', '{"timestamp":18446744073709551615}', 200, /"timestamp":18446744073709551615/],
+        ['advance-time', '{"seconds":10}', 400, /advanceTime by 10 seconds from timestamp 18446744073709551615 would pass the largest timestamp/],
+        ['set-time', '{"timestamp":1000}', 200, /"timestamp":1000/],
+      ];
+      for (const [path, body, status, message] of cases) {
+        const r = await post(path, body);
+        assert.equal(r.status, status, `${path} ${body}: ${r.text}`);
+        assert.match(r.text, message, `${path} ${body}`);
+      }
+      assert.equal(d.ledger.isImpersonated(a), false);
+    } finally {
       await d.stop();
     }
   });

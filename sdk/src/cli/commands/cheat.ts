@@ -20,6 +20,7 @@ function bodyOf(pairs: string[]): Record<string, unknown> {
     if (eq <= 0) throw new UsageError(`expected field=value, got "${p}"`);
     const k = p.slice(0, eq);
     const v = p.slice(eq + 1);
+    if (Object.hasOwn(body, k)) throw new UsageError(`field ${k} is given twice; give each field once`);
     body[k] = v === 'true' ? true : v === 'false' ? false : v;
   }
   return body;
@@ -35,6 +36,9 @@ export const cheatCommand: Command = {
     if (!name) throw new UsageError('give the cheat NAME');
     if (!(DEVNET_CHEATS as readonly string[]).includes(name)) throw new UsageError(`unknown cheat "${name}"; one of ${DEVNET_CHEATS.join(', ')}`);
     const body = bodyOf(pairs);
+    const network = opts.get('--network');
+    if (network === 'testnet' || network === 'mainnet')
+      throw new UsageError(`cheats change a devnet's chain; ${network} has none: use --network devnet (the default) or localnet`);
     const one = await openOneOff(opts, io.cwd);
     const node = one.network.profile.node;
     const client = new DevnetCheatsClient({ url: node.url, ...(node.token ? { token: node.token } : {}), retry: false });

@@ -66,9 +66,24 @@ function address(b: Body, name = 'address'): Uint8Array {
   }
 }
 
+/** An optional true/false field (absent or null: `fallback`). */
+function flag(b: Body, name: string, fallback: boolean): boolean {
+  const v = b[name];
+  if (v === undefined || v === null) return fallback;
+  if (typeof v !== 'boolean') throw new BadRequestError(`"${name}" must be true or false`);
+  return v;
+}
+
+/** A snapshot id: ids are small integers, so one too large to have been given out names no snapshot. */
+function snapshotId(b: Body): number {
+  const id = uint(b, 'id')!;
+  if (id > BigInt(Number.MAX_SAFE_INTEGER)) throw new NotFoundError(`no snapshot ${id}: snapshot ids are the ones /v1/devnet/snapshot returned`);
+  return Number(id);
+}
+
 /** A state value from `{ uint }` or `{ bytes }` (base64), or undefined with `{ delete: true }`. */
 function stateValue(b: Body): bigint | Uint8Array | undefined {
-  if (b.delete === true) return undefined;
+  if (flag(b, 'delete', false)) return undefined;
   if (b.uint !== undefined) return uint(b, 'uint');
   if (b.bytes !== undefined) return bytes(b, 'bytes');
   throw new BadRequestError('give the value as "uint" (integer) or "bytes" (base64), or "delete": true');
@@ -146,7 +161,7 @@ export function devnetEndpoints(enabled: () => boolean): NodeEndpoint[] {
       '/v1/devnet/revert',
       'Restores the chain to a snapshot (which stays usable; later ones are dropped).',
       [p('id', 'integer', 'snapshot id')],
-      (b, n) => void n.ledger.revertToMark(Number(uint(b, 'id'))),
+      (b, n) => void n.ledger.revertToMark(snapshotId(b)),
       enabled,
     ),
     cheat(
@@ -154,7 +169,7 @@ export function devnetEndpoints(enabled: () => boolean): NodeEndpoint[] {
       '/v1/devnet/release',
       'Forgets a snapshot.',
       [p('id', 'integer', 'snapshot id')],
-      (b, n) => void n.ledger.releaseMark(Number(uint(b, 'id'))),
+      (b, n) => void n.ledger.releaseMark(snapshotId(b)),
       enabled,
     ),
     cheat(
@@ -186,7 +201,7 @@ export function devnetEndpoints(enabled: () => boolean): NodeEndpoint[] {
       '/v1/devnet/impersonate',
       "Accepts an account's transactions without checking its signature (send them with an empty signature); on: false stops.",
       [p('address', 'string', 'account'), p('on', 'boolean', 'default true', false)],
-      (b, n) => void n.ledger.impersonate(address(b), b.on !== false),
+      (b, n) => void n.ledger.impersonate(address(b), flag(b, 'on', true)),
       enabled,
     ),
     cheat(
@@ -212,7 +227,7 @@ export function devnetEndpoints(enabled: () => boolean): NodeEndpoint[] {
         void n.ledger.setAssetHolding(
           address(b),
           uint(b, 'assetId')!,
-          b.delete === true ? undefined : { amount: uint(b, 'amount')!, frozen: b.frozen === true },
+          flag(b, 'delete', false) ? undefined : { amount: uint(b, 'amount')!, frozen: flag(b, 'frozen', false) },
         ),
       enabled,
     ),
@@ -255,7 +270,7 @@ export function devnetEndpoints(enabled: () => boolean): NodeEndpoint[] {
         p('value', 'string', 'base64 contents', false),
         p('delete', 'boolean', 'delete the box', false),
       ],
-      (b, n) => void n.ledger.setBox(uint(b, 'appId')!, bytes(b, 'name')!, b.delete === true ? undefined : bytes(b, 'value')),
+      (b, n) => void n.ledger.setBox(uint(b, 'appId')!, bytes(b, 'name')!, flag(b, 'delete', false) ? undefined : bytes(b, 'value')),
       enabled,
     ),
     cheat(

@@ -4,6 +4,7 @@ import { utf8 } from '../../../encoding/bytes.js';
 import { parseJson } from '../../../encoding/json.js';
 import { sha512_256 } from '../../../crypto/hash.js';
 import { goParseUint } from './common.js';
+import { BadRequestError } from '../../http/errors.js';
 
 /*
  * The node's reading of a box name or app argument written as `encoding:value` (goal's form), with
@@ -197,5 +198,17 @@ export function appCallBytes(arg: string): Uint8Array {
       return abiBytes(value);
     default:
       throw new AppCallBytesError(`Unknown encoding: ${encoding}`);
+  }
+}
+
+/** A box name parameter in the node's `encoding:value` form, read (and refused) as the node reads it. */
+export function boxNameParam(raw: string | null, what = 'name'): Uint8Array {
+  if (raw === null) throw new BadRequestError(`${what} is required: use encoding:value (str:, int:, addr:, b32:, b64:, abi:)`);
+  try {
+    return appCallBytes(raw);
+  } catch (e) {
+    // The node answers with the reader's own words, as they are.
+    if (e instanceof AppCallBytesError) throw new BadRequestError(e.message);
+    throw e;
   }
 }

@@ -5,9 +5,9 @@ import type { Ledger } from '../../../ledger/ledger.js';
 import { BadRequestError, HttpError, NotFoundError } from '../../http/errors.js';
 import { jsonReply } from '../../http/reply.js';
 import { appJson, assetJson, type AlgodJson } from './views.js';
-import { ALGOD_ERRORS, uintParam, pathUint, boxNameParam, JSON_ONLY, R } from './common.js';
+import { ALGOD_ERRORS, uintParam, pathUint, JSON_ONLY, R } from './common.js';
 import type { AlgodRouteOptions, AlgodRoute } from './common.js';
-import { AppCallBytesError, appCallBytes } from './app-call-bytes.js';
+import { AppCallBytesError, appCallBytes, boxNameParam } from './app-call-bytes.js';
 
 /** The node's default `MaxAPIBoxPerApplication`: the most box names one answer holds. */
 export const MAX_API_BOX_PER_APPLICATION = 100000n;

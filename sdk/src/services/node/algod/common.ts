@@ -8,7 +8,6 @@ import type { NodeEndpoint } from '../routes.js';
 import { type WireForm } from './pending.js';
 import { type GenesisDescription } from './genesis.js';
 import { FAILED_LOOKING_UP_LEDGER } from './error-reply.js';
-import { AppCallBytesError, appCallBytes } from './app-call-bytes.js';
 
 /** Error texts of the public node API, word for word (clients match on them). */
 export const ALGOD_ERRORS = {
@@ -135,18 +134,6 @@ export function txidParam(raw: string | undefined): string {
     throw new BadRequestError(ALGOD_ERRORS.noValidTxn);
   }
   return t;
-}
-
-/** A box name parameter in the node's `encoding:value` form, read (and refused) as the node reads it. */
-export function boxNameParam(raw: string | null, what = 'name'): Uint8Array {
-  if (raw === null) throw new BadRequestError(`${what} is required: use encoding:value (str:, int:, addr:, b32:, b64:, abi:)`);
-  try {
-    return appCallBytes(raw);
-  } catch (e) {
-    // The node answers with the reader's own words, as they are.
-    if (e instanceof AppCallBytesError) throw new BadRequestError(e.message);
-    throw e;
-  }
 }
 
 /** Media types of JSON-only operations. */
