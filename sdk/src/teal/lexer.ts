@@ -178,7 +178,8 @@ export function relexTeal(previousText: string, previousLines: readonly LexedLin
   }
   const shift = newLastLine - oldLastLine;
   // Same line count: the lines on either side are the previous objects, copied in bulk.
-  if (shift === 0) return { lines: previousLines.slice(0, firstLine).concat(edited, previousLines.slice(oldLastLine + 1)), firstLine, oldLastLine, newLastLine };
+  if (shift === 0)
+    return { lines: previousLines.slice(0, firstLine).concat(edited, previousLines.slice(oldLastLine + 1)), firstLine, oldLastLine, newLastLine };
   const lines: LexedLine[] = previousLines.slice(0, firstLine);
   for (const l of edited) lines.push(l);
   for (let i = oldLastLine + 1; i < previousLines.length; i++) {

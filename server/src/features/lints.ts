@@ -290,7 +290,10 @@ function scanStatements(statements: readonly AnalyzedStatement[], from: number, 
     const skip = label ? 1 : 0;
     const opTok = tokens[skip]!;
     if (!entry.allowed) {
-      modeProblems.push({ at: i, d: withOrigin(warning(lspRange(opTok.range), `${op.name} is not allowed in ${modeName}${why}`, LINT_CODES.mode), ctx.uri, opTok) });
+      modeProblems.push({
+        at: i,
+        d: withOrigin(warning(lspRange(opTok.range), `${op.name} is not allowed in ${modeName}${why}`, LINT_CODES.mode), ctx.uri, opTok),
+      });
       continue;
     }
     const fTok = tokens[skip + fi + 1];
