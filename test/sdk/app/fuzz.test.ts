@@ -7,6 +7,8 @@ import {
   FuzzError,
   DebugRun,
   programFromTeal,
+  compileContract,
+  FuzzChain,
   type FuzzOptions,
   type InvariantContext,
 } from '../../../sdk/src/app/index.js';
@@ -104,6 +106,27 @@ describe('app/fuzz: property-based tests from ARC-56', function () {
     assert.equal(snap.op?.op.name, 'extract_uint64');
     assert.equal(run.location(snap.frame, snap.pc)?.file, 'planted.teal');
     assert.throws(() => fuzz(buggy, 'pick', { replay: 'nonsense' }), FuzzError);
+  });
+
+  it('a rewound chain is byte for byte the chain a fork starts with, run after run', () => {
+    const spec = plantedSpec(true);
+    const chain = new FuzzChain(spec, compileContract({ spec }), { senders: 2 });
+    const fresh = () => {
+      const f = chain.fork();
+      return { hash: f.ledger.stateHash().join(','), round: f.ledger.latestRound, block: f.ledger.latestBlock.hash.join(',') };
+    };
+    const start = fresh();
+    const outcomes: string[] = [];
+    for (let run = 0; run < 3; run++) {
+      const c = chain.rewind();
+      assert.deepEqual({ hash: c.ledger.stateHash().join(','), round: c.ledger.latestRound, block: c.ledger.latestBlock.hash.join(',') }, start, `run ${run}`);
+      const outcome = c.call(spec.getMethod('add_points'), [5n], run % 2);
+      assert.equal(outcome.kind, 'ok', outcome.message);
+      outcomes.push(c.ledger.latestBlock.hash.join(','));
+    }
+    // The same call from the same sender on the same start makes the same block.
+    assert.equal(outcomes[0], outcomes[2]);
+    assert.deepEqual(fresh(), start);
   });
 
   it('generates every ARC-4 type (structs, arrays, tuples, references) as values that encode and decode', () => {

@@ -165,6 +165,21 @@ export class FuzzChain {
     return new FuzzChain(this.spec, this.compiled, { senders: this.accounts.length }, this.start);
   }
 
+  #startMark: number | undefined;
+
+  /**
+   * This very chain back in the state it started in, byte for byte, by a snapshot revert: it costs
+   * what the calls since changed, where `fork()` replays the set-up blocks. The first call
+   * remembers the state, so make it before any call. For one run at a time: a run that keeps the
+   * chain while the next one rewinds it sees that run's state; `fork()` gives independent chains.
+   */
+  rewind(): this {
+    if (this.#startMark === undefined) this.#startMark = this.ledger.mark();
+    else this.ledger.revertToMark(this.#startMark);
+    this.time = this.start.time;
+    return this;
+  }
+
   /** Suggested params for the next transaction (flat fee). */
   params(fee = 1000n): SuggestedParams {
     return {

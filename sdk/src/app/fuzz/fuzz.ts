@@ -153,13 +153,14 @@ interface Campaign {
   /** False while shrinking and replaying: only the campaign's own runs feed coverage. */
   record: boolean;
   create?: { method: Arc56Method; args: AbiValue[] };
-  /** The first chain; every run forks it. */
+  /** The campaign's chain: every run rewinds it to its start. */
   base?: FuzzChain;
 }
 
+/** The campaign's chain, fresh for a run: runs take turns on one chain, rewound between them. */
 function newChain(c: Campaign): FuzzChain {
   if (!c.base) c.base = new FuzzChain(c.spec, c.compiled, { senders: c.senders, ...(c.create ? { create: c.create } : {}) });
-  return c.base.fork();
+  return c.base.rewind();
 }
 
 function context(chain: FuzzChain): ArbitraryContext {
