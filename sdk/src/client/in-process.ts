@@ -50,6 +50,7 @@ import { AlgodForkRemote, type ForkOptions } from '../services/devnet/fork-remot
 import type { Connection } from './network.js';
 import { ClientError } from './errors.js';
 import { ValidationError } from '../errors.js';
+import { MAX_UINT64 } from '../avm/value.js';
 
 /** Options of an in-process chain (`Tealworks.inProcess()`, `InProcessChain.create()`). */
 export interface InProcessOptions {
@@ -423,8 +424,6 @@ function genesisAccount(seed: string, i: number): LocalAccount {
   }
   return a;
 }
-
-const MAX_UINT64 = (1n << 64n) - 1n;
 
 /** A whole number from 0 to 2^64 - 1 as a bigint, or a `ValidationError` naming `what`. */
 function uint64(v: unknown, what: string): bigint {

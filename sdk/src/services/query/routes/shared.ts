@@ -13,7 +13,7 @@ import type { Reply, RequestContext } from '../../http/types.js';
 import { QueryParams, parseAddressParam, parseBase64Param, parseTxidParam, pathUint, MAX_SEARCHABLE, TOO_LARGE_MESSAGE } from '../params.js';
 import type { QueryIndex } from '../query-index.js';
 import { transactionJson } from '../render.js';
-import { BIG_MARK, num } from '../json-number.js';
+import { num } from '../json-number.js';
 import { decodeIdToken, decodeTxnToken, encodeTxnToken } from '../tokens.js';
 import type { AddressRole, SigType, TxnEntry, TxnFilter } from '../txn-index.js';
 
@@ -38,8 +38,6 @@ const SIG_TYPES: readonly SigType[] = ['sig', 'msig', 'lsig'];
 export const EXCLUDES = ['all', 'assets', 'created-assets', 'apps-local-state', 'created-apps', 'none'] as const;
 export type Exclude = (typeof EXCLUDES)[number];
 
-const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
-
 /**
  * JSON for a reply body. The native serializer is several times faster than the portable
  * bigint-aware one on 1000-transaction pages, and faster again without a replacer: bodies whose
@@ -54,11 +52,7 @@ export function jsonReply(value: unknown): Reply {
     text = JSON.stringify(value);
   } catch (e) {
     if (!(e instanceof TypeError)) throw e;
-    text = JSON.stringify(value, (_key, v: unknown) => {
-      if (typeof v !== 'bigint') return v;
-      if (v <= MAX_SAFE && v >= -MAX_SAFE) return Number(v);
-      return BIG_MARK + v.toString();
-    });
+    text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? num(v) : v));
   }
   return textReply((text.includes(MARK_JSON) ? text.replace(MARKED, '$1') : text) + '\n', 200, 'application/json');
 }
