@@ -375,7 +375,14 @@ async function main(): Promise<void> {
       check(/^Restored after a window reload/.test(restoredNotice), `the restored panel does not say so: ${restoredNotice}`);
       await shot(page, '10-panel-after-reload');
       // The restored row is one the chain shown can run: the sender on screen is the one sent.
-      const shownSender = await frame.inputValue('fieldset[data-index="0"] select[data-field="sender"]');
+      // The accounts come once the devnet the reload stopped is up again (slow on a loaded machine).
+      const senderPicker = 'fieldset[data-index="0"] select[data-field="sender"]';
+      const picker = await frame.waitForSelector(senderPicker, { timeout: 120_000 }).then(
+        () => true,
+        () => false,
+      );
+      check(picker, `no account to pick as sender after the reload: ${squash(await frame.textContent('#form').catch(() => ''))}`);
+      const shownSender = await frame.inputValue(senderPicker);
       await frame.fill('fieldset[data-index="0"] [data-field="receiver"]', shownSender);
       await frame.click('#simulate');
       const restoredRun = await verdict(frame, /Would succeed/, 120_000);

@@ -68,7 +68,8 @@ export class ContractSession implements vscode.Disposable {
   }
 
   set wallets(wallets: WalletEntry[] | undefined) {
-    this.#signers.wallets = wallets;
+    if (wallets === undefined) this.#signers.forgetWallets();
+    else this.#signers.wallets = wallets;
   }
 
   /**

@@ -26,6 +26,12 @@ export class Signers {
   wallets: WalletEntry[] | undefined;
   readonly #local = new LocalSigner();
   #localLoaded = false;
+  /** The listing under way, shared: two callers at once get the same entries, not one list each. */
+  #listing: { promise: Promise<WalletEntry[]>; gen: number } | undefined;
+  /** Bumped whenever the list is forgotten, so a listing started before does not put it back. */
+  #gen = 0;
+  /** Wallets being opened, shared by concurrent callers (one session per wallet, not two). */
+  readonly #opening = new WeakMap<WalletEntry, Promise<WalletEntry>>();
 
   constructor(
     private readonly context: vscode.ExtensionContext,
@@ -35,15 +41,45 @@ export class Signers {
 
   async listWallets(): Promise<WalletEntry[]> {
     if (this.wallets) return this.wallets;
-    const keyManager = await this.host.keyManager();
-    if (!keyManager) return (this.wallets = []);
-    this.wallets = (await keyManager.listWallets()).map((w) => ({ id: w.id, name: w.name }));
-    return this.wallets;
+    if (this.#listing?.gen === this.#gen) return this.#listing.promise;
+    const gen = this.#gen;
+    const promise = (async () => {
+      const keyManager = await this.host.keyManager();
+      const listed = keyManager ? (await keyManager.listWallets()).map((w) => ({ id: w.id, name: w.name })) : [];
+      // The list was forgotten meanwhile (the network changed): these entries are of the old one.
+      if (gen === this.#gen) this.wallets = listed;
+      return listed;
+    })();
+    this.#listing = { promise, gen };
+    const clear = () => {
+      if (this.#listing?.promise === promise) this.#listing = undefined;
+    };
+    promise.then(clear, clear);
+    return promise;
+  }
+
+  /** Forgets the listed wallets (without closing them): the next listing asks the key manager again. */
+  forgetWallets(): void {
+    this.wallets = undefined;
+    this.#gen++;
   }
 
   /** Opens a wallet; the devnet's default wallet has a known empty password, others are asked for. */
   async unlock(wallet: WalletEntry, password?: string): Promise<WalletEntry> {
     if (wallet.session?.isOpen) return wallet;
+    // A caller with a password of its own opens with it; others share the opening under way.
+    const pending = password === undefined ? this.#opening.get(wallet) : undefined;
+    if (pending) return pending;
+    const opening = this.#open(wallet, password);
+    this.#opening.set(wallet, opening);
+    try {
+      return await opening;
+    } finally {
+      if (this.#opening.get(wallet) === opening) this.#opening.delete(wallet);
+    }
+  }
+
+  async #open(wallet: WalletEntry, password?: string): Promise<WalletEntry> {
     const keyManager = await this.host.keyManager();
     if (!keyManager) throw new Error('this network has no key manager');
     let pw = password;
@@ -100,7 +136,7 @@ export class Signers {
   /** Closes the open wallets and forgets the list (the network changed). */
   async closeWallets(): Promise<void> {
     const wallets = this.wallets;
-    this.wallets = undefined;
+    this.forgetWallets();
     for (const w of wallets ?? []) await w.session?.close().catch(() => undefined);
   }
 }

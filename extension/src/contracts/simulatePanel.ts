@@ -78,7 +78,9 @@ export class SimulatePanel implements vscode.Disposable {
     if (!this.#panel) this.#create();
     else this.#panel.reveal(vscode.ViewColumn.Beside, true);
     await this.#ready;
-    await this.#post({ type: 'init', rows, chain: this.session.genesis ?? '', ...(notice ? { notice } : {}), ...(await this.#context()) });
+    const context = await this.#context();
+    await this.#post({ type: 'init', rows, chain: this.session.genesis ?? '', ...(notice ? { notice } : {}), ...context });
+    await this.#accountsSince(context.accounts);
     return run ? this.#simulate(rows) : false;
   }
 
@@ -181,17 +183,19 @@ export class SimulatePanel implements vscode.Disposable {
     this.#adopt(panel);
     // Not awaited: VS Code shows the panel only once this returns, and the webview says it is
     // ready only once it is shown (waiting here for 'ready' left a blank panel for good).
-    void this.#ready!.then(async () =>
-      this.#post({
+    void this.#ready!.then(async () => {
+      const context = await this.#context();
+      await this.#post({
         type: 'init',
         rows: this.#rows,
-        ...(await this.#context()),
+        ...context,
         // After #context: the accounts asked for start the devnet, whose chain is then known.
         chain: this.session.genesis ?? '',
         restored: true,
         ...(from ? { restoredFrom: from } : {}),
-      }),
-    ).catch((e: unknown) => this.#error(e));
+      });
+      await this.#accountsSince(context.accounts);
+    }).catch((e: unknown) => this.#error(e));
   }
 
   /**
@@ -383,6 +387,21 @@ export class SimulatePanel implements vscode.Disposable {
     // A network that cannot be reached also gets the notification with what to do (its buttons).
     if (problem) this.onNetworkProblem(problem);
     await this.#post({ type: 'error', message, ...(e instanceof FormError ? { index: e.index, field: e.field } : {}) });
+  }
+
+  /**
+   * The init message carries the accounts as they were when it was made. A wallet opened meanwhile
+   * (the devnet starting after a window reload) was announced before the init and overwritten by
+   * it: the accounts as they are now follow the init when they differ.
+   */
+  async #accountsSince(sent: string[]): Promise<void> {
+    let now: string[];
+    try {
+      now = await this.session.signableAccounts();
+    } catch {
+      return;
+    }
+    if (now.length !== sent.length || now.some((a, i) => a !== sent[i])) await this.#post({ type: 'accounts', accounts: now });
   }
 
   async #post(message: Record<string, unknown>): Promise<void> {

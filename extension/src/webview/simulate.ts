@@ -819,6 +819,10 @@ interface PanelState {
           if (replaced) leaveChain(why);
         }
         break;
+      case 'accounts':
+        if (!Array.isArray(m.accounts) || !m.accounts.every((a) => typeof a === 'string')) return;
+        state.accounts = m.accounts;
+        break;
       case 'appAddress':
         if (typeof m.appId !== 'string' || typeof m.address !== 'string') return;
         state.appAddresses[m.appId] = m.address;

@@ -75,6 +75,8 @@ export type PanelMessage =
   | { type: 'report'; report: ReportView; warnings?: unknown[]; sent?: SentInfo; sourceFile?: string; network?: string; debuggable?: boolean }
   | { type: 'error'; message: string; index?: number; field?: string }
   | { type: 'network'; network?: string; chain?: string; accounts?: string[] }
+  /** The accounts to pick from, on the chain shown (sent after init when they changed while it was made). */
+  | { type: 'accounts'; accounts: string[] }
   | { type: 'appAddress'; appId: string; address: string }
   | { type: 'busy'; busy: boolean; what?: string };
 

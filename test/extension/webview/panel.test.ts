@@ -429,6 +429,22 @@ describe('extension webview: the simulate panel rendered in a DOM', () => {
     assert.equal(lastPosted(page, 'simulate').group[0]!.sender, A);
   });
 
+  it('takes the accounts that follow an init made before a wallet opened, and refuses a malformed list', () => {
+    const page = openPage();
+    page.send({ type: 'init', rows: [{ kind: 'payment', sender: '', amount: '5' }], accounts: [], network: 'devnet', chain: 'g1', restored: true });
+    // No accounts yet: the sender is typed.
+    assert.equal(page.doc.querySelector('fieldset[data-index="0"] select[data-field="sender"]'), null);
+    page.send({ type: 'accounts', accounts: [A, 7] });
+    assert.equal(page.doc.querySelector('fieldset[data-index="0"] select[data-field="sender"]'), null);
+    page.send({ type: 'accounts', accounts: [A, B] });
+    const select = page.$('fieldset[data-index="0"] select[data-field="sender"]') as HTMLSelectElement;
+    assert.equal(select.value, A);
+    assert.equal(select.options.length, 2);
+    // The rows and the restored notice are kept.
+    assert.match(text(page.$('#notice')), /^Restored after a window reload: the rows are back/);
+    assert.equal((page.$('fieldset[data-index="0"] [data-field="amount"]') as HTMLInputElement).value, '5');
+  });
+
   it('keeps the network and chain with the rows it saves, and a restored panel clears rows of a chain that is gone', () => {
     const rows = [
       { kind: 'appcall', sender: A, appId: '1001' },
