@@ -111,7 +111,12 @@ export class InProcessChain {
   readonly accounts: readonly LocalAccount[];
   /** The connection a `Tealworks` client uses (node /v2 and query service, in process). @internal */
   readonly connection: Connection;
-  #registered: ((address: string, signer: Signer) => void) | undefined;
+  #registered: ((address: string, signer: Signer | undefined) => Signer | undefined) | undefined;
+  /** Addresses the client signs for with the empty signature, with the signer it had before (if any). */
+  readonly #impersonating = new Map<string, Signer | undefined>();
+  #closed = false;
+  /** Every address impersonated on this chain (a revert may turn one on again). */
+  readonly #everImpersonated = new Set<string>();
 
   private constructor(ledger: Ledger, accounts: LocalAccount[], connection: Connection) {
     this.ledger = ledger;
@@ -210,16 +215,46 @@ export class InProcessChain {
     return new InProcessChain(ledger, accounts, connection);
   }
 
-  /** Called by `Tealworks.inProcess()` so impersonated accounts get a signer on that client. @internal */
-  bindSigners(register: (address: string, signer: Signer) => void): void {
+  /**
+   * Called by `Tealworks.inProcess()` so impersonated accounts get a signer on that client:
+   * `register` sets (or, with undefined, forgets) the client's signer for an address and returns
+   * the one it had. @internal
+   */
+  bindSigners(register: (address: string, signer: Signer | undefined) => Signer | undefined): void {
     this.#registered = register;
     for (const a of this.accounts) register(a.address, a);
+  }
+
+  /**
+   * Makes the client's signers follow the chain's impersonations (after a cheat or a revert): an
+   * impersonated address signs with the empty signature; once it is not impersonated any more, the
+   * signer it had before comes back (none if it had none), so its sends are signed for real or
+   * refused for want of a signer instead of failing on the chain's signature check.
+   */
+  #syncImpersonation(address: string): void {
+    const register = this.#registered;
+    if (!register) return;
+    const on = this.ledger.isImpersonated(address);
+    if (on && !this.#impersonating.has(address)) this.#impersonating.set(address, register(address, IMPERSONATION_SIGNER));
+    else if (!on && this.#impersonating.has(address)) {
+      register(address, this.#impersonating.get(address));
+      this.#impersonating.delete(address);
+    }
+  }
+
+  /** Refuses a cheat or snapshot once {@link close} ran. */
+  #open(what: string): void {
+    if (this.#closed)
+      throw new ClientError(
+        `${what}: this in-process chain is closed (its services stopped); start a new one with Tealworks.inProcess() or, in a fixture, call setup() again`,
+      );
   }
 
   // ---- snapshots ------------------------------------------------------------------------------
 
   /** Remembers the whole chain state; returns an id for {@link revert}. Snapshots nest. */
   snapshot(): number {
+    this.#open('snapshot');
     return this.ledger.mark();
   }
 
@@ -228,11 +263,15 @@ export class InProcessChain {
    * time, cheats). Costs what changed since. The snapshot stays usable; later ones are dropped.
    */
   revert(id: number): void {
+    this.#open('revert');
     this.ledger.revertToMark(snapshotId(id, 'revert'));
+    // A revert may turn impersonations on or off: the client's signers follow.
+    for (const address of new Set([...this.#impersonating.keys(), ...this.#everImpersonated])) this.#syncImpersonation(address);
   }
 
   /** Forgets a snapshot. */
   release(id: number): void {
+    this.#open('release');
     this.ledger.releaseMark(snapshotId(id, 'release'));
   }
 
@@ -255,16 +294,19 @@ export class InProcessChain {
 
   /** Adds `n` empty rounds at once (O(1)); `global Round`, `block` and validity windows see them. */
   advanceRounds(n: number | bigint): bigint {
+    this.#open('advanceRounds');
     return this.ledger.advanceRounds(uint64(n, 'advanceRounds: the number of rounds')).header.round;
   }
 
   /** Commits one empty block stamped `timestamp` (seconds since the epoch). */
   setTime(timestamp: number | bigint): void {
+    this.#open('setTime');
     this.ledger.setTime(uint64(timestamp, 'setTime: the timestamp'));
   }
 
   /** Commits one empty block `seconds` after the latest one. */
   advanceTime(seconds: number | bigint): void {
+    this.#open('advanceTime');
     this.ledger.advanceTime(uint64(seconds, 'advanceTime: the seconds'));
   }
 
@@ -273,23 +315,30 @@ export class InProcessChain {
    * else is checked) and the client signs its transactions with an empty signature.
    */
   impersonate(address: AddressLike): void {
+    this.#open('impersonate');
     this.ledger.impersonate(address, true);
-    this.#registered?.(addressText(address), IMPERSONATION_SIGNER);
+    const text = addressText(address);
+    this.#everImpersonated.add(text);
+    this.#syncImpersonation(text);
   }
 
-  /** Checks `address`'s signatures again. */
+  /** Checks `address`'s signatures again; the client signs for it as before {@link impersonate} (or not at all). */
   stopImpersonating(address: AddressLike): void {
+    this.#open('stopImpersonating');
     this.ledger.impersonate(address, false);
+    this.#syncImpersonation(addressText(address));
   }
 
   /** Sets an account's balance in micro-units. */
   setBalance(address: AddressLike, microUnits: number | bigint): void {
+    this.#open('setBalance');
     const amount = uint64(microUnits, 'setBalance: the balance');
     this.#cheat(() => this.ledger.setBalance(address, amount));
   }
 
   /** Sets (or with undefined removes) an account's holding of an existing asset. */
   setAssetHolding(address: AddressLike, assetId: number | bigint, holding: { amount: number | bigint; frozen?: boolean } | undefined): void {
+    this.#open('setAssetHolding');
     const id = uint64(assetId, 'setAssetHolding: the asset id');
     if (holding !== undefined && (holding === null || typeof holding !== 'object'))
       throw new ValidationError(`setAssetHolding takes the holding as { amount, frozen? }, or undefined to remove it; got ${describeValue(holding)}`);
@@ -306,6 +355,7 @@ export class InProcessChain {
    * or `loadAppSpec(json)`), `key` may be a declared key name and `value` any value of its type.
    */
   setGlobal(appId: number | bigint, key: CheatKey, value: CheatValue | undefined, spec?: Arc56AppSpec): void {
+    this.#open('setGlobal');
     const id = uint64(appId, 'setGlobal: the app id');
     const e = encodeStorageValue(specOf(spec, 'setGlobal'), 'global', stateKey(key, 'setGlobal'), value);
     this.#cheat(() => this.ledger.setGlobal(id, e.key, e.value));
@@ -313,6 +363,7 @@ export class InProcessChain {
 
   /** Sets (or deletes) a local state key of an opted-in account; typed by the spec when given. */
   setLocal(address: AddressLike, appId: number | bigint, key: CheatKey, value: CheatValue | undefined, spec?: Arc56AppSpec): void {
+    this.#open('setLocal');
     const id = uint64(appId, 'setLocal: the app id');
     const e = encodeStorageValue(specOf(spec, 'setLocal'), 'local', stateKey(key, 'setLocal'), value);
     this.#cheat(() => this.ledger.setLocal(address, id, e.key, e.value));
@@ -320,6 +371,7 @@ export class InProcessChain {
 
   /** Writes (or with undefined deletes) a box; typed by the spec when given (a declared box name, its value type). */
   setBox(appId: number | bigint, name: CheatKey, value: CheatValue | undefined, spec?: Arc56AppSpec): void {
+    this.#open('setBox');
     const id = uint64(appId, 'setBox: the app id');
     const e = encodeStorageValue(specOf(spec, 'setBox'), 'box', stateKey(name, 'setBox'), value);
     this.#cheat(() => this.ledger.setBox(id, e.key, e.value === undefined ? undefined : typeof e.value === 'bigint' ? uint64ToBytes(e.value) : e.value));
@@ -327,6 +379,7 @@ export class InProcessChain {
 
   /** Sets the seed `block BlkSeed` reads for `round` (default the latest); 32 bytes. */
   setBlockSeed(seed: Uint8Array, round?: number | bigint): void {
+    this.#open('setBlockSeed');
     if (!(seed instanceof Uint8Array)) throw new ValidationError(`setBlockSeed takes the seed as 32 bytes (a Uint8Array), got ${describeValue(seed)}`);
     this.ledger.setBlockSeed(seed, round === undefined ? undefined : uint64(round, 'setBlockSeed: the round'));
   }
@@ -376,8 +429,9 @@ export class InProcessChain {
     }
   }
 
-  /** Stops the in-process services (the ledger stays readable). */
+  /** Stops the in-process services (the ledger stays readable; cheats and snapshots are refused). */
   async close(): Promise<void> {
+    this.#closed = true;
     await this.connection.close();
   }
 }

@@ -677,7 +677,10 @@ export class Ledger {
 
   /** Forgets a mark; once none is left the ledger stops keeping undo information. */
   releaseMark(id: number): void {
-    this.marks.delete(id);
+    if (!this.marks.delete(id))
+      throw new LedgerNotFoundError(
+        `no snapshot ${id}: it was never taken, was released already, or was taken after a snapshot that has since been reverted to; there is nothing to release`,
+      );
     if (this.marks.size > 0) return;
     this.state.keepUndo = false;
     this.state.commit();
@@ -835,8 +838,11 @@ export class Ledger {
   /** Cheat: sets (or, with undefined, deletes) one global state key of an existing app. */
   setGlobal(appId: bigint, key: Uint8Array, value: TealValue | undefined): void {
     this.stateCheat('global', { i: appId, k: key, ...tealValueArgs(value) }, () => {
-      if (!this.state.apps.has(appId)) throw new LedgerNotFoundError(`app ${appId} does not exist`);
+      const app = this.state.apps.get(appId);
+      if (!app) throw new LedgerNotFoundError(`app ${appId} does not exist`);
       this.checkKeyValue(key, value);
+      // A journal written before this check was made is replayed as it was kept.
+      if (!this.replaying) checkSchemaRoom(app.global, key, value, app.globalNumUint, app.globalNumByteSlice, `app ${appId}'s global state`);
       this.state.setGlobal(appId, key, value);
     });
   }
@@ -845,9 +851,12 @@ export class Ledger {
   setLocal(address: AddressLike, appId: bigint, key: Uint8Array, value: TealValue | undefined): void {
     const a = addressBytes(address);
     this.stateCheat('local', { a, i: appId, k: key, ...tealValueArgs(value) }, () => {
-      if (!this.state.get(a)?.locals.has(appId))
-        throw new LedgerNotFoundError(`account ${new Address(a).toString()} is not opted in to app ${appId}; opt it in first`);
+      const kv = this.state.get(a)?.locals.get(appId);
+      if (!kv) throw new LedgerNotFoundError(`account ${new Address(a).toString()} is not opted in to app ${appId}; opt it in first`);
       this.checkKeyValue(key, value);
+      const app = this.state.apps.get(appId);
+      if (app && !this.replaying)
+        checkSchemaRoom(kv, key, value, app.localNumUint, app.localNumByteSlice, `the local state of ${new Address(a).toString()} in app ${appId}`);
       this.state.setLocal(a, appId, key, value);
     });
   }
@@ -1644,3 +1653,37 @@ function cloneTouch(t: TouchSet): TouchSet {
 }
 
 export { LedgerRejection };
+
+/**
+ * Refuses a state cheat that would leave more integer or byte-slice keys than the app's schema
+ * declares: the chain never holds such state (a program's write is rejected at the end of its call,
+ * in the node's words), and the next call touching it would then fail for a reason no real chain
+ * shows.
+ */
+function checkSchemaRoom(
+  kv: ReadonlyMap<string, { value: unknown }>,
+  key: Uint8Array,
+  value: TealValue | undefined,
+  numUint: bigint,
+  numByteSlice: bigint,
+  where: string,
+): void {
+  if (value === undefined) return;
+  const k = toHex(key);
+  let uints = 0n;
+  let bytes = 0n;
+  for (const [name, e] of kv)
+    if (name === k) continue;
+    else if (typeof e.value === 'bigint') uints++;
+    else bytes++;
+  if (typeof value === 'bigint') uints++;
+  else bytes++;
+  if (uints > numUint)
+    throw new ValidationError(
+      `${where} would hold ${uints} integer keys, but its schema declares ${numUint} (store integer count ${uints} exceeds schema integer count ${numUint}): delete a key first, or deploy the app with a larger schema`,
+    );
+  if (bytes > numByteSlice)
+    throw new ValidationError(
+      `${where} would hold ${bytes} byte-slice keys, but its schema declares ${numByteSlice} (store bytes count ${bytes} exceeds schema bytes count ${numByteSlice}): delete a key first, or deploy the app with a larger schema`,
+    );
+}

@@ -129,7 +129,7 @@ describe('ledger: cheats on a chain kept in a data directory', () => {
               appId: 0n,
               approvalProgram: teal(APPROVAL),
               clearProgram: teal(CLEAR),
-              globalSchema: { numUints: 1, numByteSlices: 1 },
+              globalSchema: { numUints: 3, numByteSlices: 1 },
               localSchema: { numUints: 1, numByteSlices: 1 },
               suggestedParams: d.sp(),
             }),

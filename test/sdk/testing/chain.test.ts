@@ -15,6 +15,7 @@ import { Ledger } from '../../../sdk/src/ledger/ledger.js';
 import { LedgerNotFoundError } from '../../../sdk/src/ledger/errors.js';
 import { ClientError } from '../../../sdk/src/client/errors.js';
 import { ValidationError } from '../../../sdk/src/errors.js';
+import { assemble } from '../../../sdk/src/teal/index.js';
 
 // Logs what a contract sees of the chain: round, latest timestamp, sender, sender's balance, box "b",
 // FirstValidTime, and the seed of the block before FirstValid.
@@ -100,7 +101,9 @@ describe('testing: the in-process chain', function () {
       assert.equal(s.sender, stranger);
       assert.equal(s.balance, 7_000_000n - 1000n);
       chain.stopImpersonating(stranger);
-      await assert.rejects(app.call(undefined, [], { boxes: [{ name: 'b' }], sender: stranger }), /no sig/);
+      // Its own key signs again (a random account of this client): a real signature, checked.
+      const signed = await app.call(undefined, [], { boxes: [{ name: 'b' }], sender: stranger });
+      assert.equal(chain.ledger.transaction(signed.txid)!.stxn.sig?.length, 64);
 
       chain.setBox(d.appId, 'b', utf8('hello box'));
       assert.deepEqual((await see()).box, utf8('hello box'));
@@ -210,6 +213,106 @@ describe('testing: the in-process chain', function () {
       assert.throws(() => chain.revert(inner), LedgerNotFoundError);
       chain.release(outer);
       assert.deepEqual(chain.ledger.markIds(), []);
+    } finally {
+      await tw.close();
+    }
+  });
+
+  it('after stopImpersonating (or a revert that ends an impersonation) the client signs as it did before, or not at all', async () => {
+    const tw = await Tealworks.inProcess({ accounts: 1 });
+    try {
+      const chain = tw.testChain;
+      const [alice] = chain.accounts;
+      const keyless = Address.fromString(new Address(new Uint8Array(32).fill(9)).toString()).toString();
+      chain.setBalance(keyless, 5_000_000n);
+      const base = chain.snapshot();
+      chain.impersonate(keyless);
+      chain.impersonate(keyless); // twice: still one signer to give back
+      await tw.send.payment({ sender: keyless, receiver: alice!.address, amount: 1000n });
+      chain.stopImpersonating(keyless);
+      // No key and no impersonation: refused by the client before anything is sent, not by the chain.
+      const round = chain.round;
+      await assert.rejects(tw.send.payment({ sender: keyless, receiver: alice!.address, amount: 1000n }), (e: Error) => {
+        assert.doesNotMatch(e.message, /no sig|signature/i);
+        assert.match(e.message, new RegExp(keyless));
+        return true;
+      });
+      assert.equal(chain.round, round);
+      // A genesis account impersonated and then reverted to before: its own key signs again.
+      chain.impersonate(alice!.address);
+      chain.revert(base);
+      assert.equal(chain.ledger.isImpersonated(alice!.address), false);
+      const r = await tw.send.payment({ sender: alice!, receiver: keyless, amount: 1000n });
+      assert.equal(chain.ledger.transaction(r.txid)!.stxn.sig?.length, 64);
+      assert.ok(chain.ledger.transaction(r.txid)!.stxn.sig!.some((b) => b !== 0));
+      // A revert to a state where the impersonation was on turns the empty signature back on.
+      chain.impersonate(keyless);
+      const on = chain.snapshot();
+      chain.stopImpersonating(keyless);
+      chain.revert(on);
+      await tw.send.payment({ sender: keyless, receiver: alice!.address, amount: 1000n });
+    } finally {
+      await tw.close();
+    }
+  });
+
+  it('a closed chain refuses cheats and snapshots; releasing an unknown snapshot is an error', async () => {
+    const tw = await Tealworks.inProcess({ accounts: 1 });
+    const chain = tw.testChain;
+    const id = chain.snapshot();
+    chain.release(id);
+    assert.throws(
+      () => chain.release(id),
+      (e: Error) => e instanceof LedgerNotFoundError && /no snapshot \d+: .*nothing to release/.test(e.message),
+    );
+    assert.throws(() => chain.release(4242), LedgerNotFoundError);
+    await tw.close();
+    const hash = chain.stateHash(); // still readable
+    for (const [name, f] of [
+      ['snapshot', () => chain.snapshot()],
+      ['revert', () => chain.revert(id)],
+      ['advanceRounds', () => chain.advanceRounds(1)],
+      ['setTime', () => chain.setTime(2_000_000_000n)],
+      ['setBalance', () => chain.setBalance(chain.accounts[0]!.address, 1n)],
+      ['impersonate', () => chain.impersonate(chain.accounts[0]!.address)],
+    ] as const)
+      assert.throws(f, (e: Error) => e instanceof ClientError && e.message.startsWith(`${name}: this in-process chain is closed`), name);
+    assert.equal(chain.stateHash(), hash);
+  });
+
+  it("state cheats keep an app within its declared schema, in the node's words, changing nothing", async () => {
+    const tw = await Tealworks.inProcess({ accounts: 1 });
+    try {
+      const chain = tw.testChain;
+      const [alice] = chain.accounts;
+      // One uint and one byte slice of global state; one uint of local state. Created opted in.
+      const always = assemble('#pragma version 10\nint 1\n').program;
+      const created = await tw.send.appCreate({
+        sender: alice!,
+        approvalProgram: always,
+        clearProgram: always,
+        onComplete: 'optin',
+        schema: { globalInts: 1, globalBytes: 1, localInts: 1, localBytes: 0 },
+      });
+      const d = { appId: created.createdAppId! };
+      chain.setGlobal(d.appId, 'n', 1n);
+      chain.setGlobal(d.appId, 'n', 2n); // the same key again: no new key
+      chain.setGlobal(d.appId, 's', utf8('x'));
+      const hash = chain.stateHash();
+      assert.throws(
+        () => chain.setGlobal(d.appId, 'm', 3n),
+        (e: Error) => e instanceof ValidationError && /store integer count 2 exceeds schema integer count 1/.test(e.message),
+      );
+      assert.throws(() => chain.setGlobal(d.appId, 'n', utf8('now bytes')), /store bytes count 2 exceeds schema bytes count 1/);
+      assert.equal(chain.stateHash(), hash);
+      // Deleting makes room.
+      chain.setGlobal(d.appId, 'n', undefined);
+      chain.setGlobal(d.appId, 'm', 3n);
+      chain.setLocal(alice!.address, d.appId, 'a', 1n);
+      assert.throws(
+        () => chain.setLocal(alice!.address, d.appId, 'b', utf8('x')),
+        /the local state of [A-Z2-7]{58} in app \d+ would hold 1 byte-slice keys.*store bytes count 1 exceeds schema bytes count 0/,
+      );
     } finally {
       await tw.close();
     }
