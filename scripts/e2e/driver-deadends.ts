@@ -152,7 +152,14 @@ async function main(): Promise<void> {
       );
       const kinds = await frame.$$eval('fieldset.txn legend select[data-field="kind"]', (ss) => ss.map((s) => (s as HTMLSelectElement).value));
       check(JSON.stringify(kinds) === JSON.stringify(['payment', 'appcall']), `deposit(pay) did not get a payment row above it: ${JSON.stringify(kinds)}`);
-      const me = await frame.inputValue('fieldset[data-index="1"] select[data-field="sender"]');
+      // The sender is a picker once the panel has the devnet's accounts (a plain field before).
+      const callSender = 'fieldset[data-index="1"] select[data-field="sender"]';
+      const callPicker = await frame.waitForSelector(callSender, { timeout: 120_000 }).then(
+        () => true,
+        () => false,
+      );
+      check(callPicker, `no account to pick as the call's sender: ${squash(await frame.textContent('#form').catch(() => ''))}`);
+      const me = await frame.inputValue(callSender);
       const payReceiver = await frame.inputValue('fieldset[data-index="0"] [data-field="receiver"]');
       const link = squash(await frame.textContent('fieldset[data-index="0"] .link-note'));
       log(`payment row: receiver ${payReceiver}; ${link}`);
@@ -355,8 +362,14 @@ async function main(): Promise<void> {
       await frame.click('button:has-text("+ Payment")');
       await frame.fill('fieldset[data-index="0"] [data-field="amount"]', '123456');
       await page.waitForTimeout(500);
+      // The old workbench (and its panel, rows included) stays until the page loads again: wait for
+      // the new page, not a fixed while, so the panel found below is the restored one.
+      const reloaded = page.waitForEvent('load', { timeout: 180_000 }).then(
+        () => true,
+        () => false,
+      );
       await runCommand(page, 'Developer: Reload Window');
-      await page.waitForTimeout(5000);
+      check(await reloaded, 'the window did not load again after "Developer: Reload Window"');
       await page.waitForSelector('.monaco-workbench', { timeout: 180_000 });
       frame = await panelFrame(page, 180_000);
       const restored = await frame
@@ -447,11 +460,19 @@ async function main(): Promise<void> {
       results.network = { unreachable: refused, buttons, afterHostChange: moved };
       await shot(page, '12-localnet-host-changed');
       // Back to the devnet through the notification's button.
-      await page
+      const switchToDevnet = page
         .locator('.notifications-toasts .notification-toast', { hasText: /tealworks-e2e-two/ })
         .first()
-        .locator('.monaco-button', { hasText: 'Switch to Devnet' })
-        .click();
+        .locator('.monaco-button', { hasText: 'Switch to Devnet' });
+      const offered = await switchToDevnet.waitFor({ timeout: 60_000 }).then(
+        () => true,
+        () => false,
+      );
+      check(
+        offered,
+        `no notification about tealworks-e2e-two offers Switch to Devnet: ${JSON.stringify((await page.locator('.notifications-toasts .notification-toast').allTextContents()).map(squash))}`,
+      );
+      await switchToDevnet.click();
       await frame.waitForFunction(() => /on devnet/.test(document.querySelector('h1')?.textContent ?? ''), undefined, { timeout: 120_000 });
     },
   );

@@ -200,9 +200,16 @@ async function main(): Promise<void> {
         `the registry's methods are not offered: ${registryMethods.join(' | ')}`,
       );
       let frame = await panelFrame(page);
-      await frame.waitForSelector('fieldset[data-index="0"] [data-field="args.0"]', { timeout: 30_000 });
+      await frame.waitForSelector('fieldset[data-index="0"] [data-field="args.0"]', { timeout: 60_000 });
       check((await frame.getAttribute('fieldset[data-index="0"] [data-field="args.0"]', 'list')) === 'tw-assets', 'the asset argument has no asset picker');
-      const me = await frame.inputValue('fieldset[data-index="0"] select[data-field="sender"]');
+      // The sender is a picker once the panel has the devnet's accounts (a plain field before).
+      const senderPicker = 'fieldset[data-index="0"] select[data-field="sender"]';
+      const picker = await frame.waitForSelector(senderPicker, { timeout: 120_000 }).then(
+        () => true,
+        () => false,
+      );
+      check(picker, `no account to pick as sender: ${squash(await frame.textContent('#form').catch(() => ''))}`);
+      const me = await frame.inputValue(senderPicker);
       check(/^[A-Z2-7]{58}$/.test(me), `no sender account is selected: ${me}`);
       await frame.selectOption('fieldset[data-index="0"] legend select[data-field="kind"]', 'assetTransfer');
       await frame.fill('fieldset[data-index="0"] [data-field="receiver"]', me);
@@ -227,7 +234,7 @@ async function main(): Promise<void> {
       await clickLens(page, new RegExp(`Call app ${appId}`), { file: 'forms/approval.teal', ms: 60_000 });
       await pickMethod(page, 'register');
       frame = await panelFrame(page);
-      await frame.waitForSelector('[data-field="args.0.name"]', { timeout: 30_000 });
+      await frame.waitForSelector('[data-field="args.0.name"]', { timeout: 60_000 });
       const formText = squash(await frame.textContent('#form'));
       log(`form: ${formText.slice(0, 600)}`);
       for (const want of [
@@ -312,6 +319,8 @@ async function main(): Promise<void> {
         .locator('.pane', { hasText: 'State Inspector' })
         .locator('.monaco-list-row', { hasText: `App ${sampleApp}` })
         .first();
+      // The refresh rebuilds the tree: wait for the sample app's row to be back before reading it.
+      await sampleRow.waitFor({ timeout: 60_000 });
       if ((await sampleRow.getAttribute('aria-expanded')) === 'true') await sampleRow.click();
       await expandApp(page, appId!);
       await page
@@ -362,7 +371,7 @@ async function main(): Promise<void> {
       await clickLens(page, new RegExp(`Call app ${appId}`), { file: 'forms/approval.teal', ms: 60_000 });
       await pickMethod(page, 'register');
       frame = await panelFrame(page);
-      await frame.waitForSelector('[data-field="args.0.name"]', { timeout: 30_000 });
+      await frame.waitForSelector('[data-field="args.0.name"]', { timeout: 60_000 });
       const before = await borders(frame);
       // The theme picker, as a user switches: it writes workbench.colorTheme to the user settings.
       await page.keyboard.press('Control+Shift+P');

@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { clickLens, openFile, panelFrame, quickInput, runCommand, Scenario, startEditor } from './common.js';
+import { check, clickLens, openFile, panelFrame, quickInput, runCommand, Scenario, startEditor } from './common.js';
 
 const scenario = new Scenario('newuser');
 const log = (m: string) => scenario.log(m);
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
       await page.waitForTimeout(300);
       await page.keyboard.press('Enter');
       const frame = await panelFrame(page);
-      await frame.waitForSelector('[data-field="args.0"]', { timeout: 30_000 });
+      await frame.waitForSelector('[data-field="args.0"]', { timeout: 60_000 });
       const formText = (await frame.textContent('#form')) ?? '';
       if (!/amount/.test(formText) || !/\(uint64\)/.test(formText) || !/below the MAX_INCREMENT/.test(formText))
         throw new Error(`the form lacks the ARC-56 name, type or description: ${formText.slice(0, 400)}`);
@@ -156,7 +156,7 @@ async function main(): Promise<void> {
       await shot(page, '9-inspector');
       await runCommand(page, 'Tealworks: Stop Devnet');
       const discard = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Stop and Discard' }).first();
-      await discard.waitFor({ timeout: 30_000 });
+      await discard.waitFor({ timeout: 60_000 });
       await shot(page, '10-confirm-discard');
       await discard.click();
       await runCommand(page, 'Tealworks: Start Devnet');
@@ -165,7 +165,17 @@ async function main(): Promise<void> {
         .first()
         .waitFor({ state: 'detached', timeout: 120_000 })
         .catch(() => undefined);
-      await page.waitForTimeout(3000);
+      // The panel says when the discarded chain is gone (it clears the report naming its app).
+      const cleared = await frame
+        .waitForFunction(() => /Cleared/.test(document.querySelector('#notice')?.textContent ?? ''), undefined, { timeout: 120_000 })
+        .then(
+          () => true,
+          () => false,
+        );
+      check(
+        cleared,
+        `the panel does not say the discarded chain is gone: ${((await frame.textContent('#result').catch(() => '')) ?? '').replace(/\s+/g, ' ').slice(0, 300)}`,
+      );
       await openFile(page, 'approval.teal');
       await page.keyboard.press('Control+Home');
       await page
