@@ -321,7 +321,28 @@ async function main(): Promise<void> {
       // 4. Edit the vault after its deploy: the call warns and maps nothing onto the edited lines.
       const vaultFile = join(editor.workspace, 'vault/approval.teal');
       writeFileSync(vaultFile, readFileSync(vaultFile, 'utf8').replace('int 10\nitxn_field AssetAmount', 'int 11\nitxn_field AssetAmount'));
-      await page.waitForTimeout(1500);
+      // The call compiles the open document (the vault's was opened above), not the file: wait until
+      // the editor has read the edit from disk (line 80 is the edited one).
+      await runCommand(page, 'View: Close All Editors');
+      await open(page, 'vault/approval.teal');
+      await page.keyboard.press('Control+P');
+      await page.waitForSelector('.quick-input-widget input', { timeout: 30_000 });
+      await page.keyboard.type(':80');
+      await page.keyboard.press('Enter');
+      const reread = await page
+        .waitForFunction(
+          () =>
+            Array.from(document.querySelectorAll('.editor-group-container.active .view-line')).some(
+              (l) => (l.textContent ?? '').replace(/\u00a0/g, ' ').trim() === 'int 11',
+            ),
+          undefined,
+          { timeout: 60_000 },
+        )
+        .then(
+          () => true,
+          () => false,
+        );
+      check(reread, 'the editor did not take up the edit of vault/approval.teal on disk (line 80 is not int 11)');
       await lens(page, new RegExp(`Call app ${appId}`), 'vault/approval.teal');
       await pickMethod(page, 'mint');
       frame = await panelFrame(page);

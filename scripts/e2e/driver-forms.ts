@@ -92,14 +92,21 @@ async function checkProgramView(page: Page, command: string, tab: RegExp, conten
 
 async function closeActiveSilently(page: Page, tab: RegExp): Promise<void> {
   await page.keyboard.press('Control+W');
-  await page.waitForTimeout(1000);
+  const closed = await page
+    .locator('.tabs-container .tab', { hasText: tab })
+    .first()
+    .waitFor({ state: 'detached', timeout: 30_000 })
+    .then(
+      () => true,
+      () => false,
+    );
   const dialog = await page
     .locator('.monaco-dialog-box')
     .first()
     .isVisible()
     .catch(() => false);
   check(!dialog, 'closing the read-only view asked something');
-  check((await page.locator('.tabs-container .tab', { hasText: tab }).count()) === 0, 'the read-only view did not close');
+  check(closed, 'the read-only view did not close');
 }
 
 /** The computed border of the panel's controls. */
