@@ -322,7 +322,7 @@ async function main(): Promise<void> {
       const vaultFile = join(editor.workspace, 'vault/approval.teal');
       writeFileSync(vaultFile, readFileSync(vaultFile, 'utf8').replace('int 10\nitxn_field AssetAmount', 'int 11\nitxn_field AssetAmount'));
       // The call compiles the open document (the vault's was opened above), not the file: wait until
-      // the editor has read the edit from disk (line 80 is the edited one).
+      // the editor has read the edit from disk (line 80 is the edited one; inlay hints follow its text).
       await runCommand(page, 'View: Close All Editors');
       await open(page, 'vault/approval.teal');
       await page.keyboard.press('Control+P');
@@ -332,8 +332,8 @@ async function main(): Promise<void> {
       const reread = await page
         .waitForFunction(
           () =>
-            Array.from(document.querySelectorAll('.editor-group-container.active .view-line')).some(
-              (l) => (l.textContent ?? '').replace(/\u00a0/g, ' ').trim() === 'int 11',
+            Array.from(document.querySelectorAll('.editor-group-container.active .view-line')).some((l) =>
+              /^int 11(?!\d)/.test((l.textContent ?? '').replace(/\u00a0/g, ' ').trim()),
             ),
           undefined,
           { timeout: 60_000 },
