@@ -162,7 +162,10 @@ export class Tealworks implements ClientContext {
     this.account = new AccountManager(this, connection, this.send);
     this.app = new AppManager(this, this.account);
     if (connection.dispenser) this.register(connection.dispenser.address, connection.dispenser.signer);
-    options.testChain?.bindSigners((address, signer) => this.register(address, signer));
+    options.testChain?.bindSigners({
+      set: (address, signer) => (signer ? this.register(address, signer) : this.#signers.delete(address)),
+      get: (address) => this.#signers.get(address),
+    });
   }
 
   /** Remembers who signs for `address`; accounts made through {@link account} are registered already. */

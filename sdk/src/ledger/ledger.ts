@@ -675,8 +675,13 @@ export class Ledger {
     this.generation++;
   }
 
-  /** Forgets a mark; once none is left the ledger stops keeping undo information. */
+  /**
+   * Forgets a mark; once none is left the ledger stops keeping undo information. A mark that does
+   * not exist (never taken, released already, or dropped by a revert) is refused as `revertToMark` refuses it.
+   */
   releaseMark(id: number): void {
+    if (!this.marks.has(id))
+      throw new LedgerNotFoundError(`no snapshot ${id}: it was never taken, was released, or was taken after a snapshot that has since been reverted to`);
     this.marks.delete(id);
     if (this.marks.size > 0) return;
     this.state.keepUndo = false;
@@ -773,10 +778,19 @@ export class Ledger {
     return block;
   }
 
-  /** Cheat: commits one empty block stamped `timestamp` (seconds), so `global LatestTimestamp` reads it. */
+  /**
+   * Cheat: commits one empty block stamped `timestamp` (seconds), so `global LatestTimestamp` reads it.
+   * As on a real chain, time never goes back: a timestamp before the latest block's is refused
+   * (revert to a snapshot to go back in time).
+   */
   setTime(timestamp: bigint): Block {
     if (timestamp < 0n) throw new ValidationError(`a block timestamp cannot be negative, got ${timestamp}`);
     if (timestamp > MAX_UINT64) throw new ValidationError(`a block timestamp is a uint64 (at most 2^64 - 1 seconds), got ${timestamp}`);
+    const latest = this.latestBlock.header;
+    if (timestamp < latest.timestamp)
+      throw new ValidationError(
+        `setTime to ${timestamp} would move time back: the latest block (round ${latest.round}) is stamped ${latest.timestamp}, and a chain's timestamps never decrease. Give a timestamp of at least ${latest.timestamp}, or revert to a snapshot taken before that block.`,
+      );
     return this.commitBlock([], timestamp, {});
   }
 
@@ -835,9 +849,11 @@ export class Ledger {
   /** Cheat: sets (or, with undefined, deletes) one global state key of an existing app. */
   setGlobal(appId: bigint, key: Uint8Array, value: TealValue | undefined): void {
     this.stateCheat('global', { i: appId, k: key, ...tealValueArgs(value) }, () => {
-      if (!this.state.apps.has(appId)) throw new LedgerNotFoundError(`app ${appId} does not exist`);
+      const app = this.state.apps.get(appId);
+      if (!app) throw new LedgerNotFoundError(`app ${appId} does not exist`);
       this.checkKeyValue(key, value);
       this.state.setGlobal(appId, key, value);
+      this.checkSchema(value, app.global, { uints: app.globalNumUint, bytes: app.globalNumByteSlice }, `app ${appId}'s global state`);
     });
   }
 
@@ -849,6 +865,10 @@ export class Ledger {
         throw new LedgerNotFoundError(`account ${new Address(a).toString()} is not opted in to app ${appId}; opt it in first`);
       this.checkKeyValue(key, value);
       this.state.setLocal(a, appId, key, value);
+      const app = this.state.apps.get(appId);
+      const kv = this.state.get(a)?.locals.get(appId);
+      if (app && kv)
+        this.checkSchema(value, kv, { uints: app.localNumUint, bytes: app.localNumByteSlice }, `the local state of ${new Address(a).toString()} in app ${appId}`);
     });
   }
 
@@ -875,6 +895,24 @@ export class Ledger {
     else this.seedOverrides.delete(round);
     this.logChain(() => (old ? this.seedOverrides.set(round, old) : this.seedOverrides.delete(round)));
     this.generation++;
+  }
+
+  /**
+   * After a state cheat wrote `value`, refuses (the caller rolls back) when the keys of its type
+   * no longer fit the app's schema: a program could not have stored them, and the app's next call
+   * would fail the schema check. Deleting always passes. Journals written before this check replay as they are.
+   */
+  private checkSchema(value: TealValue | undefined, kv: ReadonlyMap<string, { value: TealValue }>, schema: { uints: bigint; bytes: bigint }, where: string): void {
+    if (value === undefined || this.replaying) return;
+    const uint = typeof value === 'bigint';
+    let n = 0n;
+    for (const e of kv.values()) if ((typeof e.value === 'bigint') === uint) n++;
+    const limit = uint ? schema.uints : schema.bytes;
+    if (n <= limit) return;
+    const kind = uint ? 'integer' : 'bytes';
+    throw new ValidationError(
+      `store ${kind} count ${n} exceeds schema ${kind} count ${limit}: ${where} is declared with ${schema.uints} integer and ${schema.bytes} byte-slice keys, and this cheat would hold ${n} ${uint ? 'integer' : 'byte-slice'} keys. Delete a key of that type first, set an existing key of that type, or deploy the app with a larger schema; nothing was changed.`,
+    );
   }
 
   private checkKeyValue(key: Uint8Array, value: TealValue | undefined): void {
