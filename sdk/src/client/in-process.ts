@@ -100,14 +100,6 @@ const IMPERSONATION_SIGNER: Signer = {
   },
 };
 
-/** How a chain reaches the signers of the client made with it (`Tealworks.inProcess()`). @internal */
-export interface ChainSigners {
-  /** Registers `signer` for `address`, or with undefined forgets the one registered. */
-  set(address: string, signer: Signer | undefined): void;
-  /** The signer registered for `address` itself, if any. */
-  get(address: string): Signer | undefined;
-}
-
 /**
  * A chain in this process: the real ledger and AVM, snapshots and cheats. Make one with
  * `Tealworks.inProcess()` (a client on it, as `tw.testChain`) or `InProcessChain.create()`.
@@ -119,23 +111,17 @@ export class InProcessChain {
   readonly accounts: readonly LocalAccount[];
   /** The connection a `Tealworks` client uses (node /v2 and query service, in process). @internal */
   readonly connection: Connection;
-  #signers: ChainSigners | undefined;
-  /** Per impersonated address: the impersonation signer given to the client, and the signer it replaced. */
-  readonly #impersonating = new Map<string, { signer: Signer; replaced: Signer | undefined }>();
+  #registered: ((address: string, signer: Signer | undefined) => Signer | undefined) | undefined;
+  /** Addresses the client signs for with the empty signature, with the signer it had before (if any). */
+  readonly #impersonating = new Map<string, Signer | undefined>();
   #closed = false;
+  /** Every address impersonated on this chain (a revert may turn one on again). */
+  readonly #everImpersonated = new Set<string>();
 
   private constructor(ledger: Ledger, accounts: LocalAccount[], connection: Connection) {
     this.ledger = ledger;
     this.accounts = accounts;
-    const close = connection.close;
-    // The client's close() closes the connection: the chain is closed with it.
-    this.connection = {
-      ...connection,
-      close: async () => {
-        this.#closed = true;
-        await close();
-      },
-    };
+    this.connection = connection;
   }
 
   /** Makes a chain (no client), opening its fork first when `fork` is given: see {@link InProcessOptions}. */
@@ -229,22 +215,38 @@ export class InProcessChain {
     return new InProcessChain(ledger, accounts, connection);
   }
 
-  /** Called by `Tealworks.inProcess()` so impersonated accounts get a signer on that client. @internal */
-  bindSigners(signers: ChainSigners): void {
-    this.#signers = signers;
-    for (const a of this.accounts) signers.set(a.address, a);
+  /**
+   * Called by `Tealworks.inProcess()` so impersonated accounts get a signer on that client:
+   * `register` sets (or, with undefined, forgets) the client's signer for an address and returns
+   * the one it had. @internal
+   */
+  bindSigners(register: (address: string, signer: Signer | undefined) => Signer | undefined): void {
+    this.#registered = register;
+    for (const a of this.accounts) register(a.address, a);
   }
 
-  /** Whether {@link close} (or the client's `close()`) was called: cheats and snapshots are then refused. */
-  get closed(): boolean {
-    return this.#closed;
+  /**
+   * Makes the client's signers follow the chain's impersonations (after a cheat or a revert): an
+   * impersonated address signs with the empty signature; once it is not impersonated any more, the
+   * signer it had before comes back (none if it had none), so its sends are signed for real or
+   * refused for want of a signer instead of failing on the chain's signature check.
+   */
+  #syncImpersonation(address: string): void {
+    const register = this.#registered;
+    if (!register) return;
+    const on = this.ledger.isImpersonated(address);
+    if (on && !this.#impersonating.has(address)) this.#impersonating.set(address, register(address, IMPERSONATION_SIGNER));
+    else if (!on && this.#impersonating.has(address)) {
+      register(address, this.#impersonating.get(address));
+      this.#impersonating.delete(address);
+    }
   }
 
-  /** Refuses an operation that would change (or rewind) a closed chain. */
+  /** Refuses a cheat or snapshot once {@link close} ran. */
   #open(what: string): void {
     if (this.#closed)
       throw new ClientError(
-        `the in-process chain is closed (close() was called on it or on its client), so ${what} is refused: make a new chain with Tealworks.inProcess() or InProcessChain.create() (its ledger stays readable)`,
+        `${what}: this in-process chain is closed (its services stopped); start a new one with Tealworks.inProcess() or, in a fixture, call setup() again`,
       );
   }
 
@@ -252,7 +254,7 @@ export class InProcessChain {
 
   /** Remembers the whole chain state; returns an id for {@link revert}. Snapshots nest. */
   snapshot(): number {
-    this.#open('snapshot()');
+    this.#open('snapshot');
     return this.ledger.mark();
   }
 
@@ -261,16 +263,18 @@ export class InProcessChain {
    * time, cheats). Costs what changed since. The snapshot stays usable; later ones are dropped.
    */
   revert(id: number): void {
-    this.#open('revert()');
+    this.#open('revert');
     this.ledger.revertToMark(snapshotId(id, 'revert'));
+    // A revert may turn impersonations on or off: the client's signers follow.
+    for (const address of new Set([...this.#impersonating.keys(), ...this.#everImpersonated])) this.#syncImpersonation(address);
   }
 
   /**
-   * Forgets a snapshot. An id that names no snapshot (never taken, released already, or dropped by
-   * a revert to an earlier one) is refused with a `LedgerNotFoundError`, as {@link revert} refuses it.
+   * Forgets a snapshot. An id that names none (never taken, released already, or dropped by a
+   * revert to an earlier one) is refused with a `LedgerNotFoundError`, as {@link revert} refuses it.
    */
   release(id: number): void {
-    this.#open('release()');
+    this.#open('release');
     this.ledger.releaseMark(snapshotId(id, 'release'));
   }
 
@@ -293,7 +297,7 @@ export class InProcessChain {
 
   /** Adds `n` empty rounds at once (O(1)); `global Round`, `block` and validity windows see them. */
   advanceRounds(n: number | bigint): bigint {
-    this.#open('advanceRounds()');
+    this.#open('advanceRounds');
     return this.ledger.advanceRounds(uint64(n, 'advanceRounds: the number of rounds')).header.round;
   }
 
@@ -302,13 +306,13 @@ export class InProcessChain {
    * timestamp before the latest block's ({@link time}) is refused with a `ValidationError`.
    */
   setTime(timestamp: number | bigint): void {
-    this.#open('setTime()');
+    this.#open('setTime');
     this.ledger.setTime(uint64(timestamp, 'setTime: the timestamp'));
   }
 
   /** Commits one empty block `seconds` after the latest one. */
   advanceTime(seconds: number | bigint): void {
-    this.#open('advanceTime()');
+    this.#open('advanceTime');
     this.ledger.advanceTime(uint64(seconds, 'advanceTime: the seconds'));
   }
 
@@ -317,54 +321,30 @@ export class InProcessChain {
    * else is checked) and the client signs its transactions with an empty signature.
    */
   impersonate(address: AddressLike): void {
-    this.#open('impersonate()');
+    this.#open('impersonate');
     this.ledger.impersonate(address, true);
-    const signers = this.#signers;
     const text = addressText(address);
-    if (!signers || this.#impersonating.has(text)) return;
-    const replaced = signers.get(text);
-    const ledger = this.ledger;
-    // An empty signature only while the chain impersonates the address (a revert may end it):
-    // afterwards the account's own signer signs, or the send fails saying why.
-    const signer: Signer = {
-      async sign(txns: readonly Transaction[], indexes: readonly number[]): Promise<Uint8Array[]> {
-        if (ledger.isImpersonated(text)) return IMPERSONATION_SIGNER.sign(txns, indexes);
-        if (replaced) return replaced.sign(txns, indexes);
-        throw new ClientError(
-          `${text} is no longer impersonated on the in-process chain (a revert ended it) and this client has no key for it: impersonate it again, or register its signer`,
-        );
-      },
-    };
-    this.#impersonating.set(text, { signer, replaced });
-    signers.set(text, signer);
+    this.#everImpersonated.add(text);
+    this.#syncImpersonation(text);
   }
 
-  /**
-   * Checks `address`'s signatures again. The client forgets the empty-signature signer that
-   * {@link impersonate} registered: an account it had a signer for before signs with that again,
-   * any other address has no signer (a send as it is refused: no signer known).
-   */
+  /** Checks `address`'s signatures again; the client signs for it as before {@link impersonate} (or not at all). */
   stopImpersonating(address: AddressLike): void {
-    this.#open('stopImpersonating()');
+    this.#open('stopImpersonating');
     this.ledger.impersonate(address, false);
-    const text = addressText(address);
-    const entry = this.#impersonating.get(text);
-    if (!entry) return;
-    this.#impersonating.delete(text);
-    // Unless something registered another signer for it since.
-    if (this.#signers?.get(text) === entry.signer) this.#signers.set(text, entry.replaced);
+    this.#syncImpersonation(addressText(address));
   }
 
   /** Sets an account's balance in micro-units. */
   setBalance(address: AddressLike, microUnits: number | bigint): void {
-    this.#open('setBalance()');
+    this.#open('setBalance');
     const amount = uint64(microUnits, 'setBalance: the balance');
     this.#cheat(() => this.ledger.setBalance(address, amount));
   }
 
   /** Sets (or with undefined removes) an account's holding of an existing asset. */
   setAssetHolding(address: AddressLike, assetId: number | bigint, holding: { amount: number | bigint; frozen?: boolean } | undefined): void {
-    this.#open('setAssetHolding()');
+    this.#open('setAssetHolding');
     const id = uint64(assetId, 'setAssetHolding: the asset id');
     if (holding !== undefined && (holding === null || typeof holding !== 'object'))
       throw new ValidationError(`setAssetHolding takes the holding as { amount, frozen? }, or undefined to remove it; got ${describeValue(holding)}`);
@@ -381,7 +361,7 @@ export class InProcessChain {
    * or `loadAppSpec(json)`), `key` may be a declared key name and `value` any value of its type.
    */
   setGlobal(appId: number | bigint, key: CheatKey, value: CheatValue | undefined, spec?: Arc56AppSpec): void {
-    this.#open('setGlobal()');
+    this.#open('setGlobal');
     const id = uint64(appId, 'setGlobal: the app id');
     const e = encodeStorageValue(specOf(spec, 'setGlobal'), 'global', stateKey(key, 'setGlobal'), value);
     this.#cheat(() => this.ledger.setGlobal(id, e.key, e.value));
@@ -389,7 +369,7 @@ export class InProcessChain {
 
   /** Sets (or deletes) a local state key of an opted-in account; typed by the spec when given. */
   setLocal(address: AddressLike, appId: number | bigint, key: CheatKey, value: CheatValue | undefined, spec?: Arc56AppSpec): void {
-    this.#open('setLocal()');
+    this.#open('setLocal');
     const id = uint64(appId, 'setLocal: the app id');
     const e = encodeStorageValue(specOf(spec, 'setLocal'), 'local', stateKey(key, 'setLocal'), value);
     this.#cheat(() => this.ledger.setLocal(address, id, e.key, e.value));
@@ -397,7 +377,7 @@ export class InProcessChain {
 
   /** Writes (or with undefined deletes) a box; typed by the spec when given (a declared box name, its value type). */
   setBox(appId: number | bigint, name: CheatKey, value: CheatValue | undefined, spec?: Arc56AppSpec): void {
-    this.#open('setBox()');
+    this.#open('setBox');
     const id = uint64(appId, 'setBox: the app id');
     const e = encodeStorageValue(specOf(spec, 'setBox'), 'box', stateKey(name, 'setBox'), value);
     this.#cheat(() => this.ledger.setBox(id, e.key, e.value === undefined ? undefined : typeof e.value === 'bigint' ? uint64ToBytes(e.value) : e.value));
@@ -405,7 +385,7 @@ export class InProcessChain {
 
   /** Sets the seed `block BlkSeed` reads for `round` (default the latest); 32 bytes. */
   setBlockSeed(seed: Uint8Array, round?: number | bigint): void {
-    this.#open('setBlockSeed()');
+    this.#open('setBlockSeed');
     if (!(seed instanceof Uint8Array)) throw new ValidationError(`setBlockSeed takes the seed as 32 bytes (a Uint8Array), got ${describeValue(seed)}`);
     this.ledger.setBlockSeed(seed, round === undefined ? undefined : uint64(round, 'setBlockSeed: the round'));
   }
@@ -422,7 +402,6 @@ export class InProcessChain {
    * change them: cheats are synchronous and refuse state the fork has not fetched yet.
    */
   async fetch(request: ForkFetchRequest): Promise<void> {
-    this.#open('fetch()');
     const fork = this.ledger.fork;
     if (!fork) throw new ClientError('this chain is not a fork: there is nothing to fetch');
     const list: ForkResource[] = [
@@ -456,9 +435,9 @@ export class InProcessChain {
     }
   }
 
-  /** Stops the in-process services (the ledger stays readable); cheats and snapshots are refused from then on. Closing again does nothing. */
+  /** Stops the in-process services (the ledger stays readable; cheats and snapshots are refused). */
   async close(): Promise<void> {
-    if (this.#closed) return;
+    this.#closed = true;
     await this.connection.close();
   }
 }

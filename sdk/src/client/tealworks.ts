@@ -162,9 +162,11 @@ export class Tealworks implements ClientContext {
     this.account = new AccountManager(this, connection, this.send);
     this.app = new AppManager(this, this.account);
     if (connection.dispenser) this.register(connection.dispenser.address, connection.dispenser.signer);
-    options.testChain?.bindSigners({
-      set: (address, signer) => (signer ? this.register(address, signer) : this.#signers.delete(address)),
-      get: (address) => this.#signers.get(address),
+    options.testChain?.bindSigners((address, signer) => {
+      const before = this.#signers.get(address);
+      if (signer) this.#signers.set(address, signer);
+      else this.#signers.delete(address);
+      return before;
     });
   }
 
@@ -212,7 +214,9 @@ export class Tealworks implements ClientContext {
 
   /** Closes the connections (and stops a devnet this client started). */
   async close(): Promise<void> {
-    await this.#connection.close();
+    // An in-process chain's close stops the same services, and then refuses cheats and snapshots.
+    if (this.testChain) await this.testChain.close();
+    else await this.#connection.close();
   }
 
   /** `await using tw = await Tealworks.connect.devnet()` closes it at the end of the block. */

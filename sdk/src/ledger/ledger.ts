@@ -675,14 +675,12 @@ export class Ledger {
     this.generation++;
   }
 
-  /**
-   * Forgets a mark; once none is left the ledger stops keeping undo information. A mark that does
-   * not exist (never taken, released already, or dropped by a revert) is refused as `revertToMark` refuses it.
-   */
+  /** Forgets a mark; once none is left the ledger stops keeping undo information. */
   releaseMark(id: number): void {
-    if (!this.marks.has(id))
-      throw new LedgerNotFoundError(`no snapshot ${id}: it was never taken, was released, or was taken after a snapshot that has since been reverted to`);
-    this.marks.delete(id);
+    if (!this.marks.delete(id))
+      throw new LedgerNotFoundError(
+        `no snapshot ${id}: it was never taken, was released already, or was taken after a snapshot that has since been reverted to; there is nothing to release`,
+      );
     if (this.marks.size > 0) return;
     this.state.keepUndo = false;
     this.state.commit();
@@ -852,8 +850,9 @@ export class Ledger {
       const app = this.state.apps.get(appId);
       if (!app) throw new LedgerNotFoundError(`app ${appId} does not exist`);
       this.checkKeyValue(key, value);
+      // A journal written before this check was made is replayed as it was kept.
+      if (!this.replaying) checkSchemaRoom(app.global, key, value, app.globalNumUint, app.globalNumByteSlice, `app ${appId}'s global state`);
       this.state.setGlobal(appId, key, value);
-      this.checkSchema(value, app.global, { uints: app.globalNumUint, bytes: app.globalNumByteSlice }, `app ${appId}'s global state`);
     });
   }
 
@@ -861,14 +860,13 @@ export class Ledger {
   setLocal(address: AddressLike, appId: bigint, key: Uint8Array, value: TealValue | undefined): void {
     const a = addressBytes(address);
     this.stateCheat('local', { a, i: appId, k: key, ...tealValueArgs(value) }, () => {
-      if (!this.state.get(a)?.locals.has(appId))
-        throw new LedgerNotFoundError(`account ${new Address(a).toString()} is not opted in to app ${appId}; opt it in first`);
-      this.checkKeyValue(key, value);
-      this.state.setLocal(a, appId, key, value);
-      const app = this.state.apps.get(appId);
       const kv = this.state.get(a)?.locals.get(appId);
-      if (app && kv)
-        this.checkSchema(value, kv, { uints: app.localNumUint, bytes: app.localNumByteSlice }, `the local state of ${new Address(a).toString()} in app ${appId}`);
+      if (!kv) throw new LedgerNotFoundError(`account ${new Address(a).toString()} is not opted in to app ${appId}; opt it in first`);
+      this.checkKeyValue(key, value);
+      const app = this.state.apps.get(appId);
+      if (app && !this.replaying)
+        checkSchemaRoom(kv, key, value, app.localNumUint, app.localNumByteSlice, `the local state of ${new Address(a).toString()} in app ${appId}`);
+      this.state.setLocal(a, appId, key, value);
     });
   }
 
@@ -895,24 +893,6 @@ export class Ledger {
     else this.seedOverrides.delete(round);
     this.logChain(() => (old ? this.seedOverrides.set(round, old) : this.seedOverrides.delete(round)));
     this.generation++;
-  }
-
-  /**
-   * After a state cheat wrote `value`, refuses (the caller rolls back) when the keys of its type
-   * no longer fit the app's schema: a program could not have stored them, and the app's next call
-   * would fail the schema check. Deleting always passes. Journals written before this check replay as they are.
-   */
-  private checkSchema(value: TealValue | undefined, kv: ReadonlyMap<string, { value: TealValue }>, schema: { uints: bigint; bytes: bigint }, where: string): void {
-    if (value === undefined || this.replaying) return;
-    const uint = typeof value === 'bigint';
-    let n = 0n;
-    for (const e of kv.values()) if ((typeof e.value === 'bigint') === uint) n++;
-    const limit = uint ? schema.uints : schema.bytes;
-    if (n <= limit) return;
-    const kind = uint ? 'integer' : 'bytes';
-    throw new ValidationError(
-      `store ${kind} count ${n} exceeds schema ${kind} count ${limit}: ${where} is declared with ${schema.uints} integer and ${schema.bytes} byte-slice keys, and this cheat would hold ${n} ${uint ? 'integer' : 'byte-slice'} keys. Delete a key of that type first, set an existing key of that type, or deploy the app with a larger schema; nothing was changed.`,
-    );
   }
 
   private checkKeyValue(key: Uint8Array, value: TealValue | undefined): void {
@@ -1682,3 +1662,37 @@ function cloneTouch(t: TouchSet): TouchSet {
 }
 
 export { LedgerRejection };
+
+/**
+ * Refuses a state cheat that would leave more integer or byte-slice keys than the app's schema
+ * declares: the chain never holds such state (a program's write is rejected at the end of its call,
+ * in the node's words), and the next call touching it would then fail for a reason no real chain
+ * shows.
+ */
+function checkSchemaRoom(
+  kv: ReadonlyMap<string, { value: unknown }>,
+  key: Uint8Array,
+  value: TealValue | undefined,
+  numUint: bigint,
+  numByteSlice: bigint,
+  where: string,
+): void {
+  if (value === undefined) return;
+  const k = toHex(key);
+  let uints = 0n;
+  let bytes = 0n;
+  for (const [name, e] of kv)
+    if (name === k) continue;
+    else if (typeof e.value === 'bigint') uints++;
+    else bytes++;
+  if (typeof value === 'bigint') uints++;
+  else bytes++;
+  if (uints > numUint)
+    throw new ValidationError(
+      `${where} would hold ${uints} integer keys, but its schema declares ${numUint} (store integer count ${uints} exceeds schema integer count ${numUint}): delete a key first, or deploy the app with a larger schema`,
+    );
+  if (bytes > numByteSlice)
+    throw new ValidationError(
+      `${where} would hold ${bytes} byte-slice keys, but its schema declares ${numByteSlice} (store bytes count ${bytes} exceeds schema bytes count ${numByteSlice}): delete a key first, or deploy the app with a larger schema`,
+    );
+}

@@ -129,7 +129,6 @@ describe('ledger: cheats on a chain kept in a data directory', () => {
               appId: 0n,
               approvalProgram: teal(APPROVAL),
               clearProgram: teal(CLEAR),
-              // Room for the keys the cheats below set at once (cheats keep to the schema).
               globalSchema: { numUints: 3, numByteSlices: 1 },
               localSchema: { numUints: 1, numByteSlices: 1 },
               suggestedParams: d.sp(),
