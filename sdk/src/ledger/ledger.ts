@@ -748,7 +748,7 @@ export class Ledger {
     const now = this.latestBlock.header.timestamp;
     if (now + n * step > MAX_UINT64)
       throw new ValidationError(
-        `advanceRounds by ${n} rounds, ${step} seconds apart, from timestamp ${now} would pass the largest timestamp (2^64 - 1); use setTime for an earlier timestamp first`,
+        `advanceRounds by ${n} rounds, ${step} seconds apart, from timestamp ${now} would pass the largest timestamp (2^64 - 1); advance by less, or revert to a snapshot taken earlier`,
       );
     const before = this.latestRound;
     const block = this.warp(n, step);
@@ -794,11 +794,11 @@ export class Ledger {
 
   /** Cheat: commits one empty block `seconds` after the latest one. */
   advanceTime(seconds: bigint): Block {
-    if (seconds < 0n) throw new ValidationError(`advanceTime moves time forward only, got ${seconds} seconds (use setTime for any timestamp)`);
+    if (seconds < 0n) throw new ValidationError(`advanceTime moves time forward only, got ${seconds} seconds (a chain's timestamps never decrease: to go back, revert to a snapshot taken earlier)`);
     const now = this.latestBlock.header.timestamp;
     if (now + seconds > MAX_UINT64)
       throw new ValidationError(
-        `advanceTime by ${seconds} seconds from timestamp ${now} would pass the largest timestamp (2^64 - 1); use setTime for an earlier timestamp first`,
+        `advanceTime by ${seconds} seconds from timestamp ${now} would pass the largest timestamp (2^64 - 1); advance by less, or revert to a snapshot taken earlier`,
       );
     return this.setTime(now + seconds);
   }
