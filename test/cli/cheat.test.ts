@@ -47,7 +47,9 @@ describe('cli: tealworks cheat', function () {
       const own = await cli(['cheat', 'advance-rounds', 'rounds=3'], other);
       assert.equal(own.code, 0, own.stderr);
       assert.ok(
-        own.stdout.includes(`; on the devnet of ${join(other, '.tealworks/devnet')}, started for this command and stopped after it (no \`tealworks devnet\` was serving that folder)`),
+        own.stdout.includes(
+          `; on the devnet of ${join(other, '.tealworks/devnet')}, started for this command and stopped after it (no \`tealworks devnet\` was serving that folder)`,
+        ),
         own.stdout,
       );
     } finally {

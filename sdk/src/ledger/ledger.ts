@@ -794,7 +794,10 @@ export class Ledger {
 
   /** Cheat: commits one empty block `seconds` after the latest one. */
   advanceTime(seconds: bigint): Block {
-    if (seconds < 0n) throw new ValidationError(`advanceTime moves time forward only, got ${seconds} seconds (a chain's timestamps never decrease: to go back, revert to a snapshot taken earlier)`);
+    if (seconds < 0n)
+      throw new ValidationError(
+        `advanceTime moves time forward only, got ${seconds} seconds (a chain's timestamps never decrease: to go back, revert to a snapshot taken earlier)`,
+      );
     const now = this.latestBlock.header.timestamp;
     if (now + seconds > MAX_UINT64)
       throw new ValidationError(

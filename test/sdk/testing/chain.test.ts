@@ -480,7 +480,10 @@ describe('testing: the in-process chain', function () {
       const created = await tw.send.appCreate({ sender: alice!, approvalProgram: always, clearProgram: always, schema: { globalInts: 1, globalBytes: 1 } });
       const appId = created.createdAppId!;
       const hash = chain.stateHash();
-      assert.throws(() => chain.setGlobal(appId, 'k'.repeat(65), 1n), (e: unknown) => e instanceof ValidationError && /a state key is at most 64 bytes, got 65/.test((e as Error).message));
+      assert.throws(
+        () => chain.setGlobal(appId, 'k'.repeat(65), 1n),
+        (e: unknown) => e instanceof ValidationError && /a state key is at most 64 bytes, got 65/.test((e as Error).message),
+      );
       assert.throws(() => chain.setGlobal(appId, 'u', new Uint8Array(128)), /a state key and its value are at most 128 bytes together, got 129/);
       assert.throws(() => chain.setBox(appId, 'b', new Uint8Array(32769)), /a box holds at most 32768 bytes, got 32769/);
       assert.throws(() => chain.setBox(appId, '', new Uint8Array(1)), /a box name is 1 to 64 bytes, got 0/);
