@@ -437,6 +437,8 @@ export class InProcessChain {
 
   /** Stops the in-process services (the ledger stays readable; cheats and snapshots are refused). */
   async close(): Promise<void> {
+    // Closing twice (a fixture's teardown after the client's close) stops the services once.
+    if (this.#closed) return;
     this.#closed = true;
     await this.connection.close();
   }

@@ -267,6 +267,8 @@ describe('testing: the in-process chain', function () {
     );
     assert.throws(() => chain.release(4242), LedgerNotFoundError);
     await tw.close();
+    await tw.close(); // twice: nothing more to stop
+    await chain.close();
     const hash = chain.stateHash(); // still readable
     for (const [name, f] of [
       ['snapshot', () => chain.snapshot()],
