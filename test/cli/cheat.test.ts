@@ -32,6 +32,40 @@ describe('cli: tealworks cheat', function () {
     assert.equal(devnet.ledger.balance(address), 4_200_000n);
   });
 
+  it('says which devnet it acted on: the one serving the folder (URL), or one started for the command', async () => {
+    const dataDir = join(dir, '.tealworks/devnet');
+    const r = await cli(['cheat', 'advance-rounds', 'rounds=1'], dir);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.includes(`; on the devnet at ${devnet.node.url} (serving ${dataDir})`), r.stdout);
+    const j = await cli(['cheat', 'advance-rounds', 'rounds=1', '--json'], dir);
+    assert.deepEqual(JSON.parse(j.stdout).target, { network: 'devnet', url: devnet.node.url, dataDir, startedForThisCommand: false });
+    const help = await cli(['help', 'cheat'], dir);
+    assert.match(help.stdout + help.stderr, /by default the devnet of this folder \(\.tealworks\/devnet\)/);
+    // No devnet serving another folder: one is started on its data directory for the command, and the output says so.
+    const other = mkdtempSync(join(tmpdir(), 'tw-cheat-own-'));
+    try {
+      const own = await cli(['cheat', 'advance-rounds', 'rounds=3'], other);
+      assert.equal(own.code, 0, own.stderr);
+      assert.ok(
+        own.stdout.includes(
+          `; on the devnet of ${join(other, '.tealworks/devnet')}, started for this command and stopped after it (no \`tealworks devnet\` was serving that folder)`,
+        ),
+        own.stdout,
+      );
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('refuses to set the time before the latest block, saying what the latest timestamp is', async () => {
+    const now = devnet.ledger.latestBlock.header.timestamp;
+    const round = devnet.ledger.latestRound;
+    const r = await cli(['cheat', 'set-time', `timestamp=${now - 1n}`], dir);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, new RegExp(`setTime to ${now - 1n} would move time back: the latest block \\(round ${round}\\) is stamped ${now}`));
+    assert.equal(devnet.ledger.latestRound, round);
+  });
+
   it('explains what is wrong: unknown cheat, bad field, a snapshot of a journaled chain', async () => {
     const unknown = await cli(['cheat', 'fly'], dir);
     assert.equal(unknown.code, 2);

@@ -269,7 +269,10 @@ export class InProcessChain {
     for (const address of new Set([...this.#impersonating.keys(), ...this.#everImpersonated])) this.#syncImpersonation(address);
   }
 
-  /** Forgets a snapshot. */
+  /**
+   * Forgets a snapshot. An id that names none (never taken, released already, or dropped by a
+   * revert to an earlier one) is refused with a `LedgerNotFoundError`, as {@link revert} refuses it.
+   */
   release(id: number): void {
     this.#open('release');
     this.ledger.releaseMark(snapshotId(id, 'release'));
@@ -298,7 +301,10 @@ export class InProcessChain {
     return this.ledger.advanceRounds(uint64(n, 'advanceRounds: the number of rounds')).header.round;
   }
 
-  /** Commits one empty block stamped `timestamp` (seconds since the epoch). */
+  /**
+   * Commits one empty block stamped `timestamp` (seconds since the epoch). Time never goes back: a
+   * timestamp before the latest block's ({@link time}) is refused with a `ValidationError`.
+   */
   setTime(timestamp: number | bigint): void {
     this.#open('setTime');
     this.ledger.setTime(uint64(timestamp, 'setTime: the timestamp'));
@@ -431,6 +437,8 @@ export class InProcessChain {
 
   /** Stops the in-process services (the ledger stays readable; cheats and snapshots are refused). */
   async close(): Promise<void> {
+    // Closing twice (a fixture's teardown after the client's close) stops the services once.
+    if (this.#closed) return;
     this.#closed = true;
     await this.connection.close();
   }

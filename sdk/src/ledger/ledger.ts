@@ -748,7 +748,7 @@ export class Ledger {
     const now = this.latestBlock.header.timestamp;
     if (now + n * step > MAX_UINT64)
       throw new ValidationError(
-        `advanceRounds by ${n} rounds, ${step} seconds apart, from timestamp ${now} would pass the largest timestamp (2^64 - 1); use setTime for an earlier timestamp first`,
+        `advanceRounds by ${n} rounds, ${step} seconds apart, from timestamp ${now} would pass the largest timestamp (2^64 - 1); advance by less, or revert to a snapshot taken earlier`,
       );
     const before = this.latestRound;
     const block = this.warp(n, step);
@@ -776,20 +776,32 @@ export class Ledger {
     return block;
   }
 
-  /** Cheat: commits one empty block stamped `timestamp` (seconds), so `global LatestTimestamp` reads it. */
+  /**
+   * Cheat: commits one empty block stamped `timestamp` (seconds), so `global LatestTimestamp` reads it.
+   * As on a real chain, time never goes back: a timestamp before the latest block's is refused
+   * (revert to a snapshot to go back in time).
+   */
   setTime(timestamp: bigint): Block {
     if (timestamp < 0n) throw new ValidationError(`a block timestamp cannot be negative, got ${timestamp}`);
     if (timestamp > MAX_UINT64) throw new ValidationError(`a block timestamp is a uint64 (at most 2^64 - 1 seconds), got ${timestamp}`);
+    const latest = this.latestBlock.header;
+    if (timestamp < latest.timestamp)
+      throw new ValidationError(
+        `setTime to ${timestamp} would move time back: the latest block (round ${latest.round}) is stamped ${latest.timestamp}, and a chain's timestamps never decrease. Give a timestamp of at least ${latest.timestamp}, or revert to a snapshot taken before that block.`,
+      );
     return this.commitBlock([], timestamp, {});
   }
 
   /** Cheat: commits one empty block `seconds` after the latest one. */
   advanceTime(seconds: bigint): Block {
-    if (seconds < 0n) throw new ValidationError(`advanceTime moves time forward only, got ${seconds} seconds (use setTime for any timestamp)`);
+    if (seconds < 0n)
+      throw new ValidationError(
+        `advanceTime moves time forward only, got ${seconds} seconds (a chain's timestamps never decrease: to go back, revert to a snapshot taken earlier)`,
+      );
     const now = this.latestBlock.header.timestamp;
     if (now + seconds > MAX_UINT64)
       throw new ValidationError(
-        `advanceTime by ${seconds} seconds from timestamp ${now} would pass the largest timestamp (2^64 - 1); use setTime for an earlier timestamp first`,
+        `advanceTime by ${seconds} seconds from timestamp ${now} would pass the largest timestamp (2^64 - 1); advance by less, or revert to a snapshot taken earlier`,
       );
     return this.setTime(now + seconds);
   }

@@ -267,6 +267,8 @@ describe('testing: the in-process chain', function () {
     );
     assert.throws(() => chain.release(4242), LedgerNotFoundError);
     await tw.close();
+    await tw.close(); // twice: nothing more to stop
+    await chain.close();
     const hash = chain.stateHash(); // still readable
     for (const [name, f] of [
       ['snapshot', () => chain.snapshot()],
@@ -441,7 +443,8 @@ describe('testing: the in-process chain', function () {
         ['set-time', '{"timestamp":18446744073709551616}', 400, /"timestamp" must be a uint64/],
         ['set-time', '{"timestamp":18446744073709551615}', 200, /"timestamp":18446744073709551615/],
         ['advance-time', '{"seconds":10}', 400, /advanceTime by 10 seconds from timestamp 18446744073709551615 would pass the largest timestamp/],
-        ['set-time', '{"timestamp":1000}', 200, /"timestamp":1000/],
+        ['set-time', '{"timestamp":1000}', 400, /setTime to 1000 would move time back: the latest block \(round \d+\) is stamped 18446744073709551615/],
+        ['release', '{"id":0}', 404, /no snapshot 0: it was never taken, was released/],
       ];
       for (const [path, body, status, message] of cases) {
         const r = await post(path, body);
@@ -452,5 +455,74 @@ describe('testing: the in-process chain', function () {
     } finally {
       await d.stop();
     }
+  });
+  it('release over HTTP of a snapshot taken and released already is a 404 naming it, as revert', async () => {
+    const d = await startDevnet({ inMemory: true, accounts: 1 });
+    try {
+      const cheats = new DevnetCheatsClient({ url: d.node.url, token: d.node.token, retry: false });
+      const { id } = await cheats.cheat('snapshot');
+      await cheats.cheat('release', { id: String(id) });
+      for (const name of ['release', 'revert'] as const)
+        await assert.rejects(
+          cheats.cheat(name, { id: String(id) }),
+          (e: unknown) => e instanceof HttpError && e.status === 404 && new RegExp(`no snapshot ${id}: it was never taken, was released`).test(e.message),
+        );
+      await cheats.close();
+    } finally {
+      await d.stop();
+    }
+  });
+
+  it('state and box cheats keep to the sizes the AVM allows: key 64, key + value 128, box name 1 to 64, box 32768', async () => {
+    const tw = await Tealworks.inProcess({ accounts: 1 });
+    try {
+      const chain = tw.testChain;
+      const [alice] = chain.accounts;
+      const always = assemble('#pragma version 10\nint 1\n').program;
+      const created = await tw.send.appCreate({ sender: alice!, approvalProgram: always, clearProgram: always, schema: { globalInts: 1, globalBytes: 1 } });
+      const appId = created.createdAppId!;
+      const hash = chain.stateHash();
+      assert.throws(
+        () => chain.setGlobal(appId, 'k'.repeat(65), 1n),
+        (e: unknown) => e instanceof ValidationError && /a state key is at most 64 bytes, got 65/.test((e as Error).message),
+      );
+      assert.throws(() => chain.setGlobal(appId, 'u', new Uint8Array(128)), /a state key and its value are at most 128 bytes together, got 129/);
+      assert.throws(() => chain.setBox(appId, 'b', new Uint8Array(32769)), /a box holds at most 32768 bytes, got 32769/);
+      assert.throws(() => chain.setBox(appId, '', new Uint8Array(1)), /a box name is 1 to 64 bytes, got 0/);
+      assert.throws(() => chain.setBox(appId, 'n'.repeat(65), new Uint8Array(1)), /a box name is 1 to 64 bytes, got 65/);
+      assert.equal(chain.stateHash(), hash);
+      chain.setGlobal(appId, 'k'.repeat(64), 1n);
+      chain.setGlobal(appId, 'u', new Uint8Array(127));
+      chain.setBox(appId, 'b', new Uint8Array(32768));
+    } finally {
+      await tw.close();
+    }
+  });
+
+  it('setTime refuses a timestamp before the latest block, naming it; the same or a later one is fine', () => {
+    const chain = InProcessChain.create({ accounts: 1 });
+    chain.setTime(1_900_000_000n);
+    const round = chain.round;
+    const hash = chain.stateHash();
+    assert.throws(
+      () => chain.setTime(1_800_000_000n),
+      (e: unknown) =>
+        e instanceof ValidationError &&
+        new RegExp(`^setTime to 1800000000 would move time back: the latest block \\(round ${round}\\) is stamped 1900000000`).test((e as Error).message) &&
+        /revert to a snapshot/.test((e as Error).message),
+    );
+    assert.equal(chain.round, round);
+    assert.equal(chain.time, 1_900_000_000n);
+    assert.equal(chain.stateHash(), hash);
+    chain.setTime(1_900_000_000n);
+    assert.equal(chain.time, 1_900_000_000n);
+    assert.equal(chain.round, round + 1n);
+    // Going back stays possible the chain's way: a revert to a snapshot taken earlier.
+    const early = InProcessChain.create({ accounts: 1 });
+    const id = early.snapshot();
+    early.setTime(1_900_000_000n);
+    early.revert(id);
+    early.setTime(1_800_000_000n);
+    assert.equal(early.time, 1_800_000_000n);
   });
 });

@@ -167,7 +167,7 @@ export function devnetEndpoints(enabled: () => boolean): NodeEndpoint[] {
     cheat(
       'DevnetRelease',
       '/v1/devnet/release',
-      'Forgets a snapshot.',
+      'Forgets a snapshot (404 for an id that names none, as revert).',
       [p('id', 'integer', 'snapshot id')],
       (b, n) => void n.ledger.releaseMark(snapshotId(b)),
       enabled,
@@ -183,7 +183,7 @@ export function devnetEndpoints(enabled: () => boolean): NodeEndpoint[] {
     cheat(
       'DevnetSetTime',
       '/v1/devnet/set-time',
-      'Commits one empty block with this timestamp.',
+      "Commits one empty block with this timestamp (not before the latest block's: time never goes back).",
       [p('timestamp', 'integer', 'seconds since the epoch')],
       (b, n) => void n.ledger.setTime(uint(b, 'timestamp')!),
       enabled,
