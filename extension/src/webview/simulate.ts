@@ -101,13 +101,9 @@ interface PanelState {
   function leaveChain(why: string, lead = 'Cleared'): void {
     const dropped = state.rows.filter(namesChainItems).length;
     state.rows = state.rows.filter((r) => !namesChainItems(r));
-    let moved = 0;
-    if (state.accounts.length)
-      for (const r of state.rows)
-        if (r.sender && !state.accounts.includes(r.sender)) {
-          r.sender = state.accounts[0];
-          moved++;
-        }
+    // The new chain's accounts may come after this (a devnet still starting): the senders move then.
+    sendersToMove = !state.accounts.length;
+    const moved = moveSenders();
     const what = [
       dropped ? `${dropped} row${dropped > 1 ? 's' : ''} naming its apps or assets removed` : '',
       moved ? `${moved} sender${moved > 1 ? 's' : ''} not an account here set to ${shortAddress(state.accounts[0]!)}` : '',
@@ -118,6 +114,32 @@ interface PanelState {
     state.error = undefined;
     state.errorAt = undefined;
     state.warnings = [];
+  }
+
+  /** Set when a chain was left before its successor's accounts were known: senders still to move. */
+  let sendersToMove = false;
+
+  /** Rows whose sender is no account of the chain shown get the first account; how many moved. */
+  function moveSenders(): number {
+    let moved = 0;
+    if (state.accounts.length)
+      for (const r of state.rows)
+        if (r.sender && !state.accounts.includes(r.sender)) {
+          r.sender = state.accounts[0];
+          moved++;
+        }
+    return moved;
+  }
+
+  /** The accounts of the chain shown arrived: senders left over from the chain the panel left move now. */
+  function accountsArrived(): void {
+    if (!sendersToMove || !state.accounts.length) return;
+    sendersToMove = false;
+    const moved = moveSenders();
+    if (moved) {
+      const note = `${moved} sender${moved > 1 ? 's' : ''} not an account here set to ${shortAddress(state.accounts[0]!)}`;
+      state.notice = state.notice ? `${state.notice.replace(/\.$/, '')}; ${note}.` : `${note}.`;
+    }
   }
 
   /** The method description of an app call row (from the spec of its program), if any. */
@@ -744,6 +766,7 @@ interface PanelState {
     switch (m.type) {
       case 'init': {
         initialised = true;
+        sendersToMove = false;
         state = Object.assign(state, {
           rows: Array.isArray(m.rows) ? m.rows : [],
           accounts: m.accounts || [],
@@ -817,11 +840,13 @@ interface PanelState {
           if (Array.isArray(m.accounts)) state.accounts = m.accounts;
           else if (replaced) state.accounts = [];
           if (replaced) leaveChain(why);
+          else accountsArrived();
         }
         break;
       case 'accounts':
         if (!Array.isArray(m.accounts) || !m.accounts.every((a) => typeof a === 'string')) return;
         state.accounts = m.accounts;
+        accountsArrived();
         break;
       case 'appAddress':
         if (typeof m.appId !== 'string' || typeof m.address !== 'string') return;

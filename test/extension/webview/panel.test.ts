@@ -445,6 +445,24 @@ describe('extension webview: the simulate panel rendered in a DOM', () => {
     assert.equal((page.$('fieldset[data-index="0"] [data-field="amount"]') as HTMLInputElement).value, '5');
   });
 
+  it("moves the senders of rows kept from a replaced chain once the new chain's accounts arrive after it", () => {
+    const page = openPage();
+    const rows = [{ kind: 'payment', sender: A, receiver: B, amount: '123456' }];
+    // A window reload onto a devnet still starting: no chain, no accounts yet.
+    page.send({ type: 'init', rows, accounts: [], network: 'devnet', chain: '', restored: true, restoredFrom: { network: 'devnet', chain: 'g1' } });
+    // The new chain is announced before its wallet is open: no accounts to move the sender to.
+    page.send({ type: 'network', network: 'devnet', chain: 'g2' });
+    assert.equal(page.$$('fieldset.txn').length, 1);
+    // Its accounts follow: the sender of the old chain is not offered as if it could send here.
+    page.send({ type: 'accounts', accounts: [B] });
+    const select = page.$('fieldset[data-index="0"] select[data-field="sender"]') as HTMLSelectElement;
+    assert.equal(select.value, B);
+    assert.match(text(page.$('#notice')), /1 sender not an account here set to VCMJKWOY…BIJA\.$/);
+    // Once only: a sender picked afterwards stays.
+    page.send({ type: 'accounts', accounts: [B, A] });
+    assert.equal((page.$('fieldset[data-index="0"] select[data-field="sender"]') as HTMLSelectElement).value, B);
+  });
+
   it('keeps the network and chain with the rows it saves, and a restored panel clears rows of a chain that is gone', () => {
     const rows = [
       { kind: 'appcall', sender: A, appId: '1001' },
