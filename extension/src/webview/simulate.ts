@@ -104,10 +104,7 @@ interface PanelState {
     // The new chain's accounts may come after this (a devnet still starting): the senders move then.
     sendersToMove = !state.accounts.length;
     const moved = moveSenders();
-    const what = [
-      dropped ? `${dropped} row${dropped > 1 ? 's' : ''} naming its apps or assets removed` : '',
-      moved ? `${moved} sender${moved > 1 ? 's' : ''} not an account here set to ${shortAddress(state.accounts[0]!)}` : '',
-    ].filter(Boolean);
+    const what = [dropped ? `${dropped} row${dropped > 1 ? 's' : ''} naming its apps or assets removed` : '', moved ? movedNote(moved) : ''].filter(Boolean);
     if (state.report || state.error || what.length) state.notice = `${lead}: ${why}${what.length ? `; ${what.join('; ')}` : ''}.`;
     state.report = undefined;
     state.sent = undefined;
@@ -131,13 +128,16 @@ interface PanelState {
     return moved;
   }
 
+  /** What the notice says of senders moved to the first account. */
+  const movedNote = (moved: number) => `${moved} sender${moved > 1 ? 's' : ''} not an account here set to ${shortAddress(state.accounts[0]!)}`;
+
   /** The accounts of the chain shown arrived: senders left over from the chain the panel left move now. */
   function accountsArrived(): void {
     if (!sendersToMove || !state.accounts.length) return;
     sendersToMove = false;
     const moved = moveSenders();
     if (moved) {
-      const note = `${moved} sender${moved > 1 ? 's' : ''} not an account here set to ${shortAddress(state.accounts[0]!)}`;
+      const note = movedNote(moved);
       state.notice = state.notice ? `${state.notice.replace(/\.$/, '')}; ${note}.` : `${note}.`;
     }
   }

@@ -266,7 +266,7 @@ export class InProcessChain {
     this.#open('revert');
     this.ledger.revertToMark(snapshotId(id, 'revert'));
     // A revert may turn impersonations on or off: the client's signers follow.
-    for (const address of new Set([...this.#impersonating.keys(), ...this.#everImpersonated])) this.#syncImpersonation(address);
+    for (const address of this.#everImpersonated) this.#syncImpersonation(address);
   }
 
   /**

@@ -346,14 +346,7 @@ const SYNC_PROGRAMS_VERSION = 6;
 export function checkSchemas(cx: ApplyContext, appId: bigint): void {
   const app = cx.state.apps.get(appId);
   if (!app) return;
-  const count = (kv: Map<string, { value: unknown }>): [bigint, bigint] => {
-    let u = 0n;
-    let b = 0n;
-    for (const { value } of kv.values())
-      if (typeof value === 'bigint') u++;
-      else b++;
-    return [u, b];
-  };
+  const count = stateKeyCounts;
   const [gu, gb] = count(app.global);
   if (gu > app.globalNumUint) reject('app', `store integer count ${gu} exceeds schema integer count ${app.globalNumUint}`);
   if (gb > app.globalNumByteSlice) reject('app', `store bytes count ${gb} exceeds schema bytes count ${app.globalNumByteSlice}`);
@@ -366,6 +359,16 @@ export function checkSchemas(cx: ApplyContext, appId: bigint): void {
     if (lu > app.localNumUint) reject('app', `store integer count ${lu} exceeds schema integer count ${app.localNumUint}`);
     if (lb > app.localNumByteSlice) reject('app', `store bytes count ${lb} exceeds schema bytes count ${app.localNumByteSlice}`);
   }
+}
+
+/** How many integer and byte-slice keys an app's global or local key-value store holds, as a schema counts them. */
+export function stateKeyCounts(kv: ReadonlyMap<string, { value: unknown }>): [bigint, bigint] {
+  let u = 0n;
+  let b = 0n;
+  for (const { value } of kv.values())
+    if (typeof value === 'bigint') u++;
+    else b++;
+  return [u, b];
 }
 
 /** Effects of an app call once its program approved: close-out, clear, update, delete. */

@@ -2,6 +2,7 @@ import { Address, addressBytes, type AddressLike } from '../encoding/address.js'
 import { utf8 } from '../encoding/bytes.js';
 import { toHex, fromHex } from '../encoding/hex.js';
 import { toBase64 } from '../encoding/base64.js';
+import { stateKeyCounts } from './apply.js';
 import { encodeMsgpack, decodeMsgpack, toUint64, type MsgpackValue } from '../encoding/msgpack.js';
 import { sha512, sha512_256 } from '../crypto/hash.js';
 import { decodeSignedTransactions, encodeSignedTransaction } from '../txn/encode.js';
@@ -1681,13 +1682,11 @@ function checkSchemaRoom(
   where: string,
 ): void {
   if (value === undefined) return;
-  const k = toHex(key);
-  let uints = 0n;
-  let bytes = 0n;
-  for (const [name, e] of kv)
-    if (name === k) continue;
-    else if (typeof e.value === 'bigint') uints++;
-    else bytes++;
+  let [uints, bytes] = stateKeyCounts(kv);
+  // The key's present value (if any) is replaced: it counts no more.
+  const old = kv.get(toHex(key));
+  if (old && typeof old.value === 'bigint') uints--;
+  else if (old) bytes--;
   if (typeof value === 'bigint') uints++;
   else bytes++;
   if (uints > numUint)
