@@ -100,6 +100,100 @@ describe('cli: tealworks cheat', function () {
   });
 });
 
+// Another folder's devnet (--data) and any running devnet by its URL (--node): an in-memory one
+// is the only kind that can be snapshotted, so the CLI's snapshot, revert and release need --node.
+describe('cli: tealworks cheat --data and --node', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let cwd: string;
+  let folder: RunningDevnet;
+  let memory: RunningDevnet;
+  const address = 'XBYLS2E6YI6XXL5BWCAMOA4GTWHXWENZMX5UHXMRNWWUQ7BXCY5WC5TEPA';
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tw-cheat-data-'));
+    cwd = mkdtempSync(join(tmpdir(), 'tw-cheat-cwd-'));
+    folder = await startDevnet({ dataDir: join(dir, 'chain'), kdf: { N: 1 << 10, r: 8, p: 1 } });
+    memory = await startDevnet({ inMemory: true, ports: { node: 0, query: 0, keyManager: 0 } });
+  });
+  after(async () => {
+    await folder.stop();
+    await memory.stop();
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(cwd, { recursive: true, force: true });
+  });
+
+  it('--data DIR acts on the devnet serving that folder, and says so', async () => {
+    const round = folder.ledger.latestRound;
+    const r = await cli(['cheat', 'advance-rounds', 'rounds=10', '--data', join(dir, 'chain')], cwd);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(r.stdout.includes(`; on the devnet at ${folder.node.url} (serving ${join(dir, 'chain')})`), r.stdout);
+    assert.equal(folder.ledger.latestRound, round + 10n);
+    // The folder's chain cannot be rewound: the error names the devnet and says how to get one that can.
+    const snap = await cli(['cheat', 'snapshot', '--data', join(dir, 'chain')], cwd);
+    assert.equal(snap.code, 1);
+    assert.match(snap.stderr, /snapshots need a chain kept in memory/);
+    assert.ok(snap.stderr.includes(`(cheat snapshot on the devnet at ${folder.node.url} (serving ${join(dir, 'chain')}))`), snap.stderr);
+    assert.match(snap.stderr, /start `tealworks devnet --in-memory` and pass its node URL with --node/);
+  });
+
+  it('--node URL with the token from ALGOD_TOKEN or --node-token: snapshot, change, revert, release', async () => {
+    const saved = process.env.ALGOD_TOKEN;
+    process.env.ALGOD_TOKEN = memory.node.token;
+    try {
+      const snap = await cli(['cheat', 'snapshot', '--node', memory.node.url, '--json'], cwd);
+      assert.equal(snap.code, 0, snap.stderr);
+      const out = JSON.parse(snap.stdout) as { id: string; target: unknown };
+      assert.deepEqual(out.target, { network: 'node', url: memory.node.url });
+      const set = await cli(['cheat', 'set-balance', `address=${address}`, 'amount=7000000', '--node', memory.node.url], cwd);
+      assert.equal(set.code, 0, set.stderr);
+      assert.ok(set.stdout.includes(`; on the node at ${memory.node.url}`), set.stdout);
+      assert.equal(memory.ledger.balance(address), 7_000_000n);
+      const back = await cli(['cheat', 'revert', `id=${out.id}`, '--node', memory.node.url], cwd);
+      assert.equal(back.code, 0, back.stderr);
+      assert.equal(memory.ledger.balance(address), 0n);
+    } finally {
+      if (saved === undefined) delete process.env.ALGOD_TOKEN;
+      else process.env.ALGOD_TOKEN = saved;
+    }
+    const snap = await cli(['cheat', 'snapshot', '--node', memory.node.url, '--node-token', memory.node.token, '--json'], cwd);
+    assert.equal(snap.code, 0, snap.stderr);
+    const id = (JSON.parse(snap.stdout) as { id: string }).id;
+    const release = await cli(['cheat', 'release', `id=${id}`, '--node', memory.node.url, '--node-token', memory.node.token], cwd);
+    assert.equal(release.code, 0, release.stderr);
+    // Released: a second release names the snapshot and the node it was sent to.
+    const again = await cli(['cheat', 'release', `id=${id}`, '--node', memory.node.url, '--node-token', memory.node.token], cwd);
+    assert.equal(again.code, 1);
+    assert.match(again.stderr, new RegExp(`no snapshot ${id}`));
+    assert.ok(again.stderr.includes(`(cheat release on the node at ${memory.node.url})`), again.stderr);
+  });
+
+  it('a wrong token is refused, naming the node; conflicting or malformed targets are usage errors', async () => {
+    const saved = process.env.ALGOD_TOKEN;
+    delete process.env.ALGOD_TOKEN;
+    try {
+      const round = memory.ledger.latestRound;
+      const r = await cli(['cheat', 'advance-rounds', 'rounds=5', '--node', memory.node.url, '--node-token', 'not-the-token'], cwd);
+      assert.equal(r.code, 1, r.stdout);
+      assert.ok(r.stderr.includes(`(cheat advance-rounds on the node at ${memory.node.url})`), r.stderr);
+      assert.match(r.stderr, /The node refused the token: give the devnet's node token .* with --node-token or ALGOD_TOKEN/);
+      assert.doesNotMatch(r.stderr, /not-the-token/);
+      assert.equal(memory.ledger.latestRound, round);
+    } finally {
+      if (saved !== undefined) process.env.ALGOD_TOKEN = saved;
+    }
+    const both = await cli(['cheat', 'snapshot', '--node', memory.node.url, '--data', dir], cwd);
+    assert.equal(both.code, 2);
+    assert.match(both.stderr, /--data and --node each name the chain: give one of them/);
+    const lone = await cli(['cheat', 'snapshot', '--node-token', 'x'], cwd);
+    assert.equal(lone.code, 2);
+    assert.match(lone.stderr, /--node-token goes with --node URL/);
+    const bad = await cli(['cheat', 'snapshot', '--node', 'localhost:4001'], cwd);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--node wants an http:\/\/ or https:\/\/ URL, got "localhost:4001"/);
+  });
+});
+
 // The cheats journal what they do: a devnet on a data directory stopped after them starts again
 // on the same chain (a warp's made-up rounds included) and keeps growing.
 describe('cli: tealworks cheat on a devnet that restarts', function () {

@@ -43,6 +43,8 @@ export interface ConnectOptions {
   baseDir: string;
   /** Run the embedded devnet in memory (nothing kept; checkpoints never match a later run). */
   inMemory?: boolean;
+  /** The devnet's data directory instead of `<baseDir>/.tealworks/devnet` (the devnet serving it is used when one runs). */
+  dataDir?: string;
   env?: Readonly<Record<string, string | undefined>>;
   /** Use an already running devnet (the extension and tests share one); it is not stopped. */
   devnet?: RunningDevnet;
@@ -109,7 +111,7 @@ export async function connectNetwork(spec: NetworkSpec, options: ConnectOptions)
   const env = options.env ?? process.env;
   if (spec.kind === 'named' && spec.name === 'devnet') {
     if (options.devnet) return devnetNetwork(options.devnet, undefined);
-    const dataDir = options.inMemory ? undefined : join(options.baseDir, '.tealworks', 'devnet');
+    const dataDir = options.inMemory ? undefined : (options.dataDir ?? join(options.baseDir, '.tealworks', 'devnet'));
     // A devnet already serving this folder's chain (e.g. `tealworks devnet` in another terminal)
     // is used as it is: opening its files a second time would corrupt them.
     let devnet: RunningDevnet;

@@ -1,0 +1,12 @@
+import { Tealworks } from '../sdk/src/index.js';
+const ABI = 'examples/counter/abi';
+const deployInput = { spec: `${ABI}/counter.arc56.json`, approval: `${ABI}/counter.teal`, clear: `${ABI}/clear.teal`, fund: 10_000_000n };
+const tw = await Tealworks.inProcess();
+const app = await tw.app.deploy({ creator: tw.testChain.accounts[0]!, ...deployInput });
+for (let i = 0; i < 300; i++) await app.client.call('increment', [1]);
+const n = +(process.env.N ?? 2000);
+const t = performance.now();
+for (let i = 0; i < n; i++) await app.client.call('increment', [1]);
+console.log('per call ms', ((performance.now() - t) / n).toFixed(3));
+await tw.close();
+console.log((globalThis as any).__c);
