@@ -460,12 +460,37 @@ export interface DecodeOptions {
   copy?: boolean;
 }
 
-/** msgpackr hands out bins as subarrays of its source; one upfront copy is cheaper than a copy per bin. */
+/** Inputs up to this size are copied into a shared slab (see {@link source}). */
+const SLAB_INPUT_MAX = 1024;
+/** Bytes per slab: a decoded bin kept alive holds at most this much memory besides itself. */
+const SLAB_SIZE = 16 * 1024;
+let slab = new Uint8Array(0);
+let slabUsed = 0;
+
+/**
+ * msgpackr hands out bins as subarrays of its source; one upfront copy is cheaper than a copy per
+ * bin. Small inputs (a transaction, a short response) are copied into a slab shared by later small
+ * inputs, as Node's Buffer pool does: allocating an ArrayBuffer per decode cost more than decoding
+ * a signed transaction. The slab is ours alone, so the caller's later writes to its input still
+ * never show through a decoded bin, and no decoded bin overlaps another input's.
+ */
 function source(bytes: Uint8Array, options: DecodeOptions): Uint8Array {
   if (options.copy === false) return plainView(bytes);
+  const n = bytes.length;
+  if (n <= SLAB_INPUT_MAX) {
+    if (slabUsed + n > slab.length) {
+      slab = new Uint8Array(SLAB_SIZE);
+      slabUsed = 0;
+    }
+    const copy = slab.subarray(slabUsed, slabUsed + n);
+    copy.set(bytes);
+    // The next input starts on an 8-byte boundary (aligned typed-array views stay possible).
+    slabUsed += (n + 7) & ~7;
+    return copy;
+  }
   // A plain Uint8Array's slice skips the zero fill; a Node Buffer's slice is a view, not a copy.
   if (bytes.constructor === Uint8Array) return bytes.slice();
-  const copy = new Uint8Array(bytes.length);
+  const copy = new Uint8Array(n);
   copy.set(bytes);
   return copy;
 }

@@ -116,6 +116,35 @@ describe('encoding: canonical msgpack', () => {
     assert.equal(toHex(encodeMsgpack(value as never)), toHex(algosdk.msgpackRawEncode(value)));
   });
 
+  it('small inputs share a private slab: bins of different decodes never overlap, and no input shows through', () => {
+    // Many small decodes in a row (they share slabs), across several slabs, both decoders, and a
+    // large input (copied alone) in between.
+    const decoded: { bin: Uint8Array; input: Uint8Array; want: number[] }[] = [];
+    for (let i = 0; i < 3000; i++) {
+      const n = 1 + ((i * 37) % 300);
+      const want = Array.from({ length: n }, (_, j) => (i + j) & 0xff);
+      const input = encodeMsgpack({ b: new Uint8Array(want), i } as never);
+      const v = decodeMsgpack(input, i % 2 ? { maps: true } : {}) as Map<string, unknown> | { b: Uint8Array };
+      const bin = (v instanceof Map ? v.get('b') : v.b) as Uint8Array;
+      decoded.push({ bin, input, want });
+      if (i === 1500) decodeMsgpack(encodeMsgpack({ big: new Uint8Array(64 * 1024).fill(1) } as never));
+    }
+    for (const d of decoded) d.input.fill(0xee);
+    const spans = new Map<ArrayBufferLike, [number, number][]>();
+    for (const { bin, input, want } of decoded) {
+      assert.deepEqual([...bin], want);
+      assert.notEqual(bin.buffer, input.buffer);
+      if (bin.length === 0) continue;
+      const list = spans.get(bin.buffer) ?? [];
+      list.push([bin.byteOffset, bin.byteOffset + bin.length]);
+      spans.set(bin.buffer, list);
+    }
+    for (const list of spans.values()) {
+      list.sort((a, b) => a[0] - b[0]);
+      for (let k = 1; k < list.length; k++) assert.ok(list[k]![0] >= list[k - 1]![1], 'two decoded bins overlap');
+    }
+  });
+
   it('decodes any valid encoding: ints as number or bigint, bins as plain Uint8Array copies', () => {
     const bytes = fromHex('83a161cf0000000100000000a162d0ffa163c403010203');
     const v = decodeMsgpack(bytes) as { a: bigint; b: number; c: Uint8Array };
