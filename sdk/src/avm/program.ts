@@ -57,7 +57,20 @@ function kindOf(type: string): number {
 
 const modeBit = (mode: RunMode) => (mode === 'app' ? MODE_APP : MODE_LOGICSIG);
 
+/** Compiled programs by the array they were compiled from (the same app's bytes run again). */
 const cache = new WeakMap<Uint8Array, Map<string, CompiledProgram>>();
+
+/**
+ * Compiled programs by content, most recently used last: the same program in another array (each
+ * fresh test chain, fork or decoded transaction holds its own copy) is not decoded again. Entries
+ * are compiled from a private copy of the bytes, so a caller changing its array afterwards cannot
+ * change a program another caller runs. Bounded by count and by total program bytes.
+ */
+const byContent = new Map<string, Map<string, CompiledProgram>>();
+let byContentBytes = 0;
+const BY_CONTENT_MAX_ENTRIES = 256;
+const BY_CONTENT_MAX_BYTES = 4 * 1024 * 1024;
+const latin1 = new TextDecoder('latin1');
 
 /**
  * Decodes and statically checks a program the way the node does before running it: every opcode
@@ -75,7 +88,29 @@ export function compileProgram(
   let perProgram = cache.get(bytes);
   const hit = perProgram?.get(key);
   if (hit) return hit;
-  const compiled = compileUncached(bytes, mode, maxVersion, staticBudget, options.ignoreMode ?? false);
+  // The same bytes seen in another array: one decode for every copy. (A byte-for-byte string key:
+  // the windows-1252 decoder TextDecoder gives for 'latin1' maps each byte to its own code point.)
+  const content = latin1.decode(bytes);
+  let shared = byContent.get(content);
+  let compiled = shared?.get(key);
+  if (shared) {
+    byContent.delete(content);
+    byContent.set(content, shared);
+  }
+  if (!compiled) {
+    compiled = compileUncached(bytes.slice(), mode, maxVersion, staticBudget, options.ignoreMode ?? false);
+    if (!shared) {
+      byContent.set(content, (shared = new Map()));
+      byContentBytes += bytes.length;
+      for (const [k, v] of byContent) {
+        if (byContent.size <= BY_CONTENT_MAX_ENTRIES && byContentBytes <= BY_CONTENT_MAX_BYTES) break;
+        if (v === shared) break;
+        byContent.delete(k);
+        byContentBytes -= k.length;
+      }
+    }
+    shared.set(key, compiled);
+  }
   if (!perProgram) cache.set(bytes, (perProgram = new Map()));
   perProgram.set(key, compiled);
   return compiled;
