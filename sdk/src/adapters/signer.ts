@@ -13,6 +13,12 @@ import type { WalletSession } from './kmd/client.js';
  */
 export interface Signer {
   sign(txns: readonly Transaction[], indexes: readonly number[]): Promise<Uint8Array[]>;
+  /**
+   * True when signing asks no one and costs nothing but time (keys held in this process): a
+   * composer may then sign a group before it knows the group passes, and sign it again. Wallets,
+   * key managers and anything that prompts a person leave it unset.
+   */
+  readonly signsLocally?: boolean;
 }
 
 /** A signer cannot sign: no key for the address, an index outside the group, or a bad key. */
@@ -35,6 +41,8 @@ function authorizer(txn: Transaction, authAddresses: ReadonlyMap<string, string>
  * encrypted keystore file (see keystore.ts); it is never part of an error message.
  */
 export class LocalSigner implements Signer {
+  /** Keys held here: see {@link Signer.signsLocally}. */
+  readonly signsLocally = true;
   readonly #keys = new Map<string, Ed25519KeyPair>();
   readonly #auth = new Map<string, string>();
 

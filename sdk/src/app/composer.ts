@@ -54,6 +54,9 @@ export type SignerResolver = (address: string) => Signer | undefined;
  * one of these is simulated with the real logic signature.
  */
 export class LogicSigSigner implements Signer {
+  /** A logic signature is the program itself: see {@link Signer.signsLocally}. */
+  readonly signsLocally = true;
+
   constructor(readonly lsig: LogicSig) {}
 
   async sign(txns: readonly Transaction[], indexes: readonly number[]): Promise<Uint8Array[]> {
@@ -627,6 +630,17 @@ export class GroupComposer {
     this.#addExtraFee(options.extraFee);
     let report: SimulateReport;
     if (!options.populateResources && !options.coverInnerFees) {
+      if (this.#canSendOnce(options)) {
+        // On a chain in this process, one evaluation simulates and commits. A program's own
+        // rejection is what the gate would answer (the programs ran: the signatures passed);
+        // anything else is simulated the usual way.
+        const once = await this.#sendOnce(options, false);
+        if ('txids' in once) return once;
+        if (programRejected(once.report)) {
+          tell(this.observer, (o) => o.simulated?.(once.report, 'gate', this.transactions));
+          throw simulateFailure(once.report, [...this.apps.keys(), ...this.entries.map((e) => e.txn.appCall?.appId ?? 0n)]);
+        }
+      }
       report = await this.#simulate(gate, 'gate');
     } else {
       // The exact group is simulated first. When it succeeds and makes no inner transaction, a
@@ -651,13 +665,28 @@ export class GroupComposer {
       const finalRejection = (f: { report: SimulateReport; raw: unknown }) =>
         !hasInnerTxns(f.raw) && programRejected(f.report) && (!options.coverInnerFees || this.#programsIgnoreFees());
       const hinted = options.populateResources === true && this.#applyHints(keys, REF_HINTS.get(this.chain.node));
-      let first = hinted || !appIds.some((id) => known?.has(id)) ? await strict() : undefined;
+      const simulateFirst = hinted || !appIds.some((id) => known?.has(id));
+      let first: Awaited<ReturnType<typeof strict>> | undefined;
+      if (simulateFirst && this.#canSendOnce(options)) {
+        // On a chain in this process, the first simulation also commits the group when it passes
+        // without inner transactions (the verdict that makes it the gate below): one evaluation.
+        const once = await this.#sendOnce(options, true);
+        if ('txids' in once) return once;
+        // Not committed. A program's own rejection is what the first simulation would answer
+        // (same group, same state; the programs ran, so the signatures passed): it stands in for
+        // it. Anything else (a signature only another key can make, a reference to fill in) is
+        // simulated the usual way.
+        if (finalRejection(once)) first = { ...once, bytes: simulateRequest(this.entries, gate).bytes };
+      }
+      if (!first && simulateFirst) first = await strict();
+      // The hinted group's rejection, kept: a probe that gives the same references makes it the gate.
+      let hintedRejection: typeof first;
       if (hinted && first && !(first.report.wouldSucceed && !hasInnerTxns(first.raw))) {
         const rejected = finalRejection(first);
         if (!rejected) {
           const hints = refHints(this.chain.node);
           keys.forEach((k) => k !== undefined && hints.has(k) && hints.set(k, null));
-        }
+        } else hintedRejection = first;
         this.entries.forEach((e, i) => (e.txn = given[i]!));
         first = rejected ? await strict() : undefined;
       }
@@ -665,8 +694,11 @@ export class GroupComposer {
         report = first.report;
       } else {
         await this.#probe(options, false);
-        const unchanged = first !== undefined && sameBytes(simulateRequest(this.entries, gate).bytes, first.bytes);
-        const gated = unchanged ? first! : await strict();
+        const probed = simulateRequest(this.entries, gate).bytes;
+        const unchanged = first !== undefined && sameBytes(probed, first.bytes);
+        // The probe named what the hints named: the hinted simulation was of this very group.
+        const asHinted = !unchanged && hintedRejection !== undefined && sameBytes(probed, hintedRejection.bytes);
+        const gated = unchanged ? first! : asHinted ? hintedRejection! : await strict();
         report = gated.report;
         if (first && !unchanged) {
           if (!known) PROBED_APPS.set(this.chain.node, (known = new Set()));
@@ -697,6 +729,41 @@ export class GroupComposer {
     });
     const { txns, signed } = await this.sign(authorizers);
     const submitted = await this.chain.node.submit(signed);
+    return this.#confirmed(txns, submitted.txid, report, options);
+  }
+
+  /**
+   * Whether this group can be simulated and committed in one evaluation: a chain in this process
+   * offers it, no simulate-only option is asked for, and every transaction is signed here without
+   * asking anyone (it is signed before its verdict is known, and again if it must go the usual way).
+   */
+  #canSendOnce(options: SendOptions): boolean {
+    if (!this.chain.node.simulateAndSubmit || options.skipSimulate || options.extraOpcodeBudget) return false;
+    return this.entries.every((e) => e.lsig !== undefined || (e.signer ?? this.resolveSigner(e.txn.sender.toString()))?.signsLocally === true);
+  }
+
+  /**
+   * Signs the group as it is, then simulates it and commits it when it passes (without inner
+   * transactions, with `requireNoInner`), in one evaluation (`NodeAdapter.simulateAndSubmit`).
+   * Returns the sent group, or the simulation when nothing was committed.
+   */
+  async #sendOnce(options: SendOptions, requireNoInner: boolean): Promise<SendResult | { report: SimulateReport; raw: unknown }> {
+    const { txns, signed } = await this.sign();
+    const out = await this.chain.node.simulateAndSubmit!(signed, { execTrace: true, commitOnlyWithoutInnerTxns: requireNoInner });
+    const report = buildSimulateReport(out.simulate.raw, { txns: this.#reportContext(), apps: this.apps });
+    if (!out.submitted) return { report, raw: out.simulate.raw };
+    tell(this.observer, (o) => o.simulated?.(report, 'gate', this.transactions));
+    return this.#confirmed(txns, out.submitted.txid, report, options);
+  }
+
+  /** Each entry's app, method and label, for the report. */
+  #reportContext(): Array<TxnContext | undefined> {
+    return this.entries.map((e) => ({ ...(e.app ? { app: e.app } : {}), ...(e.method ? { method: e.method } : {}), ...(e.label ? { label: e.label } : {}) }));
+  }
+
+  /** After the submit: waits for the group, reads each transaction's outcome and return value. */
+  async #confirmed(txns: Transaction[], firstTxid: string, report: SimulateReport, options: SendOptions): Promise<SendResult> {
+    const submitted = { txid: firstTxid };
     tell(this.observer, (o) =>
       o.submitted?.(
         txns.map((t) => txidOf(t)),

@@ -17,6 +17,20 @@ import { requiredExtraPages } from './deploy-plan.js';
  * written as JSON files and merged by `tealworks test`.
  */
 
+/** A group simulated with a trace on the ledger's state now, as the node's JSON; undefined when simulate refuses the request. */
+function traced(ledger: Ledger, group: readonly SignedTransaction[]): Record<string, unknown> | undefined {
+  const request = {
+    'txn-groups': [{ txns: [...group] }],
+    'allow-empty-signatures': true,
+    'exec-trace-config': { enable: true },
+  } as unknown as SimulateRequest;
+  try {
+    return parseJson(stringifyJson(simulateResponseToWire(simulate(ledger, request), request, 'json')));
+  } catch {
+    return undefined; // A group simulate refuses is refused by the commit too: nothing ran.
+  }
+}
+
 /** Coverage and budget of a test session (one process); see `attach`. */
 export class ReportSession {
   readonly coverage = new CoverageCollector();
@@ -32,35 +46,41 @@ export class ReportSession {
 
   /** Records one group as the ledger is about to commit it (simulated with a trace on the same state). */
   observe(ledger: Ledger, group: readonly SignedTransaction[]): void {
-    const request = {
-      'txn-groups': [{ txns: [...group] }],
-      'allow-empty-signatures': true,
-      'exec-trace-config': { enable: true },
-    } as unknown as SimulateRequest;
-    let response: Record<string, unknown>;
-    try {
-      response = parseJson(stringifyJson(simulateResponseToWire(simulate(ledger, request), request, 'json')));
-    } catch {
-      return; // A group simulate refuses is refused by the commit too: nothing ran.
-    }
+    const response = traced(ledger, group);
+    if (response) this.#record(response);
+  }
+
+  #record(response: Record<string, unknown>): void {
     this.coverage.addSimulateResponse(response);
     const g = (response['txn-groups'] as Record<string, unknown>[] | undefined)?.[0];
     if (g && !g['failure-message']) this.responses.push(response);
   }
 
   /**
-   * Records every group `ledger.submit` commits from now on; returns a function that stops it.
-   * (A test chain commits through `submit`; interval-mode block production is not observed.)
+   * Records every group the ledger commits from now on (through `submit`, and through
+   * `submitEvaluated`, the in-process chain's simulate-and-commit, when it commits); returns a
+   * function that stops it. (Interval-mode block production is not observed.)
    */
   attach(ledger: Ledger): () => void {
     const original = ledger.submit;
+    const originalEvaluated = ledger.submitEvaluated;
     const observe = (group: Parameters<Ledger['submit']>[0]) => this.observe(ledger, group instanceof Uint8Array ? decodeSignedTransactions(group) : group);
+    const record = (response: Record<string, unknown>) => this.#record(response);
     ledger.submit = function (this: Ledger, group, options) {
       observe(group);
       return original.call(this, group, options);
     } as Ledger['submit'];
+    ledger.submitEvaluated = function (this: Ledger, group, options, accept) {
+      // Traced on the state before; kept only when the group commits (one that does not was
+      // never sent, as a rejected gate simulation is not).
+      const response = traced(this, group);
+      const out = originalEvaluated.call(this, group, options, accept);
+      if (out.block && response) record(response);
+      return out;
+    } as Ledger['submitEvaluated'];
     return () => {
       ledger.submit = original;
+      ledger.submitEvaluated = originalEvaluated;
     };
   }
 

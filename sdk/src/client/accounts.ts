@@ -35,6 +35,8 @@ export function addressOf(who: SenderLike | Address): string {
 
 /** An account whose ed25519 key is held in this process. */
 export class LocalAccount implements SigningAccount, Signer {
+  /** Its key is held here: see {@link Signer.signsLocally}. */
+  readonly signsLocally = true;
   readonly #pair: Ed25519KeyPair;
   readonly #seed: Uint8Array;
   /** The account's address. */
@@ -80,6 +82,8 @@ export class LocalAccount implements SigningAccount, Signer {
 
 /** A multisig account: its parameters and the local accounts that sign for it (at least `threshold` of them). */
 export class MultisigAccount implements SigningAccount, Signer {
+  /** Its members' keys are held here: see {@link Signer.signsLocally}. */
+  readonly signsLocally = true;
   /** The multisig address. */
   readonly address: string;
 

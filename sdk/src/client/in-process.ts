@@ -23,8 +23,9 @@ import { HttpClient } from '../adapters/http/client.js';
 import { ALGOD_TOKEN_HEADER, AlgodAdapter } from '../adapters/node/algod.js';
 import { QUERY_TOKEN_HEADER, QueryClient } from '../adapters/query/client.js';
 import { profileFromDevnet } from '../adapters/profiles.js';
-import { toSuggestedParams } from '../adapters/node/normalize.js';
+import { toSimulateResult, toSuggestedParams } from '../adapters/node/normalize.js';
 import type { SuggestedParams } from '../adapters/node/types.js';
+import { simulateRequestBody, type NodeAdapter } from '../adapters/node/adapter.js';
 import { jsonRoundTrip } from '../encoding/json.js';
 import { transactionParamsJson } from '../services/node/algod/status.js';
 import type { Signer } from '../adapters/signer.js';
@@ -39,7 +40,7 @@ import { toHex } from '../encoding/hex.js';
 import { Ledger, type LedgerConfig } from '../ledger/ledger.js';
 import type { ConsensusParams } from '../ledger/params.js';
 import { inProcessTransport } from '../services/http/server.js';
-import { nodeService } from '../services/node/service.js';
+import { nodeService, type NodeServiceParts } from '../services/node/service.js';
 import { createQueryService } from '../services/query/service.js';
 import { encodeSignedTransaction } from '../txn/encode.js';
 import type { Transaction } from '../txn/types.js';
@@ -95,6 +96,7 @@ const BASE = 'http://in-process.invalid';
 
 /** Signs nothing: an impersonated account's transactions go out with an empty signature the chain accepts. */
 const IMPERSONATION_SIGNER: Signer = {
+  signsLocally: true,
   async sign(txns: readonly Transaction[], indexes: readonly number[]): Promise<Uint8Array[]> {
     return indexes.map((i) => encodeSignedTransaction({ txn: txns[i]! }));
   },
@@ -195,13 +197,18 @@ export class InProcessChain {
       name: 'in-process',
       profile: { ...profile, name: 'in-process', node: { ...profile.node, api: 'algod' } },
       chain: {
-        node: new InProcessAlgodAdapter(nodeClient, () => {
-          const round = node.follower.fetchedRound;
-          return {
-            key: [round, ledger.generation, ledger.genesisHash, ledger.params],
-            json: () => jsonRoundTrip(transactionParamsJson(ledger, round), paramsJson),
-          };
-        }),
+        node: new InProcessAlgodAdapter(
+          nodeClient,
+          () => {
+            const round = node.follower.fetchedRound;
+            return {
+              key: [round, ledger.generation, ledger.genesisHash, ledger.params],
+              json: () => jsonRoundTrip(transactionParamsJson(ledger, round), paramsJson),
+            };
+          },
+          // A fork evaluates a group again once it has fetched the state it missed: no single evaluation.
+          ledger.fork ? undefined : (body, accept) => node.simulateAndSubmit(body, accept),
+        ),
         query: new QueryClient(queryClient),
       },
       ...(accounts[0] ? { dispenser: accounts[0] } : {}),
@@ -453,11 +460,24 @@ export class InProcessChain {
 class InProcessAlgodAdapter extends AlgodAdapter {
   readonly #params: () => { key: unknown[]; json: () => unknown };
   #cached: { key: unknown[]; value: SuggestedParams } | undefined;
+  readonly #once: NodeServiceParts['simulateAndSubmit'] | undefined;
 
-  constructor(http: HttpClient, params: () => { key: unknown[]; json: () => unknown }) {
+  constructor(http: HttpClient, params: () => { key: unknown[]; json: () => unknown }, once?: NodeServiceParts['simulateAndSubmit']) {
     super(http);
     this.#params = params;
+    this.#once = once;
+    // Offered only where it exists (a composer looks for the method).
+    if (!once) this.simulateAndSubmit = undefined;
   }
+
+  /** See {@link NodeAdapter.simulateAndSubmit}: the node's own simulate answer, and the commit, from one evaluation. */
+  simulateAndSubmit?: NodeAdapter['simulateAndSubmit'] = async (signed, options) => {
+    const body = simulateRequestBody(signed, options.execTrace ? { execTrace: true } : {});
+    const noInner = options.commitOnlyWithoutInnerTxns === true;
+    const out = this.#once!(body, (r) => !noInner || r.txns.every((t) => t.ad.inner.length === 0));
+    const simulate = toSimulateResult(out.json);
+    return out.committed ? { simulate, submitted: { txid: out.committed.txids[0]! } } : { simulate };
+  };
 
   override async suggestedParams(): Promise<SuggestedParams> {
     const { key, json } = this.#params();

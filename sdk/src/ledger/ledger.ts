@@ -472,13 +472,56 @@ export class Ledger {
     return { block, rejected };
   }
 
+  /**
+   * Evaluates one signed group as the next block and commits it only when it succeeds and `accept`
+   * approves the evaluation; otherwise nothing changes. Either way the evaluation is returned, with
+   * the ledger's latest round before it and, for each app-state key the group wrote, the value it
+   * had before (`firstValues`, keyed by `firstValueKey`). A send that wants the evaluation's
+   * details (traces, logs) and the commit gets both from one evaluation; `options` may ask for a
+   * trace, never for simulate's relaxations (empty signatures, unnamed resources, more budget).
+   */
+  submitEvaluated(
+    group: readonly SignedTransaction[],
+    options: Pick<EvalOptions, 'trace'>,
+    accept: (result: GroupEvalResult) => boolean,
+  ): { result: GroupEvalResult; round: bigint; block: Block | undefined; firstValues: ReadonlyMap<string, bigint | Uint8Array | undefined> } {
+    if (this.fork) throw new ValidationError('submitEvaluated: a fork evaluates a group again after fetching the state it missed; submit it instead');
+    const st = this.state;
+    const round = this.latestRound;
+    const gate: CommitGate = { accept };
+    const firstValues = new Map<string, bigint | Uint8Array | undefined>();
+    st.firstValues = firstValues;
+    try {
+      const block = this.commitBlock([[...group]], this.nextTimestamp(), options.trace ? { trace: options.trace } : {}, undefined, undefined, gate);
+      return { result: gate.result!, round, block, firstValues };
+    } finally {
+      st.firstValues = undefined;
+    }
+  }
+
   private commitBlock(
     groups: SignedTransaction[][],
     timestamp: bigint,
     options: EvalOptions,
     rejected?: { index: number; error: LedgerRejection }[],
     replay?: { expectedHash: Uint8Array; journal?: boolean },
-  ): Block {
+  ): Block;
+  private commitBlock(
+    groups: SignedTransaction[][],
+    timestamp: bigint,
+    options: EvalOptions,
+    rejected: undefined,
+    replay: undefined,
+    gate: CommitGate,
+  ): Block | undefined;
+  private commitBlock(
+    groups: SignedTransaction[][],
+    timestamp: bigint,
+    options: EvalOptions,
+    rejected?: { index: number; error: LedgerRejection }[],
+    replay?: { expectedHash: Uint8Array; journal?: boolean },
+    gate?: CommitGate,
+  ): Block | undefined {
     const st = this.state;
     const round = this.latestRound + 1n;
     const blockTxids = new RoundOverlay(this.txids);
@@ -499,14 +542,20 @@ export class Ledger {
       // A fork's group that read state not fetched yet was evaluated on incomplete state: it is
       // rolled back and never committed (ForkState.run fetches what it missed and runs it again).
       const r = this.fork && this.fork.missCount !== missesBefore ? { ...evaluated, failure: new ForkStateMissing(this.fork.head.url) } : evaluated;
-      if (r.failure) {
+      if (gate) gate.result = r;
+      if (r.failure || (gate && !gate.accept(r))) {
         st.rollback(mark);
         st.touched = touchedBefore;
+        if (gate) {
+          st.rollback(blockMark);
+          st.touched = emptyTouchSet();
+          return undefined;
+        }
         if (!rejected) {
           st.rollback(blockMark);
           throw r.failure;
         }
-        rejected.push({ index: gi, error: r.failure });
+        rejected.push({ index: gi, error: r.failure! });
         continue;
       }
       for (const [k, v] of groupTxids.added) blockTxids.set(k, v);
@@ -1697,4 +1746,10 @@ function checkSchemaRoom(
     throw new ValidationError(
       `${where} would hold ${bytes} byte-slice keys, but its schema declares ${numByteSlice} (store bytes count ${bytes} exceeds schema bytes count ${numByteSlice}): delete a key first, or deploy the app with a larger schema`,
     );
+}
+
+/** What `submitEvaluated` asks of the commit: approve the evaluation, and keep it. */
+interface CommitGate {
+  accept(result: GroupEvalResult): boolean;
+  result?: GroupEvalResult;
 }

@@ -6,7 +6,8 @@ import { OnComplete } from '../txn/types.js';
 import type { ProgramTrace, TraceBudget, TraceStep } from '../avm/trace.js';
 import type { AvmValue } from '../avm/value.js';
 import type { TxnApplyData } from './block.js';
-import type { EvalOptions, TxnEvalResult } from './eval.js';
+import type { EvalOptions, GroupEvalResult, TxnEvalResult } from './eval.js';
+import { firstValueKey } from './state.js';
 import type { UnnamedResources } from '../avm/context.js';
 import { SimulateRequestError } from './errors.js';
 import { CONSENSUS_V42, type ConsensusLimits } from '../txn/limits.js';
@@ -194,7 +195,7 @@ function collectTouched(results: TxnEvalResult[]): TouchedState[] {
 }
 
 /** Values, before the simulation, of the state the programs changed (`initial-states`). */
-function initialStates(ledger: Ledger, touched: TouchedState[]): ResponseObject | undefined {
+function initialStates(touched: TouchedState[], before: (t: TouchedState) => bigint | Uint8Array | undefined): ResponseObject | undefined {
   const byApp = new Map<
     bigint,
     { globals: Map<string, ResponseObject>; locals: Map<string, Map<string, ResponseObject>>; boxes: Map<string, ResponseObject> }
@@ -203,10 +204,7 @@ function initialStates(ledger: Ledger, touched: TouchedState[]): ResponseObject 
     let e = byApp.get(t.app);
     if (!e) byApp.set(t.app, (e = { globals: new Map(), locals: new Map(), boxes: new Map() }));
     const kh = toHex(t.key);
-    let value: Uint8Array | bigint | undefined;
-    if (t.kind === 'g') value = ledger.app(t.app)?.global.get(kh)?.value;
-    else if (t.kind === 'b') value = ledger.box(t.app, t.key);
-    else value = ledger.account(t.account!)?.locals.get(t.app)?.get(kh)?.value;
+    const value = before(t);
     if (value === undefined) continue;
     const kv = { key: t.key, value: typeof value === 'bigint' ? { type: 2, uint: value } : { type: 1, bytes: value } };
     if (t.kind === 'g') e.globals.set(kh, kv);
@@ -252,7 +250,45 @@ export function simulate(ledger: Ledger, req: SimulateRequest, limits: { maxExec
         : `the state at round ${at} is no longer held: the devnet simulates at rounds ${ledger.oldestStateRound} to ${ledger.latestRound}`,
     );
   }
-  const group = req['txn-groups'][0]!.txns;
+  const { opts, budget } = evalOptionsOf(req, limits);
+  const { result, round } = ledger.dryEvaluate(req['txn-groups'][0]!.txns, opts, at);
+  // Rolled back: the ledger holds the state from before the group.
+  return simulateResponse(ledger, req, result, round, budget, (t) => stateValue(ledger, t));
+}
+
+/**
+ * Simulates a signed group and, when it succeeds and `accept` approves the evaluation, commits it
+ * as the next block, all from one evaluation: the answer is the one {@link simulate} gives for the
+ * same request on the same state, and `committed` says whether the block was made. The request
+ * may ask for a trace but for none of simulate's relaxations (empty signatures, fix-signers,
+ * unnamed resources, more logging, extra budget, an earlier round): those are not how a
+ * committed evaluation runs.
+ */
+export function simulateAndCommit(
+  ledger: Ledger,
+  req: SimulateRequest,
+  accept: (result: GroupEvalResult) => boolean,
+  limits: { maxExecTraceBytes?: number } = {},
+): { response: SimulateResponse; committed: { round: bigint; txids: string[] } | undefined } {
+  validate(req, ledger.params.txn);
+  const relaxed = (['allow-empty-signatures', 'fix-signers', 'allow-unnamed-resources', 'allow-more-logging'] as const).filter((k) => req[k]);
+  if (Number(req['extra-opcode-budget'] ?? 0)) relaxed.push('extra-opcode-budget' as never);
+  if (req.round !== undefined && BigInt(req.round) !== 0n) relaxed.push('round' as never);
+  if (relaxed.length) throw new SimulateRequestError(`a committing simulation runs as the block would: ${relaxed.join(', ')} cannot be given`);
+  const { opts, budget } = evalOptionsOf(req, limits);
+  const { result, round, block, firstValues } = ledger.submitEvaluated(req['txn-groups'][0]!.txns, opts, accept);
+  // Committed or not, the values from before the group are those it first overwrote (the rest
+  // did not change).
+  const before = (t: TouchedState) => {
+    const k = firstValueKey(t.kind, t.app, t.key, t.account);
+    return firstValues.has(k) ? firstValues.get(k) : stateValue(ledger, t);
+  };
+  const response = simulateResponse(ledger, req, result, round, budget, before);
+  return { response, committed: block ? { round: block.header.round, txids: block.txns.map((t) => t.txid) } : undefined };
+}
+
+/** The evaluation options a simulate request asks for, and the budget its traces share. */
+function evalOptionsOf(req: SimulateRequest, limits: { maxExecTraceBytes?: number }): { opts: EvalOptions; budget: TraceBudget } {
   const tc = req['exec-trace-config'];
   const extra = Number(req['extra-opcode-budget'] ?? 0);
   const budget: TraceBudget = { limit: limits.maxExecTraceBytes ?? MAX_EXEC_TRACE_BYTES, used: 0, exceeded: false };
@@ -264,7 +300,28 @@ export function simulate(ledger: Ledger, req: SimulateRequest, limits: { maxExec
     ...(extra ? { extraBudget: extra } : {}),
     ...(tc?.enable ? { trace: { stackChange: !!tc['stack-change'], scratchChange: !!tc['scratch-change'], stateChange: !!tc['state-change'], budget } } : {}),
   };
-  const { result, round } = ledger.dryEvaluate(group, opts, at);
+  return { opts, budget };
+}
+
+/** The current value of an app-state key (undefined: none). */
+function stateValue(ledger: Ledger, t: TouchedState): bigint | Uint8Array | undefined {
+  const kh = toHex(t.key);
+  if (t.kind === 'g') return ledger.app(t.app)?.global.get(kh)?.value;
+  if (t.kind === 'b') return ledger.box(t.app, t.key);
+  return ledger.account(t.account!)?.locals.get(t.app)?.get(kh)?.value;
+}
+
+/** The node's simulate response for an evaluation; `before` gives a touched key's value from before the group. */
+function simulateResponse(
+  ledger: Ledger,
+  req: SimulateRequest,
+  result: GroupEvalResult,
+  round: bigint,
+  budget: TraceBudget,
+  before: (t: TouchedState) => bigint | Uint8Array | undefined,
+): SimulateResponse {
+  const tc = req['exec-trace-config'];
+  const extra = Number(req['extra-opcode-budget'] ?? 0);
   const txnResults = result.txns.map((r, i) => {
     const o: ResponseObject = { 'txn-result': pendingTransactionResponse(r.stxn, r.ad) };
     if (r.appBudgetConsumed) o['app-budget-consumed'] = r.appBudgetConsumed;
@@ -306,7 +363,7 @@ export function simulate(ledger: Ledger, req: SimulateRequest, limits: { maxExec
     res['exec-trace-config'] = { ...tc };
     // Our addition to the node's shape: the trace stopped at the size budget (steps after it are missing).
     if (budget.exceeded) res['exec-trace-truncated'] = true;
-    if (tc['state-change']) res['initial-states'] = initialStates(ledger, collectTouched(result.txns));
+    if (tc['state-change']) res['initial-states'] = initialStates(collectTouched(result.txns), before);
   }
   return res;
 }

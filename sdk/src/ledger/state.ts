@@ -206,6 +206,12 @@ export class LedgerState {
 
   private undoLog: (() => void)[] = [];
   touched: TouchSet = emptyTouchSet();
+  /**
+   * While set: the value each app-state key had before its first write from then on (undefined:
+   * it had none), keyed by {@link firstValueKey}. A traced evaluation that commits reports these
+   * as the programs' initial state (simulate's `initial-states`).
+   */
+  firstValues: Map<string, bigint | Uint8Array | undefined> | undefined;
   /** Accounts written by the current top-level transaction (minimum-balance checks). */
   txnTouched = new Set<string>();
 
@@ -235,6 +241,11 @@ export class LedgerState {
 
   private log(undo: () => void): void {
     this.undoLog.push(undo);
+  }
+
+  #noteFirst(key: string, old: bigint | Uint8Array | undefined): void {
+    const first = this.firstValues;
+    if (first && !first.has(key)) first.set(key, old);
   }
 
   // ---- reads ----------------------------------------------------------------------------------
@@ -413,6 +424,7 @@ export class LedgerState {
     this.touched.appParams.add(appId);
     const k = toHex(key);
     const old = app.global.get(k);
+    if (this.firstValues) this.#noteFirst(`g${appId}/${k}`, old?.value);
     if (value === undefined) app.global.delete(k);
     else app.global.set(k, { key: key.slice(), value: typeof value === 'bigint' ? value : value.slice() });
     this.log(() => (old ? app.global.set(k, old) : app.global.delete(k)));
@@ -443,6 +455,7 @@ export class LedgerState {
     this.touched.locals.add(pairOf(toHex(addr), appId));
     const k = toHex(key);
     const old = kv.get(k);
+    if (this.firstValues) this.#noteFirst(`l${toHex(addr)}/${appId}/${k}`, old?.value);
     if (value === undefined) kv.delete(k);
     else kv.set(k, { key: key.slice(), value: typeof value === 'bigint' ? value : value.slice() });
     this.log(() => (old ? kv.set(k, old) : kv.delete(k)));
@@ -458,6 +471,7 @@ export class LedgerState {
     const k = boxKeyOf(appId, name);
     const old = this.boxes.get(k);
     if (!this.touched.kv.has(k)) this.touched.kv.set(k, old);
+    if (this.firstValues) this.#noteFirst(`b${k}`, old);
     const appAddr = Address.forApp(appId).publicKey;
     const acct = this.get(appAddr);
     let boxes = acct?.totalBoxes ?? 0n;
@@ -476,6 +490,7 @@ export class LedgerState {
     const old = this.boxes.get(k);
     if (!old) return false;
     if (!this.touched.kv.has(k)) this.touched.kv.set(k, old);
+    if (this.firstValues) this.#noteFirst(`b${k}`, old);
     const appAddr = Address.forApp(appId).publicKey;
     const acct = this.mut(appAddr);
     this.setAccountField(appAddr, 'totalBoxes', acct.totalBoxes - 1n);
@@ -508,4 +523,11 @@ export class LedgerState {
     this.keepUndo = false;
     this.touched = emptyTouchSet();
   }
+}
+
+/** The key of an app-state value in {@link LedgerState.firstValues}. */
+export function firstValueKey(kind: 'g' | 'l' | 'b', appId: bigint, key: Uint8Array, account?: Uint8Array): string {
+  if (kind === 'g') return `g${appId}/${toHex(key)}`;
+  if (kind === 'l') return `l${toHex(account!)}/${appId}/${toHex(key)}`;
+  return `b${boxKeyOf(appId, key)}`;
 }

@@ -4,9 +4,10 @@
 // transactions (txids), the same failure, the same state.
 import { strict as assert } from 'node:assert';
 import { Tealworks } from '../../../sdk/src/index.js';
-import type { SimulateOptions } from '../../../sdk/src/adapters/node/types.js';
+import type { NodeAdapter } from '../../../sdk/src/adapters/node/adapter.js';
 import type { AppDeployment } from '../../../sdk/src/client/index.js';
 import { utf8, concatBytes } from '../../../sdk/src/encoding/bytes.js';
+import type { Transaction } from '../../../sdk/src/txn/types.js';
 import { Address } from '../../../sdk/src/encoding/address.js';
 import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,16 +18,22 @@ const counter = { spec: `${ABI}/counter.arc56.json`, approval: `${ABI}/counter.t
 
 type Tw = Tealworks & { testChain: NonNullable<Tealworks['testChain']> };
 
-/** Counts the node's simulations, and whether each allowed unnamed resources (a probe). */
-function countSimulations(tw: Tealworks): { gates: number; probes: number; reset(): void } {
-  const node = tw.node as { simulate: (b: Uint8Array[], o?: SimulateOptions) => Promise<unknown> };
+/**
+ * Counts the node's simulations, whether each allowed unnamed resources (a probe), and the
+ * in-process chain's simulations that also commit (`once`: one evaluation for gate and block).
+ */
+function countSimulations(tw: Tealworks): { gates: number; probes: number; once: number; reset(): void } {
+  const node = tw.node as NodeAdapter;
   const orig = node.simulate.bind(node);
+  const origOnce = node.simulateAndSubmit;
   const c = {
     gates: 0,
     probes: 0,
+    once: 0,
     reset() {
       c.gates = 0;
       c.probes = 0;
+      c.once = 0;
     },
   };
   node.simulate = (b, o) => {
@@ -34,6 +41,11 @@ function countSimulations(tw: Tealworks): { gates: number; probes: number; reset
     else c.gates++;
     return orig(b, o);
   };
+  if (origOnce)
+    node.simulateAndSubmit = (b, o) => {
+      c.once++;
+      return origOnce(b, o);
+    };
   return c;
 }
 
@@ -59,6 +71,10 @@ async function deployTeal(tw: Tw, name: string, approval: readonly string[]) {
   }
 }
 
+/** JSON of anything (bigints as text, bytes as hex), for comparing reports. */
+const canon = (v: unknown): string =>
+  JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x instanceof Uint8Array ? Buffer.from(x).toString('hex') : x)) ?? 'undefined';
+
 /** The box names a confirmed app call referenced. */
 const boxesOf = (tw: Tw, txid: string) => tw.testChain.ledger.transaction(txid)!.stxn.txn.appCall!.boxes.map((b) => b.name);
 
@@ -79,7 +95,8 @@ describe('app/composer send: simulations per call', function () {
     assert.deepEqual(box, [callerBox(tw.testChain.accounts[0]!.address)], 'the probe named the box');
     n.reset();
     const second = await d.client.call('increment', [2]);
-    assert.deepEqual({ gates: n.gates, probes: n.probes }, { gates: 1, probes: 0 });
+    // One evaluation: the in-process chain simulates the hinted call and commits it.
+    assert.deepEqual({ gates: n.gates, probes: n.probes, once: n.once }, { gates: 0, probes: 0, once: 1 });
     assert.deepEqual(boxesOf(tw, second.txid), box, 'the same references as the probe found');
     assert.equal(second.returnValue, 3n);
   });
@@ -93,7 +110,7 @@ describe('app/composer send: simulations per call', function () {
       assert.match(e.message, /too big/);
       return true;
     });
-    assert.deepEqual({ gates: n.gates, probes: n.probes }, { gates: 1, probes: 0 });
+    assert.deepEqual({ gates: n.gates, probes: n.probes, once: n.once }, { gates: 0, probes: 0, once: 1 });
     n.reset();
     // A hinted shape that fails the same way: the hinted simulation, then the call as given (no
     // probe), and the failure names the transaction as given, exactly as a call that does not
@@ -107,7 +124,7 @@ describe('app/composer send: simulations per call', function () {
       assert.fail('the call should fail');
     };
     const hintedFailure = await failure({});
-    assert.deepEqual({ gates: n.gates, probes: n.probes }, { gates: 2, probes: 0 });
+    assert.deepEqual({ gates: n.gates, probes: n.probes, once: n.once }, { gates: 1, probes: 0, once: 1 });
     assert.match(hintedFailure!, /assert failed/);
     assert.equal(hintedFailure, await failure({ populateResources: false }));
   });
@@ -201,5 +218,122 @@ describe('app/composer send: simulations per call', function () {
     // a: gate, probe, gate; b: hinted gate (a miss), probe, gate; c, d: not hinted again, and
     // the app needed a probe before, so probe, gate.
     assert.deepEqual({ gates: n.gates, probes: n.probes }, { gates: 2 + 2 + 1 + 1, probes: 4 });
+  });
+});
+
+// On the in-process chain a send is simulated and committed by one evaluation. Everything it
+// gives must be what the two evaluations give (gate simulation, then submit): the same
+// transactions, returns, logs, reports (state changes with their values before), failures and
+// chain state.
+describe('app/composer send: one evaluation on the in-process chain', function () {
+  this.timeout(60_000);
+
+  /** Runs the same calls on a fresh chain, with or without the single evaluation. */
+  async function run(once: boolean) {
+    const t = (await Tealworks.inProcess({ accounts: 3 })) as Tw;
+    try {
+      if (!once) (t.node as NodeAdapter).simulateAndSubmit = undefined;
+      const n = countSimulations(t);
+      const [alice, bob, carol] = t.testChain.accounts;
+      const app = await t.app.deploy({ creator: alice!, ...counter });
+      const out: unknown[] = [];
+      const record = async (f: () => Promise<{ txid: string; returnValue?: unknown; logs: unknown; report: unknown }>) => {
+        try {
+          const r = await f();
+          out.push({ txid: r.txid, rv: r.returnValue, logs: r.logs, report: canon(r.report) });
+        } catch (e) {
+          const err = e as Error & { report?: unknown };
+          out.push({ error: err.message, report: canon(err.report) });
+        }
+      };
+      for (const [who, k] of [
+        [alice, 1],
+        [alice, 2],
+        [bob, 3],
+        [alice, 60],
+        [bob, 4],
+        [carol, 70],
+      ] as const)
+        await record(() => app.client.call('increment', [k], { sender: who! }));
+      // A payment and a bare call (the plain gate), and a rekeyed sender.
+      const pay = await t.send.payment({ sender: alice!, receiver: carol!, amount: 1_000_000n });
+      out.push({ pay: pay.txid, round: pay.confirmedRound });
+      await t.account.rekey(bob!, carol!);
+      await record(() => app.client.call('increment', [5], { sender: bob! }));
+      return { out, hash: t.testChain.stateHash(), round: t.testChain.ledger.latestRound, once: n.once };
+    } finally {
+      await t.close();
+    }
+  }
+
+  it('gives the same transactions, returns, logs, reports, failures and state as gate then submit', async () => {
+    const one = await run(true);
+    const two = await run(false);
+    assert.ok(one.once > 0, 'the single evaluation was used');
+    assert.equal(two.once, 0);
+    assert.deepEqual(one.out, two.out);
+    assert.equal(one.hash, two.hash);
+    assert.equal(one.round, two.round);
+  });
+
+  it('reports the values state had before the call (initial states) as a simulation does', async () => {
+    const t = (await Tealworks.inProcess({ accounts: 1 })) as Tw;
+    try {
+      const app = await t.app.deploy({ creator: t.testChain.accounts[0]!, ...counter });
+      await app.client.call('increment', [7]);
+      const simulated = await app.client.simulate('increment', [3]);
+      const sent = await app.client.call('increment', [3]);
+      const initial = (r: { response?: unknown }) => canon((r.response as Record<string, unknown>)['initial-states']);
+      assert.equal(initial(sent.report), initial(simulated));
+      assert.match(initial(sent.report), /app-initial-states/);
+      assert.match(initial(sent.report), /app-globals/);
+      assert.match(initial(sent.report), /app-boxes/);
+      assert.equal(canon(sent.report.txns[0]!.globalChanges), canon(simulated.txns[0]!.globalChanges));
+      assert.equal(canon(sent.report.txns[0]!.boxChanges), canon(simulated.txns[0]!.boxChanges));
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('goes the usual way for a signer that may ask someone, and for a group that makes inner transactions', async () => {
+    const t = (await Tealworks.inProcess({ accounts: 2 })) as Tw;
+    try {
+      const [alice] = t.testChain.accounts;
+      const app = await t.app.deploy({ creator: alice!, ...counter });
+      await app.client.call('increment', [1]);
+      const n = countSimulations(t);
+      // A signer that does not say it signs locally (a wallet would not).
+      const wallet = { sign: (txns: readonly Transaction[], idx: readonly number[]) => alice!.sign(txns, idx) };
+      const r = await app.client.call('increment', [1], { sender: alice!.address, signer: wallet });
+      assert.equal(r.returnValue, 2n);
+      assert.equal(n.once, 0);
+      assert.ok(n.gates >= 1);
+      // Inner transactions: the first simulation is not the gate (their fees are covered), so
+      // nothing is committed by it.
+      const payer = await deployTeal(t, 'inner-payer', [
+        '#pragma version 10',
+        'txn ApplicationID',
+        'bz ok',
+        'itxn_begin',
+        'int pay',
+        'itxn_field TypeEnum',
+        'txn Sender',
+        'itxn_field Receiver',
+        'int 0',
+        'itxn_field Fee',
+        'itxn_submit',
+        'ok:',
+        'int 1',
+      ]);
+      n.reset();
+      const before = t.testChain.ledger.latestRound;
+      const paid = await payer.client.call(undefined, []);
+      assert.equal(t.testChain.ledger.latestRound, before + 1n, 'one block: the call, committed once');
+      assert.equal(t.testChain.ledger.transaction(paid.txid)!.stxn.txn.fee, 2000n, 'the call pays for its inner payment');
+      assert.equal(n.once, 1);
+      assert.ok(n.probes >= 1);
+    } finally {
+      await t.close();
+    }
   });
 });

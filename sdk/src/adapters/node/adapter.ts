@@ -45,6 +45,18 @@ export interface NodeAdapter {
   block(round: bigint): Promise<BlockInfo>;
   supply(): Promise<Supply>;
   simulate(signed: readonly Uint8Array[], options?: SimulateOptions): Promise<SimulateResult>;
+  /**
+   * Only on a chain in this process (`Tealworks.inProcess()`): simulates the signed group with
+   * `options` and, when it succeeds (and, with `commitOnlyWithoutInnerTxns`, made no inner
+   * transaction), commits it as the next block, from one evaluation. `simulate` is the answer
+   * {@link NodeAdapter.simulate} gives for the same group on the same state; `submitted` is set
+   * when the group was committed (then wait for it as after {@link NodeAdapter.submit}). Only the
+   * trace option may be given: the block runs as the chain runs it.
+   */
+  simulateAndSubmit?(
+    signed: readonly Uint8Array[],
+    options: Pick<SimulateOptions, 'execTrace'> & { commitOnlyWithoutInnerTxns?: boolean },
+  ): Promise<{ simulate: SimulateResult; submitted?: SubmitResult }>;
   /** Follower mode: the current sync round, or undefined when none is set. */
   getSyncRound(): Promise<bigint | undefined>;
   setSyncRound(round: bigint): Promise<void>;

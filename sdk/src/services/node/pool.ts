@@ -1,6 +1,8 @@
 import { decodeSignedTransactions, encodeSignedTransaction, txid as txidOf } from '../../txn/encode.js';
 import type { SignedTransaction } from '../../txn/types.js';
 import type { Ledger } from '../../ledger/ledger.js';
+import type { GroupEvalResult } from '../../ledger/eval.js';
+import { simulateAndCommit, type SimulateRequest } from '../../ledger/simulate.js';
 import { ForkStateMissing, LedgerRejection, LedgerWriteError } from '../../ledger/errors.js';
 import { BadRequestError } from '../http/errors.js';
 
@@ -164,6 +166,22 @@ export class TransactionPool {
     }
     this.stats.submittedTxns += entries.length;
     return first;
+  }
+
+  /**
+   * Dev mode: simulates a signed group and commits it when it succeeds and `accept` approves the
+   * evaluation, from one evaluation (see `simulateAndCommit`). A group not committed leaves no
+   * trace in the pool: like a simulation, it was never submitted.
+   */
+  simulateAndSubmit(
+    request: SimulateRequest,
+    accept: (result: GroupEvalResult) => boolean,
+    limits: { maxExecTraceBytes?: number } = {},
+  ): ReturnType<typeof simulateAndCommit> {
+    if (!this.devMode) throw new BadRequestError('a simulation that commits needs a dev-mode node (blocks made on each submit)');
+    const out = simulateAndCommit(this.#ledger, request, accept, limits);
+    if (out.committed) this.stats.submittedTxns += out.committed.txids.length;
+    return out;
   }
 
   /** Commits every waiting group that still applies in one block (interval mode). */

@@ -179,7 +179,7 @@ const AUTH_RESPONSES = { '401': 'Invalid API Token' };
 // ---- the operations ----------------------------------------------------------------------------
 
 /** How the node writes a simulate answer in JSON. */
-const SIMULATE_JSON = { indent: 2, sortKeys: true } as const;
+export const SIMULATE_JSON = { indent: 2, sortKeys: true } as const;
 
 const SIMULATE_PARAMS: Param[] = [
   { name: 'request', in: 'body', type: 'string', required: true, description: 'SimulateRequest as msgpack or JSON (tried in that order)' },

@@ -12,7 +12,11 @@ import { FollowerState, type FollowerOptions } from './follower.js';
 import { MetricsRegistry } from './metrics.js';
 import { AppSpecRegistry } from './abi-returns.js';
 import { TransactionPool, type PoolOptions } from './pool.js';
-import { NODE_ENDPOINTS, nodeRouter, type BuildInfo, type NodeContext } from './routes.js';
+import { NODE_ENDPOINTS, nodeRouter, SIMULATE_JSON, type BuildInfo, type NodeContext } from './routes.js';
+import { decodeSimulateRequest, simulateResponseToWire } from './simulate-wire.js';
+import { BadRequestError } from '../http/errors.js';
+import { jsonRoundTrip } from '../../encoding/json.js';
+import type { GroupEvalResult } from '../../ledger/eval.js';
 import { algodEndpoints } from './algod/routes.js';
 import { devnetEndpoints } from './devnet-routes.js';
 import type { GenesisAllocEntry, GenesisDescription } from './algod/genesis.js';
@@ -81,6 +85,16 @@ export interface NodeServiceParts {
   traces: Semaphore;
   /** Wraps a request log hook so request counts reach `/metrics`. */
   logHook(next?: RequestLogHook): RequestLogHook;
+  /**
+   * For a caller in this process (the in-process chain's client): the answer of
+   * `POST /v2/transactions/simulate` for `body`, as the client parses its JSON, after which the
+   * group is committed when it succeeded and `accept` approves the evaluation (dev mode), from one
+   * evaluation. The request may ask for a trace, none of simulate's relaxations.
+   */
+  simulateAndSubmit(
+    body: Uint8Array,
+    accept: (result: GroupEvalResult) => boolean,
+  ): { json: unknown; committed: { round: bigint; txids: string[] } | undefined };
 }
 
 /** Builds the node service (node-service.md) over a ledger: the pool, follower state, metrics and routes. */
@@ -187,6 +201,13 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
     follower,
     metrics,
     traces,
+    simulateAndSubmit(body, accept) {
+      if (follower.enabled) throw new BadRequestError('a follower node does not take transactions');
+      const request = decodeSimulateRequest(body);
+      const out = pool.simulateAndSubmit(request, accept, { maxExecTraceBytes: node.maxExecTraceBytes });
+      const wire = simulateResponseToWire(out.response, request, 'json', false);
+      return { json: jsonRoundTrip(wire, SIMULATE_JSON), committed: out.committed };
+    },
     logHook: (next) => (entry) => {
       metrics?.inc('tealworks_node_http_requests_total', { code: String(entry.status) });
       next?.(entry);
