@@ -753,7 +753,7 @@ export class GroupComposer {
     const report = buildSimulateReport(out.simulate.raw, { txns: this.#reportContext(), apps: this.apps });
     if (!out.submitted) return { report, raw: out.simulate.raw };
     tell(this.observer, (o) => o.simulated?.(report, 'gate', this.transactions));
-    return this.#confirmed(txns, out.submitted.txid, report, options);
+    return this.#confirmed(txns, out.submitted.txid, report, options, out.confirmed);
   }
 
   /** Each entry's app, method and label, for the report. */
@@ -761,8 +761,17 @@ export class GroupComposer {
     return this.entries.map((e) => ({ ...(e.app ? { app: e.app } : {}), ...(e.method ? { method: e.method } : {}), ...(e.label ? { label: e.label } : {}) }));
   }
 
-  /** After the submit: waits for the group, reads each transaction's outcome and return value. */
-  async #confirmed(txns: Transaction[], firstTxid: string, report: SimulateReport, options: SendOptions): Promise<SendResult> {
+  /**
+   * After the submit: waits for the group, reads each transaction's outcome and return value
+   * (`confirmed`: the outcomes, when the node gave them with the commit).
+   */
+  async #confirmed(
+    txns: Transaction[],
+    firstTxid: string,
+    report: SimulateReport,
+    options: SendOptions,
+    confirmed?: readonly PendingTransaction[],
+  ): Promise<SendResult> {
     const submitted = { txid: firstTxid };
     tell(this.observer, (o) =>
       o.submitted?.(
@@ -770,11 +779,12 @@ export class GroupComposer {
         txns,
       ),
     );
-    const first = await this.chain.node.waitForConfirmation(submitted.txid, { ...(options.maxRounds ? { maxRounds: options.maxRounds } : {}) });
+    const first =
+      confirmed?.[0] ?? (await this.chain.node.waitForConfirmation(submitted.txid, { ...(options.maxRounds ? { maxRounds: options.maxRounds } : {}) }));
     const out: SentTxn[] = [];
     for (let i = 0; i < txns.length; i++) {
       const id = txidOf(txns[i]!);
-      const pending = i === 0 ? first : await this.chain.node.pending(id);
+      const pending = i === 0 ? first : (confirmed?.[i] ?? (await this.chain.node.pending(id)));
       const logs = (pending.logs ?? []).map((l) => (typeof l === 'string' ? fromBase64(l) : l));
       const sent: SentTxn = { txid: id, confirmedRound: pending.confirmedRound, logs, pending };
       if (pending.applicationIndex) sent.createdAppId = pending.applicationIndex;

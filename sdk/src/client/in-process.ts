@@ -20,7 +20,8 @@
  * (e.g. a fork of a live network).
  */
 import { HttpClient } from '../adapters/http/client.js';
-import { ALGOD_TOKEN_HEADER, AlgodAdapter } from '../adapters/node/algod.js';
+import { ALGOD_TOKEN_HEADER, AlgodAdapter, pendingFromDecoded } from '../adapters/node/algod.js';
+import { decodePendingResponse } from '../adapters/node/typed-decode.js';
 import { QUERY_TOKEN_HEADER, QueryClient } from '../adapters/query/client.js';
 import { profileFromDevnet } from '../adapters/profiles.js';
 import { toSimulateResult, toSuggestedParams } from '../adapters/node/normalize.js';
@@ -476,7 +477,10 @@ class InProcessAlgodAdapter extends AlgodAdapter {
     const noInner = options.commitOnlyWithoutInnerTxns === true;
     const out = this.#once!(body, (r) => !noInner || r.txns.every((t) => t.ad.inner.length === 0));
     const simulate = toSimulateResult(out.json);
-    return out.committed ? { simulate, submitted: { txid: out.committed.txids[0]! } } : { simulate };
+    if (!out.committed) return { simulate };
+    const { txids, pending } = out.committed;
+    const confirmed = pending.map((b, i) => pendingFromDecoded(decodePendingResponse(b), txids[i]));
+    return { simulate, submitted: { txid: txids[0]! }, confirmed };
   };
 
   override async suggestedParams(): Promise<SuggestedParams> {

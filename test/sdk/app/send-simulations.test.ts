@@ -237,10 +237,14 @@ describe('app/composer send: one evaluation on the in-process chain', function (
       const [alice, bob, carol] = t.testChain.accounts;
       const app = await t.app.deploy({ creator: alice!, ...counter });
       const out: unknown[] = [];
-      const record = async (f: () => Promise<{ txid: string; returnValue?: unknown; logs: unknown; report: unknown }>) => {
+      const record = async (
+        f: () => Promise<{ txid: string; returnValue?: unknown; logs: unknown; report: unknown; sent?: { txns: { pending: unknown }[] } }>,
+      ) => {
         try {
           const r = await f();
-          out.push({ txid: r.txid, rv: r.returnValue, logs: r.logs, report: canon(r.report) });
+          // The node's answer for each confirmed transaction, as `pending` reads it.
+          const pending = canon(r.sent?.txns.map((t) => t.pending));
+          out.push({ txid: r.txid, rv: r.returnValue, logs: r.logs, report: canon(r.report), pending });
         } catch (e) {
           const err = e as Error & { report?: unknown };
           out.push({ error: err.message, report: canon(err.report) });
@@ -271,6 +275,10 @@ describe('app/composer send: one evaluation on the in-process chain', function (
     const two = await run(false);
     assert.ok(one.once > 0, 'the single evaluation was used');
     assert.equal(two.once, 0);
+    assert.ok(
+      one.out.some((o) => /confirmedRound/.test(String((o as { pending?: string }).pending))),
+      'the confirmed transactions were compared',
+    );
     assert.deepEqual(one.out, two.out);
     assert.equal(one.hash, two.hash);
     assert.equal(one.round, two.round);

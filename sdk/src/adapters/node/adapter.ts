@@ -50,13 +50,14 @@ export interface NodeAdapter {
    * `options` and, when it succeeds (and, with `commitOnlyWithoutInnerTxns`, made no inner
    * transaction), commits it as the next block, from one evaluation. `simulate` is the answer
    * {@link NodeAdapter.simulate} gives for the same group on the same state; `submitted` is set
-   * when the group was committed (then wait for it as after {@link NodeAdapter.submit}). Only the
-   * trace option may be given: the block runs as the chain runs it.
+   * when the group was committed, with `confirmed`: each transaction's answer as
+   * {@link NodeAdapter.pending} gives it now. Only the trace option may be given: the block runs
+   * as the chain runs it.
    */
   simulateAndSubmit?(
     signed: readonly Uint8Array[],
     options: Pick<SimulateOptions, 'execTrace'> & { commitOnlyWithoutInnerTxns?: boolean },
-  ): Promise<{ simulate: SimulateResult; submitted?: SubmitResult }>;
+  ): Promise<{ simulate: SimulateResult; submitted?: SubmitResult; confirmed?: PendingTransaction[] }>;
   /** Follower mode: the current sync round, or undefined when none is set. */
   getSyncRound(): Promise<bigint | undefined>;
   setSyncRound(round: bigint): Promise<void>;

@@ -57,7 +57,8 @@ function typedBody<T>(res: HttpResponse, decode: (b: Uint8Array) => T, fallback:
   }
 }
 
-function pendingFromDecoded(d: DecodedPending, txid?: string): PendingTransaction {
+/** A pending-transaction answer (decoded from the node's msgpack) as `pending` returns it. */
+export function pendingFromDecoded(d: DecodedPending, txid?: string): PendingTransaction {
   const round = d.confirmedRound ?? 0n;
   const out: PendingTransaction = {
     state: pendingState(round, d.poolError),

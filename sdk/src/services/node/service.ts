@@ -16,6 +16,8 @@ import { NODE_ENDPOINTS, nodeRouter, SIMULATE_JSON, type BuildInfo, type NodeCon
 import { decodeSimulateRequest, simulateResponseToWire } from './simulate-wire.js';
 import { BadRequestError } from '../http/errors.js';
 import { jsonRoundTrip } from '../../encoding/json.js';
+import { encodeMsgpack, type MsgpackValue } from '../../encoding/msgpack.js';
+import { confirmedPending } from './algod/pending.js';
 import type { GroupEvalResult } from '../../ledger/eval.js';
 import { algodEndpoints } from './algod/routes.js';
 import { devnetEndpoints } from './devnet-routes.js';
@@ -94,7 +96,7 @@ export interface NodeServiceParts {
   simulateAndSubmit(
     body: Uint8Array,
     accept: (result: GroupEvalResult) => boolean,
-  ): { json: unknown; committed: { round: bigint; txids: string[] } | undefined };
+  ): { json: unknown; committed: { round: bigint; txids: string[]; pending: Uint8Array[] } | undefined };
 }
 
 /** Builds the node service (node-service.md) over a ledger: the pool, follower state, metrics and routes. */
@@ -206,7 +208,11 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
       const request = decodeSimulateRequest(body);
       const out = pool.simulateAndSubmit(request, accept, { maxExecTraceBytes: node.maxExecTraceBytes });
       const wire = simulateResponseToWire(out.response, request, 'json', false);
-      return { json: jsonRoundTrip(wire, SIMULATE_JSON), committed: out.committed };
+      const json = jsonRoundTrip(wire, SIMULATE_JSON);
+      if (!out.committed) return { json, committed: undefined };
+      // Each transaction's `GET /v2/transactions/pending/{txid}` answer (msgpack), as of now.
+      const pending = out.committed.txids.map((id) => encodeMsgpack(confirmedPending(ledger.transaction(id)!, 'msgpack') as MsgpackValue));
+      return { json, committed: { ...out.committed, pending } };
     },
     logHook: (next) => (entry) => {
       metrics?.inc('tealworks_node_http_requests_total', { code: String(entry.status) });
