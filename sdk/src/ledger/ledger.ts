@@ -456,7 +456,7 @@ export class Ledger {
    */
   submit(group: readonly SignedTransaction[] | Uint8Array, options: Pick<EvalOptions, 'skipPqAddressCheck'> = {}): SubmitResult {
     const stxns = group instanceof Uint8Array ? decodeSignedTransactions(group) : [...group];
-    const block = this.commitBlock([stxns], this.nextTimestamp(), options);
+    const block = this.commitBlock([stxns], this.nextTimestamp(), options)!;
     return { round: block.header.round, txids: block.txns.map((t) => t.txid) };
   }
 
@@ -468,7 +468,7 @@ export class Ledger {
   produceBlock(groups: readonly (readonly SignedTransaction[])[]): { block: Block; rejected: { index: number; error: LedgerRejection }[] } {
     const list = groups.map((g) => [...g]);
     const rejected: { index: number; error: LedgerRejection }[] = [];
-    const block = this.commitBlock(list, this.nextTimestamp(), {}, rejected);
+    const block = this.commitBlock(list, this.nextTimestamp(), {}, rejected)!;
     return { block, rejected };
   }
 
@@ -499,21 +499,7 @@ export class Ledger {
     }
   }
 
-  private commitBlock(
-    groups: SignedTransaction[][],
-    timestamp: bigint,
-    options: EvalOptions,
-    rejected?: { index: number; error: LedgerRejection }[],
-    replay?: { expectedHash: Uint8Array; journal?: boolean },
-  ): Block;
-  private commitBlock(
-    groups: SignedTransaction[][],
-    timestamp: bigint,
-    options: EvalOptions,
-    rejected: undefined,
-    replay: undefined,
-    gate: CommitGate,
-  ): Block | undefined;
+  /** Commits the groups in one block; undefined only when `gate` refused its single group. */
   private commitBlock(
     groups: SignedTransaction[][],
     timestamp: bigint,
@@ -839,7 +825,7 @@ export class Ledger {
       throw new ValidationError(
         `setTime to ${timestamp} would move time back: the latest block (round ${latest.round}) is stamped ${latest.timestamp}, and a chain's timestamps never decrease. Give a timestamp of at least ${latest.timestamp}, or revert to a snapshot taken before that block.`,
       );
-    return this.commitBlock([], timestamp, {});
+    return this.commitBlock([], timestamp, {})!;
   }
 
   /** Cheat: commits one empty block `seconds` after the latest one. */
@@ -980,7 +966,7 @@ export class Ledger {
       key = k;
     }
     try {
-      return this.commitBlock(groups, block.header.timestamp, {}, undefined, { expectedHash: block.hash, journal: true });
+      return this.commitBlock(groups, block.header.timestamp, {}, undefined, { expectedHash: block.hash, journal: true })!;
     } catch (e) {
       if (e instanceof LedgerStoreError) throw e;
       throw new LedgerStoreError(`block of round ${round} does not apply to this ledger: ${(e as Error).message}`, { cause: e });

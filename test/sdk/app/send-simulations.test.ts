@@ -75,6 +75,20 @@ async function deployTeal(tw: Tw, name: string, approval: readonly string[]) {
 const canon = (v: unknown): string =>
   JSON.stringify(v, (_k, x: unknown) => (typeof x === 'bigint' ? `${x}n` : x instanceof Uint8Array ? Buffer.from(x).toString('hex') : x)) ?? 'undefined';
 
+/** TEAL lines: an inner payment of 0 to the caller, its fee left to be covered by the call; then approve. */
+const PAY_SENDER_INNER = [
+  'itxn_begin',
+  'int pay',
+  'itxn_field TypeEnum',
+  'txn Sender',
+  'itxn_field Receiver',
+  'int 0',
+  'itxn_field Fee',
+  'itxn_submit',
+  'ok:',
+  'int 1',
+];
+
 /** The box names a confirmed app call referenced. */
 const boxesOf = (tw: Tw, txid: string) => tw.testChain.ledger.transaction(txid)!.stxn.txn.appCall!.boxes.map((b) => b.name);
 
@@ -142,16 +156,7 @@ describe('app/composer send: simulations per call', function () {
       '*',
       '>=',
       'assert',
-      'itxn_begin',
-      'int pay',
-      'itxn_field TypeEnum',
-      'txn Sender',
-      'itxn_field Receiver',
-      'int 0',
-      'itxn_field Fee',
-      'itxn_submit',
-      'ok:',
-      'int 1',
+      ...PAY_SENDER_INNER,
     ]);
     const r = await app.client.call(undefined, []);
     assert.equal(tw.testChain.ledger.transaction(r.txid)!.stxn.txn.fee, 2000n, 'the call pays for its inner payment');
@@ -318,21 +323,7 @@ describe('app/composer send: one evaluation on the in-process chain', function (
       assert.ok(n.gates >= 1);
       // Inner transactions: the first simulation is not the gate (their fees are covered), so
       // nothing is committed by it.
-      const payer = await deployTeal(t, 'inner-payer', [
-        '#pragma version 10',
-        'txn ApplicationID',
-        'bz ok',
-        'itxn_begin',
-        'int pay',
-        'itxn_field TypeEnum',
-        'txn Sender',
-        'itxn_field Receiver',
-        'int 0',
-        'itxn_field Fee',
-        'itxn_submit',
-        'ok:',
-        'int 1',
-      ]);
+      const payer = await deployTeal(t, 'inner-payer', ['#pragma version 10', 'txn ApplicationID', 'bz ok', ...PAY_SENDER_INNER]);
       n.reset();
       const before = t.testChain.ledger.latestRound;
       const paid = await payer.client.call(undefined, []);
