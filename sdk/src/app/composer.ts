@@ -275,6 +275,11 @@ function simulateRequest(
   return { entries, bytes, simOptions };
 }
 
+/** An entry's app, method and label, for its transaction's report. */
+function txnContext(e: ComposerEntry): TxnContext {
+  return { ...(e.app ? { app: e.app } : {}), ...(e.method ? { method: e.method } : {}), ...(e.label ? { label: e.label } : {}) };
+}
+
 /** Simulates a group and keeps the node's raw answer next to the report (the send gate reads its inner transactions). */
 async function simulateGroupRaw(
   chain: AppChain,
@@ -283,11 +288,7 @@ async function simulateGroupRaw(
 ): Promise<{ report: SimulateReport; raw: unknown; bytes: Uint8Array[] }> {
   const { entries, bytes, simOptions } = simulateRequest(group, options);
   const result = await chain.node.simulate(bytes, simOptions);
-  const ctx: Array<TxnContext | undefined> = entries.map((e) =>
-    e instanceof Uint8Array
-      ? undefined
-      : { ...(e.app ? { app: e.app } : {}), ...(e.method ? { method: e.method } : {}), ...(e.label ? { label: e.label } : {}) },
-  );
+  const ctx = entries.map((e) => (e instanceof Uint8Array ? undefined : txnContext(e)));
   const report = buildSimulateReport(result.raw, { txns: ctx, ...(options.apps ? { apps: options.apps } : {}) });
   return { report, raw: result.raw, bytes };
 }
@@ -638,7 +639,7 @@ export class GroupComposer {
         if ('txids' in once) return once;
         if (programRejected(once.report)) {
           tell(this.observer, (o) => o.simulated?.(once.report, 'gate', this.transactions));
-          throw simulateFailure(once.report, [...this.apps.keys(), ...this.entries.map((e) => e.txn.appCall?.appId ?? 0n)]);
+          throw this.#failure(once.report);
         }
       }
       report = await this.#simulate(gate, 'gate');
@@ -720,8 +721,7 @@ export class GroupComposer {
       }
       tell(this.observer, (o) => o.simulated?.(report, 'gate', this.transactions));
     }
-    if (!report.wouldSucceed && !options.skipSimulate)
-      throw simulateFailure(report, [...this.apps.keys(), ...this.entries.map((e) => e.txn.appCall?.appId ?? 0n)]);
+    if (!report.wouldSucceed && !options.skipSimulate) throw this.#failure(report);
     // A rekeyed sender: the gate simulation (fix-signers) names the address that must sign.
     const authorizers = new Map<number, string>();
     report.txns.forEach((t, i) => {
@@ -730,6 +730,11 @@ export class GroupComposer {
     const { txns, signed } = await this.sign(authorizers);
     const submitted = await this.chain.node.submit(signed);
     return this.#confirmed(txns, submitted.txid, report, options);
+  }
+
+  /** The error a failing gate simulation throws, naming the apps of the group. */
+  #failure(report: SimulateReport): SimulateFailedError {
+    return simulateFailure(report, [...this.apps.keys(), ...this.entries.map((e) => e.txn.appCall?.appId ?? 0n)]);
   }
 
   /**
@@ -750,15 +755,10 @@ export class GroupComposer {
   async #sendOnce(options: SendOptions, requireNoInner: boolean): Promise<SendResult | { report: SimulateReport; raw: unknown }> {
     const { txns, signed } = await this.sign();
     const out = await this.chain.node.simulateAndSubmit!(signed, { execTrace: true, commitOnlyWithoutInnerTxns: requireNoInner });
-    const report = buildSimulateReport(out.simulate.raw, { txns: this.#reportContext(), apps: this.apps });
+    const report = buildSimulateReport(out.simulate.raw, { txns: this.entries.map(txnContext), apps: this.apps });
     if (!out.submitted) return { report, raw: out.simulate.raw };
     tell(this.observer, (o) => o.simulated?.(report, 'gate', this.transactions));
     return this.#confirmed(txns, out.submitted.txid, report, options, out.confirmed);
-  }
-
-  /** Each entry's app, method and label, for the report. */
-  #reportContext(): Array<TxnContext | undefined> {
-    return this.entries.map((e) => ({ ...(e.app ? { app: e.app } : {}), ...(e.method ? { method: e.method } : {}), ...(e.label ? { label: e.label } : {}) }));
   }
 
   /**
@@ -772,15 +772,13 @@ export class GroupComposer {
     options: SendOptions,
     confirmed?: readonly PendingTransaction[],
   ): Promise<SendResult> {
-    const submitted = { txid: firstTxid };
     tell(this.observer, (o) =>
       o.submitted?.(
         txns.map((t) => txidOf(t)),
         txns,
       ),
     );
-    const first =
-      confirmed?.[0] ?? (await this.chain.node.waitForConfirmation(submitted.txid, { ...(options.maxRounds ? { maxRounds: options.maxRounds } : {}) }));
+    const first = confirmed?.[0] ?? (await this.chain.node.waitForConfirmation(firstTxid, { ...(options.maxRounds ? { maxRounds: options.maxRounds } : {}) }));
     const out: SentTxn[] = [];
     for (let i = 0; i < txns.length; i++) {
       const id = txidOf(txns[i]!);

@@ -271,16 +271,16 @@ export function simulateAndCommit(
   limits: { maxExecTraceBytes?: number } = {},
 ): { response: SimulateResponse; committed: { round: bigint; txids: string[] } | undefined } {
   validate(req, ledger.params.txn);
-  const relaxed = (['allow-empty-signatures', 'fix-signers', 'allow-unnamed-resources', 'allow-more-logging'] as const).filter((k) => req[k]);
-  if (Number(req['extra-opcode-budget'] ?? 0)) relaxed.push('extra-opcode-budget' as never);
-  if (req.round !== undefined && BigInt(req.round) !== 0n) relaxed.push('round' as never);
+  const relaxed: string[] = (['allow-empty-signatures', 'fix-signers', 'allow-unnamed-resources', 'allow-more-logging'] as const).filter((k) => req[k]);
+  if (Number(req['extra-opcode-budget'] ?? 0)) relaxed.push('extra-opcode-budget');
+  if (req.round !== undefined && BigInt(req.round) !== 0n) relaxed.push('round');
   if (relaxed.length) throw new SimulateRequestError(`a committing simulation runs as the block would: ${relaxed.join(', ')} cannot be given`);
   const { opts, budget } = evalOptionsOf(req, limits);
   const { result, round, block, firstValues } = ledger.submitEvaluated(req['txn-groups'][0]!.txns, opts, accept);
   // Committed or not, the values from before the group are those it first overwrote (the rest
   // did not change).
   const before = (t: TouchedState) => {
-    const k = firstValueKey(t.kind, t.app, t.key, t.account);
+    const k = firstValueKey(t.kind, t.app, toHex(t.key), t.account && toHex(t.account));
     return firstValues.has(k) ? firstValues.get(k) : stateValue(ledger, t);
   };
   const response = simulateResponse(ledger, req, result, round, budget, before);

@@ -243,9 +243,9 @@ export class LedgerState {
     this.undoLog.push(undo);
   }
 
-  #noteFirst(key: string, old: bigint | Uint8Array | undefined): void {
-    const first = this.firstValues;
-    if (first && !first.has(key)) first.set(key, old);
+  /** Keeps `old` as the value of `key` before the group, unless a write before this one did. */
+  #noteFirst(first: Map<string, bigint | Uint8Array | undefined>, key: string, old: bigint | Uint8Array | undefined): void {
+    if (!first.has(key)) first.set(key, old);
   }
 
   // ---- reads ----------------------------------------------------------------------------------
@@ -424,7 +424,7 @@ export class LedgerState {
     this.touched.appParams.add(appId);
     const k = toHex(key);
     const old = app.global.get(k);
-    if (this.firstValues) this.#noteFirst(`g${appId}/${k}`, old?.value);
+    if (this.firstValues) this.#noteFirst(this.firstValues, firstValueKey('g', appId, k), old?.value);
     if (value === undefined) app.global.delete(k);
     else app.global.set(k, { key: key.slice(), value: typeof value === 'bigint' ? value : value.slice() });
     this.log(() => (old ? app.global.set(k, old) : app.global.delete(k)));
@@ -455,7 +455,7 @@ export class LedgerState {
     this.touched.locals.add(pairOf(toHex(addr), appId));
     const k = toHex(key);
     const old = kv.get(k);
-    if (this.firstValues) this.#noteFirst(`l${toHex(addr)}/${appId}/${k}`, old?.value);
+    if (this.firstValues) this.#noteFirst(this.firstValues, firstValueKey('l', appId, k, toHex(addr)), old?.value);
     if (value === undefined) kv.delete(k);
     else kv.set(k, { key: key.slice(), value: typeof value === 'bigint' ? value : value.slice() });
     this.log(() => (old ? kv.set(k, old) : kv.delete(k)));
@@ -471,7 +471,7 @@ export class LedgerState {
     const k = boxKeyOf(appId, name);
     const old = this.boxes.get(k);
     if (!this.touched.kv.has(k)) this.touched.kv.set(k, old);
-    if (this.firstValues) this.#noteFirst(`b${k}`, old);
+    if (this.firstValues) this.#noteFirst(this.firstValues, `b${k}`, old);
     const appAddr = Address.forApp(appId).publicKey;
     const acct = this.get(appAddr);
     let boxes = acct?.totalBoxes ?? 0n;
@@ -490,7 +490,7 @@ export class LedgerState {
     const old = this.boxes.get(k);
     if (!old) return false;
     if (!this.touched.kv.has(k)) this.touched.kv.set(k, old);
-    if (this.firstValues) this.#noteFirst(`b${k}`, old);
+    if (this.firstValues) this.#noteFirst(this.firstValues, `b${k}`, old);
     const appAddr = Address.forApp(appId).publicKey;
     const acct = this.mut(appAddr);
     this.setAccountField(appAddr, 'totalBoxes', acct.totalBoxes - 1n);
@@ -525,9 +525,10 @@ export class LedgerState {
   }
 }
 
-/** The key of an app-state value in {@link LedgerState.firstValues}. */
-export function firstValueKey(kind: 'g' | 'l' | 'b', appId: bigint, key: Uint8Array, account?: Uint8Array): string {
-  if (kind === 'g') return `g${appId}/${toHex(key)}`;
-  if (kind === 'l') return `l${toHex(account!)}/${appId}/${toHex(key)}`;
-  return `b${boxKeyOf(appId, key)}`;
+/**
+ * The key of an app-state value in {@link LedgerState.firstValues}, from the state key (or box
+ * name) and account in hex: a box's is `b` + its {@link boxKeyOf} key.
+ */
+export function firstValueKey(kind: 'g' | 'l' | 'b', appId: bigint, keyHex: string, accountHex?: string): string {
+  return kind === 'l' ? `l${accountHex}/${appId}/${keyHex}` : `${kind}${appId}/${keyHex}`;
 }
