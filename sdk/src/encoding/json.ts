@@ -407,6 +407,12 @@ function compareKeys(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/** Whether `keys` are in {@link compareKeys} order already (most answers are written so). */
+function isSorted(keys: readonly string[]): boolean {
+  for (let i = 1; i < keys.length; i++) if (keys[i - 1]! > keys[i]!) return false;
+  return true;
+}
+
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** What `parseJson` (default options) gives for an integer literal. */
@@ -481,7 +487,7 @@ function roundTrip(
     }
     const record = (obj instanceof Map ? Object.fromEntries(obj) : obj) as Record<string, unknown>;
     const keys = Object.keys(record);
-    if (sortKeys) keys.sort(compareKeys);
+    if (sortKeys && !isSorted(keys)) keys.sort();
     const result: { [key: string]: JsonValue } = {};
     for (const k of keys) {
       const v = roundTrip(record[k], k, bytes, sortKeys, seen, next);

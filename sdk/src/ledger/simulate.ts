@@ -32,25 +32,27 @@ export type SimulateResponse = ResponseObject;
 /** Simulate's ceiling on `extra-opcode-budget` under the current protocol (read from the consensus parameters). */
 export const MAX_EXTRA_OPCODE_BUDGET = CONSENSUS_V42.simulateMaxExtraOpcodeBudget;
 
+// Members are written in the wire's (sorted) key order: the JSON and msgpack writers then have
+// nothing to sort for the trace's many small objects.
 function avmValue(v: AvmValue): ResponseObject {
-  return typeof v === 'bigint' ? { type: 2, uint: v } : { type: 1, bytes: v };
+  return typeof v === 'bigint' ? { type: 2, uint: v } : { bytes: v, type: 1 };
 }
 
 function unitOf(s: TraceStep): ResponseObject {
   const u: ResponseObject = { pc: s.pc };
-  if (s.stackPopCount) u['stack-pop-count'] = s.stackPopCount;
+  if (s.scratchChanges?.length) u['scratch-changes'] = s.scratchChanges.map((c) => ({ 'new-value': avmValue(c.newValue), slot: c.slot }));
+  if (s.spawnedInners?.length) u['spawned-inners'] = s.spawnedInners;
   if (s.stackAdditions?.length) u['stack-additions'] = s.stackAdditions.map(avmValue);
-  if (s.scratchChanges?.length) u['scratch-changes'] = s.scratchChanges.map((c) => ({ slot: c.slot, 'new-value': avmValue(c.newValue) }));
+  if (s.stackPopCount) u['stack-pop-count'] = s.stackPopCount;
   if (s.stateChanges?.length) {
     u['state-changes'] = s.stateChanges.map((c) => ({
-      operation: c.operation,
+      ...(c.account ? { account: encodeAddress(c.account) } : {}),
       'app-state-type': c.appStateType,
       key: c.key,
       ...(c.newValue !== undefined ? { 'new-value': avmValue(c.newValue) } : {}),
-      ...(c.account ? { account: encodeAddress(c.account) } : {}),
+      operation: c.operation,
     }));
   }
-  if (s.spawnedInners?.length) u['spawned-inners'] = s.spawnedInners;
   return u;
 }
 
