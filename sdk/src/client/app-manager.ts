@@ -100,12 +100,28 @@ export function loadSpec(spec: AppSpecInput, baseDir = process.cwd()): Arc56AppS
     const json = readText(text, '.json', baseDir, 'app spec');
     if (json === text) return loadAppSpec(json);
     try {
-      return loadAppSpec(json);
+      return specOfText(json);
     } catch (e) {
       throw new ClientError(`app spec file ${resolve(baseDir, text)} is not a valid app spec: ${(e as Error).message}`, { cause: e });
     }
   }
   return loadAppSpec(spec);
+}
+
+/**
+ * Specs read from files, by their text: a test file deploys the same contract on each fresh
+ * chain. A parsed spec is read-only, so one is shared by every deploy of the same text.
+ */
+const SPECS = new Map<string, Arc56AppSpec>();
+
+function specOfText(json: string): Arc56AppSpec {
+  let spec = SPECS.get(json);
+  if (!spec) {
+    spec = loadAppSpec(json);
+    if (SPECS.size >= 16) SPECS.delete(SPECS.keys().next().value!);
+    SPECS.set(json, spec);
+  }
+  return spec;
 }
 
 /** `tw.app`: deploy apps, get clients for them, read their state. */

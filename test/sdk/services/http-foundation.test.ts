@@ -68,7 +68,9 @@ describe('services/http: router', () => {
 
   it('rejects duplicate routes, bad patterns and bad percent-encoding', () => {
     const r = new Router().get('/a/:x', noop);
-    assert.throws(() => r.get('/a/:y', noop), ValidationError);
+    assert.throws(() => r.get('/a/:y', noop), /route GET \/a\/:y duplicates GET \/a\/:x/);
+    r.post('/a/:y', noop).get('/a/b', noop).get('/a/:x/c', noop); // another method, a literal, a longer path
+    assert.throws(() => r.get('/a/b/', noop), ValidationError);
     assert.throws(() => r.get('no-slash', noop), ValidationError);
     assert.throws(() => r.match('GET', '/a/%E0%A4%A'), ValidationError);
   });

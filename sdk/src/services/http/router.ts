@@ -51,12 +51,17 @@ function compile(pattern: string): Segment[] {
  */
 export class Router {
   readonly #routes: CompiledRoute[] = [];
+  /** Each route by its method and shape (parameters unnamed), to refuse a second route of the same shape. */
+  readonly #shapes = new Map<string, CompiledRoute>();
 
   add(method: HttpMethod, pattern: string, handler: Handler, options: RouteOptions = {}): this {
     const segments = compile(pattern);
-    const clash = this.#routes.find((r) => r.method === method && sameShape(r.segments, segments));
+    const shape = shapeKey(method, segments);
+    const clash = this.#shapes.get(shape);
     if (clash) throw new ValidationError(`route ${method} ${pattern} duplicates ${clash.method} ${clash.pattern}`);
-    this.#routes.push({ method, pattern, handler, options, segments });
+    const route = { method, pattern, handler, options, segments };
+    this.#routes.push(route);
+    this.#shapes.set(shape, route);
     return this;
   }
 
@@ -100,8 +105,9 @@ export class Router {
   }
 }
 
-function sameShape(a: Segment[], b: Segment[]): boolean {
-  return a.length === b.length && a.every((s, i) => ('literal' in s ? 'literal' in b[i]! && b[i]!.literal === s.literal : 'param' in b[i]!));
+/** Method and path with every parameter as ":" (a literal segment never starts with one). */
+function shapeKey(method: HttpMethod, segments: readonly Segment[]): string {
+  return `${method} /${segments.map((s) => ('literal' in s ? s.literal : ':')).join('/')}`;
 }
 
 function matchSegments(segments: Segment[], parts: string[]): { params: Record<string, string>; score: number } | undefined {
