@@ -13,6 +13,8 @@ import { decodeProgram } from '../teal/disassembler/decode.js';
 import { fromBase64 } from '../encoding/base64.js';
 import { bytesEqual } from '../encoding/bytes.js';
 import { fromHex, toHex } from '../encoding/hex.js';
+import { sha512_256 } from '../crypto/hash.js';
+import { SHARED_HINT_SCOPE } from './hint-scope.js';
 import type { AppChain } from './chain.js';
 import { populateResources, type AppCallRefs } from './populate.js';
 import { AppError, MinimumBalanceError, RekeyedSignerError, SimulateFailedError } from './errors.js';
@@ -175,8 +177,24 @@ function hasInnerTxns(raw: unknown): boolean {
  * unnamed resource with an "unavailable …" or box-reference error, never with these, so the
  * program failed before it touched anything a probe would name.
  */
-function programRejected(report: SimulateReport): boolean {
-  return /logic eval error: (assert failed|err opcode executed)|rejected by ApprovalProgram/.test(report.failureMessage ?? '');
+function programRejected(raw: unknown): boolean {
+  return /logic eval error: (assert failed|err opcode executed)|rejected by ApprovalProgram/.test(simulateOutline(raw).failureMessage ?? '');
+}
+
+/** A simulation's answer, whose report is built when first read (a rejection replaced by another simulation is never reported). */
+interface Simulated {
+  readonly raw: unknown;
+  readonly report: SimulateReport;
+}
+
+function lazySimulated(raw: unknown, build: () => SimulateReport): Simulated {
+  let report: SimulateReport | undefined;
+  return {
+    raw,
+    get report() {
+      return (report ??= build());
+    },
+  };
 }
 
 /**
@@ -211,18 +229,29 @@ function ignoresFees(program: Uint8Array): boolean {
 type CallRefs = Pick<AppCallFields, 'accounts' | 'foreignApps' | 'foreignAssets' | 'boxes'>;
 
 /**
- * Per node: the references a probe added to an app call, by what the call looked like before
+ * Per node (or per scope chains share, `SHARED_HINT_SCOPE`): the references a probe added to an app call, by what the call looked like before
  * (`refHintKey`), so the next call of the same shape is simulated once with them (see `send`).
  * `null` marks a shape whose references changed from one call to the next: it is not hinted again.
  */
 const REF_HINTS = new WeakMap<object, Map<string, CallRefs | null>>();
 const REF_HINTS_MAX = 2048;
 
-/** The hint table of `node`, made on first use. */
-function refHints(node: object): Map<string, CallRefs | null> {
-  let hints = REF_HINTS.get(node);
-  if (!hints) REF_HINTS.set(node, (hints = new Map()));
+/** The hint table of `scope` (a node, or a scope nodes share), made on first use. */
+function refHints(scope: object): Map<string, CallRefs | null> {
+  let hints = REF_HINTS.get(scope);
+  if (!hints) REF_HINTS.set(scope, (hints = new Map()));
   return hints;
+}
+
+const PROGRAM_KEYS = new WeakMap<Uint8Array, string>();
+const NODE_KEYS = new WeakMap<object, string>();
+let nodeSerial = 0;
+
+/** A program's hash, as hex, for hint keys. */
+function programKey(program: Uint8Array): string {
+  let k = PROGRAM_KEYS.get(program);
+  if (k === undefined) PROGRAM_KEYS.set(program, (k = toHex(sha512_256(program))));
+  return k;
 }
 
 const refCount = (a: CallRefs): number => a.accounts.length + a.foreignApps.length + a.foreignAssets.length + a.boxes.length;
@@ -598,6 +627,26 @@ export class GroupComposer {
     });
   }
 
+  /** Where this chain's reference hints are kept: its node, or the scope it shares (`SHARED_HINT_SCOPE`). */
+  #hintScope(): object {
+    const shared = (this.chain.node as { [SHARED_HINT_SCOPE]?: object })[SHARED_HINT_SCOPE];
+    return shared ?? this.chain.node;
+  }
+
+  /**
+   * A call's hint key (`refHintKey`). In a shared scope it also names the called program by its
+   * hash when it is known here, and otherwise this node (such a call is hinted on this chain only).
+   */
+  #hintKey(t: Transaction, scope: object): string | undefined {
+    const k = refHintKey(t);
+    if (k === undefined || scope === this.chain.node) return k;
+    const program = this.apps.get(t.appCall!.appId)?.approval?.bytes;
+    if (program) return `${programKey(program)}|${k}`;
+    let node = NODE_KEYS.get(this.chain.node);
+    if (node === undefined) NODE_KEYS.set(this.chain.node, (node = `node ${++nodeSerial}`));
+    return `${node}|${k}`;
+  }
+
   /** Gives each app call the references its shape needed last time (`REF_HINTS`); whether any was given. */
   #applyHints(keys: readonly (string | undefined)[], hints: Map<string, CallRefs | null> | undefined): boolean {
     if (!hints) return false;
@@ -637,7 +686,7 @@ export class GroupComposer {
         // anything else is simulated the usual way.
         const once = await this.#sendOnce(options, false);
         if ('txids' in once) return once;
-        if (programRejected(once.report)) {
+        if (programRejected(once.raw)) {
           tell(this.observer, (o) => o.simulated?.(once.report, 'gate', this.transactions));
           throw this.#failure(once.report);
         }
@@ -661,11 +710,11 @@ export class GroupComposer {
       const appIds = this.entries.map((e) => e.txn.appCall?.appId ?? 0n).filter((id) => id !== 0n);
       let known = PROBED_APPS.get(this.chain.node);
       const given = this.entries.map((e) => e.txn);
-      const keys = given.map(refHintKey);
+      const scope = this.#hintScope();
+      const keys = given.map((t) => this.#hintKey(t, scope));
       const strict = () => simulateGroupRaw(this.chain, this.entries, { apps: this.apps, ...gate, throwOnFailure: false });
-      const finalRejection = (f: { report: SimulateReport; raw: unknown }) =>
-        !hasInnerTxns(f.raw) && programRejected(f.report) && (!options.coverInnerFees || this.#programsIgnoreFees());
-      const hinted = options.populateResources === true && this.#applyHints(keys, REF_HINTS.get(this.chain.node));
+      const finalRejection = (f: { raw: unknown }) => !hasInnerTxns(f.raw) && programRejected(f.raw) && (!options.coverInnerFees || this.#programsIgnoreFees());
+      const hinted = options.populateResources === true && this.#applyHints(keys, REF_HINTS.get(scope));
       const simulateFirst = hinted || !appIds.some((id) => known?.has(id));
       let first: Awaited<ReturnType<typeof strict>> | undefined;
       if (simulateFirst && this.#canSendOnce(options)) {
@@ -677,21 +726,30 @@ export class GroupComposer {
         // (same group, same state; the programs ran, so the signatures passed): it stands in for
         // it. Anything else (a signature only another key can make, a reference to fill in) is
         // simulated the usual way.
-        if (finalRejection(once)) first = { ...once, bytes: simulateRequest(this.entries, gate).bytes };
+        if (finalRejection(once)) {
+          const bytes = simulateRequest(this.entries, gate).bytes;
+          first = {
+            raw: once.raw,
+            bytes,
+            get report() {
+              return once.report;
+            },
+          };
+        }
       }
       if (!first && simulateFirst) first = await strict();
       // The hinted group's rejection, kept: a probe that gives the same references makes it the gate.
       let hintedRejection: typeof first;
-      if (hinted && first && !(first.report.wouldSucceed && !hasInnerTxns(first.raw))) {
+      if (hinted && first && !(simulateOutline(first.raw).wouldSucceed && !hasInnerTxns(first.raw))) {
         const rejected = finalRejection(first);
         if (!rejected) {
-          const hints = refHints(this.chain.node);
+          const hints = refHints(scope);
           keys.forEach((k) => k !== undefined && hints.has(k) && hints.set(k, null));
         } else hintedRejection = first;
         this.entries.forEach((e, i) => (e.txn = given[i]!));
         first = rejected ? await strict() : undefined;
       }
-      if (first && !hasInnerTxns(first.raw) && (first.report.wouldSucceed || finalRejection(first))) {
+      if (first && !hasInnerTxns(first.raw) && (simulateOutline(first.raw).wouldSucceed || finalRejection(first))) {
         report = first.report;
       } else {
         await this.#probe(options, false);
@@ -712,7 +770,7 @@ export class GroupComposer {
         const k = keys[i];
         const a = this.entries[i]?.txn.appCall;
         if (options.populateResources === true && calls.length === 1 && k !== undefined && a && report.wouldSucceed && !hasInnerTxns(gated.raw)) {
-          const hints = refHints(this.chain.node);
+          const hints = refHints(scope);
           if (refCount(a) > refCount(given[i]!.appCall!) && hints.get(k) !== null) {
             if (hints.size >= REF_HINTS_MAX) hints.clear();
             hints.set(k, { accounts: [...a.accounts], foreignApps: [...a.foreignApps], foreignAssets: [...a.foreignAssets], boxes: [...a.boxes] });
@@ -752,11 +810,12 @@ export class GroupComposer {
    * transactions, with `requireNoInner`), in one evaluation (`NodeAdapter.simulateAndSubmit`).
    * Returns the sent group, or the simulation when nothing was committed.
    */
-  async #sendOnce(options: SendOptions, requireNoInner: boolean): Promise<SendResult | { report: SimulateReport; raw: unknown }> {
+  async #sendOnce(options: SendOptions, requireNoInner: boolean): Promise<SendResult | Simulated> {
     const { txns, signed } = await this.sign();
     const out = await this.chain.node.simulateAndSubmit!(signed, { execTrace: true, commitOnlyWithoutInnerTxns: requireNoInner });
-    const report = buildSimulateReport(out.simulate.raw, { txns: this.entries.map(txnContext), apps: this.apps });
-    if (!out.submitted) return { report, raw: out.simulate.raw };
+    const reportOptions = { txns: this.entries.map(txnContext), apps: new Map(this.apps) };
+    if (!out.submitted) return lazySimulated(out.simulate.raw, () => buildSimulateReport(out.simulate.raw, reportOptions));
+    const report = buildSimulateReport(out.simulate.raw, reportOptions);
     tell(this.observer, (o) => o.simulated?.(report, 'gate', this.transactions));
     return this.#confirmed(txns, out.submitted.txid, report, options, out.confirmed);
   }

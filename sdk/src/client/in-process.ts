@@ -33,6 +33,7 @@ import type { Signer } from '../adapters/signer.js';
 import { Arc56AppSpec } from '../abi/arc56.js';
 import type { AbiValue } from '../abi/types.js';
 import { encodeStorageValue } from '../app/state-decode.js';
+import { SHARED_HINT_SCOPE } from '../app/hint-scope.js';
 import type { TealValue } from '../avm/ledger-view.js';
 import { sha512_256 } from '../crypto/hash.js';
 import { Address, addressBytes, type AddressLike } from '../encoding/address.js';
@@ -207,6 +208,7 @@ export class InProcessChain {
               json: () => jsonRoundTrip(transactionParamsJson(ledger, round), paramsJson),
             };
           },
+          ledger.genesisHash,
           // A fork evaluates a group again once it has fetched the state it missed: no single evaluation.
           ledger.fork ? undefined : (body, accept) => node.simulateAndSubmit(body, accept),
         ),
@@ -452,6 +454,9 @@ export class InProcessChain {
   }
 }
 
+/** One hint scope per genesis (chains made from the same seed share one); the 64 most recent are kept. */
+const HINT_SCOPES = new Map<string, object>();
+
 /**
  * The node adapter of an in-process chain: the same routes as over HTTP, except that suggested
  * parameters (asked for once or twice per call) are read from the ledger directly, and reused until
@@ -463,10 +468,20 @@ class InProcessAlgodAdapter extends AlgodAdapter {
   #cached: { key: unknown[]; value: SuggestedParams } | undefined;
   readonly #once: NodeServiceParts['simulateAndSubmit'] | undefined;
 
-  constructor(http: HttpClient, params: () => { key: unknown[]; json: () => unknown }, once?: NodeServiceParts['simulateAndSubmit']) {
+  /** Chains from one genesis share the references their calls needed (see `SHARED_HINT_SCOPE`). */
+  readonly [SHARED_HINT_SCOPE]: object;
+
+  constructor(http: HttpClient, params: () => { key: unknown[]; json: () => unknown }, genesisHash: Uint8Array, once?: NodeServiceParts['simulateAndSubmit']) {
     super(http);
     this.#params = params;
     this.#once = once;
+    const id = toHex(genesisHash);
+    let scope = HINT_SCOPES.get(id);
+    if (!scope) {
+      if (HINT_SCOPES.size >= 64) HINT_SCOPES.delete(HINT_SCOPES.keys().next().value!);
+      HINT_SCOPES.set(id, (scope = {}));
+    }
+    this[SHARED_HINT_SCOPE] = scope;
     // Offered only where it exists (a composer looks for the method).
     if (!once) this.simulateAndSubmit = undefined;
   }

@@ -9,7 +9,7 @@ import type { AppDeployment } from '../../../sdk/src/client/index.js';
 import { utf8, concatBytes } from '../../../sdk/src/encoding/bytes.js';
 import type { Transaction } from '../../../sdk/src/txn/types.js';
 import { Address } from '../../../sdk/src/encoding/address.js';
-import { writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -17,6 +17,13 @@ const ABI = 'examples/counter/abi';
 const counter = { spec: `${ABI}/counter.arc56.json`, approval: `${ABI}/counter.teal`, clear: `${ABI}/clear.teal`, fund: 10_000_000n };
 
 type Tw = Tealworks & { testChain: NonNullable<Tealworks['testChain']> };
+
+/**
+ * A seed no other chain of this process has: chains from one genesis share the references their
+ * calls needed, so a chain whose simulations are counted starts from its own genesis.
+ */
+let seeds = 0;
+const isolated = () => `send-simulations ${++seeds}`;
 
 /**
  * Counts the node's simulations, whether each allowed unnamed resources (a probe), and the
@@ -96,7 +103,7 @@ describe('app/composer send: simulations per call', function () {
   let tw: Tw;
   let d: AppDeployment;
   before(async () => {
-    tw = (await Tealworks.inProcess({ accounts: 2 })) as Tw;
+    tw = (await Tealworks.inProcess({ accounts: 2, seed: isolated() })) as Tw;
     d = await tw.app.deploy({ creator: tw.testChain.accounts[0]!, ...counter });
   });
   after(() => tw.close());
@@ -163,8 +170,9 @@ describe('app/composer send: simulations per call', function () {
   });
 
   it('gives the same txids, returns and state as calls that name their references themselves', async () => {
+    const seed = isolated(); // both runs: the same accounts
     const run = async (explicit: boolean) => {
-      const t = (await Tealworks.inProcess({ accounts: 2 })) as Tw;
+      const t = (await Tealworks.inProcess({ accounts: 2, seed })) as Tw;
       try {
         const [alice, bob] = t.testChain.accounts;
         const app = await t.app.deploy({ creator: alice!, ...counter });
@@ -233,9 +241,9 @@ describe('app/composer send: simulations per call', function () {
 describe('app/composer send: one evaluation on the in-process chain', function () {
   this.timeout(60_000);
 
-  /** Runs the same calls on a fresh chain, with or without the single evaluation. */
-  async function run(once: boolean) {
-    const t = (await Tealworks.inProcess({ accounts: 3 })) as Tw;
+  /** Runs the same calls on a fresh chain from `seed`, with or without the single evaluation. */
+  async function run(once: boolean, seed: string) {
+    const t = (await Tealworks.inProcess({ accounts: 3, seed })) as Tw;
     try {
       if (!once) (t.node as NodeAdapter).simulateAndSubmit = undefined;
       const n = countSimulations(t);
@@ -276,8 +284,9 @@ describe('app/composer send: one evaluation on the in-process chain', function (
   }
 
   it('gives the same transactions, returns, logs, reports, failures and state as gate then submit', async () => {
-    const one = await run(true);
-    const two = await run(false);
+    const seed = isolated();
+    const one = await run(true, seed);
+    const two = await run(false, seed);
     assert.ok(one.once > 0, 'the single evaluation was used');
     assert.equal(two.once, 0);
     assert.ok(
@@ -289,8 +298,51 @@ describe('app/composer send: one evaluation on the in-process chain', function (
     assert.equal(one.round, two.round);
   });
 
+  it('shares what a call needed with the next chain from the same genesis, for the same program only', async () => {
+    const seed = isolated();
+    const chain = async () => (await Tealworks.inProcess({ accounts: 1, seed })) as Tw;
+    const first = await chain();
+    let learnt: Uint8Array[];
+    try {
+      const app = await first.app.deploy({ creator: first.testChain.accounts[0]!, ...counter });
+      const n = countSimulations(first);
+      const r = await app.client.call('increment', [1]);
+      assert.equal(n.probes, 1, 'a new genesis: the first call is probed');
+      learnt = boxesOf(first, r.txid);
+    } finally {
+      await first.close();
+    }
+    const second = await chain();
+    try {
+      const app = await second.app.deploy({ creator: second.testChain.accounts[0]!, ...counter });
+      const n = countSimulations(second);
+      const r = await app.client.call('increment', [2]);
+      assert.deepEqual({ gates: n.gates, probes: n.probes, once: n.once }, { gates: 0, probes: 0, once: 1 }, 'one evaluation, with the references learnt');
+      assert.deepEqual(boxesOf(second, r.txid), learnt);
+      assert.equal(r.returnValue, 2n);
+    } finally {
+      await second.close();
+    }
+    // Another program under the same id and method: not hinted, probed as on a new chain.
+    const dir = mkdtempSync(join(tmpdir(), 'tw-other-counter-'));
+    const third = await chain();
+    try {
+      const teal = readFileSync(counter.approval, 'utf8').replace('#pragma version 10', '#pragma version 10\nint 1\npop');
+      assert.notEqual(teal, readFileSync(counter.approval, 'utf8'));
+      writeFileSync(join(dir, 'approval.teal'), teal);
+      const app = await third.app.deploy({ creator: third.testChain.accounts[0]!, ...counter, approval: join(dir, 'approval.teal') });
+      const n = countSimulations(third);
+      const r = await app.client.call('increment', [3]);
+      assert.equal(n.probes, 1, 'another program: its calls are learnt afresh');
+      assert.deepEqual(boxesOf(third, r.txid), learnt);
+    } finally {
+      await third.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('reports the values state had before the call (initial states) as a simulation does', async () => {
-    const t = (await Tealworks.inProcess({ accounts: 1 })) as Tw;
+    const t = (await Tealworks.inProcess({ accounts: 1, seed: isolated() })) as Tw;
     try {
       const app = await t.app.deploy({ creator: t.testChain.accounts[0]!, ...counter });
       await app.client.call('increment', [7]);
@@ -309,7 +361,7 @@ describe('app/composer send: one evaluation on the in-process chain', function (
   });
 
   it('goes the usual way for a signer that may ask someone, and for a group that makes inner transactions', async () => {
-    const t = (await Tealworks.inProcess({ accounts: 2 })) as Tw;
+    const t = (await Tealworks.inProcess({ accounts: 2, seed: isolated() })) as Tw;
     try {
       const [alice] = t.testChain.accounts;
       const app = await t.app.deploy({ creator: alice!, ...counter });
