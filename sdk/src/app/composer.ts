@@ -634,14 +634,17 @@ export class GroupComposer {
   }
 
   /**
-   * A call's hint key (`refHintKey`). In a shared scope it also names the called program by its
-   * hash when it is known here, and otherwise this node (such a call is hinted on this chain only).
+   * A call's hint key (`refHintKey`). In a shared scope it also names the app's programs by their
+   * hashes when they are known here, and otherwise this node (such a call is hinted on this chain only).
    */
   #hintKey(t: Transaction, scope: object): string | undefined {
     const k = refHintKey(t);
     if (k === undefined || scope === this.chain.node) return k;
-    const program = this.apps.get(t.appCall!.appId)?.approval?.bytes;
-    if (program) return `${programKey(program)}|${k}`;
+    const app = this.apps.get(t.appCall!.appId);
+    const approval = app?.approval?.bytes;
+    const clear = app?.clear?.bytes;
+    // Both programs: a clear-state call runs the other one.
+    if (approval && clear) return `${programKey(approval)}:${programKey(clear)}|${k}`;
     let node = NODE_KEYS.get(this.chain.node);
     if (node === undefined) NODE_KEYS.set(this.chain.node, (node = `node ${++nodeSerial}`));
     return `${node}|${k}`;

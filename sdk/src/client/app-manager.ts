@@ -90,7 +90,10 @@ function readText(value: string, ext: string, baseDir: string, what: string): st
   return readFileSync(path, 'utf8');
 }
 
-/** Parses any {@link AppSpecInput}. */
+/**
+ * Parses any {@link AppSpecInput}. A spec read from a file is shared by every load of the same
+ * text: treat it (and its `json`) as read-only.
+ */
 export function loadSpec(spec: AppSpecInput, baseDir = process.cwd()): Arc56AppSpec {
   if (spec instanceof Arc56AppSpec) return spec;
   if (typeof spec === 'string') {
