@@ -843,7 +843,8 @@ export class GroupComposer {
     const first = confirmed?.[0] ?? (await this.chain.node.waitForConfirmation(firstTxid, { ...(options.maxRounds ? { maxRounds: options.maxRounds } : {}) }));
     const out: SentTxn[] = [];
     for (let i = 0; i < txns.length; i++) {
-      const id = txidOf(txns[i]!);
+      // The node's own id of the committed transaction, when it gave the outcomes with the commit.
+      const id = confirmed?.[i]?.txid ?? txidOf(txns[i]!);
       const pending = i === 0 ? first : (confirmed?.[i] ?? (await this.chain.node.pending(id)));
       const logs = (pending.logs ?? []).map((l) => (typeof l === 'string' ? fromBase64(l) : l));
       const sent: SentTxn = { txid: id, confirmedRound: pending.confirmedRound, logs, pending };

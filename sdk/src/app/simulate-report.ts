@@ -479,7 +479,10 @@ function boxChangesOf(trace: Obj | undefined, spec: Arc56AppSpec | undefined): S
   const last = new Map<string, { key: Uint8Array; op: string; value?: Uint8Array }>();
   for (const field of ['approval-program-trace', 'clear-state-program-trace']) {
     for (const unit of arr(trace[field])) {
-      for (const ch of arr(obj(unit)['state-changes'])) {
+      // Most steps change no state: skip them without building anything.
+      const changes = isObj(unit) ? unit['state-changes'] : undefined;
+      if (!Array.isArray(changes)) continue;
+      for (const ch of changes) {
         const c = obj(ch);
         if (c['app-state-type'] !== 'b') continue;
         const key = bytesOf(c.key);
