@@ -23,7 +23,7 @@ export interface Route {
 type Segment = { literal: string } | { param: string };
 
 interface CompiledRoute extends Route {
-  segments: Segment[];
+  segments: readonly Segment[];
 }
 
 /** The result of matching a request: the route and its path parameters, or why none matched (404 / 405). */
@@ -35,7 +35,23 @@ function splitPath(path: string): string[] {
   return trimmed.split('/').slice(1);
 }
 
-function compile(pattern: string): Segment[] {
+/**
+ * Compiled patterns by text: every service made in a process (a fresh in-process chain per test
+ * file) adds the same routes. Segments are only read once made, so routers share them.
+ */
+const COMPILED = new Map<string, readonly Segment[]>();
+
+function compile(pattern: string): readonly Segment[] {
+  let segments = COMPILED.get(pattern);
+  if (!segments) {
+    segments = compilePattern(pattern);
+    if (COMPILED.size >= 1024) COMPILED.clear();
+    COMPILED.set(pattern, segments);
+  }
+  return segments;
+}
+
+function compilePattern(pattern: string): Segment[] {
   if (!pattern.startsWith('/')) throw new ValidationError(`route pattern must start with "/": ${JSON.stringify(pattern)}`);
   return splitPath(pattern).map((s) => {
     if (!s.startsWith(':')) return { literal: s };
@@ -110,7 +126,7 @@ function shapeKey(method: HttpMethod, segments: readonly Segment[]): string {
   return `${method} /${segments.map((s) => ('literal' in s ? s.literal : ':')).join('/')}`;
 }
 
-function matchSegments(segments: Segment[], parts: string[]): { params: Record<string, string>; score: number } | undefined {
+function matchSegments(segments: readonly Segment[], parts: string[]): { params: Record<string, string>; score: number } | undefined {
   if (segments.length !== parts.length) return undefined;
   const params: Record<string, string> = {};
   let score = 0;
