@@ -229,8 +229,9 @@ function ignoresFees(program: Uint8Array): boolean {
 type CallRefs = Pick<AppCallFields, 'accounts' | 'foreignApps' | 'foreignAssets' | 'boxes'>;
 
 /**
- * Per node (or per scope chains share, `SHARED_HINT_SCOPE`): the references a probe added to an app call, by what the call looked like before
- * (`refHintKey`), so the next call of the same shape is simulated once with them (see `send`).
+ * Per node (or per scope chains share, `SHARED_HINT_SCOPE`): the references a probe added to an
+ * app call, by what the call looked like before (`refHintKey`), so the next call of the same shape
+ * is simulated once with them (see `send`).
  * `null` marks a shape whose references changed from one call to the next: it is not hinted again.
  */
 const REF_HINTS = new WeakMap<object, Map<string, CallRefs | null>>();
