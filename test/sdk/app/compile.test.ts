@@ -19,6 +19,28 @@ describe('app/compile', () => {
     assert.deepEqual(templatePlaceholders('int TMPL_A // TMPL_B\nbyte "TMPL_C"\nbyte TMPL_D'), ['TMPL_A', 'TMPL_D']);
   });
 
+  it('gives each compile of the same TEAL its own equal program, source map and placeholder list', () => {
+    const teal = '#pragma version 10\n#define ONE int 1\nONE\nint TMPL_X\npop\n';
+    const a = compileContract({ approval: teal, clear: CLEAR }, { template: { X: 7n } });
+    const b = compileContract({ approval: teal, clear: CLEAR }, { template: { X: 7n } });
+    assert.deepEqual(b.approval.bytes, a.approval.bytes);
+    assert.deepEqual(b.approval.pcMap, a.approval.pcMap);
+    assert.ok(
+      a.approval.pcMap!.some((m) => m.definition),
+      'a macro use maps to its definition too',
+    );
+    a.approval.bytes[0] = 0xff;
+    a.approval.pcMap![0]!.use.line = 99;
+    const withDef = a.approval.pcMap!.find((m) => m.definition)!;
+    withDef.definition!.line = 99;
+    const c = compileContract({ approval: teal, clear: CLEAR }, { template: { X: 7n } });
+    assert.deepEqual(c.approval.bytes, b.approval.bytes, 'a caller that changes its copy changes no later compile');
+    assert.deepEqual(c.approval.pcMap, b.approval.pcMap);
+    const found = templatePlaceholders(teal);
+    found.push('TMPL_CHANGED');
+    assert.deepEqual(templatePlaceholders(teal), ['TMPL_X']);
+  });
+
   it('substitutes template variables and deploy-time permissions', () => {
     const c = compileContract({ approval: APPROVAL, clear: CLEAR, approvalName: 'a.teal' }, { template: { FEE: 1000n }, updatable: true });
     assert.deepEqual(c.approval.bytes, assemble('#pragma version 10\nint 1000\npop\nint 1\nreturn\n').program);
