@@ -7,7 +7,7 @@ import { toBase32 } from '../encoding/base32.js';
 import { toBase64 } from '../encoding/base64.js';
 import { bytesEqual, concatBytes, isAllZero, utf8 } from '../encoding/bytes.js';
 import { fromHex, toHex } from '../encoding/hex.js';
-import { ed25519Verify } from '../crypto/ed25519.js';
+import { ed25519Verify, ed25519VerifyAsync } from '../crypto/ed25519.js';
 import { programHashIsOnCurve } from '../teal/oncurve.js';
 import { OFF_CURVE_VERSION } from '../teal/spec/versions.js';
 import { bytesToSign } from '../txn/encode.js';
@@ -77,6 +77,35 @@ function sigMaterialKey(txid: string, stxn: SignedTransaction): string | undefin
   if (stxn.msig)
     return `${txid}/m/${stxn.msig.threshold}/${stxn.msig.subsigs.map((x) => toHex(x.publicKey) + (x.signature ? toHex(x.signature) : '-')).join('.')}/${stxn.authAddress ? toHex(stxn.authAddress.publicKey) : ''}`;
   return undefined;
+}
+
+/**
+ * Checks the single signatures of `group` that `cache` does not hold yet, in parallel where the
+ * platform can (Node's native verifier runs on its worker pool), and adds those that verify, so
+ * the group's evaluation that follows finds them checked. Decides nothing: a signature that does
+ * not verify is not added and is checked again by the evaluation, which fails with the node's
+ * error. Multisig and logic signatures, and a group with fewer than two signatures to check, are
+ * left to the evaluation.
+ */
+export async function preverifySignatures(cache: VerifiedCache, group: readonly SignedTransaction[], impersonated?: ReadonlySet<string>): Promise<void> {
+  const todo: { who: Uint8Array; message: Uint8Array; sig: Uint8Array; key: string }[] = [];
+  for (const stxn of group) {
+    if (!stxn.sig || stxn.msig || stxn.lsig || isAllZero(stxn.sig)) continue;
+    const who = claimedAuthorizer(stxn);
+    if (impersonated?.size && impersonated.has(toHex(who))) continue;
+    const message = bytesToSign(stxn.txn);
+    const key = sigMaterialKey(toBase32(sha512_256(message)), stxn)!;
+    if (!cache.has(key)) todo.push({ who, message, sig: stxn.sig, key });
+  }
+  // One signature gains nothing from another thread: the evaluation checks it as it goes.
+  if (todo.length < 2) return;
+  await Promise.all(
+    todo.map(({ who, message, sig, key }) =>
+      ed25519VerifyAsync(who, message, sig).then((ok) => {
+        if (ok) cache.add(key);
+      }),
+    ),
+  );
 }
 
 /** Options of a group evaluation on the ledger (simulate-style relaxations, traces, extra budget). */

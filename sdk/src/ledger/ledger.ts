@@ -21,7 +21,7 @@ import {
   type BlockHeader,
   type ConfirmedTxn,
 } from './block.js';
-import { evaluateGroup, VerifiedCache, type EvalEnv, type EvalOptions, type GroupEvalResult } from './eval.js';
+import { evaluateGroup, preverifySignatures, VerifiedCache, type EvalEnv, type EvalOptions, type GroupEvalResult } from './eval.js';
 import { ForkStateMissing, LedgerDamageError, LedgerNotFoundError, LedgerRejection, LedgerStoreError, LedgerWriteError } from './errors.js';
 import {
   CONSENSUS_CURRENT,
@@ -448,6 +448,17 @@ export class Ledger {
   }
 
   // ---- submit ---------------------------------------------------------------------------------
+
+  /**
+   * Checks the group's single signatures ahead of its evaluation, in parallel where the platform
+   * can (Node's native verifier runs on its worker pool), and remembers those that verify: the
+   * `submit`, simulation or `dryEvaluate` that follows does not check them again. Changes no state
+   * and decides nothing (a signature that fails is checked again, and refused, by the evaluation).
+   * A service calls it before evaluating a signed group it was sent.
+   */
+  async preverify(group: readonly SignedTransaction[]): Promise<void> {
+    await preverifySignatures(this.verified, group, this.impersonated);
+  }
 
   /**
    * Applies one group (signed transactions or their raw concatenated encoding) in a new block.

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import {
   Ed25519KeyPair,
   ed25519Verify,
+  ed25519VerifyAsync,
   forgetMadeSignatures,
   madeSignatureCount,
   nativeEd25519Available,
@@ -56,6 +57,35 @@ describe('crypto: ed25519 key pairs from seeds', () => {
     assert.equal(ed25519Verify(a.publicKey, message, sig), false);
     message[0]! ^= 1;
     assert.ok(ed25519Verify(a.publicKey, message, sig));
+  });
+
+  it('the parallel verifier gives the same answers as the verifier, native and portable', async () => {
+    const rnd = prng(11);
+    const k = Ed25519KeyPair.fromSeed(Uint8Array.from({ length: 32 }, () => Math.floor(rnd() * 256)));
+    const message = Uint8Array.from({ length: 50 }, () => Math.floor(rnd() * 256));
+    const sig = k.sign(message);
+    const forged = sig.slice();
+    forged[10]! ^= 1;
+    const cases: Array<[Uint8Array, Uint8Array, Uint8Array]> = [
+      [k.publicKey, message, sig],
+      [k.publicKey, message, forged],
+      [k.publicKey, message.subarray(1), sig],
+      [new Uint8Array(32).fill(0xff), message, sig], // not a point on the curve
+      [k.publicKey.subarray(0, 31), message, sig], // a short key
+      [k.publicKey, message, sig.subarray(0, 63)], // a short signature
+    ];
+    for (const native of [true, false]) {
+      if (native && !nativeEd25519Available()) continue;
+      setNativeEd25519(native);
+      forgetMadeSignatures(); // the verifiers themselves, not the memo of signatures made here
+      const answers = await Promise.all(cases.map(([pk, m, s]) => ed25519VerifyAsync(pk, m, s)));
+      assert.deepEqual(
+        answers,
+        cases.map(([pk, m, s]) => ed25519Verify(pk, m, s)),
+        native ? 'native' : 'portable',
+      );
+      assert.deepEqual(answers, [true, false, false, false, false, false]);
+    }
   });
 
   it('remembers a bounded number of signatures; older ones are verified by the verifier', () => {

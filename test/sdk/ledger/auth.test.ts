@@ -5,6 +5,8 @@ import { delegateLogicSig, delegateLogicSigMultisig, logicSigAddress, makeLogicS
 import { programHashIsOnCurve } from '../../../sdk/src/teal/index.js';
 import { LedgerRejection } from '../../../sdk/src/ledger/index.js';
 import { ALGO, devnet, teal } from './fixture.js';
+import { assignGroupId } from '../../../sdk/src/txn/group.js';
+import { forgetMadeSignatures } from '../../../sdk/src/crypto/ed25519.js';
 
 function rejects(fn: () => unknown, kind: string, text: RegExp): void {
   assert.throws(fn, (e: unknown) => {
@@ -14,6 +16,32 @@ function rejects(fn: () => unknown, kind: string, text: RegExp): void {
     return true;
   });
 }
+
+describe('ledger: signatures checked ahead (preverify)', () => {
+  it('changes nothing and decides nothing: a valid group commits, a bad signature is refused by the evaluation', async () => {
+    forgetMadeSignatures(); // the verifier checks them, not the memo of signatures made here
+    const d = devnet();
+    const pay = (i: number, amount: bigint) => makePaymentTxn({ sender: d.addr(i), receiver: d.addr(3), amount, suggestedParams: d.sp() });
+    const group = assignGroupId([pay(0, 1n), pay(1, 2n), pay(2, 3n)]).map((t) => d.sign(t));
+    const before = { round: d.ledger.latestRound, hash: d.ledger.stateHash() };
+    await d.ledger.preverify(group);
+    assert.deepEqual({ round: d.ledger.latestRound, hash: d.ledger.stateHash() }, before, 'no state changed');
+    d.ledger.submit(group);
+    assert.equal(d.ledger.latestRound, before.round + 1n);
+    // One forged signature among good ones: preverify resolves, the evaluation refuses the group
+    // with the node's words, naming the transaction.
+    const bad = assignGroupId([pay(0, 4n), pay(1, 5n), pay(2, 6n)]).map((t) => d.sign(t));
+    bad[1] = { ...bad[1]!, sig: bad[1]!.sig!.slice() };
+    bad[1]!.sig![0]! ^= 1;
+    await d.ledger.preverify(bad);
+    rejects(() => d.ledger.submit(bad), 'signature', /At least one signature didn't pass verification/);
+    assert.equal(d.ledger.latestRound, before.round + 1n, 'nothing committed');
+    // Signed by a key that is not the sender's: refused the same way.
+    const wrongKey = assignGroupId([pay(0, 7n), pay(1, 8n)]).map((t, i) => d.sign(t, d.keys[i === 0 ? 2 : 1]));
+    await d.ledger.preverify(wrongKey);
+    assert.throws(() => d.ledger.submit(wrongKey), LedgerRejection);
+  });
+});
 
 describe('ledger: multisig and logic signature authorization', () => {
   it('accepts a 2-of-3 multisig payment and rejects one signature short', () => {

@@ -127,6 +127,20 @@ export class TransactionPool {
   }
 
   /**
+   * Checks a raw group's signatures ahead of `submit`, in parallel (`Ledger.preverify`). Bytes
+   * that do not decode are left for `submit` to refuse with its own error.
+   */
+  async preverify(raw: Uint8Array, maxGroupSize: number): Promise<void> {
+    let stxns: SignedTransaction[];
+    try {
+      stxns = decodeSignedTransactions(raw);
+    } catch {
+      return;
+    }
+    if (stxns.length <= maxGroupSize) await this.#ledger.preverify(stxns);
+  }
+
+  /**
    * Accepts one group (raw concatenated signed transactions). Returns the first transaction's id.
    * Throws BadRequestError with the ledger's reason when the group cannot be accepted.
    */

@@ -194,6 +194,7 @@ async function simulateOperation(ctx: RequestContext, node: NodeContext, withRes
   try {
     const form = responseFormat(ctx.query);
     const request = decodeSimulateRequest(await ctx.body());
+    for (const g of request['txn-groups']) await node.ledger.preverify(g.txns);
     if (request['exec-trace-config']?.enable && node.traces) {
       // Traces are large: a global budget holds each from its computation until its response is sent.
       ctx.onFinished(await node.traces.acquire(ctx.signal));
@@ -480,6 +481,7 @@ export const NODE_ENDPOINTS: readonly NodeEndpoint[] = [
     handler: async (ctx, node) => {
       if (node.follower.enabled) throw new BadRequestError('cannot broadcast txns in follower mode');
       const body = await ctx.body();
+      await node.pool.preverify(body, node.ledger.params.maxTxGroupSize);
       const txId = node.pool.submit(body, node.ledger.params.maxTxGroupSize);
       return jsonReply({ txId });
     },

@@ -87,6 +87,7 @@ export function transactionRoutes(_options: AlgodRouteOptions): AlgodRoute[] {
       handler: async (ctx, node) => {
         if (node.follower.enabled) throw new BadRequestError('cannot broadcast txns in follower mode');
         const body = await ctx.body();
+        await node.pool.preverify(body, node.ledger.params.maxTxGroupSize);
         let txId: string;
         try {
           txId = node.pool.submit(body, node.ledger.params.maxTxGroupSize);
@@ -126,6 +127,7 @@ export function transactionRoutes(_options: AlgodRouteOptions): AlgodRoute[] {
           throw new BadRequestError(e instanceof Error ? e.message : 'malformed transaction');
         }
         if (stxns.length === 0) throw new BadRequestError('empty txgroup');
+        if (stxns.length <= node.ledger.params.maxTxGroupSize) await node.ledger.preverify(stxns);
         try {
           node.pool.submit(body, node.ledger.params.maxTxGroupSize);
         } catch {
