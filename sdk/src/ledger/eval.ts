@@ -72,7 +72,15 @@ export class VerifiedCache {
   }
 }
 
+/**
+ * The cache key of a transaction's signature material: only for one signed by a single key (a
+ * non-zero signature) or by a multisig, and nothing else. A transaction with more than one kind
+ * of material, an empty signature or a logic signature is checked in full every time (so its
+ * refusal never depends on what was checked before).
+ */
 function sigMaterialKey(txid: string, stxn: SignedTransaction): string | undefined {
+  if (stxn.lsig || (stxn.sig && stxn.msig)) return undefined;
+  if (stxn.sig && isAllZero(stxn.sig)) return undefined;
   if (stxn.sig) return `${txid}/s/${toHex(stxn.sig)}/${stxn.authAddress ? toHex(stxn.authAddress.publicKey) : ''}`;
   if (stxn.msig)
     return `${txid}/m/${stxn.msig.threshold}/${stxn.msig.subsigs.map((x) => toHex(x.publicKey) + (x.signature ? toHex(x.signature) : '-')).join('.')}/${stxn.authAddress ? toHex(stxn.authAddress.publicKey) : ''}`;
@@ -90,12 +98,10 @@ function sigMaterialKey(txid: string, stxn: SignedTransaction): string | undefin
 export async function preverifySignatures(cache: VerifiedCache, group: readonly SignedTransaction[], impersonated?: ReadonlySet<string>): Promise<void> {
   const todo: { who: Uint8Array; message: Uint8Array; sig: Uint8Array; key: string }[] = [];
   for (const stxn of group) {
-    if (!stxn.sig || stxn.msig || stxn.lsig || isAllZero(stxn.sig)) continue;
-    const who = claimedAuthorizer(stxn);
-    if (impersonated?.size && impersonated.has(toHex(who))) continue;
+    if (!stxn.sig || stxn.msig || stxn.lsig || isAllZero(stxn.sig) || isImpersonated({ impersonated }, stxn)) continue;
     const message = bytesToSign(stxn.txn);
-    const key = sigMaterialKey(toBase32(sha512_256(message)), stxn)!;
-    if (!cache.has(key)) todo.push({ who, message, sig: stxn.sig, key });
+    const key = sigMaterialKey(toBase32(sha512_256(message)), stxn);
+    if (key !== undefined && !cache.has(key)) todo.push({ who: claimedAuthorizer(stxn), message, sig: stxn.sig, key });
   }
   // One signature gains nothing from another thread: the evaluation checks it as it goes.
   if (todo.length < 2) return;
@@ -236,8 +242,13 @@ function claimedAuthorizer(stxn: SignedTransaction): Uint8Array {
  * Checks the cryptographic part of authorization: exactly one of sig/msig/lsig, valid for the
  * claimed authorizer. Logic programs themselves run later, with the group's pooled budget.
  */
+/** Whether the cheat `impersonate` covers the transaction's authorizer (its signature is not checked). */
+function isImpersonated(env: Pick<EvalEnv, 'impersonated'>, stxn: SignedTransaction): boolean {
+  return env.impersonated !== undefined && env.impersonated.size > 0 && env.impersonated.has(toHex(claimedAuthorizer(stxn)));
+}
+
 function verifySignature(env: EvalEnv, stxn: SignedTransaction, index: number, opts: EvalOptions): void {
-  if (env.impersonated?.size && env.impersonated.has(toHex(claimedAuthorizer(stxn)))) return;
+  if (isImpersonated(env, stxn)) return;
   const kinds = (stxn.sig && !isAllZero(stxn.sig) ? 1 : 0) + (stxn.msig ? 1 : 0) + (stxn.lsig ? 1 : 0);
   if (kinds === 0) {
     if (opts.allowEmptySignatures) return;
@@ -368,7 +379,8 @@ export function evaluateGroup(env: EvalEnv, group: readonly SignedTransaction[],
     if (!opts.skipSignatures) {
       for (let i = 0; i < n; i++) {
         current = i;
-        const key = env.verified ? sigMaterialKey(results[i]!.txid, group[i]!) : undefined;
+        // An impersonated authorizer's signature is not checked: nothing about it is remembered.
+        const key = env.verified && !isImpersonated(env, group[i]!) ? sigMaterialKey(results[i]!.txid, group[i]!) : undefined;
         if (key && env.verified!.has(key)) continue;
         verifySignature(env, group[i]!, i, opts);
         if (key) env.verified!.add(key);

@@ -43,6 +43,43 @@ describe('ledger: signatures checked ahead (preverify)', () => {
   });
 });
 
+describe('ledger: what the verified-signature cache remembers', () => {
+  const payFrom = (d: ReturnType<typeof devnet>, i: number, amount: bigint) =>
+    makePaymentTxn({ sender: d.addr(i), receiver: d.addr(3), amount, suggestedParams: d.sp() });
+
+  it('nothing about an impersonated authorizer: its unsigned transaction is refused once the cheat is off', () => {
+    const d = devnet();
+    const t = payFrom(d, 0, 9n);
+    const unsigned = { txn: t, sig: new Uint8Array(64) };
+    d.ledger.impersonate(d.addr(0));
+    d.ledger.dryEvaluate([unsigned], {}); // accepted while impersonated (not committed)
+    d.ledger.impersonate(d.addr(0), false);
+    rejects(() => d.ledger.submit([unsigned]), 'signature', /signedtxn has no sig/);
+    const forged = { txn: t, sig: d.sign(t).sig!.map((b, i) => (i === 0 ? b ^ 1 : b)) };
+    d.ledger.impersonate(d.addr(0));
+    d.ledger.dryEvaluate([forged], {});
+    d.ledger.impersonate(d.addr(0), false);
+    rejects(() => d.ledger.submit([forged]), 'signature', /didn't pass verification/);
+  });
+
+  it('nothing about an empty signature allowed by a simulation', () => {
+    const d = devnet();
+    const zero = { txn: payFrom(d, 0, 10n), sig: new Uint8Array(64) };
+    d.ledger.dryEvaluate([zero], { allowEmptySignatures: true });
+    rejects(() => d.ledger.submit([zero]), 'signature', /signedtxn has no sig/);
+  });
+
+  it('a good signature does not excuse a second kind of signature material', () => {
+    const d = devnet();
+    const signed = d.sign(payFrom(d, 0, 11n));
+    d.ledger.dryEvaluate([signed], {}); // verified and remembered
+    const meta = { version: 1, threshold: 1, addrs: [d.addr(0), d.addr(1)] };
+    const both = { ...signed, msig: signMultisigTransaction(signed.txn, meta, d.keys[1]!).msig! };
+    rejects(() => d.ledger.submit([both]), 'signature', /should only have one of Sig or Msig or LogicSig/);
+    d.ledger.submit([signed]);
+  });
+});
+
 describe('ledger: multisig and logic signature authorization', () => {
   it('accepts a 2-of-3 multisig payment and rejects one signature short', () => {
     const d = devnet();

@@ -127,9 +127,18 @@ export class TransactionPool {
   }
 
   /**
-   * Checks a raw group's signatures ahead of `submit`, in parallel (`Ledger.preverify`). Bytes
-   * that do not decode are left for `submit` to refuse with its own error.
+   * Checks a group's signatures ahead of its simulation or `submit`, in parallel
+   * (`Ledger.preverify`). A group larger than `maxGroupSize` is left for the evaluation to refuse
+   * cheaply. A fork is left alone: its routes run again when they missed state, and a wait inside
+   * one would let another request's miss make it run twice (a submit would then find its own
+   * transactions already committed).
    */
+  async preverifyGroup(stxns: readonly SignedTransaction[], maxGroupSize: number): Promise<void> {
+    if (this.#ledger.fork || stxns.length > maxGroupSize) return;
+    await this.#ledger.preverify(stxns);
+  }
+
+  /** {@link preverifyGroup} for raw bytes; bytes that do not decode are left for `submit` to refuse. */
   async preverify(raw: Uint8Array, maxGroupSize: number): Promise<void> {
     let stxns: SignedTransaction[];
     try {
@@ -137,7 +146,7 @@ export class TransactionPool {
     } catch {
       return;
     }
-    if (stxns.length <= maxGroupSize) await this.#ledger.preverify(stxns);
+    await this.preverifyGroup(stxns, maxGroupSize);
   }
 
   /**

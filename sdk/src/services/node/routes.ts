@@ -194,7 +194,9 @@ async function simulateOperation(ctx: RequestContext, node: NodeContext, withRes
   try {
     const form = responseFormat(ctx.query);
     const request = decodeSimulateRequest(await ctx.body());
-    for (const g of request['txn-groups']) await node.ledger.preverify(g.txns);
+    // Simulate takes one group; anything else is refused by its validation, unchecked.
+    const groups = request['txn-groups'];
+    if (groups.length === 1) await node.pool.preverifyGroup(groups[0]!.txns, node.ledger.params.maxTxGroupSize);
     if (request['exec-trace-config']?.enable && node.traces) {
       // Traces are large: a global budget holds each from its computation until its response is sent.
       ctx.onFinished(await node.traces.acquire(ctx.signal));

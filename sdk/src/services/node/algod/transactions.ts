@@ -127,7 +127,7 @@ export function transactionRoutes(_options: AlgodRouteOptions): AlgodRoute[] {
           throw new BadRequestError(e instanceof Error ? e.message : 'malformed transaction');
         }
         if (stxns.length === 0) throw new BadRequestError('empty txgroup');
-        if (stxns.length <= node.ledger.params.maxTxGroupSize) await node.ledger.preverify(stxns);
+        await node.pool.preverifyGroup(stxns, node.ledger.params.maxTxGroupSize);
         try {
           node.pool.submit(body, node.ledger.params.maxTxGroupSize);
         } catch {
