@@ -98,7 +98,8 @@ function sigMaterialKey(txid: string, stxn: SignedTransaction): string | undefin
 export async function preverifySignatures(cache: VerifiedCache, group: readonly SignedTransaction[], impersonated?: ReadonlySet<string>): Promise<void> {
   const todo: { who: Uint8Array; message: Uint8Array; sig: Uint8Array; key: string }[] = [];
   for (const stxn of group) {
-    if (!stxn.sig || stxn.msig || stxn.lsig || isAllZero(stxn.sig) || isImpersonated({ impersonated }, stxn)) continue;
+    // A single-key signature only (sigMaterialKey has no key for other mixes or an empty one).
+    if (!stxn.sig || isImpersonated({ impersonated }, stxn)) continue;
     const message = bytesToSign(stxn.txn);
     const key = sigMaterialKey(toBase32(sha512_256(message)), stxn);
     if (key !== undefined && !cache.has(key)) todo.push({ who: claimedAuthorizer(stxn), message, sig: stxn.sig, key });
@@ -238,15 +239,15 @@ function claimedAuthorizer(stxn: SignedTransaction): Uint8Array {
   return (stxn.authAddress ?? stxn.txn.sender).publicKey;
 }
 
-/**
- * Checks the cryptographic part of authorization: exactly one of sig/msig/lsig, valid for the
- * claimed authorizer. Logic programs themselves run later, with the group's pooled budget.
- */
 /** Whether the cheat `impersonate` covers the transaction's authorizer (its signature is not checked). */
 function isImpersonated(env: Pick<EvalEnv, 'impersonated'>, stxn: SignedTransaction): boolean {
   return env.impersonated !== undefined && env.impersonated.size > 0 && env.impersonated.has(toHex(claimedAuthorizer(stxn)));
 }
 
+/**
+ * Checks the cryptographic part of authorization: exactly one of sig/msig/lsig, valid for the
+ * claimed authorizer. Logic programs themselves run later, with the group's pooled budget.
+ */
 function verifySignature(env: EvalEnv, stxn: SignedTransaction, index: number, opts: EvalOptions): void {
   if (isImpersonated(env, stxn)) return;
   const kinds = (stxn.sig && !isAllZero(stxn.sig) ? 1 : 0) + (stxn.msig ? 1 : 0) + (stxn.lsig ? 1 : 0);
