@@ -9,7 +9,16 @@ import { OnComplete, type Transaction } from '../txn/types.js';
 import { prepareMethodArgs, resolveMethod, CallArgsError } from './call-args.js';
 import { appAddressOf, builderParams, fetchApp, fetchBox, fetchBoxNames, fetchLocalState, type AppChain } from './chain.js';
 import { appKnowledge, type CompiledContract } from './compile.js';
-import { GroupComposer, type ComposerEntry, type ComposerObserver, type SendResult, type SignerResolver, type SimulateGroupOptions } from './composer.js';
+import {
+  GroupComposer,
+  methodOf,
+  type ComposerEntry,
+  type ComposerObserver,
+  type SendResult,
+  type SignerResolver,
+  type SimulateGroupOptions,
+} from './composer.js';
+import { defineLazy } from './lazy.js';
 import { AppError, SimulateFailedError } from './errors.js';
 import { failureSummary, type AppKnowledge, type LogEntry, type SimulateReport } from './simulate-report.js';
 import { decodeBoxes, decodeGlobalState, decodeLocalState, storageKeyFor, type StorageItem } from './state-decode.js';
@@ -330,19 +339,24 @@ export class AppClient {
       ...(options.extraOpcodeBudget ? { extraOpcodeBudget: options.extraOpcodeBudget } : {}),
     });
     const t = sent.txns[callIndex]!;
-    const r = sent.report.txns[callIndex];
     if (t.createdAppId !== undefined) this.appId = t.createdAppId;
-    const result: AppCallResult<T> = {
-      appId: t.createdAppId ?? this.appId,
-      txid: t.txid,
-      txids: sent.txids,
-      confirmedRound: t.confirmedRound,
-      logs: r?.logs ?? [],
-      events: (r?.logs ?? []).filter((l) => l.event).map((l) => ({ name: l.event!.name, args: l.event!.args, named: l.event!.named })),
-      report: sent.report,
-      sent,
-    };
-    const rv = t.returnValue ?? r?.returnValue;
+    const result = { appId: t.createdAppId ?? this.appId, txid: t.txid, txids: sent.txids, confirmedRound: t.confirmedRound } as AppCallResult<T>;
+    // Logs, events and the report come from the send's report, which a send on a chain in this
+    // process builds only when it is read: they are read from it on first use.
+    const logs = () => sent.report.txns[callIndex]?.logs ?? [];
+    defineLazy(result, 'logs', logs);
+    defineLazy(result, 'events', () =>
+      logs()
+        .filter((l) => l.event)
+        .map((l) => ({ name: l.event!.name, args: l.event!.args, named: l.event!.named })),
+    );
+    defineLazy(result, 'report', () => sent.report);
+    result.sent = sent;
+    // A method that returns nothing has no return value; otherwise the report is asked when the
+    // send could not decode one (an outcome without logs, or no method: the report may still find
+    // one through the spec's selectors).
+    const method = methodOf(entries[callIndex]!.method);
+    const rv = t.returnValue ?? (method && !method.returns.abiType ? undefined : sent.report.txns[callIndex]?.returnValue);
     if (rv !== undefined) result.returnValue = rv as T;
     if (t.createdAppId !== undefined) result.createdAppId = t.createdAppId;
     return result;

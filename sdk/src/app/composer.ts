@@ -21,6 +21,7 @@ import { AppError, MinimumBalanceError, RekeyedSignerError, SimulateFailedError 
 import { appAddressOf } from './chain.js';
 import { simulateOutline, type SimulateOutline } from './simulate-outline.js';
 import { buildSimulateReport, failureSummary, type AppKnowledge, type SimulateReport, type TxnContext, type UnnamedResources } from './simulate-report.js';
+import { defineLazy } from './lazy.js';
 
 /*
  * A group of transactions on its way to the chain: signers resolved per sender, inner-transaction
@@ -392,6 +393,12 @@ export interface ComposerObserver {
   submitted?(txids: readonly string[], txns: readonly Transaction[]): void;
   /** The group was confirmed. */
   confirmed?(result: SendResult): void;
+  /**
+   * True when `simulated` does nothing with a simulation that would succeed (a log that is off, or
+   * not at `debug`). A send on a chain in this process is then not told of its passing gate, and
+   * builds that report only when its result's `report` is first read.
+   */
+  readonly ignoresSuccess?: boolean;
 }
 
 function tell(observer: ComposerObserver | undefined, f: (o: ComposerObserver) => void): void {
@@ -819,19 +826,22 @@ export class GroupComposer {
     const out = await this.chain.node.simulateAndSubmit!(signed, { execTrace: true, commitOnlyWithoutInnerTxns: requireNoInner });
     const reportOptions = { txns: this.entries.map(txnContext), apps: new Map(this.apps) };
     if (!out.submitted) return lazySimulated(out.simulate.raw, () => buildSimulateReport(out.simulate.raw, reportOptions));
-    const report = buildSimulateReport(out.simulate.raw, reportOptions);
+    const build = () => buildSimulateReport(out.simulate.raw, reportOptions);
+    if (!this.observer?.simulated || this.observer.ignoresSuccess === true) return this.#confirmed(txns, out.submitted.txid, build, options, out.confirmed);
+    const report = build();
     tell(this.observer, (o) => o.simulated?.(report, 'gate', this.transactions));
     return this.#confirmed(txns, out.submitted.txid, report, options, out.confirmed);
   }
 
   /**
    * After the submit: waits for the group, reads each transaction's outcome and return value
-   * (`confirmed`: the outcomes, when the node gave them with the commit).
+   * (`confirmed`: the outcomes, when the node gave them with the commit; `report` as a function:
+   * built when the result's `report` is first read).
    */
   async #confirmed(
     txns: Transaction[],
     firstTxid: string,
-    report: SimulateReport,
+    report: SimulateReport | (() => SimulateReport),
     options: SendOptions,
     confirmed?: readonly PendingTransaction[],
   ): Promise<SendResult> {
@@ -862,7 +872,9 @@ export class GroupComposer {
       }
       out.push(sent);
     }
-    const result: SendResult = { txids: out.map((t) => t.txid), confirmedRound: first.confirmedRound, txns: out, report };
+    const result = { txids: out.map((t) => t.txid), confirmedRound: first.confirmedRound, txns: out } as SendResult;
+    if (typeof report === 'function') defineLazy(result, 'report', report);
+    else result.report = report;
     tell(this.observer, (o) => o.confirmed?.(result));
     return result;
   }

@@ -80,7 +80,12 @@ export class LogicError extends TealworksError {
     const pcPart = `pc=${info.pc}${info.opcodes !== undefined ? `, opcodes=${info.opcodes}` : ''}`;
     const details = info.mode === 'app' ? `app=${info.appId ?? 0n}, ${pcPart}` : pcPart;
     const head = info.mode === 'app' ? `logic eval error: ${info.reason}` : `rejected by logic err=${info.reason}`;
+    // A program's rejection is an outcome the ledger reports, not a fault of the caller's code: no
+    // stack is captured (a ledger that throws it captures one where it throws; see AvmFault).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(`${head}. Details: ${details}`, options);
+    Error.stackTraceLimit = limit;
     this.reason = info.reason;
     this.pc = info.pc;
     this.opcode = info.opcode;

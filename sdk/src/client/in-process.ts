@@ -25,7 +25,7 @@ import { decodePendingResponse } from '../adapters/node/typed-decode.js';
 import { QUERY_TOKEN_HEADER, QueryClient } from '../adapters/query/client.js';
 import { profileFromDevnet } from '../adapters/profiles.js';
 import { toSimulateResult, toSuggestedParams } from '../adapters/node/normalize.js';
-import type { SuggestedParams } from '../adapters/node/types.js';
+import type { SimulateResult, SuggestedParams } from '../adapters/node/types.js';
 import { simulateRequestBody, type NodeAdapter } from '../adapters/node/adapter.js';
 import { jsonRoundTrip } from '../encoding/json.js';
 import { transactionParamsJson } from '../services/node/algod/status.js';
@@ -491,11 +491,18 @@ class InProcessAlgodAdapter extends AlgodAdapter {
     const body = simulateRequestBody(signed, options.execTrace ? { execTrace: true } : {});
     const noInner = options.commitOnlyWithoutInnerTxns === true;
     const out = this.#once!(body, (r) => !noInner || r.txns.every((t) => t.ad.inner.length === 0));
-    const simulate = toSimulateResult(out.json);
-    if (!out.committed) return { simulate };
+    if (!out.committed) return { simulate: toSimulateResult(out.json) };
     const { txids, pending } = out.committed;
     const confirmed = pending.map((b, i) => pendingFromDecoded(decodePendingResponse(b), txids[i]));
-    return { simulate, submitted: { txid: txids[0]! }, confirmed };
+    // A committed group's simulate answer is parsed when first read (a send often never reads it).
+    let simulate: SimulateResult | undefined;
+    return {
+      get simulate(): SimulateResult {
+        return (simulate ??= toSimulateResult(out.json));
+      },
+      submitted: { txid: txids[0]! },
+      confirmed,
+    };
   };
 
   override async suggestedParams(): Promise<SuggestedParams> {

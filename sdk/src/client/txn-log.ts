@@ -79,6 +79,11 @@ export class TransactionLog implements ComposerObserver {
     for (const line of text().split('\n')) this.sink(`[tealworks] ${line}`);
   }
 
+  /** Successes are written only at `debug` (see {@link ComposerObserver.ignoresSuccess}). */
+  get ignoresSuccess(): boolean {
+    return !this.#on('debug');
+  }
+
   /** A simulation finished: failures at `info` (with the whole report at `debug`), successes at `debug`. */
   simulated(report: SimulateReport, stage: 'gate' | 'simulate', txns: readonly Transaction[]): void {
     const what = () => `${stage === 'gate' ? 'simulated before sending' : 'simulated'} ${txns.length === 1 ? describe(txns[0]!) : `group of ${txns.length}`}`;

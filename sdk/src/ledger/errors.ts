@@ -34,7 +34,12 @@ export class LedgerRejection extends TealworksError {
     readonly txid?: string,
     options?: { cause?: unknown },
   ) {
+    // An evaluation's outcome (simulate reports most of them): made without a stack, which the
+    // ledger captures where it throws one (see `LogicError`).
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(txid ? `transaction ${txid}: ${reason}` : reason, options);
+    Error.stackTraceLimit = limit;
   }
 }
 
@@ -57,7 +62,11 @@ export class ApplyError extends Error {
     readonly kind: RejectionKind,
     message: string,
   ) {
+    // Caught by the evaluation, which reports it as a LedgerRejection: no stack needed.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.name = 'ApplyError';
   }
 }

@@ -171,7 +171,11 @@ class Fail extends Error {
     message: string,
     readonly path?: readonly number[],
   ) {
+    // Caught below and reported as a LedgerRejection: no stack needed.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
   }
 }
 

@@ -1,5 +1,5 @@
 import { Address, addressBytes, type AddressLike } from '../encoding/address.js';
-import { utf8 } from '../encoding/bytes.js';
+import { concatBytes, utf8 } from '../encoding/bytes.js';
 import { toHex, fromHex } from '../encoding/hex.js';
 import { toBase64 } from '../encoding/base64.js';
 import { stateKeyCounts } from './apply.js';
@@ -50,6 +50,7 @@ import { buildRoundDelta, stateDeltaObject, type RoundDelta } from './delta.js';
 import { RoundOverlay, RoundWindow } from './window.js';
 import type { ForkState } from './fork.js';
 import { BlockList } from './block-list.js';
+import { lazyBlock } from './lazy-block.js';
 
 const MAX_UINT64 = (1n << 64n) - 1n;
 
@@ -550,6 +551,8 @@ export class Ledger {
         }
         if (!rejected) {
           st.rollback(blockMark);
+          // Rejections are made without a stack: the one thrown gets the caller's.
+          Error.captureStackTrace?.(r.failure!);
           throw r.failure;
         }
         rejected.push({ index: gi, error: r.failure! });
@@ -564,12 +567,19 @@ export class Ledger {
       }
     }
     const prev = this.latestBlock;
+    const seed = sha512_256(concatBytes(prev.header.seed, u64(round)));
+    // A chain without a journal works its block hashes out when first read (see lazyBlock).
+    if (!this.store && !replay) {
+      const block = lazyBlock(prev, { round, seed, timestamp, txnCounter: st.txnCounter, feesCollected: fees }, txns, this.headerScheme);
+      this.#finishCommit(block, round, txns, blockTxids, blockLeases, undefined);
+      return block;
+    }
     const commit = txnCommitmentFor(txns, this.headerScheme);
     const header: BlockHeader = {
       ...prev.header,
       round,
       prev: prev.hash,
-      seed: sha512_256(new Uint8Array([...prev.header.seed, ...u64(round)])),
+      seed,
       txnRoot: commit.root,
       txnRoot256: commit.root256,
       ...(this.headerScheme >= 2
@@ -604,14 +614,29 @@ export class Ledger {
         throw new LedgerWriteError(`round ${round} was not committed: ${(e as Error).message}`, (e as LedgerWriteError).code, { cause: e });
       }
     }
+    // The next block names this header's SHA-512 hash (prev512): over the same bytes, kept.
+    this.#finishCommit(block, round, txns, blockTxids, blockLeases, { header, input: headerInput }, replay);
+    return block;
+  }
+
+  /** The commit of a built block: state, indexes, the round's delta, a due snapshot, listeners. */
+  #finishCommit(
+    block: Block,
+    round: bigint,
+    txns: ConfirmedTxn[],
+    blockTxids: RoundOverlay,
+    blockLeases: RoundOverlay,
+    lastHeader: { header: BlockHeader; input: Uint8Array } | undefined,
+    replay?: { expectedHash: Uint8Array; journal?: boolean },
+  ): void {
+    const st = this.state;
     st.commit();
     this.txids.merge(blockTxids);
     this.leases.merge(blockLeases);
     this.txids.expireBefore(round + 1n);
     this.leases.expireBefore(round + 1n);
     this.blocks.push(block);
-    // The next block names this header's SHA-512 hash (prev512): over the same bytes, kept.
-    this.#lastHeader = { header, input: headerInput };
+    this.#lastHeader = lastHeader;
     for (const t of txns) this.txIndex.set(t.txid, { round, intra: t.intra });
     this.generation++;
     const delta = buildRoundDelta(st, this.supply(), block, st.touched);
@@ -637,7 +662,6 @@ export class Ledger {
       }
     }
     this.emit({ block, delta });
-    return block;
   }
 
   private appendRecord(record: Uint8Array): void {

@@ -12,7 +12,10 @@ import {
   pendingTransactionResponse,
   LedgerRejection,
   type BlockEvent,
+  MemoryLedgerStore,
+  headerHash512,
 } from '../../../sdk/src/ledger/index.js';
+import { txnCommitmentFor } from '../../../sdk/src/ledger/block.js';
 import { ALGO, devnet, teal } from './fixture.js';
 import { APPROVAL, CLEAR } from './programs.js';
 
@@ -37,6 +40,42 @@ describe('ledger: blocks, timestamps, pool and change feed', () => {
     const before = d.ledger.latestBlock.header.timestamp;
     d.send([makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 9n, suggestedParams: d.sp() })]);
     assert.equal(d.ledger.latestBlock.header.timestamp, before + 3600n);
+  });
+
+  it('a chain without a journal works block hashes out when read: the same headers and hashes as a journaled chain, whatever the order of reads', () => {
+    // The same genesis, clock and signed groups, committed in memory (hashes worked out lazily)
+    // and with a journal (worked out at once, to be written).
+    const lazy = devnet();
+    const eager = devnet(4, { store: new MemoryLedgerStore(), snapshotInterval: 0 });
+    const groups = [0, 1, 2, 3, 4].map((i) => [
+      lazy.sign(makePaymentTxn({ sender: lazy.addr(i % 3), receiver: lazy.addr(3), amount: BigInt(i + 1), suggestedParams: lazy.sp() })),
+    ]);
+    for (const g of groups) {
+      lazy.ledger.submit(g);
+      eager.ledger.submit(g);
+    }
+    lazy.ledger.produceBlock([]);
+    eager.ledger.produceBlock([]);
+    // Newest first: reading one block's hash works out the unread blocks before it.
+    for (let r = lazy.ledger.latestRound; r >= 1n; r--) assert.deepEqual(lazy.ledger.block(r).hash, eager.ledger.block(r).hash, `round ${r}`);
+    for (let r = 1n; r <= lazy.ledger.latestRound; r++) {
+      const b = lazy.ledger.block(r);
+      assert.deepEqual(b.header, eager.ledger.block(r).header, `round ${r}`);
+      assert.deepEqual(Object.keys(b.header), Object.keys(eager.ledger.block(r).header), 'members in the same order');
+      assert.deepEqual(b.header.prev, lazy.ledger.block(r - 1n).hash);
+      assert.deepEqual(b.hash, headerHash(b.header));
+      assert.deepEqual(b.header.prev512, headerHash512(lazy.ledger.block(r - 1n).header));
+      assert.deepEqual(b.header.txnRoot, txnCommitmentFor(b.txns, 2).root);
+      assert.deepEqual(encodeBlock(b), encodeBlock(eager.ledger.block(r)));
+    }
+  });
+
+  it('a long run of unread blocks is worked out without deep recursion', () => {
+    const d = devnet();
+    for (let i = 0; i < 12_000; i++) d.ledger.produceBlock([]);
+    const latest = d.ledger.latestBlock;
+    assert.deepEqual(latest.hash, headerHash(latest.header));
+    assert.deepEqual(latest.header.prev, d.ledger.block(latest.header.round - 1n).hash);
   });
 
   it('encodes blocks with SignedTxnInBlock and ApplyData and decodes them back', () => {
@@ -99,6 +138,22 @@ describe('ledger: blocks, timestamps, pool and change feed', () => {
     const empty = d.ledger.produceBlock([]);
     assert.equal(empty.block.txns.length, 0);
     assert.equal(d.ledger.latestRound, 2n);
+  });
+
+  it('a rejection thrown by submit carries the stack of the call that submitted', () => {
+    // Rejections are made without a stack (most are reported by simulate, never thrown); the
+    // ledger gives the one it throws the caller's.
+    const d = devnet();
+    const overspend = d.sign(makePaymentTxn({ sender: d.addr(0), receiver: d.addr(1), amount: 1000n * ALGO, suggestedParams: d.sp() }));
+    function submitFromHere() {
+      d.ledger.submit([overspend]);
+    }
+    assert.throws(submitFromHere, (e: unknown) => {
+      assert.ok(e instanceof LedgerRejection);
+      assert.match(e.stack!, /^LedgerRejection: transaction \w+: overspend/);
+      assert.match(e.stack!, /submitFromHere/);
+      return true;
+    });
   });
 
   it('publishes block events with the round delta', () => {

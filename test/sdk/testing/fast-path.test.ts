@@ -101,6 +101,48 @@ describe('testing: the in-process fast path matches HTTP', function () {
     }
   });
 
+  it("a send's report, logs and events read much later equal those worked out as it committed", async () => {
+    // A send on a chain in this process builds its report (and the call's logs and events) when
+    // first read, unless a debug log wants it at once: both must give the same, however much the
+    // chain did in between. Two chains from one seed run the same script.
+    const later = await Tealworks.inProcess({ seed: 'lazy-report' });
+    const atOnce = await Tealworks.inProcess({ seed: 'lazy-report' });
+    const lines: string[] = [];
+    atOnce.log.level = 'debug';
+    atOnce.log.sink = (l) => lines.push(l);
+    try {
+      const run = async (tw: Tealworks) => {
+        const [alice, bob] = tw.testChain!.accounts;
+        const d = await tw.app.deploy({ creator: alice!, ...deployInput, name: 'counter' });
+        const calls = [await d.client.call('increment', [5]), await d.client.call('increment', [7], { sender: bob!.address })];
+        await tw.send.payment({ sender: bob!, receiver: alice!.address, amount: algos(1) });
+        calls.push(await d.client.call('increment', [1]));
+        return calls;
+      };
+      const a = await run(later);
+      const b = await run(atOnce);
+      assert.ok(
+        lines.some((l) => l.includes('would succeed')),
+        'the debug log was told of each passing gate',
+      );
+      assert.equal(later.testChain!.stateHash(), atOnce.testChain!.stateHash());
+      for (let i = 0; i < a.length; i++) {
+        const [x, y] = [a[i]!, b[i]!];
+        assert.deepEqual(x.report, y.report, `call ${i}: report`);
+        assert.deepEqual(x.sent!.report, y.sent!.report, `call ${i}: the send's report`);
+        assert.deepEqual(x.logs, y.logs, `call ${i}: logs`);
+        assert.deepEqual(x.events, y.events, `call ${i}: events`);
+        assert.equal(x.returnValue, y.returnValue);
+        assert.deepEqual(Object.keys(x), Object.keys(y), `call ${i}: the same members`);
+      }
+      assert.equal(a[0]!.events.length, 1, 'the counter logs an Incremented event');
+      assert.equal(a[0]!.report.txns[0]!.returnValue, 5n);
+    } finally {
+      await later.close();
+      await atOnce.close();
+    }
+  });
+
   it("a round's /v2/deltas answer read much later equals the one read as the round committed", async () => {
     // The node builds a round's delta tree when it is first asked for: it must describe the round
     // as committed, however much changed after (accounts, holdings, asset params, app state, boxes).

@@ -91,7 +91,8 @@ export interface NodeServiceParts {
    * For a caller in this process (the in-process chain's client): the answer of
    * `POST /v2/transactions/simulate` for `body`, as the client parses its JSON, after which the
    * group is committed when it succeeded and `accept` approves the evaluation (dev mode), from one
-   * evaluation. The request may ask for a trace, none of simulate's relaxations.
+   * evaluation. The request may ask for a trace, none of simulate's relaxations. `json` is worked
+   * out when first read.
    */
   simulateAndSubmit(
     body: Uint8Array,
@@ -207,12 +208,19 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
       if (follower.enabled) throw new BadRequestError('a follower node does not take transactions');
       const request = decodeSimulateRequest(body);
       const out = pool.simulateAndSubmit(request, accept, { maxExecTraceBytes: node.maxExecTraceBytes });
-      const wire = simulateResponseToWire(out.response, request, 'json', false);
-      const json = jsonRoundTrip(wire, SIMULATE_JSON);
-      if (!out.committed) return { json, committed: undefined };
+      // The answer's JSON form is written when first read: a caller whose group was committed
+      // often never reads it. The response holds only values of this evaluation (the AVM never
+      // changes a byte string it made), so a later read gives what an immediate one would.
+      let json: unknown;
+      const answer = {
+        get json(): unknown {
+          return (json ??= jsonRoundTrip(simulateResponseToWire(out.response, request, 'json', false), SIMULATE_JSON));
+        },
+      };
+      if (!out.committed) return { json: answer.json, committed: undefined };
       // Each transaction's `GET /v2/transactions/pending/{txid}` answer (msgpack), as of now.
       const pending = out.committed.txids.map((id) => encodeMsgpack(confirmedPending(ledger.transaction(id)!, 'msgpack') as MsgpackValue));
-      return { json, committed: { ...out.committed, pending } };
+      return Object.assign(answer, { committed: { ...out.committed, pending } });
     },
     logHook: (next) => (entry) => {
       metrics?.inc('tealworks_node_http_requests_total', { code: String(entry.status) });
