@@ -21,6 +21,7 @@ import {
   type StorageItem,
 } from './state-decode.js';
 import { arr, bigOf, bytesOf, isObj, numOf, obj, rawResponse, type Obj } from './response-read.js';
+import { defineLazy } from './lazy.js';
 
 /*
  * Turns a node's simulate response (protocol.md §4.3, JSON or msgpack-decoded) into a report
@@ -717,24 +718,39 @@ function knownPrograms(options: SimulateReportOptions): DebugProgramSource[] {
   return out;
 }
 
-/** Stack, operands and scratch at the failing instruction, replayed from the exec trace. */
+/** What the failing instruction was and saw (see `FailureDetail`). */
+type Explained = Pick<FailureDetail, 'op' | 'stack' | 'operands' | 'scratch'>;
+
+/**
+ * The failing instruction, with its stack, operands and scratch, replayed from the exec trace when
+ * one of them is first read: a failure is often only told by its message (an expected failure in
+ * a test), and the replay is most of a failing report's cost. All four members are there from the
+ * start (undefined when the trace does not say).
+ */
 function explainFailure(detail: FailureDetail, root: Obj, options: SimulateReportOptions): void {
-  let run: DebugRun;
+  let explained: Explained | undefined;
+  const explain = (): Explained => (explained ??= explainAt(root, options));
+  for (const k of ['op', 'stack', 'operands', 'scratch'] as const) defineLazy(detail, k, () => explain()[k] as never);
+}
+
+function explainAt(root: Obj, options: SimulateReportOptions): Explained {
+  const out: Explained = {};
   try {
-    run = DebugRun.fromSimulateResponse(root, { programs: knownPrograms(options) });
+    const run = DebugRun.fromSimulateResponse(root, { programs: knownPrograms(options) });
+    const f = run.failure;
+    if (!f) return out;
+    const snap = run.snapshot(f.position);
+    const recordedStack = snap.frame.steps.some((s) => s.pops > 0 || s.additions.length > 0);
+    if (snap.op) out.op = snap.op.op.name;
+    if (!recordedStack) return out;
+    out.stack = snap.stack;
+    out.operands = run.operands(f.position, snap);
+    const scratch = [...snap.scratch.entries()].sort((a, b) => a[0] - b[0]).map(([slot, value]) => ({ slot, value }));
+    if (scratch.length) out.scratch = scratch;
   } catch {
-    return; // No trace (or not one we can read): the failure stays explained by pc and line.
+    // No trace (or not one we can read): the failure stays explained by pc and line.
   }
-  const f = run.failure;
-  if (!f) return;
-  const snap = run.snapshot(f.position);
-  const recordedStack = snap.frame.steps.some((s) => s.pops > 0 || s.additions.length > 0);
-  if (snap.op) detail.op = snap.op.op.name;
-  if (!recordedStack) return;
-  detail.stack = snap.stack;
-  detail.operands = run.operands(f.position, snap);
-  const scratch = [...snap.scratch.entries()].sort((a, b) => a[0] - b[0]).map(([slot, value]) => ({ slot, value }));
-  if (scratch.length) detail.scratch = scratch;
+  return out;
 }
 
 /** Throws SimulateFailedError (with the report) when the group would fail. */
