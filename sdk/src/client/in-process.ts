@@ -25,7 +25,7 @@ import { decodePendingResponse } from '../adapters/node/typed-decode.js';
 import { QUERY_TOKEN_HEADER, QueryClient } from '../adapters/query/client.js';
 import { profileFromDevnet } from '../adapters/profiles.js';
 import { toSimulateResult, toSuggestedParams } from '../adapters/node/normalize.js';
-import type { SimulateResult, SuggestedParams } from '../adapters/node/types.js';
+import type { SimulateOptions, SimulateResult, SuggestedParams } from '../adapters/node/types.js';
 import { simulateRequestBody, type NodeAdapter } from '../adapters/node/adapter.js';
 import { jsonRoundTrip } from '../encoding/json.js';
 import { transactionParamsJson } from '../services/node/algod/status.js';
@@ -209,8 +209,9 @@ export class InProcessChain {
             };
           },
           ledger.genesisHash,
-          // A fork evaluates a group again once it has fetched the state it missed: no single evaluation.
-          ledger.fork ? undefined : (body, accept) => node.simulateAndSubmit(body, accept),
+          // A fork evaluates a group again once it has fetched the state it missed (its routes do
+          // that): neither a single evaluation nor a simulation without the route.
+          ledger.fork ? undefined : { once: (body, accept) => node.simulateAndSubmit(body, accept), simulate: (body) => node.simulate(body) },
         ),
         query: new QueryClient(queryClient),
       },
@@ -467,14 +468,22 @@ class InProcessAlgodAdapter extends AlgodAdapter {
   readonly #params: () => { key: unknown[]; json: () => unknown };
   #cached: { key: unknown[]; value: SuggestedParams } | undefined;
   readonly #once: NodeServiceParts['simulateAndSubmit'] | undefined;
+  readonly #simulate: NodeServiceParts['simulate'] | undefined;
 
   /** Chains from one genesis share the references their calls needed (see `SHARED_HINT_SCOPE`). */
   readonly [SHARED_HINT_SCOPE]: object;
 
-  constructor(http: HttpClient, params: () => { key: unknown[]; json: () => unknown }, genesisHash: Uint8Array, once?: NodeServiceParts['simulateAndSubmit']) {
+  constructor(
+    http: HttpClient,
+    params: () => { key: unknown[]; json: () => unknown },
+    genesisHash: Uint8Array,
+    direct?: { once: NodeServiceParts['simulateAndSubmit']; simulate: NodeServiceParts['simulate'] },
+  ) {
     super(http);
     this.#params = params;
-    this.#once = once;
+    this.#once = direct?.once;
+    this.#simulate = direct?.simulate;
+    const once = this.#once;
     const id = toHex(genesisHash);
     let scope = HINT_SCOPES.get(id);
     if (!scope) {
@@ -504,6 +513,15 @@ class InProcessAlgodAdapter extends AlgodAdapter {
       confirmed,
     };
   };
+
+  /**
+   * The route's answer, worked out without the HTTP layers (the same functions, the same JSON form);
+   * a request the route would refuse goes to the route, which answers with the node's error.
+   */
+  override async simulate(signed: readonly Uint8Array[], options: SimulateOptions = {}): Promise<SimulateResult> {
+    const json = this.#simulate?.(simulateRequestBody(signed, options));
+    return json === undefined ? super.simulate(signed, options) : toSimulateResult(json);
+  }
 
   override async suggestedParams(): Promise<SuggestedParams> {
     const { key, json } = this.#params();

@@ -143,6 +143,40 @@ describe('testing: the in-process fast path matches HTTP', function () {
     }
   });
 
+  it("simulate without the HTTP layers answers as the route does; a request the route refuses gets the route's error", async () => {
+    const tw = await Tealworks.inProcess({ seed: 'direct-simulate' });
+    try {
+      const [alice, bob] = tw.testChain!.accounts;
+      const d = await tw.app.deploy({ creator: alice!, ...deployInput, name: 'counter' });
+      const node = tw.node as AlgodAdapter;
+      const viaRoute = (signed: readonly Uint8Array[], o: Parameters<AlgodAdapter['simulate']>[1]) => AlgodAdapter.prototype.simulate.call(node, signed, o);
+      const { entries } = await d.client.buildCall('increment', [50], { sender: bob!.address });
+      const txns = entries.map((e) => e.txn);
+      const signed = await bob!.signer.sign(txns, [0]);
+      for (const o of [{ execTrace: true, fixSigners: true, allowEmptySignatures: true }, { allowUnnamedResources: true, execTrace: true }, {}]) {
+        const direct = await node.simulate(signed, o);
+        assert.deepEqual(direct, await viaRoute(signed, o), JSON.stringify(o));
+        assert.equal(direct.wouldSucceed, false);
+      }
+      // A round the node does not have, fix-signers alone: the route's own refusal, the same error either way.
+      const refusal = async (f: () => Promise<unknown>) => {
+        try {
+          await f();
+        } catch (e) {
+          return { type: (e as Error).constructor.name, message: (e as Error).message };
+        }
+        return undefined;
+      };
+      for (const o of [{ round: 10_000n }, { fixSigners: true }]) {
+        const direct = await refusal(() => node.simulate(signed, o));
+        assert.ok(direct, `refused: ${Object.keys(o)[0]}`);
+        assert.deepEqual(direct, await refusal(() => viaRoute(signed, o)));
+      }
+    } finally {
+      await tw.close();
+    }
+  });
+
   it("a round's /v2/deltas answer read much later equals the one read as the round committed", async () => {
     // The node builds a round's delta tree when it is first asked for: it must describe the round
     // as committed, however much changed after (accounts, holdings, asset params, app state, boxes).

@@ -6,7 +6,7 @@ import { serve, type RunningService, type ServeOptions, type ServiceDefinition }
 import { runningService } from '../http/running.js';
 import type { RequestLogHook } from '../http/types.js';
 import { Semaphore } from '../http/semaphore.js';
-import { MAX_EXEC_TRACE_BYTES } from '../../ledger/simulate.js';
+import { MAX_EXEC_TRACE_BYTES, simulate } from '../../ledger/simulate.js';
 import { TokenChecker, type TokenAuth } from '../http/auth.js';
 import { FollowerState, type FollowerOptions } from './follower.js';
 import { MetricsRegistry } from './metrics.js';
@@ -98,6 +98,12 @@ export interface NodeServiceParts {
     body: Uint8Array,
     accept: (result: GroupEvalResult) => boolean,
   ): { json: unknown; committed: { round: bigint; txids: string[]; pending: Uint8Array[] } | undefined };
+  /**
+   * For a caller in this process: the answer of `POST /v2/transactions/simulate` for `body`, as
+   * the client parses its JSON, without the HTTP layers; undefined when the route would answer
+   * anything but a simulation (a bad request, a follower node): the caller then asks the route.
+   */
+  simulate(body: Uint8Array): unknown;
 }
 
 /** Builds the node service (node-service.md) over a ledger: the pool, follower state, metrics and routes. */
@@ -221,6 +227,17 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
       // Each transaction's `GET /v2/transactions/pending/{txid}` answer (msgpack), as of now.
       const pending = out.committed.txids.map((id) => encodeMsgpack(confirmedPending(ledger.transaction(id)!, 'msgpack') as MsgpackValue));
       return Object.assign(answer, { committed: { ...out.committed, pending } });
+    },
+    simulate(body) {
+      if (follower.enabled) return undefined;
+      try {
+        const request = decodeSimulateRequest(body);
+        const response = simulate(ledger, request, node.maxExecTraceBytes ? { maxExecTraceBytes: node.maxExecTraceBytes } : {});
+        return jsonRoundTrip(simulateResponseToWire(response, request, 'json', false), SIMULATE_JSON);
+      } catch {
+        // The route gives the node's own error reply for it.
+        return undefined;
+      }
     },
     logHook: (next) => (entry) => {
       metrics?.inc('tealworks_node_http_requests_total', { code: String(entry.status) });
