@@ -11,7 +11,7 @@ import { appAddressOf, builderParams, fetchApp, fetchBox, fetchBoxNames, fetchLo
 import { appKnowledge, type CompiledContract } from './compile.js';
 import {
   GroupComposer,
-  methodOf,
+  reportMayReturn,
   type ComposerEntry,
   type ComposerObserver,
   type SendResult,
@@ -352,11 +352,9 @@ export class AppClient {
     );
     defineLazy(result, 'report', () => sent.report);
     result.sent = sent;
-    // A method that returns nothing has no return value; otherwise the report is asked when the
-    // send could not decode one (an outcome without logs, or no method: the report may still find
-    // one through the spec's selectors).
-    const method = methodOf(entries[callIndex]!.method);
-    const rv = t.returnValue ?? (method && !method.returns.abiType ? undefined : sent.report.txns[callIndex]?.returnValue);
+    // The report is asked for a return value the send could not decode (an outcome without logs,
+    // or no method: the report may find one through the spec's selectors).
+    const rv = t.returnValue ?? (reportMayReturn(entries[callIndex]!) ? sent.report.txns[callIndex]?.returnValue : undefined);
     if (rv !== undefined) result.returnValue = rv as T;
     if (t.createdAppId !== undefined) result.createdAppId = t.createdAppId;
     return result;

@@ -3,7 +3,8 @@ import type { AbiValue } from '../abi/types.js';
 import { AppClient, type AppCallOptions } from './client.js';
 import { appAddressOf, AppNotFoundError, fetchApp, type AppChain } from './chain.js';
 import { desiredApp, type CompiledContract } from './compile.js';
-import { GroupComposer, type ComposerObserver, type SignerResolver } from './composer.js';
+import { GroupComposer, reportMayReturn, type ComposerObserver, type SignerResolver } from './composer.js';
+import { defineLazy } from './lazy.js';
 import { DEPLOY_NOTE_PREFIX, isDeployNote, type DeployMetadata } from './deploy-note.js';
 import { indexDeployments, planDeploy, type CreatedApp, type DeployOptions, type DeployPlan, type ExistingDeployment } from './deploy-plan.js';
 import { AppError, DeployPlanError, SimulateFailedError } from './errors.js';
@@ -27,7 +28,16 @@ export interface LifecycleCall {
 }
 
 /** An idempotent deploy: chain, creator and signer, compiled contract, metadata, update and schema-break policies, lifecycle methods. */
+/**
+ * Set by a caller that made the chain itself a moment ago and deployed nothing of this name from
+ * this creator on it (a test fixture's fresh chain): the plan is a create, without looking up
+ * earlier deployments, which would find none. Not part of the public API. @internal
+ */
+export const ASSUME_NEW_DEPLOYMENT: unique symbol = Symbol('tealworks.assumeNewDeployment');
+
 export interface DeployAppOptions extends DeployOptions {
+  /** See {@link ASSUME_NEW_DEPLOYMENT}. @internal */
+  [ASSUME_NEW_DEPLOYMENT]?: boolean;
   chain: AppChain;
   creator: string;
   signer?: Signer;
@@ -122,7 +132,7 @@ export async function planAppDeploy(options: DeployAppOptions): Promise<DeployPl
     ...(options.schema ? { schema: options.schema } : {}),
     ...(options.extraPages !== undefined ? { extraPages: options.extraPages } : {}),
   });
-  const { byName } = await findDeployments(options.chain, options.creator);
+  const { byName } = options[ASSUME_NEW_DEPLOYMENT] ? { byName: new Map<string, ExistingDeployment>() } : await findDeployments(options.chain, options.creator);
   const found = byName.get(options.metadata.name);
   let existing: Parameters<typeof planDeploy>[1];
   if (found && !found.deleted) {
@@ -218,9 +228,10 @@ export async function deployApp(options: DeployAppOptions): Promise<DeployResult
     plan,
     txid: main.txid,
     confirmedRound: main.confirmedRound,
-    report: sent.report,
-  };
-  const rv = main.returnValue ?? sent.report.txns[mainIndex]?.returnValue;
+  } as DeployResult;
+  // Built when first read (see SendResult.report).
+  defineLazy(result, 'report', () => sent.report);
+  const rv = main.returnValue ?? (reportMayReturn(composer.entries[mainIndex]!) ? sent.report.txns[mainIndex]?.returnValue : undefined);
   if (rv !== undefined) result.returnValue = rv;
   if (deletedAppId !== undefined) result.deletedAppId = deletedAppId;
   if (options.compiled.spec) await registerSpecWithDevnet(options.chain, appId, options.compiled.spec);

@@ -4,7 +4,7 @@ import { Arc56AppSpec, loadAppSpec } from '../abi/arc56.js';
 import type { AbiValue } from '../abi/types.js';
 import { AppClient } from '../app/client.js';
 import { attachSourceMaps, compileContract } from '../app/compile.js';
-import { deployApp, findDeployments, type DeployResult, type LifecycleCall } from '../app/deploy.js';
+import { ASSUME_NEW_DEPLOYMENT, deployApp, findDeployments, type DeployResult, type LifecycleCall } from '../app/deploy.js';
 import type { OnSchemaBreak, OnUpdate } from '../app/deploy-plan.js';
 import { formatAbi, storageMapKey, type StorageItem } from '../app/state-decode.js';
 import type { TemplateValue } from '../teal/assembler/results.js';
@@ -20,6 +20,8 @@ export type AppSpecInput = Arc56AppSpec | object | string;
 
 /** `tw.app.deploy(…)`. */
 export interface AppDeployInput {
+  /** See `ASSUME_NEW_DEPLOYMENT` (a test fixture's fresh chain). @internal */
+  [ASSUME_NEW_DEPLOYMENT]?: boolean;
   /** Who creates (and owns, by deploy note) the app. */
   creator: SenderLike;
   /** The app spec (methods, state, maps; its TEAL source or byte code when `approval`/`clear` are not given). */
@@ -195,6 +197,7 @@ export class AppManager {
       ...(input.update ? { update: input.update } : {}),
       ...(input.delete ? { delete: input.delete } : {}),
       ...(input.simulateOnly ? { simulateOnly: true } : {}),
+      ...(input[ASSUME_NEW_DEPLOYMENT] ? { [ASSUME_NEW_DEPLOYMENT]: true } : {}),
     });
     const client = new AppClient({
       chain: this.#tw.chain,

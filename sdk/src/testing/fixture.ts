@@ -10,6 +10,7 @@ import { renderSimulateReport, type SimulateReport } from '../app/simulate-repor
 import { TestingError } from './errors.js';
 import { TealworksError } from '../errors.js';
 import { loadSpec } from '../client/app-manager.js';
+import { ASSUME_NEW_DEPLOYMENT } from '../app/deploy.js';
 import { ReportSession } from '../app/report-session.js';
 import type { AppKnowledge, ProgramKnowledge } from '../app/simulate-report.js';
 import type { CoverageProgram } from '../app/coverage.js';
@@ -161,6 +162,8 @@ export class TestFixture<A extends string = string> {
     const deployments = {} as Record<A, AppDeployment>;
     // Deploys are idempotent by creator and name: two apps with both the same would be one app.
     const deployed = new Map<string, A>();
+    // A chain of its own ledger or a fork may hold earlier deployments: those are looked up.
+    const fresh = this.#options.ledger === undefined && this.#options.fork === undefined;
     for (const [name, app] of entries) {
       const index = app.creator ?? 0;
       const creator = tw.testChain.accounts[index];
@@ -185,6 +188,8 @@ export class TestFixture<A extends string = string> {
           ...(app.name ? { name: app.name } : {}),
           fund: app.fund ?? 1_000_000n,
           ...(baseDir ? { baseDir } : {}),
+          // The chain was made from genesis just now, and each creator deploys each name once.
+          ...(fresh ? { [ASSUME_NEW_DEPLOYMENT]: true } : {}),
         });
       } catch (e) {
         if (e instanceof TestingError) throw e;

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { testFixture, expectFailure, expectState, withReport, TestingError } from '../../../sdk/src/testing/index.js';
 import { AppError } from '../../../sdk/src/app/errors.js';
 import { ValidationError } from '../../../sdk/src/errors.js';
+import { Tealworks } from '../../../sdk/src/index.js';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const abi = join(root, 'examples/counter/abi');
@@ -178,6 +179,31 @@ describe('testing: helpers as a new user calls them', function () {
       /creator index 0 has no funded account \(the chain has 0\)/,
     );
   }
+
+  it('a fixture deploys on its fresh chain as a deploy that looked earlier deployments up: the same plan, app and state', async () => {
+    // The fixture skips the lookup (its chain was just made); a plain deploy on the same genesis does it.
+    const g = testFixture({ baseDir: abi, apps: { counter: counterApp } });
+    await g.setup();
+    const tw = await Tealworks.inProcess({ accounts: 3 });
+    try {
+      const d = await tw.app.deploy({
+        creator: tw.testChain.accounts[0]!,
+        spec: join(abi, 'counter.arc56.json'),
+        approval: join(abi, 'counter.teal'),
+        clear: join(abi, 'clear.teal'),
+        fund: 1_000_000n,
+      });
+      const mine = g.deployments.counter;
+      assert.equal(mine.action, 'create');
+      assert.deepEqual(mine.plan, d.plan);
+      assert.equal(mine.appId, d.appId);
+      assert.equal(mine.txid, d.txid);
+      assert.equal(g.chain.stateHash(), tw.testChain.stateHash());
+    } finally {
+      await tw.close();
+      await g.teardown();
+    }
+  });
 
   it('reset before setup, teardown twice and use after teardown', async () => {
     const g = testFixture({ baseDir: abi, apps: { counter: counterApp } });
