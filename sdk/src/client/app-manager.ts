@@ -3,7 +3,8 @@ import { resolve } from 'node:path';
 import { Arc56AppSpec, loadAppSpec } from '../abi/arc56.js';
 import type { AbiValue } from '../abi/types.js';
 import { AppClient } from '../app/client.js';
-import { attachSourceMaps, compileContract } from '../app/compile.js';
+import { attachSourceMaps, compileContract, type CompiledContract } from '../app/compile.js';
+import { bytesEqual } from '../encoding/bytes.js';
 import { ASSUME_NEW_DEPLOYMENT, deployApp, findDeployments, type DeployResult, type LifecycleCall } from '../app/deploy.js';
 import type { OnSchemaBreak, OnUpdate } from '../app/deploy-plan.js';
 import { formatAbi, storageMapKey, type StorageItem } from '../app/state-decode.js';
@@ -19,6 +20,9 @@ import type { AccountManager } from './account-manager.js';
 export type AppSpecInput = Arc56AppSpec | object | string;
 
 /** `tw.app.deploy(…)`. */
+/** See {@link AppManager}'s `[ADOPT_DEPLOYMENT]` (a test fixture's replayed deploys). @internal */
+export const ADOPT_DEPLOYMENT: unique symbol = Symbol('tealworks.adoptDeployment');
+
 export interface AppDeployInput {
   /** See `ASSUME_NEW_DEPLOYMENT` (a test fixture's fresh chain). @internal */
   [ASSUME_NEW_DEPLOYMENT]?: boolean;
@@ -145,6 +149,49 @@ export class AppManager {
    * or nothing, simulated before anything is sent; then funds the app account when `fund` says so.
    */
   async deploy(input: AppDeployInput): Promise<AppDeployment> {
+    const { compiled, name, creator } = this.#prepare(input);
+    const result = await deployApp({
+      chain: this.#tw.chain,
+      creator,
+      resolveSigner: (a) => this.#tw.signerFor(a),
+      observer: this.#tw.log,
+      compiled,
+      metadata: { name, version: input.version ?? '1.0', updatable: input.updatable ?? false, deletable: input.deletable ?? false },
+      ...(input.onUpdate ? { onUpdate: input.onUpdate } : {}),
+      ...(input.onSchemaBreak ? { onSchemaBreak: input.onSchemaBreak } : {}),
+      ...(input.create ? { create: input.create } : {}),
+      ...(input.update ? { update: input.update } : {}),
+      ...(input.delete ? { delete: input.delete } : {}),
+      ...(input.simulateOnly ? { simulateOnly: true } : {}),
+      ...(input[ASSUME_NEW_DEPLOYMENT] ? { [ASSUME_NEW_DEPLOYMENT]: true } : {}),
+    });
+    const out = this.#deployment(result, compiled, name, creator);
+    if (input.fund !== undefined && !input.simulateOnly) {
+      await this.#accounts.ensureFunded(result.appAddress, input.fund);
+      if (this.#accounts.lastFunding) out.funding = this.#accounts.lastFunding;
+    }
+    return out;
+  }
+
+  /**
+   * The deployment `deploy(input)` made earlier on another chain, on this one, without sending
+   * anything: for a caller that has put this chain in the state that deploy left (a test fixture
+   * that replayed the deploy's blocks). The programs are compiled (and their source maps found)
+   * as `deploy` does; undefined when they are not the bytes `earlier` deployed. @internal
+   */
+  [ADOPT_DEPLOYMENT](input: AppDeployInput, earlier: { result: Omit<AppDeployment, 'client'>; compiled: CompiledContract }): AppDeployment | undefined {
+    const { compiled, name, creator } = this.#prepare(input);
+    const app = earlier.compiled;
+    if (!bytesEqual(app.approval.bytes, compiled.approval.bytes) || !bytesEqual(app.clear.bytes, compiled.clear.bytes) || name !== earlier.result.name)
+      return undefined;
+    const { funding, ...rest } = earlier.result;
+    const out = this.#deployment(rest, compiled, name, creator);
+    if (funding) out.funding = funding;
+    return out;
+  }
+
+  /** What `deploy` checks, reads and compiles before it plans; registers the creator's signer. */
+  #prepare(input: AppDeployInput): { compiled: CompiledContract; name: string; creator: string } {
     const base = input.baseDir ?? process.cwd();
     for (const [flag, names] of [
       ['updatable', ['TMPL_UPDATABLE', 'UPDATABLE']],
@@ -184,21 +231,11 @@ export class AppManager {
     if (!name) throw new ClientError('the deploy needs a name (give `name`, or a spec with one)');
     const creator = addressOf(input.creator);
     if (typeof input.creator !== 'string') this.#tw.register(creator, input.creator.signer);
-    const result = await deployApp({
-      chain: this.#tw.chain,
-      creator,
-      resolveSigner: (a) => this.#tw.signerFor(a),
-      observer: this.#tw.log,
-      compiled,
-      metadata: { name, version: input.version ?? '1.0', updatable: input.updatable ?? false, deletable: input.deletable ?? false },
-      ...(input.onUpdate ? { onUpdate: input.onUpdate } : {}),
-      ...(input.onSchemaBreak ? { onSchemaBreak: input.onSchemaBreak } : {}),
-      ...(input.create ? { create: input.create } : {}),
-      ...(input.update ? { update: input.update } : {}),
-      ...(input.delete ? { delete: input.delete } : {}),
-      ...(input.simulateOnly ? { simulateOnly: true } : {}),
-      ...(input[ASSUME_NEW_DEPLOYMENT] ? { [ASSUME_NEW_DEPLOYMENT]: true } : {}),
-    });
+    return { compiled, name, creator };
+  }
+
+  /** A deploy's result with a client for the app (its members copied as they are: the report stays unbuilt until read). */
+  #deployment(result: DeployResult, compiled: CompiledContract, name: string, creator: string): AppDeployment {
     const client = new AppClient({
       chain: this.#tw.chain,
       appId: result.appId,
@@ -208,11 +245,8 @@ export class AppManager {
       resolveSigner: (a) => this.#tw.signerFor(a),
       observer: this.#tw.log,
     });
-    const out: AppDeployment = { ...result, client };
-    if (input.fund !== undefined && !input.simulateOnly) {
-      await this.#accounts.ensureFunded(result.appAddress, input.fund);
-      if (this.#accounts.lastFunding) out.funding = this.#accounts.lastFunding;
-    }
+    const out = Object.defineProperties({}, Object.getOwnPropertyDescriptors(result)) as AppDeployment;
+    out.client = client;
     return out;
   }
 

@@ -9,7 +9,11 @@ import { SimulateFailedError } from '../app/errors.js';
 import { renderSimulateReport, type SimulateReport } from '../app/simulate-report.js';
 import { TestingError } from './errors.js';
 import { TealworksError } from '../errors.js';
-import { loadSpec } from '../client/app-manager.js';
+import { ADOPT_DEPLOYMENT, loadSpec, type AppDeployInput } from '../client/app-manager.js';
+import type { CompiledContract } from '../app/compile.js';
+import type { Block } from '../ledger/block.js';
+import type { SignedTransaction } from '../txn/types.js';
+import { toHex } from '../encoding/hex.js';
 import { ASSUME_NEW_DEPLOYMENT } from '../app/deploy.js';
 import { ReportSession } from '../app/report-session.js';
 import type { AppKnowledge, ProgramKnowledge } from '../app/simulate-report.js';
@@ -142,42 +146,51 @@ export class TestFixture<A extends string = string> {
       if (app === null || typeof app !== 'object' || app.spec === undefined)
         throw new TestingError(`app ${name}: give it as { spec, approval?, clear?, … } (the spec is required), got ${app === null ? 'null' : typeof app}`);
     const tw = await Tealworks.inProcess({ accounts: 3, ...chainOptions });
+    const made = { tw };
     try {
-      await this.#deploy(tw, entries, baseDir);
+      made.tw = await this.#deploy(tw, entries, baseDir);
     } catch (e) {
       // A failed setup leaves nothing running.
       this.#session?.detach();
       this.#session = undefined;
-      await tw.close().catch(() => undefined);
+      await made.tw.close().catch(() => undefined);
       throw e;
     }
   }
 
-  async #deploy(tw: Tealworks & { readonly testChain: InProcessChain }, entries: [A, FixtureApp][], baseDir: string | undefined): Promise<void> {
+  async #deploy(
+    tw: Tealworks & { readonly testChain: InProcessChain },
+    entries: [A, FixtureApp][],
+    baseDir: string | undefined,
+  ): Promise<Tealworks & { readonly testChain: InProcessChain }> {
     if (process.env[REPORT_DIR_ENV]) {
       const session = new ReportSession();
       this.#session = { session, detach: session.attach(tw.testChain.ledger) };
     }
-    const clients = {} as Record<A, AppClient>;
-    const deployments = {} as Record<A, AppDeployment>;
-    // Deploys are idempotent by creator and name: two apps with both the same would be one app.
-    const deployed = new Map<string, A>();
     // A chain of its own ledger or a fork may hold earlier deployments: those are looked up.
     const fresh = this.#options.ledger === undefined && this.#options.fork === undefined;
+    // Deploys are idempotent by creator and name: two apps with both the same would be one app.
+    const deployed = new Map<string, A>();
+    const inputs: [A, AppDeployInput][] = [];
     for (const [name, app] of entries) {
       const index = app.creator ?? 0;
       const creator = tw.testChain.accounts[index];
       if (!creator) throw new TestingError(`app ${name}: creator index ${index} has no funded account (the chain has ${tw.testChain.accounts.length})`);
-      let d: AppDeployment;
+      let deployName: string;
       try {
-        const deployName = app.name || loadSpec(app.spec, baseDir ?? process.cwd()).name;
-        const other = deployed.get(`${creator.address}/${deployName}`);
-        if (other !== undefined)
-          throw new TestingError(
-            `apps ${other} and ${name} both deploy as ${JSON.stringify(deployName)} from account ${index}, so they would be the same app: give one of them its own \`name\` (or another \`creator\`)`,
-          );
-        deployed.set(`${creator.address}/${deployName}`, name);
-        d = await tw.app.deploy({
+        deployName = app.name || loadSpec(app.spec, baseDir ?? process.cwd()).name;
+      } catch (e) {
+        throw this.#deployError(name, e);
+      }
+      const other = deployed.get(`${creator.address}/${deployName}`);
+      if (other !== undefined)
+        throw new TestingError(
+          `apps ${other} and ${name} both deploy as ${JSON.stringify(deployName)} from account ${index}, so they would be the same app: give one of them its own \`name\` (or another \`creator\`)`,
+        );
+      deployed.set(`${creator.address}/${deployName}`, name);
+      inputs.push([
+        name,
+        {
           creator,
           spec: app.spec,
           ...(app.approval !== undefined ? { approval: app.approval } : {}),
@@ -190,21 +203,72 @@ export class TestFixture<A extends string = string> {
           ...(baseDir ? { baseDir } : {}),
           // The chain was made from genesis just now, and each creator deploys each name once.
           ...(fresh ? { [ASSUME_NEW_DEPLOYMENT]: true } : {}),
-        });
+        },
+      ]);
+    }
+    // A fixture of the same description set up before in this process: its deploys' blocks are
+    // replayed on this fresh chain of the same genesis, and kept only when they leave the very
+    // state they left then (round, state hash, latest block hash). Otherwise (or on a first
+    // setup) the apps are deployed, and their blocks recorded.
+    const key = fresh && !this.#session ? replayKey(this.#options, inputs) : undefined;
+    const record = key !== undefined ? DEPLOY_RECORDS.get(key) : undefined;
+    let deployments = record ? replayDeploys(tw, record, inputs) : undefined;
+    if (record && !deployments) {
+      // The replay may have left blocks behind: the apps are deployed on a chain of their own.
+      DEPLOY_RECORDS.delete(key!);
+      await tw.close();
+      const again = await Tealworks.inProcess({ accounts: 3, ...this.#chainOptions() });
+      try {
+        return await this.#deploy(again, entries, baseDir);
       } catch (e) {
-        if (e instanceof TestingError) throw e;
-        const explainedError = explained(e, `deploying app ${name} failed`);
-        if (explainedError !== e || !(e instanceof TealworksError)) throw explainedError;
-        throw new TestingError(`deploying app ${name} failed: ${e.message}`, { cause: e });
+        await again.close().catch(() => undefined);
+        throw e;
       }
+    }
+    if (!deployments) {
+      const blocks: SignedTransaction[][][] = [];
+      const stop = key !== undefined ? tw.testChain.ledger.onBlock((ev) => blocks.push(groupsOf(ev.block))) : undefined;
+      deployments = {} as Record<A, AppDeployment>;
+      try {
+        for (const [name, input] of inputs) {
+          try {
+            deployments[name] = await tw.app.deploy(input);
+          } catch (e) {
+            if (e instanceof TestingError) throw e;
+            throw this.#deployError(name, e);
+          }
+        }
+      } finally {
+        stop?.();
+      }
+      if (key !== undefined) recordDeploys(key, tw, blocks, deployments);
+    }
+    const clients = {} as Record<A, AppClient>;
+    for (const [name] of inputs) {
+      const d = deployments[name];
       clients[name] = d.client;
-      deployments[name] = d;
       this.#session?.session.knowApp(d.appId, withPaths(d.client.knowledge(), baseDir ?? process.cwd()));
     }
     this.#apps = clients;
     this.#deployments = deployments;
     this.#tw = tw;
     this.#base = tw.testChain.snapshot();
+    return tw;
+  }
+
+  /** The chain's own options (without the apps and their folder). */
+  #chainOptions(): InProcessOptions {
+    const { apps: _apps, baseDir: _base, ...chainOptions } = this.#options;
+    void _apps;
+    void _base;
+    return chainOptions;
+  }
+
+  /** A deploy's failure, told for the app. */
+  #deployError(name: string, e: unknown): unknown {
+    const explainedError = explained(e, `deploying app ${name} failed`);
+    if (explainedError !== e || !(e instanceof TealworksError)) return explainedError;
+    return new TestingError(`deploying app ${name} failed: ${e.message}`, { cause: e });
   }
 
   /** Puts the chain back as `setup` left it (revert to the base snapshot). */
@@ -319,4 +383,118 @@ export function startWork<T>(work: Promise<T> | (() => Promise<T>), helper: stri
     throw new TestingError(`${helper} takes the call's promise or a function returning it, got ${work === null ? 'null' : typeof work}`);
   }
   return work;
+}
+
+/** A fixture's deploys on a fresh chain: their blocks, the state they left and the deployments. */
+interface DeployRecord {
+  /** Each block's groups, in order. */
+  blocks: SignedTransaction[][][];
+  round: bigint;
+  stateHash: string;
+  blockHash: string;
+  /** Each app's deployment without its client, and the programs it deployed. */
+  apps: Map<string, { result: Omit<AppDeployment, 'client'>; compiled: CompiledContract }>;
+}
+
+/**
+ * Deploys of fixtures set up in this process, by description (`replayKey`): test files of one
+ * project often declare the same fixture, and the bench and watch modes set one up again and
+ * again. Bounded; each record holds its blocks and deploy results, not its chain.
+ */
+const DEPLOY_RECORDS = new Map<string, DeployRecord>();
+const DEPLOY_RECORDS_MAX = 16;
+
+/** The signed groups of a block, in order. */
+function groupsOf(block: Block): SignedTransaction[][] {
+  const groups: SignedTransaction[][] = [];
+  let last: string | undefined;
+  for (const t of block.txns) {
+    const g = t.stxn.txn.group ? toHex(t.stxn.txn.group) : undefined;
+    if (g !== undefined && g === last) groups[groups.length - 1]!.push(t.stxn);
+    else groups.push([t.stxn]);
+    last = g;
+  }
+  return groups;
+}
+
+/**
+ * What makes two fixtures' deploys the same: the chain's options, and each app's deploy input
+ * with the text of every file it names (a spec, a program). Undefined when an input is not text
+ * (a parsed spec) or cannot be read: those fixtures are deployed each time.
+ */
+function replayKey(options: FixtureOptions<string>, inputs: readonly [string, AppDeployInput][]): string | undefined {
+  const { apps: _apps, baseDir, ...chain } = options;
+  void _apps;
+  const base = resolve(baseDir ?? process.cwd());
+  const file = (v: unknown): unknown => {
+    if (typeof v !== 'string') return NOT_TEXT;
+    const path = resolve(base, v.trim());
+    if (v.includes('\n') || !existsSync(path)) return v;
+    return [v, readFileSync(path, 'utf8')];
+  };
+  const apps = inputs.map(([name, input]) => {
+    const { creator, spec, approval, clear, baseDir: _b, ...rest } = input;
+    void _b;
+    return [
+      name,
+      typeof creator === 'string' ? creator : creator.address,
+      file(spec),
+      approval === undefined ? null : file(approval),
+      clear === undefined ? null : file(clear),
+      rest,
+    ];
+  });
+  if (apps.some((a) => a.includes(NOT_TEXT))) return undefined;
+  try {
+    return JSON.stringify([chain, base, apps], (_k, v: unknown) =>
+      typeof v === 'bigint' ? `${v}n` : v instanceof Uint8Array ? `0x${toHex(v)}` : typeof v === 'symbol' ? String(v) : v,
+    );
+  } catch {
+    return undefined;
+  }
+}
+const NOT_TEXT = Symbol('not text');
+
+function recordDeploys(
+  key: string,
+  tw: Tealworks & { readonly testChain: InProcessChain },
+  blocks: SignedTransaction[][][],
+  deployments: Record<string, AppDeployment>,
+): void {
+  const apps = new Map<string, { result: Omit<AppDeployment, 'client'>; compiled: CompiledContract }>();
+  for (const [name, d] of Object.entries(deployments)) {
+    if (!d.client.compiled) return;
+    // Copied without its client (the record keeps what the deploy said, not the chain it ran on),
+    // the report built now for the same reason.
+    const { client: _client, ...result } = d;
+    void _client;
+    apps.set(name, { result, compiled: d.client.compiled });
+  }
+  const ledger = tw.testChain.ledger;
+  if (DEPLOY_RECORDS.size >= DEPLOY_RECORDS_MAX) DEPLOY_RECORDS.delete(DEPLOY_RECORDS.keys().next().value!);
+  DEPLOY_RECORDS.set(key, { blocks, round: ledger.latestRound, stateHash: tw.testChain.stateHash(), blockHash: toHex(ledger.latestBlock.hash), apps });
+}
+
+/** The record's blocks replayed on `tw`'s fresh chain, and the deployments; undefined when anything differs. */
+function replayDeploys(
+  tw: Tealworks & { readonly testChain: InProcessChain },
+  record: DeployRecord,
+  inputs: readonly [string, AppDeployInput][],
+): Record<string, AppDeployment> | undefined {
+  const ledger = tw.testChain.ledger;
+  try {
+    for (const groups of record.blocks) if (ledger.produceBlock(groups).rejected.length) return undefined;
+  } catch {
+    return undefined;
+  }
+  if (ledger.latestRound !== record.round || tw.testChain.stateHash() !== record.stateHash || toHex(ledger.latestBlock.hash) !== record.blockHash)
+    return undefined;
+  const out: Record<string, AppDeployment> = {};
+  for (const [name, input] of inputs) {
+    const earlier = record.apps.get(name);
+    const d = earlier && tw.app[ADOPT_DEPLOYMENT](input, earlier);
+    if (!d) return undefined;
+    out[name] = d;
+  }
+  return out;
 }
