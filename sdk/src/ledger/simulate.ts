@@ -255,7 +255,24 @@ export function simulate(ledger: Ledger, req: SimulateRequest, limits: { maxExec
   const { opts, budget } = evalOptionsOf(req, limits);
   const { result, round } = ledger.dryEvaluate(req['txn-groups'][0]!.txns, opts, at);
   // Rolled back: the ledger holds the state from before the group.
-  return simulateResponse(ledger, req, result, round, budget, (t) => stateValue(ledger, t));
+  return simulateResponse(
+    ledger,
+    req,
+    result,
+    round,
+    budget,
+    initialStatesOf(req, result, (t) => stateValue(ledger, t)),
+  );
+}
+
+/** The answer's `initial-states`, when its trace asks for state changes (read now: they are the ledger's values). */
+function initialStatesOf(
+  req: SimulateRequest,
+  result: GroupEvalResult,
+  before: (t: TouchedState) => bigint | Uint8Array | undefined,
+): ResponseObject | undefined {
+  const tc = req['exec-trace-config'];
+  return tc?.enable && tc['state-change'] ? initialStates(collectTouched(result.txns), before) : undefined;
 }
 
 /**
@@ -285,8 +302,20 @@ export function simulateAndCommit(
     const k = firstValueKey(t.kind, t.app, toHex(t.key), t.account && toHex(t.account));
     return firstValues.has(k) ? firstValues.get(k) : stateValue(ledger, t);
   };
-  const response = simulateResponse(ledger, req, result, round, budget, before);
-  return { response, committed: block ? { round: block.header.round, txids: block.txns.map((t) => t.txid) } : undefined };
+  const initial = initialStatesOf(req, result, before);
+  const committed = block ? { round: block.header.round, txids: block.txns.map((t) => t.txid) } : undefined;
+  // A committed group without inner transactions: the rest of the answer is made of this
+  // evaluation's own values only (no ledger read), so it is built when first read; a caller whose
+  // group was committed often never reads it.
+  if (!committed || result.txns.some((t) => t.ad.inner.length > 0))
+    return { response: simulateResponse(ledger, req, result, round, budget, initial), committed };
+  let response: SimulateResponse | undefined;
+  return {
+    get response(): SimulateResponse {
+      return (response ??= simulateResponse(ledger, req, result, round, budget, initial));
+    },
+    committed,
+  };
 }
 
 /** The evaluation options a simulate request asks for, and the budget its traces share. */
@@ -313,14 +342,14 @@ function stateValue(ledger: Ledger, t: TouchedState): bigint | Uint8Array | unde
   return ledger.account(t.account!)?.locals.get(t.app)?.get(kh)?.value;
 }
 
-/** The node's simulate response for an evaluation; `before` gives a touched key's value from before the group. */
+/** The node's simulate response for an evaluation; `initial` is its `initial-states` (see initialStatesOf). */
 function simulateResponse(
   ledger: Ledger,
   req: SimulateRequest,
   result: GroupEvalResult,
   round: bigint,
   budget: TraceBudget,
-  before: (t: TouchedState) => bigint | Uint8Array | undefined,
+  initial: ResponseObject | undefined,
 ): SimulateResponse {
   const tc = req['exec-trace-config'];
   const extra = Number(req['extra-opcode-budget'] ?? 0);
@@ -365,7 +394,7 @@ function simulateResponse(
     res['exec-trace-config'] = { ...tc };
     // Our addition to the node's shape: the trace stopped at the size budget (steps after it are missing).
     if (budget.exceeded) res['exec-trace-truncated'] = true;
-    if (tc['state-change']) res['initial-states'] = initialStates(collectTouched(result.txns), before);
+    if (tc['state-change']) res['initial-states'] = initial;
   }
   return res;
 }
