@@ -359,7 +359,6 @@ export function simulateFailure(report: SimulateReport, appIds: readonly bigint[
   );
 }
 
-/** The ABI method of an ARC-56 method or ABI method. */
 /**
  * Whether the report of a send may hold a return value for `entry` that the send did not decode:
  * its method returns one, or it names no method and its first argument may be a spec's selector.
@@ -370,6 +369,7 @@ export function reportMayReturn(entry: ComposerEntry): boolean {
   return entry.txn.appCall?.args[0]?.length === 4;
 }
 
+/** The ABI method of an ARC-56 method or ABI method. */
 export function methodOf(m: AbiMethod | Arc56Method | undefined): AbiMethod | undefined {
   if (!m) return undefined;
   return 'json' in m && 'method' in m ? (m as Arc56Method).method : (m as AbiMethod);
