@@ -1,22 +1,16 @@
 /**
- * Gives `target` a member `key` worked out by `build` when first read (then kept), enumerable and
- * assignable like a plain member: copies, spreads, JSON and deep comparisons see its value.
+ * Gives `target` a member `key` worked out by `build` when first read, after which it is a plain
+ * member holding that value; enumerable and assignable like one from the start: copies, spreads,
+ * JSON and deep comparisons see its value.
  */
 export function defineLazy<T extends object, K extends keyof T>(target: T, key: K, build: () => T[K]): void {
-  let value: T[K] | undefined;
-  let built = false;
+  const settle = (value: T[K]): T[K] => {
+    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+    return value;
+  };
   Object.defineProperty(target, key, {
-    get: () => {
-      if (!built) {
-        value = build();
-        built = true;
-      }
-      return value;
-    },
-    set: (v: T[K]) => {
-      value = v;
-      built = true;
-    },
+    get: () => settle(build()),
+    set: (v: T[K]) => void settle(v),
     enumerable: true,
     configurable: true,
   });

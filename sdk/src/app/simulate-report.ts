@@ -728,15 +728,17 @@ type Explained = Pick<FailureDetail, 'op' | 'stack' | 'operands' | 'scratch'>;
  * start (undefined when the trace does not say).
  */
 function explainFailure(detail: FailureDetail, root: Obj, options: SimulateReportOptions): void {
+  // The programs known now: the caller's maps may learn more apps later.
+  const programs = knownPrograms(options);
   let explained: Explained | undefined;
-  const explain = (): Explained => (explained ??= explainAt(root, options));
+  const explain = (): Explained => (explained ??= explainAt(root, programs));
   for (const k of ['op', 'stack', 'operands', 'scratch'] as const) defineLazy(detail, k, () => explain()[k] as never);
 }
 
-function explainAt(root: Obj, options: SimulateReportOptions): Explained {
+function explainAt(root: Obj, programs: DebugProgramSource[]): Explained {
   const out: Explained = {};
   try {
-    const run = DebugRun.fromSimulateResponse(root, { programs: knownPrograms(options) });
+    const run = DebugRun.fromSimulateResponse(root, { programs });
     const f = run.failure;
     if (!f) return out;
     const snap = run.snapshot(f.position);

@@ -53,6 +53,8 @@ export class ForkStateMissing extends LedgerRejection {
       'fork',
       `the group reads state not yet fetched from ${url}; it was not committed. Run it through the fork (ForkState.run) so the missing state is fetched first.`,
     );
+    // Cheats throw it to their caller: unlike other rejections, it keeps a stack.
+    Error.captureStackTrace?.(this, ForkStateMissing);
   }
 }
 

@@ -9,8 +9,9 @@ import { headerHash512, headerHashInput, txnCommitmentFor, type Block, type Bloc
  * committed, so reading it later gives exactly what committing would have written.
  */
 
-/** Header members derived from the transactions and from the previous block. */
-const DERIVED = new Set<string>(['prev', 'txnRoot', 'txnRoot256', 'prev512', 'txnRoot512']);
+/** Header members derived from the transactions and from the previous block, by header scheme. */
+const DERIVED_1 = new Set<string>(['prev', 'txnRoot', 'txnRoot256']);
+const DERIVED_2 = new Set<string>([...DERIVED_1, 'prev512', 'txnRoot512']);
 
 interface Pending {
   readonly prev: Block;
@@ -20,8 +21,8 @@ interface Pending {
 /** Blocks committed lazily whose derived values have not been read yet. */
 const PENDING = new WeakMap<Block, Pending>();
 
-/** `"BH" || msgpack(header)` of settled lazy headers: the next block's `prev512` hashes the same bytes. */
-const INPUTS = new WeakMap<BlockHeader, Uint8Array>();
+/** `"BH" || msgpack(header)` of the latest settled header: the next block's `prev512` hashes the same bytes. */
+let lastInput: { header: BlockHeader; input: Uint8Array } | undefined;
 
 const EMPTY = new Uint8Array(0);
 
@@ -35,9 +36,9 @@ function settle(block: Block): void {
   for (let b: Block | undefined = block; b && PENDING.has(b); b = PENDING.get(b)!.prev) run.push(b);
   for (let i = run.length - 1; i >= 0; i--) {
     const b = run[i]!;
-    const p = PENDING.get(b)!;
+    // Pending until filled: a fill that throws leaves the block to be worked out (and throw) again.
+    PENDING.get(b)!.fill();
     PENDING.delete(b);
-    p.fill();
   }
 }
 
@@ -54,29 +55,40 @@ export function lazyBlock(
 ): Block {
   const header = {} as Record<string, unknown>;
   const before = prev.header as unknown as Record<string, unknown>;
-  for (const k of Object.keys(before)) header[k] = DERIVED.has(k) ? EMPTY : before[k];
+  const lazyKeys = scheme >= 2 ? DERIVED_2 : DERIVED_1;
+  for (const k of Object.keys(before)) header[k] = lazyKeys.has(k) ? EMPTY : before[k];
   Object.assign(header, { round: fields.round, seed: fields.seed });
   if (scheme >= 2) Object.assign(header, { prev512: EMPTY, txnRoot512: EMPTY });
   Object.assign(header, { timestamp: fields.timestamp, txnCounter: fields.txnCounter, feesCollected: fields.feesCollected });
   const block = { header: header as unknown as BlockHeader, txns, hash: EMPTY } as Block;
-  const derived = [...DERIVED].filter((k) => k in header);
+  const derived = [...lazyKeys].filter((k) => k in header);
+  let filling = false;
   PENDING.set(block, {
     prev,
     fill() {
-      const commit = txnCommitmentFor(txns, scheme);
-      setValue(header, 'prev', prev.hash);
-      setValue(header, 'txnRoot', commit.root);
-      setValue(header, 'txnRoot256', commit.root256);
-      if (scheme >= 2) {
-        const prevInput = INPUTS.get(prev.header);
-        setValue(header, 'prev512', prevInput ? sha512(prevInput) : headerHash512(prev.header));
-        setValue(header, 'txnRoot512', commit.root512);
+      // Nothing read while the values are worked out is one of them (a guard, not a path).
+      if (filling) throw new Error(`block ${fields.round}: its hash was read while it was being worked out`);
+      filling = true;
+      try {
+        fillNow();
+      } finally {
+        filling = false;
       }
-      const input = headerHashInput(block.header);
-      INPUTS.set(block.header, input);
-      setValue(block, 'hash', sha512_256(input));
     },
   });
+  function fillNow(): void {
+    const commit = txnCommitmentFor(txns, scheme);
+    setValue(header, 'prev', prev.hash);
+    setValue(header, 'txnRoot', commit.root);
+    setValue(header, 'txnRoot256', commit.root256);
+    if (scheme >= 2) {
+      setValue(header, 'prev512', lastInput?.header === prev.header ? sha512(lastInput.input) : headerHash512(prev.header));
+      setValue(header, 'txnRoot512', commit.root512);
+    }
+    const input = headerHashInput(block.header);
+    setValue(block, 'hash', sha512_256(input));
+    lastInput = { header: block.header, input };
+  }
   const lazy = (target: object, key: string) =>
     Object.defineProperty(target, key, {
       get() {

@@ -210,7 +210,8 @@ export class TestFixture<A extends string = string> {
     // replayed on this fresh chain of the same genesis, and kept only when they leave the very
     // state they left then (round, state hash, latest block hash). Otherwise (or on a first
     // setup) the apps are deployed, and their blocks recorded.
-    const key = fresh && !this.#session ? replayKey(this.#options, inputs) : undefined;
+    // A transaction log that is on writes the deploys' lines: those fixtures deploy.
+    const key = fresh && !this.#session && tw.log.level === 'off' ? replayKey(this.#options, inputs) : undefined;
     const record = key !== undefined ? DEPLOY_RECORDS.get(key) : undefined;
     let deployments = record ? replayDeploys(tw, record, inputs) : undefined;
     if (record && !deployments) {
@@ -430,7 +431,11 @@ function replayKey(options: FixtureOptions<string>, inputs: readonly [string, Ap
     if (typeof v !== 'string') return NOT_TEXT;
     const path = resolve(base, v.trim());
     if (v.includes('\n') || !existsSync(path)) return v;
-    return [v, readFileSync(path, 'utf8')];
+    try {
+      return [v, readFileSync(path, 'utf8')];
+    } catch {
+      return NOT_TEXT; // a folder, a file that cannot be read: the deploy says what is wrong
+    }
   };
   const apps = inputs.map(([name, input]) => {
     const { creator, spec, approval, clear, baseDir: _b, ...rest } = input;
@@ -492,7 +497,12 @@ function replayDeploys(
   const out: Record<string, AppDeployment> = {};
   for (const [name, input] of inputs) {
     const earlier = record.apps.get(name);
-    const d = earlier && tw.app[ADOPT_DEPLOYMENT](input, earlier);
+    let d: AppDeployment | undefined;
+    try {
+      d = earlier && tw.app[ADOPT_DEPLOYMENT](input, earlier);
+    } catch {
+      return undefined; // the deploy tells what went wrong
+    }
     if (!d) return undefined;
     out[name] = d;
   }

@@ -39,6 +39,21 @@ describe('app/debug: replaying recorded runs', () => {
     assert.ok(report.response);
   });
 
+  it('explains a failure, read late, from the programs known when the report was built', () => {
+    // The replay runs when op, stack, operands or scratch is first read; apps learnt by the
+    // caller's map after the report was built must not change what it says.
+    const teal = fixture('debug-me.teal');
+    const a = assemble(teal);
+    const apps = new Map<bigint, { approval: { bytes: Uint8Array } }>();
+    const report = buildSimulateReport(response(), { apps });
+    apps.set(1001n, { approval: { bytes: a.program } });
+    assert.equal(report.failure!.op, undefined, 'no program bytes were known');
+    assert.deepEqual(report.failure!.stack, [500n, 0n]);
+    assert.equal(buildSimulateReport(response(), { apps }).failure!.op, 'assert');
+    // Once read, the members are plain values.
+    assert.equal(typeof Object.getOwnPropertyDescriptor(report.failure!, 'stack')!.get, 'undefined');
+  });
+
   it('knows operands without program bytes from the recorded pops, and no op name', () => {
     const report = buildSimulateReport(response());
     assert.equal(report.failure!.op, undefined);
