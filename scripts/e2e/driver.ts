@@ -70,7 +70,12 @@ async function main(): Promise<void> {
     for (let attempt = 0; attempt < 5; attempt++) {
       // Measured on every attempt: CodeLenses arriving late push the lines down.
       const box = await token.boundingBox();
-      if (!box) throw new Error('sha256 is not visible');
+      if (!box) {
+        // The line was being drawn again (semantic tokens, CodeLenses): wait for it and measure again.
+        if (attempt === 4) throw new Error('sha256 is not visible');
+        await token.waitFor({ state: 'visible', timeout: 10_000 }).catch(() => undefined);
+        continue;
+      }
       await page.mouse.move(box.x + 2, box.y + box.height / 2);
       await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 4 });
       if (
