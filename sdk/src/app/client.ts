@@ -18,7 +18,7 @@ import {
   type SignerResolver,
   type SimulateGroupOptions,
 } from './composer.js';
-import { defineLazy } from './lazy.js';
+import { defineLazy } from '../lazy.js';
 import { AppError, SimulateFailedError } from './errors.js';
 import { failureSummary, type AppKnowledge, type LogEntry, type SimulateReport } from './simulate-report.js';
 import { decodeBoxes, decodeGlobalState, decodeLocalState, storageKeyFor, type StorageItem } from './state-decode.js';
@@ -166,9 +166,23 @@ export class AppClient {
     return appAddressOf(this.appId);
   }
 
+  /** What `knowledge` last gave, and the compiled programs it was made from. */
+  #knowledge: { compiled: CompiledContract | undefined; value: AppKnowledge } | undefined;
+
+  /**
+   * The app as a composer or report knows it (name, spec, compiled programs with their source
+   * maps): the same object until the programs change (an update), so read it, do not change it.
+   */
   knowledge(): AppKnowledge {
-    if (this.compiled) return appKnowledge(this.compiled, this.name);
-    return { ...(this.name ? { name: this.name } : {}), ...(this.spec ? { spec: this.spec } : {}) };
+    // Made once per compiled programs (every call names the app to its composer); name and spec
+    // do not change.
+    const k = this.#knowledge;
+    if (k !== undefined && k.compiled === this.compiled) return k.value;
+    const value: AppKnowledge = this.compiled
+      ? appKnowledge(this.compiled, this.name)
+      : { ...(this.name ? { name: this.name } : {}), ...(this.spec ? { spec: this.spec } : {}) };
+    this.#knowledge = { compiled: this.compiled, value };
+    return value;
   }
 
   /** `name` or `name(args)ret`; a spec lets the short name and struct/default handling work. */

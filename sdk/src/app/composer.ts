@@ -21,7 +21,7 @@ import { AppError, MinimumBalanceError, RekeyedSignerError, SimulateFailedError 
 import { appAddressOf } from './chain.js';
 import { simulateOutline, type SimulateOutline } from './simulate-outline.js';
 import { buildSimulateReport, failureSummary, type AppKnowledge, type SimulateReport, type TxnContext, type UnnamedResources } from './simulate-report.js';
-import { defineLazy } from './lazy.js';
+import { defineLazy } from '../lazy.js';
 
 /*
  * A group of transactions on its way to the chain: signers resolved per sender, inner-transaction
@@ -855,17 +855,13 @@ export class GroupComposer {
     options: SendOptions,
     confirmed?: readonly PendingTransaction[],
   ): Promise<SendResult> {
-    tell(this.observer, (o) =>
-      o.submitted?.(
-        txns.map((t) => txidOf(t)),
-        txns,
-      ),
-    );
+    // The node's own ids of the committed transactions, when it gave the outcomes with the commit.
+    const ids = txns.map((t, i) => confirmed?.[i]?.txid ?? txidOf(t));
+    tell(this.observer, (o) => o.submitted?.(ids, txns));
     const first = confirmed?.[0] ?? (await this.chain.node.waitForConfirmation(firstTxid, { ...(options.maxRounds ? { maxRounds: options.maxRounds } : {}) }));
     const out: SentTxn[] = [];
     for (let i = 0; i < txns.length; i++) {
-      // The node's own id of the committed transaction, when it gave the outcomes with the commit.
-      const id = confirmed?.[i]?.txid ?? txidOf(txns[i]!);
+      const id = ids[i]!;
       const pending = i === 0 ? first : (confirmed?.[i] ?? (await this.chain.node.pending(id)));
       const logs = (pending.logs ?? []).map((l) => (typeof l === 'string' ? fromBase64(l) : l));
       const sent: SentTxn = { txid: id, confirmedRound: pending.confirmedRound, logs, pending };

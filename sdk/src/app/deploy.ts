@@ -4,7 +4,7 @@ import { AppClient, type AppCallOptions } from './client.js';
 import { appAddressOf, AppNotFoundError, fetchApp, type AppChain } from './chain.js';
 import { desiredApp, type CompiledContract } from './compile.js';
 import { GroupComposer, reportMayReturn, type ComposerObserver, type SignerResolver } from './composer.js';
-import { defineLazy } from './lazy.js';
+import { defineLazy } from '../lazy.js';
 import { DEPLOY_NOTE_PREFIX, isDeployNote, type DeployMetadata } from './deploy-note.js';
 import { indexDeployments, planDeploy, type CreatedApp, type DeployOptions, type DeployPlan, type ExistingDeployment } from './deploy-plan.js';
 import { AppError, DeployPlanError, SimulateFailedError } from './errors.js';

@@ -21,7 +21,7 @@ import {
   type StorageItem,
 } from './state-decode.js';
 import { arr, bigOf, bytesOf, isObj, numOf, obj, rawResponse, type Obj } from './response-read.js';
-import { defineLazy } from './lazy.js';
+import { defineLazy } from '../lazy.js';
 
 /*
  * Turns a node's simulate response (protocol.md §4.3, JSON or msgpack-decoded) into a report

@@ -20,8 +20,7 @@
  * (e.g. a fork of a live network).
  */
 import { HttpClient } from '../adapters/http/client.js';
-import { ALGOD_TOKEN_HEADER, AlgodAdapter, pendingFromDecoded } from '../adapters/node/algod.js';
-import { decodePendingResponse } from '../adapters/node/typed-decode.js';
+import { ALGOD_TOKEN_HEADER, AlgodAdapter, pendingFromConfirmed } from '../adapters/node/algod.js';
 import { QUERY_TOKEN_HEADER, QueryClient } from '../adapters/query/client.js';
 import { profileFromDevnet } from '../adapters/profiles.js';
 import { toSimulateResult, toSuggestedParams } from '../adapters/node/normalize.js';
@@ -211,7 +210,9 @@ export class InProcessChain {
           ledger.genesisHash,
           // A fork evaluates a group again once it has fetched the state it missed (its routes do
           // that): neither a single evaluation nor a simulation without the route.
-          ledger.fork ? undefined : { once: (body, accept) => node.simulateAndSubmit(body, accept), simulate: (body) => node.simulate(body) },
+          ledger.fork
+            ? undefined
+            : { once: (signed, execTrace, accept) => node.simulateAndSubmit(signed, execTrace, accept), simulate: (body) => node.simulate(body) },
         ),
         query: new QueryClient(queryClient),
       },
@@ -497,12 +498,12 @@ class InProcessAlgodAdapter extends AlgodAdapter {
 
   /** See {@link NodeAdapter.simulateAndSubmit}: the node's own simulate answer, and the commit, from one evaluation. */
   simulateAndSubmit?: NodeAdapter['simulateAndSubmit'] = async (signed, options) => {
-    const body = simulateRequestBody(signed, options.execTrace ? { execTrace: true } : {});
     const noInner = options.commitOnlyWithoutInnerTxns === true;
-    const out = this.#once!(body, (r) => !noInner || r.txns.every((t) => t.ad.inner.length === 0));
+    const out = this.#once!(signed, options.execTrace === true, (r) => !noInner || r.txns.every((t) => t.ad.inner.length === 0));
     if (!out.committed) return { simulate: toSimulateResult(out.json) };
-    const { txids, pending } = out.committed;
-    const confirmed = pending.map((b, i) => pendingFromDecoded(decodePendingResponse(b), txids[i]));
+    // Each outcome as the pending route's answer would give it, from the ledger's records.
+    const { txids, confirmed: records } = out.committed;
+    const confirmed = records.map((t, i) => pendingFromConfirmed(t.stxn, t.ad, t.round, txids[i]));
     // A committed group's simulate answer is parsed when first read (a send often never reads it).
     let simulate: SimulateResult | undefined;
     return {

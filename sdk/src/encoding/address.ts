@@ -81,16 +81,42 @@ export class Address {
   }
 }
 
+/**
+ * Bounded caches of recent conversions both ways (a script names the same few accounts over and
+ * over, and each conversion hashes the key for its checksum): key bytes as latin-1 text → address,
+ * and address → key bytes.
+ */
+const ENCODED = new Map<string, string>();
+const DECODED = new Map<string, Uint8Array>();
+const ADDRESS_CACHE_MAX = 1024;
+
 /** The 58-character address of a 32-byte public key. */
 export function encodeAddress(publicKey: Uint8Array): string {
   if (publicKey.length !== PUBLIC_KEY_LENGTH) {
     throw new ValidationError(`address public key must be ${PUBLIC_KEY_LENGTH} bytes, got ${publicKey.length}`);
   }
-  return toBase32(concatBytes(publicKey, checksum(publicKey)));
+  // The key's bytes as text look the address up for much less than its checksum (a hash) costs.
+  const k = String.fromCharCode.apply(null, publicKey as unknown as number[]);
+  let text = ENCODED.get(k);
+  if (text === undefined) {
+    text = toBase32(concatBytes(publicKey, checksum(publicKey)));
+    if (ENCODED.size >= ADDRESS_CACHE_MAX) ENCODED.clear();
+    ENCODED.set(k, text);
+  }
+  return text;
 }
 
-/** Parses a 58-character address, verifying its checksum; returns the 32-byte public key. */
+/** Parses a 58-character address, verifying its checksum; returns the 32-byte public key (the caller's own copy). */
 export function decodeAddress(text: string): Uint8Array {
+  const known = DECODED.get(text);
+  if (known !== undefined) return known.slice();
+  const publicKey = parseAddress(text);
+  if (DECODED.size >= ADDRESS_CACHE_MAX) DECODED.clear();
+  DECODED.set(text, publicKey.slice());
+  return publicKey;
+}
+
+function parseAddress(text: string): Uint8Array {
   if (typeof text !== 'string') throw new ValidationError(`address must be a string, got ${typeof text}`);
   if (text.length !== ADDRESS_LENGTH) {
     throw new ValidationError(`address must be ${ADDRESS_LENGTH} characters, got ${text.length}: ${JSON.stringify(text)}`);

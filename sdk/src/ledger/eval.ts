@@ -252,7 +252,7 @@ function isImpersonated(env: Pick<EvalEnv, 'impersonated'>, stxn: SignedTransact
  * Checks the cryptographic part of authorization: exactly one of sig/msig/lsig, valid for the
  * claimed authorizer. Logic programs themselves run later, with the group's pooled budget.
  */
-function verifySignature(env: EvalEnv, stxn: SignedTransaction, index: number, opts: EvalOptions): void {
+function verifySignature(env: EvalEnv, stxn: SignedTransaction, index: number, opts: EvalOptions, message: Uint8Array): void {
   if (isImpersonated(env, stxn)) return;
   const kinds = (stxn.sig && !isAllZero(stxn.sig) ? 1 : 0) + (stxn.msig ? 1 : 0) + (stxn.lsig ? 1 : 0);
   if (kinds === 0) {
@@ -262,13 +262,13 @@ function verifySignature(env: EvalEnv, stxn: SignedTransaction, index: number, o
   if (kinds > 1) fail('signature', 'signedtxn should only have one of Sig or Msig or LogicSig');
   const who = claimedAuthorizer(stxn);
   if (stxn.sig) {
-    if (!ed25519Verify(who, bytesToSign(stxn.txn), stxn.sig)) fail('signature', "At least one signature didn't pass verification");
+    if (!ed25519Verify(who, message, stxn.sig)) fail('signature', "At least one signature didn't pass verification");
     return;
   }
   if (stxn.msig) {
     if (!bytesEqual(multisigAddressOf(stxn.msig).publicKey, who))
       fail('signature', 'multisig address does not match the authorizer: MultisigVerify: wrong address');
-    if (!verifyMultisig(stxn.msig, bytesToSign(stxn.txn))) fail('signature', "At least one signature didn't pass verification");
+    if (!verifyMultisig(stxn.msig, message)) fail('signature', "At least one signature didn't pass verification");
     return;
   }
   const lsig = stxn.lsig!;
@@ -336,7 +336,9 @@ export function evaluateGroup(env: EvalEnv, group: readonly SignedTransaction[],
     if (n === 0) fail('group', 'empty txgroup');
     if (n > env.params.maxTxGroupSize) fail('group', `transaction group size ${n} exceeds protocol max ${env.params.maxTxGroupSize}`);
     const txns = group.map((s) => s.txn);
-    results.forEach((r, i) => (r.txid = toBase32(sha512_256(bytesToSign(txns[i]!)))));
+    // Each transaction's signed bytes: its id, and the message its signature is checked against.
+    const messages = txns.map(bytesToSign);
+    results.forEach((r, i) => (r.txid = toBase32(sha512_256(messages[i]!))));
     // Group membership.
     const anyGroup = txns.some((t) => t.group && !isAllZero(t.group));
     if (n > 1 || anyGroup) {
@@ -387,7 +389,7 @@ export function evaluateGroup(env: EvalEnv, group: readonly SignedTransaction[],
         // An impersonated authorizer's signature is not checked: nothing about it is remembered.
         const key = env.verified && !isImpersonated(env, group[i]!) ? sigMaterialKey(results[i]!.txid, group[i]!) : undefined;
         if (key && env.verified!.has(key)) continue;
-        verifySignature(env, group[i]!, i, opts);
+        verifySignature(env, group[i]!, i, opts, messages[i]!);
         if (key) env.verified!.add(key);
       }
     }

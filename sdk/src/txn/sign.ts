@@ -1,5 +1,6 @@
 import { Address } from '../encoding/address.js';
-import { bytesEqual } from '../encoding/bytes.js';
+import { bytesEqual, isAllZero } from '../encoding/bytes.js';
+import { defineLazy } from '../lazy.js';
 import { encodeMsgpack, encodeMsgpackWithPrefix } from '../encoding/msgpack.js';
 import { ed25519Verify } from '../crypto/ed25519.js';
 import { sha512_256 } from '../crypto/hash.js';
@@ -31,14 +32,44 @@ export interface SignedBytes {
   blob: Uint8Array;
 }
 
-/** Sign and encode in one pass: the wire map is built once and reused for both. */
+/** `sgnr`, `sig` and `txn` as msgpack keys (fixstr), and the headers of 32- and 64-byte strings (bin 8). */
+const SGNR_KEY = Uint8Array.of(0xa4, 0x73, 0x67, 0x6e, 0x72, 0xc4, 32);
+const SIG_KEY = Uint8Array.of(0xa3, 0x73, 0x69, 0x67, 0xc4, 64);
+const TXN_KEY = Uint8Array.of(0xa3, 0x74, 0x78, 0x6e);
+
+/**
+ * Sign and encode in one pass: the transaction is encoded once, for the signature, and those very
+ * bytes (after the prefix) are the signed form's `txn` map. The id is worked out when first read.
+ */
 export function signTransactionToBytes(txn: Transaction, signer: Ed25519Signer): SignedBytes {
   const wire = transactionToWire(txn);
   const toSign = encodeMsgpackWithPrefix(TX_PREFIX, wire);
   const sig = signer.sign(toSign);
-  const stxn: SignedTransaction = { txn, sig };
-  if (!bytesEqual(signer.publicKey, txn.sender.publicKey)) stxn.authAddress = new Address(signer.publicKey);
-  return { txid: toBase32(sha512_256(toSign)), blob: encodeMsgpack(signedTransactionToWire(stxn, wire)) };
+  const sgnr = bytesEqual(signer.publicKey, txn.sender.publicKey) ? undefined : signer.publicKey;
+  let blob: Uint8Array;
+  if (sig.length === 64 && !isAllZero(sig) && (sgnr === undefined || (sgnr.length === 32 && !isAllZero(sgnr)))) {
+    // The canonical map {sgnr?, sig, txn} (keys in order), written around the bytes already made.
+    const body = toSign.subarray(TX_PREFIX.length);
+    blob = new Uint8Array(1 + (sgnr ? SGNR_KEY.length + 32 : 0) + SIG_KEY.length + 64 + TXN_KEY.length + body.length);
+    let at = 0;
+    blob[at++] = sgnr ? 0x83 : 0x82;
+    if (sgnr) {
+      blob.set(SGNR_KEY, at);
+      blob.set(sgnr, (at += SGNR_KEY.length));
+      at += 32;
+    }
+    blob.set(SIG_KEY, at);
+    blob.set(sig, (at += SIG_KEY.length));
+    blob.set(TXN_KEY, (at += 64));
+    blob.set(body, at + TXN_KEY.length);
+  } else {
+    const stxn: SignedTransaction = { txn, sig };
+    if (sgnr) stxn.authAddress = new Address(sgnr);
+    blob = encodeMsgpack(signedTransactionToWire(stxn, wire));
+  }
+  const out = { blob } as SignedBytes;
+  defineLazy(out, 'txid', () => toBase32(sha512_256(toSign)));
+  return out;
 }
 
 /** Checks `sig` against the authorizing key (sgnr, else the sender). Multisig/lsig: see their modules. */

@@ -24,6 +24,31 @@ describe('encoding: addresses', () => {
       (e: unknown) => e instanceof ValidationError && /checksum/.test(e.message),
     );
     assert.throws(() => decodeAddress('SHORT'), /58 characters/);
+    // Still refused when asked again (a refusal is not remembered as an answer).
+    assert.throws(() => decodeAddress(bad), /checksum/);
+  });
+
+  it('conversions remembered from earlier calls give fresh, right answers', () => {
+    // Both directions are cached: a changed key gives its own address, and a caller that changes
+    // the key it was given changes nothing for the next caller.
+    const key = new Uint8Array(32).fill(7);
+    const text = encodeAddress(key);
+    assert.equal(encodeAddress(key), text);
+    const a = new Address(key);
+    assert.equal(a.toString(), text);
+    key[0] = 8;
+    assert.notEqual(a.toString(), text, 'the same Address object with changed bytes');
+    assert.deepEqual(decodeAddress(a.toString()), key, 'its own address: checksum and all');
+    const first = decodeAddress(text);
+    first.fill(0);
+    assert.deepEqual(decodeAddress(text), new Uint8Array(32).fill(7));
+    assert.notEqual(decodeAddress(text), decodeAddress(text), 'each caller gets its own bytes');
+    // Many distinct keys (more than the caches hold) still convert both ways.
+    for (let i = 0; i < 3000; i++) {
+      const k = new Uint8Array(32);
+      new DataView(k.buffer).setUint32(0, i);
+      assert.deepEqual(decodeAddress(encodeAddress(k)), k);
+    }
   });
 });
 

@@ -11,6 +11,12 @@ import { startNodeService } from '../../../sdk/src/services/node/service.js';
 import { createQueryService } from '../../../sdk/src/services/query/service.js';
 import { serve } from '../../../sdk/src/services/http/server.js';
 import { stringifyJson } from '../../../sdk/src/encoding/json.js';
+import { Address } from '../../../sdk/src/encoding/address.js';
+import { utf8 } from '../../../sdk/src/encoding/bytes.js';
+import { assemble } from '../../../sdk/src/teal/index.js';
+import type { PendingTransaction } from '../../../sdk/src/adapters/node/types.js';
+import type { NodeAdapter } from '../../../sdk/src/adapters/node/adapter.js';
+import type { SignedTransaction } from '../../../sdk/src/txn/types.js';
 
 const ABI = 'examples/counter/abi';
 const deployInput = { spec: `${ABI}/counter.arc56.json`, approval: `${ABI}/counter.teal`, clear: `${ABI}/clear.teal`, fund: 10_000_000n };
@@ -216,6 +222,83 @@ describe('testing: the in-process fast path matches HTTP', function () {
     } finally {
       await early.close();
       await late.close();
+    }
+  });
+
+  it("a committed send's outcomes, made from the ledger's records, equal the pending route's answers; changing them changes nothing", async () => {
+    // The in-process adapter gives each committed transaction's outcome without the wire: it must
+    // be what the route's msgpack answer decodes to, inner transactions, logs and created ids
+    // included, and a copy.
+    const tw = await Tealworks.inProcess({ seed: 'direct-pending' });
+    try {
+      const [alice, bob] = tw.testChain!.accounts;
+      const node = tw.node as AlgodAdapter & NodeAdapter;
+      const given: PendingTransaction[] = [];
+      const once = node.simulateAndSubmit!;
+      node.simulateAndSubmit = async (signed, options) => {
+        const out = await once(signed, options);
+        given.push(...(out.confirmed ?? []));
+        return out;
+      };
+      // Logs twice, then makes an asset, an app and a payment as inner transactions.
+      const approval = assemble(`#pragma version 10
+txn ApplicationID
+bz ok
+byte "hello"
+log
+byte "world"
+log
+itxn_begin
+int acfg
+itxn_field TypeEnum
+int 1000
+itxn_field ConfigAssetTotal
+byte "inner"
+itxn_field ConfigAssetName
+itxn_next
+int appl
+itxn_field TypeEnum
+byte 0x0a8101
+itxn_field ApprovalProgram
+byte 0x0a8101
+itxn_field ClearStateProgram
+itxn_next
+int pay
+itxn_field TypeEnum
+txn Sender
+itxn_field Receiver
+int 1234
+itxn_field Amount
+itxn_submit
+ok:
+int 1`).program;
+      const clear = assemble('#pragma version 10\nint 1').program;
+      const created = await tw.send.appCreate({ sender: alice!, approvalProgram: approval, clearProgram: clear });
+      const appId = created.createdAppId!;
+      await tw.send.payment({ sender: alice!, receiver: Address.forApp(appId).toString(), amount: algos(10) });
+      await tw.send.assetCreate({ sender: bob!, total: 5n, assetName: 'top', note: utf8('a note') });
+      // Given its fees, not filled in: committed with its inner transactions in one evaluation.
+      await tw.send.appCall({ sender: bob!, appId, extraFee: 3000n }, { populateResources: false, coverInnerFees: false });
+      assert.equal(given.length, 4, 'each send was committed with its outcome');
+      for (const p of given) assert.deepEqual(p, await AlgodAdapter.prototype.pending.call(node, p.txid!), `txn ${p.txid}`);
+      const call = given[3]!;
+      assert.equal(call.logs?.length, 2);
+      assert.deepEqual(
+        call.innerTxns?.map((i) => [i.assetIndex !== undefined, i.applicationIndex !== undefined]),
+        [
+          [true, false],
+          [false, true],
+          [false, false],
+        ],
+      );
+      // A copy: changing the outcome changes neither the chain nor a later answer.
+      call.logs![0]![0] = 0;
+      (call.txn as SignedTransaction).txn.fee = 1n;
+      const again = await AlgodAdapter.prototype.pending.call(node, call.txid!);
+      assert.deepEqual(again.logs![0], utf8('hello'));
+      assert.equal((again.txn as SignedTransaction).txn.fee, 4000n);
+    } finally {
+      await tw.close();
     }
   });
 });

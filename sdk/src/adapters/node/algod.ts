@@ -27,7 +27,13 @@ import { decodeMsgpack } from '../../encoding/msgpack.js';
 import { ProtocolError } from '../http/errors.js';
 import type { HttpResponse } from '../http/client.js';
 import { encodeAddress } from '../../encoding/address.js';
+import { defineLazy } from '../../lazy.js';
+import type { TxnApplyData } from '../../ledger/block.js';
+import { encodeSignedTransaction } from '../../txn/encode.js';
+import type { SignedTransaction } from '../../txn/types.js';
 import {
+  MsgReader,
+  readSignedTransaction,
   decodeBlockResponse,
   decodePendingResponse,
   decodeStateDelta,
@@ -72,6 +78,29 @@ export function pendingFromDecoded(d: DecodedPending, txid?: string): PendingTra
   if (d.applicationIndex !== undefined) out.applicationIndex = d.applicationIndex;
   if (d.logs) out.logs = d.logs;
   if (d.innerTxns) out.innerTxns = d.innerTxns.map((i) => pendingFromDecoded(i));
+  return out;
+}
+
+/**
+ * What `pendingFromDecoded` gives for the node's msgpack answer about a transaction the ledger of
+ * this process committed (`round`; 0n for an inner transaction), made from the ledger's own record
+ * without the wire: the same members, and values that are copies (changing them changes nothing
+ * on the chain). The signed transaction is decoded from its wire form when first read.
+ */
+export function pendingFromConfirmed(stxn: SignedTransaction, ad: TxnApplyData, round: bigint, txid?: string): PendingTransaction {
+  const out: PendingTransaction = {
+    state: pendingState(round, ''),
+    confirmedRound: round,
+    poolError: '',
+    sender: encodeAddress(stxn.txn.sender.publicKey),
+    txn: undefined,
+  };
+  defineLazy(out, 'txn', () => readSignedTransaction(new MsgReader(encodeSignedTransaction(stxn))));
+  if (txid !== undefined) out.txid = txid;
+  if (ad.createdAssetId) out.assetIndex = ad.createdAssetId;
+  if (ad.createdAppId) out.applicationIndex = ad.createdAppId;
+  if (ad.logs.length) out.logs = ad.logs.map((l) => l.slice());
+  if (ad.inner.length) out.innerTxns = ad.inner.map((i) => pendingFromConfirmed({ txn: i.txn }, i.ad, 0n));
   return out;
 }
 

@@ -13,12 +13,11 @@ import { MetricsRegistry } from './metrics.js';
 import { AppSpecRegistry } from './abi-returns.js';
 import { TransactionPool, type PoolOptions } from './pool.js';
 import { NODE_ENDPOINTS, nodeRouter, SIMULATE_JSON, type BuildInfo, type NodeContext } from './routes.js';
-import { decodeSimulateRequest, simulateResponseToWire } from './simulate-wire.js';
+import { decodeSimulateRequest, simulateRequestOfSigned, simulateResponseToWire } from './simulate-wire.js';
 import { BadRequestError } from '../http/errors.js';
 import { jsonRoundTrip } from '../../encoding/json.js';
-import { encodeMsgpack, type MsgpackValue } from '../../encoding/msgpack.js';
-import { confirmedPending } from './algod/pending.js';
 import type { GroupEvalResult } from '../../ledger/eval.js';
+import type { ConfirmedTxn } from '../../ledger/block.js';
 import { algodEndpoints } from './algod/routes.js';
 import { devnetEndpoints } from './devnet-routes.js';
 import type { GenesisAllocEntry, GenesisDescription } from './algod/genesis.js';
@@ -89,15 +88,17 @@ export interface NodeServiceParts {
   logHook(next?: RequestLogHook): RequestLogHook;
   /**
    * For a caller in this process (the in-process chain's client): the answer of
-   * `POST /v2/transactions/simulate` for `body`, as the client parses its JSON, after which the
+   * `POST /v2/transactions/simulate` for the group `signed` (each transaction's msgpack, as
+   * submitted; with a trace when `execTrace`), as the client parses its JSON, after which the
    * group is committed when it succeeded and `accept` approves the evaluation (dev mode), from one
-   * evaluation. The request may ask for a trace, none of simulate's relaxations. `json` is worked
-   * out when first read.
+   * evaluation. `json` is worked out when first read; `confirmed` holds the ledger's records of
+   * the committed transactions (read them, do not change them).
    */
   simulateAndSubmit(
-    body: Uint8Array,
+    signed: readonly Uint8Array[],
+    execTrace: boolean,
     accept: (result: GroupEvalResult) => boolean,
-  ): { json: unknown; committed: { round: bigint; txids: string[]; pending: Uint8Array[] } | undefined };
+  ): { json: unknown; committed: { round: bigint; txids: string[]; confirmed: ConfirmedTxn[] } | undefined };
   /**
    * For a caller in this process: the answer of `POST /v2/transactions/simulate` for `body`, as
    * the client parses its JSON, without the HTTP layers; undefined when the route would answer
@@ -210,9 +211,10 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
     follower,
     metrics,
     traces,
-    simulateAndSubmit(body, accept) {
+    simulateAndSubmit(signed, execTrace, accept) {
       if (follower.enabled) throw new BadRequestError('a follower node does not take transactions');
-      const request = decodeSimulateRequest(body);
+      // The request the route would decode from these bytes, without writing and reading its envelope.
+      const request = simulateRequestOfSigned(signed, execTrace);
       const out = pool.simulateAndSubmit(request, accept, { maxExecTraceBytes: node.maxExecTraceBytes });
       // The answer's JSON form is written when first read: a caller whose group was committed
       // often never reads it. The response holds only values of this evaluation (the AVM never
@@ -224,9 +226,8 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
         },
       };
       if (!out.committed) return { json: answer.json, committed: undefined };
-      // Each transaction's `GET /v2/transactions/pending/{txid}` answer (msgpack), as of now.
-      const pending = out.committed.txids.map((id) => encodeMsgpack(confirmedPending(ledger.transaction(id)!, 'msgpack') as MsgpackValue));
-      return Object.assign(answer, { committed: { ...out.committed, pending } });
+      const confirmed = out.committed.txids.map((id) => ledger.transaction(id)!);
+      return Object.assign(answer, { committed: { ...out.committed, confirmed } });
     },
     simulate(body) {
       if (follower.enabled) return undefined;

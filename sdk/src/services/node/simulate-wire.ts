@@ -99,6 +99,27 @@ function wrapTxnError(decode: (v: unknown) => SignedTransaction): (v: unknown, p
   };
 }
 
+/**
+ * The request `decodeSimulateRequest` gives for a body of one group of the signed transactions
+ * `signed` (each as msgpack) and no option but the full trace when `execTrace`, decoded the same way
+ * (the same errors for a transaction it cannot read) without writing the body.
+ */
+export function simulateRequestOfSigned(signed: readonly Uint8Array[], execTrace: boolean): NodeSimulateRequest {
+  const decodeTxn = wrapTxnError((v) => signedTransactionFromWire(v));
+  const txns = signed.map((b, i) => {
+    let v: unknown;
+    try {
+      v = decodeMsgpack(b);
+    } catch (e) {
+      throw new BadRequestError(`simulate request is neither msgpack nor JSON (${e instanceof DecodeError ? e.message : 'invalid msgpack'})`);
+    }
+    return decodeTxn(v, `txn-groups[0].txns[${i}]`);
+  });
+  const req: NodeSimulateRequest = { 'txn-groups': [{ txns }] };
+  if (execTrace) req['exec-trace-config'] = { enable: true, 'scratch-change': true, 'stack-change': true, 'state-change': true };
+  return req;
+}
+
 /** Decodes a simulate request body: msgpack first, then JSON. */
 export function decodeSimulateRequest(body: Uint8Array): NodeSimulateRequest {
   if (body.length === 0) throw new BadRequestError('empty simulate request body');
