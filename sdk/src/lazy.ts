@@ -15,3 +15,14 @@ export function defineLazy<T extends object, K extends keyof T>(target: T, key: 
     configurable: true,
   });
 }
+
+/**
+ * Makes `target[key]` a plain member holding `value` (enumerable and assignable) and returns the
+ * value. For objects made often, `defineLazy`'s effect with less work: the object is written as a
+ * literal whose accessor pair for `key` calls this on the first read (with the built value) or
+ * write (with the value written), so it keeps its fast shape until then.
+ */
+export function settleLazy<T extends object, K extends keyof T>(target: T, key: K, value: T[K]): T[K] {
+  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+  return value;
+}

@@ -18,7 +18,7 @@ import {
   type SignerResolver,
   type SimulateGroupOptions,
 } from './composer.js';
-import { defineLazy } from '../lazy.js';
+import { settleLazy } from '../lazy.js';
 import { AppError, SimulateFailedError } from './errors.js';
 import { failureSummary, type AppKnowledge, type LogEntry, type SimulateReport } from './simulate-report.js';
 import { decodeBoxes, decodeGlobalState, decodeLocalState, storageKeyFor, type StorageItem } from './state-decode.js';
@@ -354,18 +354,37 @@ export class AppClient {
     });
     const t = sent.txns[callIndex]!;
     if (t.createdAppId !== undefined) this.appId = t.createdAppId;
-    const result = { appId: t.createdAppId ?? this.appId, txid: t.txid, txids: sent.txids, confirmedRound: t.confirmedRound } as AppCallResult<T>;
     // Logs, events and the report come from the send's report, which a send on a chain in this
     // process builds only when it is read: they are read from it on first use.
     const logs = () => sent.report.txns[callIndex]?.logs ?? [];
-    defineLazy(result, 'logs', logs);
-    defineLazy(result, 'events', () =>
-      logs()
-        .filter((l) => l.event)
-        .map((l) => ({ name: l.event!.name, args: l.event!.args, named: l.event!.named })),
-    );
-    defineLazy(result, 'report', () => sent.report);
-    result.sent = sent;
+    const result: AppCallResult<T> = {
+      appId: t.createdAppId ?? this.appId,
+      txid: t.txid,
+      txids: sent.txids,
+      confirmedRound: t.confirmedRound,
+      get logs() {
+        return settleLazy(result, 'logs', logs());
+      },
+      set logs(v) {
+        settleLazy(result, 'logs', v);
+      },
+      get events() {
+        const events = logs()
+          .filter((l) => l.event)
+          .map((l) => ({ name: l.event!.name, args: l.event!.args, named: l.event!.named }));
+        return settleLazy(result, 'events', events);
+      },
+      set events(v) {
+        settleLazy(result, 'events', v);
+      },
+      get report() {
+        return settleLazy(result, 'report', sent.report);
+      },
+      set report(v) {
+        settleLazy(result, 'report', v);
+      },
+      sent,
+    };
     // The report is asked for a return value the send could not decode (an outcome without logs,
     // or no method: the report may find one through the spec's selectors).
     const rv = t.returnValue ?? (reportMayReturn(entries[callIndex]!) ? sent.report.txns[callIndex]?.returnValue : undefined);

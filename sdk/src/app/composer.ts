@@ -21,7 +21,7 @@ import { AppError, MinimumBalanceError, RekeyedSignerError, SimulateFailedError 
 import { appAddressOf } from './chain.js';
 import { simulateOutline, type SimulateOutline } from './simulate-outline.js';
 import { buildSimulateReport, failureSummary, type AppKnowledge, type SimulateReport, type TxnContext, type UnnamedResources } from './simulate-report.js';
-import { defineLazy } from '../lazy.js';
+import { settleLazy } from '../lazy.js';
 
 /*
  * A group of transactions on its way to the chain: signers resolved per sender, inner-transaction
@@ -878,9 +878,21 @@ export class GroupComposer {
       }
       out.push(sent);
     }
-    const result = { txids: out.map((t) => t.txid), confirmedRound: first.confirmedRound, txns: out } as SendResult;
-    if (typeof report === 'function') defineLazy(result, 'report', report);
-    else result.report = report;
+    const txids = out.map((t) => t.txid);
+    const result: SendResult =
+      typeof report === 'function'
+        ? {
+            txids,
+            confirmedRound: first.confirmedRound,
+            txns: out,
+            get report() {
+              return settleLazy(result, 'report', report());
+            },
+            set report(v) {
+              settleLazy(result, 'report', v);
+            },
+          }
+        : { txids, confirmedRound: first.confirmedRound, txns: out, report };
     tell(this.observer, (o) => o.confirmed?.(result));
     return result;
   }

@@ -12,6 +12,7 @@ import { TraceRecorder } from './trace.js';
 import { topLevelFeeCredit } from './inner-fees.js';
 import { UnnamedPolicy } from './unnamed.js';
 import type { ProgramTrace } from './trace.js';
+import { fromHex } from '../encoding/hex.js';
 import './ops/all.js';
 
 /** Evaluator options: highest program version, limits, extra budget, more logging, unnamed resources, tracing. */
@@ -213,7 +214,7 @@ export class AvmGroupEvaluator {
       const slash = key.indexOf('/');
       const hex = key.slice(slash + 1);
       if (hex.length === 0) continue;
-      const name = Uint8Array.from(hex.match(/../g)!.map((h) => parseInt(h, 16)));
+      const name = fromHex(hex);
       const box = st.ledger.getBox(BigInt(key.slice(0, slash)), name);
       if (box) total += box.length;
     }

@@ -1,6 +1,6 @@
 import { Address } from '../encoding/address.js';
 import { bytesEqual, isAllZero } from '../encoding/bytes.js';
-import { defineLazy } from '../lazy.js';
+import { settleLazy } from '../lazy.js';
 import { encodeMsgpack, encodeMsgpackWithPrefix } from '../encoding/msgpack.js';
 import { ed25519Verify } from '../crypto/ed25519.js';
 import { sha512_256 } from '../crypto/hash.js';
@@ -67,8 +67,15 @@ export function signTransactionToBytes(txn: Transaction, signer: Ed25519Signer):
     if (sgnr) stxn.authAddress = new Address(sgnr);
     blob = encodeMsgpack(signedTransactionToWire(stxn, wire));
   }
-  const out = { blob } as SignedBytes;
-  defineLazy(out, 'txid', () => toBase32(sha512_256(toSign)));
+  const out: SignedBytes = {
+    get txid() {
+      return settleLazy(out, 'txid', toBase32(sha512_256(toSign)));
+    },
+    set txid(v) {
+      settleLazy(out, 'txid', v);
+    },
+    blob,
+  };
   return out;
 }
 

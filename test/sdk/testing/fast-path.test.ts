@@ -143,6 +143,15 @@ describe('testing: the in-process fast path matches HTTP', function () {
       }
       assert.equal(a[0]!.events.length, 1, 'the counter logs an Incremented event');
       assert.equal(a[0]!.report.txns[0]!.returnValue, 5n);
+      // Read, the lazy members are plain values; written before being read, they hold what was written.
+      for (const k of ['logs', 'events', 'report'] as const) assert.equal(Object.getOwnPropertyDescriptor(a[0]!, k)!.get, undefined, k);
+      assert.equal(Object.getOwnPropertyDescriptor(a[0]!.sent!, 'report')!.get, undefined);
+      const fresh = await (await later.app.deploy({ creator: later.testChain!.accounts[0]!, ...deployInput, name: 'other' })).client.call('increment', [2]);
+      fresh.logs = [];
+      fresh.sent!.report = a[0]!.report;
+      assert.deepEqual(fresh.logs, []);
+      assert.equal(fresh.sent!.report, a[0]!.report);
+      assert.equal(fresh.report, a[0]!.report, "the call's report is its send's");
     } finally {
       await later.close();
       await atOnce.close();

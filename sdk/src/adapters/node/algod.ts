@@ -27,7 +27,7 @@ import { decodeMsgpack } from '../../encoding/msgpack.js';
 import { ProtocolError } from '../http/errors.js';
 import type { HttpResponse } from '../http/client.js';
 import { encodeAddress } from '../../encoding/address.js';
-import { defineLazy } from '../../lazy.js';
+import { settleLazy } from '../../lazy.js';
 import type { TxnApplyData } from '../../ledger/block.js';
 import { encodeSignedTransaction } from '../../txn/encode.js';
 import type { SignedTransaction } from '../../txn/types.js';
@@ -93,9 +93,13 @@ export function pendingFromConfirmed(stxn: SignedTransaction, ad: TxnApplyData, 
     confirmedRound: round,
     poolError: '',
     sender: encodeAddress(stxn.txn.sender.publicKey),
-    txn: undefined,
+    get txn() {
+      return settleLazy(out, 'txn', readSignedTransaction(new MsgReader(encodeSignedTransaction(stxn))));
+    },
+    set txn(v) {
+      settleLazy(out, 'txn', v);
+    },
   };
-  defineLazy(out, 'txn', () => readSignedTransaction(new MsgReader(encodeSignedTransaction(stxn))));
   if (txid !== undefined) out.txid = txid;
   if (ad.createdAssetId) out.assetIndex = ad.createdAssetId;
   if (ad.createdAppId) out.applicationIndex = ad.createdAppId;
