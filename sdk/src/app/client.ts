@@ -167,21 +167,21 @@ export class AppClient {
   }
 
   /** What `knowledge` last gave, and the compiled programs it was made from. */
-  #knowledge: { compiled: CompiledContract | undefined; value: AppKnowledge } | undefined;
+  #knowledge: { compiled: CompiledContract | undefined; parts: readonly unknown[]; value: AppKnowledge } | undefined;
 
   /**
    * The app as a composer or report knows it (name, spec, compiled programs with their source
    * maps): the same object until the programs change (an update), so read it, do not change it.
    */
   knowledge(): AppKnowledge {
-    // Made once per compiled programs (every call names the app to its composer); name and spec
-    // do not change.
+    // Made once per compiled programs (every call names the app to its composer), and again
+    // when they or their spec are replaced; name and the client's spec do not change.
+    const c = this.compiled;
+    const parts = c ? [c.spec, c.approval, c.clear] : [];
     const k = this.#knowledge;
-    if (k !== undefined && k.compiled === this.compiled) return k.value;
-    const value: AppKnowledge = this.compiled
-      ? appKnowledge(this.compiled, this.name)
-      : { ...(this.name ? { name: this.name } : {}), ...(this.spec ? { spec: this.spec } : {}) };
-    this.#knowledge = { compiled: this.compiled, value };
+    if (k !== undefined && k.compiled === c && k.parts.every((p, i) => p === parts[i])) return k.value;
+    const value: AppKnowledge = c ? appKnowledge(c, this.name) : { ...(this.name ? { name: this.name } : {}), ...(this.spec ? { spec: this.spec } : {}) };
+    this.#knowledge = { compiled: c, parts, value };
     return value;
   }
 

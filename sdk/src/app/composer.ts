@@ -857,7 +857,7 @@ export class GroupComposer {
   ): Promise<SendResult> {
     // The node's own ids of the committed transactions, when it gave the outcomes with the commit.
     const ids = txns.map((t, i) => confirmed?.[i]?.txid ?? txidOf(t));
-    tell(this.observer, (o) => o.submitted?.(ids, txns));
+    tell(this.observer, (o) => o.submitted?.([...ids], txns));
     const first = confirmed?.[0] ?? (await this.chain.node.waitForConfirmation(firstTxid, { ...(options.maxRounds ? { maxRounds: options.maxRounds } : {}) }));
     const out: SentTxn[] = [];
     for (let i = 0; i < txns.length; i++) {

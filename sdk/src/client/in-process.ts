@@ -499,7 +499,7 @@ class InProcessAlgodAdapter extends AlgodAdapter {
   /** See {@link NodeAdapter.simulateAndSubmit}: the node's own simulate answer, and the commit, from one evaluation. */
   simulateAndSubmit?: NodeAdapter['simulateAndSubmit'] = async (signed, options) => {
     const noInner = options.commitOnlyWithoutInnerTxns === true;
-    const out = this.#once!(signed, options.execTrace === true, (r) => !noInner || r.txns.every((t) => t.ad.inner.length === 0));
+    const out = this.#once!(signed, Boolean(options.execTrace), (r) => !noInner || r.txns.every((t) => t.ad.inner.length === 0));
     if (!out.committed) return { simulate: toSimulateResult(out.json) };
     // Each outcome as the pending route's answer would give it, from the ledger's records.
     const { txids, confirmed: records } = out.committed;

@@ -95,6 +95,8 @@ export function encodeAddress(publicKey: Uint8Array): string {
   if (publicKey.length !== PUBLIC_KEY_LENGTH) {
     throw new ValidationError(`address public key must be ${PUBLIC_KEY_LENGTH} bytes, got ${publicKey.length}`);
   }
+  // Anything but a Uint8Array is worked out without the cache (its elements are not bytes).
+  if (!(publicKey instanceof Uint8Array)) return toBase32(concatBytes(publicKey, checksum(publicKey)));
   // The key's bytes as text look the address up for much less than its checksum (a hash) costs.
   const k = String.fromCharCode.apply(null, publicKey as unknown as number[]);
   let text = ENCODED.get(k);

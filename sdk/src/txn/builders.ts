@@ -160,11 +160,11 @@ function finish(txn: Transaction, p: CommonParams): Transaction {
     txn.fee = fee;
   } else {
     txn.fee = fee;
+    const size = estimateSignedSize(txn);
     let floor = sp.minFee !== undefined ? u64('suggestedParams.minFee', sp.minFee) : limits.minTxnFee;
     const surcharged = requiredFee(txn, limits);
     if (surcharged > floor) floor = surcharged;
-    // At no fee per byte (a network not congested) the size cannot matter: it is not worked out.
-    txn.fee = fee === 0n ? floor : feeForSize(fee, estimateSignedSize(txn), floor);
+    txn.fee = feeForSize(fee, size, floor);
   }
   if (p.validate !== false) validateTransaction(txn, { limits });
   return txn;

@@ -1,6 +1,5 @@
 import { Address } from '../encoding/address.js';
 import { bytesEqual, isAllZero } from '../encoding/bytes.js';
-import { settleLazy } from '../lazy.js';
 import { encodeMsgpack, encodeMsgpackWithPrefix } from '../encoding/msgpack.js';
 import { ed25519Verify } from '../crypto/ed25519.js';
 import { sha512_256 } from '../crypto/hash.js';
@@ -39,44 +38,35 @@ const TXN_KEY = Uint8Array.of(0xa3, 0x74, 0x78, 0x6e);
 
 /**
  * Sign and encode in one pass: the transaction is encoded once, for the signature, and those very
- * bytes (after the prefix) are the signed form's `txn` map. The id is worked out when first read.
+ * bytes (after the prefix) are the signed form's `txn` map.
  */
 export function signTransactionToBytes(txn: Transaction, signer: Ed25519Signer): SignedBytes {
   const wire = transactionToWire(txn);
   const toSign = encodeMsgpackWithPrefix(TX_PREFIX, wire);
-  const sig = signer.sign(toSign);
   const sgnr = bytesEqual(signer.publicKey, txn.sender.publicKey) ? undefined : signer.publicKey;
-  let blob: Uint8Array;
-  if (sig.length === 64 && !isAllZero(sig) && (sgnr === undefined || (sgnr.length === 32 && !isAllZero(sgnr)))) {
-    // The canonical map {sgnr?, sig, txn} (keys in order), written around the bytes already made.
-    const body = toSign.subarray(TX_PREFIX.length);
-    blob = new Uint8Array(1 + (sgnr ? SGNR_KEY.length + 32 : 0) + SIG_KEY.length + 64 + TXN_KEY.length + body.length);
-    let at = 0;
-    blob[at++] = sgnr ? 0x83 : 0x82;
-    if (sgnr) {
-      blob.set(SGNR_KEY, at);
-      blob.set(sgnr, (at += SGNR_KEY.length));
-      at += 32;
-    }
-    blob.set(SIG_KEY, at);
-    blob.set(sig, (at += SIG_KEY.length));
-    blob.set(TXN_KEY, (at += 64));
-    blob.set(body, at + TXN_KEY.length);
-  } else {
-    const stxn: SignedTransaction = { txn, sig };
-    if (sgnr) stxn.authAddress = new Address(sgnr);
-    blob = encodeMsgpack(signedTransactionToWire(stxn, wire));
+  // The canonical map {sgnr?, sig, txn} (keys in order) around the bytes already made, which are
+  // copied in before the signer sees them.
+  const body = toSign.subarray(TX_PREFIX.length);
+  const sigAt = 1 + (sgnr ? SGNR_KEY.length + 32 : 0) + SIG_KEY.length;
+  const blob = new Uint8Array(sigAt + 64 + TXN_KEY.length + body.length);
+  blob[0] = sgnr ? 0x83 : 0x82;
+  if (sgnr) {
+    blob.set(SGNR_KEY, 1);
+    if (sgnr.length === 32) blob.set(sgnr, 1 + SGNR_KEY.length);
   }
-  const out: SignedBytes = {
-    get txid() {
-      return settleLazy(out, 'txid', toBase32(sha512_256(toSign)));
-    },
-    set txid(v) {
-      settleLazy(out, 'txid', v);
-    },
-    blob,
-  };
-  return out;
+  blob.set(SIG_KEY, sigAt - SIG_KEY.length);
+  blob.set(TXN_KEY, sigAt + 64);
+  blob.set(body, sigAt + 64 + TXN_KEY.length);
+  const sig = signer.sign(toSign);
+  const txid = toBase32(sha512_256(toSign));
+  if (sig.length === 64 && !isAllZero(sig) && (sgnr === undefined || (sgnr.length === 32 && !isAllZero(sgnr)))) {
+    blob.set(sig, sigAt);
+    return { txid, blob };
+  }
+  // An unusual signer (a signature of another length, all zeros): the encoder's own form.
+  const stxn: SignedTransaction = { txn, sig };
+  if (sgnr) stxn.authAddress = new Address(sgnr);
+  return { txid, blob: encodeMsgpack(signedTransactionToWire(stxn, wire)) };
 }
 
 /** Checks `sig` against the authorizing key (sgnr, else the sender). Multisig/lsig: see their modules. */

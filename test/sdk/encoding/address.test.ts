@@ -43,6 +43,13 @@ describe('encoding: addresses', () => {
     first.fill(0);
     assert.deepEqual(decodeAddress(text), new Uint8Array(32).fill(7));
     assert.notEqual(decodeAddress(text), decodeAddress(text), 'each caller gets its own bytes');
+    // Input that is not bytes never reaches the cache: a later caller with real bytes is not misled.
+    try {
+      encodeAddress(new Uint16Array(32).fill(9) as unknown as Uint8Array);
+    } catch {
+      // Whatever it gives, it is not remembered.
+    }
+    assert.deepEqual(decodeAddress(encodeAddress(new Uint8Array(32).fill(9))), new Uint8Array(32).fill(9));
     // Many distinct keys (more than the caches hold) still convert both ways.
     for (let i = 0; i < 3000; i++) {
       const k = new Uint8Array(32);

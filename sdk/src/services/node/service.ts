@@ -2,6 +2,7 @@ import type { Ledger } from '../../ledger/ledger.js';
 import { nodeServiceErrors, NODE_SERVICE_TOKEN_HEADER } from '../http/presets.js';
 // The header the public node API's clients (algosdk, AlgoKit) send, as our own client sends it.
 import { ALGOD_TOKEN_HEADER } from '../../adapters/node/algod.js';
+import { simulateRequestBody } from '../../adapters/node/adapter.js';
 import { serve, type RunningService, type ServeOptions, type ServiceDefinition } from '../http/server.js';
 import { runningService } from '../http/running.js';
 import type { RequestLogHook } from '../http/types.js';
@@ -213,8 +214,9 @@ export function nodeService(options: NodeServiceOptions): NodeServiceParts {
     traces,
     simulateAndSubmit(signed, execTrace, accept) {
       if (follower.enabled) throw new BadRequestError('a follower node does not take transactions');
-      // The request the route would decode from these bytes, without writing and reading its envelope.
-      const request = simulateRequestOfSigned(signed, execTrace);
+      // The request the route would decode from these bytes, without writing and reading its
+      // envelope; bytes that are not one value each are decoded as the route would.
+      const request = simulateRequestOfSigned(signed, execTrace) ?? decodeSimulateRequest(simulateRequestBody(signed, execTrace ? { execTrace: true } : {}));
       const out = pool.simulateAndSubmit(request, accept, { maxExecTraceBytes: node.maxExecTraceBytes });
       // The answer's JSON form is written when first read: a caller whose group was committed
       // often never reads it. The response holds only values of this evaluation (the AVM never

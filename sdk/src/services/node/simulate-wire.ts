@@ -1,5 +1,5 @@
 import { DecodeError, TealworksError } from '../../errors.js';
-import { decodeMsgpack, MsgKeep, toUint64 } from '../../encoding/msgpack.js';
+import { decodeMsgpack, decodeMsgpackSequence, MsgKeep, toUint64 } from '../../encoding/msgpack.js';
 import { parseJson } from '../../encoding/json.js';
 import { signedTransactionFromWire, signedTransactionToWire } from '../../txn/wire.js';
 import { signedTransactionFromNodeJson, signedTransactionToNodeJson } from '../../txn/json.js';
@@ -102,19 +102,25 @@ function wrapTxnError(decode: (v: unknown) => SignedTransaction): (v: unknown, p
 /**
  * The request `decodeSimulateRequest` gives for a body of one group of the signed transactions
  * `signed` (each as msgpack) and no option but the full trace when `execTrace`, decoded the same way
- * (the same errors for a transaction it cannot read) without writing the body.
+ * (the same errors for a transaction it cannot read) without writing the body. Undefined when an
+ * element is not exactly one msgpack value (empty, truncated, or more than one): a body made of
+ * such bytes reads otherwise, so the caller decodes the body itself.
  */
-export function simulateRequestOfSigned(signed: readonly Uint8Array[], execTrace: boolean): NodeSimulateRequest {
+export function simulateRequestOfSigned(signed: readonly Uint8Array[], execTrace: boolean): NodeSimulateRequest | undefined {
   const decodeTxn = wrapTxnError((v) => signedTransactionFromWire(v));
-  const txns = signed.map((b, i) => {
-    let v: unknown;
+  const values: unknown[] = [];
+  for (const b of signed) {
+    if (!(b instanceof Uint8Array) || b.length === 0) return undefined;
+    let one: unknown[];
     try {
-      v = decodeMsgpack(b);
-    } catch (e) {
-      throw new BadRequestError(`simulate request is neither msgpack nor JSON (${e instanceof DecodeError ? e.message : 'invalid msgpack'})`);
+      one = decodeMsgpackSequence(b);
+    } catch {
+      return undefined;
     }
-    return decodeTxn(v, `txn-groups[0].txns[${i}]`);
-  });
+    if (one.length !== 1) return undefined;
+    values.push(one[0]);
+  }
+  const txns = values.map((v, i) => decodeTxn(v, `txn-groups[0].txns[${i}]`));
   const req: NodeSimulateRequest = { 'txn-groups': [{ txns }] };
   if (execTrace) req['exec-trace-config'] = { enable: true, 'scratch-change': true, 'stack-change': true, 'state-change': true };
   return req;
