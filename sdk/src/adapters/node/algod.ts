@@ -86,6 +86,7 @@ export function pendingFromDecoded(d: DecodedPending, txid?: string): PendingTra
  * this process committed (`round`; 0n for an inner transaction), made from the ledger's own record
  * without the wire: the same members, and values that are copies (changing them changes nothing
  * on the chain). The signed transaction is decoded from its wire form when first read.
+ * @internal The in-process chain's adapter.
  */
 export function pendingFromConfirmed(stxn: SignedTransaction, ad: TxnApplyData, round: bigint, txid?: string): PendingTransaction {
   const out: PendingTransaction = {
