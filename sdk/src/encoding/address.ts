@@ -72,8 +72,16 @@ export class Address {
     return bytesEqual(this.publicKey, otherKey);
   }
 
+  /** The text form once worked out, and the key bytes it was worked out from. */
+  #text: { key: Uint8Array; text: string } | undefined;
+
   toString(): string {
-    return encodeAddress(this.publicKey);
+    // Worked out once per object (a checksum is a hash), and again should the key's bytes change.
+    const t = this.#text;
+    if (t !== undefined && bytesEqual(t.key, this.publicKey)) return t.text;
+    const text = encodeAddress(this.publicKey);
+    this.#text = { key: this.publicKey.slice(), text };
+    return text;
   }
 
   toJSON(): string {
@@ -82,30 +90,18 @@ export class Address {
 }
 
 /**
- * Bounded caches of recent conversions both ways (a script names the same few accounts over and
- * over, and each conversion hashes the key for its checksum): key bytes as latin-1 text → address,
- * and address → key bytes.
+ * Addresses parsed lately → their keys: a bounded cache (a script names the same few accounts over
+ * and over, and each parse hashes the key for its checksum). A miss costs one map lookup.
  */
-const ENCODED = new Map<string, string>();
 const DECODED = new Map<string, Uint8Array>();
-const ADDRESS_CACHE_MAX = 1024;
+const DECODED_MAX = 1024;
 
 /** The 58-character address of a 32-byte public key. */
 export function encodeAddress(publicKey: Uint8Array): string {
   if (publicKey.length !== PUBLIC_KEY_LENGTH) {
     throw new ValidationError(`address public key must be ${PUBLIC_KEY_LENGTH} bytes, got ${publicKey.length}`);
   }
-  // Anything but a Uint8Array is worked out without the cache (its elements are not bytes).
-  if (!(publicKey instanceof Uint8Array)) return toBase32(concatBytes(publicKey, checksum(publicKey)));
-  // The key's bytes as text look the address up for much less than its checksum (a hash) costs.
-  const k = String.fromCharCode.apply(null, publicKey as unknown as number[]);
-  let text = ENCODED.get(k);
-  if (text === undefined) {
-    text = toBase32(concatBytes(publicKey, checksum(publicKey)));
-    if (ENCODED.size >= ADDRESS_CACHE_MAX) ENCODED.clear();
-    ENCODED.set(k, text);
-  }
-  return text;
+  return toBase32(concatBytes(publicKey, checksum(publicKey)));
 }
 
 /** Parses a 58-character address, verifying its checksum; returns the 32-byte public key (the caller's own copy). */
@@ -113,7 +109,7 @@ export function decodeAddress(text: string): Uint8Array {
   const known = DECODED.get(text);
   if (known !== undefined) return known.slice();
   const publicKey = parseAddress(text);
-  if (DECODED.size >= ADDRESS_CACHE_MAX) DECODED.clear();
+  if (DECODED.size >= DECODED_MAX) DECODED.clear();
   DECODED.set(text, publicKey.slice());
   return publicKey;
 }
