@@ -1,5 +1,5 @@
 import { Agent, request } from 'undici';
-import { Ed25519KeyPair, forgetMadeSignatures } from '../sdk/src/crypto/ed25519.js';
+import { Ed25519KeyPair } from '../sdk/src/crypto/ed25519.js';
 import { Address } from '../sdk/src/encoding/address.js';
 import { toBase64 } from '../sdk/src/encoding/base64.js';
 import { utf8 } from '../sdk/src/encoding/bytes.js';
@@ -14,7 +14,7 @@ import { signTransaction } from '../sdk/src/txn/sign.js';
 import { logicSigAddress, makeLogicSig, signLogicSigTransaction } from '../sdk/src/txn/logicsig.js';
 import type { SignedTransaction, Transaction } from '../sdk/src/txn/types.js';
 import { signedTransactionToWire } from '../sdk/src/txn/wire.js';
-import { latencyEntry, percentile, throughputEntry, type BenchEntry, type BenchModule } from './lib.js';
+import { latencyEntry, percentile, signedElsewhere, throughputEntry, type BenchEntry, type BenchModule } from './lib.js';
 
 const SENDERS = 8;
 const CONCURRENCY = 8;
@@ -94,16 +94,6 @@ async function submitAll(s: Setup, groups: Uint8Array[]): Promise<number> {
     }),
   );
   return (groups.length * 1000) / (performance.now() - start);
-}
-
-/**
- * Signatures made in this process are remembered, and the devnet in this process takes one it
- * finds there as checked (crypto/ed25519.ts). Submissions here stand for other processes' (a
- * script, a wallet), whose signatures a node checks: what was signed beforehand is forgotten.
- */
-function signedElsewhere<T>(signed: T): T {
-  forgetMadeSignatures();
-  return signed;
 }
 
 function payments(s: Setup, n: number, tag: string): Uint8Array[] {

@@ -1,14 +1,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Ed25519KeyPair, forgetMadeSignatures } from '../sdk/src/crypto/ed25519.js';
+import { Ed25519KeyPair } from '../sdk/src/crypto/ed25519.js';
 import { Address } from '../sdk/src/encoding/address.js';
 import { utf8 } from '../sdk/src/encoding/bytes.js';
 import { assemble } from '../sdk/src/teal/index.js';
 import { assignGroupId, makeAppCallTxn, makePaymentTxn, signTransaction, type SignedTransaction, type Transaction } from '../sdk/src/txn/index.js';
 import { Ledger, simulate, type LedgerStore } from '../sdk/src/ledger/index.js';
 import { FileLedgerStore } from '../sdk/src/ledger/persistence.js';
-import { latencyEntry, median, percentile, throughputEntry, type BenchEntry, type BenchModule } from './lib.js';
+import { latencyEntry, median, percentile, signedElsewhere, throughputEntry, type BenchEntry, type BenchModule } from './lib.js';
 
 let serial = 0;
 const keys = Array.from({ length: 4 }, (_, i) => Ed25519KeyPair.fromSeed(new Uint8Array(32).fill(i + 11)));
@@ -51,16 +51,6 @@ function createApp(l: Ledger): bigint {
   });
   const r = l.submit([signTransaction(t, keys[0]!)]);
   return l.transaction(r.txids[0]!)!.ad.createdAppId!;
-}
-
-/**
- * Signatures made in this process are remembered, and a ledger in this process takes one it finds
- * there as checked (crypto/ed25519.ts). The groups here stand for other processes' (a script, a
- * wallet), whose signatures a node checks: what was signed beforehand is forgotten.
- */
-function signedElsewhere<T>(signed: T): T {
-  forgetMadeSignatures();
-  return signed;
 }
 
 /** Pre-signed single-transaction groups for the next `n` rounds (signing is not measured). */

@@ -1,3 +1,5 @@
+import { forgetMadeSignatures } from '../sdk/src/crypto/ed25519.js';
+
 /**
  * Shared measuring tools for `npm run bench`. Each bench module measures ours and the peer in the
  * same process and run, so the ratio is what we report; absolute numbers are only context.
@@ -101,4 +103,14 @@ export function throughputEntry(name: string, unit: string, ours: number, peer: 
 /** Entry where lower is better (latency): ratio = peer / ours, so > 1 still means "we are faster". */
 export function latencyEntry(name: string, unit: string, ours: number, peer: number | null, note?: string): BenchEntry {
   return { name, unit, ours, peer, ratio: peer ? peer / ours : null, ...(note ? { note } : {}) };
+}
+
+/**
+ * `signed`, after the signatures this process made so far are forgotten. They are remembered, and
+ * a ledger in this process takes one it finds there as checked (crypto/ed25519.ts); groups that
+ * stand for other processes' (a script, a wallet), whose signatures a node checks, go through here.
+ */
+export function signedElsewhere<T>(signed: T): T {
+  forgetMadeSignatures();
+  return signed;
 }

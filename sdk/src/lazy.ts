@@ -4,10 +4,9 @@
  * JSON and deep comparisons see its value.
  */
 export function defineLazy<T extends object, K extends keyof T>(target: T, key: K, build: () => T[K]): void {
-  const settle = (value: T[K]): T[K] => settleLazy(target, key, value);
   Object.defineProperty(target, key, {
-    get: () => settle(build()),
-    set: (v: T[K]) => void settle(v),
+    get: () => settleLazy(target, key, build()),
+    set: (v: T[K]) => void settleLazy(target, key, v),
     enumerable: true,
     configurable: true,
   });

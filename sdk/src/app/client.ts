@@ -167,7 +167,7 @@ export class AppClient {
   }
 
   /** What `knowledge` last gave, and the compiled programs it was made from. */
-  #knowledge: { compiled: CompiledContract | undefined; parts: readonly unknown[]; value: AppKnowledge } | undefined;
+  #knowledge: { compiled: CompiledContract | undefined; spec: unknown; approval: unknown; clear: unknown; value: AppKnowledge } | undefined;
 
   /**
    * The app as a composer or report knows it (name, spec, compiled programs with their source
@@ -177,11 +177,10 @@ export class AppClient {
     // Made once per compiled programs (every call names the app to its composer), and again
     // when they or their spec are replaced; name and the client's spec do not change.
     const c = this.compiled;
-    const parts = c ? [c.spec, c.approval, c.clear] : [];
     const k = this.#knowledge;
-    if (k !== undefined && k.compiled === c && k.parts.every((p, i) => p === parts[i])) return k.value;
+    if (k !== undefined && k.compiled === c && k.spec === c?.spec && k.approval === c?.approval && k.clear === c?.clear) return k.value;
     const value: AppKnowledge = c ? appKnowledge(c, this.name) : { ...(this.name ? { name: this.name } : {}), ...(this.spec ? { spec: this.spec } : {}) };
-    this.#knowledge = { compiled: c, parts, value };
+    this.#knowledge = { compiled: c, spec: c?.spec, approval: c?.approval, clear: c?.clear, value };
     return value;
   }
 

@@ -19,10 +19,10 @@ import type { AccountManager } from './account-manager.js';
 /** An app spec: parsed, as its JSON object, as JSON text, or the path of a `.json` file (ARC-56 or ARC-32). */
 export type AppSpecInput = Arc56AppSpec | object | string;
 
-/** `tw.app.deploy(…)`. */
 /** See {@link AppManager}'s `[ADOPT_DEPLOYMENT]` (a test fixture's replayed deploys). @internal */
 export const ADOPT_DEPLOYMENT: unique symbol = Symbol('tealworks.adoptDeployment');
 
+/** `tw.app.deploy(…)`. */
 export interface AppDeployInput {
   /** See `ASSUME_NEW_DEPLOYMENT` (a test fixture's fresh chain). @internal */
   [ASSUME_NEW_DEPLOYMENT]?: boolean;

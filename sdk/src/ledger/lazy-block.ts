@@ -1,4 +1,5 @@
 import { sha512, sha512_256 } from '../crypto/hash.js';
+import { settleLazy } from '../lazy.js';
 import { headerHash512, headerHashInput, txnCommitmentFor, type Block, type BlockHeader, type ConfirmedTxn, type HeaderScheme } from './block.js';
 
 /*
@@ -25,10 +26,6 @@ const PENDING = new WeakMap<Block, Pending>();
 let lastInput: { header: BlockHeader; input: Uint8Array } | undefined;
 
 const EMPTY = new Uint8Array(0);
-
-function setValue(target: object, key: string, value: unknown): void {
-  Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
-}
 
 /** Works out the derived values of `block` and of the unsettled blocks before it, oldest first (no recursion however long the run). */
 function settle(block: Block): void {
@@ -78,31 +75,31 @@ export function lazyBlock(
   });
   function fillNow(): void {
     const commit = txnCommitmentFor(txns, scheme);
-    setValue(header, 'prev', prev.hash);
-    setValue(header, 'txnRoot', commit.root);
-    setValue(header, 'txnRoot256', commit.root256);
+    settleLazy(header, 'prev', prev.hash);
+    settleLazy(header, 'txnRoot', commit.root);
+    settleLazy(header, 'txnRoot256', commit.root256);
     if (scheme >= 2) {
-      setValue(header, 'prev512', lastInput?.header === prev.header ? sha512(lastInput.input) : headerHash512(prev.header));
-      setValue(header, 'txnRoot512', commit.root512);
+      settleLazy(header, 'prev512', lastInput?.header === prev.header ? sha512(lastInput.input) : headerHash512(prev.header));
+      settleLazy(header, 'txnRoot512', commit.root512);
     }
     const input = headerHashInput(block.header);
-    setValue(block, 'hash', sha512_256(input));
+    settleLazy(block, 'hash', sha512_256(input));
     lastInput = { header: block.header, input };
   }
-  const lazy = (target: object, key: string) =>
+  const lazy = (target: Record<string, unknown>, key: string) =>
     Object.defineProperty(target, key, {
       get() {
         settle(block);
-        return (target as Record<string, unknown>)[key];
+        return target[key];
       },
       set(v: unknown) {
         settle(block);
-        setValue(target, key, v);
+        settleLazy(target, key, v);
       },
       enumerable: true,
       configurable: true,
     });
   for (const k of derived) lazy(header, k);
-  lazy(block, 'hash');
+  lazy(block as unknown as Record<string, unknown>, 'hash');
   return block;
 }

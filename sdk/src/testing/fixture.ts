@@ -140,12 +140,12 @@ export class TestFixture<A extends string = string> {
 
   async #setup(): Promise<void> {
     this.#tornDown = false;
-    const { apps, baseDir, ...chainOptions } = this.#options;
+    const { apps, baseDir } = this.#options;
     const entries = Object.entries(apps ?? {}) as [A, FixtureApp][];
     for (const [name, app] of entries)
       if (app === null || typeof app !== 'object' || app.spec === undefined)
         throw new TestingError(`app ${name}: give it as { spec, approval?, clear?, … } (the spec is required), got ${app === null ? 'null' : typeof app}`);
-    const tw = await Tealworks.inProcess({ accounts: 3, ...chainOptions });
+    const tw = await Tealworks.inProcess({ accounts: 3, ...this.#chainOptions() });
     const made = { tw };
     try {
       made.tw = await this.#deploy(tw, entries, baseDir);
@@ -259,10 +259,7 @@ export class TestFixture<A extends string = string> {
 
   /** The chain's own options (without the apps and their folder). */
   #chainOptions(): InProcessOptions {
-    const { apps: _apps, baseDir: _base, ...chainOptions } = this.#options;
-    void _apps;
-    void _base;
-    return chainOptions;
+    return chainOptionsOf(this.#options);
   }
 
   /** A deploy's failure, told for the app. */
@@ -424,9 +421,8 @@ function groupsOf(block: Block): SignedTransaction[][] {
  * (a parsed spec) or cannot be read: those fixtures are deployed each time.
  */
 function replayKey(options: FixtureOptions<string>, inputs: readonly [string, AppDeployInput][]): string | undefined {
-  const { apps: _apps, baseDir, ...chain } = options;
-  void _apps;
-  const base = resolve(baseDir ?? process.cwd());
+  const chain = chainOptionsOf(options);
+  const base = resolve(options.baseDir ?? process.cwd());
   const file = (v: unknown): unknown => {
     if (typeof v !== 'string') return NOT_TEXT;
     const path = resolve(base, v.trim());
@@ -507,4 +503,12 @@ function replayDeploys(
     out[name] = d;
   }
   return out;
+}
+
+/** A fixture's options for its chain: all but the apps and their folder. */
+function chainOptionsOf(options: FixtureOptions<string>): InProcessOptions {
+  const { apps: _apps, baseDir: _base, ...chain } = options;
+  void _apps;
+  void _base;
+  return chain;
 }
