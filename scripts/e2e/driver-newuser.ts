@@ -185,7 +185,9 @@ async function main(): Promise<void> {
       await page.waitForTimeout(2000);
       const lenses = await lensTitles(page);
       const stale = lenses.filter((t) => /Call app/.test(t));
-      const inspectorStale = await page.locator('.monaco-list-row', { hasText: `App ${appId}` }).count();
+      // Rows of the side bar's views only, case-sensitive: a notification toast still showing
+      // "Deployed app 1001" is a list row too, and is not the inspector.
+      const inspectorStale = await page.locator('.part.sidebar .monaco-list-row', { hasText: new RegExp(`\\bApp ${appId}\\b`) }).count();
       results.afterRestart = { lenses, inspectorStale };
       log(`after the restart: lenses ${JSON.stringify(lenses)}, inspector rows for app ${appId}: ${inspectorStale}`);
       await shot(page, '11-after-restart');
