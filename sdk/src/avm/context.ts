@@ -35,6 +35,10 @@ export interface Instr {
   field?: FieldSpec;
   /** Handler-specific data prepared once at decode time. */
   data?: unknown;
+  /** What a trace reports it pops when that does not depend on the stack, else -1 (see `tracePops`). */
+  tracePops: number;
+  /** Whether it may write or delete app state (a trace records the change; see `stateIntent`). */
+  writesState: boolean;
 }
 
 export interface CompiledProgram {

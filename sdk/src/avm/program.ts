@@ -4,6 +4,7 @@ import type { RunMode } from './errors.js';
 import { fromBig } from './value.js';
 import type { CompiledProgram, Handler, Instr } from './context.js';
 import { implementationFor } from './ops/registry.js';
+import { fixedTracePops, writesState } from './trace-explain.js';
 
 import { BACK_BRANCH_VERSION, BRANCH_TO_END_VERSION, MAX_AVM_VERSION } from '../teal/spec/versions.js';
 export { BACK_BRANCH_VERSION, MAX_AVM_VERSION };
@@ -188,6 +189,8 @@ function decodeInstruction(b: Uint8Array, pc: number, version: number, mode: Run
     targets: undefined,
     field: undefined,
     data: undefined,
+    tracePops: -1,
+    writesState: writesState(name),
   };
   let fieldRaw: number | undefined;
   for (const imm of op!.immediates) {
@@ -300,6 +303,7 @@ function decodeInstruction(b: Uint8Array, pc: number, version: number, mode: Run
     }
   }
   ins.next = pos;
+  ins.tracePops = fixedTracePops(ins);
   const fixed = op!.cost;
   ins.cost = typeof fixed === 'number' ? fixed : -1;
   if (ins.cost < 0 && ins.field && typeof fixed === 'object' && !('base' in fixed)) {

@@ -51,7 +51,7 @@ export function runProgram(cx: EvalContext): boolean {
       // the checks, so an instruction that fails them still has its own step.
       let intent: ReturnType<typeof stateIntent>;
       if (trace !== undefined) {
-        intent = trace.options.stateChange ? stateIntent(cx, ins) : undefined;
+        intent = ins.writesState && trace.options.stateChange ? stateIntent(cx, ins) : undefined;
         trace.before(pc, cx.sp, tracePops(cx, ins));
         if (intent) trace.state(intent.change);
       }

@@ -14,23 +14,11 @@ import type { StateChange } from './trace.js';
  * Because the count is known before running, a failing instruction still reports its pops.
  */
 export function tracePops(cx: EvalContext, ins: Instr): number {
+  const fixed = ins.tracePops;
+  if (fixed >= 0) return fixed;
   switch (ins.name) {
     case 'return':
       return cx.sp;
-    case 'bury':
-      return ins.imm[0]! + 1;
-    case 'popn':
-      return ins.imm[0]!;
-    case 'dupn':
-      return 1;
-    case 'dig':
-    case 'frame_dig':
-      return 0;
-    case 'cover':
-    case 'uncover':
-      return ins.imm[0]! + 1;
-    case 'match':
-      return ins.targets!.length + 1;
     case 'retsub': {
       const f = cx.frames[cx.frames.length - 1];
       if (!f || !f.clear) return 0;
@@ -46,7 +34,48 @@ export function tracePops(cx: EvalContext, ins: Instr): number {
   }
 }
 
+/**
+ * The part of {@link tracePops} an instruction's immediates decide, worked out once when the
+ * program is decoded (`Instr.tracePops`); -1 for the ops whose count depends on the stack or the
+ * frames when they run (`return`, `retsub`, `frame_bury`).
+ */
+export function fixedTracePops(ins: Pick<Instr, 'name' | 'imm' | 'nargs' | 'targets'>): number {
+  switch (ins.name) {
+    case 'return':
+    case 'retsub':
+    case 'frame_bury':
+      return -1;
+    case 'bury':
+      return ins.imm[0]! + 1;
+    case 'popn':
+      return ins.imm[0]!;
+    case 'dupn':
+      return 1;
+    case 'dig':
+    case 'frame_dig':
+      return 0;
+    case 'cover':
+    case 'uncover':
+      return ins.imm[0]! + 1;
+    case 'match':
+      return ins.targets!.length + 1;
+    default:
+      return ins.nargs;
+  }
+}
+
 const BOX_WRITES = new Set(['box_create', 'box_replace', 'box_put', 'box_splice', 'box_resize']);
+
+/**
+ * Whether an op may write or delete app state ({@link stateIntent} has something to say about it):
+ * worked out once when the program is decoded (`Instr.writesState`), so the tracer skips the rest.
+ */
+export function writesState(name: string): boolean {
+  const base = name.startsWith('app_box_') ? name.slice(4) : name;
+  return (
+    base === 'app_global_put' || base === 'app_global_del' || base === 'app_local_put' || base === 'app_local_del' || BOX_WRITES.has(base) || base === 'box_del'
+  );
+}
 
 /** A state change an instruction is about to make, as the tracer names it before it runs. */
 export interface StateIntent {

@@ -203,7 +203,9 @@ export class InProcessChain {
           () => {
             const round = node.follower.fetchedRound;
             return {
-              key: [round, ledger.generation, ledger.genesisHash, ledger.params],
+              round,
+              // The answer is the round and these (set when the ledger is made), nothing of its state.
+              key: [ledger.genesisId, ledger.genesisHash, ledger.params],
               json: () => jsonRoundTrip(transactionParamsJson(ledger, round), paramsJson),
             };
           },
@@ -460,13 +462,24 @@ export class InProcessChain {
 const HINT_SCOPES = new Map<string, object>();
 
 /**
+ * What the suggested parameters of an in-process node are made from: the round they name, the
+ * values besides the round that the answer depends on (compared by identity), and the answer as
+ * the route gives it (`last-round` is `round`).
+ */
+interface ParamsSource {
+  round: bigint;
+  key: unknown[];
+  json: () => unknown;
+}
+
+/**
  * The node adapter of an in-process chain: the same routes as over HTTP, except that suggested
- * parameters (asked for once or twice per call) are read from the ledger directly, and reused until
- * the round, the chain (a revert or cheat) or its genesis changes: the answer is the route's
- * own value as the client would have parsed it.
+ * parameters (asked for once or twice per call) are read from the ledger directly: the route's own
+ * value as the client would have parsed it, made again when the ledger's genesis or parameters
+ * change, and otherwise reused with the new round when only the round moved.
  */
 class InProcessAlgodAdapter extends AlgodAdapter {
-  readonly #params: () => { key: unknown[]; json: () => unknown };
+  readonly #params: () => ParamsSource;
   #cached: { key: unknown[]; value: SuggestedParams } | undefined;
   readonly #once: NodeServiceParts['simulateAndSubmit'] | undefined;
   readonly #simulate: NodeServiceParts['simulate'] | undefined;
@@ -476,7 +489,7 @@ class InProcessAlgodAdapter extends AlgodAdapter {
 
   constructor(
     http: HttpClient,
-    params: () => { key: unknown[]; json: () => unknown },
+    params: () => ParamsSource,
     genesisHash: Uint8Array,
     direct?: { once: NodeServiceParts['simulateAndSubmit']; simulate: NodeServiceParts['simulate'] },
   ) {
@@ -525,9 +538,11 @@ class InProcessAlgodAdapter extends AlgodAdapter {
   }
 
   override async suggestedParams(): Promise<SuggestedParams> {
-    const { key, json } = this.#params();
+    const { round, key, json } = this.#params();
     const c = this.#cached;
     if (!c || c.key.length !== key.length || c.key.some((k, i) => k !== key[i])) this.#cached = { key, value: toSuggestedParams(json()) };
+    // Each send makes a block: only the round moved, and the answer names it and nothing else of it.
+    else if (c.value.lastRound !== round) this.#cached = { key, value: { ...c.value, lastRound: round } };
     // A copy each time: callers may change what they were given.
     const value = this.#cached!.value;
     return { ...value, genesisHash: value.genesisHash.slice() };

@@ -96,12 +96,34 @@ export class Address {
 const DECODED = new Map<string, Uint8Array>();
 const DECODED_MAX = 1024;
 
+/**
+ * The last few keys given a text form, and their texts: a test chain names the same sender and
+ * app account in every call, and each text costs a hash. Compared byte by byte (keys that differ
+ * usually do in their first byte), so a miss costs a few comparisons, not a lookup by a key made
+ * of the bytes: decoding thousands of different addresses stays as fast as without it.
+ */
+const RECENT_KEYS: Uint8Array[] = [];
+const RECENT_TEXTS: string[] = [];
+const RECENT_MAX = 8;
+let recentNext = 0;
+
 /** The 58-character address of a 32-byte public key. */
 export function encodeAddress(publicKey: Uint8Array): string {
   if (publicKey.length !== PUBLIC_KEY_LENGTH) {
     throw new ValidationError(`address public key must be ${PUBLIC_KEY_LENGTH} bytes, got ${publicKey.length}`);
   }
-  return toBase32(concatBytes(publicKey, checksum(publicKey)));
+  // Other typed arrays of 32 elements are not bytes: they neither hit nor fill the cache.
+  const bytes = publicKey instanceof Uint8Array;
+  for (let i = 0; bytes && i < RECENT_KEYS.length; i++) {
+    const k = RECENT_KEYS[i]!;
+    if (k[0] === publicKey[0] && bytesEqual(k, publicKey)) return RECENT_TEXTS[i]!;
+  }
+  const text = toBase32(concatBytes(publicKey, checksum(publicKey)));
+  if (!bytes) return text;
+  RECENT_KEYS[recentNext] = publicKey.slice();
+  RECENT_TEXTS[recentNext] = text;
+  recentNext = (recentNext + 1) % RECENT_MAX;
+  return text;
 }
 
 /** Parses a 58-character address, verifying its checksum; returns the 32-byte public key (the caller's own copy). */

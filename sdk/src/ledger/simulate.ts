@@ -197,7 +197,7 @@ function collectTouched(results: TxnEvalResult[]): TouchedState[] {
 }
 
 /** Values, before the simulation, of the state the programs changed (`initial-states`). */
-function initialStates(touched: TouchedState[], before: (t: TouchedState) => bigint | Uint8Array | undefined): ResponseObject | undefined {
+function initialStates(touched: TouchedState[], before: (t: TouchedState, keyHex: string) => bigint | Uint8Array | undefined): ResponseObject | undefined {
   const byApp = new Map<
     bigint,
     { globals: Map<string, ResponseObject>; locals: Map<string, Map<string, ResponseObject>>; boxes: Map<string, ResponseObject> }
@@ -206,7 +206,7 @@ function initialStates(touched: TouchedState[], before: (t: TouchedState) => big
     let e = byApp.get(t.app);
     if (!e) byApp.set(t.app, (e = { globals: new Map(), locals: new Map(), boxes: new Map() }));
     const kh = toHex(t.key);
-    const value = before(t);
+    const value = before(t, kh);
     if (value === undefined) continue;
     const kv = { key: t.key, value: typeof value === 'bigint' ? { type: 2, uint: value } : { type: 1, bytes: value } };
     if (t.kind === 'g') e.globals.set(kh, kv);
@@ -261,7 +261,7 @@ export function simulate(ledger: Ledger, req: SimulateRequest, limits: { maxExec
     result,
     round,
     budget,
-    initialStatesOf(req, result, (t) => stateValue(ledger, t)),
+    initialStatesOf(req, result, (t, kh) => stateValue(ledger, t, kh)),
   );
 }
 
@@ -269,7 +269,7 @@ export function simulate(ledger: Ledger, req: SimulateRequest, limits: { maxExec
 function initialStatesOf(
   req: SimulateRequest,
   result: GroupEvalResult,
-  before: (t: TouchedState) => bigint | Uint8Array | undefined,
+  before: (t: TouchedState, keyHex: string) => bigint | Uint8Array | undefined,
 ): ResponseObject | undefined {
   const tc = req['exec-trace-config'];
   return tc?.enable && tc['state-change'] ? initialStates(collectTouched(result.txns), before) : undefined;
@@ -298,9 +298,9 @@ export function simulateAndCommit(
   const { result, round, block, firstValues } = ledger.submitEvaluated(req['txn-groups'][0]!.txns, opts, accept);
   // Committed or not, the values from before the group are those it first overwrote (the rest
   // did not change).
-  const before = (t: TouchedState) => {
-    const k = firstValueKey(t.kind, t.app, toHex(t.key), t.account && toHex(t.account));
-    return firstValues.has(k) ? firstValues.get(k) : stateValue(ledger, t);
+  const before = (t: TouchedState, kh: string) => {
+    const k = firstValueKey(t.kind, t.app, kh, t.account && toHex(t.account));
+    return firstValues.has(k) ? firstValues.get(k) : stateValue(ledger, t, kh);
   };
   const initial = initialStatesOf(req, result, before);
   const committed = block ? { round: block.header.round, txids: block.txns.map((t) => t.txid) } : undefined;
@@ -335,8 +335,7 @@ function evalOptionsOf(req: SimulateRequest, limits: { maxExecTraceBytes?: numbe
 }
 
 /** The current value of an app-state key (undefined: none). */
-function stateValue(ledger: Ledger, t: TouchedState): bigint | Uint8Array | undefined {
-  const kh = toHex(t.key);
+function stateValue(ledger: Ledger, t: TouchedState, kh: string): bigint | Uint8Array | undefined {
   if (t.kind === 'g') return ledger.app(t.app)?.global.get(kh)?.value;
   if (t.kind === 'b') return ledger.box(t.app, t.key);
   return ledger.account(t.account!)?.locals.get(t.app)?.get(kh)?.value;

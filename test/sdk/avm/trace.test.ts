@@ -4,8 +4,34 @@ import { approves } from './helpers/expect.js';
 import { Address } from '../../../sdk/src/encoding/address.js';
 import { InMemoryLedgerView } from '../../../sdk/src/avm/index.js';
 import { asm } from './helpers/asm.js';
+import { opsAt, MAX_AVM_VERSION } from '../../../sdk/src/teal/spec/opcodes.js';
+import { writesState } from '../../../sdk/src/avm/trace-explain.js';
 
 describe('avm traces', () => {
+  it('look for a state change at exactly the ops that write or delete app state (decided once per instruction)', () => {
+    const names = opsAt(MAX_AVM_VERSION)
+      .map((o) => o.name)
+      .filter(writesState)
+      .sort();
+    const expected = [
+      'app_global_del',
+      'app_global_put',
+      'app_local_del',
+      'app_local_put',
+      'box_create',
+      'box_del',
+      'box_put',
+      'box_replace',
+      'box_resize',
+      'box_splice',
+    ];
+    // The other-app box ops, where this version has them, write state too.
+    const others = opsAt(MAX_AVM_VERSION)
+      .map((o) => o.name)
+      .filter((n) => n.startsWith('app_box_') && expected.includes(n.slice(4)));
+    assert.deepEqual(names, [...expected, ...others].sort());
+  });
+
   it('are off by default', () => {
     const r = approves(runApp('int 1', { version: 8 }));
     assert.equal(r.trace, undefined);

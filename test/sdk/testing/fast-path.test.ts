@@ -50,12 +50,18 @@ async function script(tw: Tealworks, chain: InProcessChain): Promise<Step[]> {
       const r = await d.client.call('increment', args, options);
       return { txid: r.txid, round: r.confirmedRound, returnValue: r.returnValue, logs: r.logs.map((l) => stringifyJson(l)), failed: r.report.wouldSucceed };
     });
+  // Suggested parameters, asked once per round and then again (a cached answer with the round moved).
+  const params = () => step('suggested params', async () => tw.node.suggestedParams());
+  await params();
   await call([5]);
+  await params();
   await call([50]); // fails: "too big"
   await call([7], { sender: bob!.address });
   await call([3], { extraFee: 2000n });
   await step('get_count (read-only)', async () => (await d.client.call('get_count')).returnValue);
   await step('global state', async () => (await d.client.globalState()).map((i) => stringifyJson(i)));
+  await params();
+  const mark = chain.snapshot();
   await step('payment', async () => (await tw.send.payment({ sender: alice!, receiver: bob!.address, amount: algos(1) })).txid);
   await step('overspending payment', async () => (await tw.send.payment({ sender: bob!, receiver: alice!.address, amount: 10n ** 18n })).txid);
   await step('simulate a failing call', async () => {
@@ -63,6 +69,11 @@ async function script(tw: Tealworks, chain: InProcessChain): Promise<Step[]> {
     return { wouldSucceed: report.wouldSucceed, failureMessage: report.failureMessage, failedAt: report.failedAt };
   });
   await call([1]);
+  // Back to an earlier round (a revert): the parameters name that round again.
+  await step('revert', async () => chain.revert(mark));
+  await params();
+  await call([2]);
+  await params();
   return steps;
 }
 
@@ -94,7 +105,8 @@ describe('testing: the in-process fast path matches HTTP', function () {
       // The script did fail where it should (the comparison above is not of two empty runs).
       const failed = inProcess.filter((s) => (s.outcome as { error?: string }).error !== undefined).map((s) => s.name);
       assert.deepEqual(failed, ['increment(50)', 'overspending payment']);
-      assert.match((inProcess[2]!.outcome as { message: string }).message, /too big/);
+      assert.match((inProcess.find((s) => s.name === 'increment(50)')!.outcome as { message: string }).message, /too big/);
+      assert.equal(inProcess.filter((s) => s.name === 'suggested params').length, 5);
     } finally {
       await slow.close();
       await nodeHttp.close();
