@@ -155,6 +155,15 @@ export function madeSignatureCount(): number {
   return SIGNED.size;
 }
 
+/**
+ * Whether this process made `signature` over `message` with the key of `publicKey` lately (it then
+ * verifies, and {@link ed25519Verify} answers without the curve arithmetic). False says nothing.
+ * @internal
+ */
+export function signedHere(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+  return publicKey.length === 32 && signature.length === SIGNATURE_LENGTH && madeHere(publicKey, message, signature);
+}
+
 function madeHere(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
   const made = SIGNED.get(toHex(signature));
   return made !== undefined && bytesEqual(made.publicKey, publicKey) && bytesEqual(made.message, message);

@@ -14,30 +14,105 @@ import { headerHash512, headerHashInput, txnCommitmentFor, type Block, type Bloc
 const DERIVED_1 = new Set<string>(['prev', 'txnRoot', 'txnRoot256']);
 const DERIVED_2 = new Set<string>([...DERIVED_1, 'prev512', 'txnRoot512']);
 
+/** What a block committed lazily needs to work its derived values out. */
 interface Pending {
+  readonly block: Block;
   readonly prev: Block;
-  fill(): void;
+  readonly txns: ConfirmedTxn[];
+  readonly scheme: HeaderScheme;
+  /** Set while its values are worked out (a read from inside is refused rather than recursing). */
+  filling: boolean;
 }
 
-/** Blocks committed lazily whose derived values have not been read yet. */
-const PENDING = new WeakMap<Block, Pending>();
+/**
+ * Blocks committed lazily whose derived values have not been read yet, by header (the shared
+ * accessors get the header, or the block, as `this`).
+ */
+const PENDING = new WeakMap<object, Pending>();
+/**
+ * Values of objects frozen or sealed before their lazy members were read: the accessor could not be
+ * replaced by the value, so it reads the value from here.
+ */
+const STUCK = new WeakMap<object, Map<string, unknown>>();
 
 /** `"BH" || msgpack(header)` of the latest settled header: the next block's `prev512` hashes the same bytes. */
 let lastInput: { header: BlockHeader; input: Uint8Array } | undefined;
 
-const EMPTY = new Uint8Array(0);
-
 /** Works out the derived values of `block` and of the unsettled blocks before it, oldest first (no recursion however long the run). */
 function settle(block: Block): void {
-  const run: Block[] = [];
-  for (let b: Block | undefined = block; b && PENDING.has(b); b = PENDING.get(b)!.prev) run.push(b);
+  const run: Pending[] = [];
+  for (let p = PENDING.get(block.header); p; p = PENDING.get(p.prev.header)) run.push(p);
   for (let i = run.length - 1; i >= 0; i--) {
-    const b = run[i]!;
+    const p = run[i]!;
     // Pending until filled: a fill that throws leaves the block to be worked out (and throw) again.
-    PENDING.get(b)!.fill();
-    PENDING.delete(b);
+    fill(p.block, p);
+    PENDING.delete(p.block.header);
   }
 }
+
+function fill(block: Block, p: Pending): void {
+  // Nothing read while the values are worked out is one of them (a guard, not a path).
+  if (p.filling) throw new Error(`block ${block.header.round}: its hash was read while it was being worked out`);
+  p.filling = true;
+  try {
+    const header = block.header as unknown as Record<string, unknown>;
+    const commit = txnCommitmentFor(p.txns, p.scheme);
+    put(header, 'prev', p.prev.hash);
+    put(header, 'txnRoot', commit.root);
+    put(header, 'txnRoot256', commit.root256);
+    if (p.scheme >= 2) {
+      put(header, 'prev512', lastInput?.header === p.prev.header ? sha512(lastInput.input) : headerHash512(p.prev.header));
+      put(header, 'txnRoot512', commit.root512);
+    }
+    const input = headerHashInput(block.header);
+    put(block as unknown as Record<string, unknown>, 'hash', sha512_256(input));
+    lastInput = { header: block.header, input };
+  } finally {
+    p.filling = false;
+  }
+}
+
+/** Makes `target[key]` the plain member `value`; kept aside when `target` was frozen or sealed first. */
+function put(target: Record<string, unknown>, key: string, value: unknown): void {
+  settleLazy(target, key, value);
+  if (!Object.prototype.hasOwnProperty.call(Object.getOwnPropertyDescriptor(target, key), 'value')) {
+    let m = STUCK.get(target);
+    if (!m) STUCK.set(target, (m = new Map()));
+    m.set(key, value);
+  }
+}
+
+/** A settled lazy member: the plain value, or the one kept aside for a frozen object. */
+function settled(target: Record<string, unknown>, key: string): unknown {
+  const d = Object.getOwnPropertyDescriptor(target, key);
+  return d && 'value' in d ? d.value : STUCK.get(target)?.get(key);
+}
+
+/**
+ * One accessor pair per member, shared by every lazy block (they find their block from `this`):
+ * objects given the same accessors in the same order share one shape, and a block holds no
+ * closures of its own.
+ */
+function accessor(key: string, headerOf: (self: Record<string, unknown>) => object): PropertyDescriptor {
+  return {
+    get(this: Record<string, unknown>) {
+      const p = PENDING.get(headerOf(this));
+      // A frozen block's value already worked out is read while the rest is (its hash input).
+      if (p && !(p.filling && STUCK.get(this)?.has(key))) settle(p.block);
+      return settled(this, key);
+    },
+    set(this: Record<string, unknown>, v: unknown) {
+      const p = PENDING.get(headerOf(this));
+      if (p) settle(p.block);
+      settleLazy(this, key, v);
+    },
+    enumerable: true,
+    configurable: true,
+  };
+}
+
+const HEADER_ACCESSORS = new Map([...DERIVED_2].map((k) => [k, accessor(k, (header) => header)]));
+const HASH_ACCESSOR = accessor('hash', (block) => block.header as object);
 
 /**
  * The block after `prev` with `fields` (round, seed, timestamp, counters), whose `prev`,
@@ -50,56 +125,23 @@ export function lazyBlock(
   txns: ConfirmedTxn[],
   scheme: HeaderScheme,
 ): Block {
+  // Members are added in the previous header's order, the derived ones as accessors (added, not
+  // redefined, so headers keep one shape); members the previous header lacks go last.
   const header = {} as Record<string, unknown>;
   const before = prev.header as unknown as Record<string, unknown>;
   const lazyKeys = scheme >= 2 ? DERIVED_2 : DERIVED_1;
-  for (const k of Object.keys(before)) header[k] = lazyKeys.has(k) ? EMPTY : before[k];
-  Object.assign(header, { round: fields.round, seed: fields.seed });
-  if (scheme >= 2) Object.assign(header, { prev512: EMPTY, txnRoot512: EMPTY });
-  Object.assign(header, { timestamp: fields.timestamp, txnCounter: fields.txnCounter, feesCollected: fields.feesCollected });
-  const block = { header: header as unknown as BlockHeader, txns, hash: EMPTY } as Block;
-  const derived = [...lazyKeys].filter((k) => k in header);
-  let filling = false;
-  PENDING.set(block, {
-    prev,
-    fill() {
-      // Nothing read while the values are worked out is one of them (a guard, not a path).
-      if (filling) throw new Error(`block ${fields.round}: its hash was read while it was being worked out`);
-      filling = true;
-      try {
-        fillNow();
-      } finally {
-        filling = false;
-      }
-    },
-  });
-  function fillNow(): void {
-    const commit = txnCommitmentFor(txns, scheme);
-    settleLazy(header, 'prev', prev.hash);
-    settleLazy(header, 'txnRoot', commit.root);
-    settleLazy(header, 'txnRoot256', commit.root256);
-    if (scheme >= 2) {
-      settleLazy(header, 'prev512', lastInput?.header === prev.header ? sha512(lastInput.input) : headerHash512(prev.header));
-      settleLazy(header, 'txnRoot512', commit.root512);
-    }
-    const input = headerHashInput(block.header);
-    settleLazy(block, 'hash', sha512_256(input));
-    lastInput = { header: block.header, input };
+  for (const k of Object.keys(before)) {
+    if (lazyKeys.has(k)) Object.defineProperty(header, k, HEADER_ACCESSORS.get(k)!);
+    else header[k] = before[k];
   }
-  const lazy = (target: Record<string, unknown>, key: string) =>
-    Object.defineProperty(target, key, {
-      get() {
-        settle(block);
-        return target[key];
-      },
-      set(v: unknown) {
-        settle(block);
-        settleLazy(target, key, v);
-      },
-      enumerable: true,
-      configurable: true,
-    });
-  for (const k of derived) lazy(header, k);
-  lazy(block as unknown as Record<string, unknown>, 'hash');
+  header.round = fields.round;
+  header.seed = fields.seed;
+  if (scheme >= 2) for (const k of ['prev512', 'txnRoot512']) if (!(k in header)) Object.defineProperty(header, k, HEADER_ACCESSORS.get(k)!);
+  header.timestamp = fields.timestamp;
+  header.txnCounter = fields.txnCounter;
+  header.feesCollected = fields.feesCollected;
+  const block = { header: header as unknown as BlockHeader, txns } as Block;
+  Object.defineProperty(block, 'hash', HASH_ACCESSOR);
+  PENDING.set(header, { block, prev, txns, scheme, filling: false });
   return block;
 }

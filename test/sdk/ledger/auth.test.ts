@@ -69,6 +69,25 @@ describe('ledger: what the verified-signature cache remembers', () => {
     rejects(() => d.ledger.submit([zero]), 'signature', /signedtxn has no sig/);
   });
 
+  it('nothing about a signature made in this process (it checks at once); a signature made elsewhere is remembered', () => {
+    const d = devnet();
+    const cache = () => (d.ledger as unknown as { verified: { keys: Set<string> } }).verified.keys;
+    const here = d.sign(payFrom(d, 0, 12n));
+    d.ledger.dryEvaluate([here], {});
+    d.ledger.submit([here]);
+    assert.equal(cache().size, 0);
+    // The same bytes, but not in this process's memo of what it signed: checked in full, then remembered.
+    const elsewhere = d.sign(payFrom(d, 1, 13n));
+    forgetMadeSignatures();
+    d.ledger.dryEvaluate([elsewhere], {});
+    assert.equal(cache().size, 1);
+    d.ledger.submit([elsewhere]);
+    // A signature changed after it was made is neither made here nor valid.
+    const t = payFrom(d, 2, 14n);
+    const forged = { txn: t, sig: d.sign(t).sig!.map((b, i) => (i === 0 ? b ^ 1 : b)) };
+    rejects(() => d.ledger.submit([forged]), 'signature', /didn't pass verification/);
+  });
+
   it('a good signature does not excuse a second kind of signature material', () => {
     const d = devnet();
     const signed = d.sign(payFrom(d, 0, 11n));

@@ -70,6 +70,23 @@ describe('ledger: blocks, timestamps, pool and change feed', () => {
     }
   });
 
+  it('a lazy block frozen before its hashes are read still gives them, every time', () => {
+    const lazy = devnet();
+    const eager = devnet(4, { store: new MemoryLedgerStore(), snapshotInterval: 0 });
+    const g = [lazy.sign(makePaymentTxn({ sender: lazy.addr(0), receiver: lazy.addr(1), amount: 5n, suggestedParams: lazy.sp() }))];
+    lazy.ledger.submit(g);
+    eager.ledger.submit(g);
+    const b = lazy.ledger.latestBlock;
+    Object.freeze(b.header);
+    Object.freeze(b);
+    for (let i = 0; i < 2; i++) {
+      assert.deepEqual(b.hash, eager.ledger.latestBlock.hash);
+      assert.deepEqual(b.header.prev, eager.ledger.latestBlock.header.prev);
+      assert.deepEqual(b.header.txnRoot, eager.ledger.latestBlock.header.txnRoot);
+      assert.deepEqual({ ...b.header }, { ...eager.ledger.latestBlock.header });
+    }
+  });
+
   it('a long run of unread blocks is worked out without deep recursion', () => {
     const d = devnet();
     for (let i = 0; i < 12_000; i++) d.ledger.produceBlock([]);
