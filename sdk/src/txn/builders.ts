@@ -17,6 +17,7 @@ import {
 } from './types.js';
 import { validateTransaction } from './validate.js';
 import { buildAccessList, type AccessReference } from './access.js';
+import { checkBoxReferences } from './wire.js';
 
 /**
  * Builders take one parameter object per transaction (field names follow algosdk v3 / AlgoKit)
@@ -160,7 +161,11 @@ function finish(txn: Transaction, p: CommonParams): Transaction {
     txn.fee = fee;
   } else {
     txn.fee = fee;
-    const size = estimateSignedSize(txn);
+    // At no fee per byte (a network not congested) the size cannot matter and is not worked out;
+    // the box references writing it would have refused are refused all the same.
+    let size = 0;
+    if (fee !== 0n) size = estimateSignedSize(txn);
+    else if (txn.appCall) checkBoxReferences(txn.appCall);
     let floor = sp.minFee !== undefined ? u64('suggestedParams.minFee', sp.minFee) : limits.minTxnFee;
     const surcharged = requiredFee(txn, limits);
     if (surcharged > floor) floor = surcharged;
