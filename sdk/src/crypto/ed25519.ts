@@ -137,12 +137,21 @@ export class Ed25519KeyPair {
  * key and message (copied when signed) gives the verifier's answer without its curve arithmetic,
  * which costs about as much as the rest of a small app call. Bounded; anything else is verified.
  */
-const SIGNED = new Map<string, { publicKey: Uint8Array; message: Uint8Array }>();
+const SIGNED = new Map<number, { signature: Uint8Array; publicKey: Uint8Array; message: Uint8Array }>();
 const SIGNED_MAX = 1024;
+
+/**
+ * A signature's memo key: its first six bytes as a number (no text to build and hash per lookup).
+ * Two signatures sharing them is a clash of 48 random bits: the later one replaces the earlier,
+ * which is then checked in full, and a lookup compares the whole signature.
+ */
+function signatureKey(signature: Uint8Array): number {
+  return signature[0]! * 2 ** 40 + signature[1]! * 2 ** 32 + (((signature[2]! << 24) | (signature[3]! << 16) | (signature[4]! << 8) | signature[5]!) >>> 0);
+}
 
 function rememberSigned(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): void {
   if (SIGNED.size >= SIGNED_MAX) SIGNED.delete(SIGNED.keys().next().value!);
-  SIGNED.set(toHex(signature), { publicKey, message: message.slice() });
+  SIGNED.set(signatureKey(signature), { signature: signature.slice(), publicKey, message: message.slice() });
 }
 
 /** Forgets the signatures made so far (tests that compare the verifiers themselves). @internal */
@@ -165,8 +174,8 @@ export function signedHere(publicKey: Uint8Array, message: Uint8Array, signature
 }
 
 function madeHere(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
-  const made = SIGNED.get(toHex(signature));
-  return made !== undefined && bytesEqual(made.publicKey, publicKey) && bytesEqual(made.message, message);
+  const made = SIGNED.get(signatureKey(signature));
+  return made !== undefined && bytesEqual(made.signature, signature) && bytesEqual(made.publicKey, publicKey) && bytesEqual(made.message, message);
 }
 
 const publicKeyCache = new Map<string, NodeKeyObject>();

@@ -52,6 +52,16 @@ describe('crypto: ed25519 key pairs from seeds', () => {
     const forged = sig.slice();
     forged[0]! ^= 1;
     assert.equal(ed25519Verify(a.publicKey, message, forged), false);
+    // Changed past the bytes the memo is looked up by: the whole signature is compared.
+    const late = sig.slice();
+    late[40]! ^= 1;
+    assert.equal(ed25519Verify(a.publicKey, message, late), false);
+    // The caller changing the signature it was given does not make the changed one pass.
+    const mine = a.sign(message.subarray(0, 20));
+    const kept = mine.slice();
+    mine[50]! ^= 1;
+    assert.equal(ed25519Verify(a.publicKey, message.subarray(0, 20), mine), false);
+    assert.ok(ed25519Verify(a.publicKey, message.subarray(0, 20), kept));
     // The message was copied when signed: changing the caller's array later changes the answer.
     message[0]! ^= 1;
     assert.equal(ed25519Verify(a.publicKey, message, sig), false);
