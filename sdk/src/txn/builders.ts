@@ -17,7 +17,6 @@ import {
 } from './types.js';
 import { validateTransaction } from './validate.js';
 import { buildAccessList, type AccessReference } from './access.js';
-import { checkBoxReferences } from './wire.js';
 
 /**
  * Builders take one parameter object per transaction (field names follow algosdk v3 / AlgoKit)
@@ -161,11 +160,7 @@ function finish(txn: Transaction, p: CommonParams): Transaction {
     txn.fee = fee;
   } else {
     txn.fee = fee;
-    // At no fee per byte (a network not congested) the size cannot matter and is not worked out;
-    // the box references writing it would have refused are refused all the same.
-    let size = 0;
-    if (fee !== 0n) size = estimateSignedSize(txn);
-    else if (txn.appCall) checkBoxReferences(txn.appCall);
+    const size = estimateSignedSize(txn);
     let floor = sp.minFee !== undefined ? u64('suggestedParams.minFee', sp.minFee) : limits.minTxnFee;
     const surcharged = requiredFee(txn, limits);
     if (surcharged > floor) floor = surcharged;

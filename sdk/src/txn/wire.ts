@@ -70,28 +70,14 @@ function assetParamsToWire(p: AssetParams | undefined): WireMap | undefined {
   return undefined;
 }
 
-/**
- * The wire index of box reference `i`'s app. A listed app is written by position even when it is
- * the called app; only an unlisted reference to the called app (or 0) becomes index 0. Throws for
- * an app the wire form cannot name.
- */
-function boxAppIndex(app: AppCallFields, i: number): number {
-  const box = app.boxes[i]!;
-  const index = app.foreignApps.indexOf(box.appId) + 1;
-  if (index === 0 && box.appId !== 0n && box.appId !== app.appId) {
-    throw new TxnValidationError(`boxes[${i}].appId`, `app ${box.appId} is neither the called app nor listed in foreignApps`, { value: box.appId });
-  }
-  return index;
-}
-
-/** Throws, as writing the transaction would, when a box reference names an app the wire form cannot name. */
-export function checkBoxReferences(app: AppCallFields): void {
-  for (let i = 0; i < app.boxes.length; i++) boxAppIndex(app, i);
-}
-
 function boxesToWire(app: AppCallFields): WireMap[] {
   return app.boxes.map((box, i) => {
-    const index = boxAppIndex(app, i);
+    // A listed app is written by position even when it is the called app; only an unlisted
+    // reference to the called app (or 0) becomes index 0.
+    const index = app.foreignApps.indexOf(box.appId) + 1;
+    if (index === 0 && box.appId !== 0n && box.appId !== app.appId) {
+      throw new TxnValidationError(`boxes[${i}].appId`, `app ${box.appId} is neither the called app nor listed in foreignApps`, { value: box.appId });
+    }
     const w: WireMap = {};
     if (index) w.i = index;
     if (box.name.length) w.n = box.name;
