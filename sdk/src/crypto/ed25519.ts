@@ -151,7 +151,9 @@ function signatureKey(signature: Uint8Array): number {
 
 function rememberSigned(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): void {
   if (SIGNED.size >= SIGNED_MAX) SIGNED.delete(SIGNED.keys().next().value!);
-  SIGNED.set(signatureKey(signature), { signature: signature.slice(), publicKey, message: message.slice() });
+  // Copies whatever the arrays (a Node Buffer's own slice is a view onto the caller's memory).
+  const copy = (b: Uint8Array) => Uint8Array.prototype.slice.call(b);
+  SIGNED.set(signatureKey(signature), { signature: copy(signature), publicKey, message: copy(message) });
 }
 
 /** Forgets the signatures made so far (tests that compare the verifiers themselves). @internal */

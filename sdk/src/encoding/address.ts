@@ -120,7 +120,8 @@ export function encodeAddress(publicKey: Uint8Array): string {
   }
   const text = toBase32(concatBytes(publicKey, checksum(publicKey)));
   if (!bytes) return text;
-  RECENT_KEYS[recentNext] = publicKey.slice();
+  // A copy whatever the array (a Node Buffer's own slice is a view onto the caller's memory).
+  RECENT_KEYS[recentNext] = Uint8Array.prototype.slice.call(publicKey);
   RECENT_TEXTS[recentNext] = text;
   recentNext = (recentNext + 1) % RECENT_MAX;
   return text;

@@ -101,6 +101,8 @@ export async function preverifySignatures(cache: VerifiedCache, group: readonly 
     // A single-key signature only (sigMaterialKey has no key for other mixes or an empty one).
     if (!stxn.sig || isImpersonated({ impersonated }, stxn)) continue;
     const message = bytesToSign(stxn.txn);
+    // One this process made checks at once: nothing to do ahead, nothing to remember.
+    if (!stxn.msig && !stxn.lsig && signedHere(claimedAuthorizer(stxn), message, stxn.sig)) continue;
     const key = sigMaterialKey(toBase32(sha512_256(message)), stxn);
     if (key !== undefined && !cache.has(key)) todo.push({ who: claimedAuthorizer(stxn), message, sig: stxn.sig, key });
   }

@@ -17,6 +17,8 @@ const DERIVED_2 = new Set<string>([...DERIVED_1, 'prev512', 'txnRoot512']);
 /** What a block committed lazily needs to work its derived values out. */
 interface Pending {
   readonly block: Block;
+  /** The header the block was made with (its derived values are written there). */
+  readonly header: Record<string, unknown>;
   readonly prev: Block;
   readonly txns: ConfirmedTxn[];
   readonly scheme: HeaderScheme;
@@ -25,8 +27,9 @@ interface Pending {
 }
 
 /**
- * Blocks committed lazily whose derived values have not been read yet, by header (the shared
- * accessors get the header, or the block, as `this`).
+ * Blocks committed lazily whose derived values have not been read yet, by block and by header
+ * (the shared accessors get one or the other as `this`; replacing a block's header later changes
+ * neither).
  */
 const PENDING = new WeakMap<object, Pending>();
 /**
@@ -39,14 +42,15 @@ const STUCK = new WeakMap<object, Map<string, unknown>>();
 let lastInput: { header: BlockHeader; input: Uint8Array } | undefined;
 
 /** Works out the derived values of `block` and of the unsettled blocks before it, oldest first (no recursion however long the run). */
-function settle(block: Block): void {
+function settle(pending: Pending): void {
   const run: Pending[] = [];
-  for (let p = PENDING.get(block.header); p; p = PENDING.get(p.prev.header)) run.push(p);
+  for (let p: Pending | undefined = pending; p && PENDING.has(p.block); p = PENDING.get(p.prev)) run.push(p);
   for (let i = run.length - 1; i >= 0; i--) {
     const p = run[i]!;
     // Pending until filled: a fill that throws leaves the block to be worked out (and throw) again.
     fill(p.block, p);
-    PENDING.delete(p.block.header);
+    PENDING.delete(p.block);
+    PENDING.delete(p.header);
   }
 }
 
@@ -55,7 +59,7 @@ function fill(block: Block, p: Pending): void {
   if (p.filling) throw new Error(`block ${block.header.round}: its hash was read while it was being worked out`);
   p.filling = true;
   try {
-    const header = block.header as unknown as Record<string, unknown>;
+    const header = p.header;
     const commit = txnCommitmentFor(p.txns, p.scheme);
     put(header, 'prev', p.prev.hash);
     put(header, 'txnRoot', commit.root);
@@ -64,9 +68,9 @@ function fill(block: Block, p: Pending): void {
       put(header, 'prev512', lastInput?.header === p.prev.header ? sha512(lastInput.input) : headerHash512(p.prev.header));
       put(header, 'txnRoot512', commit.root512);
     }
-    const input = headerHashInput(block.header);
+    const input = headerHashInput(header as unknown as BlockHeader);
     put(block as unknown as Record<string, unknown>, 'hash', sha512_256(input));
-    lastInput = { header: block.header, input };
+    lastInput = { header: header as unknown as BlockHeader, input };
   } finally {
     p.filling = false;
   }
@@ -82,10 +86,16 @@ function put(target: Record<string, unknown>, key: string, value: unknown): void
   }
 }
 
-/** A settled lazy member: the plain value, or the one kept aside for a frozen object. */
-function settled(target: Record<string, unknown>, key: string): unknown {
-  const d = Object.getOwnPropertyDescriptor(target, key);
-  return d && 'value' in d ? d.value : STUCK.get(target)?.get(key);
+/**
+ * A settled lazy member of the object that holds it (`target` or one it inherits from): the plain
+ * value, or the one kept aside for a frozen object.
+ */
+function settled(target: object, key: string): unknown {
+  for (let o: object | null = target; o; o = Object.getPrototypeOf(o) as object | null) {
+    const d = Object.getOwnPropertyDescriptor(o, key);
+    if (d) return 'value' in d ? d.value : STUCK.get(o)?.get(key);
+  }
+  return undefined;
 }
 
 /**
@@ -93,17 +103,17 @@ function settled(target: Record<string, unknown>, key: string): unknown {
  * objects given the same accessors in the same order share one shape, and a block holds no
  * closures of its own.
  */
-function accessor(key: string, headerOf: (self: Record<string, unknown>) => object): PropertyDescriptor {
+function accessor(key: string): PropertyDescriptor {
   return {
     get(this: Record<string, unknown>) {
-      const p = PENDING.get(headerOf(this));
+      const p = pendingOf(this);
       // A frozen block's value already worked out is read while the rest is (its hash input).
-      if (p && !(p.filling && STUCK.get(this)?.has(key))) settle(p.block);
+      if (p && !(p.filling && (STUCK.get(p.header)?.has(key) || STUCK.get(p.block)?.has(key)))) settle(p);
       return settled(this, key);
     },
     set(this: Record<string, unknown>, v: unknown) {
-      const p = PENDING.get(headerOf(this));
-      if (p) settle(p.block);
+      const p = pendingOf(this);
+      if (p) settle(p);
       settleLazy(this, key, v);
     },
     enumerable: true,
@@ -111,8 +121,17 @@ function accessor(key: string, headerOf: (self: Record<string, unknown>) => obje
   };
 }
 
-const HEADER_ACCESSORS = new Map([...DERIVED_2].map((k) => [k, accessor(k, (header) => header)]));
-const HASH_ACCESSOR = accessor('hash', (block) => block.header as object);
+/** The pending block `self` (a header or a block, or an object inheriting from one) belongs to. */
+function pendingOf(self: object): Pending | undefined {
+  for (let o: object | null = self; o; o = Object.getPrototypeOf(o) as object | null) {
+    const p = PENDING.get(o);
+    if (p) return p;
+  }
+  return undefined;
+}
+
+const HEADER_ACCESSORS = new Map([...DERIVED_2].map((k) => [k, accessor(k)]));
+const HASH_ACCESSOR = accessor('hash');
 
 /**
  * The block after `prev` with `fields` (round, seed, timestamp, counters), whose `prev`,
@@ -142,6 +161,8 @@ export function lazyBlock(
   header.feesCollected = fields.feesCollected;
   const block = { header: header as unknown as BlockHeader, txns } as Block;
   Object.defineProperty(block, 'hash', HASH_ACCESSOR);
-  PENDING.set(header, { block, prev, txns, scheme, filling: false });
+  const pending: Pending = { block, header, prev, txns, scheme, filling: false };
+  PENDING.set(block, pending);
+  PENDING.set(header, pending);
   return block;
 }

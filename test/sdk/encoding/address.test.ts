@@ -50,6 +50,12 @@ describe('encoding: addresses', () => {
       // Whatever it gives, it is not remembered.
     }
     assert.deepEqual(decodeAddress(encodeAddress(new Uint8Array(32).fill(9))), new Uint8Array(32).fill(9));
+    // A Node Buffer changed after it was converted gives its new address (its own slice is a view).
+    const buf = Buffer.alloc(32, 1);
+    const first1 = encodeAddress(buf);
+    buf.fill(2);
+    assert.equal(encodeAddress(buf), encodeAddress(new Uint8Array(32).fill(2)));
+    assert.equal(encodeAddress(new Uint8Array(32).fill(1)), first1);
     // Many distinct keys (more than the caches hold) still convert both ways.
     for (let i = 0; i < 3000; i++) {
       const k = new Uint8Array(32);

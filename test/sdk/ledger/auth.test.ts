@@ -69,12 +69,17 @@ describe('ledger: what the verified-signature cache remembers', () => {
     rejects(() => d.ledger.submit([zero]), 'signature', /signedtxn has no sig/);
   });
 
-  it('nothing about a signature made in this process (it checks at once); a signature made elsewhere is remembered', () => {
+  it('nothing about a signature made in this process (it checks at once); a signature made elsewhere is remembered', async () => {
     const d = devnet();
     const cache = () => (d.ledger as unknown as { verified: { keys: Set<string> } }).verified.keys;
     const here = d.sign(payFrom(d, 0, 12n));
     d.ledger.dryEvaluate([here], {});
     d.ledger.submit([here]);
+    assert.equal(cache().size, 0);
+    // Nor when checked ahead (a group of two, as the submit routes do).
+    const pair = assignGroupId([payFrom(d, 0, 15n), payFrom(d, 1, 16n)]).map((t) => d.sign(t));
+    await d.ledger.preverify(pair);
+    d.ledger.submit(pair);
     assert.equal(cache().size, 0);
     // The same bytes, but not in this process's memo of what it signed: checked in full, then remembered.
     const elsewhere = d.sign(payFrom(d, 1, 13n));

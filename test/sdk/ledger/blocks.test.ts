@@ -87,6 +87,21 @@ describe('ledger: blocks, timestamps, pool and change feed', () => {
     }
   });
 
+  it('a lazy block whose header was replaced, or read through an object inheriting from it, still gives its values', () => {
+    const lazy = devnet();
+    const eager = devnet(4, { store: new MemoryLedgerStore(), snapshotInterval: 0 });
+    for (const d of [lazy, eager]) d.ledger.produceBlock([]);
+    const b = lazy.ledger.latestBlock;
+    const made = b.header;
+    (b as { header: unknown }).header = { ...eager.ledger.latestBlock.header };
+    assert.deepEqual(b.hash, eager.ledger.latestBlock.hash);
+    assert.deepEqual(made.prev, eager.ledger.latestBlock.header.prev);
+    for (const d of [lazy, eager]) d.ledger.produceBlock([]);
+    const heir = Object.create(lazy.ledger.latestBlock) as typeof b;
+    assert.deepEqual(heir.hash, eager.ledger.latestBlock.hash);
+    assert.deepEqual((Object.create(lazy.ledger.latestBlock.header) as typeof made).txnRoot, eager.ledger.latestBlock.header.txnRoot);
+  });
+
   it('a long run of unread blocks is worked out without deep recursion', () => {
     const d = devnet();
     for (let i = 0; i < 12_000; i++) d.ledger.produceBlock([]);

@@ -110,6 +110,12 @@ describe('txn: builder validation names field, value and limit', () => {
       /total of accounts.*9 exceeds the limit of 8/,
     );
     fails(() => makeAppCallTxn({ ...app, boxes: [{ appId: 77, name: 'x' }] }), 'appCall.boxes[0].appId', /neither the called app nor listed/);
+    // A fee per byte, or none (the size is then not worked out): the same refusal, validation or not.
+    for (const fee of [0n, 10n]) {
+      const perByte = { ...app, suggestedParams: { ...sp, flatFee: false, fee }, boxes: [{ appId: 77, name: 'x' }] };
+      fails(() => makeAppCallTxn({ ...perByte, validate: false }), 'boxes[0].appId', /neither the called app nor listed/);
+      fails(() => makeAppCallTxn(perByte), 'boxes[0].appId', /neither the called app nor listed/);
+    }
     fails(() => makeAppCallTxn({ ...app, boxes: [{ appId: 0, name: new Uint8Array(65) }] }), 'appCall.boxes[0].name', /65 exceeds the limit of 64/);
     fails(() => makeAppCallTxn({ ...app, accounts: [B], access: [{ kind: 'asset', assetId: 1n }] }), 'appCall.access', /cannot be combined with accounts/);
     fails(
