@@ -240,19 +240,24 @@ async function sendAndConfirm(): Promise<BenchEntry[]> {
       return encodeSignedTransaction(signTransaction(t, key));
     };
     const BATCH = 20;
-    const pre = (): Uint8Array[] => Array.from({ length: BATCH }, next);
+    // A batch is signed for the next 1,000 rounds; one the other side's runs have aged past most of
+    // that window is signed again (rarely: it takes 50 runs of the other side).
+    const pre = (): { round: bigint; txns: Uint8Array[] } => ({ round: d.ledger.latestRound, txns: Array.from({ length: BATCH }, next) });
+    const fresh = (b: { round: bigint; txns: Uint8Array[] }) => (d.ledger.latestRound - b.round > 900n ? pre() : b);
     let batchOurs = pre();
     let batchPeer = pre();
     const [o, p] = await paired(
       async () => {
-        for (const s of batchOurs) {
+        batchOurs = fresh(batchOurs);
+        for (const s of batchOurs.txns) {
           const { txid } = await ours.submit(s);
           sink = await ours.waitForConfirmation(txid);
         }
         batchOurs = pre();
       },
       async () => {
-        for (const s of batchPeer) {
+        batchPeer = fresh(batchPeer);
+        for (const s of batchPeer.txns) {
           const { txid } = await algod.sendRawTransaction(s).do();
           sink = await algosdk.waitForConfirmation(algod, txid, 4);
         }
