@@ -41,7 +41,7 @@ const STUCK = new WeakMap<object, Map<string, unknown>>();
 /** `"BH" || msgpack(header)` of the latest settled header: the next block's `prev512` hashes the same bytes. */
 let lastInput: { header: BlockHeader; input: Uint8Array } | undefined;
 
-/** Works out the derived values of `block` and of the unsettled blocks before it, oldest first (no recursion however long the run). */
+/** Works out the derived values of a pending block and of the unsettled blocks before it, oldest first (no recursion however long the run). */
 function settle(pending: Pending): void {
   const run: Pending[] = [];
   for (let p: Pending | undefined = pending; p && PENDING.has(p.block); p = PENDING.get(p.prev)) run.push(p);
@@ -56,7 +56,7 @@ function settle(pending: Pending): void {
 
 function fill(block: Block, p: Pending): void {
   // Nothing read while the values are worked out is one of them (a guard, not a path).
-  if (p.filling) throw new Error(`block ${block.header.round}: its hash was read while it was being worked out`);
+  if (p.filling) throw new Error(`block ${String(p.header.round)}: its hash was read while it was being worked out`);
   p.filling = true;
   try {
     const header = p.header;
