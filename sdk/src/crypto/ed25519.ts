@@ -3,7 +3,7 @@ import { sha512 } from '@noble/hashes/sha2.js';
 import { ValidationError } from '../errors.js';
 import { toBase64Url } from '../encoding/base64.js';
 import { toHex } from '../encoding/hex.js';
-import { bytesEqual } from '../encoding/bytes.js';
+import { bytesEqual, copyBytes } from '../encoding/bytes.js';
 
 ed.hashes.sha512 = sha512;
 
@@ -151,9 +151,7 @@ function signatureKey(signature: Uint8Array): number {
 
 function rememberSigned(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): void {
   if (SIGNED.size >= SIGNED_MAX) SIGNED.delete(SIGNED.keys().next().value!);
-  // Copies whatever the arrays (a Node Buffer's own slice is a view onto the caller's memory).
-  const copy = (b: Uint8Array) => Uint8Array.prototype.slice.call(b);
-  SIGNED.set(signatureKey(signature), { signature: copy(signature), publicKey, message: copy(message) });
+  SIGNED.set(signatureKey(signature), { signature: copyBytes(signature), publicKey, message: copyBytes(message) });
 }
 
 /** Forgets the signatures made so far (tests that compare the verifiers themselves). @internal */

@@ -1,6 +1,6 @@
 import { sha512_256 } from '@noble/hashes/sha2.js';
 import { ValidationError } from '../errors.js';
-import { bytesEqual, concatBytes, uint64ToBytes, utf8 } from './bytes.js';
+import { bytesEqual, concatBytes, copyBytes, uint64ToBytes, utf8 } from './bytes.js';
 import { fromBase32, toBase32 } from './base32.js';
 import { nativeDigest } from './native-hash.js';
 import { sha512_256ShortBytes } from './sha512-short.js';
@@ -120,8 +120,7 @@ export function encodeAddress(publicKey: Uint8Array): string {
   }
   const text = toBase32(concatBytes(publicKey, checksum(publicKey)));
   if (!bytes) return text;
-  // A copy whatever the array (a Node Buffer's own slice is a view onto the caller's memory).
-  RECENT_KEYS[recentNext] = Uint8Array.prototype.slice.call(publicKey);
+  RECENT_KEYS[recentNext] = copyBytes(publicKey);
   RECENT_TEXTS[recentNext] = text;
   recentNext = (recentNext + 1) % RECENT_MAX;
   return text;

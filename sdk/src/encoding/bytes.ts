@@ -74,6 +74,14 @@ export function concatBytes(...parts: Uint8Array[]): Uint8Array {
   return out;
 }
 
+/**
+ * A copy of the bytes in a plain `Uint8Array` of its own, whatever the array given (a Node
+ * `Buffer`'s own `slice` is a view onto the caller's memory). @internal
+ */
+export function copyBytes(bytes: Uint8Array): Uint8Array {
+  return Uint8Array.prototype.slice.call(bytes);
+}
+
 /** True when both arrays hold the same bytes. */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;

@@ -102,7 +102,7 @@ export async function preverifySignatures(cache: VerifiedCache, group: readonly 
     if (!stxn.sig || isImpersonated({ impersonated }, stxn)) continue;
     const message = bytesToSign(stxn.txn);
     // One this process made checks at once: nothing to do ahead, nothing to remember.
-    if (!stxn.msig && !stxn.lsig && signedHere(claimedAuthorizer(stxn), message, stxn.sig)) continue;
+    if (madeHereAlone(stxn, message)) continue;
     const key = sigMaterialKey(toBase32(sha512_256(message)), stxn);
     if (key !== undefined && !cache.has(key)) todo.push({ who: claimedAuthorizer(stxn), message, sig: stxn.sig, key });
   }
@@ -243,6 +243,20 @@ function checkWellFormed(env: EvalEnv, txn: Transaction): void {
 /** The address the signature material speaks for (before comparing with the account's auth address). */
 function claimedAuthorizer(stxn: SignedTransaction): Uint8Array {
   return (stxn.authAddress ?? stxn.txn.sender).publicKey;
+}
+
+/**
+ * Whether the transaction's only signature material is a (non-empty) signature this process made
+ * by its authorizer's key over it: `verifySignature` would pass it, and finds the same memo.
+ */
+function madeHereAlone(stxn: SignedTransaction, message: Uint8Array): boolean {
+  return (
+    stxn.sig !== undefined &&
+    stxn.msig === undefined &&
+    stxn.lsig === undefined &&
+    !isAllZero(stxn.sig) &&
+    signedHere(claimedAuthorizer(stxn), message, stxn.sig)
+  );
 }
 
 /** Whether the cheat `impersonate` covers the transaction's authorizer (its signature is not checked). */
@@ -388,12 +402,12 @@ export function evaluateGroup(env: EvalEnv, group: readonly SignedTransaction[],
     if (!opts.skipSignatures) {
       for (let i = 0; i < n; i++) {
         current = i;
-        // An impersonated authorizer's signature is not checked: nothing about it is remembered. Nor
-        // is a single signature this process made: it checks at once, and a test chain would
-        // otherwise hold a key for every transaction it sent.
+        // A single signature this process made passes as it is (what the check would find), and is
+        // not remembered: a test chain would otherwise hold a key for every transaction it sent.
+        // An impersonated authorizer's signature is not checked: nothing about it is remembered.
         const s = group[i]!;
-        const made = s.sig !== undefined && s.msig === undefined && s.lsig === undefined && signedHere(claimedAuthorizer(s), messages[i]!, s.sig);
-        const key = env.verified && !made && !isImpersonated(env, s) ? sigMaterialKey(results[i]!.txid, s) : undefined;
+        if (madeHereAlone(s, messages[i]!)) continue;
+        const key = env.verified && !isImpersonated(env, s) ? sigMaterialKey(results[i]!.txid, s) : undefined;
         if (key && env.verified!.has(key)) continue;
         verifySignature(env, group[i]!, i, opts, messages[i]!);
         if (key) env.verified!.add(key);

@@ -48,13 +48,13 @@ function settle(pending: Pending): void {
   for (let i = run.length - 1; i >= 0; i--) {
     const p = run[i]!;
     // Pending until filled: a fill that throws leaves the block to be worked out (and throw) again.
-    fill(p.block, p);
+    fill(p);
     PENDING.delete(p.block);
     PENDING.delete(p.header);
   }
 }
 
-function fill(block: Block, p: Pending): void {
+function fill(p: Pending): void {
   // Nothing read while the values are worked out is one of them (a guard, not a path).
   if (p.filling) throw new Error(`block ${String(p.header.round)}: its hash was read while it was being worked out`);
   p.filling = true;
@@ -69,7 +69,7 @@ function fill(block: Block, p: Pending): void {
       put(header, 'txnRoot512', commit.root512);
     }
     const input = headerHashInput(header as unknown as BlockHeader);
-    put(block as unknown as Record<string, unknown>, 'hash', sha512_256(input));
+    put(p.block as unknown as Record<string, unknown>, 'hash', sha512_256(input));
     lastInput = { header: header as unknown as BlockHeader, input };
   } finally {
     p.filling = false;
